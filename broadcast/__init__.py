@@ -1,0 +1,1 @@
+"""够级大明星 broadcast studio: application core, overlay server, OBS bridge, sponsors, seasons."""

@@ -1,0 +1,74 @@
+"""Generic actions of the core: graphics on the preview/program buses, TAKE, panic, show fields."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from broadcast.core.schema import BUSES, GRAPHICS
+from broadcast.core.store import ActionRefused, Context, Payload, State, action
+
+
+def _bus(payload: Payload) -> str:
+    bus = payload.get("bus", "preview")
+    if bus not in BUSES:
+        raise ActionRefused(f"没有这个通道：{bus!r}（应为 preview 或 program）", rule="bus",
+                            message_en=f"unknown bus {bus!r}")
+    return str(bus)
+
+
+def _graphic(payload: Payload) -> str:
+    g = payload.get("graphic")
+    if g not in GRAPHICS:
+        raise ActionRefused(f"没有这个图形：{g!r}", rule="graphic", message_en=f"unknown graphic {g!r}")
+    return str(g)
+
+
+@action("graphic.set")
+def graphic_set(state: State, payload: Payload, ctx: Context) -> None:
+    """Show or hide one graphic on one bus: {bus, graphic, on, item?}."""
+    bus, g = _bus(payload), _graphic(payload)
+    entry = state["graphics"][bus][g]
+    entry["on"] = bool(payload.get("on", True))
+    if "item" in payload:
+        entry["item"] = str(payload["item"])
+
+
+@action("bus.take")
+def bus_take(state: State, payload: Payload, ctx: Context) -> None:
+    """TAKE: program becomes what preview shows (preview is kept)."""
+    state["graphics"]["program"] = copy.deepcopy(state["graphics"]["preview"])
+
+
+@action("bus.panic")
+def bus_panic(state: State, payload: Payload, ctx: Context) -> None:
+    """Panic: every graphic off on program (and on preview when {all: true})."""
+    buses = BUSES if payload.get("all") else ("program",)
+    for bus in buses:
+        for entry in state["graphics"][bus].values():
+            entry["on"] = False
+
+
+_SHOW_FIELDS = ("title", "subtitle", "channel", "episode", "round", "air_date", "logo")
+
+
+@action("show.update")
+def show_update(state: State, payload: Payload, ctx: Context) -> None:
+    """Set show fields (title, episode, round, air date …)."""
+    _update(state["show"], payload, _SHOW_FIELDS, "show")
+
+
+@action("lower_third.set")
+def lower_third_set(state: State, payload: Payload, ctx: Context) -> None:
+    """The lower third's content: {name, line2, photo}."""
+    _update(state["lower_third"], payload, ("name", "line2", "photo"), "lower_third")
+
+
+def _update(target: dict[str, Any], payload: Payload, fields: tuple[str, ...], what: str) -> None:
+    unknown = sorted(set(payload) - set(fields))
+    if unknown:
+        raise ActionRefused(f"{what} 没有字段 {', '.join(unknown)}", rule=what,
+                            message_en=f"{what} has no field(s) {', '.join(unknown)}")
+    for k in fields:
+        if k in payload:
+            target[k] = str(payload[k])

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Idempotent set-up: Debian packages (OBS, Xvfb, Chromium, CJK fonts), a venv and the Python packages.
+# Usage: scripts/setup.sh [--no-system] [--dev]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SYSTEM=1; DEV=0
+for a in "$@"; do
+  case "$a" in
+    --no-system) SYSTEM=0 ;;
+    --dev) DEV=1 ;;
+  esac
+done
+APT_PKGS="obs-studio xvfb xauth fonts-noto-cjk chromium"
+if [ "$SYSTEM" = 1 ]; then
+  missing=""
+  for p in $APT_PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+  done
+  if [ -n "$missing" ]; then
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+    echo "setup: installing Debian packages:$missing"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  fi
+fi
+PY=${PYTHON:-python3.11}
+command -v "$PY" >/dev/null || PY=python3
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+stamp=.venv/.setup-stamp
+want="$(cat pyproject.toml | sha256sum | cut -c1-16)-$DEV"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+  if [ "$DEV" = 1 ]; then
+    .venv/bin/python -m pip install -q -e '.[test]'
+  else
+    .venv/bin/python -m pip install -q -e .
+  fi
+  echo "$want" > "$stamp"
+fi

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The whole suite: lint, type check of the engine, then pytest (exit 5 "no tests" counts as failure).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+export QT_QPA_PLATFORM=offscreen
+mkdir -p test-artifacts
+$PY -m ruff check engine broadcast tests benchmarks || exit 1
+$PY -m mypy --strict engine || exit 1
+$PY -m pytest -q -p no:cacheprovider "$@"
+rc=$?
+if [ $rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi
+exit $rc

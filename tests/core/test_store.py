@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from broadcast.core import ActionRefused, ShowStore, schema
+from broadcast.core.journal import Journal
+
+
+def test_default_state_is_valid_and_has_every_graphic_on_both_buses() -> None:
+    st = schema.default_state()
+    schema.validate(st)
+    for bus in schema.BUSES:
+        assert set(st["graphics"][bus]) == set(schema.GRAPHICS)
+        assert not any(g["on"] for g in st["graphics"][bus].values())
+    assert [s["seat"] for s in st["table"]["seats"]] == [1, 2, 3, 4, 5, 6]
+    assert [s["team"] for s in st["table"]["seats"]] == ["odd", "even"] * 3
+
+
+def test_dispatch_journals_then_notifies_and_recovers_after_reopen(db_path) -> None:
+    store = ShowStore.open(db_path)
+    seen = []
+    store.subscribe(lambda ch: seen.append((ch.seq, ch.type, sorted(ch.changed),
+                                            store.journal.last_seq())))
+    store.dispatch("graphic.set", {"bus": "preview", "graphic": "scoreboard", "on": True})
+    store.dispatch("bus.take")
+    store.dispatch("show.update", {"episode": "第12期"})
+    assert [s[:3] for s in seen] == [(1, "graphic.set", ["graphics"]), (2, "bus.take", ["graphics"]),
+                                     (3, "show.update", ["show"])]
+    # the listener ran after the action was in the journal
+    assert all(s[0] == s[3] for s in seen)
+    # a fresh process on the same file gets the same state back (crash recovery)
+    store.journal.connection.close()
+    again = ShowStore.open(db_path)
+    assert again.state["graphics"]["program"]["scoreboard"]["on"] is True
+    assert again.state["show"]["episode"] == "第12期"
+    assert again.seq == 3
+
+
+def test_refused_action_changes_nothing_and_is_not_journaled(db_path) -> None:
+    store = ShowStore.open(db_path)
+    before = store.snapshot()
+    with pytest.raises(ActionRefused) as err:
+        store.dispatch("graphic.set", {"bus": "air", "graphic": "scoreboard"})
+    assert err.value.rule == "bus"
+    with pytest.raises(ActionRefused):
+        store.dispatch("no.such.action")
+    assert store.state == before
+    assert store.journal.last_seq() == 0
+
+
+def test_listener_failure_does_not_break_dispatch(db_path) -> None:
+    store = ShowStore.open(db_path)
+    got = []
+
+    def bad(ch):  # noqa: ANN001
+        raise RuntimeError("boom")
+
+    store.subscribe(bad)
+    store.subscribe(lambda ch: got.append(ch.seq))
+    store.dispatch("bus.panic")
+    assert got == [1]
+
+
+def test_panic_clears_program_only(db_path) -> None:
+    store = ShowStore.open(db_path)
+    for g in ("scoreboard", "corner_bug"):
+        store.dispatch("graphic.set", {"bus": "preview", "graphic": g, "on": True})
+    store.dispatch("bus.take")
+    store.dispatch("bus.panic")
+    assert not any(g["on"] for g in store.state["graphics"]["program"].values())
+    assert store.state["graphics"]["preview"]["scoreboard"]["on"] is True
+
+
+def test_newer_schema_in_file_is_refused(db_path) -> None:
+    Journal.open(db_path)
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE schema_versions SET version=99 WHERE component='journal'")
+    conn.commit()
+    conn.close()
+    from broadcast.core.db import DatabaseError
+    with pytest.raises(DatabaseError, match="newer"):
+        ShowStore.open(db_path)
