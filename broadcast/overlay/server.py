@@ -1,0 +1,458 @@
+"""The on-air graphics server: serves ``overlays/`` and pushes the show state over WebSocket.
+
+    server = OverlayServer(store, port=8610, token="s3cret")
+    server.start()                       # own asyncio loop in a daemon thread; returns once listening
+    print(server.url("program"))         # http://127.0.0.1:8610/overlay/program.html?bus=program&token=…
+    server.stop()
+
+Protocol (``/ws?bus=program&token=…``, JSON text frames):
+
+* server → page ``{"type": "snapshot", "seq": n, "state": {…}}`` once on connect (and again if the
+  page fell behind), then ``{"type": "patch", "seq": n, "set": {section: value, …}}`` for every applied
+  action, carrying the whole of each top-level section that changed (``meta`` always). Pages replace
+  those sections. ``{"type": "hb"}`` every few seconds so a page can tell a dead link from a quiet show.
+* page → server ``{"type": "rendered", "seq": n}`` from inside the ``requestAnimationFrame`` that put
+  state ``n`` on screen, when the page was opened with ``echo=1`` (tests and the latency benchmark).
+
+The store's listener runs on the dispatching thread; it only hands the change to the server's loop
+with ``call_soon_threadsafe``. Serialisation happens once per change on the loop, and every client has
+its own bounded queue, so a stalled browser never holds up the console or the other pages.
+
+Security: binds 127.0.0.1 unless told otherwise; with a token, every request except ``/healthz`` must
+carry it (query ``token=``, the ``overlay_token`` cookie the first page load sets, or
+``Authorization: Bearer``); files are served only from inside their roots (``..``, absolute paths,
+symlinks leading out and hidden files are refused); a Content-Security-Policy forbids inline scripts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import mimetypes
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import quote, unquote, urlencode
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+log = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parents[2]
+OVERLAY_ROOT = ROOT / "overlays"
+SPONSOR_ASSETS = ROOT / "sponsor_assets"
+FONT_DIRS = (Path("/usr/share/fonts/opentype/noto"), Path("/usr/share/fonts/truetype/noto"))
+FONT_FILES = ("NotoSansCJK-Regular.ttc", "NotoSansCJK-Bold.ttc", "NotoSansCJK-Black.ttc",
+              "NotoSansCJK-Medium.ttc")
+BUSES = ("preview", "program")
+DEFAULT_PORT = 8610
+HEARTBEAT_S = 2.0
+CLIENT_QUEUE = 512          # updates a page may fall behind before it is sent a fresh snapshot instead
+COOKIE = "overlay_token"
+
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("text/javascript", ".mjs")
+mimetypes.add_type("image/svg+xml", ".svg")
+mimetypes.add_type("font/collection", ".ttc")
+mimetypes.add_type("font/otf", ".otf")
+mimetypes.add_type("font/woff2", ".woff2")
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'")
+
+
+class StateSource(Protocol):
+    """What the server needs from the store (``broadcast.core.ShowStore`` is one)."""
+
+    @property
+    def state(self) -> dict[str, Any]: ...
+
+    def subscribe(self, fn: Callable[[Any], None], name: str = "") -> Callable[[], None]: ...
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A page's echo: state ``seq`` reached the screen (from inside requestAnimationFrame)."""
+
+    seq: int
+    bus: str
+    client: int
+    received: float        # time.perf_counter() when the echo reached the server
+
+
+class PathRefused(Exception):
+    pass
+
+
+def safe_join(root: Path, tail: str) -> Path:
+    """``root/tail`` if it stays inside ``root`` (after resolving symlinks); else :class:`PathRefused`."""
+    tail = unquote(tail)
+    if "\x00" in tail or "\\" in tail:
+        raise PathRefused(tail)
+    parts = [p for p in tail.split("/") if p not in ("", ".")]
+    if any(p == ".." or p.startswith(".") for p in parts) or tail.startswith("/"):
+        raise PathRefused(tail)
+    root_r = root.resolve()
+    target = root_r.joinpath(*parts).resolve() if parts else root_r
+    if target != root_r and not target.is_relative_to(root_r):
+        raise PathRefused(tail)
+    return target
+
+
+class _Client:
+    __slots__ = ("id", "ws", "bus", "echo", "queue", "task", "peer")
+
+    def __init__(self, cid: int, ws: web.WebSocketResponse, bus: str, echo: bool, peer: str) -> None:
+        self.id = cid
+        self.ws = ws
+        self.bus = bus
+        self.echo = echo
+        self.peer = peer
+        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=CLIENT_QUEUE)
+        self.task: asyncio.Task[None] | None = None
+
+
+class OverlayServer:
+    def __init__(self, store: StateSource, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *,
+                 token: str | None = None, asset_roots: Mapping[str, str | Path] | None = None,
+                 overlay_root: str | Path = OVERLAY_ROOT, font_dirs: tuple[Path, ...] = FONT_DIRS) -> None:
+        self.store = store
+        self.host = host
+        self._want_port = int(port)
+        self.port = int(port)
+        self.token = token or None
+        roots = {"sponsors": SPONSOR_ASSETS} if asset_roots is None else dict(asset_roots)
+        self.asset_roots: dict[str, Path] = {k: Path(v) for k, v in roots.items()}
+        self.overlay_root = Path(overlay_root)
+        self.font_dirs = font_dirs
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._runner: web.AppRunner | None = None
+        self._clients: dict[int, _Client] = {}
+        self._next_id = 1
+        self._state: dict[str, Any] = {}
+        self._seq = -1
+        self._snapshot_text = ""
+        self._unsubscribe: Callable[[], None] | None = None
+        self._rendered_listeners: list[Callable[[Rendered], None]] = []
+        self._hb_task: asyncio.Task[None] | None = None
+        self.stats = {"changes": 0, "snapshots": 0, "overflows": 0, "refused": 0}
+
+    # -- public API ------------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def base_url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        if host in ("0.0.0.0", "[::]"):
+            host = "127.0.0.1"
+        return f"http://{host}:{self.port}"
+
+    def url(self, page: str = "program", bus: str | None = None, **extra: str) -> str:
+        """The address of an on-air page, for an OBS browser source (token included)."""
+        if bus is None:
+            bus = "preview" if page == "preview" else "program"
+        if bus not in BUSES:
+            raise ValueError(f"bus must be one of {BUSES}, not {bus!r}")
+        query: dict[str, str] = {"bus": bus}
+        if self.token:
+            query["token"] = self.token
+        query.update(extra)
+        return f"{self.base_url}/overlay/{quote(page)}.html?{urlencode(query)}"
+
+    @property
+    def client_count(self) -> int:
+        return len(self._clients)
+
+    def clients(self) -> list[dict[str, Any]]:
+        return [{"id": c.id, "bus": c.bus, "peer": c.peer} for c in list(self._clients.values())]
+
+    def on_rendered(self, fn: Callable[[Rendered], None]) -> Callable[[], None]:
+        """Call ``fn`` (on the server's thread) for every echo of a page opened with ``echo=1``."""
+        self._rendered_listeners.append(fn)
+        return lambda: self._rendered_listeners.remove(fn) if fn in self._rendered_listeners else None
+
+    def start(self, timeout: float = 10.0) -> None:
+        if self.running:
+            return
+        ready = threading.Event()
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            asyncio.set_event_loop(loop)
+            try:
+                loop.run_until_complete(self._startup())
+            except BaseException as exc:  # bind failure etc.: report to start()
+                failure.append(exc)
+                ready.set()
+                loop.close()
+                return
+            ready.set()
+            try:
+                loop.run_forever()
+            finally:
+                loop.run_until_complete(self._shutdown())
+                loop.close()
+
+        self._thread = threading.Thread(target=run, name=f"overlay-server:{self._want_port}", daemon=True)
+        self._thread.start()
+        if not ready.wait(timeout):
+            raise RuntimeError("overlay server did not start in time")
+        if failure:
+            self._thread.join(timeout)
+            self._thread = None
+            exc = failure[0]
+            if isinstance(exc, OSError):
+                raise OSError(exc.errno, f"图形服务器无法监听 {self.host}:{self._want_port}：{exc.strerror}"
+                                         f" / cannot listen on {self.host}:{self._want_port}") from exc
+            raise exc
+        # subscribe only once the loop runs; take the current state after subscribing so nothing is lost
+        self._unsubscribe = self.store.subscribe(self._listener, name="overlay-server")
+        first = self.store.state
+        self._loop_call(self._apply, first, None)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self._unsubscribe:
+            self._unsubscribe()
+            self._unsubscribe = None
+        loop, thread = self._loop, self._thread
+        if loop is None or thread is None:
+            return
+        if loop.is_running():
+            loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout)
+        self._thread = None
+        self._loop = None
+
+    def __enter__(self) -> OverlayServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- store → loop --------------------------------------------------------------------------
+    def _listener(self, change: Any) -> None:
+        self._loop_call(self._apply, change.state, change.changed)
+
+    def _loop_call(self, fn: Callable[..., None], *args: Any) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(fn, *args)
+            except RuntimeError:  # loop closed between the check and the call (shutdown)
+                pass
+
+    def _apply(self, state: dict[str, Any], changed: frozenset[str] | None) -> None:
+        seq = int(state.get("meta", {}).get("seq", 0))
+        if seq < self._seq or (seq == self._seq and changed is None):
+            return
+        self._state = state
+        self._seq = seq
+        self._snapshot_text = ""
+        self.stats["changes"] += 1
+        if not self._clients:
+            return
+        if changed is None:
+            text = self._snapshot()
+        else:
+            sections = {k: state[k] for k in sorted(set(changed) | {"meta"}) if k in state}
+            text = json.dumps({"type": "patch", "seq": seq, "set": sections}, ensure_ascii=False,
+                              separators=(",", ":"))
+        for client in list(self._clients.values()):
+            self._enqueue(client, text)
+
+    def _snapshot(self) -> str:
+        if not self._snapshot_text:
+            self._snapshot_text = json.dumps({"type": "snapshot", "seq": self._seq, "state": self._state},
+                                             ensure_ascii=False, separators=(",", ":"))
+        return self._snapshot_text
+
+    def _enqueue(self, client: _Client, text: str) -> None:
+        try:
+            client.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            # the page is far behind: drop what it has not read and send it the whole state instead
+            self.stats["overflows"] += 1
+            while not client.queue.empty():
+                client.queue.get_nowait()
+            client.queue.put_nowait(self._snapshot())
+
+    # -- aiohttp -------------------------------------------------------------------------------
+    async def _startup(self) -> None:
+        app = web.Application(middlewares=[self._security])
+        app.router.add_get("/", self._root)
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/ws", self._ws)
+        app.router.add_get("/state.json", self._state_json)
+        app.router.add_get("/overlay", self._overlay_index)
+        app.router.add_get("/overlay/", self._overlay_index)
+        app.router.add_get("/overlay/{tail:.*}", self._overlay_file)
+        app.router.add_get("/assets/{root}/{tail:.*}", self._asset_file)
+        app.router.add_get("/fonts/{name}", self._font_file)
+        runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0, handle_signals=False)
+        await runner.setup()
+        site = web.TCPSite(runner, self.host, self._want_port, reuse_address=True)
+        await site.start()
+        self._runner = runner
+        server = site._server
+        if server is not None and getattr(server, "sockets", None):
+            self.port = int(server.sockets[0].getsockname()[1])
+        self._hb_task = asyncio.get_running_loop().create_task(self._heartbeat())
+
+    async def _shutdown(self) -> None:
+        if self._hb_task:
+            self._hb_task.cancel()
+        for client in list(self._clients.values()):
+            try:
+                closing = client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping")
+                await asyncio.wait_for(closing, 0.5)
+            except Exception:  # the page may already be gone
+                pass
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _heartbeat(self) -> None:
+        text = json.dumps({"type": "hb"})
+        while True:
+            await asyncio.sleep(HEARTBEAT_S)
+            for client in list(self._clients.values()):
+                if client.queue.empty():
+                    self._enqueue(client, text)
+
+    def _token_ok(self, request: web.Request) -> bool:
+        if not self.token:
+            return True
+        given = request.query.get("token") or request.cookies.get(COOKIE) or ""
+        auth = request.headers.get("Authorization", "")
+        if not given and auth.lower().startswith("bearer "):
+            given = auth[7:].strip()
+        return hmac.compare_digest(given.encode("utf-8"), self.token.encode("utf-8"))
+
+    @web.middleware
+    async def _security(self, request: web.Request,
+                        handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+        if request.path != "/healthz" and not self._token_ok(request):
+            self.stats["refused"] += 1
+            return web.Response(status=403, text="访问令牌无效 / bad or missing token\n")
+        raw = request.raw_path.split("?", 1)[0]
+        segments = [unquote(seg) for seg in raw.split("/")]
+        if any(seg == ".." or "/" in seg or "\\" in seg for seg in segments):
+            self.stats["refused"] += 1
+            return web.Response(status=403, text="路径越界 / path outside the served folders\n")
+        resp: web.StreamResponse = await handler(request)
+        if not isinstance(resp, web.WebSocketResponse):
+            resp.headers.setdefault("Content-Security-Policy", CSP)
+            resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+            resp.headers.setdefault("Referrer-Policy", "no-referrer")
+            if self.token and request.query.get("token") and not resp.prepared:
+                resp.set_cookie(COOKIE, self.token, httponly=True, samesite="Strict", path="/")
+        return resp
+
+    async def _root(self, request: web.Request) -> web.StreamResponse:
+        raise web.HTTPFound("/overlay/")
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        return web.json_response({"ok": True, "seq": self._seq, "clients": len(self._clients)})
+
+    async def _state_json(self, request: web.Request) -> web.Response:
+        return web.Response(text=self._snapshot() if self._state else "{}", content_type="application/json",
+                            headers={"Cache-Control": "no-store"})
+
+    async def _overlay_index(self, request: web.Request) -> web.StreamResponse:
+        return self._file(self.overlay_root, "index.html")
+
+    async def _overlay_file(self, request: web.Request) -> web.StreamResponse:
+        return self._file(self.overlay_root, request.match_info["tail"])
+
+    async def _asset_file(self, request: web.Request) -> web.StreamResponse:
+        root = self.asset_roots.get(request.match_info["root"])
+        if root is None:
+            raise web.HTTPNotFound(text="没有这个素材目录 / no such asset folder\n")
+        return self._file(root, request.match_info["tail"], cache="public, max-age=60")
+
+    async def _font_file(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name not in FONT_FILES:
+            raise web.HTTPNotFound()
+        for d in self.font_dirs:
+            if (d / name).is_file():
+                return web.FileResponse(d / name, headers={"Cache-Control": "public, max-age=86400",
+                                                           "Content-Type": "font/collection"})
+        raise web.HTTPNotFound(text="字体未安装 (fonts-noto-cjk) / font not installed\n")
+
+    def _file(self, root: Path, tail: str, cache: str = "no-cache") -> web.StreamResponse:
+        try:
+            path = safe_join(root, tail)
+        except PathRefused:
+            self.stats["refused"] += 1
+            return web.Response(status=403, text="路径越界 / path outside the served folders\n")
+        if path.is_dir():
+            path = path / "index.html"
+        if not path.is_file():
+            raise web.HTTPNotFound(text="找不到文件 / not found\n")
+        ctype = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        if ctype.startswith("text/") or ctype in ("application/json", "image/svg+xml"):
+            ctype += "; charset=utf-8"
+        return web.FileResponse(path, headers={"Cache-Control": cache, "Content-Type": ctype})
+
+    async def _ws(self, request: web.Request) -> web.StreamResponse:
+        bus = request.query.get("bus", "program")
+        if bus not in BUSES:
+            return web.Response(status=400, text=f"bus 应为 preview 或 program，不是 {bus!r}\n")
+        ws = web.WebSocketResponse(compress=False, heartbeat=10.0, max_msg_size=64 * 1024)
+        await ws.prepare(request)
+        cid = self._next_id
+        self._next_id += 1
+        client = _Client(cid, ws, bus, request.query.get("echo") == "1", request.remote or "")
+        self._clients[cid] = client
+        if self._state:
+            client.queue.put_nowait(self._snapshot())
+            self.stats["snapshots"] += 1
+        client.task = asyncio.get_running_loop().create_task(self._writer(client))
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                self._from_page(client, msg.data)
+        finally:
+            self._clients.pop(cid, None)
+            client.task.cancel()
+        return ws
+
+    async def _writer(self, client: _Client) -> None:
+        try:
+            while True:
+                text = await client.queue.get()
+                await client.ws.send_str(text)
+        except (ConnectionError, RuntimeError, asyncio.CancelledError):
+            pass
+
+    def _from_page(self, client: _Client, data: str) -> None:
+        now = time.perf_counter()
+        try:
+            msg = json.loads(data)
+        except ValueError:
+            return
+        if not isinstance(msg, dict):
+            return
+        kind = msg.get("type")
+        if kind == "rendered" and client.echo:
+            event = Rendered(int(msg.get("seq", -1)), client.bus, client.id, now)
+            for fn in list(self._rendered_listeners):
+                try:
+                    fn(event)
+                except Exception:
+                    log.exception("rendered listener failed")
+        elif kind == "resync":
+            self._enqueue(client, self._snapshot())

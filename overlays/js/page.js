@@ -1,0 +1,34 @@
+// Boots an on-air page: mounts the graphics named in <body data-graphics="…"> into the title-safe
+// stage and renders every state the server sends. Pages decide nothing: each graphic is shown when
+// state.graphics[bus][graphic].on is true and shows only what the state holds.
+import { Feed, pageParams } from './client.js';
+import * as scoreboard from './graphics/scoreboard.js';
+import * as leaderboard from './graphics/leaderboard.js';
+import * as jiugongge from './graphics/jiugongge.js';
+import * as corner_bug from './graphics/corner_bug.js';
+import * as bumper from './graphics/bumper.js';
+import * as ticker from './graphics/ticker.js';
+import * as credits from './graphics/credits.js';
+import * as commentary from './graphics/commentary.js';
+import * as lower_third from './graphics/lower_third.js';
+import * as jipaiqi from './graphics/jipaiqi.js';
+
+// stacking order, bottom to top
+const MODULES = { commentary, jipaiqi, scoreboard, lower_third, ticker, corner_bug, leaderboard, jiugongge,
+  bumper, credits };
+
+const params = pageParams();
+const wanted = (document.body.dataset.graphics || 'all').trim();
+const ids = wanted === 'all' ? Object.keys(MODULES) : wanted.split(/\s+/).filter((id) => id in MODULES);
+const stage = document.getElementById('stage');
+document.documentElement.dataset.bus = params.bus;
+const mounted = ids.map((id) => ({ id, g: MODULES[id].mount(stage) }));
+const OFF = { on: false, item: '' };
+
+new Feed({
+  ...params,
+  onFrame(state) {
+    const bus = (state.graphics && state.graphics[params.bus]) || {};
+    for (const { id, g } of mounted) g.render(state, bus[id] || OFF);
+  },
+});
