@@ -1,0 +1,190 @@
+"""``python -m engine check|selfplay|demo``. Bad input: one line ``file:line: what``, exit status 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from . import gjn
+from .deal import first_leader, new_game
+from .errors import GJNError
+from .game import SEATS, TITLES, Game, GameResult
+from .preset import PresetError
+
+EVENT_NAMES = {
+    "burn": ("burn", "烧牌"), "fan_shao": ("counter-burn", "反烧"), "jie_shao": ("burn broken", "解烧"),
+    "zha_shao": ("failed burn", "诈烧"), "men": ("stuck with 3s", "闷"), "finish": ("played out", "出完"),
+    "open": ("opened", "开点"), "revolt": ("revolution", "革命"), "four_way": ("four-way play", "四户乱缠"),
+    "quan_san": ("quan san", "圈三"), "jie_feng": ("takes the lead", "接风"),
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _fail(msg: str) -> NoReturn:
+    print(msg, file=sys.stderr)
+    raise SystemExit(2)
+
+
+def _read(path: str) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        _fail(f"{path}:0: cannot read: {e.strerror}")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        _fail(f"{path}:{line}: not UTF-8 text")
+
+
+def format_result(r: GameResult) -> str:
+    if r.void:
+        return "流局 / void game (two or more 革命, G10.5)"
+    lines = []
+    for i, s in enumerate(r.finish_order):
+        lines.append(f"  {TITLES[i]}  seat {s}")
+    if r.quan_san:
+        losers = [s for s in SEATS if r.titles.get(s) == "圈三"]
+        lines.append(f"  圈三 (quan san): seats {', '.join(map(str, losers))}")
+    lines.append(f"  points: odd {r.team_points['odd']}, even {r.team_points['even']}")
+    lines.append(f"  opened (开点): {', '.join(map(str, r.opened)) or '-'}")
+    return "\n".join(lines)
+
+
+def _events(g: Game) -> str:
+    out = []
+    for mv, ev, seat in g.events():
+        if ev in ("finish", "jie_feng", "open"):
+            continue
+        en, zh = EVENT_NAMES.get(ev, (ev, ev))
+        out.append(f"  move {mv}: {zh} {en}" + (f" (seat {seat})" if seat else ""))
+    return "\n".join(out)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    text = _read(args.file)
+    try:
+        rec = gjn.parse(text, args.file)
+        obj = gjn.check_record(rec)
+    except GJNError as ge:
+        _fail(str(ge))
+    if args.json:
+        print(json.dumps(obj, ensure_ascii=False))
+        return 0 if obj["ok"] else 1
+    if not obj["ok"]:
+        e = obj["error"]
+        en, _, zh = str(e["message"]).partition(" / ")
+        print(f"{args.file}: ILLEGAL / 违规 at move {e['move']} (line {e['line']}), seat {e['seat']}, "
+              f"rule {e['rule']}")
+        print(f"  English: {en}")
+        print(f"  中文: {zh}")
+        return 1
+    g = gjn.replay(rec)
+    print(f"{args.file}: legal / 合规 ({rec.rules}, {len(rec.moves)} moves)")
+    print(format_result(g.result()))
+    ev = _events(g)
+    if ev:
+        print(ev)
+    return 0
+
+
+def _game_seed(seed: str, i: int) -> str:
+    return f"{seed}-{i}"
+
+
+def play_game(rules: str, seed: str) -> Game:
+    g = new_game(rules, seed=seed, leader=first_leader(seed))
+    g.play_randomly(random.Random(f"gouji-play:{seed}"))
+    return g
+
+
+def record_text(g: Game, seed: str, event: str) -> str:
+    rec = gjn.from_game(g, [("Event", event), ("Seed", seed)])
+    text = gjn.write(rec)
+    r = g.result()
+    tail = "; result: " + (", ".join(f"{r.titles[s]} {s}" for s in r.finish_order) or "流局")
+    tail += f"; points odd {r.team_points['odd']} even {r.team_points['even']}\n"
+    return text + tail
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        _fail(f"{args.out}:0: cannot create: {e.strerror}")
+    wins = {"odd": 0, "even": 0}
+    for i in range(args.games):
+        seed = _game_seed(str(args.seed), i)
+        g = play_game(args.rules, seed)
+        text = record_text(g, seed, f"selfplay {i + 1}")
+        (out / f"game_{i + 1:04d}.gjn").write_text(text, encoding="utf-8")
+        r = g.result()
+        if r.team_points["odd"] != r.team_points["even"]:
+            wins[max(r.team_points, key=lambda k: r.team_points[k])] += 1
+    print(f"wrote {args.games} {args.rules} records to {out} "
+          f"(team wins: odd {wins['odd']}, even {wins['even']})")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    seed = str(args.seed)
+    g = play_game(args.rules, seed)
+    sys.stdout.write(record_text(g, seed, f"demo seed {seed}"))
+    print()
+    print(f"result ({args.rules}, {len(g.moves)} moves):")
+    print(format_result(g.result()))
+    ev = _events(g)
+    if ev:
+        print(ev)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = _Parser(prog="python -m engine", description="够级 rules engine")
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    c = sub.add_parser("check", help="replay and check a GJN record")
+    c.add_argument("file")
+    c.add_argument("--json", action="store_true", help="print the Appendix A JSON object")
+    c.set_defaults(func=cmd_check)
+    s = sub.add_parser("selfplay", help="write random self-play records")
+    s.add_argument("--games", type=int, default=10)
+    s.add_argument("--seed", default="0")
+    s.add_argument("--out", required=True)
+    s.add_argument("--rules", choices=["tv_match", "dagang"], default="tv_match")
+    s.set_defaults(func=cmd_selfplay)
+    d = sub.add_parser("demo", help="deal a seeded game, play it out, print record and result")
+    d.add_argument("--seed", default="0")
+    d.add_argument("--rules", choices=["tv_match", "dagang"], default="tv_match")
+    d.set_defaults(func=cmd_demo)
+    args = p.parse_args(argv)
+    if getattr(args, "games", 1) < 0:
+        p.error("--games must be >= 0")
+    try:
+        rc: int = args.func(args)
+    except PresetError as e:
+        _fail(str(e))
+    return rc
+
+
+def run() -> None:
+    try:
+        code = main()
+    except KeyboardInterrupt:  # pragma: no cover
+        code = 130
+    except BrokenPipeError:  # pragma: no cover
+        code = 0
+    raise SystemExit(code)
+
+
+
