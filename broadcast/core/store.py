@@ -35,6 +35,7 @@ Payload = dict[str, Any]
 # Modules whose import registers reducers. Each component adds its own module here.
 ACTION_MODULES: tuple[str, ...] = (
     "broadcast.core.actions",
+    "broadcast.sponsors.actions",
 )
 
 
