@@ -36,6 +36,7 @@ Payload = dict[str, Any]
 ACTION_MODULES: tuple[str, ...] = (
     "broadcast.core.actions",
     "broadcast.sponsors.actions",
+    "broadcast.table",
 )
 
 

@@ -1,0 +1,479 @@
+"""The game actions: they drive the scoreboard from a live rules engine.
+
+The operator enters each decision as a GJN move line; the engine (``engine.Game``) checks it and the
+result is projected into ``state.table`` (what the pages show) and ``state.game`` (the record):
+
+    store.dispatch("match.new", {"teams": {"odd": {"name": "小当家联盟队"}, "even": {"name": "沂蒙山泉队"}},
+                                 "names": ["张三", "李四", "王五", "赵六", "钱七", "孙八"]})
+    store.dispatch("game.new", {"leader": 3})                 # hands unknown: only counts are checked
+    store.dispatch("game.new", {"seed": 7})                   # a seeded deal (rehearsal, tests)
+    store.dispatch("game.play", {"line": "3 TTTTT"})          # refused with the clause id if illegal
+    store.dispatch("game.undo")
+
+An illegal move is refused with ``ActionRefused(zh, rule="G4.2", message_en=en)`` from the engine's
+``IllegalAction``: that is how the operator learns which rule the move broke. Nothing is journaled.
+
+The live ``Game`` lives in ``ctx.runtime`` and is rebuilt from ``state.game`` (rules, hands or seed,
+leader, move lines) whenever it does not match — after a restart (journal replay) or after a dispatch
+whose new state was not kept. Reducers stay deterministic: a seeded deal is a pure function of the seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from broadcast.core.store import ActionRefused, Context, Payload, State, action
+
+RUNTIME_KEY = "table.game"
+SEATS = (1, 2, 3, 4, 5, 6)
+TEAMS = ("odd", "even")
+TITLES_TOP = ("头科", "二科", "三科", "四科", "二落", "大落")
+QUAN_SAN = "圈三"
+PENALTY_POINTS = 2   # G11.2: each referee penalty costs the offending team 2 points
+
+_CN_DIGITS = "零一二三四五六七八九"
+_RANK_ZH = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "小王", "大王")
+
+
+def cn_count(n: int) -> str:
+    """Chinese numeral for a count of cards: 1 一, 2 两, 10 十, 12 十二, 20 二十."""
+    if n == 2:
+        return "两"
+    if n < 10:
+        return _CN_DIGITS[n]
+    tens, ones = divmod(n, 10)
+    head = "" if tens == 1 else _CN_DIGITS[tens]
+    return head + "十" + (_CN_DIGITS[ones] if ones else "")
+
+
+def play_label(base: int, n: int, twos: int = 0, smalls: int = 0, bigs: int = 0) -> str:
+    """The on-air words for a play: ``五个10``, ``三个Q带两个2``, ``两个A带一个大王``, ``两个小王``."""
+    label = f"{cn_count(n)}个{_RANK_ZH[base]}"
+    for count, name in ((twos, "2"), (smalls, "小王"), (bigs, "大王")):
+        if count:
+            label += f"带{cn_count(count)}个{name}"
+    return label
+
+
+# ----------------------------------------------------------------------------------- the engine
+def _no(rule: str, zh: str, en: str) -> ActionRefused:
+    """A refusal naming the rule (clause id or short code), in Chinese first and English."""
+    return ActionRefused(zh, rule=rule, message_en=en)
+
+
+def _engine() -> Any:
+    try:
+        import engine
+    except ImportError as exc:  # pragma: no cover - the engine ships with the project
+        raise _no("engine", "规则引擎不可用",
+                  f"rules engine unavailable: {exc}") from exc
+    return engine
+
+
+@dataclass
+class _Live:
+    """The runtime game and what it was built from (compared with the state before every use)."""
+
+    key: tuple[Any, ...]
+    game: Any
+    leads: list[bool]          # per move: was it a lead (no top play before it)?
+
+
+def _key(state: State) -> tuple[Any, ...]:
+    g = state["game"]
+    return (state["table"]["rules"], g["leader"], g["seed"], tuple(g["hands"]), tuple(g["counts"]),
+            tuple(g["record"]))
+
+
+def _fresh_game(state: State) -> Any:
+    eng = _engine()
+    g = state["game"]
+    rules = state["table"]["rules"]
+    leader = g["leader"]
+    if leader is None:
+        raise _no("game", "还没有开局（game.new）",
+                  "no game started (game.new)")
+    try:
+        if g["hands"]:
+            hands = [h or None for h in g["hands"]]
+            return eng.Game(rules, hands=hands, leader=leader)
+        if g["seed"] is not None:
+            return eng.Game(rules, hands=eng.deal(g["seed"]), leader=leader)
+        counts = {i + 1: c for i, c in enumerate(g["counts"])} if g["counts"] else None
+        return eng.Game(rules, leader=leader, counts=counts)
+    except (eng.CardError, eng.PresetError, ValueError) as exc:
+        raise _no("game", f"无法开局：{exc}",
+                  f"cannot set up the game: {exc}") from exc
+
+
+def live_game(state: State, ctx: Context) -> _Live:
+    """The runtime game matching ``state.game`` (rebuilt by replaying the record if needed)."""
+    key = _key(state)
+    live = ctx.runtime.get(RUNTIME_KEY)
+    if isinstance(live, _Live) and live.key == key:
+        return live
+    eng = _engine()
+    game = _fresh_game(state)
+    leads: list[bool] = []
+    for i, line in enumerate(state["game"]["record"], start=1):
+        try:
+            a = eng.Action.parse(line)
+            leads.append(game.last_play is None)
+            game.push(a)
+        except (ValueError, eng.IllegalAction) as exc:
+            raise _no("game", f"牌谱第{i}步无法重放：{line}（{exc}）",
+                      f"move {i} of the record does not replay: {line} ({exc})") from exc
+    live = _Live(key, game, leads)
+    ctx.runtime[RUNTIME_KEY] = live
+    return live
+
+
+# ----------------------------------------------------------------------------------- projection
+def _titles_so_far(game: Any) -> dict[int, str]:
+    """Titles as players finish (G10.1): from the top for those who play out, from 大落 upward for
+    诈烧 (G7.4) and 闷 (G9.2); the engine's result once the game is over (圈三 included)."""
+    if game.is_over():
+        res = game.result()
+        return {int(s): str(t) for s, t in res.titles.items()}
+    top: list[int] = []
+    bottom: list[int] = []
+    revolt: list[int] = []
+    for _move, event, seat in game.events():
+        if event == "finish" and seat not in top:
+            top.append(seat)
+        elif event in ("zha_shao", "men") and seat not in bottom:
+            bottom.append(seat)
+        elif event == "revolt" and seat not in revolt:
+            revolt.append(seat)
+    slots: list[int | None] = [None] * 6
+    if revolt:
+        slots[3] = revolt[0]
+    i = 5
+    for s in bottom:
+        while i >= 0 and slots[i] is not None:
+            i -= 1
+        if i >= 0:
+            slots[i] = s
+    i = 0
+    for s in top:
+        while i < 6 and slots[i] is not None:
+            i += 1
+        if i < 6:
+            slots[i] = s
+    return {s: TITLES_TOP[i] for i, s in enumerate(slots) if s is not None}
+
+
+def _passed(live: _Live) -> set[int]:
+    """Seats that passed in the current round (since its lead)."""
+    game = live.game
+    if game.last_play is None or game.is_over():
+        return set()
+    moves = game.moves
+    start = max((i for i, lead in enumerate(live.leads) if lead), default=0)
+    return {a.seat for a in moves[start:] if a.kind == "pass"}
+
+
+def project(state: State, live: _Live) -> None:
+    """Write what the engine knows into ``state.table`` and ``state.game.record``."""
+    game = live.game
+    table = state["table"]
+    over = game.is_over()
+    titles = _titles_so_far(game)
+    result = game.result() if over else None
+    quan_san = bool(result and result.quan_san)
+    passed = _passed(live)
+    burner = game.burner
+    opened = set(game.opened)
+    for seat in table["seats"]:
+        s = seat["seat"]
+        seat["cards_left"] = max(0, min(36, int(game.cards_left(s))))
+        title = titles.get(s)
+        seat["title"] = title
+        st = game.status(s)
+        if title == QUAN_SAN:
+            seat["status"] = "quan_san"
+        elif st == "revolt":
+            seat["status"] = "sitting_out"
+        elif title is not None or st != "in_play":
+            seat["status"] = "out"
+        elif burner == s:
+            seat["status"] = "burning"
+        elif game.is_wutou(s):
+            seat["status"] = "wutou"
+        else:
+            seat["status"] = "playing"
+        seat["opened"] = s in opened
+        seat["passed"] = s in passed
+    table["turn"] = None if over else game.pending_seat
+    top = game.last_play
+    if top is None:
+        table["last_play"] = None
+    else:
+        seat_no, play = top
+        moves = game.moves
+        move_no = max(i for i, a in enumerate(moves, start=1) if a.kind == "play")
+        burn = any(m == move_no and ev in ("burn", "fan_shao") for m, ev, _s in game.events())
+        table["last_play"] = {"seat": int(seat_no), "cards": str(play),
+                              "label": play_label(play.base, play.n, play.twos, play.smalls, play.bigs),
+                              "gouji": bool(play.is_gouji(game.preset.gouji_min_twos)), "burn": burn}
+    table["jipaiqi"] = {k: int(v) for k, v in game.jokers_and_twos_out().items()}
+    table["phase"] = "over" if over else "playing"
+    table["quan_san"] = quan_san
+    state["game"]["record"] = [str(a) for a in game.moves]
+    # this game's result in the match strip, and the match totals
+    results = [r for r in table["results"] if r["game_no"] != table["game_no"]]
+    if result is not None:
+        results.append({"game_no": table["game_no"], "odd": int(result.team_points["odd"]),
+                        "even": int(result.team_points["even"]), "quan_san": quan_san})
+        results.sort(key=lambda r: r["game_no"])
+        table["message"] = _over_message(table, result)
+    elif table["message"].startswith(f"第{table['game_no']}局结束"):
+        table["message"] = ""
+    table["results"] = results
+    _totals(state)
+
+
+def _over_message(table: dict[str, Any], result: Any) -> str:
+    odd = table["teams"]["odd"]["name"] or "单号队"
+    even = table["teams"]["even"]["name"] or "双号队"
+    head = f"第{table['game_no']}局结束"
+    if result.void:
+        return f"{head}：流局"
+    pts = result.team_points
+    line = f"{head}　{odd} {pts['odd']} : {pts['even']} {even}"
+    return f"{line}　圈三！" if result.quan_san else line
+
+
+def _totals(state: State) -> None:
+    table = state["table"]
+    for team in TEAMS:
+        won = sum(int(r[team]) for r in table["results"])
+        lost = sum(int(p["points"]) for p in state["game"]["penalties"] if p["team"] == team)
+        table["teams"][team]["points"] = won - lost
+
+
+# ----------------------------------------------------------------------------------- actions
+def _seat_names(payload: Payload) -> dict[int, str] | None:
+    names = payload.get("names")
+    if names is None:
+        return None
+    if isinstance(names, dict):
+        items = [(int(k), v) for k, v in names.items()]
+    elif isinstance(names, list | tuple) and len(names) == 6:
+        items = list(zip(SEATS, names, strict=True))
+    else:
+        raise _no("names", "names 应为六个名字的列表或 {座位: 名字}",
+                  "names must be a list of six names or {seat: name}")
+    out: dict[int, str] = {}
+    for seat, name in items:
+        if seat not in SEATS:
+            raise _no("G1.1", f"没有 {seat} 号座位",
+                      f"no seat {seat} (seats are 1..6)")
+        out[seat] = str(name).strip()
+    return out
+
+
+def _apply_match_fields(state: State, payload: Payload) -> None:
+    table = state["table"]
+    names = _seat_names(payload)
+    if names:
+        for seat in table["seats"]:
+            if seat["seat"] in names:
+                seat["name"] = names[seat["seat"]] or f"{seat['seat']}号位"
+    teams = payload.get("teams")
+    if teams is not None:
+        if not isinstance(teams, dict) or set(teams) - set(TEAMS):
+            raise _no("G1.2", "teams 只能有 odd（单号座位）和 even（双号座位）",
+                      "teams has only odd and even")
+        for team, fields in teams.items():
+            if not isinstance(fields, dict) or set(fields) - {"name", "color"}:
+                raise _no("teams", f"队伍 {team} 只能设置 name 和 color",
+                          f"team {team}: only name and color can be set")
+            if "name" in fields:
+                table["teams"][team]["name"] = str(fields["name"]).strip()
+            if "color" in fields:
+                color = str(fields["color"])
+                if not (color.startswith("#") and len(color) in (4, 7)
+                        and all(c in "0123456789abcdefABCDEF" for c in color[1:])):
+                    raise _no("teams", f"颜色应写成 #RRGGBB，不是 {color!r}",
+                              f"colour must be #RRGGBB, not {color!r}")
+                table["teams"][team]["color"] = color
+    if "games_in_match" in payload:
+        n = payload["games_in_match"]
+        if not isinstance(n, int) or n < 1:
+            raise _no("G11.2", "games_in_match 应为正整数",
+                      "games_in_match must be ≥ 1")
+        table["games_in_match"] = n
+
+
+@action("match.new")
+def match_new(state: State, payload: Payload, ctx: Context) -> None:
+    """A new match: {teams?: {odd|even: {name, color}}, names?: [6], games_in_match?: 3, rules?}."""
+    from broadcast.core import schema
+
+    defaults = schema.default_state()
+    old = state["table"]
+    table = defaults["table"]
+    for seat, prev in zip(table["seats"], old["seats"], strict=True):
+        seat["name"] = prev["name"]
+    for team in TEAMS:
+        table["teams"][team]["name"] = old["teams"][team]["name"]
+        table["teams"][team]["color"] = old["teams"][team]["color"]
+    table["games_in_match"] = old["games_in_match"]
+    rules = payload.get("rules", old["rules"])
+    if rules not in ("tv_match", "dagang"):
+        raise _no("rules", f"没有这个规则预设：{rules!r}",
+                  f"unknown preset {rules!r}")
+    table["rules"] = rules
+    state["table"] = table
+    state["game"] = defaults["game"]
+    ctx.runtime.pop(RUNTIME_KEY, None)
+    _apply_match_fields(state, {k: v for k, v in payload.items() if k != "rules"})
+
+
+@action("match.update")
+def match_update(state: State, payload: Payload, ctx: Context) -> None:
+    """Team names/colours, seat names, games in the match: {teams?, names?, games_in_match?}."""
+    unknown = sorted(set(payload) - {"teams", "names", "games_in_match"})
+    if unknown:
+        raise _no("match", f"match.update 没有字段 {', '.join(unknown)}",
+                  f"match.update has no field(s) {', '.join(unknown)}")
+    _apply_match_fields(state, payload)
+
+
+@action("match.penalty")
+def match_penalty(state: State, payload: Payload, ctx: Context) -> None:
+    """A referee penalty (G11.2): {team: odd|even, reason, points?: 2}."""
+    team = payload.get("team")
+    if team not in TEAMS:
+        raise _no("G11.2", "罚分要指明队伍 odd 或 even",
+                  "penalty: team must be odd or even")
+    points = payload.get("points", PENALTY_POINTS)
+    if not isinstance(points, int) or points <= 0:
+        raise _no("G11.2", "罚分应为正整数",
+                  "penalty points must be a positive integer")
+    reason = str(payload.get("reason", ""))
+    state["game"]["penalties"].append({"team": team, "points": points, "reason": reason,
+                                       "game_no": state["table"]["game_no"]})
+    _totals(state)
+
+
+@action("table.message")
+def table_message(state: State, payload: Payload, ctx: Context) -> None:
+    """The referee/operator line on the scoreboard: {text} ('' clears it)."""
+    state["table"]["message"] = str(payload.get("text", "")).strip()
+
+
+@action("game.new")
+def game_new(state: State, payload: Payload, ctx: Context) -> None:
+    """Start a game: {leader?, seed?, hands? [6 card strings, '' = unknown], counts?, game_no?, names?,
+    rules?}.
+
+    Without hands or seed the hands are unknown (the studio's case: only counts are checked). With a
+    seed the deal is the engine's seeded deal and the leader defaults to its 上班 seat (G12.1)."""
+    eng = _engine()
+    table = state["table"]
+    allowed = {"leader", "seed", "hands", "counts", "game_no", "names", "rules", "teams"}
+    unknown = sorted(set(payload) - allowed)
+    if unknown:
+        raise _no("game", f"game.new 没有字段 {', '.join(unknown)}",
+                  f"game.new has no field(s) {', '.join(unknown)}")
+    rules = payload.get("rules", table["rules"])
+    if rules not in ("tv_match", "dagang"):
+        raise _no("rules", f"没有这个规则预设：{rules!r}",
+                  f"unknown preset {rules!r}")
+    seed = payload.get("seed")
+    if seed is not None and not isinstance(seed, int):
+        raise _no("game", "seed 应为整数",
+                  "seed must be an integer")
+    hands = payload.get("hands") or []
+    if hands and (not isinstance(hands, list) or len(hands) != 6):
+        raise _no("G2.1", "hands 应为六手牌（座位1–6，未知的写空串）",
+                  "hands must list six hands (seats 1..6, '' when unknown)")
+    hands = [str(h or "") for h in hands]
+    counts = payload.get("counts") or []
+    if counts and (not isinstance(counts, list) or len(counts) != 6
+                   or not all(isinstance(c, int) and 0 <= c <= 36 for c in counts)):
+        raise _no("G2.1", "counts 应为六个 0–36 的张数",
+                  "counts must be six numbers 0..36")
+    leader = payload.get("leader")
+    if leader is None:
+        leader = eng.first_leader(seed) if seed is not None and not hands else None
+    if leader not in SEATS:
+        raise _no("G12.1", "请输入先出牌的座位（上班，1–6）",
+                  "give the seat that leads first (上班, 1..6)")
+    if "game_no" in payload:
+        game_no = payload["game_no"]
+        if not isinstance(game_no, int) or game_no < 1:
+            raise _no("game", "game_no 应为正整数",
+                      "game_no must be ≥ 1")
+    elif table["phase"] == "idle":
+        game_no = table["game_no"]
+    else:
+        game_no = table["game_no"] + 1
+    _apply_match_fields(state, {k: payload[k] for k in ("names", "teams") if k in payload})
+    table["rules"] = rules
+    table["game_no"] = game_no
+    table["message"] = ""
+    table["results"] = [r for r in table["results"] if r["game_no"] != game_no]
+    state["game"].update({"record": [], "leader": leader, "seed": seed if not hands else None,
+                          "hands": hands, "counts": counts if not hands and seed is None else []})
+    live = live_game(state, ctx)
+    project(state, live)
+
+
+def _parse_move(payload: Payload) -> Any:
+    eng = _engine()
+    line = payload.get("line")
+    if line is None:
+        seat, what = payload.get("seat"), payload.get("cards", payload.get("action"))
+        line = f"{seat} {what}"
+    line = str(line).strip()
+    try:
+        return eng.Action.parse(line)
+    except eng.PlayError as exc:
+        raise ActionRefused(f"“{line}”不是一手牌：{exc.zh}", rule=exc.rule,
+                            message_en=f"{line!r} is not a play: {exc.en}") from exc
+    except eng.CardError as exc:
+        raise _no("G2.4", f"“{line}”里有看不懂的牌：{exc}（用 3–9 T J Q K A 2 B R）",
+                  f"bad cards in {line!r}: {exc}") from exc
+    except ValueError as exc:
+        raise _no("GJN", f"出牌格式应为“座位 牌/pass/yield”，如 1 TTTTT：{line!r}",
+                  f"a move is '<seat> <cards|pass|yield>': {exc}") from exc
+
+
+@action("game.play")
+def game_play(state: State, payload: Payload, ctx: Context) -> None:
+    """One decision: {line: "1 TTTTT" | "4 pass" | "3 yield"} (or {seat, cards}); illegal → refused with
+    the clause id and the engine's zh/en explanation."""
+    eng = _engine()
+    move = _parse_move(payload)
+    live = live_game(state, ctx)
+    game = live.game
+    if game.is_over():
+        raise _no("G10", "本局已结束，请开始下一局",
+                  "the game is over: start the next one")
+    lead = game.last_play is None
+    try:
+        game.push(move)
+    except eng.IllegalAction as exc:
+        raise ActionRefused(exc.zh, rule=exc.rule, message_en=exc.en) from exc
+    live.leads.append(lead)
+    state["game"]["record"] = state["game"]["record"] + [str(move)]
+    live.key = _key(state)
+    project(state, live)
+
+
+@action("game.undo")
+def game_undo(state: State, payload: Payload, ctx: Context) -> None:
+    """Take back the last decision of the current game."""
+    live = live_game(state, ctx)
+    if not live.game.moves:
+        raise _no("undo", "本局还没有出牌，无法撤销",
+                  "nothing to undo in this game")
+    live.game.pop()
+    live.leads.pop()
+    state["game"]["record"] = state["game"]["record"][:-1]
+    live.key = _key(state)
+    project(state, live)
