@@ -1,0 +1,147 @@
+"""OBS connection and layout settings: from a YAML/JSON file and/or the environment.
+
+    obs:                       # (a file may hold only this section, or the keys at top level)
+      host: 127.0.0.1
+      port: 4455
+      password_env: GOUJI_OBS_PASSWORD   # or password: "…" (the environment is preferred)
+      timeout: 2.0             # seconds any call may wait for OBS
+      fps: 25                  # 25 or 50
+      transition: Cut          # Cut | Fade
+      films:                   # film id -> file (relative to the settings file)
+        xdj_15s: sponsor_assets/demo/films/xdj_15s.mp4
+      leaderboard_film: xdj_15s   # the 英雄榜冠名 15 s film, played when the board comes off
+
+Environment (overrides the file): ``GOUJI_OBS_HOST``, ``GOUJI_OBS_PORT``, ``GOUJI_OBS_PASSWORD``,
+``GOUJI_OBS_TIMEOUT``, ``GOUJI_OBS_SETTINGS`` (path of the file). The password is never logged and
+``repr()`` masks it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class SettingsError(ValueError):
+    """A settings file or variable that cannot be used; the message names file:line and the fix."""
+
+
+@dataclass(frozen=True)
+class ObsSettings:
+    host: str = "127.0.0.1"
+    port: int = 4455
+    password: str = field(default="", repr=False)
+    timeout: float = 2.0            # a request's answer
+    connect_timeout: float = 2.0    # TCP + websocket handshake + Identify
+    ping_interval: float = 0.5      # watchdog: how often an idle link is checked
+    backoff_initial: float = 0.2    # reconnect: first wait, doubled up to backoff_max
+    backoff_max: float = 2.0
+    fps: int = 25
+    width: int = 1920
+    height: int = 1080
+    transition: str = "Cut"
+    transition_ms: int = 300
+    films: Mapping[str, str] = field(default_factory=dict)
+    leaderboard_film: str = ""
+    assets_dir: str = "."
+    font: str = "Noto Sans CJK SC"
+    camera_kind: str = ""           # e.g. v4l2_input; "" = a plain background until a camera is set
+    camera_settings: Mapping[str, Any] = field(default_factory=dict)
+    proof_width: int = 640
+
+    def __post_init__(self) -> None:
+        if not 0 < int(self.port) < 65536:
+            raise SettingsError(f"OBS port {self.port} out of range (1–65535)")
+        if self.fps not in (25, 50):
+            raise SettingsError(f"fps {self.fps}: the show is 1920×1080 at 25 or 50 fps")
+        if self.timeout <= 0 or self.connect_timeout <= 0:
+            raise SettingsError("timeouts must be positive seconds")
+        if self.transition not in ("Cut", "Fade"):
+            raise SettingsError(f"transition {self.transition!r}: use Cut or Fade")
+
+    def __repr__(self) -> str:
+        pw = "'***'" if self.password else "''"
+        return f"ObsSettings(host={self.host!r}, port={self.port}, password={pw}, timeout={self.timeout})"
+
+    __str__ = __repr__
+
+    @property
+    def url(self) -> str:
+        return f"ws://{self.host}:{self.port}"
+
+    def with_(self, **kw: Any) -> ObsSettings:
+        return replace(self, **kw)
+
+    def film_paths(self) -> dict[str, Path]:
+        base = Path(self.assets_dir)
+        return {k: (Path(v) if Path(v).is_absolute() else base / v).resolve() for k, v in self.films.items()}
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, env: Mapping[str, str] | None = None) -> ObsSettings:
+        """Settings from ``path`` (or ``$GOUJI_OBS_SETTINGS``), then the environment on top."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        path = path or env.get("GOUJI_OBS_SETTINGS") or None
+        if path:
+            values = _read_file(Path(path))
+        names = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(values) - set(names) - {"password_env"})
+        if unknown:
+            raise SettingsError(f"{path}: unknown OBS setting(s) {', '.join(unknown)}; "
+                                f"known: {', '.join(sorted(names))}")
+        pw_env = values.pop("password_env", "")
+        if pw_env:
+            if pw_env not in env:
+                raise SettingsError(f"{path}: password_env names {pw_env}, which is not set")
+            values["password"] = env[pw_env]
+        for key, var, conv in (("host", "GOUJI_OBS_HOST", str), ("port", "GOUJI_OBS_PORT", int),
+                               ("password", "GOUJI_OBS_PASSWORD", str),
+                               ("timeout", "GOUJI_OBS_TIMEOUT", float)):
+            if var in env:
+                try:
+                    values[key] = conv(env[var])
+                except ValueError:
+                    raise SettingsError(f"${var}={env[var]!r} is not a valid {key}") from None
+        if path and "assets_dir" not in values:
+            values["assets_dir"] = str(Path(path).resolve().parent)
+        try:
+            for key in ("port", "fps", "width", "height", "transition_ms", "proof_width"):
+                if key in values:
+                    values[key] = int(values[key])
+            for key in ("timeout", "connect_timeout", "ping_interval", "backoff_initial", "backoff_max"):
+                if key in values:
+                    values[key] = float(values[key])
+        except (TypeError, ValueError) as exc:
+            raise SettingsError(f"{path or 'environment'}: {exc}") from None
+        if "films" in values and not isinstance(values["films"], Mapping):
+            raise SettingsError(f"{path}: films must be a mapping film-id: file")
+        return cls(**values)
+
+
+def _read_file(p: Path) -> dict[str, Any]:
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SettingsError(f"{p}: cannot read settings ({exc.strerror})") from None
+    try:
+        data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+    except json.JSONDecodeError as exc:
+        raise SettingsError(f"{p}:{exc.lineno}: invalid JSON ({exc.msg})") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        raise SettingsError(f"{p}{line}: invalid YAML ({getattr(exc, 'problem', exc)})") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise SettingsError(f"{p}:1: settings must be a mapping (obs: {{host: …, port: …}})")
+    section = data.get("obs", data)
+    if not isinstance(section, dict):
+        raise SettingsError(f"{p}: the obs section must be a mapping")
+    return dict(section)
