@@ -15,3 +15,4 @@ __all__ = [
 ]
 
 from . import gjn as gjn  # noqa: E402
+from . import match as match  # noqa: E402

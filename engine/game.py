@@ -609,8 +609,21 @@ class Game:
         if kind == "yield":
             e = self._yield_error(seat, pending)
             return ("yield", None) if e is None else (None, e)
-        # a play
+        # a play: whose turn, then possession, then 憋3, then beating
         assert pl is not None
+        top = self._top
+        if top is None:
+            if seat != pending:
+                return None, _err("G5.1", f"seat {pending} holds the lead, not seat {seat}",
+                                  f"发牌权在{pending}号，不在{seat}号")
+            mode = "lead"
+        elif seat == pending:
+            mode = "beat"
+        else:
+            e = self._burn_error(seat, pending)
+            if e is not None:
+                return None, e
+            mode = "burn"
         size = pl.n + pl.twos + pl.smalls + pl.bigs
         h = self._hands[seat]
         if h is not None:
@@ -636,47 +649,42 @@ class Game:
                                       "憋3：3不能拆开出，须作为底牌一次出完")
             elif size == self._count[seat] and (h is None or h[0]):
                 return None, _err("G9.1", "the last play must be all your 3s (憋3)", "憋3：底牌必须是3")
-        top = self._top
-        if top is None:
-            if seat != pending:
-                return None, _err("G5.1", f"seat {pending} holds the lead, not seat {seat}",
-                                  f"发牌权在{pending}号，不在{seat}号")
-            return "lead", None
-        if seat == pending:
+        if top is not None:
             e = beat_error(pl, top)
             if e is not None:
                 return None, e
-            return "beat", None
-        # out of turn: only a burn can be legal
+        return mode, None
+
+    def _burn_error(self, seat: int, pending: int) -> tuple[str, str, str] | None:
+        """Why an out-of-turn play by ``seat`` cannot be a burn (G7), or None."""
+        top = self._top
+        assert top is not None
         if seat == self._top_seat:
-            return None, _err("G5.2", f"seat {seat} cannot beat its own play", f"{seat}号不能灭自己的牌")
+            return _err("G5.2", f"seat {seat} cannot beat its own play", f"{seat}号不能灭自己的牌")
         if self._luan:
-            return None, _err("G10.2", "四户乱缠: plain turn order, no burning",
-                              f"四户乱缠不烧牌，未轮到{seat}号")
+            return _err("G10.2", "四户乱缠: plain turn order, no burning",
+                        f"四户乱缠不烧牌，未轮到{seat}号")
         if self._yprot:
-            return None, _err("G5.5", f"only seat {OPP[self._top_seat]} (the yielder's 对头) may answer",
-                              f"让牌人所出的牌唯有其对头{OPP[self._top_seat]}号可上")
+            return _err("G5.5", f"only seat {OPP[self._top_seat]} (the yielder's 对头) may answer",
+                        f"让牌人所出的牌唯有其对头{OPP[self._top_seat]}号可上")
         if not self._tinfo[3]:
-            return None, _err("G5.2", f"it is not seat {seat}'s turn (seat {pending} is to act)",
-                              f"未轮到{seat}号（应由{pending}号）")
+            return _err("G5.2", f"it is not seat {seat}'s turn (seat {pending} is to act)",
+                        f"未轮到{seat}号（应由{pending}号）")
         if self._tinfo[5]:
-            return None, _err("G4.3", f"{top} holds a 大王: it is dead, nothing beats it",
-                              f"{top.zh()}挂大王为死牌，无牌可灭")
+            return _err("G4.3", f"{top} holds a 大王: it is dead, nothing beats it",
+                        f"{top.zh()}挂大王为死牌，无牌可灭")
         if not self._gprot:
-            return None, _err("G8", f"seat {self._top_seat} is 无头: its plays are beaten in turn order only",
-                              f"{self._top_seat}号无头，其牌按顺序上")
+            return _err("G8", f"seat {self._top_seat} is 无头: its plays are beaten in turn order only",
+                        f"{self._top_seat}号无头，其牌按顺序上")
         if seat == OPP[self._top_seat]:
-            return None, _err("G5.2", f"seat {seat} answers in turn, after seat {pending}",
-                              f"{seat}号须按顺序，在{pending}号之后上牌")
+            return _err("G5.2", f"seat {seat} answers in turn, after seat {pending}",
+                        f"{seat}号须按顺序，在{pending}号之后上牌")
         if not self._window():
-            return None, _err("G7.1", "a burn must come before the 对头 acts", "烧牌须在对头上牌之前")
+            return _err("G7.1", "a burn must come before the 对头 acts", "烧牌须在对头上牌之前")
         if self._passed & BIT[seat]:
-            return None, _err("G7.4", f"seat {seat} passed in this round and may not burn (过牌不烧)",
-                              f"{seat}号本轮已过牌，过牌不烧")
-        e = beat_error(pl, top)
-        if e is not None:
-            return None, e
-        return "burn", None
+            return _err("G7.4", f"seat {seat} passed in this round and may not burn (过牌不烧)",
+                        f"{seat}号本轮已过牌，过牌不烧")
+        return None
 
     def _yield_error(self, seat: int, pending: int) -> tuple[str, str, str] | None:
         if seat != pending:

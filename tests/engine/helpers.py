@@ -1,0 +1,34 @@
+"""Position helpers for the engine tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Action, Game, IllegalAction
+
+
+def game(hands: dict[int, str], leader: int = 1, rules: str = "tv_match") -> Game:
+    return Game(rules, hands=hands, leader=leader)
+
+
+def play(g: Game, *moves: str) -> Game:
+    for m in moves:
+        g.push(Action.parse(m))
+    return g
+
+
+def illegal(g: Game, move: str, rule: str) -> IllegalAction:
+    a = Action.parse(move)
+    assert a not in g.legal_plays()
+    with pytest.raises(IllegalAction) as ei:
+        g.push(a)
+    assert ei.value.rule == rule, (ei.value.rule, str(ei.value))
+    assert ei.value.zh and ei.value.en
+    return ei.value
+
+
+def legal(g: Game, move: str) -> None:
+    a = Action.parse(move)
+    assert a in g.legal_plays(), g.why_illegal(a)
+    assert a in set(g.legal_plays())
+    g.push(a)
