@@ -1,0 +1,225 @@
+"""OBS bridge pieces that need no OBS: settings, layout, provisioning against a fake OBS."""
+
+from __future__ import annotations
+
+import copy
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from broadcast.core.schema import default_state
+from broadcast.obs import layout as L
+from broadcast.obs.errors import ALREADY_EXISTS, NOT_FOUND, ObsError, ObsRequestError
+from broadcast.obs.provision import ProvisionError, has_browser_source, provision
+from broadcast.obs.settings import ObsSettings, SettingsError
+
+DEBIAN_KINDS = ["image_source", "color_source_v3", "slideshow", "xshm_input", "v4l2_input", "ffmpeg_source",
+                "text_ft2_source_v2"]
+
+
+class FakeObs:
+    """Just enough of obs-websocket v5 (scenes, inputs, items) to exercise provisioning."""
+
+    def __init__(self, kinds: list[str]) -> None:
+        self.kinds = kinds
+        self.scenes: dict[str, list[dict[str, Any]]] = {"Scene": []}
+        self.inputs: dict[str, tuple[str, dict[str, Any]]] = {}
+        self.next_id = 1
+        self.calls: list[str] = []
+
+    def request(self, t: str, d: dict[str, Any] | None = None, *,
+                timeout: float | None = None) -> dict[str, Any]:
+        d = d or {}
+        self.calls.append(t)
+        if t == "GetInputKindList":
+            return {"inputKinds": list(self.kinds)}
+        if t == "GetVideoSettings":
+            return {"baseWidth": 1920, "baseHeight": 1080, "outputWidth": 1920, "outputHeight": 1080,
+                    "fpsNumerator": 30, "fpsDenominator": 1}
+        if t in ("SetVideoSettings", "SetCurrentSceneTransition", "SetCurrentSceneTransitionDuration"):
+            return {}
+        if t == "GetSceneList":
+            return {"scenes": [{"sceneName": s} for s in self.scenes]}
+        if t == "GetInputList":
+            return {"inputs": [{"inputName": n, "inputKind": k} for n, (k, _s) in self.inputs.items()]}
+        if t == "CreateScene":
+            if d["sceneName"] in self.scenes or d["sceneName"] in self.inputs:
+                raise ObsRequestError(t, ALREADY_EXISTS, "exists")
+            self.scenes[d["sceneName"]] = []
+            return {}
+        if t == "CreateInput":
+            self.inputs[d["inputName"]] = (d["inputKind"], dict(d["inputSettings"]))
+            return {"sceneItemId": self._add(d["sceneName"], d["inputName"], True)}
+        if t == "SetInputSettings":
+            if d["inputName"] not in self.inputs:
+                raise ObsRequestError(t, NOT_FOUND, "no input")
+            kind, s = self.inputs[d["inputName"]]
+            self.inputs[d["inputName"]] = (kind, {**s, **d["inputSettings"]})
+            return {}
+        if t == "GetSceneItemList":
+            return {"sceneItems": [dict(i) for i in self.scenes[d["sceneName"]]]}
+        if t == "CreateSceneItem":
+            enabled = d.get("sceneItemEnabled", True)
+            return {"sceneItemId": self._add(d["sceneName"], d["sourceName"], enabled)}
+        if t == "RemoveSceneItem":
+            self.scenes[d["sceneName"]] = [i for i in self.scenes[d["sceneName"]]
+                                           if i["sceneItemId"] != d["sceneItemId"]]
+            self._reindex(d["sceneName"])
+            return {}
+        if t in ("SetSceneItemTransform", "SetSceneItemEnabled"):
+            item = next(i for i in self.scenes[d["sceneName"]] if i["sceneItemId"] == d["sceneItemId"])
+            if t == "SetSceneItemEnabled":
+                item["sceneItemEnabled"] = d["sceneItemEnabled"]
+            else:
+                item["sceneItemTransform"] = dict(d["sceneItemTransform"])
+            return {}
+        if t == "SetSceneItemIndex":
+            items = self.scenes[d["sceneName"]]
+            item = next(i for i in items if i["sceneItemId"] == d["sceneItemId"])
+            items.remove(item)
+            items.insert(d["sceneItemIndex"], item)
+            self._reindex(d["sceneName"])
+            return {}
+        raise AssertionError(f"FakeObs: unexpected request {t}")
+
+    def pipeline(self, calls: list[tuple[str, dict[str, Any]]], *,
+                 timeout: float | None = None) -> list[dict[str, Any] | ObsError]:
+        out: list[dict[str, Any] | ObsError] = []
+        for t, d in calls:
+            try:
+                out.append(self.request(t, d))
+            except ObsError as exc:
+                out.append(exc)
+        return out
+
+    def _add(self, scene: str, source: str, enabled: bool) -> int:
+        iid = self.next_id
+        self.next_id += 1
+        self.scenes[scene].append({"sceneItemId": iid, "sourceName": source, "sceneItemEnabled": enabled,
+                                   "sceneItemIndex": len(self.scenes[scene])})
+        return iid
+
+    def _reindex(self, scene: str) -> None:
+        for n, i in enumerate(self.scenes[scene]):
+            i["sceneItemIndex"] = n
+
+
+def _state_with_names() -> dict[str, Any]:
+    st = default_state()
+    st["table"]["seats"][0]["name"] = "<script>alert(1)</script>"
+    st["sponsors"]["special"]["name"] = "小当家"
+    return st
+
+
+# -- settings -----------------------------------------------------------------------------------
+def test_password_never_in_repr_or_logs(caplog: pytest.LogCaptureFixture) -> None:
+    s = ObsSettings(password="hunter2-secret")
+    caplog.set_level(logging.DEBUG)
+    logging.getLogger("t").info("settings %s %r", s, s)
+    assert "hunter2-secret" not in repr(s) and "hunter2-secret" not in str(s)
+    assert "***" in repr(s)
+    assert "hunter2-secret" not in caplog.text
+
+
+def test_settings_from_file_and_environment(tmp_path: Path) -> None:
+    f = tmp_path / "studio.yaml"
+    f.write_text("obs:\n  host: 10.0.0.9\n  port: 4456\n  password_env: MY_PW\n  fps: 50\n"
+                 "  films: {lb: films/lb.mp4}\n  leaderboard_film: lb\n", encoding="utf-8")
+    s = ObsSettings.load(f, env={"MY_PW": "pw1", "GOUJI_OBS_HOST": "127.0.0.1"})
+    assert (s.host, s.port, s.password, s.fps, s.leaderboard_film) == ("127.0.0.1", 4456, "pw1", 50, "lb")
+    assert s.film_paths()["lb"] == (tmp_path / "films" / "lb.mp4").resolve()
+    env = {"GOUJI_OBS_PORT": "4999", "GOUJI_OBS_PASSWORD": "x"}
+    s2 = ObsSettings.load(None, env=env)
+    assert (s2.port, s2.password) == (4999, "x")
+
+
+def test_bad_settings_name_file_and_line(tmp_path: Path) -> None:
+    f = tmp_path / "bad.yaml"
+    f.write_text("obs:\n  host: a\n  port: [1,\n", encoding="utf-8")
+    with pytest.raises(SettingsError, match=r"bad.yaml:\d+: invalid YAML"):
+        ObsSettings.load(f, env={})
+    f.write_text("obs:\n  hots: a\n", encoding="utf-8")
+    with pytest.raises(SettingsError, match="unknown OBS setting.*hots"):
+        ObsSettings.load(f, env={})
+    with pytest.raises(SettingsError, match="25 or 50"):
+        ObsSettings(fps=30)
+    with pytest.raises(SettingsError, match="GOUJI_OBS_PORT"):
+        ObsSettings.load(None, env={"GOUJI_OBS_PORT": "many"})
+
+
+# -- layout -------------------------------------------------------------------------------------
+def test_native_layout_texts_are_text_and_follow_state() -> None:
+    lay = L.build_layout(_state_with_names(), browser=False)
+    assert all(spec.kind != L.BROWSER for spec in lay.inputs.values())
+    seat1 = lay.inputs["比分·1号位"]
+    assert seat1.kind == L.TEXT and seat1.settings["text"].startswith("<script>alert(1)</script>")
+    assert seat1.settings["font"]["face"] == "Noto Sans CJK SC"
+    assert lay.inputs["角标·文字"].settings["text"] == "小当家 特约播出"
+    st = _state_with_names()
+    st["table"]["seats"][2].update(cards_left=0, title="头科", status="out")
+    st["table"]["turn"] = 4
+    lay2 = L.build_layout(st, browser=False)
+    assert lay2.inputs["比分·3号位"].settings["text"].endswith("头科")
+    assert lay2.inputs["比分·4号位"].settings["text"].startswith("▶ ")
+
+
+def test_corner_bug_where_the_contract_wants_it() -> None:
+    lay = L.build_layout(default_state(), browser=False)
+    with_bug = {s for s, items in lay.scenes.items() if any(i.graphic == "corner_bug" for i in items)}
+    assert with_bug == {L.SCENE_GAME, L.SCENE_LEADERBOARD, L.SCENE_JIUGONGGE, L.SCENE_CREDITS}
+    assert L.SCENE_BREAK not in with_bug and L.SCENE_BUMPER not in with_bug
+
+
+def test_program_scene_for_bus() -> None:
+    bus = default_state()["graphics"]["program"]
+    assert L.program_scene_for(bus) == L.SCENE_GAME
+    bus["leaderboard"]["on"] = True
+    assert L.program_scene_for(bus) == L.SCENE_LEADERBOARD
+    bus["bumper"]["on"] = True
+    assert L.program_scene_for(bus) == L.SCENE_BUMPER
+
+
+# -- provisioning against a fake OBS ------------------------------------------------------------
+def test_browser_branch_with_faked_kind_list(tmp_path: Path) -> None:
+    obs = FakeObs([*DEBIAN_KINDS, "browser_source"])
+    assert has_browser_source(obs.kinds)
+    urls = {"program": "http://127.0.0.1:8765/overlay/program.html?token=t",
+            "preview": "http://127.0.0.1:8765/overlay/preview.html?token=t"}
+    lay = L.build_layout(default_state(), browser=True, overlay_urls=urls,
+                         films={"lb": tmp_path / "lb.mp4"})
+    rep = provision(obs, lay)
+    assert rep.browser
+    assert obs.inputs[L.INPUT_OVERLAY] == ("browser_source", obs.inputs[L.INPUT_OVERLAY][1])
+    assert obs.inputs[L.INPUT_OVERLAY][1]["url"] == urls["program"]
+    assert obs.inputs[L.INPUT_OVERLAY_PREVIEW][1]["url"] == urls["preview"]
+    assert not any(k == L.TEXT for k, _ in obs.inputs.values())      # no fallback sources
+    for scene in (L.SCENE_GAME, L.SCENE_LEADERBOARD, L.SCENE_CREDITS, L.SCENE_BUMPER):
+        assert [i["sourceName"] for i in obs.scenes[scene]] == [L.INPUT_BG_STUDIO, L.INPUT_OVERLAY]
+    assert [i["sourceName"] for i in obs.scenes[L.SCENE_BREAK]] == [L.INPUT_BG_BLACK, "影片·lb"]
+
+
+def test_native_provisioning_is_idempotent() -> None:
+    obs = FakeObs(DEBIAN_KINDS)
+    lay = L.build_layout(default_state(), browser=False)
+    first = provision(obs, lay)
+    assert first.changed and not first.browser
+    snap = copy.deepcopy((obs.scenes, obs.inputs))
+    second = provision(obs, lay)
+    assert not second.changed
+    assert (obs.scenes, obs.inputs) == snap
+    # a duplicate item (e.g. added by hand) is removed; the order is restored
+    obs._add(L.SCENE_GAME, L.GFX_SCENE["scoreboard"], True)
+    third = provision(obs, lay)
+    assert third.items_removed == [f"{L.SCENE_GAME}/{L.GFX_SCENE['scoreboard']}"]
+    assert [i["sourceName"] for i in obs.scenes[L.SCENE_GAME]] == [i.source for i in lay.scenes[L.SCENE_GAME]]
+
+
+def test_conflicting_names_are_refused_not_deleted() -> None:
+    obs = FakeObs(DEBIAN_KINDS)
+    obs.inputs["比分·1号位"] = ("image_source", {})
+    with pytest.raises(ProvisionError) as err:
+        provision(obs, L.build_layout(default_state(), browser=False))
+    assert "比分·1号位" in err.value.message_zh
+    assert obs.inputs["比分·1号位"][0] == "image_source"
