@@ -1,0 +1,125 @@
+"""Fixtures for the on-air pages: one real headless Debian Chromium per session (driven by Playwright,
+never a downloaded browser), an overlay server per test on a free port, screenshots saved under
+test-artifacts/overlays/."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from broadcast.overlay import OverlayServer
+from broadcast.overlay.demo import demo_state
+from broadcast.overlay.memory import MemoryStore
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "overlays"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
+                 "--mute-audio"]
+# the 90 % title-safe rectangle of 1920×1080
+SAFE = (96, 54, 1824, 1026)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian chromium is not installed (apt-get install chromium, or scripts/setup.sh)")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    # bypass_csp lets Playwright evaluate its helpers; the pages' own CSP is checked over HTTP
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
+    pg = ctx.new_page()
+    pg.errors = []  # type: ignore[attr-defined]
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))  # type: ignore[attr-defined]
+    yield pg
+    ctx.close()
+
+
+@pytest.fixture
+def shots() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+@pytest.fixture
+def demo_store() -> MemoryStore:
+    return MemoryStore(demo_state())
+
+
+@pytest.fixture
+def server(demo_store: MemoryStore) -> Iterator[OverlayServer]:
+    srv = OverlayServer(demo_store, port=0)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def wait_rendered(page: Any, seq: int, timeout: float = 5000) -> None:
+    page.wait_for_function("s => window.__rendered && window.__rendered.seq >= s", arg=seq, timeout=timeout)
+
+
+def open_page(page: Any, url: str, seq: int = 0) -> None:
+    page.goto(url)
+    wait_rendered(page, seq)
+
+
+def screenshot(page: Any, path: Path, settle_ms: int = 700) -> Image.Image:
+    """A transparent full-page PNG, saved as an artifact, returned as RGBA."""
+    page.wait_for_timeout(settle_ms)   # let the 0.35 s in-transition finish
+    png = page.screenshot(omit_background=True)
+    path.write_bytes(png)
+    return Image.open(io.BytesIO(png)).convert("RGBA")
+
+
+Box = tuple[int, int, int, int]
+
+
+def opaque_bbox(img: Image.Image, box: Box | None = None) -> Box | None:
+    """Bounding box of the non-transparent pixels (in ``box``, image coordinates), or None."""
+    alpha = img.getchannel("A")
+    if box is not None:
+        alpha = alpha.crop(box)
+    bb = alpha.point(lambda a: 255 if a > 8 else 0).getbbox()
+    if bb is None or box is None:
+        return bb
+    return (bb[0] + box[0], bb[1] + box[1], bb[2] + box[0], bb[3] + box[1])
+
+
+def opaque_fraction(img: Image.Image, box: tuple[int, int, int, int]) -> float:
+    alpha = img.getchannel("A").crop(box)
+    hist = alpha.point(lambda a: 255 if a > 8 else 0).histogram()
+    total = box_area(box)
+    return hist[255] / total if total else 0.0
+
+
+def element_box(page: Any, selector: str) -> Box:
+    """An element's border box in page pixels."""
+    r = page.eval_on_selector(selector, "e => { const r = e.getBoundingClientRect();"
+                                        " return [r.left, r.top, r.right, r.bottom].map(Math.round); }")
+    return (max(r[0], 0), max(r[1], 0), min(r[2], 1920), min(r[3], 1080))
+
+
+def box_area(box: tuple[int, int, int, int]) -> int:
+    return max(0, box[2] - box[0]) * max(0, box[3] - box[1])
+
+
+def assert_outside_safe_is_transparent(img: Image.Image) -> None:
+    w, h = img.size
+    x0, y0, x1, y1 = SAFE
+    for band in ((0, 0, w, y0), (0, y1, w, h), (0, y0, x0, y1), (x1, y0, w, y1)):
+        assert opaque_bbox(img, band) is None, f"pixels drawn outside the title-safe area in {band}"

@@ -1,0 +1,211 @@
+"""Every graphic renders the demo state in real headless Chromium: DOM assertions, a screenshot saved
+as an artifact, and a pixel check (the graphic's region is drawn, everything else is transparent)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from broadcast.core.schema import GRAPHICS
+from broadcast.overlay import OverlayServer
+from broadcast.overlay.demo import NAMES, demo_state
+from broadcast.overlay.memory import MemoryStore
+from tests.overlay.conftest import (
+    SAFE,
+    assert_outside_safe_is_transparent,
+    box_area,
+    element_box,
+    opaque_bbox,
+    opaque_fraction,
+    open_page,
+    screenshot,
+)
+
+
+def _texts(page: Any, selector: str) -> list[str]:
+    return page.eval_on_selector_all(selector, "els => els.map(e => e.textContent)")
+
+
+def _check_scoreboard(page: Any) -> None:
+    assert _texts(page, ".scoreboard .seat .name") == list(NAMES)
+    seats = page.eval_on_selector_all(
+        ".scoreboard .seat",
+        "els => els.map(e => ({cls: e.className, cards: e.querySelector('.cards').textContent,"
+        " title: e.querySelector('.title').textContent, team: e.dataset.team}))")
+    assert [s["team"] for s in seats] == ["odd", "even"] * 3
+    assert [s["cards"] for s in seats] == ["7", "12", "", "21", "9", "16"]
+    assert seats[2]["title"] == "头科" and "finished" in seats[2]["cls"]
+    # 报牌 highlight at ≤ 10 cards (seats 1 and 5), not at 12 or more
+    assert [("baopai" in s["cls"]) for s in seats] == [True, False, False, False, True, False]
+    assert [("turn" in s["cls"].split()) for s in seats] == [False, False, False, True, False, False]
+    assert "wutou" in seats[5]["cls"]
+    assert page.text_content(".scoreboard .game-no") == "第2局"
+    assert page.text_content(".scoreboard .game-of") == "共3局"
+    assert _texts(page, ".scoreboard .team-points") == ["17", "11"]
+    assert _texts(page, ".scoreboard .team-name") == ["小当家联盟队", "沂蒙山泉队"]
+    assert page.text_content(".scoreboard .lp-play") == "五个10"
+    assert page.text_content(".scoreboard .lp-seat") == "1号"
+    assert _texts(page, ".scoreboard .lp-cards .chip") == ["10"] * 5
+    assert page.text_content(".scoreboard .turn-name") == "4号 赵海峰"
+    assert page.text_content(".scoreboard .disc-name") == "小当家便利店"
+    assert page.get_attribute(".scoreboard .disc-logo", "src") == "/overlay/assets/demo/xdj.svg"
+    assert page.eval_on_selector(".scoreboard .disc-logo", "e => e.complete && e.naturalWidth > 0")
+    assert _texts(page, ".scoreboard .pip-score") == ["17:11"]
+
+
+def _check_leaderboard(page: Any) -> None:
+    assert page.text_content(".leaderboard .lb-sponsor") == "金沂蒙酒业"
+    assert page.text_content(".leaderboard .lb-title") == "够级英雄榜"
+    names = _texts(page, ".leaderboard .lb-body .name")
+    assert len(names) == 10 and names[0] == "王建军"
+    assert _texts(page, ".leaderboard .lb-body .points")[:2] == ["86", "81"]
+
+
+def _check_jiugongge(page: Any) -> None:
+    assert len(_texts(page, ".jiugongge .jg-cell")) == 9
+    assert _texts(page, ".jiugongge .jg-sponsor")[0] == "小当家便利店"
+    chosen = page.eval_on_selector_all(".jiugongge .jg-cell.chosen", "els => els.map(e => e.dataset.cell)")
+    assert chosen == ["4"]
+    assert page.text_content(".jiugongge .jg-r-prize") == "500元购物卡"
+    assert page.text_content(".jiugongge .jg-r-sponsor") == "本礼品由「临沂商城物流」提供"
+    assert page.text_content(".jiugongge .jg-r-who") == "恭喜 李春燕 抽中"
+
+
+def _check_corner_bug(page: Any) -> None:
+    assert page.text_content(".corner-bug .cb-cap") == "独家特约"
+    assert page.text_content(".corner-bug .cb-name") == "沂蒙山泉"
+
+
+def _check_bumper(page: Any) -> None:
+    assert page.text_content(".bumper .bp-text") == "《够级大明星》栏目由“小当家便利店”独家冠名播出"
+
+
+def _check_ticker(page: Any) -> None:
+    items = _texts(page, ".ticker .tk-item")
+    assert len(items) == 3 and items[0].startswith("小当家便利店")
+    # the crawl moves by transform only
+    assert page.eval_on_selector(".ticker .tk-track", "e => e.getAnimations().length") == 1
+
+
+def _check_credits(page: Any) -> None:
+    assert page.text_content(".credits .cr-heading") == "片尾鸣谢"
+    assert _texts(page, ".credits .cr-role")[:3] == ["独家冠名", "独家特约", "赞助播出"]
+    assert "小当家便利店" in _texts(page, ".credits .cr-name")
+
+
+def _check_commentary(page: Any) -> None:
+    assert page.text_content(".commentary .cm-title") == "够级大明星"
+    assert page.text_content(".commentary .cm-cap") == "解说区"
+    assert page.text_content(".commentary .cm-name") == "沂河电器"
+
+
+def _check_lower_third(page: Any) -> None:
+    assert page.text_content(".lower-third .lt-name") == "王建军"
+    assert page.text_content(".lower-third .lt-line2") == "小当家联盟队 · 英雄榜第一名"
+
+
+def _check_jipaiqi(page: Any) -> None:
+    assert _texts(page, ".jipaiqi .jp-label") == ["大王", "小王", "2"]
+    assert _texts(page, ".jipaiqi .jp-count") == ["1", "2", "5"]
+
+
+CHECKS = {"scoreboard": _check_scoreboard, "leaderboard": _check_leaderboard, "jiugongge": _check_jiugongge,
+          "corner_bug": _check_corner_bug, "bumper": _check_bumper, "ticker": _check_ticker,
+          "credits": _check_credits, "commentary": _check_commentary, "lower_third": _check_lower_third,
+          "jipaiqi": _check_jipaiqi}
+
+
+def _state_for(graphic: str) -> dict[str, Any]:
+    st = demo_state(on=(graphic,))
+    if graphic == "jiugongge":
+        st["jiugongge"]["draw"] = {"id": 1, "contestant": "李春燕", "cell": 4}
+    if graphic == "bumper":
+        st["graphics"]["program"]["bumper"]["item"] = "title"
+    if graphic == "credits":
+        st["graphics"]["program"]["credits"]["item"] = "still"   # a still card for the pixel check
+    return st
+
+
+def test_every_graphic_has_a_check() -> None:
+    assert set(CHECKS) == set(GRAPHICS)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("graphic", GRAPHICS)
+def test_graphic_renders_demo_state(graphic: str, page: Any, shots: Path) -> None:
+    store = MemoryStore(_state_for(graphic))
+    with OverlayServer(store, port=0) as srv:
+        open_page(page, srv.url(graphic))
+        root = f"[data-graphic={graphic}]"
+        assert page.eval_on_selector(root, "e => e.classList.contains('on')")
+        CHECKS[graphic](page)
+        img = screenshot(page, shots / f"{graphic}.png")
+        bbox = element_box(page, root)
+        assert page.errors == []
+    # the graphic sits inside the title-safe area and draws there ...
+    assert SAFE[0] <= bbox[0] and SAFE[1] <= bbox[1] and bbox[2] <= SAFE[2] and bbox[3] <= SAFE[3], bbox
+    drawn = opaque_bbox(img)
+    assert drawn is not None, "nothing was drawn"
+    assert opaque_fraction(img, bbox) > 0.05, "the graphic's region is (nearly) empty"
+    # ... and nowhere else: outside its own box (and the title-safe area) the page stays transparent
+    assert_outside_safe_is_transparent(img)
+    shadow = 40   # drop shadows may spill a little past the box
+    assert drawn[0] >= bbox[0] - shadow and drawn[1] >= bbox[1] - shadow, (drawn, bbox)
+    assert drawn[2] <= bbox[2] + shadow and drawn[3] <= bbox[3] + shadow, (drawn, bbox)
+    assert box_area(bbox) > 0
+
+
+@pytest.mark.browser
+def test_graphic_off_draws_nothing(page: Any, shots: Path) -> None:
+    store = MemoryStore(demo_state(on=()))
+    with OverlayServer(store, port=0) as srv:
+        open_page(page, srv.url("program"))
+        img = screenshot(page, shots / "program_all_off.png")
+        assert page.eval_on_selector_all(".g.on", "els => els.length") == 0
+    assert opaque_bbox(img) is None
+
+
+@pytest.mark.browser
+def test_composite_program_page(page: Any, shots: Path) -> None:
+    on = ("scoreboard", "corner_bug", "ticker", "jipaiqi", "commentary", "lower_third")
+    store = MemoryStore(demo_state(on=on))
+    with OverlayServer(store, port=0) as srv:
+        open_page(page, srv.url("program"))
+        shown = page.eval_on_selector_all(".g.on", "els => els.map(e => e.dataset.graphic)")
+        assert sorted(shown) == sorted(on)
+        img = screenshot(page, shots / "program_composite.png")
+        boxes = [element_box(page, f"[data-graphic={g}]") for g in on]
+        fonts_ok = page.evaluate("document.fonts.check('32px \"Gouji CJK\"', '够级大明星')")
+    assert fonts_ok
+    assert_outside_safe_is_transparent(img)
+    for b in boxes:
+        assert opaque_fraction(img, b) > 0.05
+    # the middle of the picture (the players) is left clear
+    assert opaque_bbox(img, (560, 300, 1100, 700)) is None
+
+
+@pytest.mark.browser
+def test_sponsor_logos_from_the_placements_file(page: Any, shots: Path) -> None:
+    """The sponsors' real demo placements (sponsor_assets/) load through /assets/sponsors/."""
+    from broadcast.core import ShowStore
+    from broadcast.sponsors.placements import load_placements
+
+    placements = load_placements(Path(__file__).resolve().parents[2] / "sponsor_assets/demo/placements.yaml")
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        store = ShowStore.open(Path(d) / "s.sqlite")
+        store.dispatch("sponsors.load", placements.to_state())
+        for g in ("scoreboard", "corner_bug"):
+            store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True})
+        with OverlayServer(store, port=0) as srv:
+            open_page(page, srv.url("program"), store.seq)
+            screenshot(page, shots / "program_placements.png")
+            for sel in (".corner-bug .cb-logo", ".scoreboard .disc-logo"):
+                src = page.get_attribute(sel, "src")
+                assert src and src.startswith("/assets/sponsors/"), src
+                assert page.eval_on_selector(sel, "e => e.complete && e.naturalWidth > 0"), sel
+            assert page.text_content(".corner-bug .cb-name") == store.state["sponsors"]["special"]["name"]
+        store.journal.connection.close()
