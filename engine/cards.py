@@ -265,19 +265,19 @@ def beat_error(q: Play, p: Play) -> tuple[str, str, str] | None:
     """Why ``q`` does not beat ``p`` (G4), as ``(rule, english, chinese)``, or None when it does."""
     if p.bigs or p.base == BIG:
         return ("G4.3", f"{p} holds a 大王: it is dead and nothing beats it",
-                f"{p.zh()}挂大王为死牌，无牌可灭，对头须扣牌")
+                f"{p}挂大王为死牌，无牌可灭，对头须扣牌")
     qs = q.n + q.twos + q.smalls + q.bigs
     ps = p.n + p.twos + p.smalls + p.bigs
     if qs != ps:
         return ("G4.1", f"{q} has {qs} cards but {p} has {ps}: sizes must match",
-                f"张数不同：{q.zh()}为{qs}张，{p.zh()}为{ps}张")
+                f"张数不同：{q}为{qs}张，{p}为{ps}张")
     if q.base <= p.base:
         return ("G4.2", f"{q} does not rank above {p} (步步高)",
-                f"步步高：{q.zh()}须高于{p.zh()}")
+                f"步步高：{q}须高于{p}")
     pb = p.n if p.base == SMALL else p.smalls
     if pb:
         qr = q.n if q.base == BIG else q.bigs
         if qr < pb:
             return ("G4.4", f"{p} carries {pb} 小王: a beat needs at least {pb} 大王, {q} has {qr}",
-                    f"小花挂牌须由不少于{pb}张大花挂牌灭之，{q.zh()}只有{qr}张大王")
+                    f"小花挂牌须由不少于{pb}张大花挂牌灭之，{q}只有{qr}张大王")
     return None

@@ -630,7 +630,7 @@ class Game:
             if (h[pl.base] < pl.n or h[TWO] < (pl.twos + (pl.n if pl.base == TWO else 0))
                     or h[SMALL] < pl.smalls + (pl.n if pl.base == SMALL else 0) or h[BIG] < pl.bigs
                     + (pl.n if pl.base == BIG else 0)):
-                return None, _err("G3.1", f"seat {seat} does not hold {pl}", f"{seat}号手中没有{pl.zh()}")
+                return None, _err("G3.1", f"seat {seat} does not hold {pl}", f"{seat}号手中没有{pl}")
         else:
             if size > self._count[seat]:
                 return None, _err("G3.1", f"seat {seat} holds only {self._count[seat]} cards, not {size}",
@@ -672,7 +672,7 @@ class Game:
                         f"未轮到{seat}号（应由{pending}号）")
         if self._tinfo[5]:
             return _err("G4.3", f"{top} holds a 大王: it is dead, nothing beats it",
-                        f"{top.zh()}挂大王为死牌，无牌可灭")
+                        f"{top}挂大王为死牌，无牌可灭")
         if not self._gprot:
             return _err("G8", f"seat {self._top_seat} is 无头: its plays are beaten in turn order only",
                         f"{self._top_seat}号无头，其牌按顺序上")

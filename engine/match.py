@@ -141,8 +141,10 @@ class Match:
             "rules": self.preset.name,
             "seed": self.seed,
             "games": [g.to_json() for g in self.games],
-            "penalties": [{"team": p.team, "reason": p.reason, "points": -p.points, "after_game": p.after_game}
-                          for p in self.penalties],
+            "penalties": [
+                {"team": p.team, "reason": p.reason, "points": -p.points, "after_game": p.after_game}
+                for p in self.penalties
+            ],
             "forfeited": self.forfeited,
             "totals": self.totals,
             "needs_extra_game": self.needs_extra_game,

@@ -439,7 +439,8 @@ def test_G10_4_zha_shao_takes_da_luo_last_holder_er_luo() -> None:
     while not g.is_over():
         g.push(next(iter(g.legal_plays())))
     r = g.result()
-    assert r.titles[2] == "大落" and r.finish_order[-2] not in (1, 2) and r.titles[r.finish_order[-2]] == "二落"
+    assert r.titles[2] == "大落" and r.finish_order[-2] not in (1, 2)
+    assert r.titles[r.finish_order[-2]] == "二落"
 
 
 def test_G10_5_revolution_sits_out_ranked_fourth() -> None:

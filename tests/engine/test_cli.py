@@ -1,0 +1,86 @@
+"""The command line: check (--json and the referee report), selfplay, demo; bad input exits 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = Path(__file__).parent / "cases"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=60)
+
+
+def test_check_json_shape_legal() -> None:
+    p = run("check", str(CASES / "legal_quan_san.gjn"), "--json")
+    assert p.returncode == 0, p.stderr
+    obj = json.loads(p.stdout)
+    assert list(obj) == ["ok", "finish_order", "titles", "team_points", "quan_san", "opened"]
+    assert obj["titles"]["2"] == "圈三" and obj["team_points"] == {"odd": 32, "even": 0}
+
+
+def test_check_json_shape_illegal() -> None:
+    p = run("check", str(CASES / "illegal_size.gjn"), "--json")
+    assert p.returncode == 1
+    obj = json.loads(p.stdout)
+    assert obj["ok"] is False
+    assert list(obj["error"]) == ["move", "line", "seat", "rule", "message"]
+    assert obj["error"]["rule"] == "G4.1" and obj["error"]["move"] == 2 and obj["error"]["seat"] == 3
+
+
+def test_check_referee_report_is_bilingual() -> None:
+    p = run("check", str(CASES / "illegal_passed_cannot_burn.gjn"))
+    assert p.returncode == 1
+    assert "move 4" in p.stdout and "seat 2" in p.stdout and "G7.4" in p.stdout
+    assert "过牌不烧" in p.stdout and "may not burn" in p.stdout
+
+
+def test_bad_card_string_one_line_exit_2(tmp_path: Path) -> None:
+    f = tmp_path / "bad.gjn"
+    f.write_text('[Leader "1"]\n1 TTTTT\n4 JJXJJ\n', encoding="utf-8")
+    for extra in ([], ["--json"]):
+        p = run("check", str(f), *extra)
+        assert p.returncode == 2
+        assert p.stdout == ""
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"{f}:3: ") and "Traceback" not in p.stderr
+
+
+def test_missing_or_binary_file_exit_2(tmp_path: Path) -> None:
+    p = run("check", str(tmp_path / "nope.gjn"))
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+    f = tmp_path / "bin.gjn"
+    f.write_bytes(b'[Leader "1"]\n\xff\xfe\n')
+    p = run("check", str(f))
+    assert p.returncode == 2 and p.stderr.strip() == f"{f}:2: not UTF-8 text"
+
+
+def test_bad_arguments_exit_2_one_line() -> None:
+    p = run("selfplay", "--games", "x", "--out", "/tmp/x")
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_selfplay_records_are_accepted_by_check(tmp_path: Path) -> None:
+    for rules in ("tv_match", "dagang"):
+        out = tmp_path / rules
+        p = run("selfplay", "--games", "3", "--seed", "9", "--out", str(out), "--rules", rules)
+        assert p.returncode == 0, p.stderr
+        files = sorted(out.glob("*.gjn"))
+        assert len(files) == 3
+        for f in files:
+            c = run("check", str(f), "--json")
+            assert c.returncode == 0 and json.loads(c.stdout)["ok"] is True
+
+
+def test_demo_prints_record_and_result() -> None:
+    p = run("demo", "--seed", "3")
+    assert p.returncode == 0, p.stderr
+    assert '[Rules "tv_match"]' in p.stdout and "头科" in p.stdout and "points:" in p.stdout
+    assert run("demo", "--seed", "3").stdout == p.stdout  # seeded
