@@ -1,0 +1,272 @@
+"""The bridge against a real OBS Studio started headless (see conftest.py and shared/OBS_HEADLESS.md)."""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from broadcast.core import airlog as A
+from broadcast.core.store import Context, ShowStore, action
+from broadcast.obs import layout as L
+from broadcast.obs.bridge import AUTH_FAILED, ObsBridge, ObsEvent
+from broadcast.obs.client import ObsClient
+from broadcast.obs.errors import ObsAuthError, ObsConnectError, ObsError
+from broadcast.obs.headless import HeadlessObs
+from broadcast.obs.provision import provision, snapshot
+
+from .conftest import PASSWORD, MemoryAirLog, bridge_settings
+
+pytestmark = pytest.mark.obs
+
+
+@action("obs_test.table")
+def _test_table(state: dict[str, Any], payload: dict[str, Any], ctx: Context) -> None:
+    """Test-only: set seats' name/cards_left/title (the engine's actions do this in the studio)."""
+    for seat, fields in payload.get("seats", {}).items():
+        state["table"]["seats"][int(seat) - 1].update(fields)
+    if "special" in payload:
+        state["sponsors"]["special"]["name"] = payload["special"]
+
+
+def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def wait_frames(c: ObsClient, n: int = 3) -> None:
+    start = c.request("GetStats")["renderTotalFrames"]
+    wait_for(lambda: c.request("GetStats")["renderTotalFrames"] >= start + n, 3, "frames")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> ShowStore:
+    return ShowStore.open(tmp_path / "studio.sqlite")
+
+
+@pytest.fixture
+def client(obs_server: HeadlessObs) -> Iterator[ObsClient]:
+    c = ObsClient(bridge_settings(obs_server))
+    c.connect()
+    yield c
+    c.close()
+
+
+def shot(c: ObsClient, scene: str, width: int = 1920) -> Image.Image:
+    return Image.open(io.BytesIO(c.screenshot(scene, width=width, fmt="png"))).convert("RGB")
+
+
+def test_provision_twice_same_scenes_and_corner_bug(client: ObsClient, store: ShowStore) -> None:
+    lay = L.build_layout(store.state, browser=False)
+    provision(client, lay)
+    first = snapshot(client)
+    rep = provision(client, lay)
+    assert not rep.changed
+    assert snapshot(client) == first
+    for scene in L.AIR_SCENES:
+        assert scene in first["scenes"]
+    for scene, items in first["scenes"].items():
+        names = [i[0] for i in items]
+        if scene in L.CORNER_BUG_SCENES:
+            assert names.count(L.GFX_SCENE["corner_bug"]) == 1, scene
+            assert names[-1] == L.GFX_SCENE["corner_bug"], f"{scene}: the bug must be on top"
+        elif scene in L.AIR_SCENES:
+            assert L.GFX_SCENE["corner_bug"] not in names, scene
+    video = client.request("GetVideoSettings")
+    assert (video["baseWidth"], video["baseHeight"], video["fpsNumerator"]) == (1920, 1080, 25)
+
+
+def test_scoreboard_update_shows_on_program(obs_server: HeadlessObs, client: ObsClient, store: ShowStore,
+                                            obs_artifacts: Path) -> None:
+    rec = MemoryAirLog()
+    with ObsBridge(store, bridge_settings(obs_server), airlog=rec) as bridge:
+        assert bridge.wait_connected(10), bridge.status
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "scoreboard", "on": True})
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "corner_bug", "on": True})
+        wait_for(lambda: {e.subject for e in rec.kinds(A.GRAPHIC_ON)} >= {"scoreboard", "corner_bug"}, 5,
+                 "scoreboard and corner bug on air (OBS events)")
+        wait_frames(client)
+        before = shot(client, L.SCENE_GAME)
+        before.save(obs_artifacts / "scoreboard_before.png")
+        store.dispatch("obs_test.table", {"seats": {"1": {"name": "王大锤", "cards_left": 7, "title": "头科"}},
+                                          "special": "小当家"})
+        wait_for(lambda: client.request("GetInputSettings", {"inputName": "比分·1号位"})["inputSettings"]
+                 ["text"].startswith("王大锤"), 5, "seat 1 text in OBS")
+        wait_frames(client)
+        after = shot(client, L.SCENE_GAME)
+        after.save(obs_artifacts / "scoreboard_after.png")
+        seat1 = (30, 1080 - 250 + 60, 30 + 315, 1080 - 250 + 180)      # the first seat's cell
+        elsewhere = (700, 200, 1200, 600)                              # empty studio area
+        diff = ImageChops.difference(before.crop(seat1), after.crop(seat1))
+        assert max(ImageStat.Stat(diff).extrema[i][1] for i in range(3)) > 100, "seat 1 did not change"
+        assert ImageChops.difference(before.crop(elsewhere), after.crop(elsewhere)).getbbox() is None
+        # sponsor slots on air get a proof screenshot with their as-run entry
+        wait_for(lambda: len(rec.proofs) >= 2, 3, "automatic proofs")
+        jpeg, w, h = next(iter(rec.proofs.values()))
+        assert (w, h) == (640, 360) and jpeg[:2] == b"\xff\xd8"
+        proof = bridge.proof_of_air()
+        assert proof.scene == L.SCENE_GAME and (proof.width, proof.height) == (640, 360)
+        assert rec.events[proof.event_id - 1].kind == A.PROOF          # type: ignore[operator]
+        (obs_artifacts / "proof_of_air.jpg").write_bytes(proof.jpeg)
+
+
+def test_film_sequence_after_the_leaderboard(obs_server: HeadlessObs, store: ShowStore, film: Path) -> None:
+    rec = MemoryAirLog()
+    seen: list[tuple[str, str]] = []
+
+    def on_event(ev: ObsEvent) -> None:
+        if ev.type == "CurrentProgramSceneChanged":
+            seen.append((ev.type, ev.data["sceneName"]))
+        elif ev.type.startswith("MediaInputPlayback"):
+            seen.append((ev.type, ev.data["inputName"]))
+
+    bridge = ObsBridge(store, bridge_settings(obs_server), airlog=rec, films={"guanming": film},
+                       leaderboard_film="guanming")
+    bridge.add_event_listener(on_event)
+    with bridge:
+        assert bridge.wait_connected(10)
+        wait_for(lambda: bridge.status.program_scene == L.SCENE_GAME, 3, "game scene")
+        seen.clear()
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": True})
+        wait_for(lambda: ("CurrentProgramSceneChanged", L.SCENE_LEADERBOARD) in seen, 3, "英雄榜 on program")
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": False})
+        wait_for(lambda: seen[-1:] == [("CurrentProgramSceneChanged", L.SCENE_GAME)], 8, "back to the game")
+    film_input = L.film_input("guanming")
+    assert seen == [("CurrentProgramSceneChanged", L.SCENE_LEADERBOARD),
+                    ("CurrentProgramSceneChanged", L.SCENE_BREAK),
+                    ("MediaInputPlaybackStarted", film_input),
+                    ("MediaInputPlaybackEnded", film_input),
+                    ("CurrentProgramSceneChanged", L.SCENE_GAME)] or \
+        seen == [("CurrentProgramSceneChanged", L.SCENE_LEADERBOARD),
+                 ("MediaInputPlaybackStarted", film_input),
+                 ("CurrentProgramSceneChanged", L.SCENE_BREAK),
+                 ("MediaInputPlaybackEnded", film_input),
+                 ("CurrentProgramSceneChanged", L.SCENE_GAME)], seen
+    start, end = rec.kinds(A.FILM_START), rec.kinds(A.FILM_END)
+    assert [e.subject for e in start] == ["guanming"] and [e.subject for e in end] == ["guanming"]
+    assert start[0].source == "obs" and 1.5 < end[0].ts - start[0].ts < 3.5     # a 2 s film
+    board_off = [e for e in rec.kinds(A.GRAPHIC_OFF) if e.subject == "leaderboard"]
+    assert board_off and board_off[0].ts <= start[0].ts + 0.5
+
+
+def test_panic_clears_program_and_leaves_no_stale_flags(obs_server: HeadlessObs, store: ShowStore,
+                                                        film: Path) -> None:
+    rec = MemoryAirLog()
+    with ObsBridge(store, bridge_settings(obs_server), airlog=rec, films={"guanming": film},
+                   leaderboard_film="guanming") as bridge:
+        assert bridge.wait_connected(10)
+        for g in ("scoreboard", "corner_bug", "leaderboard"):
+            store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True})
+        wait_for(lambda: bridge.status.program_scene == L.SCENE_LEADERBOARD, 3, "英雄榜")
+        bridge.panic()
+        wait_for(lambda: bridge.status.program_scene == L.SCENE_GAME, 3, "clean game scene")
+        time.sleep(0.5)
+        assert bridge.status.film == "", "panic must not roll the sponsor film"
+        assert not rec.kinds(A.FILM_START)
+        assert not any(v["on"] for v in store.state["graphics"]["program"].values())
+        items = bridge.request("GetSceneItemList", {"sceneName": L.SCENE_GAME})["sceneItems"]
+        shown = {i["sourceName"] for i in items if i["sceneItemEnabled"]}
+        assert shown & set(L.GFX_SCENE.values()) == set()
+        on: set[str] = set()
+        for e in rec.events:
+            if e.kind == A.GRAPHIC_ON:
+                on.add(e.subject)
+            elif e.kind == A.GRAPHIC_OFF:
+                on.discard(e.subject)
+        assert on == set(), f"as-run still has {on} on air"
+
+
+def test_wrong_password_is_a_clear_error(obs_server: HeadlessObs, store: ShowStore) -> None:
+    with pytest.raises(ObsAuthError) as err:
+        ObsClient(bridge_settings(obs_server, password="wrong")).connect()
+    assert err.value.code == 4009 and "Authentication failed" in err.value.comment
+    assert "密码错误" in err.value.message_zh
+    with ObsBridge(store, bridge_settings(obs_server, password="wrong")) as bridge:
+        wait_for(lambda: bridge.status.state == AUTH_FAILED, 3, "auth_failed status")
+        assert "wrong" not in repr(bridge) and "密码错误" in bridge.status.message_zh
+
+
+def _caller(bridge: ObsBridge, waits: list[float], stop: threading.Event) -> None:
+    while not stop.is_set():
+        t0 = time.monotonic()
+        try:
+            bridge.request("GetVersion")
+        except ObsError:
+            time.sleep(0.02)
+        waits.append(time.monotonic() - t0)
+
+
+def test_kill_and_restart_resyncs_within_3s(fresh_obs: HeadlessObs, store: ShowStore,
+                                            obs_artifacts: Path) -> None:
+    settings = bridge_settings(fresh_obs)
+    rec = MemoryAirLog()
+    with ObsBridge(store, settings, airlog=rec) as bridge:
+        assert bridge.wait_connected(10)
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "scoreboard", "on": True})
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "corner_bug", "on": True})
+        wait_for(lambda: len(rec.kinds(A.GRAPHIC_ON)) >= 2, 3, "graphics on")
+        waits: list[float] = []
+        stop = threading.Event()
+        callers = [threading.Thread(target=_caller, args=(bridge, waits, stop)) for _ in range(2)]
+        for t in callers:
+            t.start()
+        time.sleep(0.3)                              # requests are in flight when OBS dies
+        fresh_obs.kill()
+        wait_for(lambda: not bridge.status.connected, 3, "loss detected")
+        store.dispatch("obs_test.table", {"seats": {"2": {"name": "断线期间改名"}}})   # while OBS is down
+        t_restart = time.monotonic()
+        fresh_obs.start()
+        wait_for(lambda: bridge.status.connected and bridge.status.synced_at > t_restart, 3,
+                 "bridge back and re-synced")
+        took = bridge.status.synced_at - t_restart
+        stop.set()
+        for t in callers:
+            t.join(5)
+        items = bridge.request("GetSceneItemList", {"sceneName": L.SCENE_GAME})["sceneItems"]
+        shown = {i["sourceName"] for i in items if i["sceneItemEnabled"]}
+        assert {L.GFX_SCENE["scoreboard"], L.GFX_SCENE["corner_bug"]} <= shown
+        text = bridge.request("GetInputSettings", {"inputName": "比分·2号位"})["inputSettings"]["text"]
+        assert text.startswith("断线期间改名")
+        assert bridge.request("GetCurrentProgramScene")["currentProgramSceneName"] == L.SCENE_GAME
+    assert max(waits) <= settings.timeout + 0.25, f"a caller waited {max(waits):.2f}s"
+    offs = [e for e in rec.kinds(A.GRAPHIC_OFF) if e.detail.get("reason") == "obs_lost"]
+    assert {e.subject for e in offs} == {"scoreboard", "corner_bug"}
+    (obs_artifacts / "reconnect.txt").write_text(
+        f"OBS restart (port open after {fresh_obs.start_count} starts) → bridge connected and re-synced: "
+        f"{took:.3f}s; longest caller wait during the outage: {max(waits):.3f}s "
+        f"(timeout {settings.timeout}s, {len(waits)} calls)\n", encoding="utf-8")
+    print(f"reconnect+resync {took:.3f}s, longest caller wait {max(waits):.3f}s")
+
+
+def test_frozen_obs_never_hangs_a_call(fresh_obs: HeadlessObs, store: ShowStore) -> None:
+    settings = bridge_settings(fresh_obs)
+    with ObsBridge(store, settings) as bridge:
+        assert bridge.wait_connected(10)
+        fresh_obs.freeze()
+        try:
+            waits = []
+            for _ in range(4):
+                t0 = time.monotonic()
+                with pytest.raises(ObsError):
+                    bridge.request("GetVersion")
+                waits.append(time.monotonic() - t0)
+            t0 = time.monotonic()
+            with pytest.raises(ObsConnectError):
+                ObsClient(settings).connect()
+            assert time.monotonic() - t0 <= settings.connect_timeout + 0.3
+            assert max(waits) <= settings.timeout + 0.25, waits
+            wait_for(lambda: not bridge.status.connected, 4, "frozen OBS noticed by the watchdog")
+        finally:
+            fresh_obs.thaw()
+        assert bridge.wait_connected(6), bridge.status
+        assert bridge.request("GetVersion")["obsVersion"]
