@@ -10,7 +10,7 @@ for a in "$@"; do
     --dev) DEV=1 ;;
   esac
 done
-APT_PKGS="obs-studio xvfb xauth fonts-noto-cjk chromium"
+APT_PKGS="obs-studio xvfb xauth fonts-noto-cjk chromium ffmpeg poppler-utils"
 if [ "$SYSTEM" = 1 ]; then
   missing=""
   for p in $APT_PKGS; do
