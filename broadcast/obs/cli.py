@@ -28,7 +28,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         p.add_argument("--host", help="OBS host (default 127.0.0.1 or $GOUJI_OBS_HOST)")
         p.add_argument("--port", type=int, help="obs-websocket port (default 4455 or $GOUJI_OBS_PORT)")
         p.add_argument("--password-env", metavar="VAR",
-                       help="name of the environment variable holding the password (never on the command line)")
+                       help="environment variable holding the password (never on the command line)")
         p.add_argument("--timeout", type=float, help="seconds any request may wait (default 2)")
 
     p = sub.add_parser("status", help="连接 OBS 并报告版本、图形方式、场景 / connect and report")
@@ -108,8 +108,10 @@ def _status(settings: ObsSettings) -> int:
           f"{video.get('fpsNumerator')}/{video.get('fpsDenominator')} fps")
     print(f"图形方式 graphics: {mode}")
     print(f"节目 program: {program}")
-    print("节目场景 show scenes: " + ("齐全 all present" if not missing else "缺少 missing " + "、".join(missing)
-                                     + "（运行 obs provision）"))
+    scenes_line = "齐全 all present"
+    if missing:
+        scenes_line = "缺少 missing " + "、".join(missing) + "（运行 obs provision）"
+    print("节目场景 show scenes: " + scenes_line)
     return 0
 
 

@@ -21,7 +21,7 @@ from broadcast.obs.errors import ObsAuthError, ObsConnectError, ObsError
 from broadcast.obs.headless import HeadlessObs
 from broadcast.obs.provision import provision, snapshot
 
-from .conftest import PASSWORD, MemoryAirLog, bridge_settings
+from .conftest import MemoryAirLog, bridge_settings
 
 pytestmark = pytest.mark.obs
 
@@ -98,8 +98,8 @@ def test_scoreboard_update_shows_on_program(obs_server: HeadlessObs, client: Obs
         wait_frames(client)
         before = shot(client, L.SCENE_GAME)
         before.save(obs_artifacts / "scoreboard_before.png")
-        store.dispatch("obs_test.table", {"seats": {"1": {"name": "王大锤", "cards_left": 7, "title": "头科"}},
-                                          "special": "小当家"})
+        seat1_new = {"name": "王大锤", "cards_left": 7, "title": "头科"}
+        store.dispatch("obs_test.table", {"seats": {"1": seat1_new}, "special": "小当家"})
         wait_for(lambda: client.request("GetInputSettings", {"inputName": "比分·1号位"})["inputSettings"]
                  ["text"].startswith("王大锤"), 5, "seat 1 text in OBS")
         wait_frames(client)
