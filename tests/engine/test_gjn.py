@@ -8,7 +8,8 @@ from engine import Game, GJNError, IllegalAction, deal, gjn, random_playout
 
 
 def test_appendix_A_parse_tags_comments_and_moves() -> None:
-    rec = gjn.parse('[Rules "tv_match"] [Leader "2"] ; a comment\n[Seat1 "张;三"]\n2 TTTTT ; five tens\n5 pass\n')
+    text = '[Rules "tv_match"] [Leader "2"] ; a comment\n[Seat1 "张;三"]\n2 TTTTT ; five tens\n5 pass\n'
+    rec = gjn.parse(text)
     assert rec.rules == "tv_match" and rec.leader == 2 and rec.names() == {1: "张;三"}
     assert [str(m) for m in rec.moves] == ["2 TTTTT", "5 pass"]
     assert rec.moves[0].line == 3
