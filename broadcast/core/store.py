@@ -37,6 +37,7 @@ ACTION_MODULES: tuple[str, ...] = (
     "broadcast.core.actions",
     "broadcast.sponsors.actions",
     "broadcast.table",
+    "broadcast.season.actions",
 )
 
 

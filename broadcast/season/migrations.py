@@ -1,0 +1,162 @@
+"""The season component's tables (component ``season`` in the project database).
+
+Normalised: a game's result is stored per seat (``season_game_seats``: seat, player, title, place,
+points), so every ranking is an SQL aggregate. ``season_id`` is repeated on the seat rows (it is
+fixed by the game's match) so that the season's aggregates need no join and can use one covering
+index. ``season_player_totals`` / ``season_team_totals`` are materialised totals updated in the same
+transaction as every recorded game / match (see :mod:`broadcast.season.model`); they can always be
+rebuilt from the normalised rows (``Season.rebuild_totals``) and the benchmark compares both.
+
+Never edit a shipped migration: append a new one.
+"""
+
+from __future__ import annotations
+
+COMPONENT = "season"
+
+MIGRATIONS: list[str] = [
+    # v1 -----------------------------------------------------------------------------------------
+    """
+    CREATE TABLE season_seasons (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL DEFAULT '',
+        rules TEXT NOT NULL DEFAULT 'tv_match',
+        sponsor TEXT NOT NULL DEFAULT '',
+        sponsor_logo TEXT NOT NULL DEFAULT '',
+        ranking_players TEXT NOT NULL DEFAULT '',
+        ranking_teams TEXT NOT NULL DEFAULT '',
+        created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%S','now'))
+    );
+    CREATE TABLE season_episodes (
+        id INTEGER PRIMARY KEY,
+        season_id INTEGER NOT NULL REFERENCES season_seasons(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        title TEXT NOT NULL DEFAULT '',
+        air_date TEXT NOT NULL DEFAULT '',
+        UNIQUE (season_id, number)
+    );
+    CREATE TABLE season_teams (
+        id INTEGER PRIMARY KEY,
+        season_id INTEGER NOT NULL REFERENCES season_seasons(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        sponsor TEXT NOT NULL DEFAULT '',
+        color TEXT NOT NULL DEFAULT '',
+        UNIQUE (season_id, name)
+    );
+    CREATE TABLE season_players (
+        id INTEGER PRIMARY KEY,
+        season_id INTEGER NOT NULL REFERENCES season_seasons(id) ON DELETE CASCADE,
+        team_id INTEGER REFERENCES season_teams(id),
+        code TEXT,
+        name TEXT NOT NULL,
+        gender TEXT NOT NULL DEFAULT '',
+        phone TEXT NOT NULL DEFAULT '',
+        photo TEXT NOT NULL DEFAULT '',
+        hometown TEXT NOT NULL DEFAULT '',
+        note TEXT NOT NULL DEFAULT '',
+        UNIQUE (season_id, code)
+    );
+    CREATE INDEX season_players_team ON season_players(team_id);
+    CREATE INDEX season_players_name ON season_players(season_id, name);
+    CREATE TABLE season_matches (
+        id INTEGER PRIMARY KEY,
+        season_id INTEGER NOT NULL REFERENCES season_seasons(id) ON DELETE CASCADE,
+        episode_id INTEGER REFERENCES season_episodes(id),
+        round INTEGER NOT NULL DEFAULT 0,
+        label TEXT NOT NULL DEFAULT '',
+        team_a INTEGER NOT NULL REFERENCES season_teams(id),
+        team_b INTEGER NOT NULL REFERENCES season_teams(id),
+        status TEXT NOT NULL DEFAULT 'scheduled'
+            CHECK (status IN ('scheduled', 'playing', 'final')),
+        score_a INTEGER NOT NULL DEFAULT 0,
+        score_b INTEGER NOT NULL DEFAULT 0,
+        penalty_a INTEGER NOT NULL DEFAULT 0,
+        penalty_b INTEGER NOT NULL DEFAULT 0,
+        winner INTEGER REFERENCES season_teams(id),
+        decided_by TEXT NOT NULL DEFAULT '',
+        lots_seed INTEGER,
+        forfeit_team INTEGER REFERENCES season_teams(id),
+        note TEXT NOT NULL DEFAULT '',
+        CHECK (team_a <> team_b)
+    );
+    CREATE INDEX season_matches_season ON season_matches(season_id, round);
+    CREATE INDEX season_matches_episode ON season_matches(episode_id);
+    CREATE TABLE season_lineups (
+        match_id INTEGER NOT NULL REFERENCES season_matches(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL CHECK (seat BETWEEN 1 AND 6),
+        player_id INTEGER NOT NULL REFERENCES season_players(id),
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE TABLE season_games (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES season_matches(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        extra INTEGER NOT NULL DEFAULT 0,
+        gjn TEXT NOT NULL,
+        quan_san INTEGER NOT NULL DEFAULT 0,
+        points_a INTEGER NOT NULL,
+        points_b INTEGER NOT NULL,
+        UNIQUE (match_id, number)
+    );
+    CREATE TABLE season_game_seats (
+        game_id INTEGER NOT NULL REFERENCES season_games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL CHECK (seat BETWEEN 1 AND 6),
+        season_id INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES season_players(id),
+        team_id INTEGER NOT NULL REFERENCES season_teams(id),
+        title TEXT NOT NULL,
+        place INTEGER,
+        points INTEGER NOT NULL,
+        opened INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX season_game_seats_agg
+        ON season_game_seats(season_id, player_id, points, place, title);
+    CREATE INDEX season_game_seats_player ON season_game_seats(player_id, game_id, place);
+    CREATE TABLE season_penalties (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES season_matches(id) ON DELETE CASCADE,
+        team_id INTEGER NOT NULL REFERENCES season_teams(id),
+        player_id INTEGER REFERENCES season_players(id),
+        game_number INTEGER,
+        reason TEXT NOT NULL,
+        points INTEGER NOT NULL DEFAULT 2
+    );
+    CREATE TABLE season_prizes (
+        id INTEGER PRIMARY KEY,
+        season_id INTEGER NOT NULL REFERENCES season_seasons(id) ON DELETE CASCADE,
+        episode_id INTEGER REFERENCES season_episodes(id),
+        player_id INTEGER NOT NULL REFERENCES season_players(id),
+        cell INTEGER NOT NULL CHECK (cell BETWEEN 1 AND 9),
+        prize TEXT NOT NULL,
+        sponsor TEXT NOT NULL DEFAULT '',
+        value_yuan REAL NOT NULL DEFAULT 0
+    );
+    CREATE TABLE season_player_totals (
+        season_id INTEGER NOT NULL,
+        player_id INTEGER NOT NULL PRIMARY KEY REFERENCES season_players(id) ON DELETE CASCADE,
+        games INTEGER NOT NULL DEFAULT 0,
+        points INTEGER NOT NULL DEFAULT 0,
+        firsts INTEGER NOT NULL DEFAULT 0,
+        seconds INTEGER NOT NULL DEFAULT 0,
+        lasts INTEGER NOT NULL DEFAULT 0,
+        quan_san INTEGER NOT NULL DEFAULT 0,
+        opened INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX season_player_totals_season ON season_player_totals(season_id);
+    CREATE TABLE season_team_totals (
+        season_id INTEGER NOT NULL,
+        team_id INTEGER NOT NULL PRIMARY KEY REFERENCES season_teams(id) ON DELETE CASCADE,
+        matches INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        losses INTEGER NOT NULL DEFAULT 0,
+        points INTEGER NOT NULL DEFAULT 0,
+        penalties INTEGER NOT NULL DEFAULT 0,
+        games INTEGER NOT NULL DEFAULT 0,
+        firsts INTEGER NOT NULL DEFAULT 0,
+        lasts INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX season_team_totals_season ON season_team_totals(season_id);
+    """,
+]

@@ -1,0 +1,300 @@
+"""The 英雄榜: season rankings of players and of teams, by a configurable, documented key.
+
+A ranking key is a comma-separated list of ``field [asc|desc]`` terms, e.g. the default for players::
+
+    points desc, firsts desc, lasts asc, h2h, name
+
+Rows are compared term by term. ``h2h`` (head-to-head) applies only inside a group of rows still tied
+on every earlier term: players score one for each game in which they finished ahead of another player
+of the group (both seated in it), teams one for each match they won against another team of the
+group; more is better. ``name`` (ordered as GB18030 bytes, i.e. by pinyin for the common characters)
+and ``id`` only order rows for display: rows equal on every other term share one rank number and
+are shown as 并列 (tied). The registration id is always the final tie-breaker, so the order is
+stable and deterministic.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Kind = Literal["players", "teams"]
+
+DEFAULT_SPECS: dict[str, str] = {
+    "players": "points desc, firsts desc, lasts asc, h2h, name",
+    "teams": "wins desc, points desc, firsts desc, lasts asc, h2h, name",
+}
+
+# field → (Chinese label, default direction). ``points`` for teams is net of penalties.
+FIELDS: dict[str, dict[str, tuple[str, str]]] = {
+    "players": {
+        "points": ("积分", "desc"), "firsts": ("头科", "desc"), "seconds": ("二科", "desc"),
+        "lasts": ("大落", "asc"), "games": ("局数", "desc"), "avg": ("场均", "desc"),
+        "quan_san": ("圈三", "asc"), "opened": ("开点", "desc"), "h2h": ("相互战绩", "desc"),
+        "name": ("姓名", "asc"), "id": ("编号", "asc"),
+    },
+    "teams": {
+        "wins": ("胜场", "desc"), "points": ("净积分", "desc"), "game_points": ("局分", "desc"),
+        "penalties": ("罚分", "asc"), "matches": ("场次", "desc"), "losses": ("负场", "asc"),
+        "firsts": ("头科", "desc"), "lasts": ("大落", "asc"), "games": ("局数", "desc"),
+        "h2h": ("相互战绩", "desc"), "name": ("队名", "asc"), "id": ("编号", "asc"),
+    },
+}
+ORDER_ONLY = ("name", "id")
+
+
+class SpecError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Term:
+    field: str
+    desc: bool
+
+
+@dataclass
+class Row:
+    id: int
+    name: str
+    team: str = ""
+    team_color: str = ""
+    games: int = 0
+    points: int = 0
+    firsts: int = 0
+    seconds: int = 0
+    lasts: int = 0
+    quan_san: int = 0
+    opened: int = 0
+    matches: int = 0
+    wins: int = 0
+    losses: int = 0
+    game_points: int = 0
+    penalties: int = 0
+    sponsor: str = ""
+    photo: str = ""
+    rank: int = 0
+    tied: bool = False
+    h2h: int = 0   # head-to-head score inside the tie group, where the spec applied it
+
+    @property
+    def avg(self) -> float:
+        return round(self.points / self.games, 3) if self.games else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        d = dict(self.__dict__)
+        d["avg"] = self.avg
+        return d
+
+
+def parse_spec(spec: str, kind: str) -> list[Term]:
+    """Parse ``"points desc, firsts desc, h2h, name"``; raises :class:`SpecError` naming the bad term."""
+    if kind not in FIELDS:
+        raise SpecError(f"unknown ranking kind {kind!r} (players or teams)")
+    terms: list[Term] = []
+    seen: set[str] = set()
+    for raw in spec.split(","):
+        words = raw.split()
+        if not words:
+            continue
+        name = words[0].lower()
+        if name not in FIELDS[kind]:
+            raise SpecError(f"排名规则里没有字段 {name!r} / unknown ranking field {name!r} for {kind}; "
+                            f"known: {', '.join(FIELDS[kind])}")
+        if len(words) > 2 or (len(words) == 2 and words[1].lower() not in ("asc", "desc")):
+            raise SpecError(f"bad ranking term {raw.strip()!r}: write 'field', 'field asc' or 'field desc'")
+        if name in seen:
+            raise SpecError(f"ranking field {name!r} given twice")
+        seen.add(name)
+        direction = words[1].lower() if len(words) == 2 else FIELDS[kind][name][1]
+        terms.append(Term(name, direction == "desc"))
+    if not terms:
+        raise SpecError("empty ranking spec")
+    if "id" not in seen:
+        terms.append(Term("id", False))
+    return terms
+
+
+def spec_text(terms: Sequence[Term]) -> str:
+    return ", ".join(f"{t.field} {'desc' if t.desc else 'asc'}" for t in terms)
+
+
+def _name_key(name: str) -> bytes:
+    return name.encode("gb18030", errors="replace")
+
+
+# -- loading rows -------------------------------------------------------------------------------
+def player_rows(conn: sqlite3.Connection, season_id: int, *, materialised: bool = True) -> list[Row]:
+    """Every player of the season with totals (from the materialised table, or recomputed)."""
+    if materialised:
+        sql = ("SELECT p.id, p.name, p.photo, COALESCE(t.name,'') AS team, COALESCE(t.color,'') AS color, "
+               "x.games, x.points, x.firsts, x.seconds, x.lasts, x.quan_san, x.opened "
+               "FROM season_player_totals x JOIN season_players p ON p.id=x.player_id "
+               "LEFT JOIN season_teams t ON t.id=p.team_id WHERE x.season_id=?")
+    else:
+        sql = ("WITH agg AS (SELECT player_id, COUNT(*) AS games, SUM(points) AS points, "
+               "COUNT(CASE WHEN place=1 THEN 1 END) AS firsts, COUNT(CASE WHEN place=2 THEN 1 END) AS seconds, "
+               "COUNT(CASE WHEN title='大落' THEN 1 END) AS lasts, "
+               "COUNT(CASE WHEN title='圈三' THEN 1 END) AS quan_san, SUM(opened) AS opened "
+               "FROM season_game_seats WHERE season_id=? GROUP BY player_id) "
+               "SELECT p.id, p.name, p.photo, COALESCE(t.name,'') AS team, COALESCE(t.color,'') AS color, "
+               "COALESCE(a.games,0), COALESCE(a.points,0), COALESCE(a.firsts,0), COALESCE(a.seconds,0), "
+               "COALESCE(a.lasts,0), COALESCE(a.quan_san,0), COALESCE(a.opened,0) "
+               "FROM season_players p LEFT JOIN agg a ON a.player_id=p.id "
+               "LEFT JOIN season_teams t ON t.id=p.team_id WHERE p.season_id=?")
+    args = (season_id,) if materialised else (season_id, season_id)
+    return [Row(id=r[0], name=r[1], photo=r[2], team=r[3], team_color=r[4], games=r[5], points=r[6],
+                firsts=r[7], seconds=r[8], lasts=r[9], quan_san=r[10], opened=r[11])
+            for r in conn.execute(sql, args)]
+
+
+def team_rows(conn: sqlite3.Connection, season_id: int, *, materialised: bool = True) -> list[Row]:
+    if materialised:
+        sql = ("SELECT t.id, t.name, t.color, t.sponsor, x.matches, x.wins, x.losses, x.points, x.penalties, "
+               "x.games, x.firsts, x.lasts FROM season_team_totals x JOIN season_teams t ON t.id=x.team_id "
+               "WHERE x.season_id=?")
+        args: tuple[Any, ...] = (season_id,)
+    else:
+        sql = ("SELECT t.id, t.name, t.color, t.sponsor, "
+               "(SELECT COUNT(*) FROM season_matches m WHERE m.status='final' AND t.id IN (m.team_a,m.team_b)),"
+               "(SELECT COUNT(*) FROM season_matches m WHERE m.status='final' AND m.winner=t.id),"
+               "(SELECT COUNT(*) FROM season_matches m WHERE m.status='final' AND m.winner<>t.id "
+               "   AND t.id IN (m.team_a,m.team_b)),"
+               "COALESCE((SELECT SUM(points) FROM season_game_seats s WHERE s.team_id=t.id),0),"
+               "COALESCE((SELECT SUM(points) FROM season_penalties x WHERE x.team_id=t.id),0),"
+               "(SELECT COUNT(*) FROM season_games g JOIN season_matches m ON m.id=g.match_id "
+               "   WHERE t.id IN (m.team_a,m.team_b)),"
+               "(SELECT COUNT(*) FROM season_game_seats s WHERE s.team_id=t.id AND s.place=1),"
+               "(SELECT COUNT(*) FROM season_game_seats s WHERE s.team_id=t.id AND s.title='大落') "
+               "FROM season_teams t WHERE t.season_id=?")
+        args = (season_id,)
+    out = []
+    for r in conn.execute(sql, args):
+        out.append(Row(id=r[0], name=r[1], team=r[1], team_color=r[2], sponsor=r[3], matches=r[4], wins=r[5],
+                       losses=r[6], game_points=r[7], penalties=r[8], points=r[7] - r[8], games=r[9],
+                       firsts=r[10], lasts=r[11]))
+    return out
+
+
+# -- head-to-head ---------------------------------------------------------------------------------
+H2H = Callable[[Sequence[Sequence[int]]], dict[int, int]]
+
+
+def _h2h_players(conn: sqlite3.Connection, season_id: int, groups: Sequence[Sequence[int]]) -> dict[int, int]:
+    """For each player of each group: games in which they finished ahead of another player of the group.
+
+    圈三 (no place) counts as behind every placed player; two 圈三 players are level. All groups are
+    computed with one query (a temporary table of group members).
+    """
+    gid_of = {pid: g for g, ids in enumerate(groups) for pid in ids}
+    score = dict.fromkeys(gid_of, 0)
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS _season_h2h(player_id INTEGER PRIMARY KEY)")
+    conn.execute("DELETE FROM _season_h2h")
+    conn.executemany("INSERT INTO _season_h2h(player_id) VALUES(?)", [(p,) for p in gid_of])
+    by_game: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for game_id, pid, place in conn.execute(
+            "SELECT s.game_id, s.player_id, s.place FROM _season_h2h h "
+            "JOIN season_game_seats s ON s.player_id=h.player_id WHERE s.season_id=?", (season_id,)):
+        by_game.setdefault((game_id, gid_of[pid]), []).append((pid, 99 if place is None else place))
+    conn.execute("DELETE FROM _season_h2h")
+    for seated in by_game.values():
+        if len(seated) < 2:
+            continue
+        for pid, place in seated:
+            score[pid] += sum(1 for _, other in seated if place < other)
+    return score
+
+
+def _h2h_teams(conn: sqlite3.Connection, season_id: int, groups: Sequence[Sequence[int]]) -> dict[int, int]:
+    """For each team of each group: matches won against another team of the group."""
+    gid_of = {tid: g for g, ids in enumerate(groups) for tid in ids}
+    score = dict.fromkeys(gid_of, 0)
+    for a, b, winner in conn.execute("SELECT team_a, team_b, winner FROM season_matches "
+                                     "WHERE season_id=? AND status='final' AND winner IS NOT NULL",
+                                     (season_id,)):
+        ga, gb = gid_of.get(a), gid_of.get(b)
+        if ga is not None and ga == gb:
+            score[winner] += 1
+    return score
+
+
+# -- ranking --------------------------------------------------------------------------------------
+def rank_rows(rows: list[Row], terms: Sequence[Term], h2h: H2H | None = None) -> list[Row]:
+    """Order ``rows`` by ``terms`` and number them; rows equal on all rank terms share a rank (并列)."""
+    groups: list[list[Row]] = [list(rows)]
+    rank_terms = [t for t in terms if t.field not in ORDER_ONLY]
+    order_terms = [t for t in terms if t.field in ORDER_ONLY]
+    for term in rank_terms:
+        if term.field == "h2h":
+            tied = [g for g in groups if len(g) > 1]
+            scores = h2h([[r.id for r in g] for g in tied]) if (h2h and tied) else {}
+            for g in tied:
+                for r in g:
+                    r.h2h = scores.get(r.id, 0)
+        fname = term.field
+        new_groups: list[list[Row]] = []
+        for g in groups:
+            if len(g) == 1:
+                new_groups.append(g)
+                continue
+
+            def value(r: Row, fname: str = fname) -> Any:
+                return getattr(r, fname)
+            g.sort(key=value, reverse=term.desc)
+            start = 0
+            for i in range(1, len(g) + 1):
+                if i == len(g) or value(g[i]) != value(g[start]):
+                    new_groups.append(g[start:i])
+                    start = i
+        groups = new_groups
+    out: list[Row] = []
+    for g in groups:
+        for t in reversed(order_terms):  # stable multi-key sort, last key first
+            if t.field == "name":
+                g.sort(key=lambda r: _name_key(r.name), reverse=t.desc)
+            else:
+                g.sort(key=lambda r: r.id, reverse=t.desc)
+        rank = len(out) + 1
+        for r in g:
+            r.rank = rank
+            r.tied = len(g) > 1
+        out.extend(g)
+    return out
+
+
+@dataclass
+class Ranking:
+    kind: Kind
+    season_id: int
+    spec: str
+    rows: list[Row]
+
+
+def season_spec(conn: sqlite3.Connection, season_id: int, kind: Kind) -> str:
+    row = conn.execute(f"SELECT ranking_{kind} FROM season_seasons WHERE id=?", (season_id,)).fetchone()
+    return str(row[0]) if row and row[0] else DEFAULT_SPECS[kind]
+
+
+def compute(conn: sqlite3.Connection, season_id: int, kind: Kind = "players", *, spec: str | None = None,
+            materialised: bool = True, active_only: bool = True) -> Ranking:
+    """The season's ranking of ``kind``. ``active_only`` leaves out players/teams with no game yet."""
+    terms = parse_spec(spec or season_spec(conn, season_id, kind), kind)
+    if kind == "players":
+        rows = player_rows(conn, season_id, materialised=materialised)
+
+        def h2h(groups: Sequence[Sequence[int]]) -> dict[int, int]:
+            return _h2h_players(conn, season_id, groups)
+    else:
+        rows = team_rows(conn, season_id, materialised=materialised)
+
+        def h2h(groups: Sequence[Sequence[int]]) -> dict[int, int]:
+            return _h2h_teams(conn, season_id, groups)
+    if active_only:
+        rows = [r for r in rows if r.games or r.matches]
+    return Ranking(kind, season_id, spec_text(terms), rank_rows(rows, terms, h2h))
+
+
+def rank_label(row: Row) -> str:
+    return f"并列{row.rank}" if row.tied else str(row.rank)
