@@ -27,6 +27,7 @@ the event arrived; when a sponsor's graphic or film goes on air a proof screensh
 from __future__ import annotations
 
 import copy
+import functools
 import heapq
 import io
 import itertools
@@ -646,7 +647,7 @@ class ObsBridge:
         for g in sorted(now - self._on_air):
             eid = self._record(ts, A.GRAPHIC_ON, g, dict(detail, item=items.get(g, {}).get("item", "")))
             if g in L.SPONSOR_GRAPHICS and eid is not None:
-                self._after(PROOF_DELAY, lambda e=eid: self._auto_proof(e))
+                self._after(PROOF_DELAY, functools.partial(self._auto_proof, eid))
         self._on_air = set(now)
 
     def _lost(self, reason: str) -> None:

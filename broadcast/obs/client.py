@@ -132,6 +132,8 @@ class ObsClient:
         self._ws.connect()
         self.server_version = str(self._ws.server_version or "")
         sock = self._ws.ws.sock
+        if sock is None:
+            raise ObsConnectError("OBS closed the connection during the handshake")
         sock.settimeout(max(self.settings.timeout, 1.0))   # sends never block for ever
         self._alive = True
         self.last_message_at = time.monotonic()

@@ -254,7 +254,7 @@ def _native_graphics(lay: Layout, st: Mapping[str, Any], *, font: str, assets: s
         s = seats[i] if i < len(seats) else {"seat": i + 1}
         num = int(s.get("seat", i + 1))
         mark = "▶ " if table.get("turn") == num else ""
-        state_line = s.get("title") or STATUS_ZH.get(s.get("status", "playing"), "")
+        state_line = s.get("title") or STATUS_ZH.get(str(s.get("status", "playing")), "")
         cards = f"剩 {s.get('cards_left', 36)} 张"
         line2 = f"{cards}  {state_line}" if state_line and state_line != "已出完" else (state_line or cards)
         team_color = (odd if s.get("team", "odd" if num % 2 else "even") == "odd" else even).get("color",
