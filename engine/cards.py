@@ -231,6 +231,9 @@ class Play(NamedTuple):
             SYMBOLS[self.base] * self.n + "2" * self.twos + "B" * self.smalls + "R" * self.bigs
         )
 
+    def __repr__(self) -> str:
+        return f"Play({str(self)!r})"
+
     def zh(self) -> str:
         return "".join([ZH_NAMES[self.base]] * self.n + ["2"] * self.twos + ["小王"] * self.smalls
                        + ["大王"] * self.bigs)

@@ -540,11 +540,11 @@ class Game:
     def options(self, seat: int) -> frozenset[str]:
         """What ``seat`` may do now: a subset of play, pass, yield, burn, revolt."""
         out: set[str] = set()
-        for a in self._seat_actions(seat):
+        for a in self._seat_actions(seat):  # non-play kinds come first: stop at the first play
             if a.kind == "play":
                 out.add("play" if seat == self.pending_seat else "burn")
-            else:
-                out.add(a.kind)
+                break
+            out.add(a.kind)
         return frozenset(out)
 
     def burn_window_open(self) -> bool:

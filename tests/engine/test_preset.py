@@ -17,7 +17,8 @@ def test_G11_both_presets_load() -> None:
     dg = load_preset("dagang")
     assert tv.name == "tv_match" and not tv.bie_san and not tv.revolution
     assert tv.title_points == (7, 5, 4, 3, 2, 1) and tv.quan_san_points == 32
-    assert dg.bie_san and dg.revolution and dg.title_points == (4, 2, 0, 0, -2, -4) and dg.quan_san_points == 12
+    assert dg.bie_san and dg.revolution
+    assert dg.title_points == (4, 2, 0, 0, -2, -4) and dg.quan_san_points == 12
     assert tv.gouji_min_twos == dg.gouji_min_twos == 1  # G6.1 toggle
 
 
