@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Game, gjn, load_preset  # noqa: E402
+from engine import Game, deal, gjn, load_preset  # noqa: E402
 from engine.deal import deal_counts, first_leader  # noqa: E402
 from engine.game import enumerate_leads  # noqa: E402
 
@@ -79,8 +79,7 @@ def bench_replay(n: int) -> tuple[float, float, float]:
     texts = []
     lens = []
     for i in range(n):
-        g = Game("tv_match", hands={s: _cards(c) for s, c in zip(range(1, 7), deal_counts(f"r{i}"), strict=True)},
-                 leader=first_leader(f"r{i}"))
+        g = Game("tv_match", hands=deal(f"r{i}"), leader=first_leader(f"r{i}"))
         g.play_randomly(random.Random(i))
         texts.append(gjn.write(gjn.from_game(g)))
         lens.append(len(g.moves))
