@@ -180,13 +180,13 @@ def _create_scene(obs: Requester, scene: str) -> None:
 def _order(obs: Requester, scene: str, ids: list[int]) -> None:
     """Our items bottom→top in layout order (index 0 = bottom); anything else stays above them."""
     current = obs.request("GetSceneItemList", {"sceneName": scene}).get("sceneItems", [])
-    index = {int(i["sceneItemId"]): int(i["sceneItemIndex"]) for i in current}
+    order = [int(i["sceneItemId"]) for i in sorted(current, key=lambda i: int(i["sceneItemIndex"]))]
     for want, item_id in enumerate(ids):
-        if index.get(item_id) != want:
+        if item_id in order and order.index(item_id) != want:
             obs.request("SetSceneItemIndex", {"sceneName": scene, "sceneItemId": item_id,
                                               "sceneItemIndex": want})
-            current = obs.request("GetSceneItemList", {"sceneName": scene}).get("sceneItems", [])
-            index = {int(i["sceneItemId"]): int(i["sceneItemIndex"]) for i in current}
+            order.remove(item_id)             # OBS moves the item: the others keep their order
+            order.insert(want, item_id)
 
 
 def _video(obs: Requester, rep: ProvisionReport, width: int, height: int, fps: int) -> None:
@@ -205,7 +205,8 @@ def _video(obs: Requester, rep: ProvisionReport, width: int, height: int, fps: i
 
 def _transition(obs: Requester, rep: ProvisionReport, name: str, ms: int) -> None:
     try:
-        obs.request("SetCurrentSceneTransition", {"transitionName": name})
+        if obs.request("GetCurrentSceneTransition").get("transitionName") != name:
+            obs.request("SetCurrentSceneTransition", {"transitionName": name})
         if name != "Cut":
             obs.request("SetCurrentSceneTransitionDuration", {"transitionDuration": int(ms)})
     except ObsRequestError as exc:

@@ -40,6 +40,8 @@ class FakeObs:
                     "fpsNumerator": 30, "fpsDenominator": 1}
         if t in ("SetVideoSettings", "SetCurrentSceneTransition", "SetCurrentSceneTransitionDuration"):
             return {}
+        if t == "GetCurrentSceneTransition":
+            return {"transitionName": "Fade"}
         if t == "GetSceneList":
             return {"scenes": [{"sceneName": s} for s in self.scenes]}
         if t == "GetInputList":
