@@ -311,7 +311,7 @@ class Placements:
         cells = [{"prize": c.prize, "sponsor": self.sponsor_name(c.sponsor), "sponsor_id": c.sponsor,
                   "slogan": c.slogan, "logo": url(self.logo_of(c))} for c in self.cells]
         return {"sponsors": sponsors, "cells": cells,
-                "source": {"file": Path(self.file).name, "digest": self.digest,
+                "source": {"file": str(Path(self.file).resolve()), "digest": self.digest,
                            "air_date": self.air_date.isoformat() if self.air_date else ""}}
 
     def credits(self) -> list[Slot]:
@@ -336,14 +336,23 @@ class _Reader:
     def __init__(self, file: str) -> None:
         self.file = file
         self.issues: list[Issue] = []
+        self.key_of: dict[int, Node] = {}    # id(value node) → its key node
 
     def error(self, node: Node | None, message: str, fix: str = "", level: str = "error") -> None:
+        if isinstance(node, MappingNode | SequenceNode) and not node.flow_style and id(node) in self.key_of:
+            node = self.key_of[id(node)]     # a block collection: point at its key, not its first item
         line = node.start_mark.line + 1 if node is not None else 1
         col = node.start_mark.column + 1 if node is not None else 1
         self.issues.append(Issue(self.file, line, col, message, fix, level))
 
     def warn(self, node: Node | None, message: str, fix: str = "") -> None:
         self.error(node, message, fix, level="warning")
+
+    def line(self, node: Node) -> int:
+        """The line a value belongs to: its key's line for block collections."""
+        if isinstance(node, MappingNode | SequenceNode) and not node.flow_style and id(node) in self.key_of:
+            node = self.key_of[id(node)]
+        return int(node.start_mark.line) + 1
 
     def mapping(self, node: Node, what: str, required: tuple[str, ...], optional: tuple[str, ...]
                 ) -> dict[str, Node] | None:
@@ -368,6 +377,7 @@ class _Reader:
                            f"{hint}可用字段：{', '.join(allowed)}")
                 continue
             out[key] = vnode
+            self.key_of[id(vnode)] = knode
         for key in required:
             if key not in out:
                 self.error(node, f"{what} 缺少必填字段 {key!r}", f"加上 {key}: …")
@@ -666,7 +676,7 @@ def _contract(b: _Build, node: Node, what: str, *, need_signed: bool) -> Contrac
     if b.air_date is not None and not (start <= b.air_date <= end):
         b.r.error(node, f"{what} 的合同（{start} 至 {end}）不包含本期播出日期 {b.air_date}",
                   "续签并更新合同日期，或把这个广告位从本期排期中删除")
-    return Contract(signed, start, end, node.start_mark.line + 1)
+    return Contract(signed, start, end, b.r.line(node))
 
 
 def _price(b: _Build, node: Node, what: str, *, per: str | None = None) -> Price | None:
@@ -765,7 +775,7 @@ def _film(b: _Build, node: Node, what: str, sponsor: str | None, slot_key: str, 
         declared = None
     if fid is None or declared is None or asset is None or sponsor is None:
         return None
-    return Film(fid, asset, declared, sponsor, slot_key, node.start_mark.line + 1)
+    return Film(fid, asset, declared, sponsor, slot_key, b.r.line(node))
 
 
 def _bumper(b: _Build, node: Node, what: str, bumper_id: str, sponsor: str | None) -> Bumper | None:
@@ -821,7 +831,7 @@ def _broadcast_slot(b: _Build, node: Node, kind: str, key: str, index: int = 0, 
                             price=c["price"],
                             logo=c["logo"], minimums=mins, graphics=c["graphics"], scenes=c["scenes"],
                             draws=c["draws"], bumper=bumper, film=film, index=index, notes=c["notes"],
-                            line=node.start_mark.line + 1))
+                            line=b.r.line(node)))
     else:
         _mark_incomplete(b)
 
@@ -917,7 +927,7 @@ def _plain_slot(b: _Build, node: Node, kind: str) -> None:
         b.slots.append(Slot(key=kind, kind=kind, sponsor=c["sponsor"], contract=c["contract"],
                             price=c["price"],
                             logo=c["logo"], minimums=mins, graphics=c["graphics"], scenes=c["scenes"],
-                            draws=c["draws"], film=film, notes=c["notes"], line=node.start_mark.line + 1))
+                            draws=c["draws"], film=film, notes=c["notes"], line=b.r.line(node)))
     else:
         _mark_incomplete(b)
 
@@ -943,7 +953,7 @@ def _ticker(b: _Build, node: Node) -> None:
         b.slots.append(Slot(key="ticker", kind="ticker", sponsor=sponsor, contract=c["contract"],
                             price=c["price"], logo=c["logo"], minimums=mins, graphics=c["graphics"],
                             scenes=c["scenes"], lines=tuple(t for t, _ in lines), notes=c["notes"],
-                            line=node.start_mark.line + 1))
+                            line=b.r.line(node)))
     else:
         _mark_incomplete(b)
 

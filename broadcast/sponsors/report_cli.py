@@ -1,0 +1,89 @@
+"""``python -m broadcast report EPISODE --db FILE …``: the sponsor exposure report of one episode.
+
+    python -m broadcast report 第1期 --db demo.sqlite [--placements FILE] [--air-date D] [--out DIR]
+                               [--sponsor ID] [--no-pdf]
+
+Writes 赞助商播出报告_<episode>.xlsx/.html/.pdf and one PDF per sponsor under DIR/sponsors/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from broadcast.core.db import DatabaseError
+from broadcast.sponsors.placements import PlacementError, load_placements, parse_air_date
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("episode", help="期数（与演播室 show.episode 相同），如 第1期")
+    parser.add_argument("--db", required=True, help="演播室数据库（含播出记录）")
+    parser.add_argument("--placements", help="排期文件（默认用本期加载的那份）")
+    parser.add_argument("--air-date", help="播出日期 YYYY-MM-DD（默认取播出记录）")
+    parser.add_argument("--out", default="out/reports", help="输出文件夹（默认 out/reports/）")
+    parser.add_argument("--sponsor", help="只给这一家赞助商出报告（赞助商编号）")
+    parser.add_argument("--no-pdf", action="store_true", help="不生成 PDF（不启动 Chromium）")
+
+
+def main(args: argparse.Namespace) -> int:
+    from broadcast.sponsors.asrun import AsRunLog
+    from broadcast.sponsors.exposure import compute
+    from broadcast.sponsors.report import write_reports
+
+    db = Path(args.db)
+    if not db.is_file():
+        print(f"{args.db}: 数据库文件不存在", file=sys.stderr)
+        return 2
+    try:
+        log = AsRunLog.open(db)
+    except DatabaseError as exc:
+        print(f"{args.db}: {exc}", file=sys.stderr)
+        return 2
+    info = log.episode(args.episode)
+    events = log.events(args.episode)
+    if info is None and not events:
+        known = "、".join(e.episode for e in log.episodes()) or "无"
+        print(f"{args.db}: 没有 {args.episode!r} 的播出记录（已有：{known}）", file=sys.stderr)
+        return 2
+    air_date = args.air_date or (info.air_date if info else "")
+    day = parse_air_date(air_date) if air_date else None
+    if air_date and day is None:
+        print(f"播出日期 {air_date!r} 应写成 YYYY-MM-DD", file=sys.stderr)
+        return 2
+    stored = (info.placements if info else {}) or {}
+    file = args.placements or stored.get("file", "")
+    if not file:
+        print(f"{args.episode}: 播出记录里没有排期文件；用 --placements 指定", file=sys.stderr)
+        return 2
+    try:
+        p = load_placements(file, air_date=day)
+    except PlacementError as exc:
+        for issue in exc.errors:
+            print(str(issue), file=sys.stderr)
+        return 2
+    if stored.get("digest") and stored["digest"] != p.digest:
+        print(f"注意：{file} 在本期播出后改过（播出时 {stored['digest']}，现在 {p.digest}）；报告按现在的文件计算承诺",
+              file=sys.stderr)
+    if args.sponsor and args.sponsor not in p.sponsors:
+        print(f"没有赞助商 {args.sponsor!r}（可用：{', '.join(p.sponsors)}）", file=sys.stderr)
+        return 2
+    x = compute(p, args.episode, events, info=info, prizes=log.prizes(args.episode), season_prizes=log.prizes(),
+                air_date=air_date)
+    files = write_reports(x, p, Path(args.out), proofs=log.proofs(args.episode), pdf=not args.no_pdf,
+                          sponsor=args.sponsor)
+    short = sum(len(s.shortfalls) for s in x.sponsors)
+    print(f"{args.episode}（{x.air_date or '—'}）：节目 {x.duration / 60:.1f} 分钟，播出记录 {len(events)} 条，"
+          f"未达标 {short} 项")
+    for s in x.sponsors:
+        flag = f"  ✗ {len(s.shortfalls)} 项未达标：" + "；".join(
+            f"{m.slot_label} {m.what} {m.delivered:g}/{m.promised:g}{m.unit}" for m in s.shortfalls
+            if m.promised is not None) if s.shortfalls else "  ✓ 达标"
+        print(f"  {s.name}{flag}")
+    print(f"  爱心基金：本期奖金 {x.prize_total:,.2f} 元 → {x.charity:,.2f} 元；本季累计 {x.season_charity:,.2f} 元")
+    for label, path in (("XLSX", files.xlsx), ("HTML", files.html), ("PDF", files.pdf)):
+        if path is not None:
+            print(f"  {label}: {path}")
+    for sid, path in (files.sponsor_pdfs or files.sponsor_htmls).items():
+        print(f"  {p.sponsor_name(sid)}: {path}")
+    return 0
