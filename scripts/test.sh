@@ -4,6 +4,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 export QT_QPA_PLATFORM=offscreen
+export GOUJI_NO_SKIP=1
 mkdir -p test-artifacts
 $PY -m ruff check engine broadcast tests benchmarks || exit 1
 $PY -m mypy --strict engine || exit 1

@@ -22,3 +22,15 @@ def artifacts() -> Path:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "studio.sqlite"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    """Under the project's test command (GOUJI_NO_SKIP=1) a skipped real part (OBS, Chromium …) fails:
+    the test command installs everything, so a skip there can only hide a missing install step."""
+    outcome = yield
+    rep = outcome.get_result()
+    if os.environ.get("GOUJI_NO_SKIP") == "1" and rep.skipped and not hasattr(rep, "wasxfail"):
+        rep.outcome = "failed"
+        reason = rep.longrepr[2] if isinstance(rep.longrepr, tuple) else str(rep.longrepr)
+        rep.longrepr = f"skipped under GOUJI_NO_SKIP=1 (a real part is missing): {reason}"
