@@ -122,6 +122,8 @@ def parse(text: str, filename: str = "<string>") -> Record:
     """Parse GJN text. Raises :class:`GJNError` (with ``.line``) on malformed input."""
     rec = Record(filename=filename)
     seen: set[str] = set()
+    if text.startswith("\ufeff"):
+        text = text[1:]
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = _strip_comment(raw).strip()
         if not line:

@@ -508,3 +508,66 @@ def test_G12_1_leader_is_given_and_first_leader_is_seeded() -> None:
     assert len({first_leader(s) for s in range(40)}) > 1
     g = Game("tv_match", hands=deal(5), leader=first_leader(5))
     assert g.pending_seat == first_leader(5)
+
+
+# ---------------------------------------------------------------- more edge cases
+
+
+def test_G7_1_last_burn_play_may_be_without_joker() -> None:
+    g = game({1: "TTTTT4", 2: "JJJJJ8", 3: "6", 4: "9", 5: "7", 6: "8"})
+    play(g, "1 TTTTT", "2 JJJJJ", "5 pass", "2 8")
+    assert g.status(2) == "finished" and g.result is not None and g.burner is None
+
+
+def test_G7_2_options_show_burns_to_the_other_seats() -> None:
+    g = _burn_game()
+    play(g, "1 TTTTT")
+    assert g.options(4) == {"pass", "play"}
+    assert g.options(2) == {"burn"} and g.options(5) == {"burn"}
+    assert g.options(3) == frozenset() and g.options(1) == frozenset()
+
+
+def test_G4_3_dead_play_with_the_opposite_out_ends_the_round_at_once() -> None:
+    g = game({1: "", 2: "66", 3: "77", 4: "8R9", 5: "99", 6: "TT"}, leader=4)
+    assert g.status(1) == "finished" and g.is_wutou(4)
+    play(g, "4 8R")
+    assert g.last_play is None and g.pending_seat == 4  # no 对头 to 扣牌: 4 leads again
+
+
+def test_G9_3_buy_from_the_opposites_team_when_the_opposite_has_one_three() -> None:
+    hands = [list(h) for h in deal(seed=21)]
+    # seat 1: no 3; seat 4: exactly one 3; the rest go to seat 6 (a teammate of 4)
+    for src, dst, keep in ((0, 5, 0), (3, 5, 1)):
+        threes = [c for c in hands[src] if c == Rank.THREE]
+        move = threes[keep:]
+        swap = [c for c in hands[dst] if Rank.THREE < c < Rank.TWO][: len(move)]
+        for c in move:
+            hands[src].remove(c)
+            hands[dst].append(c)
+        for c in swap:
+            hands[dst].remove(c)
+            hands[src].append(c)
+    g = Game("dagang", hands=hands, leader=1)
+    buyer, seller, _paid = g.purchases[0]
+    assert buyer == 1 and seller in (2, 6)
+    assert g.dealt_hand_counts(1) != g.hand_counts(1)
+
+
+def test_G5_membership_does_not_enumerate(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = Game("tv_match", hands=deal(seed=4), leader=1)
+
+    def boom(seat: int) -> None:
+        raise AssertionError("enumerated")
+
+    monkeypatch.setattr(g, "_seat_actions", boom)
+    assert Action.pass_(1) not in g.legal_plays()
+    lead = Play.from_cards([g.hand(1)[0]])  # type: ignore[index]
+    assert Action(1, "play", lead) in g.legal_plays()
+
+
+def test_G8_wutou_gouji_is_not_protected() -> None:
+    g = game({1: "5", 2: "66", 3: "77", 4: "KK9", 5: "AA", 6: "22"})
+    play(g, "1 5", "2 pass", "3 pass", "4 pass", "5 pass", "6 pass", "2 66", "3 77", "4 KK")
+    assert g.pending_seat == 5  # in turn: 4 is 无头, its 够级牌 is open to everyone
+    play(g, "5 pass")
+    legal(g, "6 22")
