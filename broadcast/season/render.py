@@ -139,8 +139,8 @@ def render_leaderboard(ranking: Ranking, path: str | Path, *, title: str = "够�
                 ("冠名", 920, 300, lambda r: r.sponsor), ("胜", 1260, 100, lambda r: str(r.wins)),
                 ("负", 1380, 100, lambda r: str(r.losses)), ("净积分", 1530, 150, lambda r: str(r.points)),
                 ("头科", 1730, 120, lambda r: str(r.firsts))]
-    ty = 340
-    row_h = 62
+    ty = 334
+    row_h = 60
     left, right = 90, W - 90
     draw.rectangle([left, ty, right, ty + 48], fill=(150, 24, 24))
     hf = font(28)

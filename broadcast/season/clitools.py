@@ -1,0 +1,78 @@
+"""Shared bits of the season / import / export commands: the --db option and clean error exits."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from broadcast.core.db import DatabaseError
+from broadcast.season.export import ExportError
+from broadcast.season.importer import ImportError_
+from broadcast.season.model import SeasonError
+from broadcast.season.rankings import SpecError
+from broadcast.season.render import RenderError
+
+DEFAULT_DB = os.environ.get("GOUJI_DB", "studio.sqlite")
+USER_ERRORS = (SeasonError, ImportError_, ExportError, RenderError, SpecError, DatabaseError, OSError)
+
+
+def add_db(p: argparse.ArgumentParser, *, season: bool = True) -> None:
+    p.add_argument("--db", default=DEFAULT_DB, help=f"项目数据库文件 / project database (default {DEFAULT_DB})")
+    if season:
+        p.add_argument("--season", default=None, help="赛季名称或编号（默认最新）/ season name or id (default: latest)")
+
+
+def fail(lines: list[str] | str) -> int:
+    for line in [lines] if isinstance(lines, str) else lines:
+        print(line, file=sys.stderr)
+    return 2
+
+
+def run(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run a command; bad input becomes one clear line per problem and exit status 2, never a traceback."""
+    try:
+        return fn(args)
+    except ImportError_ as e:
+        shown = e.errors[:20]
+        more = [f"… 另有 {len(e.errors) - 20} 处错误 / {len(e.errors) - 20} more"] if len(e.errors) > 20 else []
+        return fail(shown + more + ["未导入任何数据 / nothing was imported"])
+    except USER_ERRORS as e:
+        return fail(f"错误 error: {e}")
+
+
+def db_must_exist(path: str) -> None:
+    if not Path(path).is_file():
+        raise SeasonError(f"{path}: 数据库文件不存在（先运行 python -m broadcast season demo --db {path} "
+                          "或 season create）/ database not found", rule="db")
+
+
+def sponsor_from_placements(path: str | Path) -> tuple[str, str]:
+    """The 英雄榜冠名 sponsor's (name, logo path) from a placements YAML (``leaderboard.sponsor``).
+
+    Read as plain data (the sponsors module owns the format, docs/sponsors.md); only the two keys used
+    here are looked at.
+    """
+    p = Path(path)
+    try:
+        data: Any = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 0
+        raise SeasonError(f"{p}:{line}: YAML 格式错误 / malformed YAML", rule="placements") from None
+    slot = (data or {}).get("leaderboard") if isinstance(data, dict) else None
+    if not isinstance(slot, dict) or "sponsor" not in slot:
+        raise SeasonError(f"{p}:1: 排期里没有 leaderboard.sponsor（英雄榜冠名）/ no leaderboard sponsor",
+                          rule="placements")
+    key = str(slot["sponsor"])
+    sponsor = (data.get("sponsors") or {}).get(key)
+    if not isinstance(sponsor, dict):
+        raise SeasonError(f"{p}:1: leaderboard.sponsor {key!r} 不在 sponsors 里 / unknown sponsor key",
+                          rule="placements")
+    logo = str(sponsor.get("logo") or "")
+    return str(sponsor.get("name") or key), str((p.parent / logo).resolve()) if logo else ""
