@@ -568,7 +568,7 @@ class Game:
 
     # ------------------------------------------------------------------ legality
     def _window(self) -> bool:
-        return (self._gprot and self._top is not None and not self._tinfo[5]
+        return (self._gprot and not self._yprot and self._top is not None and not self._tinfo[5]
                 and OPP[self._top_seat] in self._queue)
 
     def _info_of(self, pl: Play) -> tuple[int, int, int, bool, bool, bool, bool]:
@@ -740,7 +740,12 @@ class Game:
         top = self._top
         if seat == pending:
             if top is None:
-                for pl in enumerate_leads(h, self._bie, min(cap, self._count[seat])):
+                leads = enumerate_leads(h, self._bie, min(cap, self._count[seat]))
+                if self._hands[seat] is not None:  # from the hand itself: every one is legal
+                    for pl in leads:
+                        yield mk(seat, "play", pl)
+                    return
+                for pl in leads:
                     if self._classify(seat, "play", pl)[0]:
                         yield mk(seat, "play", pl)
                 return
@@ -751,10 +756,12 @@ class Game:
                 or self._passed & BIT[seat] or self._luan:
             return
         assert top is not None
+        known = self._hands[seat] is not None
         for pl in enumerate_beats(h, top):
-            if pl.n + pl.twos + pl.smalls + pl.bigs > self._count[seat]:
-                continue
-            if self._classify(seat, "play", pl)[0]:
+            if known:  # the seat may act and the beats come from its hand
+                yield mk(seat, "play", pl)
+            elif (pl.n + pl.twos + pl.smalls + pl.bigs <= self._count[seat]
+                  and self._classify(seat, "play", pl)[0]):
                 yield mk(seat, "play", pl)
 
     # ------------------------------------------------------------------ push / pop

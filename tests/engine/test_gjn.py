@@ -79,3 +79,15 @@ def test_G2_1_unknown_hands_cannot_exceed_the_pack() -> None:
     text = '[Leader "1"]\n1 RRRR\n4 pass\n1 R\n'
     out = gjn.check(text)
     assert out["ok"] is False and out["error"]["rule"] == "G2.1" and out["error"]["move"] == 3
+
+
+def test_appendix_A_unknown_hands_legal_plays_are_lazy_and_legal() -> None:
+    from itertools import islice
+
+    g = gjn.replay(gjn.parse('[Leader "1"]\n1 TTTTT\n'))
+    assert g.pending_seat == 4 and g.hand(4) is None
+    first = list(islice(g.legal_plays(), 50))
+    assert first[0].kind == "pass" and all(a in g.legal_plays() for a in first)
+    burns = [a for a in first if a.seat != 4]
+    assert all(a.cards is not None and a.cards.size == 5 for a in first if a.kind == "play")
+    assert burns == [] or burns[0].seat in (2, 3, 5, 6)
