@@ -84,7 +84,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if not obj["ok"]:
         e = obj["error"]
         en, _, zh = str(e["message"]).partition(" / ")
-        print(f"{args.file}: ILLEGAL / 违规 at move {e['move']} (line {e['line']}), seat {e['seat']}, "
+        what = "INCOMPLETE / 未完" if str(e["message"]).startswith("the record ends") else "ILLEGAL / 违规"
+        print(f"{args.file}: {what} at move {e['move']} (line {e['line']}), seat {e['seat']}, "
               f"rule {e['rule']}")
         print(f"  English: {en}")
         print(f"  中文: {zh}")
