@@ -41,6 +41,7 @@ class Interval:
     start_event: int
     clipped: bool = False     # still on air at the episode's end: closed there
     handover: bool = False    # ended by the app → OBS hand-over
+    events: tuple[int, ...] = ()   # every on-event merged into this interval (proofs hang on them)
 
     @property
     def seconds(self) -> float:
@@ -125,7 +126,8 @@ def build_intervals(events: Iterable[StoredEvent], start: float, end: float
         if got is None:
             return
         s, eid = got
-        raw.setdefault(key, []).append(Interval(key, s, ts, frozenset([source]), eid, handover=handover))
+        raw.setdefault(key, []).append(Interval(key, s, ts, frozenset([source]), eid, handover=handover,
+                                                events=(eid,)))
 
     def open_(source: str, key: str, ts: float, eid: int) -> None:
         if (source, key) not in opened:
@@ -153,13 +155,14 @@ def build_intervals(events: Iterable[StoredEvent], start: float, end: float
             scene_of[e.source] = e.subject
             open_(e.source, f"scene:{e.subject}", e.ts, e.id)
     for (source, key), (s, eid) in sorted(opened.items()):
-        raw.setdefault(key, []).append(Interval(key, s, max(s, end), frozenset([source]), eid, clipped=True))
+        raw.setdefault(key, []).append(Interval(key, s, max(s, end), frozenset([source]), eid, clipped=True,
+                                                events=(eid,)))
         if not key.startswith("scene:"):
             flags.append(f"{_key_zh(key)} 到节目结束仍未下（{source}），已按节目结束时间截断")
     out: dict[str, list[Interval]] = {}
     for key, ivs in raw.items():
         clipped = [Interval(iv.key, max(iv.start, start), min(iv.end, end), iv.sources, iv.start_event,
-                            iv.clipped, iv.handover) for iv in ivs if iv.end > start and iv.start < end]
+                            iv.clipped, iv.handover, iv.events) for iv in ivs if iv.end > start and iv.start < end]
         out[key] = merge(clipped)
     return out, flags
 
@@ -174,7 +177,7 @@ def merge(intervals: Iterable[Interval]) -> list[Interval]:
             if gap <= MERGE_GAP or (cur.handover and gap <= HANDOVER_GAP):
                 out[-1] = Interval(cur.key, cur.start, max(cur.end, iv.end), cur.sources | iv.sources,
                                    cur.start_event, cur.clipped or iv.clipped,
-                                   iv.handover if iv.end >= cur.end else cur.handover)
+                                   iv.handover if iv.end >= cur.end else cur.handover, cur.events + iv.events)
                 continue
         out.append(iv)
     return out
@@ -297,20 +300,20 @@ def _slot_metrics(p: Placements, slot: Slot, ivs: dict[str, list[Interval]], eve
         full = [iv for iv in aired if iv.seconds >= slot.bumper.seconds - TOLERANCE]
         note = _airings_note(aired, slot.bumper.seconds, start)
         metric(f"{slot.bumper.seconds}秒标版（完整播出）", "次", mins.get("bumper"), len(full), note,
-               [iv.start_event for iv in aired])
+               [e for iv in aired for e in iv.events])
     if slot.film is not None:
         aired = ivs.get(f"film:{slot.film.id}", [])
         full = [iv for iv in aired if iv.seconds >= slot.film.seconds - TOLERANCE]
         what = "中插广告（完整播出）" if slot.kind == "spot" else f"{slot.film.seconds}秒宣传片（完整播出）"
         metric(what, "次", mins.get("film"), len(full), _airings_note(aired, slot.film.seconds, start),
-               [iv.start_event for iv in aired])
+               [e for iv in aired for e in iv.events])
         if slot.kind == "leaderboard":
             boards = [iv for k, v in ivs.items() if k.startswith("graphic:leaderboard:") for iv in v]
             following = [f for f in full
                          if any(0 <= f.start - b.end <= FOLLOW_GAP or b.start <= f.start <= b.end
                                 for b in boards)]
             metric("宣传片紧接英雄榜播出", "次", mins.get("film"), len(following),
-                   f"英雄榜下屏后 {FOLLOW_GAP:g} 秒内开始播出才计", [iv.start_event for iv in following])
+                   f"英雄榜下屏后 {FOLLOW_GAP:g} 秒内开始播出才计", [e for iv in following for e in iv.events])
     if slot.kind == "cell":
         mine = [e for e in events if e.kind == DRAW and e.detail.get("cell") == slot.index]
         note = "；".join(f"{e.detail.get('contestant', '')} 抽中 {e.detail.get('prize', '')}" for e in mine)
@@ -322,7 +325,8 @@ def _slot_metrics(p: Placements, slot: Slot, ivs: dict[str, list[Interval]], eve
         shown += [iv for k, v in ivs.items() if k.startswith(f"graphic:{g}:") for iv in v]
     for scene in slot.scenes:
         shown += ivs.get(f"scene:{scene}", [])
-    shown = merge(Interval("shown", i.start, i.end, i.sources, i.start_event, i.clipped) for i in shown)
+    shown = merge(Interval("shown", i.start, i.end, i.sources, i.start_event, i.clipped, False, i.events)
+                  for i in shown)
     instants = [e for e in events if (e.kind == SHOT and e.subject == slot.key)
                 or (slot.draws and e.kind == DRAW)]
     extra = [e for e in instants if not any(iv.start <= e.ts <= iv.end for iv in shown)]
@@ -338,7 +342,7 @@ def _slot_metrics(p: Placements, slot: Slot, ivs: dict[str, list[Interval]], eve
         slack = 100.0 * COVERAGE_SLACK / program if program > 0 else 0.0
         metric("右上角标覆盖率（不含插播广告）", "%", mins.get("coverage"), round(pct, 1),
                f"角标在屏 {bug:.0f} 秒 / 节目 {program:.0f} 秒（缺 {max(0.0, program - bug):.0f} 秒；"
-               f"容差 {COVERAGE_SLACK:g} 秒）", [iv.start_event for iv in shown], slack=slack)
+               f"容差 {COVERAGE_SLACK:g} 秒）", [e for iv in shown for e in iv.events], slack=slack)
         return out
     what = {"credits": "片尾鸣谢出现"}.get(slot.kind, "上屏/出镜次数")
     how = []
@@ -349,7 +353,7 @@ def _slot_metrics(p: Placements, slot: Slot, ivs: dict[str, list[Interval]], eve
     if slot.kind == "title":
         what = "游戏平台正中名称及LOGO 上屏"
     metric(what, "次", mins.get("appearances"), float(len(shown) + len(extra)), "；".join(how),
-           [iv.start_event for iv in shown] + [e.id for e in extra])
+           [e for iv in shown for e in iv.events] + [e.id for e in extra])
     if "seconds" in mins:
         metric("在屏时长", "秒", mins.get("seconds"), round(seconds, 1), "", ())
     return out

@@ -52,7 +52,7 @@ BOX = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
 KIND_ZH = {GRAPHIC_ON: "图形上屏", GRAPHIC_OFF: "图形下屏", FILM_START: "宣传片开始", FILM_END: "宣传片结束",
            PROGRAM_SCENE: "切换场景", MENTION: "口播", DRAW: "九宫格抽奖", PROOF: "播出截图", SHOT: "现场广告出镜"}
 SOURCE_ZH = {"obs": "OBS", "app": "应用", "operator": "运营员"}
-METRIC_HEAD = ("广告位", "项目", "承诺（每期）", "实际", "单位", "结果", "说明")
+METRIC_HEAD = ("广告位", "项目", "每期承诺", "实际", "单位", "结果", "说明")
 MIN_ZH = {"mentions": ("口播", "次"), "appearances": ("出镜", "次"), "seconds": ("在屏", "秒"),
           "bumper": ("标版", "次"), "film": ("宣传片", "次"), "coverage": ("角标覆盖", "%"),
           "draws": ("被抽中", "次")}
@@ -298,7 +298,7 @@ def thumbnail(proof: Proof, width: int = 360) -> bytes:
 
 def _metrics_table(metrics: Iterable[Metric], with_sponsor: dict[str, str] | None = None) -> str:
     head = (("赞助商",) if with_sponsor else ()) + METRIC_HEAD
-    widths = ((12,) if with_sponsor else ()) + (20, 19, 8, 6, 5, 7, 35)
+    widths = ((12,) if with_sponsor else ()) + (19, 19, 8, 6, 5, 8, 35)
     cols = "".join(f"<col style='width:{w}%'>" for w in widths)
     rows = [f"<table class='metrics'><colgroup>{cols}</colgroup><thead><tr>" + "".join(f"<th>{_e(h)}</th>" for h in head) + "</tr></thead><tbody>"]
     for m in metrics:
