@@ -23,8 +23,10 @@ from PIL import Image, ImageDraw, ImageFont
 
 HERE = Path(__file__).resolve().parent
 DEMO = HERE / "demo"
-FONT_FILES = ("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
-              "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+FONT_FILES = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+)
 
 
 @dataclass(frozen=True)
@@ -65,11 +67,12 @@ def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     path = FONT_FILES[0] if bold else FONT_FILES[1]
     if not Path(path).exists():
         sys.exit(f"缺少字体 {path}：apt-get install fonts-noto-cjk")
-    return ImageFont.truetype(path, size=size, index=2)   # index 2 = SC (simplified Chinese)
+    return ImageFont.truetype(path, size=size, index=2)  # index 2 = SC (simplified Chinese)
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, start: int, bold: bool = True
-         ) -> ImageFont.FreeTypeFont:
+def _fit(
+    draw: ImageDraw.ImageDraw, text: str, width: int, start: int, bold: bool = True
+) -> ImageFont.FreeTypeFont:
     size = start
     while size > 10:
         f = font(size, bold)
@@ -103,7 +106,9 @@ def make_film(b: Brand, film_id: str, seconds: int, out: Path, ffmpeg: str) -> N
             im = Image.new("RGB", (w, h), b.color)
             d = ImageDraw.Draw(im)
             d.rectangle((0, 0, w, 26), fill=(0, 0, 0))
-            d.text((8, 13), f"{b.name} {seconds}秒品牌宣传片", font=small_f, fill=(255, 255, 255), anchor="lm")
+            d.text(
+                (8, 13), f"{b.name} {seconds}秒品牌宣传片", font=small_f, fill=(255, 255, 255), anchor="lm"
+            )
             left = seconds - i // fps
             d.text((w - 8, 13), f"{left:02d}", font=small_f, fill=b.accent, anchor="rm")
             im.paste(logo, ((w - 200) // 2, 36), logo)
@@ -111,11 +116,41 @@ def make_film(b: Brand, film_id: str, seconds: int, out: Path, ffmpeg: str) -> N
             d.text((w // 2, 158), "演示素材 · 非真实广告", font=slogan_f, fill=b.accent, anchor="mm")
             d.rectangle((0, h - 6, int(w * (i + 1) / (seconds * fps)), h), fill=b.accent)
             im.save(Path(tmp) / f"f{i:04d}.png")
-        cmd = [ffmpeg, "-y", "-loglevel", "error", "-framerate", str(fps), "-i", str(Path(tmp) / "f%04d.png"),
-               "-c:v", "libx264", "-preset", "slow", "-crf", "30", "-tune", "stillimage", "-r", "25",
-               "-pix_fmt", "yuv420p", "-t", str(seconds), "-movflags", "+faststart",
-               "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact",
-               "-metadata", f"title={b.name} {seconds}s", str(out)]
+        cmd = [
+            ffmpeg,
+            "-y",
+            "-loglevel",
+            "error",
+            "-framerate",
+            str(fps),
+            "-i",
+            str(Path(tmp) / "f%04d.png"),
+            "-c:v",
+            "libx264",
+            "-preset",
+            "slow",
+            "-crf",
+            "30",
+            "-tune",
+            "stillimage",
+            "-r",
+            "25",
+            "-pix_fmt",
+            "yuv420p",
+            "-t",
+            str(seconds),
+            "-movflags",
+            "+faststart",
+            "-map_metadata",
+            "-1",
+            "-fflags",
+            "+bitexact",
+            "-flags:v",
+            "+bitexact",
+            "-metadata",
+            f"title={b.name} {seconds}s",
+            str(out),
+        ]
         subprocess.run(cmd, check=True)
 
 

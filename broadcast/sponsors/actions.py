@@ -17,8 +17,13 @@ from typing import Any
 from broadcast.core.schema import default_state
 from broadcast.core.store import ActionRefused, Context, Payload, State, action
 
-SHOT_SLOTS = {"table": "桌面广告位", "jiugongge_board": "九宫格下方广告位", "prize_stand": "奖品展示台",
-              "shirts": "选手文化衫", "commentary": "解说区"}
+SHOT_SLOTS = {
+    "table": "桌面广告位",
+    "jiugongge_board": "九宫格下方广告位",
+    "prize_stand": "奖品展示台",
+    "shirts": "选手文化衫",
+    "commentary": "解说区",
+}
 
 
 def _refuse(zh: str, en: str, rule: str) -> ActionRefused:
@@ -31,16 +36,23 @@ def sponsors_load(state: State, payload: Payload, ctx: Context) -> None:
     sponsors = payload.get("sponsors")
     cells = payload.get("cells")
     if not isinstance(sponsors, dict) or not isinstance(cells, list):
-        raise _refuse("排期数据不完整（缺少 sponsors 或 cells）",
-                      "placements payload needs sponsors and cells", "sponsors.load")
+        raise _refuse(
+            "排期数据不完整（缺少 sponsors 或 cells）",
+            "placements payload needs sponsors and cells",
+            "sponsors.load",
+        )
     if cells and len(cells) != 9:
-        raise _refuse(f"九宫格必须正好 9 格，这里有 {len(cells)} 格",
-                      f"jiugongge needs 9 cells, got {len(cells)}", "sponsors.load")
+        raise _refuse(
+            f"九宫格必须正好 9 格，这里有 {len(cells)} 格",
+            f"jiugongge needs 9 cells, got {len(cells)}",
+            "sponsors.load",
+        )
     allowed = set(default_state()["sponsors"]) - {"mentions", "shots", "source"}
     unknown = sorted(set(sponsors) - allowed)
     if unknown:
-        raise _refuse(f"排期数据有未知字段：{', '.join(unknown)}", f"unknown sponsor fields {unknown}",
-                      "sponsors.load")
+        raise _refuse(
+            f"排期数据有未知字段：{', '.join(unknown)}", f"unknown sponsor fields {unknown}", "sponsors.load"
+        )
     old = state["sponsors"]
     ids = {str(r.get("id", "")) for r in sponsors.get("roster", []) if isinstance(r, dict)}
     fresh: dict[str, Any] = default_state()["sponsors"]
@@ -48,8 +60,9 @@ def sponsors_load(state: State, payload: Payload, ctx: Context) -> None:
     fresh["source"] = dict(payload.get("source") or {})
     # counters of this episode survive a reload for the sponsors / slots that are still there
     fresh["mentions"] = {k: v for k, v in old.get("mentions", {}).items() if k in ids}
-    fresh["shots"] = {k: v for k, v in old.get("shots", {}).items()
-                      if k in SHOT_SLOTS and fresh.get(k, {}).get("name")}
+    fresh["shots"] = {
+        k: v for k, v in old.get("shots", {}).items() if k in SHOT_SLOTS and fresh.get(k, {}).get("name")
+    }
     state["sponsors"] = fresh
     jg = state["jiugongge"]
     if jg.get("cells") != cells:
@@ -79,15 +92,20 @@ def jiugongge_draw(state: State, payload: Payload, ctx: Context) -> None:
         raise _refuse("请填写抽奖选手", "contestant missing", "jiugongge")
     cell = payload.get("cell")
     if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell <= 8:
-        raise _refuse(f"格子编号 {cell!r} 无效（应为 0–8，对应第 1–9 格）", f"cell {cell!r} not in 0..8",
-                      "jiugongge")
+        raise _refuse(
+            f"格子编号 {cell!r} 无效（应为 0–8，对应第 1–9 格）", f"cell {cell!r} not in 0..8", "jiugongge"
+        )
     for d in jg.get("draws", []):
         if d["contestant"] == contestant:
-            raise _refuse(f"{contestant} 本期已经抽过奖（第 {d['cell'] + 1} 格）",
-                          f"{contestant} already drew cell {d['cell']}", "jiugongge.once")
+            raise _refuse(
+                f"{contestant} 本期已经抽过奖（第 {d['cell'] + 1} 格）",
+                f"{contestant} already drew cell {d['cell']}",
+                "jiugongge.once",
+            )
         if d["cell"] == cell:
-            raise _refuse(f"第 {cell + 1} 格已被 {d['contestant']} 抽走", f"cell {cell} already drawn",
-                          "jiugongge.cell")
+            raise _refuse(
+                f"第 {cell + 1} 格已被 {d['contestant']} 抽走", f"cell {cell} already drawn", "jiugongge.cell"
+            )
     draw = {"id": len(jg.get("draws", [])) + 1, "contestant": contestant, "cell": cell}
     jg.setdefault("draws", []).append(draw)
     jg["draw"] = dict(draw)
@@ -115,8 +133,11 @@ def sponsor_shot(state: State, payload: Payload, ctx: Context) -> None:
     """A studio placement was on screen (marked by the operator): {slot: table | jiugongge_board …}."""
     slot = str(payload.get("slot", ""))
     if slot not in SHOT_SLOTS:
-        raise _refuse(f"没有这个现场广告位：{slot!r}（可用：{'、'.join(SHOT_SLOTS)}）",
-                      f"unknown studio slot {slot!r}", "sponsor.shot")
+        raise _refuse(
+            f"没有这个现场广告位：{slot!r}（可用：{'、'.join(SHOT_SLOTS)}）",
+            f"unknown studio slot {slot!r}",
+            "sponsor.shot",
+        )
     if not state["sponsors"].get(slot, {}).get("name"):
         raise _refuse(f"{SHOT_SLOTS[slot]}本期没有赞助商", f"no sponsor holds {slot}", "sponsor.shot")
     counts = state["sponsors"].setdefault("shots", {})
@@ -130,8 +151,9 @@ def charity_update(state: State, payload: Payload, ctx: Context) -> None:
     ch = state["charity"]
     unknown = sorted(set(payload) - {"prize", "share_percent", "label", "prize_total_yuan"})
     if unknown:
-        raise _refuse(f"爱心基金没有字段 {', '.join(unknown)}", f"charity has no field(s) {unknown}",
-                      "charity")
+        raise _refuse(
+            f"爱心基金没有字段 {', '.join(unknown)}", f"charity has no field(s) {unknown}", "charity"
+        )
     if "prize_total_yuan" in payload:
         ch["prize_total_yuan"] = _money(payload["prize_total_yuan"], "奖金总额")
     if "prize" in payload:
@@ -144,8 +166,7 @@ def charity_update(state: State, payload: Payload, ctx: Context) -> None:
     if "share_percent" in payload:
         share = payload["share_percent"]
         if isinstance(share, bool) or not isinstance(share, int | float) or not 0 <= share <= 100:
-            raise _refuse(f"捐赠比例 {share!r} 应在 0–100 之间", f"share {share!r} not in 0..100",
-                          "charity")
+            raise _refuse(f"捐赠比例 {share!r} 应在 0–100 之间", f"share {share!r} not in 0..100", "charity")
         ch["share_percent"] = share
     if "label" in payload:
         ch["label"] = str(payload["label"])
@@ -159,6 +180,7 @@ def charity_share(prize_total_yuan: float, share_percent: float = 10.0) -> float
 
 def _money(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise _refuse(f"{what} {value!r} 应为不小于 0 的金额（元）", f"{what}: bad amount {value!r}",
-                      "charity")
+        raise _refuse(
+            f"{what} {value!r} 应为不小于 0 的金额（元）", f"{what}: bad amount {value!r}", "charity"
+        )
     return round(float(value), 2)

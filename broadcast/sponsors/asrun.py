@@ -37,7 +37,7 @@ from broadcast.core.airlog import (
 )
 from broadcast.core.store import Change, ShowStore
 
-SHOT = "shot"            # a studio placement on screen, marked by the operator: subject = slot (table …)
+SHOT = "shot"  # a studio placement on screen, marked by the operator: subject = slot (table …)
 ALL_KINDS = KINDS + (SHOT,)
 
 MIGRATIONS = [
@@ -136,8 +136,9 @@ class AsRunLog:
             self._conn.close()
 
     # -- episodes --------------------------------------------------------------------------------
-    def begin_episode(self, episode: str, ts: float, *, air_date: str = "",
-                      placements: dict[str, Any] | None = None) -> None:
+    def begin_episode(
+        self, episode: str, ts: float, *, air_date: str = "", placements: dict[str, Any] | None = None
+    ) -> None:
         """Start (or resume) an episode; events recorded with ``episode=""`` belong to it from now on."""
         if not episode:
             raise ValueError("episode id is empty")
@@ -148,7 +149,8 @@ class AsRunLog:
                 "ON CONFLICT(episode) DO UPDATE SET ended=NULL, "
                 "air_date=CASE WHEN excluded.air_date<>'' THEN excluded.air_date ELSE air_date END, "
                 "placements=CASE WHEN excluded.placements<>'{}' THEN excluded.placements ELSE placements END",
-                (episode, air_date, ts, _json(placements or {})))
+                (episode, air_date, ts, _json(placements or {})),
+            )
 
     def end_episode(self, ts: float, episode: str = "") -> str:
         """End the given (or current) episode; returns its id ("" when none was running)."""
@@ -162,19 +164,23 @@ class AsRunLog:
         with self._lock:
             episode = episode or self.current_episode()
             if episode:
-                self._conn.execute("UPDATE asrun_episodes SET placements=? WHERE episode=?",
-                                   (_json(placements), episode))
+                self._conn.execute(
+                    "UPDATE asrun_episodes SET placements=? WHERE episode=?", (_json(placements), episode)
+                )
 
     def current_episode(self) -> str:
         with self._lock:
-            row = self._conn.execute("SELECT episode FROM asrun_episodes WHERE ended IS NULL "
-                                     "ORDER BY started DESC LIMIT 1").fetchone()
+            row = self._conn.execute(
+                "SELECT episode FROM asrun_episodes WHERE ended IS NULL ORDER BY started DESC LIMIT 1"
+            ).fetchone()
             return str(row[0]) if row else ""
 
     def episode(self, episode: str) -> Episode | None:
         with self._lock:
-            row = self._conn.execute("SELECT episode, air_date, started, ended, placements "
-                                     "FROM asrun_episodes WHERE episode=?", (episode,)).fetchone()
+            row = self._conn.execute(
+                "SELECT episode, air_date, started, ended, placements FROM asrun_episodes WHERE episode=?",
+                (episode,),
+            ).fetchone()
         if row is None:
             return None
         return Episode(row[0], row[1], row[2], row[3], json.loads(row[4] or "{}"))
@@ -192,7 +198,8 @@ class AsRunLog:
             episode = event.episode or self.current_episode()
             cur = self._conn.execute(
                 "INSERT INTO asrun_events(ts, kind, subject, source, episode, detail) VALUES(?,?,?,?,?,?)",
-                (float(event.ts), event.kind, event.subject, event.source, episode, _json(event.detail)))
+                (float(event.ts), event.kind, event.subject, event.source, episode, _json(event.detail)),
+            )
             assert cur.lastrowid is not None
             return int(cur.lastrowid)
 
@@ -200,15 +207,19 @@ class AsRunLog:
         if not jpeg.startswith(b"\xff\xd8"):
             raise ValueError("proof is not a JPEG")
         with self._lock:
-            self._conn.execute("INSERT OR REPLACE INTO asrun_proofs(event_id, jpeg, width, height) "
-                               "VALUES(?,?,?,?)", (event_id, jpeg, width, height))
+            self._conn.execute(
+                "INSERT OR REPLACE INTO asrun_proofs(event_id, jpeg, width, height) VALUES(?,?,?,?)",
+                (event_id, jpeg, width, height),
+            )
 
     # -- prizes (爱心基金) -------------------------------------------------------------------------
     def record_prize(self, ts: float, contestant: str, yuan: float, note: str = "", episode: str = "") -> int:
         with self._lock:
             episode = episode or self.current_episode()
-            cur = self._conn.execute("INSERT INTO prize_log(ts, episode, contestant, yuan, note) "
-                                     "VALUES(?,?,?,?,?)", (ts, episode, contestant, float(yuan), note))
+            cur = self._conn.execute(
+                "INSERT INTO prize_log(ts, episode, contestant, yuan, note) VALUES(?,?,?,?,?)",
+                (ts, episode, contestant, float(yuan), note),
+            )
             assert cur.lastrowid is not None
             return int(cur.lastrowid)
 
@@ -225,17 +236,23 @@ class AsRunLog:
     # -- reading ----------------------------------------------------------------------------------
     def events(self, episode: str) -> list[StoredEvent]:
         with self._lock:
-            rows = self._conn.execute("SELECT id, ts, kind, subject, source, episode, detail "
-                                      "FROM asrun_events WHERE episode=? ORDER BY ts, id",
-                                      (episode,)).fetchall()
-        return [StoredEvent(int(r[0]), float(r[1]), r[2], r[3], r[4], r[5], json.loads(r[6] or "{}"))
-                for r in rows]
+            rows = self._conn.execute(
+                "SELECT id, ts, kind, subject, source, episode, detail "
+                "FROM asrun_events WHERE episode=? ORDER BY ts, id",
+                (episode,),
+            ).fetchall()
+        return [
+            StoredEvent(int(r[0]), float(r[1]), r[2], r[3], r[4], r[5], json.loads(r[6] or "{}"))
+            for r in rows
+        ]
 
     def proofs(self, episode: str) -> dict[int, Proof]:
         with self._lock:
             rows = self._conn.execute(
                 "SELECT p.event_id, p.jpeg, p.width, p.height FROM asrun_proofs p "
-                "JOIN asrun_events e ON e.id=p.event_id WHERE e.episode=?", (episode,)).fetchall()
+                "JOIN asrun_events e ON e.id=p.event_id WHERE e.episode=?",
+                (episode,),
+            ).fetchall()
         return {int(r[0]): Proof(int(r[0]), bytes(r[1]), int(r[2]), int(r[3])) for r in rows}
 
 
@@ -254,8 +271,15 @@ class AsRunRecorder:
     action) and written by a background thread, so a slow disk never delays a TAKE.
     """
 
-    def __init__(self, store: ShowStore, log: AsRunLog, *, obs_connected: bool = False,
-                 follow_show_episode: bool = True, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: ShowStore,
+        log: AsRunLog,
+        *,
+        obs_connected: bool = False,
+        follow_show_episode: bool = True,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._store = store
         self._log = log
         self._clock = clock
@@ -290,14 +314,23 @@ class AsRunRecorder:
         kind = GRAPHIC_OFF if connected else GRAPHIC_ON
         for g, (on, item) in program.items():
             if on:
-                self._put(AirEvent(ts, kind, g, "app", detail={"item": item,
-                                                               "handover": "obs" if connected else "app"}))
+                self._put(
+                    AirEvent(
+                        ts, kind, g, "app", detail={"item": item, "handover": "obs" if connected else "app"}
+                    )
+                )
         self._program = program
         self._obs = connected
 
     # -- episodes and films (the console / rundown runner calls these) ---------------------------
-    def begin_episode(self, episode: str, *, air_date: str = "", placements: dict[str, Any] | None = None,
-                      ts: float | None = None) -> None:
+    def begin_episode(
+        self,
+        episode: str,
+        *,
+        air_date: str = "",
+        placements: dict[str, Any] | None = None,
+        ts: float | None = None,
+    ) -> None:
         ts = self._clock() if ts is None else ts
         self._queue.put(("begin", episode, ts, air_date, placements))
         # graphics already on program when the episode starts are on air from its first second
@@ -316,8 +349,11 @@ class AsRunRecorder:
 
     def film_started(self, film_id: str, *, sponsor: str = "", ts: float | None = None) -> None:
         """A film went to air from the application's own playout (OBS reports its own with source obs)."""
-        self._put(AirEvent(self._clock() if ts is None else ts, FILM_START, film_id, "app",
-                           detail={"sponsor": sponsor}))
+        self._put(
+            AirEvent(
+                self._clock() if ts is None else ts, FILM_START, film_id, "app", detail={"sponsor": sponsor}
+            )
+        )
 
     def film_ended(self, film_id: str, *, ts: float | None = None) -> None:
         self._put(AirEvent(self._clock() if ts is None else ts, FILM_END, film_id, "app"))
@@ -384,8 +420,12 @@ class AsRunRecorder:
             episode = str(st["show"]["episode"])
             if episode and episode != str(change.previous["show"]["episode"]):
                 self.end_episode(ts)
-                self.begin_episode(episode, air_date=str(st["show"].get("air_date", "")),
-                                   placements=dict(st["sponsors"].get("source") or {}), ts=ts)
+                self.begin_episode(
+                    episode,
+                    air_date=str(st["show"].get("air_date", "")),
+                    placements=dict(st["sponsors"].get("source") or {}),
+                    ts=ts,
+                )
         elif t == "sponsors.load":
             self._queue.put(("placements", dict(st["sponsors"].get("source") or {})))
         elif t == "sponsor.mention":
@@ -397,15 +437,33 @@ class AsRunRecorder:
         elif t == "jiugongge.draw":
             draw = st["jiugongge"]["draw"]
             cell = st["jiugongge"]["cells"][draw["cell"]]
-            self._put(AirEvent(ts, DRAW, cell.get("sponsor_id", ""), "operator",
-                               detail={"draw": draw["id"], "contestant": draw["contestant"],
-                                       "cell": draw["cell"],
-                                       "prize": cell["prize"], "sponsor": cell.get("sponsor_id", ""),
-                                       "sponsor_name": cell["sponsor"]}))
+            self._put(
+                AirEvent(
+                    ts,
+                    DRAW,
+                    cell.get("sponsor_id", ""),
+                    "operator",
+                    detail={
+                        "draw": draw["id"],
+                        "contestant": draw["contestant"],
+                        "cell": draw["cell"],
+                        "prize": cell["prize"],
+                        "sponsor": cell.get("sponsor_id", ""),
+                        "sponsor_name": cell["sponsor"],
+                    },
+                )
+            )
         elif t == "charity.update" and isinstance(change.payload.get("prize"), dict):
             prize = change.payload["prize"]
-            self._queue.put(("prize", ts, str(prize.get("contestant", "")), float(prize.get("yuan", 0)),
-                             str(prize.get("note", ""))))
+            self._queue.put(
+                (
+                    "prize",
+                    ts,
+                    str(prize.get("contestant", "")),
+                    float(prize.get("yuan", 0)),
+                    str(prize.get("note", "")),
+                )
+            )
 
 
 def _program(state: dict[str, Any]) -> dict[str, tuple[bool, str]]:

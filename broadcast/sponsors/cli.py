@@ -24,6 +24,7 @@ from broadcast.sponsors.placements import (
     load_placements,
     parse_air_date,
 )
+from broadcast.sponsors.rundown import _pad
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +42,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     ld.add_argument("file")
     ld.add_argument("--db", required=True)
     ld.add_argument("--air-date")
-    rh = sub.add_parser("rehearse", help="按节目流程彩排一期，写入播出记录 / rehearse an episode into the as-run log")
+    rh = sub.add_parser(
+        "rehearse", help="按节目流程彩排一期，写入播出记录 / rehearse an episode into the as-run log"
+    )
     rh.add_argument("file")
     rh.add_argument("--db", required=True)
     rh.add_argument("--episode", required=True)
@@ -84,7 +87,9 @@ def main(args: argparse.Namespace) -> int:
 
         store = ShowStore.open(args.db)
         change = store.dispatch("sponsors.load", p.to_state(), source="sponsors-cli")
-        print(f"已加载到 {args.db}（操作 #{change.seq}）：{len(p.sponsors)} 家赞助商，九宫格 {len(p.cells)} 格")
+        print(
+            f"已加载到 {args.db}（操作 #{change.seq}）：{len(p.sponsors)} 家赞助商，九宫格 {len(p.cells)} 格"
+        )
         return 0
     if args.cmd == "rehearse":
         from broadcast.sponsors.simulate import rehearse
@@ -93,8 +98,10 @@ def main(args: argparse.Namespace) -> int:
             print(f"{args.db}: 文件已存在；彩排请用新的数据库文件（避免与正式记录混在一起）", file=sys.stderr)
             return 2
         rehearse(args.db, p, episode=args.episode, air_date=args.air_date, faults=args.faults)
-        print(f"彩排完成：{args.episode} 的播出记录已写入 {args.db}\n"
-              f"生成报告：python -m broadcast report {args.episode} --db {args.db}")
+        print(
+            f"彩排完成：{args.episode} 的播出记录已写入 {args.db}\n"
+            f"生成报告：python -m broadcast report {args.episode} --db {args.db}"
+        )
         return 0
     return 2
 
@@ -108,18 +115,26 @@ def _check(p: Placements) -> int:
     assets = list(iter_assets(p))
     images = {a.path for _, a in assets if a.kind == "image"}
     films = {a.path for _, a in assets if a.kind == "video"}
-    print(f"✓ {p.file}：排期有效 / placements OK"
-          + (f"（合同均覆盖 {p.air_date}）" if p.air_date else "（未检查合同日期：加 --air-date）"))
-    print(f"  赞助商 {len(p.sponsors)} 家；广告位 {len(p.slots)} 个；logo {len(images)} 个、宣传片 {len(films)} 条已核对")
+    print(
+        f"✓ {p.file}：排期有效 / placements OK"
+        + (f"（合同均覆盖 {p.air_date}）" if p.air_date else "（未检查合同日期：加 --air-date）")
+    )
+    print(
+        f"  赞助商 {len(p.sponsors)} 家；广告位 {len(p.slots)} 个；"
+        f"logo {len(images)} 个、宣传片 {len(films)} 条已核对"
+    )
     for kind, label in KIND_LABELS.items():
         slots = p.of_kind(kind)
         if not slots:
             continue
         who = "、".join(dict.fromkeys(p.sponsor_name(s.sponsor) for s in slots))
-        print(f"  {label:<10} {len(slots):>2}  {who}")
+        print(f"  {_pad(label, 18)} {len(slots):>2}  {who}")
     sup = p.supporters
     if sup:
-        order = " → ".join(f"{p.sponsor_name(s.sponsor)}（{s.contract.signed:%Y-%m-%d}）" for s in sup
-                           if s.contract and s.contract.signed)
+        order = " → ".join(
+            f"{p.sponsor_name(s.sponsor)}（{s.contract.signed:%Y-%m-%d}）"
+            for s in sup
+            if s.contract and s.contract.signed
+        )
         print(f"  赞助播出顺序（按签约）：{order}")
     return 0

@@ -25,11 +25,11 @@ from broadcast.sponsors.actions import charity_share
 from broadcast.sponsors.asrun import SHOT, Episode, Prize, StoredEvent
 from broadcast.sponsors.placements import Placements, Slot
 
-TOLERANCE = 0.5        # s: a 5 s bumper on air 4.6 s counts; 3 s does not
-MERGE_GAP = 1.0        # s: two intervals of the same thing this close are one appearance
-HANDOVER_GAP = 10.0    # s: app → OBS hand-over gap that still counts as one appearance
-FOLLOW_GAP = 10.0      # s: the 英雄榜 film must start within this after the 英雄榜 leaves
-COVERAGE_SLACK = 2.0   # s: the corner bug may miss this much of the programme (switching)
+TOLERANCE = 0.5  # s: a 5 s bumper on air 4.6 s counts; 3 s does not
+MERGE_GAP = 1.0  # s: two intervals of the same thing this close are one appearance
+HANDOVER_GAP = 10.0  # s: app → OBS hand-over gap that still counts as one appearance
+FOLLOW_GAP = 10.0  # s: the 英雄榜 film must start within this after the 英雄榜 leaves
+COVERAGE_SLACK = 2.0  # s: the corner bug may miss this much of the programme (switching)
 
 
 @dataclass(frozen=True)
@@ -39,9 +39,9 @@ class Interval:
     end: float
     sources: frozenset[str]
     start_event: int
-    clipped: bool = False     # still on air at the episode's end: closed there
-    handover: bool = False    # ended by the app → OBS hand-over
-    events: tuple[int, ...] = ()   # every on-event merged into this interval (proofs hang on them)
+    clipped: bool = False  # still on air at the episode's end: closed there
+    handover: bool = False  # ended by the app → OBS hand-over
+    events: tuple[int, ...] = ()  # every on-event merged into this interval (proofs hang on them)
 
     @property
     def seconds(self) -> float:
@@ -59,7 +59,7 @@ class Metric:
     delivered: float
     note: str = ""
     evidence: tuple[int, ...] = ()
-    slack: float = 0.0        # measurement tolerance in the metric's unit
+    slack: float = 0.0  # measurement tolerance in the metric's unit
 
     @property
     def shortfall(self) -> bool:
@@ -113,8 +113,9 @@ class EpisodeExposure:
 
 
 # ------------------------------------------------------------------------------------ intervals
-def build_intervals(events: Iterable[StoredEvent], start: float, end: float
-                    ) -> tuple[dict[str, list[Interval]], list[str]]:
+def build_intervals(
+    events: Iterable[StoredEvent], start: float, end: float
+) -> tuple[dict[str, list[Interval]], list[str]]:
     """Pair on/off events into intervals per key ("graphic:<g>:<item>", "film:<id>", "scene:<name>")."""
     raw: dict[str, list[Interval]] = {}
     opened: dict[tuple[str, str], tuple[float, int]] = {}
@@ -126,8 +127,9 @@ def build_intervals(events: Iterable[StoredEvent], start: float, end: float
         if got is None:
             return
         s, eid = got
-        raw.setdefault(key, []).append(Interval(key, s, ts, frozenset([source]), eid, handover=handover,
-                                                events=(eid,)))
+        raw.setdefault(key, []).append(
+            Interval(key, s, ts, frozenset([source]), eid, handover=handover, events=(eid,))
+        )
 
     def open_(source: str, key: str, ts: float, eid: int) -> None:
         if (source, key) not in opened:
@@ -138,7 +140,7 @@ def build_intervals(events: Iterable[StoredEvent], start: float, end: float
             open_(e.source, f"graphic:{e.subject}:{e.detail.get('item', '')}", e.ts, e.id)
         elif e.kind == GRAPHIC_OFF:
             item = e.detail.get("item")
-            if item is None:   # an off without item closes whatever that graphic showed
+            if item is None:  # an off without item closes whatever that graphic showed
                 prefix = f"graphic:{e.subject}:"
                 for src, key in [k for k in opened if k[0] == e.source and k[1].startswith(prefix)]:
                     close(src, key, e.ts)
@@ -155,14 +157,27 @@ def build_intervals(events: Iterable[StoredEvent], start: float, end: float
             scene_of[e.source] = e.subject
             open_(e.source, f"scene:{e.subject}", e.ts, e.id)
     for (source, key), (s, eid) in sorted(opened.items()):
-        raw.setdefault(key, []).append(Interval(key, s, max(s, end), frozenset([source]), eid, clipped=True,
-                                                events=(eid,)))
+        raw.setdefault(key, []).append(
+            Interval(key, s, max(s, end), frozenset([source]), eid, clipped=True, events=(eid,))
+        )
         if not key.startswith("scene:"):
             flags.append(f"{_key_zh(key)} 到节目结束仍未下（{source}），已按节目结束时间截断")
     out: dict[str, list[Interval]] = {}
     for key, ivs in raw.items():
-        clipped = [Interval(iv.key, max(iv.start, start), min(iv.end, end), iv.sources, iv.start_event,
-                            iv.clipped, iv.handover, iv.events) for iv in ivs if iv.end > start and iv.start < end]
+        clipped = [
+            Interval(
+                iv.key,
+                max(iv.start, start),
+                min(iv.end, end),
+                iv.sources,
+                iv.start_event,
+                iv.clipped,
+                iv.handover,
+                iv.events,
+            )
+            for iv in ivs
+            if iv.end > start and iv.start < end
+        ]
         out[key] = merge(clipped)
     return out, flags
 
@@ -175,9 +190,16 @@ def merge(intervals: Iterable[Interval]) -> list[Interval]:
             cur = out[-1]
             gap = iv.start - cur.end
             if gap <= MERGE_GAP or (cur.handover and gap <= HANDOVER_GAP):
-                out[-1] = Interval(cur.key, cur.start, max(cur.end, iv.end), cur.sources | iv.sources,
-                                   cur.start_event, cur.clipped or iv.clipped,
-                                   iv.handover if iv.end >= cur.end else cur.handover, cur.events + iv.events)
+                out[-1] = Interval(
+                    cur.key,
+                    cur.start,
+                    max(cur.end, iv.end),
+                    cur.sources | iv.sources,
+                    cur.start_event,
+                    cur.clipped or iv.clipped,
+                    iv.handover if iv.end >= cur.end else cur.handover,
+                    cur.events + iv.events,
+                )
                 continue
         out.append(iv)
     return out
@@ -213,9 +235,16 @@ def _key_zh(key: str) -> str:
 
 
 # --------------------------------------------------------------------------------------- compute
-def compute(p: Placements, episode: str, events: list[StoredEvent], *, info: Episode | None = None,
-            prizes: list[Prize] | None = None, season_prizes: list[Prize] | None = None,
-            air_date: str = "") -> EpisodeExposure:
+def compute(
+    p: Placements,
+    episode: str,
+    events: list[StoredEvent],
+    *,
+    info: Episode | None = None,
+    prizes: list[Prize] | None = None,
+    season_prizes: list[Prize] | None = None,
+    air_date: str = "",
+) -> EpisodeExposure:
     flags: list[str] = []
     if info is not None and info.started is not None:
         start = info.started
@@ -250,12 +279,25 @@ def compute(p: Placements, episode: str, events: list[StoredEvent], *, info: Epi
         owed = sum(int(s.minimums.get("mentions", 0)) for s in p.slots_of(sid))
         said = [e for e in events if e.kind == MENTION and e.subject == sid]
         if owed or said:
-            exp.metrics.append(Metric(sid, "mentions", "主持人口播", "口播企业名称", "次",
-                                      float(owed) if owed else None, float(len(said)),
-                                      note=_times(said, start), evidence=()))
+            exp.metrics.append(
+                Metric(
+                    sid,
+                    "mentions",
+                    "主持人口播",
+                    "口播企业名称",
+                    "次",
+                    float(owed) if owed else None,
+                    float(len(said)),
+                    note=_times(said, start),
+                    evidence=(),
+                )
+            )
         keys = {m for met in exp.metrics for m in met.evidence}
-        proofs_about = [e.id for e in events if e.kind == PROOF and
-                        (e.detail.get("sponsor") == sid or e.subject in _graphics_of(exp.slots))]
+        proofs_about = [
+            e.id
+            for e in events
+            if e.kind == PROOF and (e.detail.get("sponsor") == sid or e.subject in _graphics_of(exp.slots))
+        ]
         exp.evidence = sorted(keys | set(proofs_about))
     draws = [e for e in events if e.kind == DRAW]
     prizes = prizes or []
@@ -263,12 +305,23 @@ def compute(p: Placements, episode: str, events: list[StoredEvent], *, info: Epi
     prize_total = round(sum(pr.yuan for pr in prizes), 2)
     season_total = round(sum(pr.yuan for pr in season), 2)
     ordered = [exposures[sid] for sid in p.sponsors if exposures[sid].slots or exposures[sid].metrics]
-    return EpisodeExposure(episode=episode, air_date=air_date or (info.air_date if info else ""),
-                           start=start, end=end, unfinished=unfinished, film_seconds=film_seconds,
-                           sponsors=ordered, draws=draws,
-                           prizes=prizes, prize_total=prize_total, charity=charity_share(prize_total),
-                           season_prize_total=season_total, season_charity=charity_share(season_total),
-                           flags=flags, events=events)
+    return EpisodeExposure(
+        episode=episode,
+        air_date=air_date or (info.air_date if info else ""),
+        start=start,
+        end=end,
+        unfinished=unfinished,
+        film_seconds=film_seconds,
+        sponsors=ordered,
+        draws=draws,
+        prizes=prizes,
+        prize_total=prize_total,
+        charity=charity_share(prize_total),
+        season_prize_total=season_total,
+        season_charity=charity_share(season_total),
+        flags=flags,
+        events=events,
+    )
 
 
 def _graphics_of(slots: list[Slot]) -> set[str]:
@@ -284,36 +337,74 @@ def _clock(seconds: float) -> str:
     return f"{s // 60:02d}:{s % 60:02d}"
 
 
-def _slot_metrics(p: Placements, slot: Slot, ivs: dict[str, list[Interval]], events: list[StoredEvent],
-                  start: float, end: float, film_seconds: float, films: list[Interval]) -> list[Metric]:
+def _slot_metrics(
+    p: Placements,
+    slot: Slot,
+    ivs: dict[str, list[Interval]],
+    events: list[StoredEvent],
+    start: float,
+    end: float,
+    film_seconds: float,
+    films: list[Interval],
+) -> list[Metric]:
     out: list[Metric] = []
     label = slot.label if slot.kind != "credits" else f"片尾鸣谢（{slot.role}）"
 
-    def metric(what: str, unit: str, promised: float | None, delivered: float, note: str = "",
-               evidence: Iterable[int] = (), slack: float = 0.0) -> None:
-        out.append(Metric(slot.sponsor, slot.key, label, what, unit, promised, delivered, note,
-                          tuple(evidence), slack))
+    def metric(
+        what: str,
+        unit: str,
+        promised: float | None,
+        delivered: float,
+        note: str = "",
+        evidence: Iterable[int] = (),
+        slack: float = 0.0,
+    ) -> None:
+        out.append(
+            Metric(
+                slot.sponsor, slot.key, label, what, unit, promised, delivered, note, tuple(evidence), slack
+            )
+        )
 
     mins = slot.minimums
     if slot.bumper is not None:
         aired = ivs.get(f"graphic:bumper:{slot.bumper.id}", [])
         full = [iv for iv in aired if iv.seconds >= slot.bumper.seconds - TOLERANCE]
         note = _airings_note(aired, slot.bumper.seconds, start)
-        metric(f"{slot.bumper.seconds}秒标版（完整播出）", "次", mins.get("bumper"), len(full), note,
-               [e for iv in aired for e in iv.events])
+        metric(
+            f"{slot.bumper.seconds}秒标版（完整播出）",
+            "次",
+            mins.get("bumper"),
+            len(full),
+            note,
+            [e for iv in aired for e in iv.events],
+        )
     if slot.film is not None:
         aired = ivs.get(f"film:{slot.film.id}", [])
         full = [iv for iv in aired if iv.seconds >= slot.film.seconds - TOLERANCE]
         what = "中插广告（完整播出）" if slot.kind == "spot" else f"{slot.film.seconds}秒宣传片（完整播出）"
-        metric(what, "次", mins.get("film"), len(full), _airings_note(aired, slot.film.seconds, start),
-               [e for iv in aired for e in iv.events])
+        metric(
+            what,
+            "次",
+            mins.get("film"),
+            len(full),
+            _airings_note(aired, slot.film.seconds, start),
+            [e for iv in aired for e in iv.events],
+        )
         if slot.kind == "leaderboard":
             boards = [iv for k, v in ivs.items() if k.startswith("graphic:leaderboard:") for iv in v]
-            following = [f for f in full
-                         if any(0 <= f.start - b.end <= FOLLOW_GAP or b.start <= f.start <= b.end
-                                for b in boards)]
-            metric("宣传片紧接英雄榜播出", "次", mins.get("film"), len(following),
-                   f"英雄榜下屏后 {FOLLOW_GAP:g} 秒内开始播出才计", [e for iv in following for e in iv.events])
+            following = [
+                f
+                for f in full
+                if any(0 <= f.start - b.end <= FOLLOW_GAP or b.start <= f.start <= b.end for b in boards)
+            ]
+            metric(
+                "宣传片紧接英雄榜播出",
+                "次",
+                mins.get("film"),
+                len(following),
+                f"英雄榜下屏后 {FOLLOW_GAP:g} 秒内开始播出才计",
+                [e for iv in following for e in iv.events],
+            )
     if slot.kind == "cell":
         mine = [e for e in events if e.kind == DRAW and e.detail.get("cell") == slot.index]
         note = "；".join(f"{e.detail.get('contestant', '')} 抽中 {e.detail.get('prize', '')}" for e in mine)
@@ -325,13 +416,16 @@ def _slot_metrics(p: Placements, slot: Slot, ivs: dict[str, list[Interval]], eve
         shown += [iv for k, v in ivs.items() if k.startswith(f"graphic:{g}:") for iv in v]
     for scene in slot.scenes:
         shown += ivs.get(f"scene:{scene}", [])
-    shown = merge(Interval("shown", i.start, i.end, i.sources, i.start_event, i.clipped, False, i.events)
-                  for i in shown)
-    instants = [e for e in events if (e.kind == SHOT and e.subject == slot.key)
-                or (slot.draws and e.kind == DRAW)]
+    shown = merge(
+        Interval("shown", i.start, i.end, i.sources, i.start_event, i.clipped, False, i.events) for i in shown
+    )
+    instants = [
+        e for e in events if (e.kind == SHOT and e.subject == slot.key) or (slot.draws and e.kind == DRAW)
+    ]
     extra = [e for e in instants if not any(iv.start <= e.ts <= iv.end for iv in shown)]
-    measurable = bool(slot.graphics or slot.scenes or slot.draws or extra or "appearances" in mins
-                      or "seconds" in mins)
+    measurable = bool(
+        slot.graphics or slot.scenes or slot.draws or extra or "appearances" in mins or "seconds" in mins
+    )
     if not measurable:
         return out
     seconds = sum(iv.seconds for iv in shown)
@@ -340,9 +434,16 @@ def _slot_metrics(p: Placements, slot: Slot, ivs: dict[str, list[Interval]], eve
         bug = seconds - overlap_seconds(shown, films)
         pct = 100.0 * bug / program if program > 0 else 0.0
         slack = 100.0 * COVERAGE_SLACK / program if program > 0 else 0.0
-        metric("右上角标覆盖率（不含插播广告）", "%", mins.get("coverage"), round(pct, 1),
-               f"角标在屏 {bug:.0f} 秒 / 节目 {program:.0f} 秒（缺 {max(0.0, program - bug):.0f} 秒；"
-               f"容差 {COVERAGE_SLACK:g} 秒）", [e for iv in shown for e in iv.events], slack=slack)
+        metric(
+            "右上角标覆盖率（不含插播广告）",
+            "%",
+            mins.get("coverage"),
+            round(pct, 1),
+            f"角标在屏 {bug:.0f} 秒 / 节目 {program:.0f} 秒（缺 {max(0.0, program - bug):.0f} 秒；"
+            f"容差 {COVERAGE_SLACK:g} 秒）",
+            [e for iv in shown for e in iv.events],
+            slack=slack,
+        )
         return out
     what = {"credits": "片尾鸣谢出现"}.get(slot.kind, "上屏/出镜次数")
     how = []
@@ -352,8 +453,14 @@ def _slot_metrics(p: Placements, slot: Slot, ivs: dict[str, list[Interval]], eve
         how.append(f"运营标记/抽奖特写 {len(extra)} 次")
     if slot.kind == "title":
         what = "游戏平台正中名称及LOGO 上屏"
-    metric(what, "次", mins.get("appearances"), float(len(shown) + len(extra)), "；".join(how),
-           [e for iv in shown for e in iv.events] + [e.id for e in extra])
+    metric(
+        what,
+        "次",
+        mins.get("appearances"),
+        float(len(shown) + len(extra)),
+        "；".join(how),
+        [e for iv in shown for e in iv.events] + [e.id for e in extra],
+    )
     if "seconds" in mins:
         metric("在屏时长", "秒", mins.get("seconds"), round(seconds, 1), "", ())
     return out

@@ -53,12 +53,12 @@ def _boxes(data: bytes, start: int, end: int) -> list[tuple[bytes, int, int]]:
     out: list[tuple[bytes, int, int]] = []
     pos = start
     while pos + 8 <= end:
-        size, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        size, kind = struct.unpack(">I4s", data[pos : pos + 8])
         header = 8
         if size == 1:
             if pos + 16 > end:
                 break
-            size = struct.unpack(">Q", data[pos + 8:pos + 16])[0]
+            size = struct.unpack(">Q", data[pos + 8 : pos + 16])[0]
             header = 16
         elif size == 0:
             size = end - pos
@@ -86,9 +86,9 @@ def probe_video(path: Path) -> VideoInfo:
         if kind == b"mvhd":
             version = data[s]
             if version == 1:
-                timescale, duration = struct.unpack(">IQ", data[s + 20:s + 32])
+                timescale, duration = struct.unpack(">IQ", data[s + 20 : s + 32])
             else:
-                timescale, duration = struct.unpack(">II", data[s + 12:s + 20])
+                timescale, duration = struct.unpack(">II", data[s + 12 : s + 20])
             if timescale == 0:
                 raise MediaError("MP4 的 timescale 为 0")
             seconds = duration / timescale
@@ -96,7 +96,7 @@ def probe_video(path: Path) -> VideoInfo:
             for k2, s2, e2 in _boxes(data, s, e):
                 if k2 == b"mdia":
                     for k3, s3, _e3 in _boxes(data, s2, e2):
-                        if k3 == b"hdlr" and data[s3 + 8:s3 + 12] == b"vide":
+                        if k3 == b"hdlr" and data[s3 + 8 : s3 + 12] == b"vide":
                             has_video = True
     if seconds < 0:
         raise MediaError("MP4 缺少 mvhd（无法得知时长）")

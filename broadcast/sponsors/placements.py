@@ -45,14 +45,22 @@ KIND_LABELS: dict[str, str] = {
     "ticker": "底线流字",
     "credits": "片尾鸣谢",
 }
-EXCLUSIVE = ("title", "special", "jiugongge_board", "prize_stand", "table", "leaderboard", "commentary",
-             "shirts")
+EXCLUSIVE = (
+    "title",
+    "special",
+    "jiugongge_board",
+    "prize_stand",
+    "table",
+    "leaderboard",
+    "commentary",
+    "shirts",
+)
 MAX_SUPPORTERS = 3
 SPOT_LENGTHS = (5, 10, 15, 20, 30)
 SPOT_LIST_PRICE = {5: 1000, 10: 1700, 15: 2500, 20: 3200, 30: 4400}
 FILM_LENGTH = {"title": 15, "special": 15, "supporter": 10, "leaderboard": 15}
 BUMPER_SECONDS = 5
-FILM_TOLERANCE = 0.5   # seconds between the declared and the real length of a film
+FILM_TOLERANCE = 0.5  # seconds between the declared and the real length of a film
 
 MINIMUM_KEYS: dict[str, str] = {
     "mentions": "主持人口播次数",
@@ -81,14 +89,14 @@ DEFAULT_MINIMUMS: dict[str, dict[str, float]] = {
 }
 # which program graphics put a slot on screen when the file says nothing (see docs/sponsors.md)
 DEFAULT_GRAPHICS: dict[str, tuple[str, ...]] = {
-    "title": ("scoreboard",),       # name + logo at the centre of the game platform
-    "special": ("corner_bug",),     # 右上角标 for the whole broadcast
+    "title": ("scoreboard",),  # name + logo at the centre of the game platform
+    "special": ("corner_bug",),  # 右上角标 for the whole broadcast
     "leaderboard": ("leaderboard",),
     "commentary": ("commentary",),
     "ticker": ("ticker",),
     "credits": ("credits",),
 }
-DEFAULT_DRAWS = ("jiugongge_board",)   # each 九宫格 draw close-up shows the board under the grid
+DEFAULT_DRAWS = ("jiugongge_board",)  # each 九宫格 draw close-up shows the board under the grid
 PRICE_UNITS = {"year": "年", "month": "月", "episode": "期", "airing": "次"}
 
 
@@ -100,7 +108,7 @@ class Issue:
     column: int
     message: str
     fix: str
-    level: str = "error"     # "error" or "warning"
+    level: str = "error"  # "error" or "warning"
 
     def __str__(self) -> str:
         tag = "错误" if self.level == "error" else "警告"
@@ -123,10 +131,10 @@ class PlacementError(Exception):
 
 @dataclass(frozen=True)
 class Asset:
-    rel: str               # path as written in the file (relative to the file's folder)
-    path: Path             # absolute path
-    url: str               # where the overlay server serves it (/assets/sponsors/…)
-    kind: str              # "image" or "video"
+    rel: str  # path as written in the file (relative to the file's folder)
+    path: Path  # absolute path
+    url: str  # where the overlay server serves it (/assets/sponsors/…)
+    kind: str  # "image" or "video"
     width: int = 0
     height: int = 0
     seconds: float = 0.0
@@ -155,7 +163,7 @@ class Contract:
 @dataclass(frozen=True)
 class Price:
     yuan: int
-    per: str               # year | month | episode | airing
+    per: str  # year | month | episode | airing
 
     def label(self) -> str:
         return f"{self.yuan:,} 元/{PRICE_UNITS[self.per]}"
@@ -174,29 +182,29 @@ class Film:
     asset: Asset
     seconds: int
     sponsor: str
-    slot: str              # key of the slot that owns it
+    slot: str  # key of the slot that owns it
     line: int
 
 
 @dataclass(frozen=True)
 class Slot:
-    key: str               # unique: title, special, supporter:1, spot:<id>, cell:3, table …
-    kind: str              # one of KIND_LABELS
-    sponsor: str           # sponsor id
+    key: str  # unique: title, special, supporter:1, spot:<id>, cell:3, table …
+    kind: str  # one of KIND_LABELS
+    sponsor: str  # sponsor id
     contract: Contract | None
     price: Price | None
     logo: Asset | None
     minimums: dict[str, float]
     graphics: tuple[str, ...] = ()
     scenes: tuple[str, ...] = ()
-    draws: bool = False              # each 九宫格 draw counts as an appearance
+    draws: bool = False  # each 九宫格 draw counts as an appearance
     bumper: Bumper | None = None
     film: Film | None = None
-    index: int = 0                   # supporters: signing order 1..3; cells 0..8
+    index: int = 0  # supporters: signing order 1..3; cells 0..8
     prize: str = ""
     slogan: str = ""
-    lines: tuple[str, ...] = ()      # ticker lines
-    role: str = ""                   # credits role
+    lines: tuple[str, ...] = ()  # ticker lines
+    role: str = ""  # credits role
     notes: str = ""
     line: int = 0
 
@@ -214,7 +222,7 @@ class Slot:
 
 @dataclass(frozen=True)
 class Break:
-    after: str             # "opening", "intro", "game N", "draws"
+    after: str  # "opening", "intro", "game N", "draws"
     items: tuple[str, ...]  # film ids (spots are referred to by their id = their film's id)
     line: int
 
@@ -289,39 +297,94 @@ class Placements:
                 return {"name": "", "logo": ""}
             return {"name": self.sponsor_name(s.sponsor), "logo": url(self.logo_of(s))}
 
-        sponsors: dict[str, Any] = {k: brand(k) for k in ("title", "special", "leaderboard", "commentary",
-                                                          "table", "jiugongge_board", "prize_stand",
-                                                          "shirts")}
-        sponsors["supporters"] = [{"name": self.sponsor_name(s.sponsor), "logo": url(self.logo_of(s))}
-                                  for s in self.supporters]
-        sponsors["bumpers"] = [{"id": s.bumper.id, "text": s.bumper.text, "logo": url(self.logo_of(s)),
-                                "seconds": s.bumper.seconds}
-                               for s in self.bumpers_in_order() if s.bumper is not None]
+        sponsors: dict[str, Any] = {
+            k: brand(k)
+            for k in (
+                "title",
+                "special",
+                "leaderboard",
+                "commentary",
+                "table",
+                "jiugongge_board",
+                "prize_stand",
+                "shirts",
+            )
+        }
+        sponsors["supporters"] = [
+            {"name": self.sponsor_name(s.sponsor), "logo": url(self.logo_of(s))} for s in self.supporters
+        ]
+        sponsors["bumpers"] = [
+            {
+                "id": s.bumper.id,
+                "text": s.bumper.text,
+                "logo": url(self.logo_of(s)),
+                "seconds": s.bumper.seconds,
+            }
+            for s in self.bumpers_in_order()
+            if s.bumper is not None
+        ]
         ticker = self.one("ticker")
         sponsors["ticker"] = list(ticker.lines) if ticker else []
-        sponsors["credits"] = [{"role": s.role, "name": self.sponsor_name(s.sponsor),
-                                "logo": url(self.logo_of(s))} for s in self.credits()]
-        sponsors["films"] = [{"id": f.id, "sponsor": f.sponsor, "name": self.sponsor_name(f.sponsor),
-                              "url": f.asset.url, "seconds": f.seconds} for f in self.films.values()]
+        sponsors["credits"] = [
+            {"role": s.role, "name": self.sponsor_name(s.sponsor), "logo": url(self.logo_of(s))}
+            for s in self.credits()
+        ]
+        sponsors["films"] = [
+            {
+                "id": f.id,
+                "sponsor": f.sponsor,
+                "name": self.sponsor_name(f.sponsor),
+                "url": f.asset.url,
+                "seconds": f.seconds,
+            }
+            for f in self.films.values()
+        ]
         mentions_min: dict[str, int] = {}
         for s in self.slots:
             mentions_min[s.sponsor] = mentions_min.get(s.sponsor, 0) + int(s.minimums.get("mentions", 0))
-        sponsors["roster"] = [{"id": sp.id, "name": sp.name, "logo": url(sp.logo),
-                               "mentions_min": mentions_min.get(sp.id, 0)} for sp in self.sponsors.values()]
-        cells = [{"prize": c.prize, "sponsor": self.sponsor_name(c.sponsor), "sponsor_id": c.sponsor,
-                  "slogan": c.slogan, "logo": url(self.logo_of(c))} for c in self.cells]
-        return {"sponsors": sponsors, "cells": cells,
-                "source": {"file": str(Path(self.file).resolve()), "digest": self.digest,
-                           "air_date": self.air_date.isoformat() if self.air_date else ""}}
+        sponsors["roster"] = [
+            {"id": sp.id, "name": sp.name, "logo": url(sp.logo), "mentions_min": mentions_min.get(sp.id, 0)}
+            for sp in self.sponsors.values()
+        ]
+        cells = [
+            {
+                "prize": c.prize,
+                "sponsor": self.sponsor_name(c.sponsor),
+                "sponsor_id": c.sponsor,
+                "slogan": c.slogan,
+                "logo": url(self.logo_of(c)),
+            }
+            for c in self.cells
+        ]
+        return {
+            "sponsors": sponsors,
+            "cells": cells,
+            "source": {
+                "file": str(Path(self.file).resolve()),
+                "digest": self.digest,
+                "air_date": self.air_date.isoformat() if self.air_date else "",
+            },
+        }
 
     def credits(self) -> list[Slot]:
         """The end-credit lines: 冠名, 独家特约, 赞助播出 (signing order), then the file's own lines."""
         out: list[Slot] = []
         for s in self.bumpers_in_order():
             role = {"title": "独家冠名播出", "special": "独家特约播出", "supporter": "赞助播出"}[s.kind]
-            out.append(Slot(key=f"credits:{s.key}", kind="credits", sponsor=s.sponsor, contract=None,
-                            price=None, logo=s.logo, minimums=dict(DEFAULT_MINIMUMS["credits"]),
-                            graphics=("credits",), role=role, line=s.line))
+            out.append(
+                Slot(
+                    key=f"credits:{s.key}",
+                    kind="credits",
+                    sponsor=s.sponsor,
+                    contract=None,
+                    price=None,
+                    logo=s.logo,
+                    minimums=dict(DEFAULT_MINIMUMS["credits"]),
+                    graphics=("credits",),
+                    role=role,
+                    line=s.line,
+                )
+            )
         out.extend(self.of_kind("credits"))
         return out
 
@@ -336,11 +399,11 @@ class _Reader:
     def __init__(self, file: str) -> None:
         self.file = file
         self.issues: list[Issue] = []
-        self.key_of: dict[int, Node] = {}    # id(value node) → its key node
+        self.key_of: dict[int, Node] = {}  # id(value node) → its key node
 
     def error(self, node: Node | None, message: str, fix: str = "", level: str = "error") -> None:
         if isinstance(node, MappingNode | SequenceNode) and not node.flow_style and id(node) in self.key_of:
-            node = self.key_of[id(node)]     # a block collection: point at its key, not its first item
+            node = self.key_of[id(node)]  # a block collection: point at its key, not its first item
         line = node.start_mark.line + 1 if node is not None else 1
         col = node.start_mark.column + 1 if node is not None else 1
         self.issues.append(Issue(self.file, line, col, message, fix, level))
@@ -354,11 +417,15 @@ class _Reader:
             node = self.key_of[id(node)]
         return int(node.start_mark.line) + 1
 
-    def mapping(self, node: Node, what: str, required: tuple[str, ...], optional: tuple[str, ...]
-                ) -> dict[str, Node] | None:
+    def mapping(
+        self, node: Node, what: str, required: tuple[str, ...], optional: tuple[str, ...]
+    ) -> dict[str, Node] | None:
         if not isinstance(node, MappingNode):
-            self.error(node, f"{what} 应为映射（key: value），这里是 {_describe(node)}",
-                       "按 docs/sponsors.md 的格式写成 key: value 的形式")
+            self.error(
+                node,
+                f"{what} 应为映射（key: value），这里是 {_describe(node)}",
+                "按 docs/sponsors.md 的格式写成 key: value 的形式",
+            )
             return None
         out: dict[str, Node] = {}
         allowed = required + optional
@@ -373,8 +440,7 @@ class _Reader:
             if key not in allowed:
                 near = difflib.get_close_matches(key, allowed, n=1)
                 hint = f"是不是 {near[0]!r}？" if near else ""
-                self.error(knode, f"{what} 没有字段 {key!r}",
-                           f"{hint}可用字段：{', '.join(allowed)}")
+                self.error(knode, f"{what} 没有字段 {key!r}", f"{hint}可用字段：{', '.join(allowed)}")
                 continue
             out[key] = vnode
             self.key_of[id(vnode)] = knode
@@ -385,8 +451,9 @@ class _Reader:
 
     def seq(self, node: Node, what: str) -> list[Node] | None:
         if not isinstance(node, SequenceNode):
-            self.error(node, f"{what} 应为列表（每项以 - 开头），这里是 {_describe(node)}",
-                       "写成 - 开头的列表")
+            self.error(
+                node, f"{what} 应为列表（每项以 - 开头），这里是 {_describe(node)}", "写成 - 开头的列表"
+            )
             return None
         return list(node.value)
 
@@ -403,13 +470,17 @@ class _Reader:
     def ident(self, node: Node, what: str) -> str | None:
         value = self.text(node, what)
         if value is not None and not re.fullmatch(r"[a-z0-9][a-z0-9_\-]*", value):
-            self.error(node, f"{what} {value!r} 不是合法的编号",
-                       "编号只用小写英文字母、数字、下划线和减号（如 xiaodangjia、spot_douchi_15）")
+            self.error(
+                node,
+                f"{what} {value!r} 不是合法的编号",
+                "编号只用小写英文字母、数字、下划线和减号（如 xiaodangjia、spot_douchi_15）",
+            )
             return None
         return value
 
-    def integer(self, node: Node, what: str, *, minimum: int | None = None,
-                maximum: int | None = None) -> int | None:
+    def integer(
+        self, node: Node, what: str, *, minimum: int | None = None, maximum: int | None = None
+    ) -> int | None:
         if not isinstance(node, ScalarNode) or node.tag != _TAG + "int":
             self.error(node, f"{what} 应为整数，这里是 {_describe(node)}", "写一个不带引号的整数")
             return None
@@ -448,8 +519,11 @@ class _Reader:
                     return datetime.strptime(raw, fmt)
                 except ValueError:
                     pass
-        self.error(node, f"{what} 应为日期 YYYY-MM-DD（签约时间可写 YYYY-MM-DD HH:MM），这里是 "
-                   f"{_describe(node)}", "例如 2012-04-01")
+        self.error(
+            node,
+            f"{what} 应为日期 YYYY-MM-DD（签约时间可写 YYYY-MM-DD HH:MM），这里是 {_describe(node)}",
+            "例如 2012-04-01",
+        )
         return None
 
     def texts(self, node: Node, what: str) -> list[tuple[str, Node]]:
@@ -481,8 +555,8 @@ COMMON_OPTIONAL = ("logo", "minimums", "on_air", "notes")
 @dataclass
 class _Build:
     r: _Reader
-    base: Path          # the file's folder: asset paths are relative to it
-    root: Path          # the served folder (/assets/sponsors/ = root)
+    base: Path  # the file's folder: asset paths are relative to it
+    root: Path  # the served folder (/assets/sponsors/ = root)
     air_date: date | None
     sponsors: dict[str, Sponsor] = field(default_factory=dict)
     sponsor_nodes: dict[str, Node] = field(default_factory=dict)
@@ -491,45 +565,87 @@ class _Build:
     break_nodes: list[Node] = field(default_factory=list)
 
 
-def load_placements(path: str | Path, *, air_date: date | None = None,
-                    assets_root: str | Path | None = None) -> Placements:
+def load_placements(
+    path: str | Path, *, air_date: date | None = None, assets_root: str | Path | None = None
+) -> Placements:
     """Read, validate and return the placements; raise :class:`PlacementError` listing every problem."""
     p = Path(path)
     shown = str(path)
     try:
         raw = p.read_bytes()
     except OSError as exc:
-        raise PlacementError([Issue(shown, 1, 1, f"无法读取文件（{exc.strerror or exc}）",
-                                    "检查路径是否正确")]) from exc
+        raise PlacementError(
+            [Issue(shown, 1, 1, f"无法读取文件（{exc.strerror or exc}）", "检查路径是否正确")]
+        ) from exc
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
+        line = raw[: exc.start].count(b"\n") + 1
         raise PlacementError([Issue(shown, line, 1, "文件不是 UTF-8 编码", "用 UTF-8 保存文件")]) from exc
-    return parse_placements(text, shown, base=p.resolve().parent, air_date=air_date,
-                            assets_root=assets_root, digest=hashlib.sha256(raw).hexdigest()[:16])
+    return parse_placements(
+        text,
+        shown,
+        base=p.resolve().parent,
+        air_date=air_date,
+        assets_root=assets_root,
+        digest=hashlib.sha256(raw).hexdigest()[:16],
+    )
 
 
-def parse_placements(text: str, filename: str, *, base: Path, air_date: date | None = None,
-                     assets_root: str | Path | None = None, digest: str = "") -> Placements:
+def parse_placements(
+    text: str,
+    filename: str,
+    *,
+    base: Path,
+    air_date: date | None = None,
+    assets_root: str | Path | None = None,
+    digest: str = "",
+) -> Placements:
     r = _Reader(filename)
     try:
         root_node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        raise PlacementError([Issue(filename, line, col, f"YAML 语法错误：{exc.problem or exc}",
-                                    "检查缩进、冒号后的空格和引号是否成对")]) from exc
+        raise PlacementError(
+            [
+                Issue(
+                    filename,
+                    line,
+                    col,
+                    f"YAML 语法错误：{exc.problem or exc}",
+                    "检查缩进、冒号后的空格和引号是否成对",
+                )
+            ]
+        ) from exc
     except yaml.YAMLError as exc:
         raise PlacementError([Issue(filename, 1, 1, f"YAML 错误：{exc}", "检查文件格式")]) from exc
     if root_node is None:
         raise PlacementError([Issue(filename, 1, 1, "文件是空的", "按 docs/sponsors.md 写排期")])
     root = _served_root(base, assets_root)
     b = _Build(r, base, root, air_date)
-    top = r.mapping(root_node, "排期文件", ("format", "sponsors", "title"),
-                    ("show", "season", "special", "supporters", "spots", "jiugongge", "jiugongge_board",
-                     "prize_stand", "table", "leaderboard", "commentary", "shirts", "ticker", "credits",
-                     "rundown"))
+    top = r.mapping(
+        root_node,
+        "排期文件",
+        ("format", "sponsors", "title"),
+        (
+            "show",
+            "season",
+            "special",
+            "supporters",
+            "spots",
+            "jiugongge",
+            "jiugongge_board",
+            "prize_stand",
+            "table",
+            "leaderboard",
+            "commentary",
+            "shirts",
+            "ticker",
+            "credits",
+            "rundown",
+        ),
+    )
     if top is None:
         raise PlacementError(r.issues)
     fmt = r.text(top["format"], "format") if "format" in top else None
@@ -541,8 +657,11 @@ def parse_placements(text: str, filename: str, *, base: Path, air_date: date | N
         _sponsors(b, top["sponsors"])
     if "title" in top:
         if isinstance(top["title"], SequenceNode):
-            r.error(top["title"], "冠名只能有一家，这里是列表",
-                    "title 写成一个映射（sponsor: …），其他企业改为独家特约或赞助播出")
+            r.error(
+                top["title"],
+                "冠名只能有一家，这里是列表",
+                "title 写成一个映射（sponsor: …），其他企业改为独家特约或赞助播出",
+            )
         else:
             _broadcast_slot(b, top["title"], "title", "title")
     if "special" in top:
@@ -571,9 +690,17 @@ def parse_placements(text: str, filename: str, *, base: Path, air_date: date | N
     errors = [i for i in r.issues if i.level == "error"]
     if errors:
         raise PlacementError(sorted(r.issues, key=lambda i: (i.line, i.column)))
-    return Placements(file=filename, digest=digest, show=show or "够级大明星", season=season or "",
-                      sponsors=dict(b.sponsors), slots=tuple(b.slots), rundown=rundown, air_date=air_date,
-                      warnings=tuple(sorted(r.issues, key=lambda i: (i.line, i.column))))
+    return Placements(
+        file=filename,
+        digest=digest,
+        show=show or "够级大明星",
+        season=season or "",
+        sponsors=dict(b.sponsors),
+        slots=tuple(b.slots),
+        rundown=rundown,
+        air_date=air_date,
+        warnings=tuple(sorted(r.issues, key=lambda i: (i.line, i.column))),
+    )
 
 
 def _served_root(base: Path, assets_root: str | Path | None) -> Path:
@@ -597,12 +724,18 @@ def _asset(b: _Build, node: Node, what: str, kind: str) -> Asset | None:
     try:
         served = path.relative_to(b.root)
     except ValueError:
-        b.r.error(node, f"{what} {rel!r} 在素材文件夹 {b.root} 之外，图形服务器无法提供",
-                  "把文件放进 sponsor_assets/ 里并改写路径")
+        b.r.error(
+            node,
+            f"{what} {rel!r} 在素材文件夹 {b.root} 之外，图形服务器无法提供",
+            "把文件放进 sponsor_assets/ 里并改写路径",
+        )
         return None
     if not path.is_file():
-        b.r.error(node, f"{what} 文件不存在：{rel}", "检查文件名（区分大小写），或先运行 "
-                  "python sponsor_assets/make_demo_assets.py 生成演示素材")
+        b.r.error(
+            node,
+            f"{what} 文件不存在：{rel}",
+            "检查文件名（区分大小写），或先运行 python sponsor_assets/make_demo_assets.py 生成演示素材",
+        )
         return None
     url = ASSETS_URL + served.as_posix()
     try:
@@ -622,8 +755,11 @@ def _asset(b: _Build, node: Node, what: str, kind: str) -> Asset | None:
 
 def _sponsors(b: _Build, node: Node) -> None:
     if not isinstance(node, MappingNode):
-        b.r.error(node, f"sponsors 应为映射（编号: {{name, logo}}），这里是 {_describe(node)}",
-                  "按 docs/sponsors.md 登记赞助企业")
+        b.r.error(
+            node,
+            f"sponsors 应为映射（编号: {{name, logo}}），这里是 {_describe(node)}",
+            "按 docs/sponsors.md 登记赞助企业",
+        )
         return
     if not node.value:
         b.r.error(node, "sponsors 是空的", "至少登记一家赞助企业")
@@ -654,15 +790,22 @@ def _sponsor_ref(b: _Build, node: Node, what: str) -> str | None:
     if sid not in b.sponsor_nodes:
         near = difflib.get_close_matches(sid, list(b.sponsor_nodes), n=1)
         hint = f"是不是 {near[0]!r}？" if near else ""
-        b.r.error(node, f"{what} 的赞助商 {sid!r} 没有在 sponsors 里登记",
-                  f"{hint}先在 sponsors: 下登记它（name、logo）")
+        b.r.error(
+            node,
+            f"{what} 的赞助商 {sid!r} 没有在 sponsors 里登记",
+            f"{hint}先在 sponsors: 下登记它（name、logo）",
+        )
         return None
     return sid
 
 
 def _contract(b: _Build, node: Node, what: str, *, need_signed: bool) -> Contract | None:
-    f = b.r.mapping(node, f"{what} 的 contract", ("start", "end") + (("signed",) if need_signed else ()),
-                    () if need_signed else ("signed",))
+    f = b.r.mapping(
+        node,
+        f"{what} 的 contract",
+        ("start", "end") + (("signed",) if need_signed else ()),
+        () if need_signed else ("signed",),
+    )
     if f is None:
         return None
     start = b.r.day(f["start"], f"{what} 合同开始日期") if "start" in f else None
@@ -674,8 +817,11 @@ def _contract(b: _Build, node: Node, what: str, *, need_signed: bool) -> Contrac
         b.r.error(f["end"], f"{what} 合同结束日期 {end} 早于开始日期 {start}", "检查合同日期")
         return None
     if b.air_date is not None and not (start <= b.air_date <= end):
-        b.r.error(node, f"{what} 的合同（{start} 至 {end}）不包含本期播出日期 {b.air_date}",
-                  "续签并更新合同日期，或把这个广告位从本期排期中删除")
+        b.r.error(
+            node,
+            f"{what} 的合同（{start} 至 {end}）不包含本期播出日期 {b.air_date}",
+            "续签并更新合同日期，或把这个广告位从本期排期中删除",
+        )
     return Contract(signed, start, end, b.r.line(node))
 
 
@@ -696,17 +842,27 @@ def _price(b: _Build, node: Node, what: str, *, per: str | None = None) -> Price
     return Price(yuan, unit)
 
 
-def _minimums(b: _Build, node: Node | None, kind: str, what: str, *, has_bumper: bool, has_film: bool
-              ) -> dict[str, float]:
+def _minimums(
+    b: _Build, node: Node | None, kind: str, what: str, *, has_bumper: bool, has_film: bool
+) -> dict[str, float]:
     mins = dict(DEFAULT_MINIMUMS[kind])
     if node is None:
         return mins
-    allowed = tuple(k for k in MINIMUM_KEYS if (k != "bumper" or has_bumper) and (k != "film" or has_film)
-                    and (k != "coverage" or kind == "special") and (k != "draws" or kind == "cell"))
+    allowed = tuple(
+        k
+        for k in MINIMUM_KEYS
+        if (k != "bumper" or has_bumper)
+        and (k != "film" or has_film)
+        and (k != "coverage" or kind == "special")
+        and (k != "draws" or kind == "cell")
+    )
     f = b.r.mapping(node, f"{what} 的 minimums", (), allowed)
     for key, vnode in (f or {}).items():
-        value = (b.r.number(vnode, f"{what} 的 {key}") if key == "coverage"
-                 else b.r.integer(vnode, f"{what} 的 {key}", minimum=0))
+        value = (
+            b.r.number(vnode, f"{what} 的 {key}")
+            if key == "coverage"
+            else b.r.integer(vnode, f"{what} 的 {key}", minimum=0)
+        )
         if value is None:
             continue
         if key == "coverage" and value > 100:
@@ -714,14 +870,18 @@ def _minimums(b: _Build, node: Node | None, kind: str, what: str, *, has_bumper:
             continue
         promised = DEFAULT_MINIMUMS[kind].get(key)
         if promised is not None and value < promised:
-            b.r.warn(vnode, f"{what} 的 {MINIMUM_KEYS[key]} 写了 {value:g}，低于招商方案承诺的 {promised:g}",
-                     "确认合同确实改过，否则按方案填写")
+            b.r.warn(
+                vnode,
+                f"{what} 的 {MINIMUM_KEYS[key]} 写了 {value:g}，低于招商方案承诺的 {promised:g}",
+                "确认合同确实改过，否则按方案填写",
+            )
         mins[key] = float(value)
     return mins
 
 
-def _on_air(b: _Build, node: Node | None, kind: str, what: str
-            ) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+def _on_air(
+    b: _Build, node: Node | None, kind: str, what: str
+) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     graphics = DEFAULT_GRAPHICS.get(kind, ())
     draws = kind in DEFAULT_DRAWS
     scenes: tuple[str, ...] = ()
@@ -749,8 +909,9 @@ def _on_air(b: _Build, node: Node | None, kind: str, what: str
     return graphics, scenes, draws
 
 
-def _film(b: _Build, node: Node, what: str, sponsor: str | None, slot_key: str, seconds: int | None
-          ) -> Film | None:
+def _film(
+    b: _Build, node: Node, what: str, sponsor: str | None, slot_key: str, seconds: int | None
+) -> Film | None:
     f = b.r.mapping(node, f"{what} 的 film", ("id", "file", "seconds"), ())
     if f is None:
         return None
@@ -760,18 +921,23 @@ def _film(b: _Build, node: Node, what: str, sponsor: str | None, slot_key: str, 
     if fid is not None:
         if fid in b.film_nodes:
             first = b.film_nodes[fid].start_mark.line + 1
-            b.r.error(f["id"], f"宣传片编号 {fid!r} 重复（第 {first} 行已用）",
-                      "每条片子用不同的编号")
+            b.r.error(f["id"], f"宣传片编号 {fid!r} 重复（第 {first} 行已用）", "每条片子用不同的编号")
             fid = None
         else:
             b.film_nodes[fid] = f["id"]
     if declared is not None and seconds is not None and declared != seconds:
-        b.r.error(f["seconds"], f"{what} 买的是 {seconds} 秒宣传片，这里写 {declared} 秒",
-                  f"换成 {seconds} 秒的片子并写 seconds: {seconds}")
+        b.r.error(
+            f["seconds"],
+            f"{what} 买的是 {seconds} 秒宣传片，这里写 {declared} 秒",
+            f"换成 {seconds} 秒的片子并写 seconds: {seconds}",
+        )
         declared = None
     if asset is not None and declared is not None and abs(asset.seconds - declared) > FILM_TOLERANCE:
-        b.r.error(f["file"], f"{what} 宣传片 {asset.rel} 实际长 {asset.seconds:.1f} 秒，不是 {declared} 秒",
-                  f"重新剪成 {declared} 秒，或改正 seconds")
+        b.r.error(
+            f["file"],
+            f"{what} 宣传片 {asset.rel} 实际长 {asset.seconds:.1f} 秒，不是 {declared} 秒",
+            f"重新剪成 {declared} 秒，或改正 seconds",
+        )
         declared = None
     if fid is None or declared is None or asset is None or sponsor is None:
         return None
@@ -785,38 +951,60 @@ def _bumper(b: _Build, node: Node, what: str, bumper_id: str, sponsor: str | Non
     text = b.r.text(f["text"], f"{what} 标版文字") if "text" in f else None
     secs = b.r.integer(f["seconds"], f"{what} 标版时长", minimum=1) if "seconds" in f else BUMPER_SECONDS
     if secs is not None and secs != BUMPER_SECONDS:
-        b.r.error(f["seconds"], f"{what} 标版按招商方案是 {BUMPER_SECONDS} 秒，这里写 {secs} 秒",
-                  f"写 seconds: {BUMPER_SECONDS}")
+        b.r.error(
+            f["seconds"],
+            f"{what} 标版按招商方案是 {BUMPER_SECONDS} 秒，这里写 {secs} 秒",
+            f"写 seconds: {BUMPER_SECONDS}",
+        )
         return None
     if text is not None and sponsor is not None and sponsor in b.sponsors:
         name = b.sponsors[sponsor].name
         if name not in text:
-            b.r.error(f["text"], f"{what} 标版文字没有出现企业名称“{name}”", f"标版要念出企业名称，例如 "
-                      f"《够级大明星》栏目由“{name}”…播出")
+            b.r.error(
+                f["text"],
+                f"{what} 标版文字没有出现企业名称“{name}”",
+                f"标版要念出企业名称，例如 《够级大明星》栏目由“{name}”…播出",
+            )
             return None
     if text is None or secs is None:
         return None
     return Bumper(bumper_id, text, secs)
 
 
-def _common(b: _Build, f: dict[str, Node], kind: str, what: str, *, need_signed: bool = False,
-            price_per: str | None = None) -> dict[str, Any]:
+def _common(
+    b: _Build,
+    f: dict[str, Node],
+    kind: str,
+    what: str,
+    *,
+    need_signed: bool = False,
+    price_per: str | None = None,
+) -> dict[str, Any]:
     sponsor = _sponsor_ref(b, f["sponsor"], what) if "sponsor" in f else None
-    contract = (_contract(b, f["contract"], what, need_signed=need_signed) if "contract" in f else None)
+    contract = _contract(b, f["contract"], what, need_signed=need_signed) if "contract" in f else None
     price = _price(b, f["price"], what, per=price_per) if "price" in f else None
     logo = _asset(b, f["logo"], f"{what} 的 logo", "image") if "logo" in f else None
     graphics, scenes, draws = _on_air(b, f.get("on_air"), kind, what)
     notes = b.r.text(f["notes"], f"{what} 的 notes", allow_empty=True) if "notes" in f else ""
-    return {"sponsor": sponsor, "contract": contract, "price": price, "logo": logo, "graphics": graphics,
-            "scenes": scenes, "draws": draws, "notes": notes or ""}
+    return {
+        "sponsor": sponsor,
+        "contract": contract,
+        "price": price,
+        "logo": logo,
+        "graphics": graphics,
+        "scenes": scenes,
+        "draws": draws,
+        "notes": notes or "",
+    }
 
 
 def _ok(c: dict[str, Any], *need: str) -> bool:
     return all(c.get(k) is not None for k in need)
 
 
-def _broadcast_slot(b: _Build, node: Node, kind: str, key: str, index: int = 0, what: str = "",
-                    need_signed: bool = False) -> None:
+def _broadcast_slot(
+    b: _Build, node: Node, kind: str, key: str, index: int = 0, what: str = "", need_signed: bool = False
+) -> None:
     what = what or KIND_LABELS[kind]
     f = b.r.mapping(node, what, ("sponsor", "contract", "price", "bumper", "film"), COMMON_OPTIONAL)
     if f is None:
@@ -827,11 +1015,25 @@ def _broadcast_slot(b: _Build, node: Node, kind: str, key: str, index: int = 0, 
     film = _film(b, f["film"], what, c["sponsor"], key, FILM_LENGTH[kind]) if "film" in f else None
     mins = _minimums(b, f.get("minimums"), kind, what, has_bumper=True, has_film=True)
     if _ok(c, "sponsor", "contract", "price") and bumper is not None and film is not None:
-        b.slots.append(Slot(key=key, kind=kind, sponsor=c["sponsor"], contract=c["contract"],
-                            price=c["price"],
-                            logo=c["logo"], minimums=mins, graphics=c["graphics"], scenes=c["scenes"],
-                            draws=c["draws"], bumper=bumper, film=film, index=index, notes=c["notes"],
-                            line=b.r.line(node)))
+        b.slots.append(
+            Slot(
+                key=key,
+                kind=kind,
+                sponsor=c["sponsor"],
+                contract=c["contract"],
+                price=c["price"],
+                logo=c["logo"],
+                minimums=mins,
+                graphics=c["graphics"],
+                scenes=c["scenes"],
+                draws=c["draws"],
+                bumper=bumper,
+                film=film,
+                index=index,
+                notes=c["notes"],
+                line=b.r.line(node),
+            )
+        )
     else:
         _mark_incomplete(b)
 
@@ -847,38 +1049,60 @@ def _supporters(b: _Build, node: Node) -> None:
     if items is None:
         return
     if len(items) > MAX_SUPPORTERS:
-        b.r.error(items[MAX_SUPPORTERS], f"赞助播出最多 {MAX_SUPPORTERS} 家，这里有 {len(items)} 家",
-                  "多出的企业改买中插广告或九宫格，或等待名额")
+        b.r.error(
+            items[MAX_SUPPORTERS],
+            f"赞助播出最多 {MAX_SUPPORTERS} 家，这里有 {len(items)} 家",
+            "多出的企业改买中插广告或九宫格，或等待名额",
+        )
     for i, item in enumerate(items, start=1):
-        _broadcast_slot(b, item, "supporter", f"supporter:{i}", index=i, what=f"赞助播出第{i}家",
-                        need_signed=True)
+        _broadcast_slot(
+            b, item, "supporter", f"supporter:{i}", index=i, what=f"赞助播出第{i}家", need_signed=True
+        )
 
 
 def _spots(b: _Build, node: Node) -> None:
     for i, item in enumerate(b.r.seq(node, "spots（中插广告）") or [], start=1):
         what = f"中插广告第{i}条"
-        f = b.r.mapping(item, what, ("sponsor", "contract", "price", "seconds", "film"),
-                        COMMON_OPTIONAL)
+        f = b.r.mapping(item, what, ("sponsor", "contract", "price", "seconds", "film"), COMMON_OPTIONAL)
         if f is None:
             continue
         seconds = b.r.integer(f["seconds"], f"{what} 时长") if "seconds" in f else None
         if seconds is not None and seconds not in SPOT_LENGTHS:
-            b.r.error(f["seconds"], f"{what} 时长 {seconds} 秒不在可售规格内",
-                      f"中插只卖 {'/'.join(map(str, SPOT_LENGTHS))} 秒")
+            b.r.error(
+                f["seconds"],
+                f"{what} 时长 {seconds} 秒不在可售规格内",
+                f"中插只卖 {'/'.join(map(str, SPOT_LENGTHS))} 秒",
+            )
             seconds = None
         c = _common(b, f, "spot", what, price_per="airing")
-        film = (_film(b, f["film"], what, c["sponsor"], "", seconds) if "film" in f and seconds else None)
+        film = _film(b, f["film"], what, c["sponsor"], "", seconds) if "film" in f and seconds else None
         mins = _minimums(b, f.get("minimums"), "spot", what, has_bumper=False, has_film=True)
         if _ok(c, "sponsor", "contract", "price") and film is not None:
             film = Film(film.id, film.asset, film.seconds, film.sponsor, f"spot:{film.id}", film.line)
             if c["price"].yuan < SPOT_LIST_PRICE[film.seconds]:
-                b.r.warn(f["price"], f"{what} 价格 {c['price'].yuan} 元/次低于刊例价 "
-                         f"{SPOT_LIST_PRICE[film.seconds]} 元/次", "确认折扣已获批准")
-            b.slots.append(Slot(key=f"spot:{film.id}", kind="spot", sponsor=c["sponsor"],
-                                contract=c["contract"],
-                                price=c["price"], logo=c["logo"], minimums=mins, graphics=c["graphics"],
-                                scenes=c["scenes"], draws=c["draws"], film=film, index=i, notes=c["notes"],
-                                line=item.start_mark.line + 1))
+                b.r.warn(
+                    f["price"],
+                    f"{what} 价格 {c['price'].yuan} 元/次低于刊例价 {SPOT_LIST_PRICE[film.seconds]} 元/次",
+                    "确认折扣已获批准",
+                )
+            b.slots.append(
+                Slot(
+                    key=f"spot:{film.id}",
+                    kind="spot",
+                    sponsor=c["sponsor"],
+                    contract=c["contract"],
+                    price=c["price"],
+                    logo=c["logo"],
+                    minimums=mins,
+                    graphics=c["graphics"],
+                    scenes=c["scenes"],
+                    draws=c["draws"],
+                    film=film,
+                    index=i,
+                    notes=c["notes"],
+                    line=item.start_mark.line + 1,
+                )
+            )
         else:
             _mark_incomplete(b)
 
@@ -891,12 +1115,19 @@ def _jiugongge(b: _Build, node: Node) -> None:
     if cells is None:
         return
     if len(cells) != 9:
-        b.r.error(f["cells"], f"九宫格必须正好 9 格，这里有 {len(cells)} 格",
-                  "补足或删减到 9 格（每格：prize、sponsor、slogan、logo）")
+        b.r.error(
+            f["cells"],
+            f"九宫格必须正好 9 格，这里有 {len(cells)} 格",
+            "补足或删减到 9 格（每格：prize、sponsor、slogan、logo）",
+        )
     for i, item in enumerate(cells[:9]):
         what = f"九宫格第{i + 1}格"
-        g = b.r.mapping(item, what, ("prize", "sponsor", "slogan", "logo", "contract", "price"),
-                        ("minimums", "on_air", "notes"))
+        g = b.r.mapping(
+            item,
+            what,
+            ("prize", "sponsor", "slogan", "logo", "contract", "price"),
+            ("minimums", "on_air", "notes"),
+        )
         if g is None:
             continue
         prize = b.r.text(g["prize"], f"{what} 奖品") if "prize" in g else None
@@ -904,10 +1135,25 @@ def _jiugongge(b: _Build, node: Node) -> None:
         c = _common(b, g, "cell", what)
         mins = _minimums(b, g.get("minimums"), "cell", what, has_bumper=False, has_film=False)
         if _ok(c, "sponsor", "contract", "price", "logo") and prize and slogan:
-            b.slots.append(Slot(key=f"cell:{i}", kind="cell", sponsor=c["sponsor"], contract=c["contract"],
-                                price=c["price"], logo=c["logo"], minimums=mins, graphics=c["graphics"],
-                                scenes=c["scenes"], draws=True, index=i, prize=prize, slogan=slogan,
-                                notes=c["notes"], line=item.start_mark.line + 1))
+            b.slots.append(
+                Slot(
+                    key=f"cell:{i}",
+                    kind="cell",
+                    sponsor=c["sponsor"],
+                    contract=c["contract"],
+                    price=c["price"],
+                    logo=c["logo"],
+                    minimums=mins,
+                    graphics=c["graphics"],
+                    scenes=c["scenes"],
+                    draws=True,
+                    index=i,
+                    prize=prize,
+                    slogan=slogan,
+                    notes=c["notes"],
+                    line=item.start_mark.line + 1,
+                )
+            )
         else:
             _mark_incomplete(b)
 
@@ -915,19 +1161,34 @@ def _jiugongge(b: _Build, node: Node) -> None:
 def _plain_slot(b: _Build, node: Node, kind: str) -> None:
     what = KIND_LABELS[kind]
     has_film = kind == "leaderboard"
-    f = b.r.mapping(node, what, ("sponsor", "contract", "price") + (("film",) if has_film else ()),
-                    COMMON_OPTIONAL)
+    f = b.r.mapping(
+        node, what, ("sponsor", "contract", "price") + (("film",) if has_film else ()), COMMON_OPTIONAL
+    )
     if f is None:
         return
     c = _common(b, f, kind, what)
-    film = (_film(b, f["film"], what, c["sponsor"], kind, FILM_LENGTH[kind])
-            if has_film and "film" in f else None)
+    film = (
+        _film(b, f["film"], what, c["sponsor"], kind, FILM_LENGTH[kind]) if has_film and "film" in f else None
+    )
     mins = _minimums(b, f.get("minimums"), kind, what, has_bumper=False, has_film=has_film)
     if _ok(c, "sponsor", "contract", "price") and (film is not None or not has_film):
-        b.slots.append(Slot(key=kind, kind=kind, sponsor=c["sponsor"], contract=c["contract"],
-                            price=c["price"],
-                            logo=c["logo"], minimums=mins, graphics=c["graphics"], scenes=c["scenes"],
-                            draws=c["draws"], film=film, notes=c["notes"], line=b.r.line(node)))
+        b.slots.append(
+            Slot(
+                key=kind,
+                kind=kind,
+                sponsor=c["sponsor"],
+                contract=c["contract"],
+                price=c["price"],
+                logo=c["logo"],
+                minimums=mins,
+                graphics=c["graphics"],
+                scenes=c["scenes"],
+                draws=c["draws"],
+                film=film,
+                notes=c["notes"],
+                line=b.r.line(node),
+            )
+        )
     else:
         _mark_incomplete(b)
 
@@ -946,14 +1207,27 @@ def _ticker(b: _Build, node: Node) -> None:
         name = b.sponsors[sponsor].name
         for text, lnode in lines:
             if name not in text:
-                b.r.error(lnode, f"流字“{text}”没有带企业名称“{name}”",
-                          "按招商方案，所有宣传流字均带冠名企业名称")
+                b.r.error(
+                    lnode, f"流字“{text}”没有带企业名称“{name}”", "按招商方案，所有宣传流字均带冠名企业名称"
+                )
     mins = _minimums(b, f.get("minimums"), "ticker", what, has_bumper=False, has_film=False)
     if sponsor is not None and lines:
-        b.slots.append(Slot(key="ticker", kind="ticker", sponsor=sponsor, contract=c["contract"],
-                            price=c["price"], logo=c["logo"], minimums=mins, graphics=c["graphics"],
-                            scenes=c["scenes"], lines=tuple(t for t, _ in lines), notes=c["notes"],
-                            line=b.r.line(node)))
+        b.slots.append(
+            Slot(
+                key="ticker",
+                kind="ticker",
+                sponsor=sponsor,
+                contract=c["contract"],
+                price=c["price"],
+                logo=c["logo"],
+                minimums=mins,
+                graphics=c["graphics"],
+                scenes=c["scenes"],
+                lines=tuple(t for t, _ in lines),
+                notes=c["notes"],
+                line=b.r.line(node),
+            )
+        )
     else:
         _mark_incomplete(b)
 
@@ -971,10 +1245,21 @@ def _credits(b: _Build, node: Node) -> None:
         sponsor = _sponsor_ref(b, g["sponsor"], what) if "sponsor" in g else None
         logo = _asset(b, g["logo"], f"{what} logo", "image") if "logo" in g else None
         if role and sponsor:
-            b.slots.append(Slot(key=f"credits:{i}", kind="credits", sponsor=sponsor, contract=None,
-                                price=None,
-                                logo=logo, minimums=dict(DEFAULT_MINIMUMS["credits"]), graphics=("credits",),
-                                role=role, index=i, line=item.start_mark.line + 1))
+            b.slots.append(
+                Slot(
+                    key=f"credits:{i}",
+                    kind="credits",
+                    sponsor=sponsor,
+                    contract=None,
+                    price=None,
+                    logo=logo,
+                    minimums=dict(DEFAULT_MINIMUMS["credits"]),
+                    graphics=("credits",),
+                    role=role,
+                    index=i,
+                    line=item.start_mark.line + 1,
+                )
+            )
         else:
             _mark_incomplete(b)
 
@@ -987,10 +1272,14 @@ def _rundown(b: _Build, node: Node) -> RundownConfig:
     if f is None:
         return RundownConfig()
     games = b.r.integer(f["games"], "rundown.games（每期局数）", minimum=1, maximum=9) if "games" in f else 3
-    contestants = (b.r.integer(f["contestants"], "rundown.contestants（每期选手人数）", minimum=1, maximum=36)
-                   if "contestants" in f else 6)
+    contestants = (
+        b.r.integer(f["contestants"], "rundown.contestants（每期选手人数）", minimum=1, maximum=36)
+        if "contestants" in f
+        else 6
+    )
     breaks: list[Break] = []
-    for i, item in enumerate(b.r.seq(f["breaks"], "rundown.breaks") if "breaks" in f else [], start=1):
+    items = (b.r.seq(f["breaks"], "rundown.breaks") if "breaks" in f else None) or []
+    for i, item in enumerate(items, start=1):
         what = f"第{i}个插播时段"
         g = b.r.mapping(item, what, ("after", "items"), ())
         if g is None or "after" not in g or "items" not in g:
@@ -1000,9 +1289,12 @@ def _rundown(b: _Build, node: Node) -> RundownConfig:
             continue
         m = _ANCHOR.match(after)
         if m is None or (m.group(2) and games and not 1 <= int(m.group(2)) <= games):
-            b.r.error(g["after"], f"{what} 的位置 {after!r} 不存在",
-                      f"写 opening、intro、game 1…game {games or 3} 或 draws"
-                      "（英雄榜之后紧接英雄榜冠名片，不能插播）")
+            b.r.error(
+                g["after"],
+                f"{what} 的位置 {after!r} 不存在",
+                f"写 opening、intro、game 1…game {games or 3} 或 draws"
+                "（英雄榜之后紧接英雄榜冠名片，不能插播）",
+            )
             continue
         ids = b.r.texts(g["items"], f"{what} items")
         if not ids:
@@ -1021,9 +1313,11 @@ def _cross_rules(b: _Build, rundown: RundownConfig) -> None:
             if s.sponsor in seen:
                 other = seen[s.sponsor]
                 issue_node = _line_node(s.line)
-                r.error(issue_node, f"{b.sponsors[s.sponsor].name} 同时是{other.label}"
-                        f"（第 {other.line} 行）和"
-                        f"{s.label}", "一家企业只买一种播出权益：删除其中一项")
+                r.error(
+                    issue_node,
+                    f"{b.sponsors[s.sponsor].name} 同时是{other.label}（第 {other.line} 行）和{s.label}",
+                    "一家企业只买一种播出权益：删除其中一项",
+                )
             else:
                 seen[s.sponsor] = s
     # 赞助播出 aired in the order the contracts were signed
@@ -1034,22 +1328,29 @@ def _cross_rules(b: _Build, rundown: RundownConfig) -> None:
         if ps is None or cs is None:
             continue
         if cs < ps:
-            r.error(_line_node(cur.contract.line if cur.contract else cur.line),
-                    f"赞助播出须按签约先后播出：{b.sponsors[cur.sponsor].name}（{_fmt(cs)} 签约）比"
-                    f"{b.sponsors[prev.sponsor].name}（{_fmt(ps)} 签约）先签约，却排在后面",
-                    f"把 {b.sponsors[cur.sponsor].name} 移到第 {prev.index} 家之前")
+            r.error(
+                _line_node(cur.contract.line if cur.contract else cur.line),
+                f"赞助播出须按签约先后播出：{b.sponsors[cur.sponsor].name}（{_fmt(cs)} 签约）比"
+                f"{b.sponsors[prev.sponsor].name}（{_fmt(ps)} 签约）先签约，却排在后面",
+                f"把 {b.sponsors[cur.sponsor].name} 移到第 {prev.index} 家之前",
+            )
         elif cs == ps:
-            r.error(_line_node(cur.contract.line if cur.contract else cur.line),
-                    f"{b.sponsors[cur.sponsor].name} 与 {b.sponsors[prev.sponsor].name} "
-                    f"签约时间相同（{_fmt(cs)}），"
-                    "无法确定播出顺序", "写上签约时刻，如 signed: 2012-03-05 10:30")
+            r.error(
+                _line_node(cur.contract.line if cur.contract else cur.line),
+                f"{b.sponsors[cur.sponsor].name} 与 {b.sponsors[prev.sponsor].name} "
+                f"签约时间相同（{_fmt(cs)}），"
+                "无法确定播出顺序",
+                "写上签约时刻，如 signed: 2012-03-05 10:30",
+            )
     if sum(1 for s in b.slots if s.kind == "cell") == 9:
         prizes: dict[str, Slot] = {}
         for c in (s for s in b.slots if s.kind == "cell"):
             if c.prize in prizes:
-                r.warn(_line_node(c.line),
-                       f"九宫格第{c.index + 1}格与第{prizes[c.prize].index + 1}格奖品相同：{c.prize}",
-                       "确认是否有意为之")
+                r.warn(
+                    _line_node(c.line),
+                    f"九宫格第{c.index + 1}格与第{prizes[c.prize].index + 1}格奖品相同：{c.prize}",
+                    "确认是否有意为之",
+                )
             prizes[c.prize] = c
     # films named in breaks exist; spots air as often as bought; every bought film is placed
     films = {s.film.id: s for s in b.slots if s.film is not None}
@@ -1062,13 +1363,17 @@ def _cross_rules(b: _Build, rundown: RundownConfig) -> None:
             if fid not in films:
                 near = difflib.get_close_matches(fid, list(films), n=1)
                 hint = f"是不是 {near[0]!r}？" if near else ""
-                r.error(node, f"插播的片子 {fid!r} 不在排期里",
-                        f"{hint}已登记的片子：{', '.join(films) or '无'}")
+                r.error(
+                    node, f"插播的片子 {fid!r} 不在排期里", f"{hint}已登记的片子：{', '.join(films) or '无'}"
+                )
                 continue
             owner = films[fid]
             if owner.kind == "leaderboard":
-                r.error(node, f"{fid} 是英雄榜冠名片，只能紧接英雄榜播出（节目流程会自动安排）",
-                        "从插播时段里删掉它")
+                r.error(
+                    node,
+                    f"{fid} 是英雄榜冠名片，只能紧接英雄榜播出（节目流程会自动安排）",
+                    "从插播时段里删掉它",
+                )
                 continue
             placed[fid] = placed.get(fid, 0) + 1
     for fid, s in films.items():
@@ -1077,10 +1382,12 @@ def _cross_rules(b: _Build, rundown: RundownConfig) -> None:
         want = int(s.minimums.get("film", 0))
         got = placed.get(fid, 0)
         if got < want:
-            r.error(_line_node(s.film.line if s.film else s.line),
-                    f"{s.label}（{b.sponsors[s.sponsor].name}）的片子 {fid} 每期应播 {want} 次，"
-                    f"节目流程只排了 {got} 次",
-                    "在 rundown.breaks 里加上它（如 after: game 1, items: [" + fid + "]）")
+            r.error(
+                _line_node(s.film.line if s.film else s.line),
+                f"{s.label}（{b.sponsors[s.sponsor].name}）的片子 {fid} 每期应播 {want} 次，"
+                f"节目流程只排了 {got} 次",
+                "在 rundown.breaks 里加上它（如 after: game 1, items: [" + fid + "]）",
+            )
     if b.air_date is None:
         r.warn(None, "没有给出播出日期，未检查合同是否覆盖本期", "加 --air-date YYYY-MM-DD 检查合同有效期")
     if not any(s.kind == "title" for s in b.slots) and not any(i.level == "error" for i in r.issues):

@@ -63,24 +63,47 @@ def main(args: argparse.Namespace) -> int:
             print(str(issue), file=sys.stderr)
         return 2
     if stored.get("digest") and stored["digest"] != p.digest:
-        print(f"注意：{file} 在本期播出后改过（播出时 {stored['digest']}，现在 {p.digest}）；报告按现在的文件计算承诺",
-              file=sys.stderr)
+        print(
+            f"注意：{file} 在本期播出后改过（播出时 {stored['digest']}，现在 {p.digest}）；"
+            "报告按现在的文件计算承诺",
+            file=sys.stderr,
+        )
     if args.sponsor and args.sponsor not in p.sponsors:
         print(f"没有赞助商 {args.sponsor!r}（可用：{', '.join(p.sponsors)}）", file=sys.stderr)
         return 2
-    x = compute(p, args.episode, events, info=info, prizes=log.prizes(args.episode), season_prizes=log.prizes(),
-                air_date=air_date)
-    files = write_reports(x, p, Path(args.out), proofs=log.proofs(args.episode), pdf=not args.no_pdf,
-                          sponsor=args.sponsor)
+    x = compute(
+        p,
+        args.episode,
+        events,
+        info=info,
+        prizes=log.prizes(args.episode),
+        season_prizes=log.prizes(),
+        air_date=air_date,
+    )
+    files = write_reports(
+        x, p, Path(args.out), proofs=log.proofs(args.episode), pdf=not args.no_pdf, sponsor=args.sponsor
+    )
     short = sum(len(s.shortfalls) for s in x.sponsors)
-    print(f"{args.episode}（{x.air_date or '—'}）：节目 {x.duration / 60:.1f} 分钟，播出记录 {len(events)} 条，"
-          f"未达标 {short} 项")
+    print(
+        f"{args.episode}（{x.air_date or '—'}）：节目 {x.duration / 60:.1f} 分钟，播出记录 {len(events)} 条，"
+        f"未达标 {short} 项"
+    )
     for s in x.sponsors:
-        flag = f"  ✗ {len(s.shortfalls)} 项未达标：" + "；".join(
-            f"{m.slot_label} {m.what} {m.delivered:g}/{m.promised:g}{m.unit}" for m in s.shortfalls
-            if m.promised is not None) if s.shortfalls else "  ✓ 达标"
+        flag = (
+            f"  ✗ {len(s.shortfalls)} 项未达标："
+            + "；".join(
+                f"{m.slot_label} {m.what} {m.delivered:g}/{m.promised:g}{m.unit}"
+                for m in s.shortfalls
+                if m.promised is not None
+            )
+            if s.shortfalls
+            else "  ✓ 达标"
+        )
         print(f"  {s.name}{flag}")
-    print(f"  爱心基金：本期奖金 {x.prize_total:,.2f} 元 → {x.charity:,.2f} 元；本季累计 {x.season_charity:,.2f} 元")
+    print(
+        f"  爱心基金：本期奖金 {x.prize_total:,.2f} 元 → {x.charity:,.2f} 元；"
+        f"本季累计 {x.season_charity:,.2f} 元"
+    )
     for label, path in (("XLSX", files.xlsx), ("HTML", files.html), ("PDF", files.pdf)):
         if path is not None:
             print(f"  {label}: {path}")

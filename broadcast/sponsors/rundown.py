@@ -15,22 +15,29 @@ from dataclasses import asdict, dataclass
 
 from broadcast.sponsors.placements import Placements, Slot
 
-KIND_ZH = {"graphic": "图形", "bumper": "标版", "film": "宣传片", "segment": "环节", "draw": "抽奖",
-           "leaderboard": "英雄榜", "credits": "片尾"}
+KIND_ZH = {
+    "graphic": "图形",
+    "bumper": "标版",
+    "film": "宣传片",
+    "segment": "环节",
+    "draw": "抽奖",
+    "leaderboard": "英雄榜",
+    "credits": "片尾",
+}
 
 
 @dataclass(frozen=True)
 class Cue:
-    id: str                 # stable id within the rundown (bumper_title, game_2, draw_3, break_game_1_2 …)
-    kind: str               # graphic | bumper | film | segment | draw | leaderboard | credits
-    label: str              # what the operator reads (Chinese)
-    seconds: int | None     # fixed length, or None when it runs as long as it takes
-    graphic: str = ""       # program graphic this cue puts on (or takes off, see action)
-    item: str = ""          # the graphic's item (bumper id …)
-    action: str = "on"      # on | off | play
-    film: str = ""          # film id (kind film)
+    id: str  # stable id within the rundown (bumper_title, game_2, draw_3, break_game_1_2 …)
+    kind: str  # graphic | bumper | film | segment | draw | leaderboard | credits
+    label: str  # what the operator reads (Chinese)
+    seconds: int | None  # fixed length, or None when it runs as long as it takes
+    graphic: str = ""  # program graphic this cue puts on (or takes off, see action)
+    item: str = ""  # the graphic's item (bumper id …)
+    action: str = "on"  # on | off | play
+    film: str = ""  # film id (kind film)
     film_url: str = ""
-    sponsor: str = ""       # sponsor id the cue is owed to
+    sponsor: str = ""  # sponsor id the cue is owed to
     sponsor_name: str = ""
     notes: str = ""
 
@@ -49,8 +56,12 @@ class Rundown:
         return sum(c.seconds or 0 for c in self.cues)
 
     def to_json(self) -> dict[str, object]:
-        return {"episode": self.episode, "air_date": self.air_date,
-                "fixed_seconds": self.fixed_seconds, "cues": [c.to_json() for c in self.cues]}
+        return {
+            "episode": self.episode,
+            "air_date": self.air_date,
+            "fixed_seconds": self.fixed_seconds,
+            "cues": [c.to_json() for c in self.cues],
+        }
 
 
 def build_rundown(p: Placements, *, episode: str = "", contestants: list[str] | None = None) -> Rundown:
@@ -66,50 +77,110 @@ def build_rundown(p: Placements, *, episode: str = "", contestants: list[str] | 
             f = films[fid]
             owner = next(s for s in p.slots if s.film is not None and s.film.id == fid)
             what = "中插广告" if owner.kind == "spot" else f"{owner.label}宣传片"
-            cues.append(Cue(id=f"break_{anchor.replace(' ', '_')}_{n}", kind="film",
-                            label=f"插播 {what}：{name(f.sponsor)} {f.seconds}秒", seconds=f.seconds,
-                            action="play", film=fid, film_url=f.asset.url, sponsor=f.sponsor,
-                            sponsor_name=name(f.sponsor), notes=f"片子 {f.asset.rel}"))
+            cues.append(
+                Cue(
+                    id=f"break_{anchor.replace(' ', '_')}_{n}",
+                    kind="film",
+                    label=f"插播 {what}：{name(f.sponsor)} {f.seconds}秒",
+                    seconds=f.seconds,
+                    action="play",
+                    film=fid,
+                    film_url=f.asset.url,
+                    sponsor=f.sponsor,
+                    sponsor_name=name(f.sponsor),
+                    notes=f"片子 {f.asset.rel}",
+                )
+            )
 
     special = p.one("special")
     if special is not None:
-        cues.append(Cue(id="corner_bug_on", kind="graphic", label=f"右上角标上屏：{name(special.sponsor)}",
-                        seconds=None, graphic="corner_bug", item=special.sponsor, sponsor=special.sponsor,
-                        sponsor_name=name(special.sponsor), notes="独家特约角标全程在屏（插播广告时段除外）"))
+        cues.append(
+            Cue(
+                id="corner_bug_on",
+                kind="graphic",
+                label=f"右上角标上屏：{name(special.sponsor)}",
+                seconds=None,
+                graphic="corner_bug",
+                item=special.sponsor,
+                sponsor=special.sponsor,
+                sponsor_name=name(special.sponsor),
+                notes="独家特约角标全程在屏（插播广告时段除外）",
+            )
+        )
     for s in p.bumpers_in_order():
         assert s.bumper is not None
-        cues.append(Cue(id=f"bumper_{s.bumper.id}", kind="bumper", label=f"{s.label}标版：{s.bumper.text}",
-                        seconds=s.bumper.seconds, graphic="bumper", item=s.bumper.id, sponsor=s.sponsor,
-                        sponsor_name=name(s.sponsor), notes="5 秒后下"))
+        cues.append(
+            Cue(
+                id=f"bumper_{s.bumper.id}",
+                kind="bumper",
+                label=f"{s.label}标版：{s.bumper.text}",
+                seconds=s.bumper.seconds,
+                graphic="bumper",
+                item=s.bumper.id,
+                sponsor=s.sponsor,
+                sponsor_name=name(s.sponsor),
+                notes="5 秒后下",
+            )
+        )
     add_breaks("opening")
     cells = p.cells
     stand = p.one("prize_stand")
     intro_notes = "主持人口播介绍九宫格奖品、广告语：" + "；".join(
-        f"{c.index + 1}.{c.prize}（{name(c.sponsor)}）" for c in cells)
+        f"{c.index + 1}.{c.prize}（{name(c.sponsor)}）" for c in cells
+    )
     if stand is not None:
         intro_notes += f"。奖品展示台：{name(stand.sponsor)}（够级宝贝展示，记口播）"
-    cues.append(Cue(id="intro_prizes", kind="segment", label="奖品九宫格介绍", seconds=None,
-                    graphic="jiugongge", item="intro", notes=intro_notes))
+    cues.append(
+        Cue(
+            id="intro_prizes",
+            kind="segment",
+            label="奖品九宫格介绍",
+            seconds=None,
+            graphic="jiugongge",
+            item="intro",
+            notes=intro_notes,
+        )
+    )
     add_breaks("intro")
     title = p.one("title")
     table = p.one("table")
     ticker = p.one("ticker")
     match_notes = []
     if title is not None:
-        match_notes.append(f"冠名“{name(title.sponsor)}”口播全期 ≥{int(title.minimums.get('mentions', 0))} 次"
-                           "（每次请标记）")
+        match_notes.append(
+            f"冠名“{name(title.sponsor)}”口播全期 ≥{int(title.minimums.get('mentions', 0))} 次（每次请标记）"
+        )
     if table is not None:
         need = int(table.minimums.get("appearances", 0))
         match_notes.append(f"桌面广告（{name(table.sponsor)}）全期出镜 ≥{need} 次")
     for g in range(1, p.rundown.games + 1):
         if g == 1 and ticker is not None:
-            cues.append(Cue(id="ticker_on", kind="graphic", label="底线流字上屏", seconds=None,
-                            graphic="ticker", item="ticker", sponsor=ticker.sponsor,
-                            sponsor_name=name(ticker.sponsor), notes=" / ".join(ticker.lines)))
-        cues.append(Cue(id=f"game_{g}", kind="segment", label=f"比赛 第{g}局", seconds=None,
-                        graphic="scoreboard", item=f"game {g}", sponsor=title.sponsor if title else "",
-                        sponsor_name=name(title.sponsor) if title else "",
-                        notes="；".join(match_notes) if g == 1 else ""))
+            cues.append(
+                Cue(
+                    id="ticker_on",
+                    kind="graphic",
+                    label="底线流字上屏",
+                    seconds=None,
+                    graphic="ticker",
+                    item="ticker",
+                    sponsor=ticker.sponsor,
+                    sponsor_name=name(ticker.sponsor),
+                    notes=" / ".join(ticker.lines),
+                )
+            )
+        cues.append(
+            Cue(
+                id=f"game_{g}",
+                kind="segment",
+                label=f"比赛 第{g}局",
+                seconds=None,
+                graphic="scoreboard",
+                item=f"game {g}",
+                sponsor=title.sponsor if title else "",
+                sponsor_name=name(title.sponsor) if title else "",
+                notes="；".join(match_notes) if g == 1 else "",
+            )
+        )
         add_breaks(f"game {g}")
     board = p.one("jiugongge_board")
     players = contestants or [f"选手{i}" for i in range(1, p.rundown.contestants + 1)]
@@ -118,29 +189,84 @@ def build_rundown(p: Placements, *, episode: str = "", contestants: list[str] | 
         if board is not None and i == 1:
             need = int(board.minimums.get("appearances", 0))
             notes += f"；九宫格下方广告（{name(board.sponsor)}）全期出镜 ≥{need} 次"
-        cues.append(Cue(id=f"draw_{i}", kind="draw", label=f"九宫格抽奖：{who}", seconds=None,
-                        graphic="jiugongge", item=who, notes=notes))
+        cues.append(
+            Cue(
+                id=f"draw_{i}",
+                kind="draw",
+                label=f"九宫格抽奖：{who}",
+                seconds=None,
+                graphic="jiugongge",
+                item=who,
+                notes=notes,
+            )
+        )
     add_breaks("draws")
     lb = p.one("leaderboard")
     lb_name = f"（{name(lb.sponsor)}冠名）" if lb is not None else ""
-    cues.append(Cue(id="leaderboard", kind="leaderboard", label=f"够级英雄榜{lb_name}", seconds=None,
-                    graphic="leaderboard", item="rank", sponsor=lb.sponsor if lb else "",
-                    sponsor_name=name(lb.sponsor) if lb else "", notes="榜前带冠名企业名称"))
+    cues.append(
+        Cue(
+            id="leaderboard",
+            kind="leaderboard",
+            label=f"够级英雄榜{lb_name}",
+            seconds=None,
+            graphic="leaderboard",
+            item="rank",
+            sponsor=lb.sponsor if lb else "",
+            sponsor_name=name(lb.sponsor) if lb else "",
+            notes="榜前带冠名企业名称",
+        )
+    )
     if lb is not None and lb.film is not None:
-        cues.append(Cue(id="leaderboard_film", kind="film", label=f"英雄榜冠名宣传片：{name(lb.sponsor)} "
-                        f"{lb.film.seconds}秒", seconds=lb.film.seconds, action="play", film=lb.film.id,
-                        film_url=lb.film.asset.url, sponsor=lb.sponsor, sponsor_name=name(lb.sponsor),
-                        notes="紧接英雄榜播出"))
+        cues.append(
+            Cue(
+                id="leaderboard_film",
+                kind="film",
+                label=f"英雄榜冠名宣传片：{name(lb.sponsor)} {lb.film.seconds}秒",
+                seconds=lb.film.seconds,
+                action="play",
+                film=lb.film.id,
+                film_url=lb.film.asset.url,
+                sponsor=lb.sponsor,
+                sponsor_name=name(lb.sponsor),
+                notes="紧接英雄榜播出",
+            )
+        )
     credit_names = "、".join(dict.fromkeys(f"{c.role}：{name(c.sponsor)}" for c in p.credits()))
-    cues.append(Cue(id="credits", kind="credits", label="片尾鸣谢", seconds=None, graphic="credits",
-                    item="end", notes=credit_names))
+    cues.append(
+        Cue(
+            id="credits",
+            kind="credits",
+            label="片尾鸣谢",
+            seconds=None,
+            graphic="credits",
+            item="end",
+            notes=credit_names,
+        )
+    )
     if ticker is not None:
-        cues.append(Cue(id="ticker_off", kind="graphic", label="底线流字下屏", seconds=None, graphic="ticker",
-                        action="off"))
+        cues.append(
+            Cue(
+                id="ticker_off",
+                kind="graphic",
+                label="底线流字下屏",
+                seconds=None,
+                graphic="ticker",
+                action="off",
+            )
+        )
     if special is not None:
-        cues.append(Cue(id="corner_bug_off", kind="graphic", label="右上角标下屏", seconds=None,
-                        graphic="corner_bug", action="off", sponsor=special.sponsor,
-                        sponsor_name=name(special.sponsor)))
+        cues.append(
+            Cue(
+                id="corner_bug_off",
+                kind="graphic",
+                label="右上角标下屏",
+                seconds=None,
+                graphic="corner_bug",
+                action="off",
+                sponsor=special.sponsor,
+                sponsor_name=name(special.sponsor),
+            )
+        )
     return Rundown(episode, p.air_date.isoformat() if p.air_date else "", tuple(cues))
 
 
@@ -169,8 +295,17 @@ def format_table(r: Rundown, *, notes_width: int = 60) -> str:
     open_ended = False
     for n, c in enumerate(r.cues, start=1):
         start = f"{'≥' if open_ended else ''}{t // 60:02d}:{t % 60:02d}"
-        rows.append((str(n), start, f"{c.seconds}秒" if c.seconds else "—", KIND_ZH[c.kind], c.label,
-                     c.sponsor_name, _clip(c.notes, notes_width)))
+        rows.append(
+            (
+                str(n),
+                start,
+                f"{c.seconds}秒" if c.seconds else "—",
+                KIND_ZH[c.kind],
+                c.label,
+                c.sponsor_name,
+                _clip(c.notes, notes_width),
+            )
+        )
         t += c.seconds or 0
         open_ended = open_ended or (c.seconds is None and c.kind != "graphic")
     widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]))]

@@ -43,7 +43,7 @@ class Script:
     title_mentions_per_game: int = 2
     table_shots_per_game: int = 2
     prizes: tuple[tuple[str, int], ...] = (("王建国", 800), ("李秀英", 500), ("张大山", 300))
-    cut_spot: dict[tuple[str, int], float] = field(default_factory=dict)   # (film id, nth airing) → seconds
+    cut_spot: dict[tuple[str, int], float] = field(default_factory=dict)  # (film id, nth airing) → seconds
 
 
 def air_start(air_date: str, hhmm: str = "21:35") -> float:
@@ -51,8 +51,15 @@ def air_start(air_date: str, hhmm: str = "21:35") -> float:
     return day.timestamp()
 
 
-def rehearse(path: str, p: Placements, *, episode: str, air_date: str, faults: bool = False,
-             script: Script | None = None) -> None:
+def rehearse(
+    path: str,
+    p: Placements,
+    *,
+    episode: str,
+    air_date: str,
+    faults: bool = False,
+    script: Script | None = None,
+) -> None:
     """Play one episode into the database at ``path`` (journal + as-run)."""
     sc = script or Script()
     if faults:
@@ -64,8 +71,17 @@ def rehearse(path: str, p: Placements, *, episode: str, air_date: str, faults: b
     log = AsRunLog.open(path)
     rec = AsRunRecorder(store, log, clock=clock)
     try:
-        run_script(store, rec, p, clock, episode=episode, air_date=air_date, script=sc,
-                   extra_mentions=1 if faults else 0, extra_shots=0 if faults else 0)
+        run_script(
+            store,
+            rec,
+            p,
+            clock,
+            episode=episode,
+            air_date=air_date,
+            script=sc,
+            extra_mentions=1 if faults else 0,
+            extra_shots=0 if faults else 0,
+        )
     finally:
         rec.flush()
         rec.close()
@@ -73,8 +89,18 @@ def rehearse(path: str, p: Placements, *, episode: str, air_date: str, faults: b
         store.journal.connection.close()
 
 
-def run_script(store: ShowStore, rec: AsRunRecorder, p: Placements, clock: ScriptClock, *, episode: str,
-               air_date: str, script: Script, extra_mentions: int = 0, extra_shots: int = 0) -> None:
+def run_script(
+    store: ShowStore,
+    rec: AsRunRecorder,
+    p: Placements,
+    clock: ScriptClock,
+    *,
+    episode: str,
+    air_date: str,
+    script: Script,
+    extra_mentions: int = 0,
+    extra_shots: int = 0,
+) -> None:
     sc = script
     d = store.dispatch
     d("sponsors.load", p.to_state())
@@ -96,8 +122,9 @@ def run_script(store: ShowStore, rec: AsRunRecorder, p: Placements, clock: Scrip
         clock.advance(sc.cut_spot.get((film_id, seen[film_id]), seconds))
         rec.film_ended(film_id)
 
-    contestants = list(CONTESTANTS[:p.rundown.contestants]) + [
-        f"选手{i}" for i in range(len(CONTESTANTS) + 1, p.rundown.contestants + 1)]
+    contestants = list(CONTESTANTS[: p.rundown.contestants]) + [
+        f"选手{i}" for i in range(len(CONTESTANTS) + 1, p.rundown.contestants + 1)
+    ]
     draw_no = 0
     game_no = 0
     for cue in build_rundown(p, episode=episode, contestants=contestants).cues:

@@ -68,7 +68,7 @@ def play(db: Path, p: Placements) -> int:
     prog("corner_bug", True, "yiheyuan")
     prog("bumper", True, "title")
     at(5)
-    prog("bumper", True, "special")          # item change: title off, special on
+    prog("bumper", True, "special")  # item change: title off, special on
     at(8)
     prog("bumper", False)
     at(10)
@@ -87,7 +87,7 @@ def play(db: Path, p: Placements) -> int:
     rec.flush()
     obs(102, GRAPHIC_ON, "corner_bug", item="yiheyuan")
     proof_event = obs(102, GRAPHIC_ON, "scoreboard", item="game 1")
-    log.attach_proof(proof_event, _jpeg((220, 0, 220)), 640, 360)   # magenta: no logo uses it
+    log.attach_proof(proof_event, _jpeg((220, 0, 220)), 640, 360)  # magenta: no logo uses it
     obs(110, PROGRAM_SCENE, "桌面俯拍")
     obs(120, PROGRAM_SCENE, "全景")
     obs(130, PROGRAM_SCENE, "桌面俯拍")
@@ -95,7 +95,7 @@ def play(db: Path, p: Placements) -> int:
     obs(140, FILM_START, "babao_15s", sponsor="babao")
     obs(155, FILM_END, "babao_15s")
     at(200)
-    prog("scoreboard", False)                # OBS is the source now: the app records nothing
+    prog("scoreboard", False)  # OBS is the source now: the app records nothing
     obs(200, GRAPHIC_OFF, "scoreboard", item="game 1")
     at(210)
     d("jiugongge.draw", {"contestant": "王建国", "cell": 4})
@@ -127,7 +127,9 @@ def episode(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Placements,
     db = tmp_path_factory.mktemp("asrun") / "studio.sqlite"
     proof = play(db, p)
     log = AsRunLog.open(db)
-    x = compute(p, EP, log.events(EP), info=log.episode(EP), prizes=log.prizes(EP), season_prizes=log.prizes())
+    x = compute(
+        p, EP, log.events(EP), info=log.episode(EP), prizes=log.prizes(EP), season_prizes=log.prizes()
+    )
     log.close()
     return db, p, x, proof
 
@@ -149,19 +151,35 @@ def test_asrun_rows_in_sqlite(episode: tuple[Path, Placements, EpisodeExposure, 
     assert info is not None and info.started == pytest.approx(T0) and info.ended == pytest.approx(T0 + 300)
     assert info.placements["digest"] and info.air_date == "2012-05-07"
     ev = log.events(EP)
-    app_graphics = [(e.ts - T0, e.kind, e.subject, e.detail.get("item")) for e in ev
-                    if e.source == "app" and e.kind in (GRAPHIC_ON, GRAPHIC_OFF)]
+    app_graphics = [
+        (e.ts - T0, e.kind, e.subject, e.detail.get("item"))
+        for e in ev
+        if e.source == "app" and e.kind in (GRAPHIC_ON, GRAPHIC_OFF)
+    ]
     assert app_graphics == [
-        (0, GRAPHIC_ON, "corner_bug", "yiheyuan"), (0, GRAPHIC_ON, "bumper", "title"),
-        (5, GRAPHIC_OFF, "bumper", "title"), (5, GRAPHIC_ON, "bumper", "special"),
-        (8, GRAPHIC_OFF, "bumper", "special"), (30, GRAPHIC_ON, "scoreboard", "game 1"),
-        (100, GRAPHIC_OFF, "scoreboard", "game 1"), (100, GRAPHIC_OFF, "corner_bug", "yiheyuan")]
+        (0, GRAPHIC_ON, "corner_bug", "yiheyuan"),
+        (0, GRAPHIC_ON, "bumper", "title"),
+        (5, GRAPHIC_OFF, "bumper", "title"),
+        (5, GRAPHIC_ON, "bumper", "special"),
+        (8, GRAPHIC_OFF, "bumper", "special"),
+        (30, GRAPHIC_ON, "scoreboard", "game 1"),
+        (100, GRAPHIC_OFF, "scoreboard", "game 1"),
+        (100, GRAPHIC_OFF, "corner_bug", "yiheyuan"),
+    ]
     draws = [e.detail for e in ev if e.kind == "draw"]
-    assert draws[0] == {"draw": 1, "contestant": "王建国", "cell": 4, "prize": "煎饼礼盒", "sponsor": "langya",
-                        "sponsor_name": "琅琊煎饼坊"}
+    assert draws[0] == {
+        "draw": 1,
+        "contestant": "王建国",
+        "cell": 4,
+        "prize": "煎饼礼盒",
+        "sponsor": "langya",
+        "sponsor_name": "琅琊煎饼坊",
+    }
     assert [e.source for e in ev if e.kind == "mention"] == ["operator"] * 5
-    assert [(pr.contestant, pr.yuan) for pr in log.prizes(EP)] == [("王建国", 800.0),
-                                                                   ("<script>李秀英</script>", 450.5)]
+    assert [(pr.contestant, pr.yuan) for pr in log.prizes(EP)] == [
+        ("王建国", 800.0),
+        ("<script>李秀英</script>", 450.5),
+    ]
     log.close()
 
 
@@ -169,7 +187,10 @@ def test_exposure_arithmetic(episode: tuple[Path, Placements, EpisodeExposure, i
     _db, _p, x, _ = episode
     assert x.duration == pytest.approx(300) and x.film_seconds == pytest.approx(45)
     # bumpers: 冠名 5 s full; 独家特约 cut at 3 s; 赞助播出 never aired
-    assert (m(x, "xiaodangjia", "title", "标版").delivered, m(x, "xiaodangjia", "title", "标版").shortfall) == (1, False)
+    assert (
+        m(x, "xiaodangjia", "title", "标版").delivered,
+        m(x, "xiaodangjia", "title", "标版").shortfall,
+    ) == (1, False)
     special = m(x, "yiheyuan", "special", "标版")
     assert special.delivered == 0 and special.shortfall and "3.0 秒（不完整）" in special.note
     assert m(x, "shunhe", "supporter:1", "标版").shortfall
@@ -205,8 +226,9 @@ def test_exposure_arithmetic(episode: tuple[Path, Placements, EpisodeExposure, i
     assert (x.prize_total, x.charity, x.season_charity) == (1250.5, 125.05, 125.05)
 
 
-def test_report_files_open(episode: tuple[Path, Placements, EpisodeExposure, int], tmp_path: Path,
-                           artifacts: Path) -> None:
+def test_report_files_open(
+    episode: tuple[Path, Placements, EpisodeExposure, int], tmp_path: Path, artifacts: Path
+) -> None:
     db, p, x, proof = episode
     log = AsRunLog.open(db)
     files = write_reports(x, p, tmp_path, proofs=log.proofs(EP))
@@ -221,15 +243,17 @@ def test_report_files_open(episode: tuple[Path, Placements, EpisodeExposure, int
     assert rows[table_row][3:7] == ["5", "4", "次", "未达标"] and table_row > head
     assert ws.cell(row=table_row + 1, column=5).fill.fgColor.rgb.endswith("FFC7CE")
     ok_row = next(i for i, r in enumerate(rows) if r[0] == "小当家" and r[2] == "5秒标版（完整播出）")
-    assert rows[ok_row][6] == "达标" and not ws.cell(row=ok_row + 1, column=5).fill.fgColor.rgb.endswith("FFC7CE")
+    assert rows[ok_row][6] == "达标" and not ws.cell(row=ok_row + 1, column=5).fill.fgColor.rgb.endswith(
+        "FFC7CE"
+    )
     charity = [[c.value for c in row] for row in wb["爱心基金"].iter_rows()]
     assert ["本期爱心基金（10%）", None, 125.05, None] in charity
     draws = [[c.value for c in row] for row in wb["九宫格抽奖"].iter_rows()]
     assert draws[1][2:] == ["王建国", 5, "煎饼礼盒", "琅琊煎饼坊"]
     text = files.html.read_text(encoding="utf-8")
     assert "<script>" not in text and "&lt;script&gt;李秀英&lt;/script&gt;" in text
-    assert text.count("data:image/jpeg;base64,") == 1          # the OBS proof, on 小当家's page
-    assert "http://" not in text and "src='/" not in text and 'src="/' not in text   # self-contained
+    assert text.count("data:image/jpeg;base64,") == 1  # the OBS proof, on 小当家's page
+    assert "http://" not in text and "src='/" not in text and 'src="/' not in text  # self-contained
     assert set(files.sponsor_pdfs) == set(p.sponsors)
     # render the PDF's pages to images and keep them for a person to look at
     out = artifacts / "sponsors"
@@ -241,34 +265,61 @@ def test_report_files_open(episode: tuple[Path, Placements, EpisodeExposure, int
         pytest.skip("pdftoppm (poppler-utils) missing")
     for old in out.glob("*.png"):
         old.unlink()
-    subprocess.run([pdftoppm, "-r", "70", "-png", "-f", "1", "-l", "2", str(files.pdf), str(out / "report")],
-                   check=True, timeout=60)
+    subprocess.run(
+        [pdftoppm, "-r", "70", "-png", "-f", "1", "-l", "2", str(files.pdf), str(out / "report")],
+        check=True,
+        timeout=60,
+    )
     xdj = files.sponsor_pdfs["xiaodangjia"]
     shutil.copy(xdj, out / "report_xiaodangjia.pdf")
-    subprocess.run([pdftoppm, "-r", "70", "-png", str(xdj), str(out / "xiaodangjia")],
-                   check=True, timeout=60)
+    subprocess.run([pdftoppm, "-r", "70", "-png", str(xdj), str(out / "xiaodangjia")], check=True, timeout=60)
     pages = sorted(out.glob("report-*.png"))
     assert len(pages) == 2
     with Image.open(pages[0]) as im:
         gray = im.convert("L")
-        assert gray.width > 500 and gray.getextrema()[0] < 80      # real ink on the page
+        assert gray.width > 500 and gray.getextrema()[0] < 80  # real ink on the page
         # the shortfall rows are printed red (#ffc7ce background)
-        assert sum(n for n, c in im.convert("RGB").getcolors(1 << 20) or [] if _near(c, (255, 199, 206))) > 2000
+        assert (
+            sum(n for n, c in im.convert("RGB").getcolors(1 << 20) or [] if _near(c, (255, 199, 206))) > 2000
+        )
     magenta = 0
-    for page in sorted(out.glob("xiaodangjia-*.png")):   # 小当家's pages carry the (magenta) proof thumbnail
+    for page in sorted(out.glob("xiaodangjia-*.png")):  # 小当家's pages carry the (magenta) proof thumbnail
         with Image.open(page) as im:
-            magenta += sum(n for n, c in im.convert("RGB").getcolors(1 << 20) or [] if _near(c, (220, 0, 220), 40))
+            magenta += sum(
+                n for n, c in im.convert("RGB").getcolors(1 << 20) or [] if _near(c, (220, 0, 220), 40)
+            )
     assert magenta > 2000
 
 
 def test_report_cli(episode: tuple[Path, Placements, EpisodeExposure, int], tmp_path: Path) -> None:
     db, _p, _x, _ = episode
-    r = subprocess.run([sys.executable, "-m", "broadcast", "report", EP, "--db", str(db), "--out", str(tmp_path),
-                        "--no-pdf"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "broadcast",
+            "report",
+            EP,
+            "--db",
+            str(db),
+            "--out",
+            str(tmp_path),
+            "--no-pdf",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     line = next(ln for ln in r.stdout.splitlines() if ln.strip().startswith("金沂蒙酒业"))
     assert "✗" in line and "桌面广告位 上屏/出镜次数 4/5次" in line
     assert (tmp_path / f"赞助商播出报告_{EP}.xlsx").is_file()
-    r = subprocess.run([sys.executable, "-m", "broadcast", "report", "第99期", "--db", str(db)],
-                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "broadcast", "report", "第99期", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert r.returncode == 2 and "没有 '第99期' 的播出记录" in r.stderr and EP in r.stderr

@@ -30,35 +30,73 @@ def assert_error(errors: list[str], path: Path, line: int, *words: str) -> str:
 
 
 def test_demo_set_is_valid_and_complete(demo: Placements) -> None:
-    assert [s.sponsor for s in demo.bumpers_in_order()] == ["xiaodangjia", "yiheyuan", "shunhe", "jinyimeng",
-                                                          "langya"]
+    assert [s.sponsor for s in demo.bumpers_in_order()] == [
+        "xiaodangjia",
+        "yiheyuan",
+        "shunhe",
+        "jinyimeng",
+        "langya",
+    ]
     assert len(demo.cells) == 9 and [c.index for c in demo.cells] == list(range(9))
     assert demo.one("title").sponsor == "xiaodangjia"  # type: ignore[union-attr]
     assert demo.one("title").minimums["mentions"] == 5  # type: ignore[union-attr]
     assert demo.one("table").minimums["appearances"] == 5  # type: ignore[union-attr]
     assert demo.one("jiugongge_board").minimums["appearances"] == 4  # type: ignore[union-attr]
     kinds = {s.kind for s in demo.slots}
-    assert kinds == {"title", "special", "supporter", "spot", "cell", "jiugongge_board", "prize_stand", "table",
-                     "leaderboard", "commentary", "shirts", "ticker", "credits"}
+    assert kinds == {
+        "title",
+        "special",
+        "supporter",
+        "spot",
+        "cell",
+        "jiugongge_board",
+        "prize_stand",
+        "table",
+        "leaderboard",
+        "commentary",
+        "shirts",
+        "ticker",
+        "credits",
+    }
     films = demo.films
     assert {f: films[f].seconds for f in films} == {
-        "xiaodangjia_15s": 15, "yiheyuan_15s": 15, "shunhe_10s": 10, "jinyimeng_10s": 10, "langya_10s": 10,
-        "babao_15s": 15, "jiaxin_5s": 5, "luxin_15s": 15}
+        "xiaodangjia_15s": 15,
+        "yiheyuan_15s": 15,
+        "shunhe_10s": 10,
+        "jinyimeng_10s": 10,
+        "langya_10s": 10,
+        "babao_15s": 15,
+        "jiaxin_5s": 5,
+        "luxin_15s": 15,
+    }
     for f in films.values():
         assert f.asset.path.stat().st_size <= 200_000
         assert abs(f.asset.seconds - f.seconds) <= 0.5
     st = demo.to_state()
     assert st["sponsors"]["title"]["logo"] == "/assets/sponsors/demo/logos/xiaodangjia.png"
-    assert [b["id"] for b in st["sponsors"]["bumpers"]] == ["title", "special", "supporter_1", "supporter_2",
-                                                            "supporter_3"]
+    assert [b["id"] for b in st["sponsors"]["bumpers"]] == [
+        "title",
+        "special",
+        "supporter_1",
+        "supporter_2",
+        "supporter_3",
+    ]
     assert st["cells"][0]["prize"] == "粮油礼包" and st["cells"][8]["sponsor"] == "鲁信汽车城"
 
 
 def test_demo_check_cli_passes() -> None:
-    r = subprocess.run([sys.executable, "-m", "broadcast", "sponsors", "check", str(DEMO_YAML), "--air-date",
-                        "2012-05-07"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "broadcast", "sponsors", "check", str(DEMO_YAML), "--air-date", "2012-05-07"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
-    assert "排期有效" in r.stdout and "顺和家电（2012-02-20） → 金沂蒙酒业（2012-03-02） → 琅琊煎饼坊" in r.stdout
+    assert (
+        "排期有效" in r.stdout
+        and "顺和家电（2012-02-20） → 金沂蒙酒业（2012-03-02） → 琅琊煎饼坊" in r.stdout
+    )
 
 
 def test_yaml_syntax_error_names_line(variant: Variant) -> None:
@@ -80,15 +118,21 @@ def test_wrong_type_is_an_error(variant: Variant) -> None:
 
 
 def test_only_one_title_sponsor(variant: Variant) -> None:
-    path, text = variant(("title:\n  sponsor: xiaodangjia\n",
-                          "title:\n  - {sponsor: xiaodangjia}\n  - {sponsor: babao}\nold_title:\n  sponsor: xiaodangjia\n"))
+    path, text = variant(
+        (
+            "title:\n  sponsor: xiaodangjia\n",
+            "title:\n  - {sponsor: xiaodangjia}\n  - {sponsor: babao}\nold_title:\n  sponsor: xiaodangjia\n",
+        )
+    )
     assert_error(errors_of(path), path, line_of(text, "title:\n"), "冠名只能有一家")
 
 
 def test_at_most_three_supporters(variant: Variant) -> None:
-    fourth = ("  - sponsor: babao\n    contract: {signed: 2012-03-20, start: 2012-04-01, end: 2012-12-30}\n"
-              "    price: {yuan: 1200000, per: year}\n    bumper: {text: 《够级大明星》栏目由“八宝豆豉”赞助播出}\n"
-              "    film: {id: babao_10s, file: films/shunhe_10s.mp4, seconds: 10}\n\n# 中插广告")
+    fourth = (
+        "  - sponsor: babao\n    contract: {signed: 2012-03-20, start: 2012-04-01, end: 2012-12-30}\n"
+        "    price: {yuan: 1200000, per: year}\n    bumper: {text: 《够级大明星》栏目由“八宝豆豉”赞助播出}\n"
+        "    film: {id: babao_10s, file: films/shunhe_10s.mp4, seconds: 10}\n\n# 中插广告"
+    )
     path, text = variant(("\n# 中插广告", "\n" + fourth))
     assert_error(errors_of(path), path, line_of(text, "- sponsor: babao"), "最多 3 家", "这里有 4 家")
 
@@ -105,20 +149,28 @@ def test_supporters_signed_the_same_day_need_a_time(variant: Variant) -> None:
 
 
 def test_exclusive_slot_held_once(variant: Variant) -> None:
-    dup = ("# 够级英雄榜冠名", "table:\n  sponsor: babao\n  contract: {start: 2012-04-01, end: 2012-12-30}\n"
-           "  price: {yuan: 240000, per: year}\n\n# 够级英雄榜冠名")
+    dup = (
+        "# 够级英雄榜冠名",
+        "table:\n  sponsor: babao\n  contract: {start: 2012-04-01, end: 2012-12-30}\n"
+        "  price: {yuan: 240000, per: year}\n\n# 够级英雄榜冠名",
+    )
     path, text = variant(dup)
     assert_error(errors_of(path), path, line_of(text, "table:", 2), "'table' 出现了两次")
 
 
 def test_one_broadcast_package_per_sponsor(variant: Variant) -> None:
-    path, text = variant(("special:\n  sponsor: yiheyuan", "special:\n  sponsor: xiaodangjia"),
-                         ("栏目由“沂河源矿泉水”独家特约播出", "栏目由“小当家”独家特约播出"))
+    path, text = variant(
+        ("special:\n  sponsor: yiheyuan", "special:\n  sponsor: xiaodangjia"),
+        ("栏目由“沂河源矿泉水”独家特约播出", "栏目由“小当家”独家特约播出"),
+    )
     assert_error(errors_of(path), path, line_of(text, "special:\n"), "同时是冠名", "独家特约播出")
 
 
 def test_exactly_nine_cells(variant: Variant) -> None:
-    cell9 = "    - {prize: 汽车保养券, sponsor: luxin, slogan: 临沂人的购车首选, logo: logos/luxin.png,\n       contract: *may, price: *cell}\n"
+    cell9 = (
+        "    - {prize: 汽车保养券, sponsor: luxin, slogan: 临沂人的购车首选, logo: logos/luxin.png,\n"
+        "       contract: *may, price: *cell}\n"
+    )
     path, text = variant((cell9, ""))
     assert_error(errors_of(path), path, line_of(text, "cells:"), "正好 9 格", "这里有 8 格")
 
@@ -143,13 +195,21 @@ def test_film_that_is_not_a_video(variant: Variant, demo_dir: Path) -> None:
 
 def test_film_of_the_wrong_length(variant: Variant) -> None:
     path, text = variant(("file: films/xiaodangjia_15s.mp4", "file: films/shunhe_10s.mp4"))
-    assert_error(errors_of(path), path, line_of(text, "file: films/shunhe_10s.mp4"), "实际长 10.0 秒", "不是 15 秒")
+    assert_error(
+        errors_of(path), path, line_of(text, "file: films/shunhe_10s.mp4"), "实际长 10.0 秒", "不是 15 秒"
+    )
 
 
 def test_contract_must_cover_the_air_date(variant: Variant) -> None:
-    path, text = variant(("contract: {start: 2012-04-01, end: 2012-12-30}\n  price: {yuan: 240000",
-                          "contract: {start: 2012-04-01, end: 2012-05-06}\n  price: {yuan: 240000"))
-    err = assert_error(errors_of(path), path, line_of(text, "end: 2012-05-06"), "不包含本期播出日期 2012-05-07")
+    path, text = variant(
+        (
+            "contract: {start: 2012-04-01, end: 2012-12-30}\n  price: {yuan: 240000",
+            "contract: {start: 2012-04-01, end: 2012-05-06}\n  price: {yuan: 240000",
+        )
+    )
+    err = assert_error(
+        errors_of(path), path, line_of(text, "end: 2012-05-06"), "不包含本期播出日期 2012-05-07"
+    )
     assert "桌面广告位" in err
     # the same file is fine for an episode inside the contract
     assert load_placements(path, air_date=AIR_DATE.replace(day=6)).one("table") is not None
@@ -162,7 +222,9 @@ def test_unknown_sponsor_reference(variant: Variant) -> None:
 
 def test_bumper_must_name_the_sponsor(variant: Variant) -> None:
     path, text = variant(("text: 《够级大明星》栏目由“顺和家电”赞助播出", "text: 《够级大明星》栏目赞助播出"))
-    assert_error(errors_of(path), path, line_of(text, "text: 《够级大明星》栏目赞助播出"), "没有出现企业名称“顺和家电”")
+    assert_error(
+        errors_of(path), path, line_of(text, "text: 《够级大明星》栏目赞助播出"), "没有出现企业名称“顺和家电”"
+    )
 
 
 def test_spot_length_must_be_sellable(variant: Variant) -> None:
@@ -173,13 +235,17 @@ def test_spot_length_must_be_sellable(variant: Variant) -> None:
 def test_breaks_name_real_films_and_air_spots_as_bought(variant: Variant) -> None:
     path, text = variant(("items: [babao_15s, jiaxin_5s]", "items: [babao_15, jiaxin_5s]"))
     errs = errors_of(path)
-    assert_error(errs, path, line_of(text, "items: [babao_15, jiaxin_5s]"), "'babao_15' 不在排期里", "babao_15s")
+    assert_error(
+        errs, path, line_of(text, "items: [babao_15, jiaxin_5s]"), "'babao_15' 不在排期里", "babao_15s"
+    )
     assert_error(errs, path, line_of(text, "film: {id: babao_15s"), "每期应播 2 次", "只排了 1 次")
 
 
 def test_errors_are_all_reported_and_nothing_half_loaded(variant: Variant) -> None:
-    path, text = variant(("sponsor: luxin\n  contract", "sponsor: nobody\n  contract"),
-                         ("seconds: 5\n    contract", "seconds: 7\n    contract"))
+    path, text = variant(
+        ("sponsor: luxin\n  contract", "sponsor: nobody\n  contract"),
+        ("seconds: 5\n    contract", "seconds: 7\n    contract"),
+    )
     errs = errors_of(path)
     assert len(errs) >= 2
     lines = [int(e.split(":")[1]) for e in errs]
@@ -188,8 +254,13 @@ def test_errors_are_all_reported_and_nothing_half_loaded(variant: Variant) -> No
 
 def test_check_cli_exit_2_one_line_per_error_no_traceback(variant: Variant) -> None:
     path, text = variant(("sponsor: luxin\n  contract", "sponsor: nobody\n  contract"))
-    r = subprocess.run([sys.executable, "-m", "broadcast", "sponsors", "check", str(path), "--air-date",
-                        "2012-05-07"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "broadcast", "sponsors", "check", str(path), "--air-date", "2012-05-07"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert r.returncode == 2
     assert "Traceback" not in r.stderr
     first = r.stderr.splitlines()[0]
@@ -198,9 +269,19 @@ def test_check_cli_exit_2_one_line_per_error_no_traceback(variant: Variant) -> N
 
 
 def test_bad_air_date_and_missing_file_exit_2() -> None:
-    r = subprocess.run([sys.executable, "-m", "broadcast", "sponsors", "check", "nope.yaml"],
-                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "broadcast", "sponsors", "check", "nope.yaml"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert r.returncode == 2 and r.stderr.startswith("nope.yaml:1:1:") and "Traceback" not in r.stderr
-    r = subprocess.run([sys.executable, "-m", "broadcast", "sponsors", "check", str(DEMO_YAML), "--air-date",
-                        "5/7/2012"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "broadcast", "sponsors", "check", str(DEMO_YAML), "--air-date", "5/7/2012"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert r.returncode == 2 and "YYYY-MM-DD" in r.stderr

@@ -20,16 +20,27 @@ def test_rundown_order_follows_the_package(demo: Placements) -> None:
     rd = build_rundown(demo, episode="第1期")
     ids = [c.id for c in rd.cues]
     # opening: corner bug, 冠名, 独家特约, then 赞助播出 in signing order
-    assert ids[:6] == ["corner_bug_on", "bumper_title", "bumper_special", "bumper_supporter_1",
-                       "bumper_supporter_2", "bumper_supporter_3"]
+    assert ids[:6] == [
+        "corner_bug_on",
+        "bumper_title",
+        "bumper_special",
+        "bumper_supporter_1",
+        "bumper_supporter_2",
+        "bumper_supporter_3",
+    ]
     assert [rd.cues[i].sponsor for i in range(3, 6)] == ["shunhe", "jinyimeng", "langya"]
     assert all(rd.cues[i].seconds == 5 for i in range(1, 6))
     # the producer's breaks land where they were put
     after_opening = ids[6:8]
     assert [rd.cues[6].film, rd.cues[7].film] == ["xiaodangjia_15s", "yiheyuan_15s"] and after_opening
     g1, g2, g3 = ids.index("game_1"), ids.index("game_2"), ids.index("game_3")
-    assert [c.film for c in rd.cues[g1 + 1:g2]] == ["shunhe_10s", "jinyimeng_10s", "langya_10s", "babao_15s"]
-    assert [c.film for c in rd.cues[g2 + 1:g3]] == ["babao_15s", "jiaxin_5s"]
+    assert [c.film for c in rd.cues[g1 + 1 : g2]] == [
+        "shunhe_10s",
+        "jinyimeng_10s",
+        "langya_10s",
+        "babao_15s",
+    ]
+    assert [c.film for c in rd.cues[g2 + 1 : g3]] == ["babao_15s", "jiaxin_5s"]
     assert ids.index("intro_prizes") < g1 < g2 < g3
     # 九宫格 draws, one per contestant, after the match; 英雄榜 then its film right after; credits last
     draws = [i for i, c in enumerate(rd.cues) if c.kind == "draw"]
@@ -44,9 +55,25 @@ def test_rundown_order_follows_the_package(demo: Placements) -> None:
 
 
 def test_rundown_with_names_and_json_cli() -> None:
-    r = subprocess.run([sys.executable, "-m", "broadcast", "sponsors", "rundown", str(DEMO_YAML), "--episode",
-                        "第3期", "--contestants", "甲,乙", "--json"], capture_output=True, text=True, cwd=ROOT,
-                       timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "broadcast",
+            "sponsors",
+            "rundown",
+            str(DEMO_YAML),
+            "--episode",
+            "第3期",
+            "--contestants",
+            "甲,乙",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     labels = [c["label"] for c in data["cues"] if c["kind"] == "draw"]
@@ -89,15 +116,16 @@ def test_load_draw_mention_shot_charity_and_replay(db_path: Path, demo: Placemen
     assert (ch["prize_total_yuan"], ch["prizes"], ch["total_yuan"]) == (1250.5, 2, 125.05)
     before = store.snapshot()
     store.journal.connection.close()
-    again = ShowStore.open(db_path)           # crash recovery replays the journal, never the YAML file
+    again = ShowStore.open(db_path)  # crash recovery replays the journal, never the YAML file
     assert again.state == before
     assert again.state["sponsors"]["mentions"] == {"xiaodangjia": 2}
     again.dispatch("sponsors.episode_reset", {})
     assert again.state["jiugongge"]["draws"] == [] and again.state["sponsors"]["mentions"] == {}
 
 
-def test_reload_keeps_draws_only_when_cells_are_unchanged(db_path: Path, demo: Placements,
-                                                          variant: Callable[..., tuple[Path, str]]) -> None:
+def test_reload_keeps_draws_only_when_cells_are_unchanged(
+    db_path: Path, demo: Placements, variant: Callable[..., tuple[Path, str]]
+) -> None:
     store = _store(db_path, demo)
     store.dispatch("jiugongge.draw", {"contestant": "王建国", "cell": 1})
     store.dispatch("sponsors.load", demo.to_state())
@@ -105,6 +133,8 @@ def test_reload_keeps_draws_only_when_cells_are_unchanged(db_path: Path, demo: P
     path, _ = variant(("prize: 电热水壶", "prize: 电饭煲"))
     changed = load_placements(path, air_date=AIR_DATE)
     store.dispatch("sponsors.load", changed.to_state())
-    assert store.state["jiugongge"]["draws"] == [] and store.state["jiugongge"]["cells"][2]["prize"] == "电饭煲"
+    assert (
+        store.state["jiugongge"]["draws"] == [] and store.state["jiugongge"]["cells"][2]["prize"] == "电饭煲"
+    )
     with pytest.raises(ActionRefused, match="9 格"):
         store.dispatch("sponsors.load", {"sponsors": {}, "cells": [{}] * 8})
