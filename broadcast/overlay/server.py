@@ -83,6 +83,8 @@ class Rendered:
     bus: str
     client: int
     received: float        # time.perf_counter() when the echo reached the server
+    page_arrived: float = 0.0   # page clock, seconds since the epoch: the state reached the page
+    page_frame: float = 0.0     # page clock: the requestAnimationFrame callback that rendered it began
 
 
 class PathRefused(Exception):
@@ -120,7 +122,11 @@ class _Client:
 class OverlayServer:
     def __init__(self, store: StateSource, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *,
                  token: str | None = None, asset_roots: Mapping[str, str | Path] | None = None,
-                 overlay_root: str | Path = OVERLAY_ROOT, font_dirs: tuple[Path, ...] = FONT_DIRS) -> None:
+                 overlay_root: str | Path = OVERLAY_ROOT, font_dirs: tuple[Path, ...] = FONT_DIRS,
+                 updates: str = "sections") -> None:
+        if updates not in ("sections", "full"):
+            raise ValueError("updates must be 'sections' (patches of the changed sections) or 'full'")
+        self.updates = updates
         self.store = store
         self.host = host
         self._want_port = int(port)
@@ -262,7 +268,7 @@ class OverlayServer:
         self.stats["changes"] += 1
         if not self._clients:
             return
-        if changed is None:
+        if changed is None or self.updates == "full":
             text = self._snapshot()
         else:
             sections = {k: state[k] for k in sorted(set(changed) | {"meta"}) if k in state}
@@ -448,7 +454,12 @@ class OverlayServer:
             return
         kind = msg.get("type")
         if kind == "rendered" and client.echo:
-            event = Rendered(int(msg.get("seq", -1)), client.bus, client.id, now)
+            try:
+                arrived = float(msg.get("arrived", 0)) / 1000.0
+                frame = float(msg.get("frame", 0)) / 1000.0
+            except (TypeError, ValueError):
+                arrived = frame = 0.0
+            event = Rendered(int(msg.get("seq", -1)), client.bus, client.id, now, arrived, frame)
             for fn in list(self._rendered_listeners):
                 try:
                     fn(event)

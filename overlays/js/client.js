@@ -90,6 +90,7 @@ export class Feed {
 
   receive(raw) {
     this.lastMessage = performance.now();
+    this.arrivedAt = this.lastMessage;
     let msg;
     try {
       msg = JSON.parse(raw);
@@ -126,6 +127,7 @@ export class Feed {
   }
 
   frame() {
+    const frameStart = performance.now();
     this.framePending = false;
     if (!this.state) return;
     const seq = this.seq;
@@ -139,6 +141,10 @@ export class Feed {
     }
     this.frames += 1;
     window.__rendered = { seq, bus: this.bus, at: performance.now(), frames: this.frames };
-    if (this.echo) this.send({ type: 'rendered', seq });
+    if (this.echo) {
+      // page clock (ms since the epoch): when the state arrived and when this frame began rendering it
+      const origin = performance.timeOrigin;
+      this.send({ type: 'rendered', seq, arrived: origin + this.arrivedAt, frame: origin + frameStart });
+    }
   }
 }
