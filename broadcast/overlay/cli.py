@@ -52,7 +52,8 @@ def resolve_token(args: argparse.Namespace) -> str | None:
         except OSError as exc:
             fail(f"{args.token_file}:0: 读不到令牌文件 cannot read the token file: {exc.strerror}")
         if not token:
-            fail(f"{args.token_file}:1: 令牌文件是空的 the token file is empty: put the token on its first line")
+            fail(f"{args.token_file}:1: 令牌文件是空的 the token file is empty: "
+                 "put the token on its first line")
         return token
     return str(args.token) if args.token else None
 
@@ -141,10 +142,12 @@ def main(args: argparse.Namespace) -> int:
     follower: JournalFollower | None = None
     source: Any
     if args.demo:
-        on = tuple(GRAPHICS) if args.on == "all" else tuple(g.strip() for g in args.on.split(",") if g.strip())
+        wanted = [g.strip() for g in args.on.split(",") if g.strip()]
+        on = tuple(GRAPHICS) if args.on == "all" else tuple(wanted)
         bad = [g for g in on if g not in GRAPHICS]
         if bad:
-            fail(f"serve: --on 里没有这个图形 unknown graphic(s): {', '.join(bad)} (choose from {', '.join(GRAPHICS)})")
+            fail(f"serve: --on 里没有这个图形 unknown graphic(s): {', '.join(bad)} "
+                 f"(choose from {', '.join(GRAPHICS)})")
         source = MemoryStore(demo_state(on=on))
     else:
         path = Path(args.db)

@@ -69,6 +69,27 @@ def server(demo_store: MemoryStore) -> Iterator[OverlayServer]:
     srv.stop()
 
 
+def run_async(coro: Any) -> Any:
+    """asyncio.run in a thread of its own (Playwright's sync API keeps a loop on the main thread)."""
+    import asyncio
+    import threading
+
+    out: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            out["value"] = asyncio.run(coro)
+        except BaseException as exc:  # re-raised in the test's thread
+            out["error"] = exc
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join(60)
+    if "error" in out:
+        raise out["error"]
+    return out.get("value")
+
+
 def wait_rendered(page: Any, seq: int, timeout: float = 5000) -> None:
     page.wait_for_function("s => window.__rendered && window.__rendered.seq >= s", arg=seq, timeout=timeout)
 

@@ -16,6 +16,7 @@ from broadcast.overlay import OverlayServer
 from broadcast.overlay.demo import demo_state
 from broadcast.overlay.memory import MemoryStore
 from broadcast.overlay.server import PathRefused, safe_join
+from tests.overlay.conftest import run_async
 
 TOKEN = "tok-123"
 
@@ -55,7 +56,7 @@ def test_snapshot_on_connect_then_patches_of_changed_sections(server: OverlaySer
         demo_store.edit(lambda st: st["lower_third"].update(name="新"))
 
     before = demo_store.snapshot()
-    msgs = asyncio.run(_ws_messages(f"ws://127.0.0.1:{server.port}/ws?bus=program", 3, change))
+    msgs = run_async(_ws_messages(f"ws://127.0.0.1:{server.port}/ws?bus=program", 3, change))
     snap, p1, p2 = msgs
     assert snap["type"] == "snapshot" and snap["state"] == before and snap["seq"] == before["meta"]["seq"]
     assert p1["type"] == "patch" and set(p1["set"]) == {"meta", "table"} and p1["set"]["table"]["turn"] == 5
@@ -154,8 +155,8 @@ def test_token_over_http_and_websocket() -> None:
                 except aiohttp.WSServerHandshakeError as exc:
                     return f"refused {exc.status}"
 
-        assert asyncio.run(ws("bad")) == "refused 403"
-        assert asyncio.run(ws(TOKEN)) == "snapshot"
+        assert run_async(ws("bad")) == "refused 403"
+        assert run_async(ws(TOKEN)) == "snapshot"
         assert srv.stats["refused"] >= 6
 
 
@@ -196,7 +197,7 @@ def test_a_page_far_behind_gets_a_fresh_snapshot(server: OverlayServer, demo_sto
                 if last.get("message") == f"m{n - 1}":
                     return last
 
-    assert asyncio.run(run())["message"].startswith("m")
+    assert run_async(run())["message"].startswith("m")
 
 
 def test_no_html_insertion_in_the_page_scripts() -> None:

@@ -1,0 +1,303 @@
+"""``python -m broadcast rehearse``: replay a demo match through the on-air graphics at a watchable pace.
+
+    python -m broadcast rehearse                       # a 3-game demo match from the engine's self-play
+    python -m broadcast rehearse --pace 0.3 --seed 9   # faster, another deal
+    python -m broadcast rehearse --games g1.gjn g2.gjn g3.gjn   # real records instead
+
+Everything goes through the store as the studio would do it (sponsors.load, match.new, game.new,
+game.play …, graphic.set on preview then bus.take), so the rehearsal exercises the same journal,
+reducers and pages as a recording. The program/preview URLs to add as OBS browser sources are printed
+first. The match: the 5 s opening bumpers, the corner bug and the commentary slot, a lower third per
+team, then each game play by play (scoreboard + 记牌器), the 九宫格 draw for the match's best player,
+and the end credits. Ctrl-C stops cleanly at any point.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from broadcast.overlay.cli import add_server_arguments, fail, print_urls, resolve_token, wait_for_interrupt
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO_PLACEMENTS = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
+TEAMS = {"odd": {"name": "小当家联盟队"}, "even": {"name": "沂河源代表队"}}
+NAMES = ["张立国", "李春燕", "王建军", "赵海峰", "刘晓东", "陈桂兰"]
+
+
+class Stopped(Exception):
+    pass
+
+
+@dataclass
+class GameRecord:
+    label: str
+    hands: list[str]
+    counts: list[int]
+    leader: int
+    rules: str
+    names: dict[int, str]
+    moves: list[str]
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", help="项目数据库（默认临时文件）/ project database (default: temporary)")
+    parser.add_argument("--pace", type=float, default=0.8, help="每手牌的秒数 / seconds per play (0.8)")
+    parser.add_argument("--seed", type=int, default=2011, help="演示比赛的随机种子 / demo match seed")
+    parser.add_argument("--games", nargs="+", metavar="GJN",
+                        help="用这些牌谱代替自动对局 / replay these GJN records")
+    parser.add_argument("--rules", choices=("tv_match", "dagang"), default="tv_match")
+    parser.add_argument("--placements", default=str(DEMO_PLACEMENTS),
+                        help="赞助排期 YAML / sponsor placements file (default: the demo set)")
+    parser.add_argument("--quick", action="store_true",
+                        help="缩短片头片尾 / short bumpers and credits (tests)")
+    parser.add_argument("--exit-when-done", action="store_true",
+                        help="演完即退出（默认继续提供图形直到 Ctrl-C）/ exit after the match")
+    add_server_arguments(parser)
+
+
+# ------------------------------------------------------------------------------- the match data
+def selfplay_records(seed: int, rules: str, games: int = 3) -> list[GameRecord]:
+    """A match from the engine: each game dealt and played out, written as GJN and read back."""
+    from engine import first_leader, gjn, new_game
+
+    out = []
+    for i in range(games):
+        game_seed = seed * 10 + i
+        g = new_game(rules, seed=game_seed, leader=first_leader(game_seed))
+        g.play_randomly(random.Random(f"rehearsal:{game_seed}"))
+        text = gjn.write(gjn.from_game(g, [("Event", f"彩排 第{i + 1}局"), ("Seed", str(game_seed))]))
+        rec = _record(gjn.parse(text, f"selfplay-{game_seed}.gjn"), f"第{i + 1}局（种子 {game_seed}）")
+        out.append(rec)
+    return out
+
+
+def _record(rec: Any, label: str) -> GameRecord:
+    from engine import gjn
+
+    hands = rec.hands()
+    counts = rec.counts()
+    if rec.leader is None:
+        raise gjn.GJNError('missing [Leader "seat"] (G12: who leads first)', 1, rec.filename)
+    return GameRecord(label=label,
+                      hands=[hands.get(s, "") for s in range(1, 7)] if hands else [],
+                      counts=[counts.get(s, 36) for s in range(1, 7)] if counts and not hands else [],
+                      leader=rec.leader, rules=rec.rules, names=rec.names(),
+                      moves=[str(m.action) for m in rec.moves])
+
+
+def file_records(paths: list[str]) -> list[GameRecord]:
+    """GJN files, checked before anything is shown: a bad file is one line ``file:line: what``."""
+    from engine import gjn
+
+    out = []
+    for p in paths:
+        path = Path(p)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            fail(f"{p}:0: 读不到牌谱 cannot read the record: {exc.strerror}")
+        except UnicodeDecodeError:
+            fail(f"{p}:1: 牌谱应为 UTF-8 文本 the record must be UTF-8 text")
+        try:
+            rec = gjn.parse(text, str(p))
+            checked = gjn.check_record(rec)
+        except gjn.GJNError as exc:
+            fail(str(exc))
+        if not checked["ok"]:
+            e = checked["error"]
+            fail(f"{p}:{e['line']}: 第{e['move']}步违反 {e['rule']}: {e['message']}")
+        out.append(_record(rec, path.name))
+    return out
+
+
+# ------------------------------------------------------------------------------- the run
+class Rehearsal:
+    def __init__(self, store: Any, pace: float, quick: bool, stop: threading.Event,
+                 say: Callable[[str], None]) -> None:
+        self.store = store
+        self.pace = max(0.0, pace)
+        self.quick = quick
+        self.stop = stop
+        self.say = say
+
+    def wait(self, seconds: float) -> None:
+        if self.stop.wait(max(0.0, seconds)):
+            raise Stopped
+
+    def hold(self, seconds: float) -> float:
+        return min(seconds, 0.2) if self.quick else seconds
+
+    def do(self, type_: str, payload: dict[str, Any] | None = None) -> Any:
+        return self.store.dispatch(type_, payload or {}, source="rehearsal")
+
+    def on(self, graphic: str, on: bool = True, item: str = "", bus: str = "program") -> None:
+        self.do("graphic.set", {"bus": bus, "graphic": graphic, "on": on, "item": item})
+
+    def has(self, type_: str) -> bool:
+        from broadcast.core.store import registered_actions
+
+        return type_ in registered_actions()
+
+    # -- segments ------------------------------------------------------------------------------
+    def setup(self, placements: str, records: list[GameRecord]) -> None:
+        self.do("show.update", {"episode": "彩排", "round": "演示赛", "subtitle": "棋牌大明星（第一季）"})
+        if placements and self.has("sponsors.load"):
+            try:
+                from broadcast.sponsors.placements import load_placements
+
+                self.do("sponsors.load", load_placements(placements).to_state())
+                self.say(f"赞助排期 sponsors: {placements}")
+            except Exception as exc:  # the rehearsal goes on without sponsor graphics
+                self.say(f"警告 warning: 赞助排期未加载 placements not loaded: {exc}")
+        names = list(NAMES)
+        for s, n in records[0].names.items():
+            names[s - 1] = n
+        self.do("match.new", {"teams": TEAMS, "names": names, "games_in_match": max(3, len(records)),
+                              "rules": records[0].rules})
+
+    def opening(self) -> None:
+        bumpers = self.store.state["sponsors"].get("bumpers", [])
+        for b in bumpers:
+            self.say(f"片头 bumper: {b['text']}")
+            self.on("bumper", True, b["id"])
+            self.wait(self.hold(float(b.get("seconds", 5))))
+        self.on("bumper", False)
+        for g in ("corner_bug", "commentary", "ticker"):
+            self.on(g)
+        for team in ("odd", "even"):
+            seats = [s for s in self.store.state["table"]["seats"] if s["team"] == team]
+            name = self.store.state["table"]["teams"][team]["name"]
+            self.do("lower_third.set", {"name": name, "line2": "、".join(s["name"] for s in seats)})
+            self.on("lower_third")
+            self.wait(self.hold(4.0))
+            self.on("lower_third", False)
+            self.wait(self.hold(0.6))
+        self.on("commentary", False)
+
+    def game(self, rec: GameRecord) -> None:
+        payload: dict[str, Any] = {"leader": rec.leader, "rules": rec.rules}
+        if rec.hands:
+            payload["hands"] = rec.hands
+        elif rec.counts:
+            payload["counts"] = rec.counts
+        self.do("game.new", payload)
+        table = self.store.state["table"]
+        self.say(f"—— 第{table['game_no']}局 {rec.label}：{rec.leader}号上班，{len(rec.moves)} 步")
+        # the scoreboard is set up on preview and taken to air, as the operator does
+        for g in ("scoreboard", "jipaiqi"):
+            self.on(g, bus="preview")
+        self.do("bus.take")
+        for line in rec.moves:
+            self.do("game.play", {"line": line})
+            lp = self.store.state["table"]["last_play"]
+            passing = line.split()[1] in ("pass", "yield")
+            if not passing and lp:
+                tags = (" 够级" if lp["gouji"] else "") + (" 烧牌" if lp["burn"] else "")
+                self.say(f"  {line:<14} {lp['label']}{tags}")
+            self.wait(self.pace * (0.4 if passing else 1.0))
+        t = self.store.state["table"]
+        titles = "，".join(f"{s['seat']}号{s['title']}" for s in t["seats"] if s["title"])
+        self.say(f"  {t['message']}（{titles}）")
+        self.wait(self.hold(4.0))
+
+    def finale(self) -> None:
+        t = self.store.state["table"]
+        odd, even = t["teams"]["odd"], t["teams"]["even"]
+        winner = odd if odd["points"] > even["points"] else even if even["points"] > odd["points"] else None
+        text = f"本场胜者：{winner['name']}" if winner else "总分相同，加赛一局（G11.2）"
+        self.do("table.message", {"text": f"{text}　{odd['points']} : {even['points']}"})
+        self.say(f"== 比赛结束 {odd['name']} {odd['points']} : {even['points']} {even['name']}")
+        self.wait(self.hold(4.0))
+        cells = self.store.state["jiugongge"].get("cells") or []
+        if len(cells) == 9 and self.has("jiugongge.draw"):
+            best = next((s for s in t["seats"] if s["title"] == "头科"), t["seats"][0])
+            cell = random.Random(f"draw:{best['name']}").randrange(9)
+            self.on("jiugongge")
+            self.wait(self.hold(3.0))
+            try:
+                self.do("jiugongge.draw", {"contestant": best["name"], "cell": cell})
+                prize = cells[cell]
+                self.say(f"九宫格 draw: {best['name']} → {prize.get('prize')}（{prize.get('sponsor')}）")
+            except Exception as exc:
+                self.say(f"警告 warning: 九宫格未抽奖 no draw: {exc}")
+            self.wait(self.hold(6.0))
+            self.on("jiugongge", False)
+        if self.store.state["leaderboard"].get("rows"):
+            self.on("leaderboard")
+            self.wait(self.hold(8.0))
+            self.on("leaderboard", False)
+        for g in ("scoreboard", "jipaiqi", "ticker"):
+            self.on(g, False)
+        self.on("credits")
+        self.say("片尾鸣谢 credits")
+        self.wait(self.hold(20.0))
+        self.on("credits", False)
+
+
+def main(args: argparse.Namespace) -> int:
+    from broadcast.core import ShowStore
+    from broadcast.core.db import DatabaseError
+    from broadcast.overlay.server import OverlayServer
+
+    token = resolve_token(args)
+    if args.pace < 0:
+        fail("rehearse: --pace 不能为负 must not be negative")
+    records = file_records(args.games) if args.games else selfplay_records(args.seed, args.rules)
+    tmp: tempfile.TemporaryDirectory[str] | None = None
+    if args.db:
+        db_path = Path(args.db)
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="gouji-rehearsal-")
+        db_path = Path(tmp.name) / "rehearsal.sqlite"
+    try:
+        store = ShowStore.open(db_path)
+    except DatabaseError as exc:
+        fail(f"{db_path}:0: {exc}")
+    server = OverlayServer(store, host=args.host, port=args.port, token=token)
+    try:
+        server.start()
+    except OSError as exc:
+        store.journal.connection.close()
+        fail(f"rehearse: {exc.strerror or exc} (use --port N, or --port 0 for any free port)")
+    print_urls(server)
+    print("开始彩排，按 Ctrl-C 停止 / rehearsal starting, Ctrl-C to stop", flush=True)
+    stop = threading.Event()
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    r = Rehearsal(store, args.pace, args.quick, stop, say)
+    try:
+        try:
+            r.wait(r.hold(2.0))      # time to point OBS at the pages
+            r.setup(args.placements, records)
+            r.opening()
+            for rec in records:
+                r.game(rec)
+            r.finale()
+            say("彩排完成 / rehearsal done")
+            if not args.exit_when_done:
+                say("图形服务继续运行，按 Ctrl-C 停止 / still serving the pages, Ctrl-C to stop")
+                wait_for_interrupt(stop)
+        except (Stopped, KeyboardInterrupt):
+            say("已停止 / stopped")
+    finally:
+        server.stop()
+        store.journal.connection.close()
+        if tmp is not None:
+            tmp.cleanup()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from broadcast.__main__ import main as cli
+
+    sys.exit(cli(["rehearse", *sys.argv[1:]]))
