@@ -138,8 +138,11 @@ class Rehearsal:
     def do(self, type_: str, payload: dict[str, Any] | None = None) -> Any:
         return self.store.dispatch(type_, payload or {}, source="rehearsal")
 
-    def on(self, graphic: str, on: bool = True, item: str = "", bus: str = "program") -> None:
-        self.do("graphic.set", {"bus": bus, "graphic": graphic, "on": on, "item": item})
+    def on(self, graphic: str, on: bool = True, item: str | None = None, bus: str = "program") -> None:
+        payload: dict[str, Any] = {"bus": bus, "graphic": graphic, "on": on}
+        if item is not None:
+            payload["item"] = item
+        self.do("graphic.set", payload)
 
     def has(self, type_: str) -> bool:
         from broadcast.core.store import registered_actions

@@ -169,3 +169,20 @@ def test_game_through_the_store_drives_the_scoreboard(page: Any, db_path: Path, 
             screenshot(page, shots / "scoreboard_live.png")
     finally:
         store.journal.connection.close()
+
+
+def test_bumper_keeps_its_line_while_it_fades_out(page: Any) -> None:
+    st = demo_state(on=("bumper",))
+    st["graphics"]["program"]["bumper"]["item"] = "special"
+    store = MemoryStore(st)
+    with OverlayServer(store, port=0) as srv:
+        open_page(page, srv.url("program"))
+        assert page.text_content(".bumper .bp-text") == "本节目由“沂蒙山泉”独家特约播出"
+        change = store.edit(lambda s: s["graphics"]["program"]["bumper"].update(on=False, item=""))
+        wait_rendered(page, change.seq)
+        assert not page.eval_on_selector(".bumper", "e => e.classList.contains('on')")
+        assert page.text_content(".bumper .bp-text") == "本节目由“沂蒙山泉”独家特约播出"
+        # no web font was fetched: the system's Noto Sans CJK SC draws every glyph
+        served = page.evaluate("[...document.fonts].filter(f => f.status !== 'unloaded')"
+                               ".map(f => f.family.replaceAll('\"', ''))")
+        assert "Gouji CJK Served" not in served

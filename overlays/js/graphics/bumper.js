@@ -16,7 +16,8 @@ export function mount(parent) {
       const item = (entry && entry.item) || '';
       const b = (item ? list.find((x) => x.id === item) : list[0]) || null;
       onAir(root, entry && entry.on && b ? entry : { on: false });
-      if (!changed(memo, 'all', b)) return;
+      // while it fades out the line stays what it was
+      if (!(entry && entry.on) || !changed(memo, 'all', b)) return;
       text(line, b ? b.text : '');
       image(lg, b ? b.logo : '');
       flag(root, 'no-logo', !b || !b.logo);
