@@ -421,32 +421,20 @@ class SeasonDB:
     # -- materialised totals ---------------------------------------------------------------------
     def rebuild_totals(self, season_id: int) -> None:
         """Recompute the materialised totals from the normalised rows (repair / verification)."""
+        from broadcast.season.rankings import PLAYER_AGG_SQL, TEAM_TOTALS_SQL
         with self.transaction() as c:
             c.execute("DELETE FROM season_player_totals WHERE season_id=?", (season_id,))
-            c.execute(f"INSERT INTO season_player_totals(season_id, player_id, games, points, firsts, seconds, "
-                      f"lasts, quan_san, opened) SELECT p.season_id, p.id, {_PLAYER_AGG} FROM season_players p "
-                      "LEFT JOIN season_game_seats s ON s.player_id=p.id WHERE p.season_id=? GROUP BY p.id",
-                      (season_id,))
+            c.execute("INSERT INTO season_player_totals(season_id, player_id, games, points, firsts, seconds, "
+                      "lasts, quan_san, opened) WITH agg AS (" + PLAYER_AGG_SQL + ") "
+                      "SELECT p.season_id, p.id, COALESCE(a.games,0), COALESCE(a.points,0), COALESCE(a.firsts,0), "
+                      "COALESCE(a.seconds,0), COALESCE(a.lasts,0), COALESCE(a.quan_san,0), COALESCE(a.opened,0) "
+                      "FROM season_players p LEFT JOIN agg a ON a.player_id=p.id WHERE p.season_id=?",
+                      (season_id, season_id))
             c.execute("DELETE FROM season_team_totals WHERE season_id=?", (season_id,))
-            c.execute(
-                "INSERT INTO season_team_totals(season_id, team_id, matches, wins, losses, points, penalties, "
-                "games, firsts, lasts) SELECT t.season_id, t.id, "
-                "(SELECT COUNT(*) FROM season_matches m WHERE m.status='final' AND t.id IN (m.team_a, m.team_b)),"
-                "(SELECT COUNT(*) FROM season_matches m WHERE m.status='final' AND m.winner=t.id),"
-                "(SELECT COUNT(*) FROM season_matches m WHERE m.status='final' AND m.winner IS NOT NULL "
-                "   AND m.winner<>t.id AND t.id IN (m.team_a, m.team_b)),"
-                "COALESCE((SELECT SUM(points) FROM season_game_seats s WHERE s.team_id=t.id), 0),"
-                "COALESCE((SELECT SUM(x.points) FROM season_penalties x WHERE x.team_id=t.id), 0),"
-                "(SELECT COUNT(*) FROM season_games g JOIN season_matches m ON m.id=g.match_id "
-                "   WHERE t.id IN (m.team_a, m.team_b)),"
-                "(SELECT COUNT(*) FROM season_game_seats s WHERE s.team_id=t.id AND s.place=1),"
-                "(SELECT COUNT(*) FROM season_game_seats s WHERE s.team_id=t.id AND s.title='大落') "
-                "FROM season_teams t WHERE t.season_id=?", (season_id,))
-
-
-_PLAYER_AGG = ("COUNT(s.seat), COALESCE(SUM(s.points),0), COUNT(CASE WHEN s.place=1 THEN 1 END), "
-               "COUNT(CASE WHEN s.place=2 THEN 1 END), COUNT(CASE WHEN s.title='大落' THEN 1 END), "
-               "COUNT(CASE WHEN s.title='圈三' THEN 1 END), COALESCE(SUM(s.opened),0)")
+            c.execute("INSERT INTO season_team_totals(season_id, team_id, matches, wins, losses, points, "
+                      "penalties, games, firsts, lasts) " + TEAM_TOTALS_SQL +
+                      " SELECT season_id, team_id, matches, wins, losses, points, penalties, games, firsts, lasts "
+                      "FROM team_totals", (season_id,) * 5)
 
 
 def _add_to_totals(c: sqlite3.Connection, seat_rows: Sequence[tuple[Any, ...]]) -> None:

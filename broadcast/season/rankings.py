@@ -125,6 +125,33 @@ def _name_key(name: str) -> bytes:
     return name.encode("gb18030", errors="replace")
 
 
+# -- the totals as SQL aggregates of the normalised rows (used by the full recompute and the rebuild) --
+PLAYER_AGG_SQL = (
+    "SELECT player_id, COUNT(*) AS games, SUM(points) AS points, COUNT(CASE WHEN place=1 THEN 1 END) AS firsts, "
+    "COUNT(CASE WHEN place=2 THEN 1 END) AS seconds, COUNT(CASE WHEN title='大落' THEN 1 END) AS lasts, "
+    "COUNT(CASE WHEN title='圈三' THEN 1 END) AS quan_san, SUM(opened) AS opened "
+    "FROM season_game_seats WHERE season_id=? GROUP BY player_id")
+
+# One row per team of the season (5 parameters, all the season id): ``WITH … team_totals``.
+TEAM_TOTALS_SQL = (
+    "WITH seat AS (SELECT team_id, SUM(points) AS points, COUNT(CASE WHEN place=1 THEN 1 END) AS firsts, "
+    "   COUNT(CASE WHEN title='大落' THEN 1 END) AS lasts FROM season_game_seats WHERE season_id=? "
+    "   GROUP BY team_id), "
+    "side AS (SELECT id, team_a AS team, winner, status FROM season_matches WHERE season_id=? "
+    "   UNION ALL SELECT id, team_b, winner, status FROM season_matches WHERE season_id=?), "
+    "mt AS (SELECT s.team, COUNT(CASE WHEN s.status='final' THEN 1 END) AS matches, "
+    "   COUNT(CASE WHEN s.status='final' AND s.winner=s.team THEN 1 END) AS wins, "
+    "   COUNT(CASE WHEN s.status='final' AND s.winner<>s.team THEN 1 END) AS losses, "
+    "   SUM((SELECT COUNT(*) FROM season_games g WHERE g.match_id=s.id)) AS games FROM side s GROUP BY s.team), "
+    "pen AS (SELECT x.team_id, SUM(x.points) AS points FROM season_penalties x "
+    "   JOIN season_matches m ON m.id=x.match_id WHERE m.season_id=? GROUP BY x.team_id), "
+    "team_totals AS (SELECT t.season_id, t.id AS team_id, COALESCE(mt.matches,0) AS matches, "
+    "   COALESCE(mt.wins,0) AS wins, COALESCE(mt.losses,0) AS losses, COALESCE(seat.points,0) AS points, "
+    "   COALESCE(pen.points,0) AS penalties, COALESCE(mt.games,0) AS games, COALESCE(seat.firsts,0) AS firsts, "
+    "   COALESCE(seat.lasts,0) AS lasts FROM season_teams t LEFT JOIN seat ON seat.team_id=t.id "
+    "   LEFT JOIN mt ON mt.team=t.id LEFT JOIN pen ON pen.team_id=t.id WHERE t.season_id=?)")
+
+
 # -- loading rows -------------------------------------------------------------------------------
 def player_rows(conn: sqlite3.Connection, season_id: int, *, materialised: bool = True) -> list[Row]:
     """Every player of the season with totals (from the materialised table, or recomputed)."""
@@ -134,11 +161,7 @@ def player_rows(conn: sqlite3.Connection, season_id: int, *, materialised: bool 
                "FROM season_player_totals x JOIN season_players p ON p.id=x.player_id "
                "LEFT JOIN season_teams t ON t.id=p.team_id WHERE x.season_id=?")
     else:
-        sql = ("WITH agg AS (SELECT player_id, COUNT(*) AS games, SUM(points) AS points, "
-               "COUNT(CASE WHEN place=1 THEN 1 END) AS firsts, COUNT(CASE WHEN place=2 THEN 1 END) AS seconds, "
-               "COUNT(CASE WHEN title='大落' THEN 1 END) AS lasts, "
-               "COUNT(CASE WHEN title='圈三' THEN 1 END) AS quan_san, SUM(opened) AS opened "
-               "FROM season_game_seats WHERE season_id=? GROUP BY player_id) "
+        sql = ("WITH agg AS (" + PLAYER_AGG_SQL + ") "
                "SELECT p.id, p.name, p.photo, COALESCE(t.name,'') AS team, COALESCE(t.color,'') AS color, "
                "COALESCE(a.games,0), COALESCE(a.points,0), COALESCE(a.firsts,0), COALESCE(a.seconds,0), "
                "COALESCE(a.lasts,0), COALESCE(a.quan_san,0), COALESCE(a.opened,0) "
@@ -157,19 +180,10 @@ def team_rows(conn: sqlite3.Connection, season_id: int, *, materialised: bool = 
                "WHERE x.season_id=?")
         args: tuple[Any, ...] = (season_id,)
     else:
-        sql = ("SELECT t.id, t.name, t.color, t.sponsor, "
-               "(SELECT COUNT(*) FROM season_matches m WHERE m.status='final' AND t.id IN (m.team_a,m.team_b)),"
-               "(SELECT COUNT(*) FROM season_matches m WHERE m.status='final' AND m.winner=t.id),"
-               "(SELECT COUNT(*) FROM season_matches m WHERE m.status='final' AND m.winner<>t.id "
-               "   AND t.id IN (m.team_a,m.team_b)),"
-               "COALESCE((SELECT SUM(points) FROM season_game_seats s WHERE s.team_id=t.id),0),"
-               "COALESCE((SELECT SUM(points) FROM season_penalties x WHERE x.team_id=t.id),0),"
-               "(SELECT COUNT(*) FROM season_games g JOIN season_matches m ON m.id=g.match_id "
-               "   WHERE t.id IN (m.team_a,m.team_b)),"
-               "(SELECT COUNT(*) FROM season_game_seats s WHERE s.team_id=t.id AND s.place=1),"
-               "(SELECT COUNT(*) FROM season_game_seats s WHERE s.team_id=t.id AND s.title='大落') "
-               "FROM season_teams t WHERE t.season_id=?")
-        args = (season_id,)
+        sql = (TEAM_TOTALS_SQL + " SELECT t.id, t.name, t.color, t.sponsor, x.matches, x.wins, x.losses, "
+               "x.points, x.penalties, x.games, x.firsts, x.lasts FROM team_totals x "
+               "JOIN season_teams t ON t.id=x.team_id")
+        args = (season_id,) * 5
     out = []
     for r in conn.execute(sql, args):
         out.append(Row(id=r[0], name=r[1], team=r[1], team_color=r[2], sponsor=r[3], matches=r[4], wins=r[5],

@@ -1,0 +1,66 @@
+"""``python -m broadcast season …`` end to end on a real file: create, roster, match, games, finish."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from broadcast.__main__ import main as cli
+from broadcast.season.model import SeasonDB
+from tests.season.conftest import find_games, selfplay
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_match_flow_through_the_cli(db_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(db_path)
+    assert cli(["season", "create", "春季赛", "--db", db, "--sponsor", "鲁信汽车城"]) == 0
+    roster = tmp_path / "r.csv"
+    roster.write_text("姓名,队伍\n张三,甲队\n李四,甲队\n王五,甲队\n赵六,乙队\n孙七,乙队\n周八,乙队\n", encoding="utf-8")
+    assert cli(["import", str(roster), "--db", db]) == 0
+    assert cli(["season", "episode", "1", "--air-date", "2012-05-07", "--db", db]) == 0
+    assert cli(["season", "match", "--db", db, "--episode", "1", "--round", "1", "--team-a", "甲队",
+                "--team-b", "乙队", "--a", "张三,李四,王五", "--b", "赵六,孙七,周八"]) == 0
+    names = {1: "张三", 3: "李四", 5: "王五", 2: "赵六", 4: "孙七", 6: "周八"}
+    files = []
+    for i, seed in enumerate(find_games("cli", lambda a, b: a != b, 3)):
+        f = tmp_path / f"g{i + 1}.gjn"
+        f.write_text(selfplay(seed, names)[0], encoding="utf-8")
+        files.append(str(f))
+    assert cli(["season", "game", "1", *files, "--db", db]) == 0
+    assert cli(["season", "penalty", "1", "--team", "甲队", "--reason", "大声喧哗", "--db", db]) == 0
+    capsys.readouterr()
+    rc = cli(["season", "finish", "1", "--db", db])
+    out = capsys.readouterr().out
+    assert rc == 0 and ("比赛结束" in out or "加赛" in out)
+    assert cli(["season", "verify", "--db", db]) == 0
+    assert "复核无误" in capsys.readouterr().out
+    assert cli(["season", "leaderboard", "--db", db]) == 0
+    board = capsys.readouterr().out
+    assert "张三" in board and "排名规则" in board
+    # a wrong file is refused with its line, one line on stderr, exit 2
+    bad = tmp_path / "bad.gjn"
+    bad.write_text('[Rules "tv_match"]\n[Leader "1"]\n1 XYZ\n', encoding="utf-8")
+    with SeasonDB.open(db_path) as sdb:
+        sid = int(sdb.season()["id"])
+        ta, tb = sdb.team_id(sid, "甲队"), sdb.team_id(sid, "乙队")
+        lineup = {s: sdb.find_players(sid, n)[0]["id"] for s, n in names.items()}
+        assert ta and tb
+        mid = sdb.create_match(sid, ta, tb, lineup)
+    assert cli(["season", "game", str(mid), str(bad), "--db", db]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{bad}:3" in err[0]
+
+
+def test_demo_command_in_a_subprocess(tmp_path: Path) -> None:
+    db = tmp_path / "demo.sqlite"
+    r = subprocess.run([sys.executable, "-m", "broadcast", "season", "demo", "--db", str(db)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "15 期" in r.stdout
+    again = subprocess.run([sys.executable, "-m", "broadcast", "season", "demo", "--db", str(db)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 2 and "Traceback" not in again.stderr
