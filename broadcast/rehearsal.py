@@ -80,12 +80,12 @@ def selfplay_records(seed: int, rules: str, games: int = 3) -> list[GameRecord]:
 
 
 def _record(rec: Any, label: str) -> GameRecord:
-    from engine import gjn
+    from engine import GJNError
 
     hands = rec.hands()
     counts = rec.counts()
     if rec.leader is None:
-        raise gjn.GJNError('missing [Leader "seat"] (G12: who leads first)', 1, rec.filename)
+        raise GJNError('missing [Leader "seat"] (G12: who leads first)', 1, rec.filename)
     return GameRecord(label=label,
                       hands=[hands.get(s, "") for s in range(1, 7)] if hands else [],
                       counts=[counts.get(s, 36) for s in range(1, 7)] if counts and not hands else [],
@@ -95,7 +95,7 @@ def _record(rec: Any, label: str) -> GameRecord:
 
 def file_records(paths: list[str]) -> list[GameRecord]:
     """GJN files, checked before anything is shown: a bad file is one line ``file:line: what``."""
-    from engine import gjn
+    from engine import GJNError, gjn
 
     out = []
     for p in paths:
@@ -109,7 +109,7 @@ def file_records(paths: list[str]) -> list[GameRecord]:
         try:
             rec = gjn.parse(text, str(p))
             checked = gjn.check_record(rec)
-        except gjn.GJNError as exc:
+        except GJNError as exc:
             fail(str(exc))
         if not checked["ok"]:
             e = checked["error"]

@@ -310,9 +310,9 @@ class OverlayServer:
         site = web.TCPSite(runner, self.host, self._want_port, reuse_address=True)
         await site.start()
         self._runner = runner
-        server = site._server
-        if server is not None and getattr(server, "sockets", None):
-            self.port = int(server.sockets[0].getsockname()[1])
+        addresses = runner.addresses
+        if addresses:
+            self.port = int(addresses[0][1])
         self._hb_task = asyncio.get_running_loop().create_task(self._heartbeat())
 
     async def _shutdown(self) -> None:
