@@ -16,8 +16,15 @@ from broadcast.season.rankings import Kind, compute
 
 MAX_ROWS = 50
 _ROW_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "rank": int, "name": str, "team": str, "points": (int, float), "firsts": int, "lasts": int, "games": int,
-    "tied": bool, "team_color": str,
+    "rank": int,
+    "name": str,
+    "team": str,
+    "points": (int, float),
+    "firsts": int,
+    "lasts": int,
+    "games": int,
+    "tied": bool,
+    "team_color": str,
 }
 
 
@@ -30,7 +37,9 @@ def leaderboard_set(state: State, payload: Payload, ctx: Context) -> None:
     """The 英雄榜 shown on air: {title, season, sponsor?, kind?, spec?, as_of?, rows: [{rank, name, …}]}."""
     unknown = sorted(set(payload) - {"title", "season", "sponsor", "kind", "spec", "as_of", "rows"})
     if unknown:
-        raise _refuse(f"英雄榜没有字段 {', '.join(unknown)}", f"leaderboard has no field(s) {', '.join(unknown)}")
+        raise _refuse(
+            f"英雄榜没有字段 {', '.join(unknown)}", f"leaderboard has no field(s) {', '.join(unknown)}"
+        )
     rows = payload.get("rows")
     if not isinstance(rows, list):
         raise _refuse("英雄榜需要 rows 列表", "leaderboard.set needs a rows list")
@@ -46,8 +55,17 @@ def leaderboard_set(state: State, payload: Payload, ctx: Context) -> None:
         bad = sorted(set(row) - set(_ROW_FIELDS))
         if bad:
             raise _refuse(f"第{i}行没有字段 {', '.join(bad)}", f"row {i} has no field(s) {', '.join(bad)}")
-        out: dict[str, Any] = {"rank": i, "name": "", "team": "", "points": 0, "firsts": 0, "lasts": 0,
-                               "games": 0, "tied": False, "team_color": ""}
+        out: dict[str, Any] = {
+            "rank": i,
+            "name": "",
+            "team": "",
+            "points": 0,
+            "firsts": 0,
+            "lasts": 0,
+            "games": 0,
+            "tied": False,
+            "team_color": "",
+        }
         for k, v in row.items():
             want = _ROW_FIELDS[k]
             if isinstance(v, bool) and want is not bool:
@@ -66,29 +84,63 @@ def leaderboard_set(state: State, payload: Payload, ctx: Context) -> None:
     lb["rows"] = clean
 
 
-def leaderboard_payload(sdb: SeasonDB, season: str | int | None = None, *, kind: Kind = "players",
-                        top: int = 10, spec: str | None = None, sponsor: str | None = None,
-                        as_of: str = "") -> dict[str, Any]:
+def leaderboard_payload(
+    sdb: SeasonDB,
+    season: str | int | None = None,
+    *,
+    kind: Kind = "players",
+    top: int = 10,
+    spec: str | None = None,
+    sponsor: str | None = None,
+    as_of: str = "",
+) -> dict[str, Any]:
     """The ``leaderboard.set`` payload for a season's current 英雄榜 (top ``top`` rows)."""
     s = sdb.season(season)
     ranking = compute(sdb.conn, int(s["id"]), kind, spec=spec)
     if not as_of:
         row = sdb.conn.execute(
             "SELECT MAX(e.number) FROM season_matches m JOIN season_episodes e ON e.id=m.episode_id "
-            "WHERE m.season_id=? AND m.status='final'", (s["id"],)).fetchone()
+            "WHERE m.season_id=? AND m.status='final'",
+            (s["id"],),
+        ).fetchone()
         as_of = f"第{row[0]}期后" if row and row[0] else ""
-    rows = [{"rank": r.rank, "name": r.name, "team": r.team if kind == "players" else r.sponsor,
-             "points": r.points, "firsts": r.firsts, "lasts": r.lasts, "games": r.games, "tied": r.tied,
-             "team_color": r.team_color} for r in ranking.rows[:top]]
+    rows = [
+        {
+            "rank": r.rank,
+            "name": r.name,
+            "team": r.team if kind == "players" else r.sponsor,
+            "points": r.points,
+            "firsts": r.firsts,
+            "lasts": r.lasts,
+            "games": r.games,
+            "tied": r.tied,
+            "team_color": r.team_color,
+        }
+        for r in ranking.rows[:top]
+    ]
     title = "够级英雄榜" if kind == "players" else "够级英雄榜 · 团体"
-    return {"title": title, "season": f"{s['title']}" + (f" · {as_of}" if as_of else ""),
-            "sponsor": s["sponsor"] if sponsor is None else sponsor, "kind": kind, "spec": ranking.spec,
-            "as_of": as_of, "rows": rows}
+    return {
+        "title": title,
+        "season": f"{s['title']}" + (f" · {as_of}" if as_of else ""),
+        "sponsor": s["sponsor"] if sponsor is None else sponsor,
+        "kind": kind,
+        "spec": ranking.spec,
+        "as_of": as_of,
+        "rows": rows,
+    }
 
 
-def push_leaderboard(store: ShowStore, sdb: SeasonDB, season: str | int | None = None, *,
-                     kind: Kind = "players", top: int = 10, spec: str | None = None,
-                     sponsor: str | None = None, source: str = "season") -> Change:
+def push_leaderboard(
+    store: ShowStore,
+    sdb: SeasonDB,
+    season: str | int | None = None,
+    *,
+    kind: Kind = "players",
+    top: int = 10,
+    spec: str | None = None,
+    sponsor: str | None = None,
+    source: str = "season",
+) -> Change:
     """Compute the 英雄榜 from the database and dispatch ``leaderboard.set`` to the show store."""
     payload = leaderboard_payload(sdb, season, kind=kind, top=top, spec=spec, sponsor=sponsor)
     return store.dispatch("leaderboard.set", payload, source=source)

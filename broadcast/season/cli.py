@@ -1,18 +1,18 @@
 """``python -m broadcast season …``: seasons, episodes, teams, matches, games and the 英雄榜.
 
-    season demo --db studio.sqlite [--seed 2012]
-    season create NAME [--title T] [--rules tv_match] [--sponsor S] [--ranking-players SPEC]
-    season list | show | verify
-    season episode NUMBER --air-date 2012-05-07 [--title T]
-    season team NAME [--sponsor S] [--color #c8372d]
-    season match --episode N --round 1 --team-a A --team-b B --a 张三,李四,王五 --b 赵六,孙七,周八
-    season game MATCH FILE.gjn [FILE.gjn …]
-    season penalty MATCH --team A --reason 大声喧哗 [--game 2]
-    season forfeit MATCH --team B [--reason …]
-    season finish MATCH [--lots-seed N|auto]
-    season prize --episode N --player 张三 --cell 5 --prize 煎饼礼盒 [--sponsor S] [--value 80]
-    season leaderboard [--kind players|teams] [--top 20] [--spec "points desc, firsts desc, …"] [--json]
-    season push [--kind players] [--top 10]        # feed the overlay: dispatch leaderboard.set
+season demo --db studio.sqlite [--seed 2012]
+season create NAME [--title T] [--rules tv_match] [--sponsor S] [--ranking-players SPEC]
+season list | show | verify
+season episode NUMBER --air-date 2012-05-07 [--title T]
+season team NAME [--sponsor S] [--color #c8372d]
+season match --episode N --round 1 --team-a A --team-b B --a 张三,李四,王五 --b 赵六,孙七,周八
+season game MATCH FILE.gjn [FILE.gjn …]
+season penalty MATCH --team A --reason 大声喧哗 [--game 2]
+season forfeit MATCH --team B [--reason …]
+season finish MATCH [--lots-seed N|auto]
+season prize --episode N --player 张三 --cell 5 --prize 煎饼礼盒 [--sponsor S] [--value 80]
+season leaderboard [--kind players|teams] [--top 20] [--spec "points desc, firsts desc, …"] [--json]
+season push [--kind players] [--top 10]        # feed the overlay: dispatch leaderboard.set
 """
 
 from __future__ import annotations
@@ -52,8 +52,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--ranking-players")
     p.add_argument("--ranking-teams")
 
-    for name, help_ in (("list", "列出赛季 / list seasons"), ("show", "赛季概况 / season overview"),
-                        ("verify", "用引擎复核全部牌谱与累计表 / re-check records and totals")):
+    for name, help_ in (
+        ("list", "列出赛季 / list seasons"),
+        ("show", "赛季概况 / season overview"),
+        ("verify", "用引擎复核全部牌谱与累计表 / re-check records and totals"),
+    ):
         p = sub.add_parser(name, help=help_)
         add_db(p, season=name != "list")
 
@@ -115,7 +118,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_db(p)
     p.add_argument("--kind", choices=("players", "teams"), default="players")
     p.add_argument("--top", type=int, default=20)
-    p.add_argument("--spec", default=None, help="排名规则 / ranking key, e.g. 'points desc, firsts desc, h2h, name'")
+    p.add_argument(
+        "--spec", default=None, help="排名规则 / ranking key, e.g. 'points desc, firsts desc, h2h, name'"
+    )
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("push", help="把英雄榜送到节目状态（图形）/ feed the overlay's 英雄榜")
@@ -139,50 +144,79 @@ def _team(sdb: SeasonDB, sid: int, name: str) -> int:
 def _player(sdb: SeasonDB, sid: int, name: str, team_id: int | None = None) -> int:
     rows = [r for r in sdb.find_players(sid, name) if team_id is None or r["team_id"] == team_id]
     if not rows:
-        rows = [r for r in sdb.conn.execute("SELECT * FROM season_players WHERE season_id=? AND code=?",
-                                            (sid, name)).fetchall()]
+        rows = [
+            r
+            for r in sdb.conn.execute(
+                "SELECT * FROM season_players WHERE season_id=? AND code=?", (sid, name)
+            ).fetchall()
+        ]
     if not rows:
         raise SeasonError(f"没有这位选手：{name} / no such player", rule="player")
     if len(rows) > 1:
-        raise SeasonError(f"有 {len(rows)} 位选手叫 {name}，请用选手编号 / several players named {name}: "
-                          "use the player code", rule="player")
+        raise SeasonError(
+            f"有 {len(rows)} 位选手叫 {name}，请用选手编号 / several players named {name}: "
+            "use the player code",
+            rule="player",
+        )
     return int(rows[0]["id"])
 
 
 def _main(args: argparse.Namespace) -> int:
     if args.cmd == "demo":
         from broadcast.season.demo import build_demo_season
+
         s = build_demo_season(args.db, args.seed)
-        print(f"演示赛季已建立 demo season built: {s.db_path} — {s.teams} 队 teams, {s.players} 名选手 players, "
-              f"{s.episodes} 期 episodes, {s.matches} 场 matches, {s.games} 局 games")
+        print(
+            f"演示赛季已建立 demo season built: {s.db_path} — {s.teams} 队 teams, "
+            f"{s.players} 名选手 players, "
+            f"{s.episodes} 期 episodes, {s.matches} 场 matches, {s.games} 局 games"
+        )
         return 0
     if args.cmd != "create":
         db_must_exist(args.db)
     with SeasonDB.open(args.db) as sdb:
         if args.cmd == "create":
-            sid = sdb.create_season(args.name, title=args.title, rules=args.rules, sponsor=args.sponsor,
-                                    ranking_players=args.ranking_players, ranking_teams=args.ranking_teams)
+            sid = sdb.create_season(
+                args.name,
+                title=args.title,
+                rules=args.rules,
+                sponsor=args.sponsor,
+                ranking_players=args.ranking_players,
+                ranking_teams=args.ranking_teams,
+            )
             print(f"赛季已建立 season created: #{sid} {args.name}")
             return 0
         if args.cmd == "list":
             for s in sdb.seasons():
-                n = sdb.conn.execute("SELECT COUNT(*) FROM season_matches WHERE season_id=?", (s["id"],)).fetchone()
-                print(f"#{s['id']} {s['name']}  {s['title']}  规则 {s['rules']}  冠名 {s['sponsor'] or '—'}  "
-                      f"{n[0]} 场比赛")
+                n = sdb.conn.execute(
+                    "SELECT COUNT(*) FROM season_matches WHERE season_id=?", (s["id"],)
+                ).fetchone()
+                print(
+                    f"#{s['id']} {s['name']}  {s['title']}  规则 {s['rules']}  冠名 {s['sponsor'] or '—'}  "
+                    f"{n[0]} 场比赛"
+                )
             return 0
         season = sdb.season(args.season)
         sid = int(season["id"])
         if args.cmd == "set":
-            fields = {k: v for k, v in (("title", args.title), ("sponsor", args.sponsor),
-                                        ("sponsor_logo", args.sponsor_logo),
-                                        ("ranking_players", args.ranking_players),
-                                        ("ranking_teams", args.ranking_teams)) if v is not None}
+            fields = {
+                k: v
+                for k, v in (
+                    ("title", args.title),
+                    ("sponsor", args.sponsor),
+                    ("sponsor_logo", args.sponsor_logo),
+                    ("ranking_players", args.ranking_players),
+                    ("ranking_teams", args.ranking_teams),
+                )
+                if v is not None
+            }
             sdb.update_season(sid, **fields)
             print(f"已更新 updated: {', '.join(fields) or '(nothing)'}")
         elif args.cmd == "show":
             _show(sdb, sid)
         elif args.cmd == "verify":
             from broadcast.season.demo import verify_records
+
             n = verify_records(sdb, sid)
             diffs = _compare_totals(sdb, sid)
             if diffs:
@@ -201,11 +235,24 @@ def _main(args: argparse.Namespace) -> int:
             b = [x.strip() for x in args.b.replace("，", ",").split(",") if x.strip()]
             if len(a) != 3 or len(b) != 3:
                 raise SeasonError("每队上场三人 / three players per team (--a X,Y,Z --b U,V,W)", rule="G1.1")
-            lineup = {1: _player(sdb, sid, a[0], ta), 3: _player(sdb, sid, a[1], ta), 5: _player(sdb, sid, a[2], ta),
-                      2: _player(sdb, sid, b[0], tb), 4: _player(sdb, sid, b[1], tb), 6: _player(sdb, sid, b[2], tb)}
+            lineup = {
+                1: _player(sdb, sid, a[0], ta),
+                3: _player(sdb, sid, a[1], ta),
+                5: _player(sdb, sid, a[2], ta),
+                2: _player(sdb, sid, b[0], tb),
+                4: _player(sdb, sid, b[1], tb),
+                6: _player(sdb, sid, b[2], tb),
+            }
             ep = sdb.episode(sid, args.episode)
-            mid = sdb.create_match(sid, ta, tb, lineup, episode_id=int(ep["id"]), round_=args.round,
-                                   label=args.label or round_name(args.round))
+            mid = sdb.create_match(
+                sid,
+                ta,
+                tb,
+                lineup,
+                episode_id=int(ep["id"]),
+                round_=args.round,
+                label=args.label or round_name(args.round),
+            )
             print(f"比赛已安排 match scheduled: #{mid}")
         elif args.cmd == "game":
             for f in args.files:
@@ -215,8 +262,9 @@ def _main(args: argparse.Namespace) -> int:
                 except (OSError, UnicodeDecodeError) as e:
                     raise SeasonError(f"{f}:0: 无法读取 / cannot read ({e})", rule="GJN") from None
                 gid = sdb.record_game(args.match, text, filename=str(path))
-                g = sdb.conn.execute("SELECT number, points_a, points_b FROM season_games WHERE id=?",
-                                     (gid,)).fetchone()
+                g = sdb.conn.execute(
+                    "SELECT number, points_a, points_b FROM season_games WHERE id=?", (gid,)
+                ).fetchone()
                 print(f"{f}: 第{g[0]}局 已录入 recorded — A {g[1]} : B {g[2]}")
         elif args.cmd == "penalty":
             m = sdb.match(args.match)
@@ -240,30 +288,57 @@ def _main(args: argparse.Namespace) -> int:
             if r.needs_extra_game:
                 print(f"三局打平 {r.score_a}:{r.score_b}，需要加赛一局 / tied: record one more game (G11.2)")
                 return 0
-            how = {"points": "比分", "extra_game": "加赛", "lots": f"抽签（种子 {r.lots_seed}）", "forfeit": "弃权"}
-            print(f"比赛结束 final: {r.score_a}:{r.score_b}，胜方 winner {_team_name(sdb, r.winner)}"
-                  f"（{how.get(r.decided_by, r.decided_by)}）")
+            how = {
+                "points": "比分",
+                "extra_game": "加赛",
+                "lots": f"抽签（种子 {r.lots_seed}）",
+                "forfeit": "弃权",
+            }
+            print(
+                f"比赛结束 final: {r.score_a}:{r.score_b}，胜方 winner {_team_name(sdb, r.winner)}"
+                f"（{how.get(r.decided_by, r.decided_by)}）"
+            )
         elif args.cmd == "prize":
             ep = sdb.episode(sid, args.episode)
             pid = _player(sdb, sid, args.player)
-            sdb.add_prize(sid, pid, args.cell, args.prize, sponsor=args.sponsor, value_yuan=args.value,
-                          episode_id=int(ep["id"]))
+            sdb.add_prize(
+                sid,
+                pid,
+                args.cell,
+                args.prize,
+                sponsor=args.sponsor,
+                value_yuan=args.value,
+                episode_id=int(ep["id"]),
+            )
             print(f"{args.player} 抽中第{args.cell}格：{args.prize}")
         elif args.cmd == "leaderboard":
             ranking = compute(sdb.conn, sid, args.kind, spec=args.spec)
             if args.json:
-                print(json.dumps({"season": season["name"], "kind": args.kind, "spec": ranking.spec,
-                                  "rows": [r.as_dict() for r in ranking.rows[:args.top]]}, ensure_ascii=False,
-                                 indent=1))
+                print(
+                    json.dumps(
+                        {
+                            "season": season["name"],
+                            "kind": args.kind,
+                            "spec": ranking.spec,
+                            "rows": [r.as_dict() for r in ranking.rows[: args.top]],
+                        },
+                        ensure_ascii=False,
+                        indent=1,
+                    )
+                )
                 return 0
             _print_ranking(season, ranking, args.top)
         elif args.cmd == "push":
             from broadcast.core.store import ShowStore
             from broadcast.season.actions import push_leaderboard
+
             store = ShowStore.open(args.db)
             change = push_leaderboard(store, sdb, sid, kind=args.kind, top=args.top, sponsor=args.sponsor)
             store.journal.connection.close()
-            print(f"英雄榜已送出 leaderboard.set #{change.seq}: {len(change.state['leaderboard']['rows'])} 行 rows")
+            print(
+                f"英雄榜已送出 leaderboard.set #{change.seq}: "
+                f"{len(change.state['leaderboard']['rows'])} 行 rows"
+            )
     return 0
 
 
@@ -281,19 +356,27 @@ def _pad(text: str, width: int) -> str:
 
 def _print_ranking(season: object, ranking: object, top: int) -> None:
     from broadcast.season.rankings import Ranking
+
     assert isinstance(ranking, Ranking)
     title = season["title"] if hasattr(season, "keys") else ""  # type: ignore[index]
     print(f"{title} 英雄榜（{'选手' if ranking.kind == 'players' else '队伍'}）  排名规则: {ranking.spec}")
     if ranking.kind == "players":
         print(_pad("名次", 8) + _pad("姓名", 10) + _pad("队伍", 22) + "积分  头科  大落  局数  相互")
         for r in ranking.rows[:top]:
-            print(_pad(rank_label(r), 8) + _pad(r.name, 10) + _pad(r.team, 22) +
-                  f"{r.points:>4}  {r.firsts:>4}  {r.lasts:>4}  {r.games:>4}  {r.h2h:>4}")
+            print(
+                _pad(rank_label(r), 8)
+                + _pad(r.name, 10)
+                + _pad(r.team, 22)
+                + f"{r.points:>4}  {r.firsts:>4}  {r.lasts:>4}  {r.games:>4}  {r.h2h:>4}"
+            )
     else:
         print(_pad("名次", 8) + _pad("队伍", 22) + "胜  负  净积分  罚分  头科  大落")
         for r in ranking.rows[:top]:
-            print(_pad(rank_label(r), 8) + _pad(r.name, 22) +
-                  f"{r.wins:>2}  {r.losses:>2}  {r.points:>6}  {r.penalties:>4}  {r.firsts:>4}  {r.lasts:>4}")
+            print(
+                _pad(rank_label(r), 8)
+                + _pad(r.name, 22)
+                + f"{r.wins:>2}  {r.losses:>2}  {r.points:>6}  {r.penalties:>4}  {r.firsts:>4}  {r.lasts:>4}"
+            )
 
 
 def _show(sdb: SeasonDB, sid: int) -> None:
@@ -305,17 +388,27 @@ def _show(sdb: SeasonDB, sid: int) -> None:
     for e in sdb.episodes(sid):
         for m in sdb.matches(sid, int(e["id"])):
             res = f"{m['score_a']}:{m['score_b']}" if m["status"] == "final" else m["status"]
-            print(f"  第{e['number']}期 {e['air_date']} {round_name(int(m['round']))} #{m['id']} "
-                  f"{_team_name(sdb, m['team_a'])} vs {_team_name(sdb, m['team_b'])}  {res}"
-                  f"{'  胜 ' + _team_name(sdb, m['winner']) if m['winner'] else ''}")
+            print(
+                f"  第{e['number']}期 {e['air_date']} {round_name(int(m['round']))} #{m['id']} "
+                f"{_team_name(sdb, m['team_a'])} vs {_team_name(sdb, m['team_b'])}  {res}"
+                f"{'  胜 ' + _team_name(sdb, m['winner']) if m['winner'] else ''}"
+            )
 
 
 def _compare_totals(sdb: SeasonDB, sid: int) -> list[str]:
     out = []
     for kind in ("players", "teams"):
         mat = {r.id: r.as_dict() for r in compute(sdb.conn, sid, kind, active_only=False).rows}  # type: ignore[arg-type]
-        full = {r.id: r.as_dict() for r in compute(sdb.conn, sid, kind, materialised=False,  # type: ignore[arg-type]
-                                                       active_only=False).rows}
+        full = {
+            r.id: r.as_dict()
+            for r in compute(
+                sdb.conn,
+                sid,
+                kind,
+                materialised=False,  # type: ignore[arg-type]
+                active_only=False,
+            ).rows
+        }
         for k, v in mat.items():
             if v != full.get(k):
                 out.append(f"累计表与明细不一致 totals differ ({kind} #{k}): {v} != {full.get(k)}")

@@ -23,9 +23,13 @@ USER_ERRORS = (SeasonError, ImportError_, ExportError, RenderError, SpecError, D
 
 
 def add_db(p: argparse.ArgumentParser, *, season: bool = True) -> None:
-    p.add_argument("--db", default=DEFAULT_DB, help=f"项目数据库文件 / project database (default {DEFAULT_DB})")
+    p.add_argument(
+        "--db", default=DEFAULT_DB, help=f"项目数据库文件 / project database (default {DEFAULT_DB})"
+    )
     if season:
-        p.add_argument("--season", default=None, help="赛季名称或编号（默认最新）/ season name or id (default: latest)")
+        p.add_argument(
+            "--season", default=None, help="赛季名称或编号（默认最新）/ season name or id (default: latest)"
+        )
 
 
 def fail(lines: list[str] | str) -> int:
@@ -40,7 +44,9 @@ def run(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> in
         return fn(args)
     except ImportError_ as e:
         shown = e.errors[:20]
-        more = [f"… 另有 {len(e.errors) - 20} 处错误 / {len(e.errors) - 20} more"] if len(e.errors) > 20 else []
+        more = (
+            [f"… 另有 {len(e.errors) - 20} 处错误 / {len(e.errors) - 20} more"] if len(e.errors) > 20 else []
+        )
         return fail(shown + more + ["未导入任何数据 / nothing was imported"])
     except USER_ERRORS as e:
         return fail(f"错误 error: {e}")
@@ -48,8 +54,11 @@ def run(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> in
 
 def db_must_exist(path: str) -> None:
     if not Path(path).is_file():
-        raise SeasonError(f"{path}: 数据库文件不存在（先运行 python -m broadcast season demo --db {path} "
-                          "或 season create）/ database not found", rule="db")
+        raise SeasonError(
+            f"{path}: 数据库文件不存在（先运行 python -m broadcast season demo --db {path} "
+            "或 season create）/ database not found",
+            rule="db",
+        )
 
 
 def sponsor_from_placements(path: str | Path) -> tuple[str, str]:
@@ -67,12 +76,14 @@ def sponsor_from_placements(path: str | Path) -> tuple[str, str]:
         raise SeasonError(f"{p}:{line}: YAML 格式错误 / malformed YAML", rule="placements") from None
     slot = (data or {}).get("leaderboard") if isinstance(data, dict) else None
     if not isinstance(slot, dict) or "sponsor" not in slot:
-        raise SeasonError(f"{p}:1: 排期里没有 leaderboard.sponsor（英雄榜冠名）/ no leaderboard sponsor",
-                          rule="placements")
+        raise SeasonError(
+            f"{p}:1: 排期里没有 leaderboard.sponsor（英雄榜冠名）/ no leaderboard sponsor", rule="placements"
+        )
     key = str(slot["sponsor"])
     sponsor = (data.get("sponsors") or {}).get(key)
     if not isinstance(sponsor, dict):
-        raise SeasonError(f"{p}:1: leaderboard.sponsor {key!r} 不在 sponsors 里 / unknown sponsor key",
-                          rule="placements")
+        raise SeasonError(
+            f"{p}:1: leaderboard.sponsor {key!r} 不在 sponsors 里 / unknown sponsor key", rule="placements"
+        )
     logo = str(sponsor.get("logo") or "")
     return str(sponsor.get("name") or key), str((p.parent / logo).resolve()) if logo else ""

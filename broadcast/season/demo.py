@@ -21,16 +21,15 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
-from engine import first_leader, gjn, new_game
-
 from broadcast.season.model import SeasonDB, SeasonError, round_name
 from broadcast.season.scoring import check_record
+from engine import first_leader, gjn, new_game
 
 SEASON_NAME = "第一季"
 SEASON_TITLE = "《够级大明星》第一季"
 LEADERBOARD_SPONSOR = "鲁信汽车城"
 
-TEAMS: list[tuple[str, str, str]] = [   # name, sponsor, colour
+TEAMS: list[tuple[str, str, str]] = [  # name, sponsor, colour
     ("小当家便利店联盟队", "小当家", "#e63b2e"),
     ("沂河源矿泉水队", "沂河源矿泉水", "#1e88e5"),
     ("顺和家电队", "顺和家电", "#f4a300"),
@@ -40,15 +39,66 @@ TEAMS: list[tuple[str, str, str]] = [   # name, sponsor, colour
     ("罗庄棋牌社队", "", "#6d4c41"),
     ("琅琊煎饼坊队", "琅琊煎饼坊", "#d81b60"),
 ]
-SURNAMES = "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗梁宋郑谢韩唐冯于董萧程曹袁邓许傅沈曾彭吕苏卢蒋蔡贾丁魏薛叶阎"
-GIVEN = ["建国", "志强", "秀英", "桂兰", "海涛", "立新", "春梅", "玉珍", "国庆", "卫东", "红霞", "明亮", "德胜",
-         "淑芬", "永刚", "晓东", "振华", "丽娟", "福来", "长青", "金凤", "宝山", "凤英", "庆丰", "家兴", "雪梅",
-         "大勇", "文静", "广田", "小军", "瑞芳", "东升"]
-TOWNS = ["兰山区", "河东区", "罗庄区", "郯城县", "沂南县", "费县", "平邑县", "莒南县", "沂水县", "蒙阴县", "临沭县"]
-PRIZES: list[tuple[str, str, float]] = [   # the demo 九宫格 (cell 1–9): prize, sponsor, value (元)
-    ("粮油礼包", "小当家", 200), ("沂河源矿泉水一箱", "沂河源矿泉水", 60), ("电热水壶", "顺和家电", 150),
-    ("金沂蒙珍藏酒两瓶", "金沂蒙酒业", 380), ("煎饼礼盒", "琅琊煎饼坊", 80), ("豆豉礼盒", "八宝豆豉", 90),
-    ("云雾茶一斤", "蒙山云雾茶", 260), ("日用品大礼包", "小当家", 180), ("汽车保养券", "鲁信汽车城", 500),
+SURNAMES = (
+    "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗梁宋郑谢韩唐冯于董萧程曹袁邓许傅沈曾彭吕苏卢蒋蔡贾丁魏薛叶阎"
+)
+GIVEN = [
+    "建国",
+    "志强",
+    "秀英",
+    "桂兰",
+    "海涛",
+    "立新",
+    "春梅",
+    "玉珍",
+    "国庆",
+    "卫东",
+    "红霞",
+    "明亮",
+    "德胜",
+    "淑芬",
+    "永刚",
+    "晓东",
+    "振华",
+    "丽娟",
+    "福来",
+    "长青",
+    "金凤",
+    "宝山",
+    "凤英",
+    "庆丰",
+    "家兴",
+    "雪梅",
+    "大勇",
+    "文静",
+    "广田",
+    "小军",
+    "瑞芳",
+    "东升",
+]
+TOWNS = [
+    "兰山区",
+    "河东区",
+    "罗庄区",
+    "郯城县",
+    "沂南县",
+    "费县",
+    "平邑县",
+    "莒南县",
+    "沂水县",
+    "蒙阴县",
+    "临沭县",
+]
+PRIZES: list[tuple[str, str, float]] = [  # the demo 九宫格 (cell 1–9): prize, sponsor, value (元)
+    ("粮油礼包", "小当家", 200),
+    ("沂河源矿泉水一箱", "沂河源矿泉水", 60),
+    ("电热水壶", "顺和家电", 150),
+    ("金沂蒙珍藏酒两瓶", "金沂蒙酒业", 380),
+    ("煎饼礼盒", "琅琊煎饼坊", 80),
+    ("豆豉礼盒", "八宝豆豉", 90),
+    ("云雾茶一斤", "蒙山云雾茶", 260),
+    ("日用品大礼包", "小当家", 180),
+    ("汽车保养券", "鲁信汽车城", 500),
 ]
 PENALTY_REASONS = ["大声喧哗", "偷看牌", "发暗语", "发肢体暗号"]
 
@@ -71,7 +121,7 @@ def _int_seed(*parts: object) -> int:
 def _air_dates(start: date, n: int) -> list[date]:
     out, d = [], start
     while len(out) < n:
-        if d.weekday() in (0, 2, 4, 6):   # 首播 Mon/Wed/Fri/Sun 21:35
+        if d.weekday() in (0, 2, 4, 6):  # 首播 Mon/Wed/Fri/Sun 21:35
             out.append(d)
         d += timedelta(days=1)
     return out
@@ -92,8 +142,9 @@ def build_demo_season(db_path: str | Path, seed: int | str = 2012) -> DemoSummar
     rng = random.Random(f"demo-season:{seed}")
     with SeasonDB.open(db_path) as sdb:
         if any(r["name"] == SEASON_NAME for r in sdb.seasons()):
-            raise SeasonError(f"{db_path} 已有“{SEASON_NAME}” / the demo season is already in this database",
-                              rule="season")
+            raise SeasonError(
+                f"{db_path} 已有“{SEASON_NAME}” / the demo season is already in this database", rule="season"
+            )
         sid = sdb.create_season(SEASON_NAME, title=SEASON_TITLE, sponsor=LEADERBOARD_SPONSOR)
         # teams and rosters
         team_ids: list[int] = []
@@ -110,12 +161,31 @@ def build_demo_season(db_path: str | Path, seed: int | str = 2012) -> DemoSummar
                         used.add(pname)
                         break
                 code = f"S1-{len(team_ids):02d}{k + 1}"
-                pid = sdb.add_player(sid, pname, team_id=tid, code=code,
-                                     gender="女" if pname[1:] in ("秀英", "桂兰", "春梅", "玉珍", "红霞", "淑芬",
-                                                                  "丽娟", "金凤", "凤英", "雪梅", "文静", "瑞芳")
-                                     else "男",
-                                     phone=f"1{rng.choice('3589')}{rng.randrange(10**9):09d}",
-                                     hometown=rng.choice(TOWNS))
+                pid = sdb.add_player(
+                    sid,
+                    pname,
+                    team_id=tid,
+                    code=code,
+                    gender="女"
+                    if pname[1:]
+                    in (
+                        "秀英",
+                        "桂兰",
+                        "春梅",
+                        "玉珍",
+                        "红霞",
+                        "淑芬",
+                        "丽娟",
+                        "金凤",
+                        "凤英",
+                        "雪梅",
+                        "文静",
+                        "瑞芳",
+                    )
+                    else "男",
+                    phone=f"1{rng.choice('3589')}{rng.randrange(10**9):09d}",
+                    hometown=rng.choice(TOWNS),
+                )
                 roster[tid].append(pid)
         names = {int(p["id"]): p["name"] for p in sdb.players(sid)}
         # schedule: 8 积分赛 matches (each team twice), then the knockout
@@ -124,20 +194,21 @@ def build_demo_season(db_path: str | Path, seed: int | str = 2012) -> DemoSummar
         episode_no = 0
         played_lineup: dict[int, int] = dict.fromkeys(team_ids, 0)
         games_total = 0
-        special = {3: "forfeit", 9: "extra", 12: "lots"}   # episode → what it shows
+        special = {3: "forfeit", 9: "extra", 12: "lots"}  # episode → what it shows
 
         def lineup_of(tid: int) -> list[int]:
             k = played_lineup[tid]
             played_lineup[tid] += 1
             r = roster[tid]
-            return [r[(k + i) % 4] for i in range(3)]   # three of four, rotating
+            return [r[(k + i) % 4] for i in range(3)]  # three of four, rotating
 
         def play_match(ta: int, tb: int, round_: int, label: str) -> int:
             nonlocal episode_no, games_total
             episode_no += 1
             air = dates[episode_no - 1]
-            eid = sdb.add_episode(sid, episode_no, air_date=air.isoformat(),
-                                  title=f"第{episode_no}期 {round_name(round_)}")
+            eid = sdb.add_episode(
+                sid, episode_no, air_date=air.isoformat(), title=f"第{episode_no}期 {round_name(round_)}"
+            )
             la, lb = lineup_of(ta), lineup_of(tb)
             lineup = {1: la[0], 3: la[1], 5: la[2], 2: lb[0], 4: lb[1], 6: lb[2]}
             seat_names = {s: names[p] for s, p in lineup.items()}
@@ -155,7 +226,9 @@ def build_demo_season(db_path: str | Path, seed: int | str = 2012) -> DemoSummar
                 want_tie = kind in ("extra", "lots") and gno == 3
                 for attempt in range(400):
                     gseed = f"{seed}-E{episode_no}-G{gno}" + (f"-try-{attempt}" if attempt else "")
-                    text, a, b = _selfplay_record(gseed, seat_names, f"够级大明星 第{episode_no}期 第{gno}局", air)
+                    text, a, b = _selfplay_record(
+                        gseed, seat_names, f"够级大明星 第{episode_no}期 第{gno}局", air
+                    )
                     if not want_tie or totals[0] + a == totals[1] + b:
                         break
                 sdb.record_game(mid, text, filename=f"E{episode_no:02d}-G{gno}.gjn")
@@ -180,8 +253,14 @@ def build_demo_season(db_path: str | Path, seed: int | str = 2012) -> DemoSummar
         for i, (a, b) in enumerate(group):
             play_match(team_ids[a], team_ids[b], 0, f"积分赛第{i + 1}场")
         from broadcast.season.rankings import compute
+
         seeded = [r.id for r in compute(sdb.conn, sid, "teams").rows]
-        bracket = [(seeded[0], seeded[7]), (seeded[3], seeded[4]), (seeded[1], seeded[6]), (seeded[2], seeded[5])]
+        bracket = [
+            (seeded[0], seeded[7]),
+            (seeded[3], seeded[4]),
+            (seeded[1], seeded[6]),
+            (seeded[2], seeded[5]),
+        ]
         for rnd in (1, 2, 3):
             winners = []
             for k, (a, b) in enumerate(bracket):
@@ -189,15 +268,18 @@ def build_demo_season(db_path: str | Path, seed: int | str = 2012) -> DemoSummar
                 mid = play_match(a, b, rnd, label)
                 winners.append(int(sdb.match(mid)["winner"]))
             bracket = [(winners[i], winners[i + 1]) for i in range(0, len(winners) - 1, 2)]
-        return DemoSummary(Path(db_path), sid, episode_no, len(sdb.matches(sid)), games_total,
-                           len(names), len(team_ids))
+        return DemoSummary(
+            Path(db_path), sid, episode_no, len(sdb.matches(sid)), games_total, len(names), len(team_ids)
+        )
 
 
 def verify_records(sdb: SeasonDB, season_id: int) -> int:
     """Re-check every stored record with the engine; returns how many were checked (raises on a bad one)."""
     n = 0
-    for gid, text in sdb.conn.execute("SELECT g.id, g.gjn FROM season_games g JOIN season_matches m "
-                                      "ON m.id=g.match_id WHERE m.season_id=?", (season_id,)):
+    for gid, text in sdb.conn.execute(
+        "SELECT g.id, g.gjn FROM season_games g JOIN season_matches m ON m.id=g.match_id WHERE m.season_id=?",
+        (season_id,),
+    ):
         check_record(text, f"game#{gid}")
         n += 1
     return n

@@ -24,18 +24,28 @@ from broadcast.season.rankings import Ranking, Row, rank_label
 FORMATS = ("csv", "xlsx", "json")
 
 PLAYER_COLUMNS: list[tuple[str, str, Callable[[Row], Any], int]] = [
-    ("rank", "名次", rank_label, 8), ("name", "姓名", lambda r: r.name, 14),
-    ("team", "队伍", lambda r: r.team, 22), ("points", "积分", lambda r: r.points, 8),
-    ("firsts", "头科", lambda r: r.firsts, 7), ("seconds", "二科", lambda r: r.seconds, 7),
-    ("lasts", "大落", lambda r: r.lasts, 7), ("quan_san", "圈三", lambda r: r.quan_san, 7),
-    ("games", "局数", lambda r: r.games, 7), ("avg", "场均", lambda r: r.avg, 8),
+    ("rank", "名次", rank_label, 8),
+    ("name", "姓名", lambda r: r.name, 14),
+    ("team", "队伍", lambda r: r.team, 22),
+    ("points", "积分", lambda r: r.points, 8),
+    ("firsts", "头科", lambda r: r.firsts, 7),
+    ("seconds", "二科", lambda r: r.seconds, 7),
+    ("lasts", "大落", lambda r: r.lasts, 7),
+    ("quan_san", "圈三", lambda r: r.quan_san, 7),
+    ("games", "局数", lambda r: r.games, 7),
+    ("avg", "场均", lambda r: r.avg, 8),
 ]
 TEAM_COLUMNS: list[tuple[str, str, Callable[[Row], Any], int]] = [
-    ("rank", "名次", rank_label, 8), ("name", "队伍", lambda r: r.name, 24),
-    ("sponsor", "冠名", lambda r: r.sponsor, 16), ("wins", "胜", lambda r: r.wins, 6),
-    ("losses", "负", lambda r: r.losses, 6), ("points", "净积分", lambda r: r.points, 9),
-    ("game_points", "局分", lambda r: r.game_points, 8), ("penalties", "罚分", lambda r: r.penalties, 7),
-    ("firsts", "头科", lambda r: r.firsts, 7), ("lasts", "大落", lambda r: r.lasts, 7),
+    ("rank", "名次", rank_label, 8),
+    ("name", "队伍", lambda r: r.name, 24),
+    ("sponsor", "冠名", lambda r: r.sponsor, 16),
+    ("wins", "胜", lambda r: r.wins, 6),
+    ("losses", "负", lambda r: r.losses, 6),
+    ("points", "净积分", lambda r: r.points, 9),
+    ("game_points", "局分", lambda r: r.game_points, 8),
+    ("penalties", "罚分", lambda r: r.penalties, 7),
+    ("firsts", "头科", lambda r: r.firsts, 7),
+    ("lasts", "大落", lambda r: r.lasts, 7),
     ("games", "局数", lambda r: r.games, 7),
 ]
 DECIDED_BY = {"points": "比分", "extra_game": "加赛", "lots": "抽签", "forfeit": "弃权", "": ""}
@@ -60,7 +70,9 @@ class Table:
 def fmt_from(path: Path, fmt: str | None) -> str:
     f = (fmt or path.suffix.lstrip(".")).lower()
     if f not in FORMATS + ("png",):
-        raise ExportError(f"{path}: 未知格式 {f or '(无后缀)'!r}，应为 csv、xlsx、json 或 png / unknown format")
+        raise ExportError(
+            f"{path}: 未知格式 {f or '(无后缀)'!r}，应为 csv、xlsx、json 或 png / unknown format"
+        )
     return f
 
 
@@ -68,9 +80,14 @@ def fmt_from(path: Path, fmt: str | None) -> str:
 def ranking_table(ranking: Ranking, season_title: str) -> Table:
     cols = PLAYER_COLUMNS if ranking.kind == "players" else TEAM_COLUMNS
     what = "选手" if ranking.kind == "players" else "队伍"
-    return Table(name=f"英雄榜（{what}）", title=f"{season_title} 英雄榜 · {what}排名（排名规则：{ranking.spec}）",
-                 headers=[c[1] for c in cols], widths=[c[3] for c in cols],
-                 rows=[[c[2](r) for c in cols] for r in ranking.rows], keys=[c[0] for c in cols])
+    return Table(
+        name=f"英雄榜（{what}）",
+        title=f"{season_title} 英雄榜 · {what}排名（排名规则：{ranking.spec}）",
+        headers=[c[1] for c in cols],
+        widths=[c[3] for c in cols],
+        rows=[[c[2](r) for c in cols] for r in ranking.rows],
+        keys=[c[0] for c in cols],
+    )
 
 
 def episode_results(sdb: SeasonDB, season_id: int, episode_id: int | None) -> list[dict[str, Any]]:
@@ -82,63 +99,159 @@ def episode_results(sdb: SeasonDB, season_id: int, episode_id: int | None) -> li
         games = sdb.games(int(m["id"]))
         lineup = sdb.lineup(int(m["id"]))
         ep = c.execute("SELECT number FROM season_episodes WHERE id=?", (m["episode_id"],)).fetchone()
-        out.append({
-            "match_id": int(m["id"]), "episode": int(ep[0]) if ep else None, "round": int(m["round"]),
-            "round_name": round_name(int(m["round"])), "label": m["label"],
-            "team_a": team[int(m["team_a"])], "team_b": team[int(m["team_b"])],
-            "players_a": [lineup[s]["name"] for s in (1, 3, 5) if s in lineup],
-            "players_b": [lineup[s]["name"] for s in (2, 4, 6) if s in lineup],
-            "games": [{"number": int(g["number"]), "extra": bool(g["extra"]), "points_a": int(g["points_a"]),
-                       "points_b": int(g["points_b"]), "quan_san": bool(g["quan_san"])} for g in games],
-            "penalties": [{"team": team[int(p["team_id"])], "points": int(p["points"]), "reason": p["reason"],
-                           "game": p["game_number"]} for p in sdb.penalties(int(m["id"]))],
-            "penalty_a": int(m["penalty_a"]), "penalty_b": int(m["penalty_b"]),
-            "score_a": int(m["score_a"]), "score_b": int(m["score_b"]), "status": m["status"],
-            "winner": team.get(int(m["winner"])) if m["winner"] is not None else None,
-            "decided_by": m["decided_by"], "lots_seed": m["lots_seed"],
-            "forfeit": team.get(int(m["forfeit_team"])) if m["forfeit_team"] is not None else None,
-        })
+        out.append(
+            {
+                "match_id": int(m["id"]),
+                "episode": int(ep[0]) if ep else None,
+                "round": int(m["round"]),
+                "round_name": round_name(int(m["round"])),
+                "label": m["label"],
+                "team_a": team[int(m["team_a"])],
+                "team_b": team[int(m["team_b"])],
+                "players_a": [lineup[s]["name"] for s in (1, 3, 5) if s in lineup],
+                "players_b": [lineup[s]["name"] for s in (2, 4, 6) if s in lineup],
+                "games": [
+                    {
+                        "number": int(g["number"]),
+                        "extra": bool(g["extra"]),
+                        "points_a": int(g["points_a"]),
+                        "points_b": int(g["points_b"]),
+                        "quan_san": bool(g["quan_san"]),
+                    }
+                    for g in games
+                ],
+                "penalties": [
+                    {
+                        "team": team[int(p["team_id"])],
+                        "points": int(p["points"]),
+                        "reason": p["reason"],
+                        "game": p["game_number"],
+                    }
+                    for p in sdb.penalties(int(m["id"]))
+                ],
+                "penalty_a": int(m["penalty_a"]),
+                "penalty_b": int(m["penalty_b"]),
+                "score_a": int(m["score_a"]),
+                "score_b": int(m["score_b"]),
+                "status": m["status"],
+                "winner": team.get(int(m["winner"])) if m["winner"] is not None else None,
+                "decided_by": m["decided_by"],
+                "lots_seed": m["lots_seed"],
+                "forfeit": team.get(int(m["forfeit_team"])) if m["forfeit_team"] is not None else None,
+            }
+        )
     return out
 
 
 def results_table(results: list[dict[str, Any]], title: str) -> Table:
-    headers = ["期", "轮次", "场次", "A队（单号位）", "A队选手", "B队（双号位）", "B队选手", "第1局", "第2局",
-               "第3局", "加赛", "A队罚分", "B队罚分", "总比分", "胜方", "决胜方式", "抽签种子"]
+    headers = [
+        "期",
+        "轮次",
+        "场次",
+        "A队（单号位）",
+        "A队选手",
+        "B队（双号位）",
+        "B队选手",
+        "第1局",
+        "第2局",
+        "第3局",
+        "加赛",
+        "A队罚分",
+        "B队罚分",
+        "总比分",
+        "胜方",
+        "决胜方式",
+        "抽签种子",
+    ]
     widths = [6, 8, 10, 22, 24, 22, 24, 8, 8, 8, 8, 8, 8, 9, 22, 9, 10]
     rows = []
     for r in results:
         g = {x["number"]: f"{x['points_a']}:{x['points_b']}" for x in r["games"]}
         extra = [f"{x['points_a']}:{x['points_b']}" for x in r["games"] if x["extra"]]
-        rows.append([r["episode"] or "", r["round_name"], r["label"], r["team_a"], "、".join(r["players_a"]),
-                     r["team_b"], "、".join(r["players_b"]), g.get(1, ""), g.get(2, ""), g.get(3, ""),
-                     "、".join(extra), r["penalty_a"], r["penalty_b"],
-                     f"{r['score_a']}:{r['score_b']}" if r["status"] == "final" else "未完",
-                     r["winner"] or "", DECIDED_BY.get(r["decided_by"], r["decided_by"]),
-                     "" if r["lots_seed"] is None else r["lots_seed"]])
-    return Table("比赛结果", title, headers, widths, rows,
-                 ["episode", "round", "label", "team_a", "players_a", "team_b", "players_b", "game1", "game2",
-                  "game3", "extra", "penalty_a", "penalty_b", "score", "winner", "decided_by", "lots_seed"])
+        rows.append(
+            [
+                r["episode"] or "",
+                r["round_name"],
+                r["label"],
+                r["team_a"],
+                "、".join(r["players_a"]),
+                r["team_b"],
+                "、".join(r["players_b"]),
+                g.get(1, ""),
+                g.get(2, ""),
+                g.get(3, ""),
+                "、".join(extra),
+                r["penalty_a"],
+                r["penalty_b"],
+                f"{r['score_a']}:{r['score_b']}" if r["status"] == "final" else "未完",
+                r["winner"] or "",
+                DECIDED_BY.get(r["decided_by"], r["decided_by"]),
+                "" if r["lots_seed"] is None else r["lots_seed"],
+            ]
+        )
+    return Table(
+        "比赛结果",
+        title,
+        headers,
+        widths,
+        rows,
+        [
+            "episode",
+            "round",
+            "label",
+            "team_a",
+            "players_a",
+            "team_b",
+            "players_b",
+            "game1",
+            "game2",
+            "game3",
+            "extra",
+            "penalty_a",
+            "penalty_b",
+            "score",
+            "winner",
+            "decided_by",
+            "lots_seed",
+        ],
+    )
 
 
 def placings_table(conn: sqlite3.Connection, season_id: int, episode_id: int | None, title: str) -> Table:
-    sql = ("SELECT m.id, g.number, s.seat, p.name, t.name, s.title, s.points FROM season_game_seats s "
-           "JOIN season_games g ON g.id=s.game_id JOIN season_matches m ON m.id=g.match_id "
-           "JOIN season_players p ON p.id=s.player_id JOIN season_teams t ON t.id=s.team_id "
-           "WHERE s.season_id=?")
+    sql = (
+        "SELECT m.id, g.number, s.seat, p.name, t.name, s.title, s.points FROM season_game_seats s "
+        "JOIN season_games g ON g.id=s.game_id JOIN season_matches m ON m.id=g.match_id "
+        "JOIN season_players p ON p.id=s.player_id JOIN season_teams t ON t.id=s.team_id "
+        "WHERE s.season_id=?"
+    )
     args: list[Any] = [season_id]
     if episode_id is not None:
         sql += " AND m.episode_id=?"
         args.append(episode_id)
     rows = [list(r) for r in conn.execute(sql + " ORDER BY m.id, g.number, s.seat", args)]
-    return Table("每局名次", title, ["场次编号", "局", "座位", "选手", "队伍", "名次", "积分"],
-                 [9, 5, 5, 14, 22, 7, 6], rows, ["match_id", "game", "seat", "player", "team", "title", "points"])
+    return Table(
+        "每局名次",
+        title,
+        ["场次编号", "局", "座位", "选手", "队伍", "名次", "积分"],
+        [9, 5, 5, 14, 22, 7, 6],
+        rows,
+        ["match_id", "game", "seat", "player", "team", "title", "points"],
+    )
 
 
 def prizes_table(sdb: SeasonDB, season_id: int, episode_id: int | None, title: str) -> Table:
-    rows = [[r["episode"] or "", r["player"], r["cell"], r["prize"], r["sponsor"], r["value_yuan"]]
-            for r in sdb.prizes(season_id, episode_id)]
-    return Table("九宫格奖品", title, ["期", "选手", "格", "奖品", "提供", "价值（元）"], [6, 14, 5, 24, 22, 11],
-                 rows, ["episode", "player", "cell", "prize", "sponsor", "value_yuan"])
+    rows = [
+        [r["episode"] or "", r["player"], r["cell"], r["prize"], r["sponsor"], r["value_yuan"]]
+        for r in sdb.prizes(season_id, episode_id)
+    ]
+    return Table(
+        "九宫格奖品",
+        title,
+        ["期", "选手", "格", "奖品", "提供", "价值（元）"],
+        [6, 14, 5, 24, 22, 11],
+        rows,
+        ["episode", "player", "cell", "prize", "sponsor", "value_yuan"],
+    )
 
 
 # -- writers --------------------------------------------------------------------------------------
@@ -184,7 +297,7 @@ def write_xlsx(tables: Sequence[Table], path: Path, progress: Progress | None = 
         ws.append(heads)
         podium = table.name.startswith("英雄榜")
         for n, row in enumerate(table.rows):
-            if podium and n < 3:   # the top three on a gold band
+            if podium and n < 3:  # the top three on a gold band
                 cells = []
                 for v in row:
                     c = WriteOnlyCell(ws, value=v)
@@ -209,13 +322,25 @@ def write_json(obj: Any, path: Path) -> None:
 
 
 def ranking_json(ranking: Ranking, season: sqlite3.Row) -> dict[str, Any]:
-    return {"season": season["name"], "title": season["title"], "kind": ranking.kind, "spec": ranking.spec,
-            "generated": datetime.now().isoformat(timespec="seconds"),
-            "rows": [{**r.as_dict(), "rank_label": rank_label(r)} for r in ranking.rows]}
+    return {
+        "season": season["name"],
+        "title": season["title"],
+        "kind": ranking.kind,
+        "spec": ranking.spec,
+        "generated": datetime.now().isoformat(timespec="seconds"),
+        "rows": [{**r.as_dict(), "rank_label": rank_label(r)} for r in ranking.rows],
+    }
 
 
-def export_ranking(ranking: Ranking, season: sqlite3.Row, path: Path, fmt: str, *,
-                   quiet: bool = False, progress_enabled: bool | None = None) -> Path:
+def export_ranking(
+    ranking: Ranking,
+    season: sqlite3.Row,
+    path: Path,
+    fmt: str,
+    *,
+    quiet: bool = False,
+    progress_enabled: bool | None = None,
+) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     table = ranking_table(ranking, season["title"])
     enabled = False if quiet else progress_enabled
@@ -232,21 +357,33 @@ def export_ranking(ranking: Ranking, season: sqlite3.Row, path: Path, fmt: str, 
     return path
 
 
-def export_results(sdb: SeasonDB, season: sqlite3.Row, episode_id: int | None, path: Path, fmt: str, *,
-                   quiet: bool = False, progress_enabled: bool | None = None) -> Path:
+def export_results(
+    sdb: SeasonDB,
+    season: sqlite3.Row,
+    episode_id: int | None,
+    path: Path,
+    fmt: str,
+    *,
+    quiet: bool = False,
+    progress_enabled: bool | None = None,
+) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     sid = int(season["id"])
     ep_label = ""
     if episode_id is not None:
-        ep = sdb.conn.execute("SELECT number, air_date FROM season_episodes WHERE id=?", (episode_id,)).fetchone()
+        ep = sdb.conn.execute(
+            "SELECT number, air_date FROM season_episodes WHERE id=?", (episode_id,)
+        ).fetchone()
         ep_label = f" 第{ep[0]}期" + (f"（{ep[1]}播出）" if ep[1] else "")
     results = episode_results(sdb, sid, episode_id)
     title = f"{season['title']}{ep_label} 比赛结果"
     enabled = False if quiet else progress_enabled
     if fmt == "json":
         prizes = [dict(r) for r in sdb.prizes(sid, episode_id)]
-        write_json({"season": season["name"], "episode": ep_label.strip(), "matches": results, "prizes": prizes},
-                   path)
+        write_json(
+            {"season": season["name"], "episode": ep_label.strip(), "matches": results, "prizes": prizes},
+            path,
+        )
         return path
     tables = [results_table(results, title)]
     if fmt == "xlsx":
@@ -262,15 +399,24 @@ def export_results(sdb: SeasonDB, season: sqlite3.Row, episode_id: int | None, p
     return path
 
 
-def export_records(sdb: SeasonDB, season: sqlite3.Row, episode_id: int | None, out_dir: Path, *,
-                   quiet: bool = False, progress_enabled: bool | None = None) -> list[Path]:
+def export_records(
+    sdb: SeasonDB,
+    season: sqlite3.Row,
+    episode_id: int | None,
+    out_dir: Path,
+    *,
+    quiet: bool = False,
+    progress_enabled: bool | None = None,
+) -> list[Path]:
     """Every game's GJN record of the episode, one file each, plus ``index.csv`` listing them."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    sql = ("SELECT g.id, g.number, g.extra, g.gjn, g.points_a, g.points_b, m.id AS match_id, m.round, "
-           "e.number AS episode, ta.name AS team_a, tb.name AS team_b FROM season_games g "
-           "JOIN season_matches m ON m.id=g.match_id JOIN season_teams ta ON ta.id=m.team_a "
-           "JOIN season_teams tb ON tb.id=m.team_b LEFT JOIN season_episodes e ON e.id=m.episode_id "
-           "WHERE m.season_id=?")
+    sql = (
+        "SELECT g.id, g.number, g.extra, g.gjn, g.points_a, g.points_b, m.id AS match_id, m.round, "
+        "e.number AS episode, ta.name AS team_a, tb.name AS team_b FROM season_games g "
+        "JOIN season_matches m ON m.id=g.match_id JOIN season_teams ta ON ta.id=m.team_a "
+        "JOIN season_teams tb ON tb.id=m.team_b LEFT JOIN season_episodes e ON e.id=m.episode_id "
+        "WHERE m.season_id=?"
+    )
     args: list[Any] = [season["id"]]
     if episode_id is not None:
         sql += " AND m.episode_id=?"
@@ -287,8 +433,19 @@ def export_records(sdb: SeasonDB, season: sqlite3.Row, episode_id: int | None, o
             text = r["gjn"] if r["gjn"].endswith("\n") else r["gjn"] + "\n"
             p.write_text(text, encoding="utf-8")
             written.append(p)
-            index.append([name, r["episode"] or "", round_name(int(r["round"])), r["match_id"], r["number"],
-                          r["team_a"], r["team_b"], r["points_a"], r["points_b"]])
+            index.append(
+                [
+                    name,
+                    r["episode"] or "",
+                    round_name(int(r["round"])),
+                    r["match_id"],
+                    r["number"],
+                    r["team_a"],
+                    r["team_b"],
+                    r["points_a"],
+                    r["points_b"],
+                ]
+            )
             bar.advance()
     with (out_dir / "index.csv").open("w", encoding="utf-8-sig", newline="") as f:
         csv.writer(f).writerows(index)

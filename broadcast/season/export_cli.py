@@ -23,8 +23,12 @@ from broadcast.season.render import render_leaderboard
 
 def register(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="what", required=True, metavar="WHAT")
-    for name, help_ in (("leaderboard", "英雄榜 CSV/XLSX/JSON/PNG"), ("results", "一期的比赛结果 CSV/XLSX/JSON"),
-                        ("records", "一期的全部牌谱 GJN"), ("all", "一期的全部导出")):
+    for name, help_ in (
+        ("leaderboard", "英雄榜 CSV/XLSX/JSON/PNG"),
+        ("results", "一期的比赛结果 CSV/XLSX/JSON"),
+        ("records", "一期的全部牌谱 GJN"),
+        ("all", "一期的全部导出"),
+    ):
         p = sub.add_parser(name, help=help_)
         add_db(p)
         p.add_argument("--out", required=True, help="输出文件或目录 / output file or directory")
@@ -32,15 +36,21 @@ def register(parser: argparse.ArgumentParser) -> None:
         if name in ("results", "records", "all"):
             p.add_argument("--episode", type=int, default=None, help="期数（默认整个赛季）/ episode number")
         if name in ("leaderboard", "results"):
-            p.add_argument("--format", choices=("csv", "xlsx", "json", "png"), default=None,
-                           help="默认按文件后缀 / default: from the file suffix")
+            p.add_argument(
+                "--format",
+                choices=("csv", "xlsx", "json", "png"),
+                default=None,
+                help="默认按文件后缀 / default: from the file suffix",
+            )
         if name in ("leaderboard", "all"):
             p.add_argument("--kind", choices=("players", "teams"), default="players")
             p.add_argument("--top", type=int, default=10, help="PNG 显示前几名（≤10）/ rows in the PNG")
             p.add_argument("--spec", default=None, help="排名规则 / ranking key")
             p.add_argument("--sponsor", default=None, help="英雄榜冠名企业 / the 英雄榜 sponsor")
             p.add_argument("--sponsor-logo", default=None, help="冠名企业标志 PNG / sponsor logo")
-            p.add_argument("--placements", default=None, help="从排期 YAML 读取英雄榜冠名 / sponsor from placements")
+            p.add_argument(
+                "--placements", default=None, help="从排期 YAML 读取英雄榜冠名 / sponsor from placements"
+            )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -60,18 +70,29 @@ def _png(sdb: SeasonDB, season: sqlite3.Row, ranking: Ranking, out: Path, args: 
     if sponsor is None:
         sponsor = season["sponsor"]
         logo = logo or season["sponsor_logo"] or None
-    row = sdb.conn.execute("SELECT MAX(e.number) FROM season_matches m JOIN season_episodes e ON e.id=m.episode_id "
-                           "WHERE m.season_id=? AND m.status='final'", (season["id"],)).fetchone()
+    row = sdb.conn.execute(
+        "SELECT MAX(e.number) FROM season_matches m JOIN season_episodes e ON e.id=m.episode_id "
+        "WHERE m.season_id=? AND m.status='final'",
+        (season["id"],),
+    ).fetchone()
     as_of = f"截至第{row[0]}期" if row and row[0] else "赛季开始前"
     what = "选手" if ranking.kind == "players" else "团体"
     footer = f"排名规则：{_spec_zh(ranking.spec, ranking.kind)}　·　并列者名次相同"
-    return render_leaderboard(ranking, out, title="够级英雄榜" if ranking.kind == "players" else "够级英雄榜·团体",
-                              subtitle=f"{season['title']} · {what}排名 · {as_of}", sponsor=sponsor or "",
-                              sponsor_logo=logo, top=args.top, footer=footer)
+    return render_leaderboard(
+        ranking,
+        out,
+        title="够级英雄榜" if ranking.kind == "players" else "够级英雄榜·团体",
+        subtitle=f"{season['title']} · {what}排名 · {as_of}",
+        sponsor=sponsor or "",
+        sponsor_logo=logo,
+        top=args.top,
+        footer=footer,
+    )
 
 
 def _spec_zh(spec: str, kind: Kind) -> str:
     from broadcast.season.rankings import FIELDS
+
     parts = []
     for term in spec.split(","):
         words = term.split()
@@ -103,7 +124,9 @@ def _main(args: argparse.Namespace) -> int:
             fmt = fmt_from(out, args.format)
             if fmt == "png":
                 fmt_from(Path("x"), "results-png")
-            path = export_results(sdb, season, _episode_id(sdb, sid, args.episode), out, fmt, quiet=args.quiet)
+            path = export_results(
+                sdb, season, _episode_id(sdb, sid, args.episode), out, fmt, quiet=args.quiet
+            )
             print(f"比赛结果已导出 exported: {path}")
         elif args.what == "records":
             files = export_records(sdb, season, _episode_id(sdb, sid, args.episode), out, quiet=args.quiet)
@@ -120,7 +143,9 @@ def _main(args: argparse.Namespace) -> int:
                     done.append(export_ranking(ranking, season, out / f"{stem}.{fmt}", fmt, quiet=args.quiet))
                 done.append(_png(sdb, season, ranking, out / f"{stem}.png", args))
             for fmt in ("csv", "xlsx", "json"):
-                done.append(export_results(sdb, season, eid, out / f"比赛结果_{tag}.{fmt}", fmt, quiet=args.quiet))
+                done.append(
+                    export_results(sdb, season, eid, out / f"比赛结果_{tag}.{fmt}", fmt, quiet=args.quiet)
+                )
             recs = export_records(sdb, season, eid, out / f"牌谱_{tag}", quiet=args.quiet)
             for p in done:
                 print(p)

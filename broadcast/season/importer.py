@@ -32,8 +32,16 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "note": ("备注", "说明", "note", "remark"),
 }
 _ALIAS = {re.sub(r"\s+", "", a).lower(): canon for canon, names in COLUMNS.items() for a in names}
-GENDERS = {"男": "男", "女": "女", "男性": "男", "女性": "女", "m": "男", "f": "女", "male": "男",
-           "female": "女"}
+GENDERS = {
+    "男": "男",
+    "女": "女",
+    "男性": "男",
+    "女性": "女",
+    "m": "男",
+    "f": "女",
+    "male": "男",
+    "female": "女",
+}
 _PHONE = re.compile(r"^(\+?86[- ]?)?1[3-9]\d{9}$|^0\d{2,3}-?\d{7,8}(-\d{1,6})?$")
 MAX_NAME = 20
 
@@ -73,7 +81,7 @@ def _cell(v: object) -> str:
     if v is None:
         return ""
     if isinstance(v, float) and v.is_integer():
-        return str(int(v))   # Excel stores 13800138000 as a number
+        return str(int(v))  # Excel stores 13800138000 as a number
     return str(v).strip()
 
 
@@ -86,8 +94,12 @@ def _read_csv(path: Path) -> Iterator[tuple[int, list[str]]]:
         except UnicodeDecodeError:
             continue
     else:
-        raise ImportError_([f"{path}:row 1: 无法识别的编码（请另存为 UTF-8 或 GBK 的 CSV）/ "
-                            "unknown text encoding (save as UTF-8 or GBK CSV)"])
+        raise ImportError_(
+            [
+                f"{path}:row 1: 无法识别的编码（请另存为 UTF-8 或 GBK 的 CSV）/ "
+                "unknown text encoding (save as UTF-8 or GBK CSV)"
+            ]
+        )
     try:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
@@ -106,10 +118,13 @@ def _read_xlsx(path: Path, sheet: str | None) -> Iterator[tuple[int, list[str]]]
     import zipfile
 
     import openpyxl
+
     try:
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except (zipfile.BadZipFile, OSError, KeyError, ValueError) as exc:
-        raise ImportError_([f"{path}:row 1: 不是有效的 XLSX 文件 / not a readable XLSX file ({exc})"]) from exc
+        raise ImportError_(
+            [f"{path}:row 1: 不是有效的 XLSX 文件 / not a readable XLSX file ({exc})"]
+        ) from exc
     try:
         if sheet is not None and sheet not in wb.sheetnames:
             raise ImportError_([f"{path}:row 1: 没有工作表 {sheet!r}（有：{', '.join(wb.sheetnames)}）"])
@@ -131,7 +146,9 @@ def read_roster(path: str | Path, *, sheet: str | None = None) -> tuple[list[Ros
     elif suffix in (".csv", ".txt"):
         rows = _read_csv(p)
     else:
-        raise ImportError_([f"{p}:row 0: 只支持 .csv 和 .xlsx / only .csv and .xlsx rosters ({suffix or 'no suffix'})"])
+        raise ImportError_(
+            [f"{p}:row 0: 只支持 .csv 和 .xlsx / only .csv and .xlsx rosters ({suffix or 'no suffix'})"]
+        )
     errors: list[str] = []
     header: dict[int, str] | None = None
     ignored: list[str] = []
@@ -153,8 +170,10 @@ def read_roster(path: str | Path, *, sheet: str | None = None) -> tuple[list[Ros
                     errors.append(f"{p}:row {row_no}: 列 {h!r} 重复（与另一列同义）/ duplicate column")
                 header[i] = key
             if "name" not in header.values():
-                errors.append(f"{p}:row {row_no}: 缺少“姓名”列（表头应含 姓名，可选 队伍、性别、电话、照片、编号…）"
-                              " / no 姓名 (name) column in the header row")
+                errors.append(
+                    f"{p}:row {row_no}: 缺少“姓名”列（表头应含 姓名，可选 队伍、性别、电话、照片、编号…）"
+                    " / no 姓名 (name) column in the header row"
+                )
                 break
             continue
         rec = RosterRow(row=row_no, name="")
@@ -176,7 +195,9 @@ def read_roster(path: str | Path, *, sheet: str | None = None) -> tuple[list[Ros
         if rec.phone:
             phone = rec.phone.replace(" ", "")
             if not _PHONE.match(phone):
-                problems.append(f"电话号码无效：{rec.phone!r}（手机 11 位，或区号-号码）/ invalid phone number")
+                problems.append(
+                    f"电话号码无效：{rec.phone!r}（手机 11 位，或区号-号码）/ invalid phone number"
+                )
             rec.phone = phone
         if rec.photo:
             photo = Path(rec.photo)
@@ -207,8 +228,9 @@ def read_roster(path: str | Path, *, sheet: str | None = None) -> tuple[list[Ros
     return out, ignored
 
 
-def import_roster(sdb: SeasonDB, season_id: int, path: str | Path, *, sheet: str | None = None,
-                  dry_run: bool = False) -> ImportReport:
+def import_roster(
+    sdb: SeasonDB, season_id: int, path: str | Path, *, sheet: str | None = None, dry_run: bool = False
+) -> ImportReport:
     """Check then import a roster file into the season, all or nothing (use :func:`import_file`)."""
     rows, ignored = read_roster(path, sheet=sheet)
     report = ImportReport(file=str(path), ignored_columns=ignored)
@@ -222,29 +244,57 @@ def import_roster(sdb: SeasonDB, season_id: int, path: str | Path, *, sheet: str
                     team_ids[rec.team] = sdb.add_team(season_id, rec.team, sponsor=rec.team_sponsor)
                     report.teams_created.append(rec.team)
                 elif rec.team_sponsor:
-                    c.execute("UPDATE season_teams SET sponsor=? WHERE id=?", (rec.team_sponsor, team_ids[rec.team]))
+                    c.execute(
+                        "UPDATE season_teams SET sponsor=? WHERE id=?", (rec.team_sponsor, team_ids[rec.team])
+                    )
                 team_id = team_ids[rec.team]
             if rec.code:
-                existing = c.execute("SELECT id FROM season_players WHERE season_id=? AND code=?",
-                                     (season_id, rec.code)).fetchall()
+                existing = c.execute(
+                    "SELECT id FROM season_players WHERE season_id=? AND code=?", (season_id, rec.code)
+                ).fetchall()
             else:
-                existing = c.execute("SELECT id FROM season_players WHERE season_id=? AND name=? "
-                                     "AND team_id IS ? AND code IS NULL", (season_id, rec.name, team_id)).fetchall()
+                existing = c.execute(
+                    "SELECT id FROM season_players WHERE season_id=? AND name=? "
+                    "AND team_id IS ? AND code IS NULL",
+                    (season_id, rec.name, team_id),
+                ).fetchall()
             if len(existing) > 1:
-                errors.append(f"{path}:row {rec.row}: 赛季中已有 {len(existing)} 位同名同队选手，请加“编号”列 / "
-                              "ambiguous player: add a 编号 column")
+                errors.append(
+                    f"{path}:row {rec.row}: 赛季中已有 {len(existing)} 位同名同队选手，请加“编号”列 / "
+                    "ambiguous player: add a 编号 column"
+                )
                 continue
             if existing:
-                c.execute("UPDATE season_players SET name=?, team_id=?, gender=?, phone=?, photo=?, hometown=?, "
-                          "note=? WHERE id=?", (rec.name, team_id, rec.gender, rec.phone, rec.photo,
-                                                rec.hometown, rec.note, existing[0][0]))
+                c.execute(
+                    "UPDATE season_players SET name=?, team_id=?, gender=?, phone=?, photo=?, hometown=?, "
+                    "note=? WHERE id=?",
+                    (
+                        rec.name,
+                        team_id,
+                        rec.gender,
+                        rec.phone,
+                        rec.photo,
+                        rec.hometown,
+                        rec.note,
+                        existing[0][0],
+                    ),
+                )
                 report.updated += 1
             else:
-                sdb.add_player(season_id, rec.name, team_id=team_id, code=rec.code or None, gender=rec.gender,
-                               phone=rec.phone, photo=rec.photo, hometown=rec.hometown, note=rec.note)
+                sdb.add_player(
+                    season_id,
+                    rec.name,
+                    team_id=team_id,
+                    code=rec.code or None,
+                    gender=rec.gender,
+                    phone=rec.phone,
+                    photo=rec.photo,
+                    hometown=rec.hometown,
+                    note=rec.note,
+                )
                 report.added += 1
         if errors:
-            raise ImportError_(errors)   # rolls the transaction back: nothing of the file is kept
+            raise ImportError_(errors)  # rolls the transaction back: nothing of the file is kept
         if dry_run:
             raise _DryRun(report)
     return report
@@ -256,8 +306,9 @@ class _DryRun(Exception):
         self.report = report
 
 
-def import_file(sdb: SeasonDB, season_id: int, path: str | Path, *, sheet: str | None = None,
-                dry_run: bool = False) -> ImportReport:
+def import_file(
+    sdb: SeasonDB, season_id: int, path: str | Path, *, sheet: str | None = None, dry_run: bool = False
+) -> ImportReport:
     """:func:`import_roster`; with ``dry_run`` everything is checked and counted, then rolled back."""
     try:
         return import_roster(sdb, season_id, path, sheet=sheet, dry_run=dry_run)

@@ -91,23 +91,34 @@ class SeasonDB:
         self.conn.execute("COMMIT")
 
     # -- seasons, episodes, teams, players -----------------------------------------------------
-    def create_season(self, name: str, *, title: str = "", rules: str = "tv_match", sponsor: str = "",
-                      sponsor_logo: str = "", ranking_players: str = "", ranking_teams: str = "") -> int:
+    def create_season(
+        self,
+        name: str,
+        *,
+        title: str = "",
+        rules: str = "tv_match",
+        sponsor: str = "",
+        sponsor_logo: str = "",
+        ranking_players: str = "",
+        ranking_teams: str = "",
+    ) -> int:
         name = name.strip()
         if not name:
             raise SeasonError("赛季名称不能为空 / season name is empty", rule="season")
         if self.conn.execute("SELECT 1 FROM season_seasons WHERE name=?", (name,)).fetchone():
             raise SeasonError(f"赛季已存在：{name} / season exists", rule="season")
         from broadcast.season.rankings import parse_spec  # validate specs before storing them
+
         if ranking_players:
             parse_spec(ranking_players, "players")
         if ranking_teams:
             parse_spec(ranking_teams, "teams")
         with self.transaction() as c:
-            cur = c.execute("INSERT INTO season_seasons(name, title, rules, sponsor, sponsor_logo, "
-                            "ranking_players, ranking_teams) VALUES(?,?,?,?,?,?,?)",
-                            (name, title or name, rules, sponsor, sponsor_logo, ranking_players,
-                             ranking_teams))
+            cur = c.execute(
+                "INSERT INTO season_seasons(name, title, rules, sponsor, sponsor_logo, "
+                "ranking_players, ranking_teams) VALUES(?,?,?,?,?,?,?)",
+                (name, title or name, rules, sponsor, sponsor_logo, ranking_players, ranking_teams),
+            )
             return int(cur.lastrowid or 0)
 
     def update_season(self, season_id: int, **fields: str) -> None:
@@ -116,6 +127,7 @@ class SeasonDB:
         if bad:
             raise SeasonError(f"unknown season field(s): {', '.join(sorted(bad))}", rule="season")
         from broadcast.season.rankings import parse_spec
+
         for key in ("ranking_players", "ranking_teams"):
             if fields.get(key):
                 parse_spec(fields[key], key.split("_")[1])
@@ -128,8 +140,11 @@ class SeasonDB:
         if ref is None:
             row = self.conn.execute("SELECT * FROM season_seasons ORDER BY id DESC LIMIT 1").fetchone()
             if row is None:
-                raise SeasonError("数据库里还没有赛季 / no season in this database "
-                                  "(python -m broadcast season create NAME, or season demo)", rule="season")
+                raise SeasonError(
+                    "数据库里还没有赛季 / no season in this database "
+                    "(python -m broadcast season create NAME, or season demo)",
+                    rule="season",
+                )
             return row
         if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit()):
             row = self.conn.execute("SELECT * FROM season_seasons WHERE id=?", (int(ref),)).fetchone()
@@ -148,22 +163,26 @@ class SeasonDB:
             raise SeasonError(f"期数必须 ≥ 1：{number}", rule="episode")
         with self.transaction() as c:
             try:
-                cur = c.execute("INSERT INTO season_episodes(season_id, number, title, air_date) "
-                                "VALUES(?,?,?,?)", (season_id, number, title or f"第{number}期", air_date))
+                cur = c.execute(
+                    "INSERT INTO season_episodes(season_id, number, title, air_date) VALUES(?,?,?,?)",
+                    (season_id, number, title or f"第{number}期", air_date),
+                )
             except sqlite3.IntegrityError as exc:
                 raise SeasonError(f"第{number}期已存在 / episode {number} exists", rule="episode") from exc
             return int(cur.lastrowid or 0)
 
     def episode(self, season_id: int, number: int) -> sqlite3.Row:
-        row = self.conn.execute("SELECT * FROM season_episodes WHERE season_id=? AND number=?",
-                                (season_id, number)).fetchone()
+        row = self.conn.execute(
+            "SELECT * FROM season_episodes WHERE season_id=? AND number=?", (season_id, number)
+        ).fetchone()
         if row is None:
             raise SeasonError(f"没有第{number}期 / no episode {number}", rule="episode")
         return row
 
     def episodes(self, season_id: int) -> list[sqlite3.Row]:
-        return self.conn.execute("SELECT * FROM season_episodes WHERE season_id=? ORDER BY number",
-                                 (season_id,)).fetchall()
+        return self.conn.execute(
+            "SELECT * FROM season_episodes WHERE season_id=? ORDER BY number", (season_id,)
+        ).fetchall()
 
     def add_team(self, season_id: int, name: str, *, sponsor: str = "", color: str = "") -> int:
         name = name.strip()
@@ -171,8 +190,10 @@ class SeasonDB:
             raise SeasonError("队名不能为空 / team name is empty", rule="team")
         with self.transaction() as c:
             try:
-                cur = c.execute("INSERT INTO season_teams(season_id, name, sponsor, color) VALUES(?,?,?,?)",
-                                (season_id, name, sponsor, color))
+                cur = c.execute(
+                    "INSERT INTO season_teams(season_id, name, sponsor, color) VALUES(?,?,?,?)",
+                    (season_id, name, sponsor, color),
+                )
             except sqlite3.IntegrityError as exc:
                 raise SeasonError(f"队伍已存在：{name} / team exists", rule="team") from exc
             tid = int(cur.lastrowid or 0)
@@ -180,17 +201,29 @@ class SeasonDB:
             return tid
 
     def team_id(self, season_id: int, name: str) -> int | None:
-        row = self.conn.execute("SELECT id FROM season_teams WHERE season_id=? AND name=?",
-                                (season_id, name)).fetchone()
+        row = self.conn.execute(
+            "SELECT id FROM season_teams WHERE season_id=? AND name=?", (season_id, name)
+        ).fetchone()
         return int(row[0]) if row else None
 
     def teams(self, season_id: int) -> list[sqlite3.Row]:
-        return self.conn.execute("SELECT * FROM season_teams WHERE season_id=? ORDER BY id",
-                                 (season_id,)).fetchall()
+        return self.conn.execute(
+            "SELECT * FROM season_teams WHERE season_id=? ORDER BY id", (season_id,)
+        ).fetchall()
 
-    def add_player(self, season_id: int, name: str, *, team_id: int | None = None, code: str | None = None,
-                   gender: str = "", phone: str = "", photo: str = "", hometown: str = "",
-                   note: str = "") -> int:
+    def add_player(
+        self,
+        season_id: int,
+        name: str,
+        *,
+        team_id: int | None = None,
+        code: str | None = None,
+        gender: str = "",
+        phone: str = "",
+        photo: str = "",
+        hometown: str = "",
+        note: str = "",
+    ) -> int:
         name = name.strip()
         if not name:
             raise SeasonError("姓名不能为空 / player name is empty", rule="player")
@@ -199,7 +232,8 @@ class SeasonDB:
                 cur = c.execute(
                     "INSERT INTO season_players(season_id, team_id, code, name, gender, phone, photo, "
                     "hometown, note) VALUES(?,?,?,?,?,?,?,?,?)",
-                    (season_id, team_id, code or None, name, gender, phone, photo, hometown, note))
+                    (season_id, team_id, code or None, name, gender, phone, photo, hometown, note),
+                )
             except sqlite3.IntegrityError as exc:
                 raise SeasonError(f"选手编号重复：{code} / duplicate player code", rule="player") from exc
             pid = int(cur.lastrowid or 0)
@@ -208,18 +242,30 @@ class SeasonDB:
 
     def players(self, season_id: int, team_id: int | None = None) -> list[sqlite3.Row]:
         if team_id is None:
-            return self.conn.execute("SELECT * FROM season_players WHERE season_id=? ORDER BY id",
-                                     (season_id,)).fetchall()
-        return self.conn.execute("SELECT * FROM season_players WHERE season_id=? AND team_id=? ORDER BY id",
-                                 (season_id, team_id)).fetchall()
+            return self.conn.execute(
+                "SELECT * FROM season_players WHERE season_id=? ORDER BY id", (season_id,)
+            ).fetchall()
+        return self.conn.execute(
+            "SELECT * FROM season_players WHERE season_id=? AND team_id=? ORDER BY id", (season_id, team_id)
+        ).fetchall()
 
     def find_players(self, season_id: int, name: str) -> list[sqlite3.Row]:
-        return self.conn.execute("SELECT * FROM season_players WHERE season_id=? AND name=? ORDER BY id",
-                                 (season_id, name)).fetchall()
+        return self.conn.execute(
+            "SELECT * FROM season_players WHERE season_id=? AND name=? ORDER BY id", (season_id, name)
+        ).fetchall()
 
     # -- matches --------------------------------------------------------------------------------
-    def create_match(self, season_id: int, team_a: int, team_b: int, lineup: dict[int, int], *,
-                     episode_id: int | None = None, round_: int = 0, label: str = "") -> int:
+    def create_match(
+        self,
+        season_id: int,
+        team_a: int,
+        team_b: int,
+        lineup: dict[int, int],
+        *,
+        episode_id: int | None = None,
+        round_: int = 0,
+        label: str = "",
+    ) -> int:
         """A match of ``team_a`` (odd seats) against ``team_b`` (even seats); ``lineup`` seat → player."""
         if team_a == team_b:
             raise SeasonError("一场比赛需要两支不同的队伍 / a match needs two different teams", rule="G1.2")
@@ -228,21 +274,30 @@ class SeasonDB:
         if len(set(lineup.values())) != 6:
             raise SeasonError("同一选手不能坐两个座位 / a player holds one seat", rule="G1.1")
         for seat, pid in lineup.items():
-            row = self.conn.execute("SELECT team_id, name FROM season_players WHERE id=? AND season_id=?",
-                                    (pid, season_id)).fetchone()
+            row = self.conn.execute(
+                "SELECT team_id, name FROM season_players WHERE id=? AND season_id=?", (pid, season_id)
+            ).fetchone()
             if row is None:
                 raise SeasonError(f"{seat}号座位：没有选手 #{pid} / no such player", rule="player")
             want = team_a if seat in ODD_SEATS else team_b
             if row["team_id"] != want:
                 side = "单号（A队）" if seat in ODD_SEATS else "双号（B队）"
-                raise SeasonError(f"{seat}号座位是{side}，{row['name']}不是这支队伍的队员 / "
-                                  f"seat {seat} belongs to the other team", rule="G1.2")
+                raise SeasonError(
+                    f"{seat}号座位是{side}，{row['name']}不是这支队伍的队员 / "
+                    f"seat {seat} belongs to the other team",
+                    rule="G1.2",
+                )
         with self.transaction() as c:
-            cur = c.execute("INSERT INTO season_matches(season_id, episode_id, round, label, team_a, team_b) "
-                            "VALUES(?,?,?,?,?,?)", (season_id, episode_id, round_, label, team_a, team_b))
+            cur = c.execute(
+                "INSERT INTO season_matches(season_id, episode_id, round, label, team_a, team_b) "
+                "VALUES(?,?,?,?,?,?)",
+                (season_id, episode_id, round_, label, team_a, team_b),
+            )
             mid = int(cur.lastrowid or 0)
-            c.executemany("INSERT INTO season_lineups(match_id, seat, player_id) VALUES(?,?,?)",
-                          [(mid, s, p) for s, p in sorted(lineup.items())])
+            c.executemany(
+                "INSERT INTO season_lineups(match_id, seat, player_id) VALUES(?,?,?)",
+                [(mid, s, p) for s, p in sorted(lineup.items())],
+            )
             return mid
 
     def match(self, match_id: int) -> sqlite3.Row:
@@ -254,19 +309,25 @@ class SeasonDB:
     def lineup(self, match_id: int) -> dict[int, sqlite3.Row]:
         rows = self.conn.execute(
             "SELECT l.seat, p.* FROM season_lineups l JOIN season_players p ON p.id=l.player_id "
-            "WHERE l.match_id=? ORDER BY l.seat", (match_id,)).fetchall()
+            "WHERE l.match_id=? ORDER BY l.seat",
+            (match_id,),
+        ).fetchall()
         return {int(r["seat"]): r for r in rows}
 
     def games(self, match_id: int) -> list[sqlite3.Row]:
-        return self.conn.execute("SELECT * FROM season_games WHERE match_id=? ORDER BY number",
-                                 (match_id,)).fetchall()
+        return self.conn.execute(
+            "SELECT * FROM season_games WHERE match_id=? ORDER BY number", (match_id,)
+        ).fetchall()
 
     def matches(self, season_id: int, episode_id: int | None = None) -> list[sqlite3.Row]:
         if episode_id is None:
-            return self.conn.execute("SELECT * FROM season_matches WHERE season_id=? ORDER BY id",
-                                     (season_id,)).fetchall()
-        return self.conn.execute("SELECT * FROM season_matches WHERE season_id=? AND episode_id=? "
-                                 "ORDER BY id", (season_id, episode_id)).fetchall()
+            return self.conn.execute(
+                "SELECT * FROM season_matches WHERE season_id=? ORDER BY id", (season_id,)
+            ).fetchall()
+        return self.conn.execute(
+            "SELECT * FROM season_matches WHERE season_id=? AND episode_id=? ORDER BY id",
+            (season_id, episode_id),
+        ).fetchall()
 
     def _open_match(self, match_id: int) -> sqlite3.Row:
         m = self.match(match_id)
@@ -289,44 +350,80 @@ class SeasonDB:
         number = len(games) + 1
         regular = scoring.match_games(season["rules"])
         if number > regular:
-            decision = scoring.decide_match([(g["points_a"], g["points_b"]) for g in games],
-                                            int(m["penalty_a"]), int(m["penalty_b"]), rules=season["rules"])
+            decision = scoring.decide_match(
+                [(g["points_a"], g["points_b"]) for g in games],
+                int(m["penalty_a"]),
+                int(m["penalty_b"]),
+                rules=season["rules"],
+            )
             if not decision.needs_extra_game:
-                raise SeasonError(f"{regular}局已打完，比分 {decision.score_a}:{decision.score_b}，"
-                                  "不能再加赛 / no further game: the match is decided", rule="G11.2")
+                raise SeasonError(
+                    f"{regular}局已打完，比分 {decision.score_a}:{decision.score_b}，"
+                    "不能再加赛 / no further game: the match is decided",
+                    rule="G11.2",
+                )
         extra = number > regular
         try:
             outcome = scoring.check_record(gjn_text, filename or f"match{match_id}-game{number}.gjn")
         except scoring.RecordRejected as e:
-            raise SeasonError(f"牌谱被规则引擎拒绝 / record rejected by the engine: {e}", rule=e.rule) from None
+            raise SeasonError(
+                f"牌谱被规则引擎拒绝 / record rejected by the engine: {e}", rule=e.rule
+            ) from None
         if outcome.rules and outcome.rules != season["rules"]:
-            raise SeasonError(f"{filename or '牌谱'}：规则 {outcome.rules!r} 与赛季规则 {season['rules']!r} 不符",
-                              rule="Rules")
+            raise SeasonError(
+                f"{filename or '牌谱'}：规则 {outcome.rules!r} 与赛季规则 {season['rules']!r} 不符",
+                rule="Rules",
+            )
         lineup = self.lineup(match_id)
         for seat, name in outcome.seat_names.items():
             if seat in lineup and name and name != lineup[seat]["name"]:
-                raise SeasonError(f"{filename or '牌谱'}：{seat}号座位是 {name!r}，上场名单是 "
-                                  f"{lineup[seat]['name']!r} / seat name differs from the lineup",
-                                  rule="Seat")
+                raise SeasonError(
+                    f"{filename or '牌谱'}：{seat}号座位是 {name!r}，上场名单是 "
+                    f"{lineup[seat]['name']!r} / seat name differs from the lineup",
+                    rule="Seat",
+                )
         points_a = sum(outcome.points[s] for s in ODD_SEATS)
         points_b = sum(outcome.points[s] for s in EVEN_SEATS)
         with self.transaction() as c:
-            cur = c.execute("INSERT INTO season_games(match_id, number, extra, gjn, quan_san, points_a, points_b)"
-                            " VALUES(?,?,?,?,?,?,?)", (match_id, number, int(extra), gjn_text,
-                                                       int(outcome.quan_san), points_a, points_b))
+            cur = c.execute(
+                "INSERT INTO season_games(match_id, number, extra, gjn, quan_san, points_a, points_b)"
+                " VALUES(?,?,?,?,?,?,?)",
+                (match_id, number, int(extra), gjn_text, int(outcome.quan_san), points_a, points_b),
+            )
             gid = int(cur.lastrowid or 0)
             team_of = {s: (m["team_a"] if s in ODD_SEATS else m["team_b"]) for s in range(1, 7)}
-            seat_rows = [(gid, s, m["season_id"], lineup[s]["id"], team_of[s], outcome.titles[s],
-                          outcome.places.get(s), outcome.points[s], int(s in outcome.opened))
-                         for s in range(1, 7)]
-            c.executemany("INSERT INTO season_game_seats(game_id, seat, season_id, player_id, team_id, title, "
-                          "place, points, opened) VALUES(?,?,?,?,?,?,?,?,?)", seat_rows)
+            seat_rows = [
+                (
+                    gid,
+                    s,
+                    m["season_id"],
+                    lineup[s]["id"],
+                    team_of[s],
+                    outcome.titles[s],
+                    outcome.places.get(s),
+                    outcome.points[s],
+                    int(s in outcome.opened),
+                )
+                for s in range(1, 7)
+            ]
+            c.executemany(
+                "INSERT INTO season_game_seats(game_id, seat, season_id, player_id, team_id, title, "
+                "place, points, opened) VALUES(?,?,?,?,?,?,?,?,?)",
+                seat_rows,
+            )
             _add_to_totals(c, seat_rows)
             c.execute("UPDATE season_matches SET status='playing' WHERE id=?", (match_id,))
             return gid
 
-    def add_penalty(self, match_id: int, team_id: int, reason: str, *, player_id: int | None = None,
-                    game_number: int | None = None) -> int:
+    def add_penalty(
+        self,
+        match_id: int,
+        team_id: int,
+        reason: str,
+        *,
+        player_id: int | None = None,
+        game_number: int | None = None,
+    ) -> int:
         """A referee's penalty (大声喧哗、偷看牌、发暗语…): the preset's points (2) off the team's score."""
         m = self._open_match(match_id)
         points = scoring.penalty_points(self.season(int(m["season_id"]))["rules"])
@@ -336,16 +433,21 @@ class SeasonDB:
             raise SeasonError("请写明处罚原因 / give the reason", rule="G11.2")
         col = "penalty_a" if team_id == m["team_a"] else "penalty_b"
         with self.transaction() as c:
-            cur = c.execute("INSERT INTO season_penalties(match_id, team_id, player_id, game_number, reason, "
-                            "points) VALUES(?,?,?,?,?,?)", (match_id, team_id, player_id, game_number,
-                                                           reason.strip(), points))
+            cur = c.execute(
+                "INSERT INTO season_penalties(match_id, team_id, player_id, game_number, reason, "
+                "points) VALUES(?,?,?,?,?,?)",
+                (match_id, team_id, player_id, game_number, reason.strip(), points),
+            )
             c.execute(f"UPDATE season_matches SET {col}={col}+? WHERE id=?", (points, match_id))
-            c.execute("UPDATE season_team_totals SET penalties=penalties+? WHERE team_id=?", (points, team_id))
+            c.execute(
+                "UPDATE season_team_totals SET penalties=penalties+? WHERE team_id=?", (points, team_id)
+            )
             return int(cur.lastrowid or 0)
 
     def penalties(self, match_id: int) -> list[sqlite3.Row]:
-        return self.conn.execute("SELECT * FROM season_penalties WHERE match_id=? ORDER BY id",
-                                 (match_id,)).fetchall()
+        return self.conn.execute(
+            "SELECT * FROM season_penalties WHERE match_id=? ORDER BY id", (match_id,)
+        ).fetchall()
 
     def record_forfeit(self, match_id: int, team_id: int, reason: str = "迟到超过5分钟") -> MatchResult:
         """A team forfeits (弃权, G11.2): the other team wins the match; the match is final."""
@@ -353,7 +455,9 @@ class SeasonDB:
         if team_id not in (m["team_a"], m["team_b"]):
             raise SeasonError("弃权队伍不在这场比赛中 / the team is not in this match", rule="G11.2")
         with self.transaction() as c:
-            c.execute("UPDATE season_matches SET forfeit_team=?, note=? WHERE id=?", (team_id, reason, match_id))
+            c.execute(
+                "UPDATE season_matches SET forfeit_team=?, note=? WHERE id=?", (team_id, reason, match_id)
+            )
             return self.finish_match(match_id)
 
     def finish_match(self, match_id: int, *, lots_seed: int | None = None) -> MatchResult:
@@ -370,48 +474,93 @@ class SeasonDB:
         if m["forfeit_team"] is not None:
             forfeit = "a" if m["forfeit_team"] == m["team_a"] else "b"
         elif len(games) < regular:
-            raise SeasonError(f"比赛只打了{len(games)}局，需要{regular}局 / a match is {regular} games",
-                              rule="G11.2")
-        decision = scoring.decide_match([(g["points_a"], g["points_b"]) for g in games],
-                                        int(m["penalty_a"]), int(m["penalty_b"]), forfeit=forfeit,
-                                        lots_seed=lots_seed, rules=rules)
+            raise SeasonError(
+                f"比赛只打了{len(games)}局，需要{regular}局 / a match is {regular} games", rule="G11.2"
+            )
+        decision = scoring.decide_match(
+            [(g["points_a"], g["points_b"]) for g in games],
+            int(m["penalty_a"]),
+            int(m["penalty_b"]),
+            forfeit=forfeit,
+            lots_seed=lots_seed,
+            rules=rules,
+        )
         if decision.needs_extra_game:
             return MatchResult(match_id, decision.score_a, decision.score_b, None, "", None, True)
         if decision.winner is None:
-            raise SeasonError("加赛后仍平，需要抽签：请给出抽签种子 --lots-seed / tied after the extra game: "
-                              "lots need a recorded seed", rule="G11.2")
+            raise SeasonError(
+                "加赛后仍平，需要抽签：请给出抽签种子 --lots-seed / tied after the extra game: "
+                "lots need a recorded seed",
+                rule="G11.2",
+            )
         winner = m["team_a"] if decision.winner == "a" else m["team_b"]
         loser = m["team_b"] if decision.winner == "a" else m["team_a"]
         with self.transaction() as c:
-            c.execute("UPDATE season_matches SET status='final', score_a=?, score_b=?, winner=?, decided_by=?, "
-                      "lots_seed=? WHERE id=?", (decision.score_a, decision.score_b, winner,
-                                                 decision.decided_by, decision.lots_seed, match_id))
-            c.execute("UPDATE season_team_totals SET matches=matches+1, wins=wins+1 WHERE team_id=?", (winner,))
-            c.execute("UPDATE season_team_totals SET matches=matches+1, losses=losses+1 WHERE team_id=?",
-                      (loser,))
-        return MatchResult(match_id, decision.score_a, decision.score_b, winner, decision.decided_by,
-                           decision.lots_seed, False)
+            c.execute(
+                "UPDATE season_matches SET status='final', score_a=?, score_b=?, winner=?, decided_by=?, "
+                "lots_seed=? WHERE id=?",
+                (
+                    decision.score_a,
+                    decision.score_b,
+                    winner,
+                    decision.decided_by,
+                    decision.lots_seed,
+                    match_id,
+                ),
+            )
+            c.execute(
+                "UPDATE season_team_totals SET matches=matches+1, wins=wins+1 WHERE team_id=?", (winner,)
+            )
+            c.execute(
+                "UPDATE season_team_totals SET matches=matches+1, losses=losses+1 WHERE team_id=?", (loser,)
+            )
+        return MatchResult(
+            match_id,
+            decision.score_a,
+            decision.score_b,
+            winner,
+            decision.decided_by,
+            decision.lots_seed,
+            False,
+        )
 
     # -- 九宫格 prizes ----------------------------------------------------------------------------
-    def add_prize(self, season_id: int, player_id: int, cell: int, prize: str, *, sponsor: str = "",
-                  value_yuan: float = 0.0, episode_id: int | None = None) -> int:
+    def add_prize(
+        self,
+        season_id: int,
+        player_id: int,
+        cell: int,
+        prize: str,
+        *,
+        sponsor: str = "",
+        value_yuan: float = 0.0,
+        episode_id: int | None = None,
+    ) -> int:
         if not 1 <= cell <= 9:
             raise SeasonError(f"九宫格只有 1–9 格：{cell}", rule="jiugongge")
-        if episode_id is not None and self.conn.execute(
-                "SELECT 1 FROM season_prizes WHERE episode_id=? AND player_id=?",
-                (episode_id, player_id)).fetchone():
-            raise SeasonError("每位选手每期只抽一次九宫格 / one draw per contestant per episode",
-                              rule="jiugongge")
+        if (
+            episode_id is not None
+            and self.conn.execute(
+                "SELECT 1 FROM season_prizes WHERE episode_id=? AND player_id=?", (episode_id, player_id)
+            ).fetchone()
+        ):
+            raise SeasonError(
+                "每位选手每期只抽一次九宫格 / one draw per contestant per episode", rule="jiugongge"
+            )
         with self.transaction() as c:
-            cur = c.execute("INSERT INTO season_prizes(season_id, episode_id, player_id, cell, prize, sponsor, "
-                            "value_yuan) VALUES(?,?,?,?,?,?,?)",
-                            (season_id, episode_id, player_id, cell, prize, sponsor, value_yuan))
+            cur = c.execute(
+                "INSERT INTO season_prizes(season_id, episode_id, player_id, cell, prize, sponsor, "
+                "value_yuan) VALUES(?,?,?,?,?,?,?)",
+                (season_id, episode_id, player_id, cell, prize, sponsor, value_yuan),
+            )
             return int(cur.lastrowid or 0)
 
     def prizes(self, season_id: int, episode_id: int | None = None) -> list[sqlite3.Row]:
-        sql = ("SELECT z.*, p.name AS player, e.number AS episode FROM season_prizes z "
-               "JOIN season_players p ON p.id=z.player_id LEFT JOIN season_episodes e ON e.id=z.episode_id "
-               "WHERE z.season_id=?")
+        sql = (
+            "SELECT z.*, p.name AS player, e.number AS episode FROM season_prizes z "
+            "JOIN season_players p ON p.id=z.player_id LEFT JOIN season_episodes e ON e.id=z.episode_id "
+            "WHERE z.season_id=?"
+        )
         args: list[Any] = [season_id]
         if episode_id is not None:
             sql += " AND z.episode_id=?"
@@ -422,19 +571,27 @@ class SeasonDB:
     def rebuild_totals(self, season_id: int) -> None:
         """Recompute the materialised totals from the normalised rows (repair / verification)."""
         from broadcast.season.rankings import PLAYER_AGG_SQL, TEAM_TOTALS_SQL
+
         with self.transaction() as c:
             c.execute("DELETE FROM season_player_totals WHERE season_id=?", (season_id,))
-            c.execute("INSERT INTO season_player_totals(season_id, player_id, games, points, firsts, seconds, "
-                      "lasts, quan_san, opened) WITH agg AS (" + PLAYER_AGG_SQL + ") "
-                      "SELECT p.season_id, p.id, COALESCE(a.games,0), COALESCE(a.points,0), COALESCE(a.firsts,0), "
-                      "COALESCE(a.seconds,0), COALESCE(a.lasts,0), COALESCE(a.quan_san,0), COALESCE(a.opened,0) "
-                      "FROM season_players p LEFT JOIN agg a ON a.player_id=p.id WHERE p.season_id=?",
-                      (season_id, season_id))
+            c.execute(
+                "INSERT INTO season_player_totals(season_id, player_id, games, points, firsts, seconds, "
+                "lasts, quan_san, opened) WITH agg AS (" + PLAYER_AGG_SQL + ") "
+                "SELECT p.season_id, p.id, COALESCE(a.games,0), COALESCE(a.points,0), COALESCE(a.firsts,0), "
+                "COALESCE(a.seconds,0), COALESCE(a.lasts,0), COALESCE(a.quan_san,0), COALESCE(a.opened,0) "
+                "FROM season_players p LEFT JOIN agg a ON a.player_id=p.id WHERE p.season_id=?",
+                (season_id, season_id),
+            )
             c.execute("DELETE FROM season_team_totals WHERE season_id=?", (season_id,))
-            c.execute("INSERT INTO season_team_totals(season_id, team_id, matches, wins, losses, points, "
-                      "penalties, games, firsts, lasts) " + TEAM_TOTALS_SQL +
-                      " SELECT season_id, team_id, matches, wins, losses, points, penalties, games, firsts, lasts "
-                      "FROM team_totals", (season_id,) * 5)
+            c.execute(
+                "INSERT INTO season_team_totals(season_id, team_id, matches, wins, losses, points, "
+                "penalties, games, firsts, lasts) "
+                + TEAM_TOTALS_SQL
+                + " SELECT season_id, team_id, matches, wins, losses, points, penalties, games, "
+                "firsts, lasts "
+                "FROM team_totals",
+                (season_id,) * 5,
+            )
 
 
 def _add_to_totals(c: sqlite3.Connection, seat_rows: Sequence[tuple[Any, ...]]) -> None:
@@ -442,13 +599,19 @@ def _add_to_totals(c: sqlite3.Connection, seat_rows: Sequence[tuple[Any, ...]]) 
     c.executemany(
         "UPDATE season_player_totals SET games=games+1, points=points+?, firsts=firsts+?, seconds=seconds+?, "
         "lasts=lasts+?, quan_san=quan_san+?, opened=opened+? WHERE player_id=?",
-        [(r[7], int(r[6] == 1), int(r[6] == 2), int(r[5] == "大落"), int(r[5] == "圈三"), r[8], r[3])
-         for r in seat_rows])
+        [
+            (r[7], int(r[6] == 1), int(r[6] == 2), int(r[5] == "大落"), int(r[5] == "圈三"), r[8], r[3])
+            for r in seat_rows
+        ],
+    )
     by_team: dict[int, list[int]] = {}
     for r in seat_rows:
         t = by_team.setdefault(int(r[4]), [0, 0, 0])
         t[0] += int(r[7])
         t[1] += int(r[6] == 1)
         t[2] += int(r[5] == "大落")
-    c.executemany("UPDATE season_team_totals SET games=games+1, points=points+?, firsts=firsts+?, "
-                  "lasts=lasts+? WHERE team_id=?", [(v[0], v[1], v[2], k) for k, v in by_team.items()])
+    c.executemany(
+        "UPDATE season_team_totals SET games=games+1, points=points+?, firsts=firsts+?, "
+        "lasts=lasts+? WHERE team_id=?",
+        [(v[0], v[1], v[2], k) for k, v in by_team.items()],
+    )

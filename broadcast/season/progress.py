@@ -8,8 +8,16 @@ from typing import TextIO
 
 
 class Progress:
-    def __init__(self, total: int, label: str, *, enabled: bool | None = None, stream: TextIO | None = None,
-                 width: int = 30, interval: float = 0.1) -> None:
+    def __init__(
+        self,
+        total: int,
+        label: str,
+        *,
+        enabled: bool | None = None,
+        stream: TextIO | None = None,
+        width: int = 30,
+        interval: float = 0.1,
+    ) -> None:
         self.stream = stream if stream is not None else sys.stderr
         if enabled is None:
             enabled = bool(getattr(self.stream, "isatty", lambda: False)())

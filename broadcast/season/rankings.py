@@ -30,16 +30,31 @@ DEFAULT_SPECS: dict[str, str] = {
 # field → (Chinese label, default direction). ``points`` for teams is net of penalties.
 FIELDS: dict[str, dict[str, tuple[str, str]]] = {
     "players": {
-        "points": ("积分", "desc"), "firsts": ("头科", "desc"), "seconds": ("二科", "desc"),
-        "lasts": ("大落", "asc"), "games": ("局数", "desc"), "avg": ("场均", "desc"),
-        "quan_san": ("圈三", "asc"), "opened": ("开点", "desc"), "h2h": ("相互战绩", "desc"),
-        "name": ("姓名", "asc"), "id": ("编号", "asc"),
+        "points": ("积分", "desc"),
+        "firsts": ("头科", "desc"),
+        "seconds": ("二科", "desc"),
+        "lasts": ("大落", "asc"),
+        "games": ("局数", "desc"),
+        "avg": ("场均", "desc"),
+        "quan_san": ("圈三", "asc"),
+        "opened": ("开点", "desc"),
+        "h2h": ("相互战绩", "desc"),
+        "name": ("姓名", "asc"),
+        "id": ("编号", "asc"),
     },
     "teams": {
-        "wins": ("胜场", "desc"), "points": ("净积分", "desc"), "game_points": ("局分", "desc"),
-        "penalties": ("罚分", "asc"), "matches": ("场次", "desc"), "losses": ("负场", "asc"),
-        "firsts": ("头科", "desc"), "lasts": ("大落", "asc"), "games": ("局数", "desc"),
-        "h2h": ("相互战绩", "desc"), "name": ("队名", "asc"), "id": ("编号", "asc"),
+        "wins": ("胜场", "desc"),
+        "points": ("净积分", "desc"),
+        "game_points": ("局分", "desc"),
+        "penalties": ("罚分", "asc"),
+        "matches": ("场次", "desc"),
+        "losses": ("负场", "asc"),
+        "firsts": ("头科", "desc"),
+        "lasts": ("大落", "asc"),
+        "games": ("局数", "desc"),
+        "h2h": ("相互战绩", "desc"),
+        "name": ("队名", "asc"),
+        "id": ("编号", "asc"),
     },
 }
 ORDER_ONLY = ("name", "id")
@@ -77,7 +92,7 @@ class Row:
     photo: str = ""
     rank: int = 0
     tied: bool = False
-    h2h: int = 0   # head-to-head score inside the tie group, where the spec applied it
+    h2h: int = 0  # head-to-head score inside the tie group, where the spec applied it
 
     @property
     def avg(self) -> float:
@@ -101,8 +116,10 @@ def parse_spec(spec: str, kind: str) -> list[Term]:
             continue
         name = words[0].lower()
         if name not in FIELDS[kind]:
-            raise SpecError(f"排名规则里没有字段 {name!r} / unknown ranking field {name!r} for {kind}; "
-                            f"known: {', '.join(FIELDS[kind])}")
+            raise SpecError(
+                f"排名规则里没有字段 {name!r} / unknown ranking field {name!r} for {kind}; "
+                f"known: {', '.join(FIELDS[kind])}"
+            )
         if len(words) > 2 or (len(words) == 2 and words[1].lower() not in ("asc", "desc")):
             raise SpecError(f"bad ranking term {raw.strip()!r}: write 'field', 'field asc' or 'field desc'")
         if name in seen:
@@ -127,10 +144,12 @@ def _name_key(name: str) -> bytes:
 
 # -- the totals as SQL aggregates of the normalised rows (used by the full recompute and the rebuild) --
 PLAYER_AGG_SQL = (
-    "SELECT player_id, COUNT(*) AS games, SUM(points) AS points, COUNT(CASE WHEN place=1 THEN 1 END) AS firsts, "
+    "SELECT player_id, COUNT(*) AS games, SUM(points) AS points, "
+    "COUNT(CASE WHEN place=1 THEN 1 END) AS firsts, "
     "COUNT(CASE WHEN place=2 THEN 1 END) AS seconds, COUNT(CASE WHEN title='大落' THEN 1 END) AS lasts, "
     "COUNT(CASE WHEN title='圈三' THEN 1 END) AS quan_san, SUM(opened) AS opened "
-    "FROM season_game_seats WHERE season_id=? GROUP BY player_id")
+    "FROM season_game_seats WHERE season_id=? GROUP BY player_id"
+)
 
 # One row per team of the season (5 parameters, all the season id): ``WITH … team_totals``.
 TEAM_TOTALS_SQL = (
@@ -142,53 +161,93 @@ TEAM_TOTALS_SQL = (
     "mt AS (SELECT s.team, COUNT(CASE WHEN s.status='final' THEN 1 END) AS matches, "
     "   COUNT(CASE WHEN s.status='final' AND s.winner=s.team THEN 1 END) AS wins, "
     "   COUNT(CASE WHEN s.status='final' AND s.winner<>s.team THEN 1 END) AS losses, "
-    "   SUM((SELECT COUNT(*) FROM season_games g WHERE g.match_id=s.id)) AS games FROM side s GROUP BY s.team), "
+    "   SUM((SELECT COUNT(*) FROM season_games g WHERE g.match_id=s.id)) AS games "
+    "   FROM side s GROUP BY s.team), "
     "pen AS (SELECT x.team_id, SUM(x.points) AS points FROM season_penalties x "
     "   JOIN season_matches m ON m.id=x.match_id WHERE m.season_id=? GROUP BY x.team_id), "
     "team_totals AS (SELECT t.season_id, t.id AS team_id, COALESCE(mt.matches,0) AS matches, "
     "   COALESCE(mt.wins,0) AS wins, COALESCE(mt.losses,0) AS losses, COALESCE(seat.points,0) AS points, "
-    "   COALESCE(pen.points,0) AS penalties, COALESCE(mt.games,0) AS games, COALESCE(seat.firsts,0) AS firsts, "
+    "   COALESCE(pen.points,0) AS penalties, COALESCE(mt.games,0) AS games, "
+    "   COALESCE(seat.firsts,0) AS firsts, "
     "   COALESCE(seat.lasts,0) AS lasts FROM season_teams t LEFT JOIN seat ON seat.team_id=t.id "
-    "   LEFT JOIN mt ON mt.team=t.id LEFT JOIN pen ON pen.team_id=t.id WHERE t.season_id=?)")
+    "   LEFT JOIN mt ON mt.team=t.id LEFT JOIN pen ON pen.team_id=t.id WHERE t.season_id=?)"
+)
 
 
 # -- loading rows -------------------------------------------------------------------------------
 def player_rows(conn: sqlite3.Connection, season_id: int, *, materialised: bool = True) -> list[Row]:
     """Every player of the season with totals (from the materialised table, or recomputed)."""
     if materialised:
-        sql = ("SELECT p.id, p.name, p.photo, COALESCE(t.name,'') AS team, COALESCE(t.color,'') AS color, "
-               "x.games, x.points, x.firsts, x.seconds, x.lasts, x.quan_san, x.opened "
-               "FROM season_player_totals x JOIN season_players p ON p.id=x.player_id "
-               "LEFT JOIN season_teams t ON t.id=p.team_id WHERE x.season_id=?")
+        sql = (
+            "SELECT p.id, p.name, p.photo, COALESCE(t.name,'') AS team, COALESCE(t.color,'') AS color, "
+            "x.games, x.points, x.firsts, x.seconds, x.lasts, x.quan_san, x.opened "
+            "FROM season_player_totals x JOIN season_players p ON p.id=x.player_id "
+            "LEFT JOIN season_teams t ON t.id=p.team_id WHERE x.season_id=?"
+        )
     else:
-        sql = ("WITH agg AS (" + PLAYER_AGG_SQL + ") "
-               "SELECT p.id, p.name, p.photo, COALESCE(t.name,'') AS team, COALESCE(t.color,'') AS color, "
-               "COALESCE(a.games,0), COALESCE(a.points,0), COALESCE(a.firsts,0), COALESCE(a.seconds,0), "
-               "COALESCE(a.lasts,0), COALESCE(a.quan_san,0), COALESCE(a.opened,0) "
-               "FROM season_players p LEFT JOIN agg a ON a.player_id=p.id "
-               "LEFT JOIN season_teams t ON t.id=p.team_id WHERE p.season_id=?")
+        sql = (
+            "WITH agg AS (" + PLAYER_AGG_SQL + ") "
+            "SELECT p.id, p.name, p.photo, COALESCE(t.name,'') AS team, COALESCE(t.color,'') AS color, "
+            "COALESCE(a.games,0), COALESCE(a.points,0), COALESCE(a.firsts,0), COALESCE(a.seconds,0), "
+            "COALESCE(a.lasts,0), COALESCE(a.quan_san,0), COALESCE(a.opened,0) "
+            "FROM season_players p LEFT JOIN agg a ON a.player_id=p.id "
+            "LEFT JOIN season_teams t ON t.id=p.team_id WHERE p.season_id=?"
+        )
     args = (season_id,) if materialised else (season_id, season_id)
-    return [Row(id=r[0], name=r[1], photo=r[2], team=r[3], team_color=r[4], games=r[5], points=r[6],
-                firsts=r[7], seconds=r[8], lasts=r[9], quan_san=r[10], opened=r[11])
-            for r in conn.execute(sql, args)]
+    return [
+        Row(
+            id=r[0],
+            name=r[1],
+            photo=r[2],
+            team=r[3],
+            team_color=r[4],
+            games=r[5],
+            points=r[6],
+            firsts=r[7],
+            seconds=r[8],
+            lasts=r[9],
+            quan_san=r[10],
+            opened=r[11],
+        )
+        for r in conn.execute(sql, args)
+    ]
 
 
 def team_rows(conn: sqlite3.Connection, season_id: int, *, materialised: bool = True) -> list[Row]:
     if materialised:
-        sql = ("SELECT t.id, t.name, t.color, t.sponsor, x.matches, x.wins, x.losses, x.points, x.penalties, "
-               "x.games, x.firsts, x.lasts FROM season_team_totals x JOIN season_teams t ON t.id=x.team_id "
-               "WHERE x.season_id=?")
+        sql = (
+            "SELECT t.id, t.name, t.color, t.sponsor, x.matches, x.wins, x.losses, x.points, x.penalties, "
+            "x.games, x.firsts, x.lasts FROM season_team_totals x JOIN season_teams t ON t.id=x.team_id "
+            "WHERE x.season_id=?"
+        )
         args: tuple[Any, ...] = (season_id,)
     else:
-        sql = (TEAM_TOTALS_SQL + " SELECT t.id, t.name, t.color, t.sponsor, x.matches, x.wins, x.losses, "
-               "x.points, x.penalties, x.games, x.firsts, x.lasts FROM team_totals x "
-               "JOIN season_teams t ON t.id=x.team_id")
+        sql = (
+            TEAM_TOTALS_SQL + " SELECT t.id, t.name, t.color, t.sponsor, x.matches, x.wins, x.losses, "
+            "x.points, x.penalties, x.games, x.firsts, x.lasts FROM team_totals x "
+            "JOIN season_teams t ON t.id=x.team_id"
+        )
         args = (season_id,) * 5
     out = []
     for r in conn.execute(sql, args):
-        out.append(Row(id=r[0], name=r[1], team=r[1], team_color=r[2], sponsor=r[3], matches=r[4], wins=r[5],
-                       losses=r[6], game_points=r[7], penalties=r[8], points=r[7] - r[8], games=r[9],
-                       firsts=r[10], lasts=r[11]))
+        out.append(
+            Row(
+                id=r[0],
+                name=r[1],
+                team=r[1],
+                team_color=r[2],
+                sponsor=r[3],
+                matches=r[4],
+                wins=r[5],
+                losses=r[6],
+                game_points=r[7],
+                penalties=r[8],
+                points=r[7] - r[8],
+                games=r[9],
+                firsts=r[10],
+                lasts=r[11],
+            )
+        )
     return out
 
 
@@ -204,18 +263,19 @@ def _h2h_players(conn: sqlite3.Connection, season_id: int, groups: Sequence[Sequ
     """
     gid_of = {pid: g for g, ids in enumerate(groups) for pid in ids}
     score = dict.fromkeys(gid_of, 0)
-    conn.execute("CREATE TEMP TABLE IF NOT EXISTS _season_h2h(player_id INTEGER PRIMARY KEY)")
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS _season_h2h(player_id INTEGER PRIMARY KEY, gid INTEGER)")
     conn.execute("DELETE FROM _season_h2h")
-    conn.executemany("INSERT INTO _season_h2h(player_id) VALUES(?)", [(p,) for p in gid_of])
-    by_game: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for game_id, pid, place in conn.execute(
-            "SELECT s.game_id, s.player_id, s.place FROM _season_h2h h "
-            "JOIN season_game_seats s ON s.player_id=h.player_id WHERE s.season_id=?", (season_id,)):
-        by_game.setdefault((game_id, gid_of[pid]), []).append((pid, 99 if place is None else place))
+    conn.executemany("INSERT INTO _season_h2h(player_id, gid) VALUES(?,?)", gid_of.items())
+    # only games in which two or more players of one group sat come back
+    rows = conn.execute(
+        "SELECT group_concat(s.player_id || ':' || COALESCE(s.place, 99)) FROM _season_h2h h "
+        "JOIN season_game_seats s ON s.player_id=h.player_id WHERE s.season_id=? "
+        "GROUP BY s.game_id, h.gid HAVING COUNT(*) > 1",
+        (season_id,),
+    ).fetchall()
     conn.execute("DELETE FROM _season_h2h")
-    for seated in by_game.values():
-        if len(seated) < 2:
-            continue
+    for (packed,) in rows:
+        seated = [tuple(map(int, x.split(":"))) for x in packed.split(",")]
         for pid, place in seated:
             score[pid] += sum(1 for _, other in seated if place < other)
     return score
@@ -225,9 +285,11 @@ def _h2h_teams(conn: sqlite3.Connection, season_id: int, groups: Sequence[Sequen
     """For each team of each group: matches won against another team of the group."""
     gid_of = {tid: g for g, ids in enumerate(groups) for tid in ids}
     score = dict.fromkeys(gid_of, 0)
-    for a, b, winner in conn.execute("SELECT team_a, team_b, winner FROM season_matches "
-                                     "WHERE season_id=? AND status='final' AND winner IS NOT NULL",
-                                     (season_id,)):
+    for a, b, winner in conn.execute(
+        "SELECT team_a, team_b, winner FROM season_matches "
+        "WHERE season_id=? AND status='final' AND winner IS NOT NULL",
+        (season_id,),
+    ):
         ga, gb = gid_of.get(a), gid_of.get(b)
         if ga is not None and ga == gb:
             score[winner] += 1
@@ -256,6 +318,7 @@ def rank_rows(rows: list[Row], terms: Sequence[Term], h2h: H2H | None = None) ->
 
             def value(r: Row, fname: str = fname) -> Any:
                 return getattr(r, fname)
+
             g.sort(key=value, reverse=term.desc)
             start = 0
             for i in range(1, len(g) + 1):
@@ -291,8 +354,15 @@ def season_spec(conn: sqlite3.Connection, season_id: int, kind: Kind) -> str:
     return str(row[0]) if row and row[0] else DEFAULT_SPECS[kind]
 
 
-def compute(conn: sqlite3.Connection, season_id: int, kind: Kind = "players", *, spec: str | None = None,
-            materialised: bool = True, active_only: bool = True) -> Ranking:
+def compute(
+    conn: sqlite3.Connection,
+    season_id: int,
+    kind: Kind = "players",
+    *,
+    spec: str | None = None,
+    materialised: bool = True,
+    active_only: bool = True,
+) -> Ranking:
     """The season's ranking of ``kind``. ``active_only`` leaves out players/teams with no game yet."""
     terms = parse_spec(spec or season_spec(conn, season_id, kind), kind)
     if kind == "players":
@@ -305,6 +375,7 @@ def compute(conn: sqlite3.Connection, season_id: int, kind: Kind = "players", *,
 
         def h2h(groups: Sequence[Sequence[int]]) -> dict[int, int]:
             return _h2h_teams(conn, season_id, groups)
+
     if active_only:
         rows = [r for r in rows if r.games or r.matches]
     return Ranking(kind, season_id, spec_text(terms), rank_rows(rows, terms, h2h))

@@ -17,10 +17,21 @@ FONT_DIR = Path("/usr/share/fonts/opentype/noto")
 GOLD = (246, 206, 110)
 GOLD_DARK = (176, 128, 40)
 CREAM = (255, 246, 224)
-MEDALS = {1: ((255, 215, 90), (120, 72, 0)), 2: ((220, 226, 234), (70, 78, 92)),
-          3: ((226, 150, 86), (90, 40, 10))}
-FALLBACK_TEAM_COLOURS = ["#d94841", "#2f7fd8", "#2e9e5b", "#e0a82e", "#8e5bd6", "#1aa3a3", "#e06a9a",
-                         "#7a8a99"]
+MEDALS = {
+    1: ((255, 215, 90), (120, 72, 0)),
+    2: ((220, 226, 234), (70, 78, 92)),
+    3: ((226, 150, 86), (90, 40, 10)),
+}
+FALLBACK_TEAM_COLOURS = [
+    "#d94841",
+    "#2f7fd8",
+    "#2e9e5b",
+    "#e0a82e",
+    "#8e5bd6",
+    "#1aa3a3",
+    "#e06a9a",
+    "#7a8a99",
+]
 
 
 class RenderError(Exception):
@@ -79,14 +90,29 @@ def _background() -> Image.Image:
     return img
 
 
-def _centered(draw: ImageDraw.ImageDraw, cx: int, y: int, text: str, f: ImageFont.FreeTypeFont,
-              fill: tuple[int, ...], **kw: Any) -> None:
+def _centered(
+    draw: ImageDraw.ImageDraw,
+    cx: int,
+    y: int,
+    text: str,
+    f: ImageFont.FreeTypeFont,
+    fill: tuple[int, ...],
+    **kw: Any,
+) -> None:
     draw.text((cx, y), text, font=f, fill=fill, anchor="mt", **kw)
 
 
-def render_leaderboard(ranking: Ranking, path: str | Path, *, title: str = "够级英雄榜", subtitle: str = "",
-                       sponsor: str = "", sponsor_logo: str | Path | None = None, top: int = 10,
-                       footer: str = "") -> Path:
+def render_leaderboard(
+    ranking: Ranking,
+    path: str | Path,
+    *,
+    title: str = "够级英雄榜",
+    subtitle: str = "",
+    sponsor: str = "",
+    sponsor_logo: str | Path | None = None,
+    top: int = 10,
+    footer: str = "",
+) -> Path:
     """Draw the top ``top`` rows of ``ranking`` to ``path`` (PNG, 1920×1080)."""
     if not 1 <= top <= 10:
         raise RenderError("图片最多显示前 10 名 / at most 10 rows fit the picture")
@@ -117,8 +143,9 @@ def render_leaderboard(ranking: Ranking, path: str | Path, *, title: str = "够�
         pad = 28
         inner = tw + (logo_img.width + 16 if logo_img else 0)
         x0 = W // 2 - inner // 2 - pad
-        draw.rounded_rectangle([x0, y, x0 + inner + 2 * pad, y + 64], radius=32, fill=GOLD,
-                               outline=(255, 240, 190), width=2)
+        draw.rounded_rectangle(
+            [x0, y, x0 + inner + 2 * pad, y + 64], radius=32, fill=GOLD, outline=(255, 240, 190), width=2
+        )
         x = x0 + pad
         if logo_img is not None:
             img.alpha_composite(logo_img, (x, y + 32 - logo_img.height // 2))
@@ -130,15 +157,24 @@ def render_leaderboard(ranking: Ranking, path: str | Path, *, title: str = "够�
     # table
     if ranking.kind == "players":
         cols: list[tuple[str, int, int, Callable[[Row], str]]] = [
-            ("名次", 150, 120, lambda r: ""), ("姓名", 330, 300, lambda r: r.name),
-            ("队伍", 660, 520, lambda r: r.team), ("积分", 1260, 140, lambda r: str(r.points)),
-            ("头科", 1430, 120, lambda r: str(r.firsts)), ("大落", 1580, 120, lambda r: str(r.lasts)),
-            ("局数", 1730, 120, lambda r: str(r.games))]
+            ("名次", 150, 120, lambda r: ""),
+            ("姓名", 330, 300, lambda r: r.name),
+            ("队伍", 660, 520, lambda r: r.team),
+            ("积分", 1260, 140, lambda r: str(r.points)),
+            ("头科", 1430, 120, lambda r: str(r.firsts)),
+            ("大落", 1580, 120, lambda r: str(r.lasts)),
+            ("局数", 1730, 120, lambda r: str(r.games)),
+        ]
     else:
-        cols = [("名次", 150, 120, lambda r: ""), ("队伍", 330, 560, lambda r: r.name),
-                ("冠名", 920, 300, lambda r: r.sponsor), ("胜", 1260, 100, lambda r: str(r.wins)),
-                ("负", 1380, 100, lambda r: str(r.losses)), ("净积分", 1530, 150, lambda r: str(r.points)),
-                ("头科", 1730, 120, lambda r: str(r.firsts))]
+        cols = [
+            ("名次", 150, 120, lambda r: ""),
+            ("队伍", 330, 560, lambda r: r.name),
+            ("冠名", 920, 300, lambda r: r.sponsor),
+            ("胜", 1260, 100, lambda r: str(r.wins)),
+            ("负", 1380, 100, lambda r: str(r.losses)),
+            ("净积分", 1530, 150, lambda r: str(r.points)),
+            ("头科", 1730, 120, lambda r: str(r.firsts)),
+        ]
     ty = 334
     row_h = 60
     left, right = 90, W - 90
@@ -148,8 +184,13 @@ def render_leaderboard(ranking: Ranking, path: str | Path, *, title: str = "够�
         if name in ("姓名", "队伍", "冠名"):
             draw.text((x, ty + 24), name, font=hf, fill=GOLD, anchor="lm")
         else:
-            draw.text((x + w // 2 - 60 if name == "名次" else x + w // 2, ty + 24), name, font=hf, fill=GOLD,
-                      anchor="mm")
+            draw.text(
+                (x + w // 2 - 60 if name == "名次" else x + w // 2, ty + 24),
+                name,
+                font=hf,
+                fill=GOLD,
+                anchor="mm",
+            )
     rows = ranking.rows[:top]
     y0 = ty + 56
     nf = font(34)
@@ -168,7 +209,9 @@ def render_leaderboard(ranking: Ranking, path: str | Path, *, title: str = "够�
         if r.tied:
             draw.rounded_rectangle([cx + 36, cy - 16, cx + 100, cy + 16], radius=8, fill=(255, 236, 190))
             draw.text((cx + 68, cy), "并列", font=font(20), fill=(130, 20, 20), anchor="mm")
-        team_rgb = _hex(r.team_color, _hex(FALLBACK_TEAM_COLOURS[zlib.crc32(r.team.encode()) % 8], (200, 60, 60)))
+        team_rgb = _hex(
+            r.team_color, _hex(FALLBACK_TEAM_COLOURS[zlib.crc32(r.team.encode()) % 8], (200, 60, 60))
+        )
         for name, x, w, get in cols[1:]:
             text = get(r)
             if name in ("姓名", "队伍", "冠名"):
@@ -176,16 +219,27 @@ def render_leaderboard(ranking: Ranking, path: str | Path, *, title: str = "够�
                     draw.rounded_rectangle([x - 22, cy - 20, x - 12, cy + 20], radius=4, fill=team_rgb)
                 size = 34 if name != "冠名" else 28
                 f = _fit(draw, text, size, w, bold=(name != "冠名"))
-                draw.text((x, cy), text, font=f, fill=CREAM if name != "姓名" or r.rank > 3 else GOLD,
-                          anchor="lm")
+                draw.text(
+                    (x, cy), text, font=f, fill=CREAM if name != "姓名" or r.rank > 3 else GOLD, anchor="lm"
+                )
             else:
-                draw.text((x + w // 2, cy), text, font=nf, fill=GOLD if name in ("积分", "净积分", "胜") else CREAM,
-                          anchor="mm")
+                draw.text(
+                    (x + w // 2, cy),
+                    text,
+                    font=nf,
+                    fill=GOLD if name in ("积分", "净积分", "胜") else CREAM,
+                    anchor="mm",
+                )
     if not rows:
         _centered(draw, W // 2, y0 + 200, "本赛季尚无比赛成绩", font(44), CREAM)
     if footer:
-        draw.text((W // 2, H - 52), footer, font=_fit(draw, footer, 24, W - 200, bold=False),
-                  fill=(230, 200, 160), anchor="mm")
+        draw.text(
+            (W // 2, H - 52),
+            footer,
+            font=_fit(draw, footer, 24, W - 200, bold=False),
+            fill=(230, 200, 160),
+            anchor="mm",
+        )
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".part")

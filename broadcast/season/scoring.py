@@ -24,8 +24,16 @@ ODD, EVEN = (1, 3, 5), (2, 4, 6)
 class RecordRejected(Exception):
     """The engine refuses a record: ``rule`` is the clause id, ``line``/``move`` locate it."""
 
-    def __init__(self, message: str, *, rule: str, filename: str, line: int | None = None,
-                 move: int | None = None, seat: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        rule: str,
+        filename: str,
+        line: int | None = None,
+        move: int | None = None,
+        seat: int | None = None,
+    ) -> None:
         where = f"{filename}:{line}" if line else filename
         super().__init__(f"{where}: [{rule}] {message}")
         self.rule = rule
@@ -79,32 +87,51 @@ def check_record(text: str, filename: str = "<record>") -> GameOutcome:
         raise RecordRejected(e.message, rule="GJN", filename=filename, line=e.line) from None
     if not result.get("ok"):
         err = result.get("error", {})
-        raise RecordRejected(str(err.get("message", "rejected")), rule=str(err.get("rule", "?")),
-                             filename=filename, line=err.get("line"), move=err.get("move"), seat=err.get("seat"))
+        raise RecordRejected(
+            str(err.get("message", "rejected")),
+            rule=str(err.get("rule", "?")),
+            filename=filename,
+            line=err.get("line"),
+            move=err.get("move"),
+            seat=err.get("seat"),
+        )
     order = [int(s) for s in result["finish_order"]]
     if not order:
-        raise RecordRejected("流局不计入比赛 / a void game (流局) does not count", rule="G10.5", filename=filename)
+        raise RecordRejected(
+            "流局不计入比赛 / a void game (流局) does not count", rule="G10.5", filename=filename
+        )
     titles = {int(k): str(v) for k, v in result["titles"].items()}
     p = preset(rec.rules)
     quan_san = bool(result["quan_san"])
     pts = seat_points(p, order, quan_san)
     team = {k: int(v) for k, v in result["team_points"].items()}
-    if p.scoring == "tv_match" and (sum(pts[s] for s in ODD) != team["odd"]
-                                    or sum(pts[s] for s in EVEN) != team["even"]):
-        raise RecordRejected(f"seat points {pts} do not add up to the engine's team points {team}",
-                             rule="G11.1", filename=filename)
-    return GameOutcome(rules=rec.rules, finish_order=order, titles=titles,
-                       places={s: i + 1 for i, s in enumerate(order)}, points=pts, team_points=team,
-                       quan_san=quan_san, opened=[int(s) for s in result.get("opened", [])],
-                       seat_names=rec.names())
+    if p.scoring == "tv_match" and (
+        sum(pts[s] for s in ODD) != team["odd"] or sum(pts[s] for s in EVEN) != team["even"]
+    ):
+        raise RecordRejected(
+            f"seat points {pts} do not add up to the engine's team points {team}",
+            rule="G11.1",
+            filename=filename,
+        )
+    return GameOutcome(
+        rules=rec.rules,
+        finish_order=order,
+        titles=titles,
+        places={s: i + 1 for i, s in enumerate(order)},
+        points=pts,
+        team_points=team,
+        quan_san=quan_san,
+        opened=[int(s) for s in result.get("opened", [])],
+        seat_names=rec.names(),
+    )
 
 
 @dataclass
 class Decision:
     score_a: int
     score_b: int
-    winner: str | None          # "a", "b" or None
-    decided_by: str             # points / extra_game / lots / forfeit / ""
+    winner: str | None  # "a", "b" or None
+    decided_by: str  # points / extra_game / lots / forfeit / ""
     needs_extra_game: bool
     lots_seed: int | None
     engine: dict[str, Any]
@@ -112,13 +139,20 @@ class Decision:
 
 def _result_from_points(a: int, b: int) -> GameResult:
     """A stand-in GameResult carrying only what ``engine.match`` reads (team points)."""
-    return GameResult(finish_order=[1], titles={}, team_points={"odd": a, "even": b}, quan_san=False,
-                      opened=[])
+    return GameResult(
+        finish_order=[1], titles={}, team_points={"odd": a, "even": b}, quan_san=False, opened=[]
+    )
 
 
-def decide_match(games: list[tuple[int, int]], penalties_a: int, penalties_b: int, *,
-                 forfeit: str | None = None, lots_seed: int | None = None,
-                 rules: str = "tv_match") -> Decision:
+def decide_match(
+    games: list[tuple[int, int]],
+    penalties_a: int,
+    penalties_b: int,
+    *,
+    forfeit: str | None = None,
+    lots_seed: int | None = None,
+    rules: str = "tv_match",
+) -> Decision:
     """Score a match with ``engine.match.Match``: team A = odd seats, team B = even seats.
 
     ``penalties_a`` / ``penalties_b`` are penalty *counts×points* already summed; they are entered
@@ -142,9 +176,15 @@ def decide_match(games: list[tuple[int, int]], penalties_a: int, penalties_b: in
     if lots_needed and lots_seed is None:
         return Decision(totals["odd"], totals["even"], None, "lots", False, None, m.to_json())
     winner = m.winner
-    return Decision(totals["odd"], totals["even"],
-                    None if winner is None else ("a" if winner == "odd" else "b"),
-                    m.decided_by or "", m.needs_extra_game, lots_seed if lots_needed else None, m.to_json())
+    return Decision(
+        totals["odd"],
+        totals["even"],
+        None if winner is None else ("a" if winner == "odd" else "b"),
+        m.decided_by or "",
+        m.needs_extra_game,
+        lots_seed if lots_needed else None,
+        m.to_json(),
+    )
 
 
 def match_games(rules: str = "tv_match") -> int:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from engine import first_leader, gjn, new_game
 
 from broadcast.season.demo import build_demo_season
+from engine import first_leader, gjn, new_game
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "season"
 

@@ -15,15 +15,16 @@ from broadcast.season.rankings import compute
 
 
 def test_push_leaderboard_matches_the_ranking_and_survives_reopen(demo_db: Path) -> None:
-    store = ShowStore.open(demo_db)          # the same project file: journal and season tables
+    store = ShowStore.open(demo_db)  # the same project file: journal and season tables
     seen = []
     store.subscribe(lambda ch: seen.append(ch))
     with SeasonDB.open(demo_db) as sdb:
         ch = push_leaderboard(store, sdb, top=10)
         want = compute(sdb.conn, int(sdb.season()["id"]), "players").rows[:10]
     lb = ch.state["leaderboard"]
-    assert [(r["rank"], r["name"], r["points"], r["tied"]) for r in lb["rows"]] == \
-        [(r.rank, r.name, r.points, r.tied) for r in want]
+    assert [(r["rank"], r["name"], r["points"], r["tied"]) for r in lb["rows"]] == [
+        (r.rank, r.name, r.points, r.tied) for r in want
+    ]
     assert lb["sponsor"] == "鲁信汽车城" and lb["as_of"] == "第15期后" and "第一季" in lb["season"]
     assert seen and seen[-1].changed == frozenset({"leaderboard"})
     store.journal.connection.close()
@@ -39,8 +40,14 @@ def test_team_board_and_refusals(demo_db: Path) -> None:
     assert len(p["rows"]) == 8 and p["kind"] == "teams"
     store.dispatch("leaderboard.set", p)
     before = store.seq
-    for bad in ({"rows": "x"}, {"rows": [{"name": "甲", "charm": 1}]}, {"rows": [{"name": "甲", "points": "9"}]},
-                {"rows": [{"rank": 1}]}, {"rows": [], "colour": "red"}, {"rows": [], "kind": "fans"}):
+    for bad in (
+        {"rows": "x"},
+        {"rows": [{"name": "甲", "charm": 1}]},
+        {"rows": [{"name": "甲", "points": "9"}]},
+        {"rows": [{"rank": 1}]},
+        {"rows": [], "colour": "red"},
+        {"rows": [], "kind": "fans"},
+    ):
         with pytest.raises(ActionRefused) as exc:
             store.dispatch("leaderboard.set", bad)
         assert exc.value.rule == "leaderboard"

@@ -15,15 +15,40 @@ from tests.season.conftest import find_games, selfplay
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_match_flow_through_the_cli(db_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_match_flow_through_the_cli(
+    db_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = str(db_path)
     assert cli(["season", "create", "春季赛", "--db", db, "--sponsor", "鲁信汽车城"]) == 0
     roster = tmp_path / "r.csv"
-    roster.write_text("姓名,队伍\n张三,甲队\n李四,甲队\n王五,甲队\n赵六,乙队\n孙七,乙队\n周八,乙队\n", encoding="utf-8")
+    roster.write_text(
+        "姓名,队伍\n张三,甲队\n李四,甲队\n王五,甲队\n赵六,乙队\n孙七,乙队\n周八,乙队\n", encoding="utf-8"
+    )
     assert cli(["import", str(roster), "--db", db]) == 0
     assert cli(["season", "episode", "1", "--air-date", "2012-05-07", "--db", db]) == 0
-    assert cli(["season", "match", "--db", db, "--episode", "1", "--round", "1", "--team-a", "甲队",
-                "--team-b", "乙队", "--a", "张三,李四,王五", "--b", "赵六,孙七,周八"]) == 0
+    assert (
+        cli(
+            [
+                "season",
+                "match",
+                "--db",
+                db,
+                "--episode",
+                "1",
+                "--round",
+                "1",
+                "--team-a",
+                "甲队",
+                "--team-b",
+                "乙队",
+                "--a",
+                "张三,李四,王五",
+                "--b",
+                "赵六,孙七,周八",
+            ]
+        )
+        == 0
+    )
     names = {1: "张三", 3: "李四", 5: "王五", 2: "赵六", 4: "孙七", 6: "周八"}
     files = []
     for i, seed in enumerate(find_games("cli", lambda a, b: a != b, 3)):
@@ -57,10 +82,20 @@ def test_match_flow_through_the_cli(db_path: Path, tmp_path: Path, capsys: pytes
 
 def test_demo_command_in_a_subprocess(tmp_path: Path) -> None:
     db = tmp_path / "demo.sqlite"
-    r = subprocess.run([sys.executable, "-m", "broadcast", "season", "demo", "--db", str(db)], cwd=ROOT,
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "broadcast", "season", "demo", "--db", str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert "15 期" in r.stdout
-    again = subprocess.run([sys.executable, "-m", "broadcast", "season", "demo", "--db", str(db)], cwd=ROOT,
-                           capture_output=True, text=True, timeout=120)
+    again = subprocess.run(
+        [sys.executable, "-m", "broadcast", "season", "demo", "--db", str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert again.returncode == 2 and "Traceback" not in again.stderr

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from engine import gjn
 from PIL import Image, ImageStat
 
 from broadcast.__main__ import main as cli
 from broadcast.season.model import SeasonDB
 from broadcast.season.progress import Progress
 from broadcast.season.rankings import compute, rank_label
+from engine import gjn
 
 PLACEMENTS = Path(__file__).resolve().parents[2] / "sponsor_assets" / "demo" / "placements.yaml"
 
@@ -34,7 +34,7 @@ def test_leaderboard_csv_xlsx_json_read_back(demo_db: Path, tmp_path: Path) -> N
         assert cli(["export", "leaderboard", "--db", str(demo_db), "--out", str(out), "--quiet"]) == 0
         assert out.is_file() and not (tmp_path / f"lb.{fmt}.part").exists()
     raw = (tmp_path / "lb.csv").read_bytes()
-    assert raw.startswith(b"\xef\xbb\xbf")   # BOM: Excel opens it as UTF-8
+    assert raw.startswith(b"\xef\xbb\xbf")  # BOM: Excel opens it as UTF-8
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
     assert rows[0][:4] == ["名次", "姓名", "队伍", "积分"]
     assert [(r[0], r[1], int(r[3])) for r in rows[1:]] == want
@@ -54,13 +54,20 @@ def test_leaderboard_csv_xlsx_json_read_back(demo_db: Path, tmp_path: Path) -> N
 
 def test_team_leaderboard_and_episode_results(demo_db: Path, tmp_path: Path) -> None:
     out = tmp_path / "teams.xlsx"
-    assert cli(["export", "leaderboard", "--kind", "teams", "--db", str(demo_db), "--out", str(out), "--quiet"]) == 0
+    assert (
+        cli(["export", "leaderboard", "--kind", "teams", "--db", str(demo_db), "--out", str(out), "--quiet"])
+        == 0
+    )
     ws = openpyxl.load_workbook(out).worksheets[0]
     assert [c.value for c in ws[2]][:3] == ["名次", "队伍", "冠名"]
-    assert [r[1] for r in ws.iter_rows(min_row=3, values_only=True)] == [n for _, n, _ in _ranking(demo_db, "teams")]
+    assert [r[1] for r in ws.iter_rows(min_row=3, values_only=True)] == [
+        n for _, n, _ in _ranking(demo_db, "teams")
+    ]
     # the episode with the lots draw (第12期 in the demo)
     res = tmp_path / "ep12.xlsx"
-    assert cli(["export", "results", "--episode", "12", "--db", str(demo_db), "--out", str(res), "--quiet"]) == 0
+    assert (
+        cli(["export", "results", "--episode", "12", "--db", str(demo_db), "--out", str(res), "--quiet"]) == 0
+    )
     wb = openpyxl.load_workbook(res)
     assert wb.sheetnames == ["比赛结果", "每局名次", "九宫格奖品"]
     head = [c.value for c in wb["比赛结果"][2]]
@@ -69,34 +76,68 @@ def test_team_leaderboard_and_episode_results(demo_db: Path, tmp_path: Path) -> 
     assert len(list(wb["每局名次"].iter_rows(min_row=3))) == 4 * 6
     assert len(list(wb["九宫格奖品"].iter_rows(min_row=3))) == 6
     js = tmp_path / "ep12.json"
-    assert cli(["export", "results", "--episode", "12", "--db", str(demo_db), "--out", str(js), "--quiet"]) == 0
+    assert (
+        cli(["export", "results", "--episode", "12", "--db", str(demo_db), "--out", str(js), "--quiet"]) == 0
+    )
     data = json.loads(js.read_text(encoding="utf-8"))
     assert data["matches"][0]["decided_by"] == "lots" and len(data["prizes"]) == 6
 
 
-def test_png_is_1920x1080_with_sponsor_and_not_blank(demo_db: Path, tmp_path: Path, season_artifacts: Path) -> None:
+def test_png_is_1920x1080_with_sponsor_and_not_blank(
+    demo_db: Path, tmp_path: Path, season_artifacts: Path
+) -> None:
     out = tmp_path / "英雄榜.png"
-    assert cli(["export", "leaderboard", "--db", str(demo_db), "--out", str(out),
-                "--placements", str(PLACEMENTS)]) == 0
+    assert (
+        cli(
+            [
+                "export",
+                "leaderboard",
+                "--db",
+                str(demo_db),
+                "--out",
+                str(out),
+                "--placements",
+                str(PLACEMENTS),
+            ]
+        )
+        == 0
+    )
     img = Image.open(out)
     assert img.size == (1920, 1080) and img.format == "PNG"
     stat = ImageStat.Stat(img.convert("L"))
-    assert stat.stddev[0] > 20          # text and rows, not a flat fill
+    assert stat.stddev[0] > 20  # text and rows, not a flat fill
     # the sponsor pill (gold) sits under the title
     pill = img.convert("RGB").crop((760, 190, 1160, 240))
     assert max(ImageStat.Stat(pill).mean) > 150
     shutil.copy(out, season_artifacts / "leaderboard_players.png")
     teams = tmp_path / "teams.png"
-    assert cli(["export", "leaderboard", "--kind", "teams", "--db", str(demo_db), "--out", str(teams),
-                "--sponsor", "鲁信汽车城"]) == 0
+    assert (
+        cli(
+            [
+                "export",
+                "leaderboard",
+                "--kind",
+                "teams",
+                "--db",
+                str(demo_db),
+                "--out",
+                str(teams),
+                "--sponsor",
+                "鲁信汽车城",
+            ]
+        )
+        == 0
+    )
     assert Image.open(teams).size == (1920, 1080)
     shutil.copy(teams, season_artifacts / "leaderboard_teams.png")
 
 
 def test_png_renders_a_hostile_name_as_text(demo_db: Path, tmp_path: Path) -> None:
     with SeasonDB.open(demo_db) as sdb:
-        sdb.conn.execute("UPDATE season_players SET name='<script>alert(1)</script>' WHERE id=("
-                         "SELECT player_id FROM season_player_totals ORDER BY points DESC LIMIT 1)")
+        sdb.conn.execute(
+            "UPDATE season_players SET name='<script>alert(1)</script>' WHERE id=("
+            "SELECT player_id FROM season_player_totals ORDER BY points DESC LIMIT 1)"
+        )
     out = tmp_path / "x.png"
     assert cli(["export", "leaderboard", "--db", str(demo_db), "--out", str(out), "--quiet"]) == 0
     assert Image.open(out).size == (1920, 1080)
@@ -104,13 +145,17 @@ def test_png_renders_a_hostile_name_as_text(demo_db: Path, tmp_path: Path) -> No
 
 def test_records_of_an_episode_are_rechecked_by_the_engine(demo_db: Path, tmp_path: Path) -> None:
     out = tmp_path / "records"
-    assert cli(["export", "records", "--episode", "9", "--db", str(demo_db), "--out", str(out), "--quiet"]) == 0
+    assert (
+        cli(["export", "records", "--episode", "9", "--db", str(demo_db), "--out", str(out), "--quiet"]) == 0
+    )
     files = sorted(out.glob("*.gjn"))
-    assert len(files) == 4 and files[-1].name.endswith("-extra.gjn")   # 第9期: three games and 加赛
+    assert len(files) == 4 and files[-1].name.endswith("-extra.gjn")  # 第9期: three games and 加赛
     with SeasonDB.open(demo_db) as sdb:
-        stored = sdb.conn.execute("SELECT g.points_a, g.points_b FROM season_games g JOIN season_matches m ON "
-                                  "m.id=g.match_id JOIN season_episodes e ON e.id=m.episode_id WHERE e.number=9 "
-                                  "ORDER BY g.number").fetchall()
+        stored = sdb.conn.execute(
+            "SELECT g.points_a, g.points_b FROM season_games g JOIN season_matches m ON "
+            "m.id=g.match_id JOIN season_episodes e ON e.id=m.episode_id WHERE e.number=9 "
+            "ORDER BY g.number"
+        ).fetchall()
     for f, (a, b) in zip(files, stored, strict=True):
         res = gjn.check(f.read_text(encoding="utf-8"), str(f))
         assert res["ok"], res
@@ -123,22 +168,64 @@ def test_export_all_for_an_episode(demo_db: Path, tmp_path: Path) -> None:
     out = tmp_path / "all"
     assert cli(["export", "all", "--episode", "15", "--db", str(demo_db), "--out", str(out), "--quiet"]) == 0
     names = {p.name for p in out.iterdir()}
-    assert {"英雄榜_选手_第15期.png", "英雄榜_队伍_第15期.xlsx", "比赛结果_第15期.csv", "牌谱_第15期"} <= names
+    assert {
+        "英雄榜_选手_第15期.png",
+        "英雄榜_队伍_第15期.xlsx",
+        "比赛结果_第15期.csv",
+        "牌谱_第15期",
+    } <= names
 
 
-def test_bad_export_requests_exit_2_without_traceback(demo_db: Path, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_export_requests_exit_2_without_traceback(
+    demo_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli(["export", "leaderboard", "--db", str(demo_db), "--out", str(tmp_path / "x.docx")]) == 2
     assert "未知格式" in capsys.readouterr().err
-    assert cli(["export", "results", "--episode", "99", "--db", str(demo_db), "--out", str(tmp_path / "r.csv")]) == 2
+    assert (
+        cli(["export", "results", "--episode", "99", "--db", str(demo_db), "--out", str(tmp_path / "r.csv")])
+        == 2
+    )
     assert "第99期" in capsys.readouterr().err
-    assert cli(["export", "leaderboard", "--db", str(tmp_path / "none.sqlite"), "--out", str(tmp_path / "a.csv")]) == 2
+    assert (
+        cli(
+            ["export", "leaderboard", "--db", str(tmp_path / "none.sqlite"), "--out", str(tmp_path / "a.csv")]
+        )
+        == 2
+    )
     assert not (tmp_path / "none.sqlite").exists()
-    assert cli(["export", "leaderboard", "--db", str(demo_db), "--spec", "charm desc",
-                "--out", str(tmp_path / "a.csv")]) == 2
+    assert (
+        cli(
+            [
+                "export",
+                "leaderboard",
+                "--db",
+                str(demo_db),
+                "--spec",
+                "charm desc",
+                "--out",
+                str(tmp_path / "a.csv"),
+            ]
+        )
+        == 2
+    )
     assert "charm" in capsys.readouterr().err
-    assert cli(["export", "leaderboard", "--db", str(demo_db), "--out", str(tmp_path / "a.png"),
-                "--sponsor", "X", "--sponsor-logo", str(tmp_path / "missing.png")]) == 2
+    assert (
+        cli(
+            [
+                "export",
+                "leaderboard",
+                "--db",
+                str(demo_db),
+                "--out",
+                str(tmp_path / "a.png"),
+                "--sponsor",
+                "X",
+                "--sponsor-logo",
+                str(tmp_path / "missing.png"),
+            ]
+        )
+        == 2
+    )
     assert "missing.png" in capsys.readouterr().err
 
 
@@ -150,6 +237,6 @@ def test_progress_bar_draws_only_when_enabled() -> None:
     text = buf.getvalue()
     assert "100.0% 200/200" in text and text.endswith("\n") and "\r" in text
     quiet = io.StringIO()
-    with Progress(10, "x", stream=quiet) as bar:   # a StringIO is not a TTY: off by default
+    with Progress(10, "x", stream=quiet) as bar:  # a StringIO is not a TTY: off by default
         bar.advance(10)
     assert quiet.getvalue() == ""

@@ -11,10 +11,12 @@ from broadcast.__main__ import main as cli
 from broadcast.season.importer import ImportError_, import_file
 from broadcast.season.model import SeasonDB
 
-GOOD = [["姓名", "队伍", "性别", "电话", "编号", "籍贯", "备注"],
-        ["王建国", "小当家便利店联盟队", "男", "13805391234", "A01", "兰山区", ""],
-        ["李秀英", "小当家便利店联盟队", "女", "0539-8123456", "A02", "河东区", "队长"],
-        ["张志强", "沂河源矿泉水队", "男", "", "B01", "", ""]]
+GOOD = [
+    ["姓名", "队伍", "性别", "电话", "编号", "籍贯", "备注"],
+    ["王建国", "小当家便利店联盟队", "男", "13805391234", "A01", "兰山区", ""],
+    ["李秀英", "小当家便利店联盟队", "女", "0539-8123456", "A02", "河东区", "队长"],
+    ["张志强", "沂河源矿泉水队", "男", "", "B01", "", ""],
+]
 
 
 def _csv(path: Path, rows: list[list[str]], encoding: str) -> Path:
@@ -39,7 +41,9 @@ def season(db_path: Path) -> tuple[SeasonDB, int]:
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "gbk"])
-def test_csv_in_every_encoding_excel_saves(season: tuple[SeasonDB, int], tmp_path: Path, encoding: str) -> None:
+def test_csv_in_every_encoding_excel_saves(
+    season: tuple[SeasonDB, int], tmp_path: Path, encoding: str
+) -> None:
     sdb, sid = season
     rep = import_file(sdb, sid, _csv(tmp_path / "名单.csv", GOOD, encoding))
     assert (rep.added, rep.updated) == (3, 0)
@@ -51,19 +55,24 @@ def test_csv_in_every_encoding_excel_saves(season: tuple[SeasonDB, int], tmp_pat
 
 def test_xlsx_with_numeric_phone_and_aliases(season: tuple[SeasonDB, int], tmp_path: Path) -> None:
     sdb, sid = season
-    rows: list[list[object]] = [["选手姓名", "战队", "手机号", "sex", "年龄"],
-                                ["刘德胜", "兰山够级协会队", 13912345678, "M", 56]]
+    rows: list[list[object]] = [
+        ["选手姓名", "战队", "手机号", "sex", "年龄"],
+        ["刘德胜", "兰山够级协会队", 13912345678, "M", 56],
+    ]
     rep = import_file(sdb, sid, _xlsx(tmp_path / "r.xlsx", rows))
     assert rep.added == 1 and rep.ignored_columns == ["年龄"]
     p = sdb.players(sid)[0]
     assert (p["name"], p["phone"], p["gender"]) == ("刘德胜", "13912345678", "男")
 
 
-def test_bad_rows_are_reported_with_row_numbers_and_nothing_is_imported(season: tuple[SeasonDB, int],
-                                                                         tmp_path: Path) -> None:
+def test_bad_rows_are_reported_with_row_numbers_and_nothing_is_imported(
+    season: tuple[SeasonDB, int], tmp_path: Path
+) -> None:
     sdb, sid = season
-    rows = [r[:] for r in GOOD] + [["", "沂河源矿泉水队", "男", "", "B02", "", ""],
-                                   ["赵六", "沂河源矿泉水队", "未知", "12345", "A01", "", ""]]
+    rows = [r[:] for r in GOOD] + [
+        ["", "沂河源矿泉水队", "男", "", "B02", "", ""],
+        ["赵六", "沂河源矿泉水队", "未知", "12345", "A01", "", ""],
+    ]
     path = _csv(tmp_path / "bad.csv", rows, "utf-8")
     with pytest.raises(ImportError_) as exc:
         import_file(sdb, sid, path)
@@ -105,8 +114,9 @@ def test_dry_run_keeps_nothing(season: tuple[SeasonDB, int], tmp_path: Path) -> 
     assert rep.added == 3 and sdb.players(sid) == [] and sdb.teams(sid) == []
 
 
-def test_cli_import_exit_status_and_one_line_per_error(db_path: Path, tmp_path: Path,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_import_exit_status_and_one_line_per_error(
+    db_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     SeasonDB.open(db_path).close()
     assert cli(["season", "create", "第一季", "--db", str(db_path)]) == 0
     good = _csv(tmp_path / "good.csv", GOOD, "gbk")

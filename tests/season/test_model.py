@@ -40,14 +40,17 @@ def test_schema_is_versioned_and_survives_close_and_reopen(db_path: Path) -> Non
     sdb.record_game(mid, text)
     sdb.close()
     conn = sqlite3.connect(db_path)
-    assert conn.execute("SELECT version FROM schema_versions WHERE component='season'").fetchone()[0] == len(MIGRATIONS)
+    assert conn.execute("SELECT version FROM schema_versions WHERE component='season'").fetchone()[0] == len(
+        MIGRATIONS
+    )
     conn.close()
     again = SeasonDB.open(db_path)
     games = again.games(mid)
     assert len(games) == 1 and games[0]["gjn"] == text
     assert (games[0]["points_a"], games[0]["points_b"]) == (pts["odd"], pts["even"])
-    seats = again.conn.execute("SELECT seat, title, points FROM season_game_seats WHERE game_id=? ORDER BY seat",
-                               (games[0]["id"],)).fetchall()
+    seats = again.conn.execute(
+        "SELECT seat, title, points FROM season_game_seats WHERE game_id=? ORDER BY seat", (games[0]["id"],)
+    ).fetchall()
     assert sum(r["points"] for r in seats if r["seat"] % 2) == pts["odd"]
     assert {r["title"] for r in seats} >= {"头科"}
     again.close()
@@ -71,12 +74,12 @@ def test_record_rejected_by_engine_names_the_clause_and_stores_nothing(db_path: 
     first_move = next(i for i, ln in enumerate(lines) if ln and ln[0].isdigit())
     leader = int(lines[first_move].split()[0])
     wrong = leader % 6 + 2 if leader % 6 + 2 <= 6 else 1
-    bad = "\n".join(lines[:first_move + 1] + [f"{wrong} pass"] + lines[first_move + 1:]) + "\n"
+    bad = "\n".join(lines[: first_move + 1] + [f"{wrong} pass"] + lines[first_move + 1 :]) + "\n"
     with pytest.raises(SeasonError) as exc:
         sdb.record_game(mid, bad, filename="bad.gjn")
     assert exc.value.rule.startswith("G")
     assert "bad.gjn" in str(exc.value)
-    truncated = "\n".join(lines[:first_move + 3]) + "\n"
+    truncated = "\n".join(lines[: first_move + 3]) + "\n"
     with pytest.raises(SeasonError) as exc2:
         sdb.record_game(mid, truncated, filename="short.gjn")
     assert exc2.value.rule == "G10.4"
@@ -154,9 +157,12 @@ def test_tie_needs_extra_game_then_lots_with_recorded_seed(db_path: Path) -> Non
     assert m["lots_seed"] == 4242 and m["status"] == "final"
     # the same seed draws the same team (reproducible from the record)
     from engine import match as engine_match
+
     em = engine_match.Match("tv_match", seed=4242)
     for g in sdb.games(mid):
-        em.add_game(type("R", (), {"void": False, "team_points": {"odd": g["points_a"], "even": g["points_b"]}})())
+        em.add_game(
+            type("R", (), {"void": False, "team_points": {"odd": g["points_a"], "even": g["points_b"]}})()
+        )
     assert (ta if em.winner == "odd" else tb) == r.winner
 
 
@@ -176,8 +182,16 @@ def test_materialised_totals_equal_the_full_recompute(demo_db: Path) -> None:
         sid = int(sdb.season()["id"])
         for kind in ("players", "teams"):
             fast = [r.as_dict() for r in compute(sdb.conn, sid, kind, active_only=False).rows]  # type: ignore[arg-type]
-            full = [r.as_dict() for r in compute(sdb.conn, sid, kind, materialised=False,  # type: ignore[arg-type]
-                                                 active_only=False).rows]
+            full = [
+                r.as_dict()
+                for r in compute(
+                    sdb.conn,
+                    sid,
+                    kind,
+                    materialised=False,  # type: ignore[arg-type]
+                    active_only=False,
+                ).rows
+            ]
             assert fast == full and fast
         before = [r.as_dict() for r in compute(sdb.conn, sid, "players").rows]
         sdb.conn.execute("UPDATE season_player_totals SET points=0")
@@ -202,6 +216,7 @@ def test_demo_season_shows_every_match_rule(demo_db: Path) -> None:
             nxt = {t for m in ms if m["round"] == rnd + 1 for t in (m["team_a"], m["team_b"])}
             assert nxt == winners
         from broadcast.season.demo import verify_records
+
         assert verify_records(sdb, sid) == sdb.conn.execute("SELECT COUNT(*) FROM season_games").fetchone()[0]
 
 

@@ -7,30 +7,44 @@ from pathlib import Path
 import pytest
 
 from broadcast.season.model import SeasonDB
-from broadcast.season.rankings import DEFAULT_SPECS, Row, SpecError, compute, parse_spec, rank_label, rank_rows
+from broadcast.season.rankings import (
+    DEFAULT_SPECS,
+    Row,
+    SpecError,
+    compute,
+    parse_spec,
+    rank_label,
+    rank_rows,
+)
 
 
 def test_parse_spec_defaults_and_errors() -> None:
     terms = parse_spec(DEFAULT_SPECS["players"], "players")
-    assert [(t.field, t.desc) for t in terms] == [("points", True), ("firsts", True), ("lasts", False),
-                                                   ("h2h", True), ("name", False), ("id", False)]
+    assert [(t.field, t.desc) for t in terms] == [
+        ("points", True),
+        ("firsts", True),
+        ("lasts", False),
+        ("h2h", True),
+        ("name", False),
+        ("id", False),
+    ]
     with pytest.raises(SpecError, match="wins"):
         parse_spec("points desc, wins desc", "players")
     with pytest.raises(SpecError, match="sideways"):
         parse_spec("points sideways", "players")
     with pytest.raises(SpecError, match="twice"):
         parse_spec("points, points", "players")
-    assert parse_spec("wins, points", "teams")[0].desc is True   # default direction of the field
+    assert parse_spec("wins, points", "teams")[0].desc is True  # default direction of the field
 
 
 def _rows() -> list[Row]:
     return [
         Row(id=1, name="王五", points=30, firsts=3, lasts=1),
-        Row(id=2, name="李四", points=30, firsts=4, lasts=2),   # more 头科 beats 王五
-        Row(id=3, name="张三", points=30, firsts=3, lasts=0),   # fewer 大落 beats 王五
+        Row(id=2, name="李四", points=30, firsts=4, lasts=2),  # more 头科 beats 王五
+        Row(id=3, name="张三", points=30, firsts=3, lasts=0),  # fewer 大落 beats 王五
         Row(id=4, name="赵六", points=40, firsts=0, lasts=5),
         Row(id=5, name="阿七", points=10, firsts=1, lasts=1),
-        Row(id=6, name="白八", points=10, firsts=1, lasts=1),   # true tie with 阿七
+        Row(id=6, name="白八", points=10, firsts=1, lasts=1),  # true tie with 阿七
     ]
 
 
@@ -56,7 +70,7 @@ def test_order_is_stable_whatever_the_input_order() -> None:
     b = [(r.id, r.rank) for r in rank_rows(list(reversed(_rows())), spec)]
     assert a == b
     same = [Row(id=i, name="同名", points=5) for i in (9, 3, 7)]
-    assert [r.id for r in rank_rows(same, spec)] == [3, 7, 9]   # the id is the final tie-breaker
+    assert [r.id for r in rank_rows(same, spec)] == [3, 7, 9]  # the id is the final tie-breaker
     assert {r.rank for r in rank_rows(same, spec)} == {1}
 
 
@@ -66,26 +80,38 @@ def test_h2h_applies_only_inside_a_tie_group() -> None:
     def h2h(groups):  # type: ignore[no-untyped-def]
         calls.append([sorted(g) for g in groups])
         return {5: 0, 6: 2}
+
     out = rank_rows(_rows(), parse_spec(DEFAULT_SPECS["players"], "players"), h2h)
-    assert calls == [[[5, 6]]]                  # only the group still tied is asked about
+    assert calls == [[[5, 6]]]  # only the group still tied is asked about
     assert [r.name for r in out[-2:]] == ["白八", "阿七"] and out[-1].rank == 6 and not out[-1].tied
     spec_rows = rank_rows(_rows(), parse_spec("h2h, points desc", "players"), lambda g: {})
-    assert spec_rows[0].name == "赵六"           # h2h first: everyone level at 0, points decide
+    assert spec_rows[0].name == "赵六"  # h2h first: everyone level at 0, points decide
 
 
-def _insert_game(sdb: SeasonDB, mid: int, number: int, seat_order: list[int], sid: int,
-                 lineup: dict[int, int], teams: dict[int, int]) -> None:
+def _insert_game(
+    sdb: SeasonDB,
+    mid: int,
+    number: int,
+    seat_order: list[int],
+    sid: int,
+    lineup: dict[int, int],
+    teams: dict[int, int],
+) -> None:
     """A game row with a given finish order, written directly (to build exact ties for ranking tests)."""
     pts = {s: p for s, p in zip(seat_order, (7, 5, 4, 3, 2, 1), strict=True)}
     titles = dict(zip(seat_order, ("头科", "二科", "三科", "四科", "二落", "大落"), strict=True))
     pa, pb = sum(pts[s] for s in (1, 3, 5)), sum(pts[s] for s in (2, 4, 6))
     with sdb.transaction() as c:
-        gid = c.execute("INSERT INTO season_games(match_id, number, gjn, points_a, points_b) VALUES(?,?,?,?,?)",
-                        (mid, number, "; synthetic", pa, pb)).lastrowid
+        gid = c.execute(
+            "INSERT INTO season_games(match_id, number, gjn, points_a, points_b) VALUES(?,?,?,?,?)",
+            (mid, number, "; synthetic", pa, pb),
+        ).lastrowid
         for s in range(1, 7):
-            c.execute("INSERT INTO season_game_seats(game_id, seat, season_id, player_id, team_id, title, place, "
-                      "points) VALUES(?,?,?,?,?,?,?,?)", (gid, s, sid, lineup[s], teams[s], titles[s],
-                                                          seat_order.index(s) + 1, pts[s]))
+            c.execute(
+                "INSERT INTO season_game_seats(game_id, seat, season_id, player_id, team_id, title, place, "
+                "points) VALUES(?,?,?,?,?,?,?,?)",
+                (gid, s, sid, lineup[s], teams[s], titles[s], seat_order.index(s) + 1, pts[s]),
+            )
     sdb.rebuild_totals(sid)
 
 
