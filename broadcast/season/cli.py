@@ -165,11 +165,11 @@ def _main(args: argparse.Namespace) -> int:
     if args.cmd == "demo":
         from broadcast.season.demo import build_demo_season
 
-        s = build_demo_season(args.db, args.seed)
+        summary = build_demo_season(args.db, args.seed)
         print(
-            f"演示赛季已建立 demo season built: {s.db_path} — {s.teams} 队 teams, "
-            f"{s.players} 名选手 players, "
-            f"{s.episodes} 期 episodes, {s.matches} 场 matches, {s.games} 局 games"
+            f"演示赛季已建立 demo season built: {summary.db_path} — {summary.teams} 队 teams, "
+            f"{summary.players} 名选手 players, "
+            f"{summary.episodes} 期 episodes, {summary.matches} 场 matches, {summary.games} 局 games"
         )
         return 0
     if args.cmd != "create":
@@ -398,14 +398,14 @@ def _show(sdb: SeasonDB, sid: int) -> None:
 def _compare_totals(sdb: SeasonDB, sid: int) -> list[str]:
     out = []
     for kind in ("players", "teams"):
-        mat = {r.id: r.as_dict() for r in compute(sdb.conn, sid, kind, active_only=False).rows}  # type: ignore[arg-type]
+        mat = {r.id: r.as_dict() for r in compute(sdb.conn, sid, kind, active_only=False).rows}
         full = {
             r.id: r.as_dict()
             for r in compute(
                 sdb.conn,
                 sid,
                 kind,
-                materialised=False,  # type: ignore[arg-type]
+                materialised=False,
                 active_only=False,
             ).rows
         }

@@ -119,7 +119,8 @@ def _int_seed(*parts: object) -> int:
 
 
 def _air_dates(start: date, n: int) -> list[date]:
-    out, d = [], start
+    out: list[date] = []
+    d = start
     while len(out) < n:
         if d.weekday() in (0, 2, 4, 6):  # 首播 Mon/Wed/Fri/Sun 21:35
             out.append(d)

@@ -137,7 +137,7 @@ def _main(args: argparse.Namespace) -> int:
             out.mkdir(parents=True, exist_ok=True)
             done = []
             for kind in ("players", "teams"):
-                ranking = compute(sdb.conn, sid, kind, spec=args.spec if kind == args.kind else None)  # type: ignore[arg-type]
+                ranking = compute(sdb.conn, sid, kind, spec=args.spec if kind == args.kind else None)
                 stem = f"英雄榜_{'选手' if kind == 'players' else '队伍'}_{tag}"
                 for fmt in ("csv", "xlsx", "json"):
                     done.append(export_ranking(ranking, season, out / f"{stem}.{fmt}", fmt, quiet=args.quiet))

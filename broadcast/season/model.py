@@ -138,7 +138,9 @@ class SeasonDB:
     def season(self, ref: str | int | None = None) -> sqlite3.Row:
         """A season by id or name; ``None`` means the only / most recent one."""
         if ref is None:
-            row = self.conn.execute("SELECT * FROM season_seasons ORDER BY id DESC LIMIT 1").fetchone()
+            row: sqlite3.Row | None = self.conn.execute(
+                "SELECT * FROM season_seasons ORDER BY id DESC LIMIT 1"
+            ).fetchone()
             if row is None:
                 raise SeasonError(
                     "数据库里还没有赛季 / no season in this database "
@@ -172,7 +174,7 @@ class SeasonDB:
             return int(cur.lastrowid or 0)
 
     def episode(self, season_id: int, number: int) -> sqlite3.Row:
-        row = self.conn.execute(
+        row: sqlite3.Row | None = self.conn.execute(
             "SELECT * FROM season_episodes WHERE season_id=? AND number=?", (season_id, number)
         ).fetchone()
         if row is None:
@@ -301,7 +303,9 @@ class SeasonDB:
             return mid
 
     def match(self, match_id: int) -> sqlite3.Row:
-        row = self.conn.execute("SELECT * FROM season_matches WHERE id=?", (match_id,)).fetchone()
+        row: sqlite3.Row | None = self.conn.execute(
+            "SELECT * FROM season_matches WHERE id=?", (match_id,)
+        ).fetchone()
         if row is None:
             raise SeasonError(f"没有这场比赛 #{match_id} / no such match", rule="match")
         return row

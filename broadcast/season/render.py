@@ -50,7 +50,7 @@ def font(size: int, *, bold: bool = True, serif: bool = False) -> ImageFont.Free
             f = ImageFont.truetype(str(path), size, index=index)
         except OSError:
             break
-        if f.getname()[0].endswith(" SC"):
+        if (f.getname()[0] or "").endswith(" SC"):
             return f
     return ImageFont.truetype(str(path), size, index=0)
 
