@@ -68,6 +68,8 @@ def _check_jiugongge(page: Any) -> None:
     assert _texts(page, ".jiugongge .jg-sponsor")[0] == "小当家便利店"
     chosen = page.eval_on_selector_all(".jiugongge .jg-cell.chosen", "els => els.map(e => e.dataset.cell)")
     assert chosen == ["4"]
+    taken = page.eval_on_selector_all(".jiugongge .jg-cell.taken", "els => els.map(e => e.dataset.cell)")
+    assert taken == ["0"]
     assert page.text_content(".jiugongge .jg-r-prize") == "500元购物卡"
     assert page.text_content(".jiugongge .jg-r-sponsor") == "本礼品由「临沂商城物流」提供"
     assert page.text_content(".jiugongge .jg-r-who") == "恭喜 李春燕 抽中"
@@ -120,7 +122,9 @@ CHECKS = {"scoreboard": _check_scoreboard, "leaderboard": _check_leaderboard, "j
 def _state_for(graphic: str) -> dict[str, Any]:
     st = demo_state(on=(graphic,))
     if graphic == "jiugongge":
-        st["jiugongge"]["draw"] = {"id": 1, "contestant": "李春燕", "cell": 4}
+        st["jiugongge"]["draws"] = [{"id": 1, "contestant": "王建军", "cell": 0},
+                                    {"id": 2, "contestant": "李春燕", "cell": 4}]
+        st["jiugongge"]["draw"] = {"id": 2, "contestant": "李春燕", "cell": 4}
     if graphic == "bumper":
         st["graphics"]["program"]["bumper"]["item"] = "title"
     if graphic == "credits":

@@ -14,9 +14,10 @@ export function mount(parent) {
     const inner = h('div', 'jg-inner');
     const front = h('div', 'jg-face jg-front');
     const no = h('div', 'jg-no', String(i + 1));
+    const taken = h('div', 'jg-taken', '已抽出');
     const lg = logo('jg-logo');
     const sponsor = h('div', 'jg-sponsor');
-    front.append(no, lg, sponsor);
+    front.append(no, lg, sponsor, taken);
     const back = h('div', 'jg-face jg-back');
     const prize = h('div', 'jg-prize');
     const bSponsor = h('div', 'jg-back-sponsor');
@@ -63,8 +64,11 @@ export function mount(parent) {
 
       const draw = jg.draw;
       const drawKey = draw ? `${draw.id}:${draw.cell}` : null;
+      // cells drawn earlier in this episode are marked (each cell is drawn once)
+      const earlier = (jg.draws || []).filter((d) => !draw || d.id !== draw.id).map((d) => d.cell);
       cells.forEach((c, i) => {
         flag(c.cell, 'chosen', !!draw && draw.cell === i);
+        flag(c.cell, 'taken', earlier.includes(i));
       });
       flag(root, 'drawn', !!draw);
       if (draw) {
