@@ -110,6 +110,7 @@ def run(mode: str, updates: int, seed: int, on_air: tuple[str, ...] = ON_AIR,
         to_page: list[float] = []
         to_frame: list[float] = []
         on_screen: list[float] = []
+        render: list[float] = []
         try:
             with sync_playwright() as pw:
                 args = CHROMIUM_ARGS + list(flags)
@@ -137,6 +138,7 @@ def run(mode: str, updates: int, seed: int, on_air: tuple[str, ...] = ON_AIR,
                         to_page.append((pr.page_arrived - wall_at[ch.seq]) * 1000)
                         to_frame.append((pr.page_frame - pr.page_arrived) * 1000)
                         on_screen.append((pr.page_frame - wall_at[ch.seq]) * 1000)
+                        render.append((pr.page_sent - pr.page_frame) * 1000)
                         lat_dispatch.append((t_echo - t0) * 1000)
                         dispatch_ms.append((t1 - t0) * 1000)
                         if mode == "full":
@@ -162,6 +164,7 @@ def run(mode: str, updates: int, seed: int, on_air: tuple[str, ...] = ON_AIR,
         "to_page_p50": pct(to_page, 50), "to_page_p99": pct(to_page, 99),
         "to_frame_p50": pct(to_frame, 50), "to_frame_p99": pct(to_frame, 99),
         "frame_p50": pct(on_screen, 50), "frame_p99": pct(on_screen, 99),
+        "render_p50": pct(render, 50), "render_p99": pct(render, 99),
     }
 
 
@@ -192,7 +195,8 @@ def main() -> int:
         print(f"    breakdown (page clock): change→page p50 {r['to_page_p50']:.1f}"
               f" / p99 {r['to_page_p99']:.1f} ms,"
               f" page→rAF p50 {r['to_frame_p50']:.1f} / p99 {r['to_frame_p99']:.1f} ms,"
-              f" change→rAF start p50 {r['frame_p50']:.1f} / p99 {r['frame_p99']:.1f} ms")
+              f" change→rAF start p50 {r['frame_p50']:.1f} / p99 {r['frame_p99']:.1f} ms,"
+              f" render in rAF p50 {r['render_p50']:.2f} / p99 {r['render_p99']:.2f} ms")
         if mode == "sections":
             goal = (r["frame_p99"], r["change_p99"])
     if goal:

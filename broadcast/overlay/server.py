@@ -85,6 +85,7 @@ class Rendered:
     received: float        # time.perf_counter() when the echo reached the server
     page_arrived: float = 0.0   # page clock, seconds since the epoch: the state reached the page
     page_frame: float = 0.0     # page clock: the requestAnimationFrame callback that rendered it began
+    page_sent: float = 0.0      # page clock: the echo was sent (end of that callback)
 
 
 class PathRefused(Exception):
@@ -457,9 +458,10 @@ class OverlayServer:
             try:
                 arrived = float(msg.get("arrived", 0)) / 1000.0
                 frame = float(msg.get("frame", 0)) / 1000.0
+                sent = float(msg.get("sent", 0)) / 1000.0
             except (TypeError, ValueError):
-                arrived = frame = 0.0
-            event = Rendered(int(msg.get("seq", -1)), client.bus, client.id, now, arrived, frame)
+                arrived = frame = sent = 0.0
+            event = Rendered(int(msg.get("seq", -1)), client.bus, client.id, now, arrived, frame, sent)
             for fn in list(self._rendered_listeners):
                 try:
                     fn(event)

@@ -144,7 +144,8 @@ export class Feed {
     if (this.echo) {
       // page clock (ms since the epoch): when the state arrived and when this frame began rendering it
       const origin = performance.timeOrigin;
-      this.send({ type: 'rendered', seq, arrived: origin + this.arrivedAt, frame: origin + frameStart });
+      this.send({ type: 'rendered', seq, arrived: origin + this.arrivedAt, frame: origin + frameStart,
+        sent: origin + performance.now() });
     }
   }
 }
