@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from broadcast.overlay.cli import add_server_arguments, fail, print_urls, resolve_token, wait_for_interrupt
+from broadcast.table import RUNTIME_KEY
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO_PLACEMENTS = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
@@ -185,7 +186,8 @@ class Rehearsal:
             self.wait(self.hold(0.6))
         self.on("commentary", False)
 
-    def game(self, rec: GameRecord) -> None:
+    def game(self, rec: GameRecord) -> Any:
+        """Play one record through the store; returns the engine's result of the game."""
         payload: dict[str, Any] = {"leader": rec.leader, "rules": rec.rules}
         if rec.hands:
             payload["hands"] = rec.hands
@@ -210,12 +212,15 @@ class Rehearsal:
         titles = "，".join(f"{s['seat']}号{s['title']}" for s in t["seats"] if s["title"])
         self.say(f"  {t['message']}（{titles}）")
         self.wait(self.hold(4.0))
+        return self.store.runtime[RUNTIME_KEY].game.result()
 
-    def finale(self) -> None:
+    def finale(self, match: Any) -> None:
         t = self.store.state["table"]
         odd, even = t["teams"]["odd"], t["teams"]["even"]
-        winner = odd if odd["points"] > even["points"] else even if even["points"] > odd["points"] else None
-        text = f"本场胜者：{winner['name']}" if winner else "总分相同，加赛一局（G11.2）"
+        how = {"points": "", "extra_game": "（加赛决出）", "lots": "（总分相同，抽签决出）",
+               "forfeit": "（对方弃权）"}.get(match.decided_by or "", "")
+        winner = t["teams"][match.winner]["name"] if match.winner else ""
+        text = f"本场胜者：{winner}{how}" if winner else "比赛未决"
         self.do("table.message", {"text": f"{text}　{odd['points']} : {even['points']}"})
         self.say(f"== 比赛结束 {odd['name']} {odd['points']} : {even['points']} {even['name']}")
         self.wait(self.hold(4.0))
@@ -283,9 +288,20 @@ def main(args: argparse.Namespace) -> int:
             r.wait(r.hold(2.0))      # time to point OBS at the pages
             r.setup(args.placements, records)
             r.opening()
+            from engine.match import Match
+
+            match = Match(args.rules, seed=args.seed)
             for rec in records:
-                r.game(rec)
-            r.finale()
+                match.add_game(r.game(rec))
+            extra = 0
+            while match.needs_game and not args.games and extra < 2:
+                # G11.2: tied after three games: one more game (then lots, drawn by the engine)
+                extra += 1
+                say(f"总分相同 {match.totals['odd']}:{match.totals['even']}，加赛一局（G11.2）")
+                rec = selfplay_records(args.seed, args.rules, games=len(records) + extra)[-1]
+                rec.label = f"加赛（{rec.label}）"
+                match.add_game(r.game(rec))
+            r.finale(match)
             say("彩排完成 / rehearsal done")
             if not args.exit_when_done:
                 say("图形服务继续运行，按 Ctrl-C 停止 / still serving the pages, Ctrl-C to stop")

@@ -204,3 +204,19 @@ def test_rehearsal_replays_gjn_files(tmp_path: Path) -> None:
         assert [x["game_no"] for x in store.state["table"]["results"]] == [1, 2]
     finally:
         store.journal.connection.close()
+
+
+def test_rehearsal_plays_an_extra_game_on_a_tie(tmp_path: Path) -> None:
+    """Seed 18's three games tie 33:33: one more game (G11.2), then the engine's Match decides."""
+    db = tmp_path / "tie.sqlite"
+    r = _run("rehearse", "--seed", "18", "--quick", "--pace", "0", "--port", "0", "--exit-when-done",
+             "--db", str(db), timeout=90)
+    assert r.returncode == 0, r.stderr
+    assert "总分相同 33:33，加赛一局（G11.2）" in r.stdout
+    store = ShowStore.open(db)
+    try:
+        t = store.state["table"]
+        assert len(t["results"]) >= 4 and t["results"][3]["game_no"] == 4
+        assert t["message"].startswith("本场胜者：")
+    finally:
+        store.journal.connection.close()
