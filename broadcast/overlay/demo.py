@@ -68,13 +68,20 @@ def demo_jiugongge() -> dict[str, Any]:
 
 def demo_leaderboard() -> dict[str, Any]:
     rows = [("王建军", "小当家联盟队", 86, 9, 1, 18), ("李春燕", "沂蒙山泉队", 81, 8, 2, 18),
-            ("张立国", "小当家联盟队", 77, 7, 2, 18), ("孙玉梅", "兰山区代表队", 70, 5, 3, 15),
+            ("张立国", "小当家联盟队", 77, 7, 2, 18), ("孙玉梅", "兰山区代表队", 77, 5, 3, 15),
             ("赵海峰", "沂蒙山泉队", 66, 5, 4, 18), ("周德福", "河东区代表队", 61, 4, 3, 15),
             ("刘晓东", "罗庄区代表队", 57, 3, 5, 15), ("陈桂兰", "沂蒙山泉队", 52, 3, 6, 18),
             ("吴国强", "兰山区代表队", 44, 2, 6, 12), ("郑秀英", "河东区代表队", 38, 1, 7, 12)]
-    return {"title": "够级英雄榜", "season": "第一季 · 第12期",
-            "rows": [{"rank": i + 1, "name": n, "team": t, "points": p, "firsts": f, "lasts": la, "games": g}
-                     for i, (n, t, p, f, la, g) in enumerate(rows)]}
+    colors = {"小当家联盟队": "#c8372d", "沂蒙山泉队": "#1f5fbf", "兰山区代表队": "#2e7d32",
+              "河东区代表队": "#6a1b9a", "罗庄区代表队": "#ef6c00"}
+    out = []
+    for i, (n, t, p, f, la, g) in enumerate(rows):
+        tied = any(o[2] == p for j, o in enumerate(rows) if j != i)
+        rank = 1 + sum(1 for o in rows if o[2] > p)
+        out.append({"rank": rank, "name": n, "team": t, "points": p, "firsts": f, "lasts": la, "games": g,
+                    "tied": tied, "team_color": colors[t]})
+    return {"title": "够级英雄榜", "season": "第一季 · 第12期", "sponsor": "金沂蒙酒业", "kind": "players",
+            "rows": out}
 
 
 def demo_table() -> dict[str, Any]:

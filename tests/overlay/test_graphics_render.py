@@ -61,6 +61,8 @@ def _check_leaderboard(page: Any) -> None:
     names = _texts(page, ".leaderboard .lb-body .name")
     assert len(names) == 10 and names[0] == "王建军"
     assert _texts(page, ".leaderboard .lb-body .points")[:2] == ["86", "81"]
+    # ties share a rank and say so (rows 3 and 4: 77 points)
+    assert _texts(page, ".leaderboard .lb-body .rank")[2:5] == ["3并列", "3并列", "5"]
 
 
 def _check_jiugongge(page: Any) -> None:

@@ -1,5 +1,5 @@
 // 够级英雄榜, with the 英雄榜冠名 sponsor's name in front of it.
-import { h, text, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
+import { h, text, flag, logo, image, color, changed, graphicRoot, onAir } from '../dom.js';
 
 const MAX_ROWS = 10;
 
@@ -15,8 +15,10 @@ export function mount(parent) {
   titles.append(sponsorName, title);
   head.append(sLogo, titles, season);
   const cols = h('div', 'lb-row lb-cols');
-  for (const [cls, label] of [['rank', '名次'], ['name', '选手'], ['team', '队伍'], ['games', '局数'],
-    ['firsts', '头科'], ['lasts', '大落'], ['points', '积分']]) cols.append(h('span', cls, label));
+  const colName = h('span', 'name', '选手');
+  const colTeam = h('span', 'team', '队伍');
+  cols.append(h('span', 'rank', '名次'), colName, colTeam, h('span', 'games', '局数'), h('span', 'firsts', '头科'),
+    h('span', 'lasts', '大落'), h('span', 'points', '积分'));
   const body = h('div', 'lb-body');
   root.append(head, cols, body);
 
@@ -26,18 +28,27 @@ export function mount(parent) {
       const lb = state.leaderboard || {};
       const sp = (state.sponsors && state.sponsors.leaderboard) || {};
       if (!changed(memo, 'all', [lb, sp])) return;
-      text(sponsorName, sp.name ? `${sp.name}` : '');
-      flag(sponsorName, 'empty', !sp.name);
+      // the 英雄榜冠名 sponsor in front of the board: the placements' slot, else the season's sponsor
+      const sponsor = sp.name || lb.sponsor || '';
+      text(sponsorName, sponsor);
+      flag(sponsorName, 'empty', !sponsor);
       image(sLogo, sp.logo);
       text(title, lb.title || '够级英雄榜');
       text(season, lb.season || '');
+      const teams = lb.kind === 'teams';
+      text(colName, teams ? '队伍' : '选手');
+      text(colTeam, teams ? '冠名' : '队伍');
       const rows = (lb.rows || []).slice(0, MAX_ROWS);
       body.replaceChildren(...rows.map((r, i) => {
-        const row = h('div', `lb-row${i < 3 ? ` top top${i + 1}` : ''}`);
+        const rank = r.rank || i + 1;
+        const row = h('div', `lb-row${rank <= 3 ? ` top top${rank}` : ''}`);
         const pts = Number.isInteger(r.points) ? r.points : Number(r.points || 0).toFixed(1);
-        row.append(h('span', 'rank', r.rank || i + 1), h('span', 'name', r.name), h('span', 'team', r.team),
-          h('span', 'games', r.games ?? 0), h('span', 'firsts', r.firsts ?? 0), h('span', 'lasts', r.lasts ?? 0),
-          h('span', 'points', pts));
+        const rankCell = h('span', 'rank', rank);
+        if (r.tied) rankCell.append(h('span', 'tied', '并列'));
+        const team = h('span', 'team', r.team);
+        team.style.setProperty('--team', color(r.team_color, 'transparent'));
+        row.append(rankCell, h('span', 'name', r.name), team, h('span', 'games', r.games ?? 0),
+          h('span', 'firsts', r.firsts ?? 0), h('span', 'lasts', r.lasts ?? 0), h('span', 'points', pts));
         row.style.setProperty('--i', i);
         return row;
       }));
