@@ -214,13 +214,40 @@ class Rehearsal:
         self.wait(self.hold(4.0))
         return self.store.runtime[RUNTIME_KEY].game.result()
 
-    def finale(self, match: Any) -> None:
+    def play_match(self, records: list[GameRecord], seed: int, rules: str = "tv_match",
+                   extra_games: bool = True) -> Any:
+        """The games, the extra game(s) G11.2 asks for on a tie (self-play), then the finale.
+        Returns the engine's ``Match``."""
+        from engine.match import Match
+
+        match = Match(rules, seed=seed)
+        for rec in records:
+            match.add_game(self.game(rec))
+        extra = 0
+        while match.needs_game and extra_games and extra < 2:
+            extra += 1
+            self.say(f"总分相同 {match.totals['odd']}:{match.totals['even']}，加赛一局（G11.2）")
+            rec = selfplay_records(seed, rules, games=len(records) + extra)[-1]
+            rec.label = f"加赛（{rec.label}）"
+            match.add_game(self.game(rec))
+        self.finale(match)
+        return match
+
+    def finale(self, match: Any = None) -> None:
+        """Match result, 九宫格 draw, 英雄榜, credits. ``match``: the engine's Match (winner, how it was
+        decided); without it the table's totals decide."""
         t = self.store.state["table"]
         odd, even = t["teams"]["odd"], t["teams"]["even"]
-        how = {"points": "", "extra_game": "（加赛决出）", "lots": "（总分相同，抽签决出）",
-               "forfeit": "（对方弃权）"}.get(match.decided_by or "", "")
-        winner = t["teams"][match.winner]["name"] if match.winner else ""
-        text = f"本场胜者：{winner}{how}" if winner else "比赛未决"
+        if match is not None:
+            how = {"points": "", "extra_game": "（加赛决出）", "lots": "（总分相同，抽签决出）",
+                   "forfeit": "（对方弃权）"}.get(match.decided_by or "", "")
+            side = match.winner
+        else:
+            how = ""
+            diff = odd["points"] - even["points"]
+            side = "odd" if diff > 0 else "even" if diff < 0 else None
+        winner = t["teams"][side]["name"] if side else ""
+        text = f"本场胜者：{winner}{how}" if winner else "总分相同（G11.2：加赛一局）"
         self.do("table.message", {"text": f"{text}　{odd['points']} : {even['points']}"})
         self.say(f"== 比赛结束 {odd['name']} {odd['points']} : {even['points']} {even['name']}")
         self.wait(self.hold(4.0))
@@ -288,20 +315,7 @@ def main(args: argparse.Namespace) -> int:
             r.wait(r.hold(2.0))      # time to point OBS at the pages
             r.setup(args.placements, records)
             r.opening()
-            from engine.match import Match
-
-            match = Match(args.rules, seed=args.seed)
-            for rec in records:
-                match.add_game(r.game(rec))
-            extra = 0
-            while match.needs_game and not args.games and extra < 2:
-                # G11.2: tied after three games: one more game (then lots, drawn by the engine)
-                extra += 1
-                say(f"总分相同 {match.totals['odd']}:{match.totals['even']}，加赛一局（G11.2）")
-                rec = selfplay_records(args.seed, args.rules, games=len(records) + extra)[-1]
-                rec.label = f"加赛（{rec.label}）"
-                match.add_game(r.game(rec))
-            r.finale(match)
+            r.play_match(records, args.seed, args.rules, extra_games=not args.games)
             say("彩排完成 / rehearsal done")
             if not args.exit_when_done:
                 say("图形服务继续运行，按 Ctrl-C 停止 / still serving the pages, Ctrl-C to stop")
