@@ -149,6 +149,15 @@ def test_graphic_renders_demo_state(graphic: str, page: Any, shots: Path) -> Non
         CHECKS[graphic](page)
         img = screenshot(page, shots / f"{graphic}.png")
         bbox = element_box(page, root)
+        # every part of the graphic is laid out inside the title-safe area (moving crawls/rolls aside)
+        outside = page.eval_on_selector_all(
+            f"{root} *",
+            "(els, safe) => els.filter(e => !e.closest('.tk-track, .cr-roll')).map(e => {"
+            " const r = e.getBoundingClientRect(); return r.width && r.height &&"
+            " (r.left < safe[0] - 1 || r.top < safe[1] - 1 ||"
+            " r.right > safe[2] + 1 || r.bottom > safe[3] + 1)"
+            " ? e.className : null; }).filter(Boolean)", list(SAFE))
+        assert outside == [], outside
         assert page.errors == []
     # the graphic sits inside the title-safe area and draws there ...
     assert SAFE[0] <= bbox[0] and SAFE[1] <= bbox[1] and bbox[2] <= SAFE[2] and bbox[3] <= SAFE[3], bbox
