@@ -11,7 +11,7 @@ import importlib
 import sys
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("broadcast.app", "演播室：演示赛季、图形服务、连接 OBS（未运行也可）/ the studio on a demo season"),
+    "run": ("broadcast.app", "演播室：演示赛季、图形、OBS（未运行也可）/ the studio, demo season"),
     "rehearse": ("broadcast.rehearsal", "彩排：重放演示比赛到图形 / replay a demo match on the graphics"),
     "serve": ("broadcast.overlay.cli", "只启动图形服务器 / serve the on-air pages only"),
     "obs": ("broadcast.obs.cli", "OBS：连接、布置场景、截图 / OBS bridge: provision, status, proof"),

@@ -185,7 +185,8 @@ class ShowStore:
         with self._lock:
             spec = _ACTIONS.get(type_)
             if spec is None:
-                raise UnknownAction(f"未知操作 {type_!r}", rule="action", message_en=f"unknown action {type_!r}")
+                raise UnknownAction(f"未知操作 {type_!r}", rule="action",
+                                    message_en=f"unknown action {type_!r}")
             ts = self._clock()
             seq = self._journal.last_seq() + 1
             new = copy.deepcopy(self._state)

@@ -1,0 +1,224 @@
+"""``python -m broadcast run``: the studio on one project database.
+
+    python -m broadcast run                      # data/studio.sqlite, OBS from GOUJI_OBS_* settings
+    python -m broadcast run --db show.sqlite --pace 0.5
+    python -m broadcast run --no-rehearsal       # serve and stay on air, nothing played
+
+It opens (or creates) the project database and replays its journal (crash recovery), builds the demo
+season there the first time (第一季, engine-played matches), loads the sponsor placements, feeds the
+英雄榜 from the season, serves the on-air pages, records the as-run log, and connects to OBS in the
+background — without OBS it says so and keeps retrying, and the show goes on (the as-run log is then
+kept from the application's own state). Until the operator console exists, it then rehearses a demo
+match play by play through the graphics at a watchable pace.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from broadcast.overlay.cli import add_server_arguments, fail, print_urls, resolve_token, wait_for_interrupt
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DB = ROOT / "data" / "studio.sqlite"
+DEMO_PLACEMENTS = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=str(DEFAULT_DB), help=f"项目数据库 project database ({DEFAULT_DB})")
+    add_server_arguments(parser)
+    parser.add_argument("--placements", default=str(DEMO_PLACEMENTS), help="赞助排期 YAML / placements")
+    parser.add_argument("--air-date", default=None, help="本期播出日期 YYYY-MM-DD（检查合同）/ air date")
+    parser.add_argument("--seed", type=int, default=2011, help="演示比赛种子 / demo match seed")
+    parser.add_argument("--pace", type=float, default=0.8, help="每手牌秒数 / seconds per play")
+    parser.add_argument("--quick", action="store_true", help="缩短片头片尾 / short bumpers (tests)")
+    parser.add_argument("--no-rehearsal", action="store_true", help="不彩排，只上图形 / serve only")
+    parser.add_argument("--no-obs", action="store_true", help="不连接 OBS / do not connect to OBS")
+    parser.add_argument("--obs-settings", default=None, help="OBS 设置文件 / OBS settings file (YAML)")
+    parser.add_argument("--exit-when-done", action="store_true", help="彩排结束即退出 / exit after it")
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+class Studio:
+    """Everything the studio runs, wired to one store. ``start()`` / ``stop()``."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.db_path = Path(args.db)
+        self.store: Any = None
+        self.server: Any = None
+        self.bridge: Any = None
+        self.recorder: Any = None
+        self.asrun: Any = None
+        self.placements: Any = None
+
+    def start(self) -> None:
+        from broadcast.core import ShowStore
+        from broadcast.core.db import DatabaseError
+
+        fresh = not self.db_path.exists()
+        try:
+            self.store = ShowStore.open(self.db_path)
+        except DatabaseError as exc:
+            fail(f"{self.db_path}:0: {exc}")
+        if fresh:
+            _say(f"新建项目数据库 new project database: {self.db_path}")
+        else:
+            _say(f"项目数据库 database: {self.db_path}（日志恢复到 #{self.store.seq} / journal replayed to "
+                 f"#{self.store.seq}）")
+        for msg in self.store.replay_errors:
+            _say(f"警告 warning: {msg}")
+        self._sponsors()
+        self._season()
+        self._asrun()
+        self._serve()
+        self._obs()
+
+    # -- parts ---------------------------------------------------------------------------------
+    def _season(self) -> None:
+        from broadcast.season.actions import push_leaderboard
+        from broadcast.season.demo import SEASON_NAME, build_demo_season
+        from broadcast.season.model import SeasonDB
+
+        with SeasonDB.open(self.db_path) as sdb:
+            has_demo = any(r["name"] == SEASON_NAME for r in sdb.seasons())
+        if not has_demo:
+            summary = build_demo_season(self.db_path, seed=2012)
+            _say(f"演示赛季已建立 demo season built: {summary.episodes} 期 episodes, {summary.matches} 场 "
+                 f"matches, {summary.games} 局 games, {summary.players} 名选手 players")
+        with SeasonDB.open(self.db_path) as sdb:
+            push_leaderboard(self.store, sdb, sponsor=self._leaderboard_sponsor())
+        rows = self.store.state["leaderboard"]["rows"]
+        if rows:
+            _say(f"英雄榜 leaderboard: {len(rows)} 行，第一名 {rows[0]['name']}（{rows[0]['points']} 分）")
+
+    def _leaderboard_sponsor(self) -> str | None:
+        name = self.store.state["sponsors"]["leaderboard"]["name"]
+        return str(name) if name else None
+
+    def _sponsors(self) -> None:
+        from broadcast.sponsors.placements import PlacementError, load_placements
+
+        if not self.args.placements:
+            return
+        try:
+            air = date.fromisoformat(self.args.air_date) if self.args.air_date else None
+        except ValueError:
+            fail(f"run: --air-date {self.args.air_date!r} 不是日期 is not a date (YYYY-MM-DD)")
+        try:
+            self.placements = load_placements(self.args.placements, air_date=air)
+        except PlacementError as exc:
+            _say(f"赞助排期有错，未加载 placements NOT loaded:\n{exc}")
+            return
+        self.store.dispatch("sponsors.load", self.placements.to_state(), source="run")
+        title = self.store.state["sponsors"]["title"]["name"]
+        n = len(self.placements.slots)
+        _say(f"赞助排期 placements: {self.args.placements}（冠名 {title}，{n} 个广告位）")
+
+    def _asrun(self) -> None:
+        from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
+
+        self.asrun = AsRunLog.open(self.db_path)
+        self.recorder = AsRunRecorder(self.store, self.asrun, obs_connected=False)
+
+    def _serve(self) -> None:
+        from broadcast.overlay.server import OverlayServer
+
+        self.server = OverlayServer(self.store, host=self.args.host, port=self.args.port,
+                                    token=resolve_token(self.args))
+        try:
+            self.server.start()
+        except OSError as exc:
+            fail(f"run: {exc.strerror or exc} (use --port N, or --port 0 for any free port)")
+        print_urls(self.server)
+
+    def _obs(self) -> None:
+        if self.args.no_obs:
+            _say("OBS：未启用（--no-obs），图形照常服务 / OBS disabled, graphics still served")
+            return
+        from broadcast.obs.bridge import ObsBridge
+        from broadcast.obs.errors import ObsError
+        from broadcast.obs.settings import ObsSettings
+
+        try:
+            settings = ObsSettings.load(self.args.obs_settings)
+        except (ObsError, ValueError) as exc:
+            _say(f"OBS 设置有错，不连接 OBS settings invalid, not connecting: {exc}")
+            return
+        films: dict[str, Path] = {}
+        board_film = None
+        if self.placements is not None:
+            films = {fid: f.asset.path for fid, f in self.placements.films.items()}
+            board = self.placements.one("leaderboard")
+            if board is not None and board.film is not None:
+                board_film = board.film.id
+        self.bridge = ObsBridge(self.store, settings, airlog=self.asrun,
+                                overlay_urls={"program": self.server.url("program"),
+                                              "preview": self.server.url("preview")},
+                                films=films, leaderboard_film=board_film,
+                                episode=self.store.state["show"]["episode"])
+        self.bridge.add_status_listener(self._obs_status)
+        self.bridge.start()
+        _say(f"OBS：连接 {settings.host}:{settings.port} …（在后台，不影响图形 / in the background）")
+        if not self.bridge.wait_connected(3.0):
+            _say("OBS 未连接：图形照常服务，后台继续重试；播出记录由本程序记录 / OBS not connected: "
+                 "the pages are served, retrying in the background; the as-run log is kept by the app")
+
+    def _obs_status(self, status: Any) -> None:
+        connected = status.state == "connected"
+        if self.recorder is not None and self.recorder.obs_connected != connected:
+            self.recorder.set_obs_connected(connected)
+            _say(f"OBS：{status.message_zh}")
+
+    def stop(self) -> None:
+        if self.bridge is not None:
+            self.bridge.stop()
+        if self.server is not None:
+            self.server.stop()
+        if self.recorder is not None:
+            self.recorder.close()
+        if self.store is not None:
+            self.store.journal.connection.close()
+
+
+def main(args: argparse.Namespace) -> int:
+    from broadcast.rehearsal import Rehearsal, Stopped, selfplay_records
+
+    if args.pace < 0:
+        fail("run: --pace 不能为负 must not be negative")
+    studio = Studio(args)
+    stop = threading.Event()
+    try:
+        studio.start()
+        if not args.no_rehearsal:
+            _say("开始彩排演示比赛，按 Ctrl-C 停止 / rehearsing a demo match, Ctrl-C to stop")
+            r = Rehearsal(studio.store, args.pace, args.quick, stop, _say)
+            try:
+                records = selfplay_records(args.seed, "tv_match")
+                r.setup("", records)
+                r.opening()
+                r.play_match(records, seed=args.seed)
+                _say("彩排完成 / rehearsal done")
+            except Stopped:
+                pass
+        if not args.exit_when_done:
+            _say("演播室运行中，按 Ctrl-C 停止 / the studio is on, Ctrl-C to stop")
+            wait_for_interrupt(stop)
+    except KeyboardInterrupt:
+        _say("已停止 / stopped")
+    finally:
+        studio.stop()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from broadcast.__main__ import main as cli
+
+    sys.exit(cli(["run", *sys.argv[1:]]))

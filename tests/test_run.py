@@ -1,0 +1,57 @@
+"""The README's run command: the studio on a demo season, without OBS running (and saying so)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _run(db: Path, obs_port: int) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, GOUJI_OBS_HOST="127.0.0.1", GOUJI_OBS_PORT=str(obs_port))
+    env.pop("GOUJI_OBS_SETTINGS", None)
+    return subprocess.run(
+        [sys.executable, "-m", "broadcast", "run", "--db", str(db), "--port", "0", "--pace", "0",
+         "--quick", "--exit-when-done"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+
+
+def test_run_without_obs_plays_the_demo_match_and_recovers_on_restart(tmp_path: Path) -> None:
+    db = tmp_path / "studio.sqlite"
+    first = _run(db, _closed_port())
+    assert first.returncode == 0, first.stderr
+    out = first.stdout
+    assert "OBS 未连接" in out and "OBS not connected" in out
+    assert "/overlay/program.html" in out and "/overlay/preview.html" in out
+    assert "演示赛季已建立" in out
+    assert "彩排完成" in out
+    conn = sqlite3.connect(db)
+    plays = conn.execute("SELECT COUNT(*) FROM journal WHERE type='game.play'").fetchone()[0]
+    games = conn.execute("SELECT COUNT(*) FROM journal WHERE type='game.new'").fetchone()[0]
+    asrun = conn.execute("SELECT COUNT(*) FROM asrun_events WHERE source='app'").fetchone()[0]
+    conn.close()
+    assert games == 3 and plays > 300
+    assert asrun > 10  # without OBS the application keeps the as-run log itself
+    # a second start on the same file replays the journal and does not rebuild the season
+    second = _run(db, _closed_port())
+    assert second.returncode == 0, second.stderr
+    assert "日志恢复到" in second.stdout and "演示赛季已建立" not in second.stdout
+
+
+def test_run_refuses_a_bad_air_date_in_one_line(tmp_path: Path) -> None:
+    r = subprocess.run([sys.executable, "-m", "broadcast", "run", "--db", str(tmp_path / "x.sqlite"),
+                        "--air-date", "2012-13-40", "--no-obs", "--port", "0", "--exit-when-done"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert "2012-13-40" in r.stderr and "Traceback" not in r.stderr
