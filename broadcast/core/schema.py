@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -63,9 +64,35 @@ def default_state() -> dict[str, Any]:
     return state
 
 
-def validate(state: dict[str, Any]) -> None:
-    errors = sorted(_validator().iter_errors(state), key=lambda e: list(e.absolute_path))
+@cache
+def _section_validator(key: str) -> jsonschema.protocols.Validator:
+    sub = schema()["properties"][key]
+    cls = jsonschema.validators.validator_for(schema())
+    v: jsonschema.protocols.Validator = cls(sub)
+    return v
+
+
+def validate(state: dict[str, Any], sections: Iterable[str] | None = None) -> None:
+    """Validate the whole state, or only the named top-level sections (the ones an action changed:
+    the others were valid before and are the same objects' values)."""
+    if sections is None:
+        errors = sorted(_validator().iter_errors(state), key=lambda e: list(e.absolute_path))
+        prefix: list[str] = []
+    else:
+        known = schema()["properties"]
+        extra = sorted(set(state) - set(known))
+        if extra:
+            raise StateInvalid(f"show state invalid at (root): unknown section(s) {', '.join(extra)}")
+        errors = []
+        for key in sections:
+            if key not in state:
+                raise StateInvalid(f"show state invalid at (root): section {key!r} missing")
+            errors = sorted(_section_validator(key).iter_errors(state[key]),
+                            key=lambda e: list(e.absolute_path))
+            if errors:
+                prefix = [key]
+                break
     if errors:
         e = errors[0]
-        where = "/".join(str(p) for p in e.absolute_path) or "(root)"
+        where = "/".join(str(p) for p in [*prefix, *e.absolute_path]) or "(root)"
         raise StateInvalid(f"show state invalid at {where}: {e.message}")

@@ -194,13 +194,14 @@ class ShowStore:
             spec.reducer(new, payload, ctx)
             new["meta"]["seq"] = seq
             new["meta"]["updated"] = ts
-            if self._validate:
-                schema.validate(new)
+            changed = _diff(self._state, new)
+            if self._validate:  # the untouched sections were valid already
+                schema.validate(new, changed)
             real_seq = self._journal.append(type_, payload, ts, source)
             if real_seq != seq:  # another writer on the same file: keep the journal's numbering
                 new["meta"]["seq"] = real_seq
             previous, self._state = self._state, new
-            change = Change(real_seq, ts, type_, payload, new, previous, _diff(previous, new), source)
+            change = Change(real_seq, ts, type_, payload, new, previous, changed, source)
             subs = list(self._subs)
         self._notify(subs, change)
         return change

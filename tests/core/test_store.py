@@ -82,3 +82,29 @@ def test_newer_schema_in_file_is_refused(db_path) -> None:
     from broadcast.core.db import DatabaseError
     with pytest.raises(DatabaseError, match="newer"):
         ShowStore.open(db_path)
+
+
+def test_an_action_that_breaks_the_schema_is_refused_and_not_journaled(db_path) -> None:
+    from broadcast.core.store import _ACTIONS, action
+
+    @action("test.break_table")
+    def _break(state, payload, ctx):  # noqa: ANN001
+        state["table"]["seats"][0]["cards_left"] = 99
+
+    try:
+        store = ShowStore.open(db_path)
+        with pytest.raises(schema.StateInvalid, match="table/seats/0/cards_left"):
+            store.dispatch("test.break_table")
+        assert store.journal.last_seq() == 0
+        assert store.state["table"]["seats"][0]["cards_left"] == 36
+    finally:
+        _ACTIONS.pop("test.break_table", None)
+
+
+def test_section_validation_finds_unknown_sections() -> None:
+    st = schema.default_state()
+    st["bogus"] = {}
+    with pytest.raises(schema.StateInvalid, match="bogus"):
+        schema.validate(st, ["table"])
+    with pytest.raises(schema.StateInvalid):
+        schema.validate(st)
