@@ -14,6 +14,7 @@ import base64
 import html
 import io
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -508,7 +509,29 @@ def render_html(
 
 
 def html_to_pdf(pages: list[tuple[str, Path]]) -> list[Path]:
-    """Render HTML documents to A4 PDFs with one headless Chromium."""
+    """Render HTML documents to A4 PDFs with one headless Chromium.
+
+    Playwright's sync API refuses to run in a thread that already has an asyncio loop running (the
+    console's, a test's browser session), so the rendering always happens on a worker thread of its own.
+    """
+    result: list[list[Path]] = []
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            result.append(_html_to_pdf(pages))
+        except BaseException as exc:  # re-raised in the caller's thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=work, name="report-pdf", daemon=True)
+    worker.start()
+    worker.join()
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
+def _html_to_pdf(pages: list[tuple[str, Path]]) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     done: list[Path] = []
