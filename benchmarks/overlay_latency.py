@@ -31,13 +31,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from broadcast.core import ShowStore  # noqa: E402
 from broadcast.overlay import OverlayServer, Rendered  # noqa: E402
 from broadcast.overlay.demo import demo_state  # noqa: E402
 from engine import new_game  # noqa: E402
-
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--mute-audio"]
 
 
 def _moves(n: int, seed: int) -> list[tuple[int, list[str]]]:
@@ -114,7 +112,7 @@ def run(mode: str, updates: int, seed: int, on_air: tuple[str, ...] = ON_AIR,
         try:
             with sync_playwright() as pw:
                 args = CHROMIUM_ARGS + list(flags)
-                browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=args)
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=args)
                 page = browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
                 page.goto(srv.url("program", echo="1"))
                 page.wait_for_function("window.__rendered && window.__rendered.seq >= 0", timeout=10000)

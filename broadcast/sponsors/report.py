@@ -25,6 +25,7 @@ from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from PIL import Image
 
+from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS
 from broadcast.core.airlog import (
     DRAW,
     FILM_END,
@@ -40,15 +41,6 @@ from broadcast.sponsors.exposure import EpisodeExposure, Metric, SponsorExposure
 from broadcast.sponsors.placements import Asset, Placements
 
 BEIJING = timezone(timedelta(hours=8))
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 RED_FILL = PatternFill("solid", fgColor="FFC7CE")
 RED_FONT = Font(color="9C0006", bold=True)
 GREEN_FONT = Font(color="006100")

@@ -5,7 +5,6 @@ test-artifacts/overlays/."""
 from __future__ import annotations
 
 import io
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,16 +12,13 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS
 from broadcast.overlay import OverlayServer
 from broadcast.overlay.demo import demo_state
 from broadcast.overlay.memory import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "overlays"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
-                 "--mute-audio"]
 # the 90 % title-safe rectangle of 1920×1080
 SAFE = (96, 54, 1824, 1026)
 
