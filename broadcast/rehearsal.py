@@ -269,6 +269,13 @@ class Rehearsal:
             self.on("leaderboard")
             self.wait(self.hold(8.0))
             self.on("leaderboard", False)
+            # the 英雄榜冠名's film airs right after the board (the OBS bridge rolls it as the board
+            # comes off); nothing else goes on until it has run
+            film = next((f for f in self.store.state["sponsors"].get("films", [])
+                         if f.get("slot") == "leaderboard"), None)
+            if film is not None:
+                self.say(f"英雄榜冠名宣传片 leaderboard film: {film['name']} {film['seconds']} 秒")
+                self.wait(self.hold(float(film["seconds"]) + 1.0))
         for g in ("scoreboard", "jipaiqi", "ticker"):
             self.on(g, False)
         self.on("credits")

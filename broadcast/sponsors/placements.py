@@ -336,6 +336,7 @@ class Placements:
                 "name": self.sponsor_name(f.sponsor),
                 "url": f.asset.url,
                 "seconds": f.seconds,
+                "slot": f.slot,
             }
             for f in self.films.values()
         ]
