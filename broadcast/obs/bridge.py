@@ -165,8 +165,7 @@ class ObsBridge:
         self._preview = ""
         self._studio = False
         self._applied: dict[str, Any] | None = None      # the state last pushed to OBS
-        self._on_air: set[str] = set()
-        self._on_air_item: dict[str, str] = {}
+        self._on_air: dict[str, str] = {}                 # graphic → item really on program now
         self._air_events: dict[str, int | None] = {}
         self._film: _Film | None = None
 
@@ -489,8 +488,9 @@ class ObsBridge:
         finally:
             self._pipeline(client, hide)
         self._sync_preview(client, state)
-        if self._browser:
-            self._update_on_air(time.time())
+        # visibility comes back as OBS events; what a graphic shows (the bumper's line, the lower
+        # third's name) changes with the settings just sent and has no event of its own
+        self._update_on_air(time.time())
 
     def _pipeline(self, client: ObsClient, calls: list[tuple[str, dict[str, Any]]]) -> None:
         for r in client.pipeline(calls, timeout=max(self.settings.timeout, 5.0)):
@@ -628,27 +628,32 @@ class ObsBridge:
     def _update_on_air(self, ts: float) -> None:
         """Graphics the program scene really shows; record what changed at ``ts``."""
         lay = self._layout
-        now: set[str] = set()
+        shown: set[str] = set()
+        bus = (self._applied or self._state())["graphics"]["program"]
         if lay is not None and self._program in lay.scenes:
             if lay.browser:
-                bus = (self._applied or self._state())["graphics"]["program"]
                 if self._enabled.get((self._program, L.INPUT_OVERLAY), False):
-                    now = L.graphics_on_scene(lay, self._program, bus)
+                    shown = L.graphics_on_scene(lay, self._program, bus)
             else:
-                now = {i.graphic for i in lay.scenes[self._program]
-                       if i.graphic and self._enabled.get((self._program, i.source), False)}
-        self._set_on_air(now, ts)
+                shown = {i.graphic for i in lay.scenes[self._program]
+                         if i.graphic and self._enabled.get((self._program, i.source), False)}
+        self._set_on_air({g: str(bus.get(g, {}).get("item", "")) for g in shown}, ts)
 
-    def _set_on_air(self, now: set[str], ts: float, reason: str = "") -> None:
+    def _set_on_air(self, now: Mapping[str, str], ts: float, reason: str = "") -> None:
+        """Record the difference between what was on air and ``now`` (graphic → item). A graphic whose
+        item changed (the next bumper line) goes off with the old item and on with the new one, so
+        each sponsor's line is timed on its own."""
         detail = {"scene": self._program} | ({"reason": reason} if reason else {})
-        items = (self._applied or {}).get("graphics", {}).get("program", {})
-        for g in sorted(self._on_air - now):
-            self._record(ts, A.GRAPHIC_OFF, g, dict(detail))
-        for g in sorted(now - self._on_air):
-            eid = self._record(ts, A.GRAPHIC_ON, g, dict(detail, item=items.get(g, {}).get("item", "")))
-            if g in L.SPONSOR_GRAPHICS and eid is not None:
-                self._after(PROOF_DELAY, functools.partial(self._auto_proof, eid))
-        self._on_air = set(now)
+        before = self._on_air
+        for g in sorted(before):
+            if g not in now or now[g] != before[g]:
+                self._record(ts, A.GRAPHIC_OFF, g, dict(detail, item=before[g]))
+        for g in sorted(now):
+            if g not in before or before[g] != now[g]:
+                eid = self._record(ts, A.GRAPHIC_ON, g, dict(detail, item=now[g]))
+                if g in L.SPONSOR_GRAPHICS and eid is not None:
+                    self._after(PROOF_DELAY, functools.partial(self._auto_proof, eid))
+        self._on_air = dict(now)
 
     def _lost(self, reason: str) -> None:
         """The link is gone: nothing of ours is on air any more; no stale flags stay behind."""
@@ -657,7 +662,7 @@ class ObsBridge:
         if film is not None and film.playing:
             self._record(ts, A.FILM_END, film.film_id, {"reason": film.reason, "stopped": "obs_lost"})
         self._film = None
-        self._set_on_air(set(), ts, reason="obs_lost")
+        self._set_on_air({}, ts, reason="obs_lost")
         if self._program:
             self._record(ts, A.PROGRAM_SCENE, "", {"reason": "obs_lost", "detail": reason})
         self._program = ""

@@ -270,3 +270,22 @@ def test_frozen_obs_never_hangs_a_call(fresh_obs: HeadlessObs, store: ShowStore)
             fresh_obs.thaw()
         assert bridge.wait_connected(6), bridge.status
         assert bridge.request("GetVersion")["obsVersion"]
+
+
+def test_each_bumper_line_is_timed_on_its_own(obs_server: HeadlessObs, store: ShowStore) -> None:
+    """The opening bumpers are one graphic whose line changes (冠名 → 独家特约 → 赞助播出): the as-run
+    must give each sponsor's line its own on/off pair, or one sponsor is credited with all of them."""
+    rec = MemoryAirLog()
+    with ObsBridge(store, bridge_settings(obs_server), airlog=rec) as bridge:
+        assert bridge.wait_connected(10), bridge.status
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "bumper", "on": True, "item": "title"})
+        wait_for(lambda: any(e.subject == "bumper" for e in rec.kinds(A.GRAPHIC_ON)), 5, "bumper on air")
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "bumper", "on": True, "item": "special"})
+        wait_for(lambda: len([e for e in rec.kinds(A.GRAPHIC_ON) if e.subject == "bumper"]) >= 2, 5,
+                 "the second line on air")
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "bumper", "on": False})
+        wait_for(lambda: len([e for e in rec.kinds(A.GRAPHIC_OFF) if e.subject == "bumper"]) >= 2, 5,
+                 "bumper off")
+    bumper = [(e.kind, e.detail.get("item")) for e in rec.events if e.subject == "bumper"]
+    assert bumper == [(A.GRAPHIC_ON, "title"), (A.GRAPHIC_OFF, "title"),
+                      (A.GRAPHIC_ON, "special"), (A.GRAPHIC_OFF, "special")]
