@@ -139,11 +139,14 @@ class Rehearsal:
     def do(self, type_: str, payload: dict[str, Any] | None = None) -> Any:
         return self.store.dispatch(type_, payload or {}, source="rehearsal")
 
-    def on(self, graphic: str, on: bool = True, item: str | None = None, bus: str = "program") -> None:
-        payload: dict[str, Any] = {"bus": bus, "graphic": graphic, "on": on}
-        if item is not None:
-            payload["item"] = item
-        self.do("graphic.set", payload)
+    def on(self, graphic: str, on: bool = True, item: str | None = None, bus: str = "both") -> None:
+        """A graphic on/off. ``both`` (a direct cut) sets preview too, so preview keeps mirroring
+        program and the next TAKE carries the corner bug, the ticker … over instead of dropping them."""
+        for b in (("preview", "program") if bus == "both" else (bus,)):
+            payload: dict[str, Any] = {"bus": b, "graphic": graphic, "on": on}
+            if item is not None:
+                payload["item"] = item
+            self.do("graphic.set", payload)
 
     def has(self, type_: str) -> bool:
         from broadcast.core.store import registered_actions

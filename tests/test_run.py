@@ -55,3 +55,27 @@ def test_run_refuses_a_bad_air_date_in_one_line(tmp_path: Path) -> None:
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
     assert "2012-13-40" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_rehearsal_take_keeps_the_corner_bug_on_program(tmp_path: Path) -> None:
+    """SPONSORSHIP: the 独家特约 corner bug is on screen for the whole broadcast — the scoreboard's TAKE
+    from preview must not drop it from program."""
+    import threading
+
+    from broadcast.core import ShowStore
+    from broadcast.rehearsal import Rehearsal, selfplay_records
+
+    store = ShowStore.open(tmp_path / "r.sqlite")
+    seen_off: list[int] = []
+    store.subscribe(lambda ch: seen_off.append(ch.seq) if (
+        ch.previous["graphics"]["program"]["corner_bug"]["on"]
+        and not ch.state["graphics"]["program"]["corner_bug"]["on"]) else None)
+    r = Rehearsal(store, 0.0, True, threading.Event(), lambda _t: None)
+    records = selfplay_records(5, "tv_match", games=1)
+    r.setup(str(ROOT / "sponsor_assets" / "demo" / "placements.yaml"), records)
+    r.opening()
+    assert store.state["graphics"]["program"]["corner_bug"]["on"]
+    r.game(records[0])
+    assert store.state["graphics"]["program"]["scoreboard"]["on"]
+    assert store.state["graphics"]["program"]["corner_bug"]["on"]
+    assert seen_off == []
