@@ -179,6 +179,7 @@ class Studio:
 
     def stop(self) -> None:
         if self.bridge is not None:
+            self.bridge.flush(2.0)    # the last change reaches OBS, and OBS's events the as-run log
             self.bridge.stop()
         if self.server is not None:
             self.server.stop()

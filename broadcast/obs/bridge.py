@@ -208,6 +208,20 @@ class ObsBridge:
             self._client = None
         self._set_status(STOPPED)
 
+    def flush(self, timeout: float = 2.0) -> bool:
+        """Wait until every state change so far has reached OBS and the events OBS sent back have
+        reached the as-run log (before a clean stop). False when offline or past ``timeout``."""
+        if not self._status.connected:
+            return False
+        try:
+            # the worker applies queued syncs first; OBS's events for them arrive before the answer to
+            # GetStats and are queued before the second call, which therefore runs after them
+            self.submit(lambda c: c.request("GetStats")).result(timeout)
+            self.submit(lambda c: None).result(timeout)
+        except Exception:  # noqa: BLE001 - offline, timed out: nothing more can be confirmed
+            return False
+        return True
+
     def __enter__(self) -> ObsBridge:
         self.start()
         return self
