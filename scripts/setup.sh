@@ -31,11 +31,13 @@ fi
 stamp=.venv/.setup-stamp
 want="$(cat pyproject.toml | sha256sum | cut -c1-16)-$DEV"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  if [ "$DEV" = 1 ]; then
-    .venv/bin/python -m pip install -q -e '.[test]'
-  else
-    .venv/bin/python -m pip install -q -e .
+  target="."; [ "$DEV" = 1 ] && target=".[test]"
+  echo "setup: installing Python packages into .venv (log: .venv/pip.log)"
+  if ! { .venv/bin/python -m pip install -q --upgrade pip && .venv/bin/python -m pip install -q -e "$target"; } \
+      > .venv/pip.log 2>&1; then
+    cat .venv/pip.log >&2
+    echo "setup: pip install failed (log above)" >&2
+    exit 1
   fi
   echo "$want" > "$stamp"
 fi
