@@ -668,6 +668,10 @@ class Game:
             return _err("G5.5", f"only seat {OPP[self._top_seat]} (the yielder's 对头) may answer",
                         f"让牌人所出的牌唯有其对头{OPP[self._top_seat]}号可上")
         if not self._tinfo[3]:
+            if self._passed & BIT[seat]:
+                return _err("G5.2", f"seat {seat} passed in this round and may not play again "
+                            f"(seat {pending} is to act)",
+                            f"{seat}号本轮已过牌，这一轮再无权出牌（应由{pending}号）")
             return _err("G5.2", f"it is not seat {seat}'s turn (seat {pending} is to act)",
                         f"未轮到{seat}号（应由{pending}号）")
         if self._tinfo[5]:
