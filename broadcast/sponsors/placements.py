@@ -999,6 +999,15 @@ def _common(
     }
 
 
+_SHARED_SLOT_FIELDS = ("sponsor", "contract", "price", "logo", "graphics", "scenes", "draws", "notes")
+
+
+def _slot(c: dict[str, Any], **own: Any) -> Slot:
+    """A slot from the fields every slot reads alike (:func:`_common`) and its own ``own`` fields."""
+    shared = {k: c[k] for k in _SHARED_SLOT_FIELDS}
+    return Slot(**(shared | own))
+
+
 def _ok(c: dict[str, Any], *need: str) -> bool:
     return all(c.get(k) is not None for k in need)
 
@@ -1017,21 +1026,14 @@ def _broadcast_slot(
     mins = _minimums(b, f.get("minimums"), kind, what, has_bumper=True, has_film=True)
     if _ok(c, "sponsor", "contract", "price") and bumper is not None and film is not None:
         b.slots.append(
-            Slot(
+            _slot(
+                c,
                 key=key,
                 kind=kind,
-                sponsor=c["sponsor"],
-                contract=c["contract"],
-                price=c["price"],
-                logo=c["logo"],
                 minimums=mins,
-                graphics=c["graphics"],
-                scenes=c["scenes"],
-                draws=c["draws"],
                 bumper=bumper,
                 film=film,
                 index=index,
-                notes=c["notes"],
                 line=b.r.line(node),
             )
         )
@@ -1087,20 +1089,13 @@ def _spots(b: _Build, node: Node) -> None:
                     "确认折扣已获批准",
                 )
             b.slots.append(
-                Slot(
+                _slot(
+                    c,
                     key=f"spot:{film.id}",
                     kind="spot",
-                    sponsor=c["sponsor"],
-                    contract=c["contract"],
-                    price=c["price"],
-                    logo=c["logo"],
                     minimums=mins,
-                    graphics=c["graphics"],
-                    scenes=c["scenes"],
-                    draws=c["draws"],
                     film=film,
                     index=i,
-                    notes=c["notes"],
                     line=item.start_mark.line + 1,
                 )
             )
@@ -1137,21 +1132,15 @@ def _jiugongge(b: _Build, node: Node) -> None:
         mins = _minimums(b, g.get("minimums"), "cell", what, has_bumper=False, has_film=False)
         if _ok(c, "sponsor", "contract", "price", "logo") and prize and slogan:
             b.slots.append(
-                Slot(
+                _slot(
+                    c,
                     key=f"cell:{i}",
                     kind="cell",
-                    sponsor=c["sponsor"],
-                    contract=c["contract"],
-                    price=c["price"],
-                    logo=c["logo"],
                     minimums=mins,
-                    graphics=c["graphics"],
-                    scenes=c["scenes"],
                     draws=True,
                     index=i,
                     prize=prize,
                     slogan=slogan,
-                    notes=c["notes"],
                     line=item.start_mark.line + 1,
                 )
             )
@@ -1174,19 +1163,12 @@ def _plain_slot(b: _Build, node: Node, kind: str) -> None:
     mins = _minimums(b, f.get("minimums"), kind, what, has_bumper=False, has_film=has_film)
     if _ok(c, "sponsor", "contract", "price") and (film is not None or not has_film):
         b.slots.append(
-            Slot(
+            _slot(
+                c,
                 key=kind,
                 kind=kind,
-                sponsor=c["sponsor"],
-                contract=c["contract"],
-                price=c["price"],
-                logo=c["logo"],
                 minimums=mins,
-                graphics=c["graphics"],
-                scenes=c["scenes"],
-                draws=c["draws"],
                 film=film,
-                notes=c["notes"],
                 line=b.r.line(node),
             )
         )
@@ -1214,19 +1196,15 @@ def _ticker(b: _Build, node: Node) -> None:
     mins = _minimums(b, f.get("minimums"), "ticker", what, has_bumper=False, has_film=False)
     if sponsor is not None and lines:
         b.slots.append(
-            Slot(
+            _slot(
+                c,
                 key="ticker",
                 kind="ticker",
                 sponsor=sponsor,
-                contract=c["contract"],
-                price=c["price"],
-                logo=c["logo"],
                 minimums=mins,
-                graphics=c["graphics"],
-                scenes=c["scenes"],
                 lines=tuple(t for t, _ in lines),
-                notes=c["notes"],
                 line=b.r.line(node),
+                draws=False,
             )
         )
     else:
