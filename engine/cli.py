@@ -87,8 +87,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         what = "INCOMPLETE / 未完" if str(e["message"]).startswith("the record ends") else "ILLEGAL / 违规"
         print(f"{args.file}: {what} at move {e['move']} (line {e['line']}), seat {e['seat']}, "
               f"rule {e['rule']}")
-        print(f"  English: {en}")
-        print(f"  中文: {zh}")
+        print(f"  English: move {e['move']}, seat {e['seat']}, rule {e['rule']}: {en}")
+        print(f"  中文: 第{e['move']}步（第{e['line']}行），{e['seat']}号，{e['rule']}：{zh}")
         return 1
     g = gjn.replay(rec)
     print(f"{args.file}: legal / 合规 ({rec.rules}, {len(rec.moves)} moves)")

@@ -28,6 +28,7 @@ from .cards import (
     counts_to_cards,
     format_counts,
     gouji_thresholds,
+    parse_counts,
     play_from_counts,
 )
 from .errors import IllegalAction
@@ -146,6 +147,58 @@ class Action:
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
+
+
+class NotAPlay(Action):
+    """A move whose cards are well-formed (G2.4) but do not form a play (G3.2: ``1 TTJ``).
+
+    :func:`engine.gjn.parse` reads such a move line into a ``NotAPlay`` so that the record is an
+    illegal move, not a malformed file: :meth:`Game.push` rejects it with :class:`IllegalAction`
+    (rule ``error.rule``, ``"G3.2"``) before any other check. ``kind`` is ``"play"``, ``cards`` is
+    None, ``text`` the cards as written, ``counts`` their 15 rank counts, ``error`` the
+    :class:`PlayError`. ``Action.parse`` still raises ``PlayError`` for such cards.
+    """
+
+    __slots__ = ("text", "counts", "error")
+
+    text: str
+    counts: tuple[int, ...]
+    error: PlayError
+
+    def __init__(self, seat: int, text: str) -> None:
+        if not isinstance(seat, int) or not 1 <= seat <= 6:
+            raise ValueError(f"seat must be 1..6, got {seat!r}")
+        counts = tuple(parse_counts(text))  # CardError: not card symbols at all
+        try:
+            play_from_counts(counts)
+        except PlayError as e:
+            error = e
+        else:
+            raise ValueError(f"{text!r} is a play")
+        for name, value in (("seat", seat), ("kind", "play"), ("cards", None), ("text", text),
+                            ("counts", counts), ("error", error)):
+            object.__setattr__(self, name, value)
+
+    def illegal(self) -> IllegalAction:
+        """The :class:`IllegalAction` that pushing this move raises."""
+        e, t = self.error, self.text
+        return IllegalAction(e.rule, f"{t} is not a play: {e.en}", f"{t}不成一手牌：{e.zh}", action=self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, NotAPlay):
+            return self.seat == other.seat and self.counts == other.counts
+        if isinstance(other, Action):
+            return False
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.seat, "not-a-play", self.counts))
+
+    def __str__(self) -> str:
+        return f"{self.seat} {self.text}"
+
+    def __repr__(self) -> str:
+        return f"NotAPlay({self.seat}, {self.text!r})"
 
 
 @dataclass(frozen=True)
@@ -610,7 +663,8 @@ class Game:
             e = self._yield_error(seat, pending)
             return ("yield", None) if e is None else (None, e)
         # a play: whose turn, then possession, then 憋3, then beating
-        assert pl is not None
+        if pl is None:  # a NotAPlay (push reports it with its own message)
+            return None, _err("G3.2", "the cards do not form a play", "所出的牌不成一手牌")
         top = self._top
         if top is None:
             if seat != pending:
@@ -771,6 +825,8 @@ class Game:
     # ------------------------------------------------------------------ push / pop
     def push(self, action: Action) -> None:
         """Apply a legal action; raise :class:`IllegalAction` (with the clause id) otherwise."""
+        if action.cards is None and action.kind == "play":  # NotAPlay (G3.2): before any other check
+            raise _not_a_play(action, len(self._moves) + 1)
         mode, e = self._classify(action.seat, action.kind, action.cards)
         if mode is None:
             assert e is not None
@@ -1223,6 +1279,15 @@ class LegalPlays:
         return f"<LegalPlays {', '.join(map(str, self))}>"
 
 
+def _not_a_play(action: Action, move: int) -> IllegalAction:
+    if isinstance(action, NotAPlay):
+        e = action.illegal()
+    else:  # pragma: no cover - Action's constructor refuses a play without cards
+        e = IllegalAction("G3.2", "the cards do not form a play", "所出的牌不成一手牌", action=action)
+    e.move = move
+    return e
+
+
 def play_of(cards: str | Iterable[int]) -> Play:
     """Parse cards into a play; raises CardError or PlayError."""
     if isinstance(cards, str):
@@ -1230,4 +1295,4 @@ def play_of(cards: str | Iterable[int]) -> Play:
     return play_from_counts(cards_to_counts(cards))
 
 
-__all__ = ["Action", "Game", "GameResult", "LegalPlays", "PlayError", "team_of", "TITLES"]
+__all__ = ["Action", "Game", "GameResult", "LegalPlays", "NotAPlay", "PlayError", "team_of", "TITLES"]

@@ -8,7 +8,7 @@ from typing import Any
 
 from .cards import CardError, PlayError, format_counts, parse_counts
 from .errors import GJNError, IllegalAction
-from .game import SEATS, Action, Game
+from .game import SEATS, Action, Game, NotAPlay
 from .preset import PresetError, load_preset
 
 PRESETS = ("tv_match", "dagang")
@@ -119,7 +119,11 @@ def _check_tag(key: str, value: str, line: int, filename: str) -> None:
 
 
 def parse(text: str, filename: str = "<string>") -> Record:
-    """Parse GJN text. Raises :class:`GJNError` (with ``.line``) on malformed input."""
+    """Parse GJN text. Raises :class:`GJNError` (with ``.line``) on malformed input.
+
+    A move whose cards are card symbols but not a play (G3.2, ``1 TTJ``) is not malformed: its
+    action is a :class:`~engine.game.NotAPlay`, which :func:`replay` reports as an illegal move.
+    """
     rec = Record(filename=filename)
     seen: set[str] = set()
     if text.startswith("\ufeff"):
@@ -157,8 +161,10 @@ def parse(text: str, filename: str = "<string>") -> Record:
             action = Action.parse(line)
         except CardError as e:
             raise GJNError(f"bad cards {parts[1]!r}: {e}", lineno, filename) from None
-        except PlayError as e:
-            raise GJNError(f"{parts[1]!r} is not a play ({e.rule}): {e.en}", lineno, filename) from None
+        except PlayError:
+            # well-formed cards that are not a play (G3.2, `1 TTJ`): an illegal move, reported by
+            # replay/check with its move number; parsing goes on, so later lines are still checked
+            action = NotAPlay(int(parts[0]), parts[1])
         except ValueError as e:
             raise GJNError(str(e), lineno, filename) from None
         rec.moves.append(Move(action.seat, action, lineno))

@@ -84,3 +84,27 @@ def test_demo_prints_record_and_result() -> None:
     assert p.returncode == 0, p.stderr
     assert '[Rules "tv_match"]' in p.stdout and "头科" in p.stdout and "points:" in p.stdout
     assert run("demo", "--seed", "3").stdout == p.stdout  # seeded
+
+
+def test_G3_2_mixed_ranks_are_an_illegal_move_exit_1() -> None:
+    case = CASES / "G3_2_mixed_ranks.gjn"
+    p = run("check", str(case), "--json")
+    assert p.returncode == 1 and p.stderr == ""
+    err = json.loads(p.stdout)["error"]
+    assert (err["move"], err["line"], err["seat"], err["rule"]) == (7, 14, 1, "G3.2")
+    assert " / " in err["message"]
+    p = run("check", str(case))
+    assert p.returncode == 1 and p.stderr == ""
+    assert "move 7" in p.stdout and "seat 1" in p.stdout and "rule G3.2" in p.stdout
+    assert "第7步" in p.stdout and "1号" in p.stdout and "G3.2：" in p.stdout
+    assert "not a play" in p.stdout and "不同点数牌不可混合发出" in p.stdout
+
+
+def test_syntax_error_after_mixed_ranks_is_still_a_format_error(tmp_path: Path) -> None:
+    f = tmp_path / "bad.gjn"
+    f.write_text('[Leader "1"]\n1 TTJ\n2 pass\n3 3Z\n', encoding="utf-8")
+    for extra in ([], ["--json"]):
+        p = run("check", str(f), *extra)
+        assert p.returncode == 2 and p.stdout == ""
+        assert p.stderr.strip().splitlines() == [f"{f}:4: bad cards '3Z': bad card 'Z' at column 2 "
+                                                 "(cards are 3-9 T J Q K A 2 B R)"]

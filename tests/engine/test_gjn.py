@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Game, GJNError, IllegalAction, deal, gjn, random_playout
+from engine import Action, Game, GJNError, IllegalAction, NotAPlay, PlayError, deal, gjn, random_playout
 
 
 def test_appendix_A_parse_tags_comments_and_moves() -> None:
@@ -19,7 +19,11 @@ def test_appendix_A_parse_tags_comments_and_moves() -> None:
     "text,line,fragment",
     [
         ('[Leader "1"]\n1 TTX\n', 2, "bad cards"),
-        ('[Leader "1"]\n\n1 TTJ\n', 3, "not a play"),
+        ('[Leader "1"]\n1 3Z\n', 2, "bad cards"),
+        ('[Leader "1"]\n1 TTJ\n2 3Z\n', 3, "bad cards"),
+        ('[Leader "1"]\n1 TTJ\n0 TT\n', 3, "seat must be 1..6"),
+        ('[Leader "1"]\n1 TTJ\n2 T T\n', 3, "a move is"),
+        ('[Leader "1"]\n1 TTJ\n[Event "x"]\n', 3, "before the moves"),
         ('[Leader "1"]\n7 TT\n', 2, "seat must be 1..6"),
         ('[Leader "1"]\n1 TT TT\n', 2, "a move is"),
         ('[Rules "tv-match"]\n', 1, "unknown rules"),
@@ -38,6 +42,41 @@ def test_appendix_A_malformed_records_name_the_line(text: str, line: int, fragme
     assert ei.value.line == line
     assert fragment in str(ei.value)
     assert str(ei.value).startswith(f"x.gjn:{line}: ")
+
+
+def test_G3_2_mixed_ranks_in_a_record_are_an_illegal_move_not_a_format_error() -> None:
+    text = '[Leader "1"]\n1 TTTTT\n4 pass\n\n1 TTJ ; two ordinary ranks\n2 pass\n'
+    rec = gjn.parse(text, "m.gjn")  # no GJNError: every card is a G2.4 symbol
+    bad = rec.moves[2]
+    assert isinstance(bad.action, NotAPlay) and (bad.seat, bad.line, str(bad)) == (1, 5, "1 TTJ")
+    assert bad.action.kind == "play" and bad.action.cards is None and bad.action.error.rule == "G3.2"
+    assert gjn.write(rec).splitlines()[-2:] == ["1 TTJ", "2 pass"]  # written back as read
+    assert gjn.parse(gjn.write(rec)) == rec
+    with pytest.raises(IllegalAction) as ei:
+        gjn.replay(rec)
+    e = ei.value
+    assert (e.move, e.line, e.seat, e.rule) == (3, 5, 1, "G3.2")
+    assert "TTJ is not a play" in e.en and "不同点数牌不可混合发出" in e.zh
+    out = gjn.check(text, "m.gjn")
+    assert out == {"ok": False, "error": {"move": 3, "line": 5, "seat": 1, "rule": "G3.2",
+                                          "message": e.message}}
+
+
+def test_G3_2_comes_before_turn_and_possession() -> None:
+    # seat 3 is not to act and holds no J: the cards are still reported first (as the operator's
+    # game.play does, since Action.parse refuses them)
+    text = '[Leader "1"] [Hand3 "TT"]\n3 TTJ\n'
+    assert gjn.check(text)["error"]["rule"] == "G3.2"
+    g = Game("tv_match", leader=1)
+    with pytest.raises(IllegalAction) as ei:
+        g.push(NotAPlay(3, "9T"))
+    assert ei.value.rule == "G3.2" and ei.value.seat == 3 and ei.value.move == 1 and g.moves == []
+    assert NotAPlay(3, "9T") not in g.legal_plays()
+    assert NotAPlay(3, "9T") == NotAPlay(3, "T9") != Action.parse("3 TT")
+    with pytest.raises(PlayError):
+        Action.parse("3 9T")  # the operator's path (broadcast/table.py) is unchanged
+    with pytest.raises(ValueError):
+        NotAPlay(3, "TT")  # a play is not a NotAPlay
 
 
 def test_G12_missing_leader_is_a_format_error() -> None:
