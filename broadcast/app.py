@@ -177,6 +177,39 @@ class Studio:
             self.recorder.set_obs_connected(connected)
             _say(f"OBS：{status.message_zh}")
 
+    def attach_breaks(self, r: Any) -> None:
+        """Let a rehearsal run the rundown's 中插 breaks: the 冠名/特约 films after the opening
+        bumpers and the spots between games, played through OBS. Without OBS no film can air: the
+        rehearsal says so and goes on (and the sponsor report shows them as not delivered)."""
+        if self.placements is None:
+            return
+        from broadcast.sponsors.rundown import build_rundown
+
+        cues = build_rundown(self.placements, episode=self.store.state["show"]["episode"]).cues
+        breaks: dict[str, list[Any]] = {}
+        segment = "opening"
+        for cue in cues:
+            if cue.kind == "segment" and cue.id.startswith("game_"):
+                segment = cue.id
+            elif cue.kind == "film" and cue.id.startswith("break_"):
+                breaks.setdefault(segment, []).append(cue)
+
+        def run_break(segment: str) -> None:
+            for cue in breaks.get(segment, []):
+                if self.bridge is None or not self.bridge.status.connected:
+                    _say(f"中插 {cue.label}：OBS 未连接，片子无法播出 / OBS not connected, film not aired")
+                    continue
+                _say(f"中插 break: {cue.label}")
+                try:
+                    self.bridge.play_film(cue.film, reason="break")
+                except Exception as exc:  # noqa: BLE001 - the show goes on; the as-run shows it
+                    _say(f"警告 warning: {cue.film} 未能播出 not aired: {exc}")
+                    continue
+                r.wait(float(cue.seconds or 0) + 0.5)
+
+        r.after_opening = lambda: run_break("opening")
+        r.after_game = lambda n: run_break(f"game_{n}")
+
     def stop(self) -> None:
         if self.bridge is not None:
             self.bridge.flush(2.0)    # the last change reaches OBS, and OBS's events the as-run log
@@ -201,10 +234,13 @@ def main(args: argparse.Namespace) -> int:
         if not args.no_rehearsal:
             _say("开始彩排演示比赛，按 Ctrl-C 停止 / rehearsing a demo match, Ctrl-C to stop")
             r = Rehearsal(studio.store, args.pace, args.quick, stop, _say)
+            studio.attach_breaks(r)
             try:
                 records = selfplay_records(args.seed, "tv_match")
                 r.setup("", records)
                 r.opening()
+                if r.after_opening is not None:
+                    r.after_opening()
                 r.play_match(records, seed=args.seed)
                 _say("彩排完成 / rehearsal done")
             except Stopped:

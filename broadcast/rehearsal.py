@@ -128,6 +128,10 @@ class Rehearsal:
         self.quick = quick
         self.stop = stop
         self.say = say
+        # the break after the opening bumpers and after game N (the rundown's 中插); set by the studio
+        # when it can play films (through OBS); ``after_game(n)`` runs between game n and game n+1
+        self.after_opening: Callable[[], None] | None = None
+        self.after_game: Callable[[int], None] | None = None
 
     def wait(self, seconds: float) -> None:
         if self.stop.wait(max(0.0, seconds)):
@@ -171,13 +175,15 @@ class Rehearsal:
                               "rules": records[0].rules})
 
     def opening(self) -> None:
+        # the 独家特约 corner bug goes up first and stays for the whole broadcast (the rundown's first cue)
+        self.on("corner_bug")
         bumpers = self.store.state["sponsors"].get("bumpers", [])
         for b in bumpers:
             self.say(f"片头 bumper: {b['text']}")
             self.on("bumper", True, b["id"])
             self.wait(self.hold(float(b.get("seconds", 5))))
         self.on("bumper", False)
-        for g in ("corner_bug", "commentary", "ticker"):
+        for g in ("commentary", "ticker"):
             self.on(g)
         for team in ("odd", "even"):
             seats = [s for s in self.store.state["table"]["seats"] if s["team"] == team]
@@ -224,8 +230,10 @@ class Rehearsal:
         from engine.match import Match
 
         match = Match(rules, seed=seed)
-        for rec in records:
+        for n, rec in enumerate(records, start=1):
             match.add_game(self.game(rec))
+            if self.after_game is not None and n < len(records):
+                self.after_game(n)
         extra = 0
         while match.needs_game and extra_games and extra < 2:
             extra += 1

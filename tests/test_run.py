@@ -79,3 +79,45 @@ def test_rehearsal_take_keeps_the_corner_bug_on_program(tmp_path: Path) -> None:
     assert store.state["graphics"]["program"]["scoreboard"]["on"]
     assert store.state["graphics"]["program"]["corner_bug"]["on"]
     assert seen_off == []
+
+
+def test_run_plays_the_rundown_breaks_through_obs_in_order(tmp_path: Path) -> None:
+    """The studio's rehearsal plays the rundown's 中插 films where the placements put them: the 冠名 and
+    特约 films after the opening bumpers, the spots after games 1 and 2 (through the OBS bridge)."""
+    import argparse
+    import threading
+    from types import SimpleNamespace
+
+    from broadcast.app import DEMO_PLACEMENTS, Studio
+    from broadcast.core import ShowStore
+    from broadcast.rehearsal import Rehearsal
+    from broadcast.sponsors.placements import load_placements
+
+    played: list[str] = []
+    waited: list[float] = []
+
+    class FakeBridge:
+        status = SimpleNamespace(connected=True)
+
+        def play_film(self, film_id: str, reason: str = "") -> None:
+            played.append(film_id)
+
+    studio = Studio(argparse.Namespace(db=str(tmp_path / "s.sqlite")))
+    studio.store = ShowStore.open(tmp_path / "s.sqlite")
+    studio.placements = load_placements(DEMO_PLACEMENTS)
+    studio.bridge = FakeBridge()
+    r = Rehearsal(studio.store, 0.0, True, threading.Event(), lambda _t: None)
+    r.wait = waited.append  # type: ignore[method-assign]
+    studio.attach_breaks(r)
+    assert r.after_opening is not None and r.after_game is not None
+    r.after_opening()
+    assert played == ["xiaodangjia_15s", "yiheyuan_15s"] and waited == [15.5, 15.5]
+    r.after_game(1)
+    r.after_game(2)
+    assert played[2:] == ["shunhe_10s", "jinyimeng_10s", "langya_10s", "babao_15s", "babao_15s", "jiaxin_5s"]
+    # without OBS nothing can air: no film is started and nothing waits
+    studio.bridge = None
+    played.clear()
+    waited.clear()
+    r.after_game(1)
+    assert played == [] and waited == []
