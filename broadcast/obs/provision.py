@@ -17,6 +17,8 @@ from broadcast.obs.errors import ALREADY_EXISTS, OUTPUT_RUNNING, ObsError, ObsRe
 
 log = logging.getLogger(__name__)
 
+CREATE_BATCH = 40
+
 
 class Requester(Protocol):
     def request(self, request_type: str, data: dict[str, Any] | None = None, *,
@@ -69,7 +71,11 @@ def transform(spec: L.InputSpec | None, item: L.ItemSpec, scene: str) -> dict[st
                          "rotation": 0.0, "scaleX": 1.0, "scaleY": 1.0,
                          "cropTop": 0, "cropBottom": 0, "cropLeft": 0, "cropRight": 0}
     bounds = item.bounds or (spec.bounds if spec is not None else None)
-    if bounds:
+    if spec is not None and home and spec.fit and not bounds:
+        # a text that may run long: shrunk to its box, never enlarged, anchored like the item
+        t.update(boundsType="OBS_BOUNDS_MAX_ONLY", boundsWidth=float(spec.fit[0]),
+                 boundsHeight=float(spec.fit[1]), boundsAlignment=int(align))
+    elif bounds:
         t.update(boundsType="OBS_BOUNDS_SCALE_INNER", boundsWidth=float(bounds[0]),
                  boundsHeight=float(bounds[1]), boundsAlignment=0)
     else:
@@ -127,7 +133,10 @@ def provision(obs: Requester, lay: L.Layout, *, width: int = 1920, height: int =
             calls.append(("SetInputSettings", {"inputName": spec.name, "inputSettings": spec.settings,
                                                "overlay": True}))
             rep.inputs_updated += 1
-    _check(obs.pipeline(calls, timeout=timeout))
+    # a new text source loads its font and renders its glyphs (20-50 ms each on this kind of machine):
+    # in batches, each bounded by the timeout, so a first provisioning of every graphic never times out
+    for k in range(0, len(calls), CREATE_BATCH):
+        _check(obs.pipeline(calls[k:k + CREATE_BATCH], timeout=timeout))
     # items: one per (scene, source), in the layout's order, placed as the layout says
     lists = _check(obs.pipeline([("GetSceneItemList", {"sceneName": s}) for s in order], timeout=timeout))
     creates: list[tuple[str, L.ItemSpec]] = []

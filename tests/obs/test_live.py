@@ -35,6 +35,32 @@ def _test_table(state: dict[str, Any], payload: dict[str, Any], ctx: Context) ->
         state["sponsors"]["special"]["name"] = payload["special"]
 
 
+ROOT = Path(__file__).resolve().parents[2]
+_DEMO_LOGOS = {"xdj": "xiaodangjia", "ymss": "yiheyuan", "jymjy": "jinyimeng", "yhdq": "luxin",
+               "lycy": "langya", "msfood": "mengshan", "lysc": "shunhe"}
+
+
+def _local_logos(value: Any) -> Any:
+    """The demo state's logos are the overlay server's SVGs; OBS gets the PNGs in sponsor_assets/."""
+    if isinstance(value, dict):
+        return {k: _local_logos(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_local_logos(v) for v in value]
+    if isinstance(value, str) and value.startswith("/overlay/assets/demo/"):
+        key = value.rsplit("/", 1)[1].split(".")[0]
+        return str(ROOT / "sponsor_assets" / "demo" / "logos" / f"{_DEMO_LOGOS.get(key, 'babao')}.png")
+    return value
+
+
+@action("obs_test.demo")
+def _test_demo(state: dict[str, Any], payload: dict[str, Any], ctx: Context) -> None:
+    """Test-only: the overlay demo show (every graphic has something real to show)."""
+    from broadcast.overlay.demo import demo_state
+    demo = _local_logos(demo_state())
+    for key in ("table", "sponsors", "leaderboard", "lower_third", "show", "jiugongge"):
+        state[key] = demo[key]
+
+
 def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -105,7 +131,9 @@ def test_scoreboard_update_shows_on_program(obs_server: HeadlessObs, client: Obs
         wait_frames(client)
         after = shot(client, L.SCENE_GAME)
         after.save(obs_artifacts / "scoreboard_after.png")
-        seat1 = (30, 1080 - 250 + 60, 30 + 315, 1080 - 250 + 180)      # the first seat's cell
+        x0, y0 = L.SCOREBOARD[0] + L.SEAT_POS[1][0], L.SCOREBOARD[1] + L.TABLE_TOP + L.SEAT_POS[1][1]
+        seat1 = (x0, y0, x0 + L.SEAT_CELL[0], y0 + L.SEAT_CELL[1])      # seat 1's cell, bottom of the table
+        assert (L.SAFE[0], L.SAFE[1]) <= (x0, y0) and (seat1[2], seat1[3]) <= (L.SAFE[2], L.SAFE[3])
         elsewhere = (700, 200, 1200, 600)                              # empty studio area
         diff = ImageChops.difference(before.crop(seat1), after.crop(seat1))
         assert max(ImageStat.Stat(diff).extrema[i][1] for i in range(3)) > 100, "seat 1 did not change"
@@ -289,3 +317,44 @@ def test_each_bumper_line_is_timed_on_its_own(obs_server: HeadlessObs, store: Sh
     bumper = [(e.kind, e.detail.get("item")) for e in rec.events if e.subject == "bumper"]
     assert bumper == [(A.GRAPHIC_ON, "title"), (A.GRAPHIC_OFF, "title"),
                       (A.GRAPHIC_ON, "special"), (A.GRAPHIC_OFF, "special")]
+
+
+def test_native_graphics_on_program_look_like_the_design(obs_server: HeadlessObs, client: ObsClient,
+                                                         store: ShowStore, obs_artifacts: Path) -> None:
+    """The demo show through OBS's own sources: the game scene (scoreboard, corner bug, 记牌器, lower
+    third, commentary, ticker), the 英雄榜 and a bumper, each a screenshot in test-artifacts/obs/; nothing
+    is drawn outside the title-safe area (the studio background shows there untouched)."""
+    rec = MemoryAirLog()
+    with ObsBridge(store, bridge_settings(obs_server), airlog=rec) as bridge:
+        assert bridge.wait_connected(10), bridge.status
+        store.dispatch("obs_test.demo", {})
+        game = ("scoreboard", "corner_bug", "jipaiqi", "lower_third", "commentary", "ticker")
+        for g in game:
+            store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True})
+        assert bridge.flush(5)
+        wait_for(lambda: {e.subject for e in rec.kinds(A.GRAPHIC_ON)} >= set(game), 5, "game graphics on air")
+        # state-driven colours reached OBS: seat 1 has 7 cards (报牌), seat 4 has the turn
+        settings = client.request("GetInputSettings", {"inputName": "比分·1号位·张数"})["inputSettings"]
+        assert settings["text"] == "7" and settings["color1"] == L.abgr(L.WARN)
+        frame = client.request("GetInputSettings", {"inputName": "比分·4号位·轮到"})["inputSettings"]
+        assert int(frame["color"]) >> 24 == 255
+        wait_frames(client)
+        shots = {"scoreboard_demo": shot(client, L.SCENE_GAME)}
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": True})
+        wait_for(lambda: bridge.status.program_scene == L.SCENE_LEADERBOARD, 3, "英雄榜 on program")
+        wait_frames(client)
+        shots["leaderboard"] = shot(client, L.SCENE_LEADERBOARD)
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": False})
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "bumper", "on": True, "item": "title"})
+        wait_for(lambda: bridge.status.program_scene == L.SCENE_BUMPER, 3, "bumper on program")
+        wait_frames(client)
+        shots["bumper"] = shot(client, L.SCENE_BUMPER)
+    studio = Image.new("RGB", (1920, 1080), "#10241d")
+    x0, y0, x1, y1 = L.SAFE
+    for name, img in shots.items():
+        img.save(obs_artifacts / f"{name}.png")
+        inside = ImageChops.difference(img.crop((x0, y0, x1, y1)), studio.crop((x0, y0, x1, y1)))
+        assert inside.getbbox() is not None, f"{name}: nothing drawn"
+        for box in ((0, 0, 1920, y0), (0, y1, 1920, 1080), (0, 0, x0, 1080), (x1, 0, 1920, 1080)):
+            diff = ImageChops.difference(img.crop(box), studio.crop(box))
+            assert max(hi for _lo, hi in ImageStat.Stat(diff).extrema) <= 2, f"{name}: drawn outside {box}"

@@ -156,15 +156,56 @@ def test_native_layout_texts_are_text_and_follow_state() -> None:
     lay = L.build_layout(_state_with_names(), browser=False)
     assert all(spec.kind != L.BROWSER for spec in lay.inputs.values())
     seat1 = lay.inputs["比分·1号位"]
-    assert seat1.kind == L.TEXT and seat1.settings["text"].startswith("<script>alert(1)</script>")
+    assert seat1.kind == L.TEXT and seat1.settings["text"] == "<script>alert(1)</script>"
     assert seat1.settings["font"]["face"] == "Noto Sans CJK SC"
-    assert lay.inputs["角标·文字"].settings["text"] == "小当家 特约播出"
+    assert lay.inputs["角标·文字"].settings["text"] == "小当家"
+    assert lay.inputs["角标·标签"].settings["text"] == "独家特约"
     st = _state_with_names()
     st["table"]["seats"][2].update(cards_left=0, title="头科", status="out")
+    st["table"]["seats"][4].update(cards_left=9)
     st["table"]["turn"] = 4
     lay2 = L.build_layout(st, browser=False)
-    assert lay2.inputs["比分·3号位"].settings["text"].endswith("头科")
-    assert lay2.inputs["比分·4号位"].settings["text"].startswith("▶ ")
+
+    def alpha(name: str) -> int:
+        return int(lay2.inputs[name].settings["color"]) >> 24
+
+    # the title replaces the count, on its badge
+    assert lay2.inputs["比分·3号位·张数"].settings["text"] == "头科"
+    assert alpha("比分·3号位·称号底") == 255 and alpha("比分·1号位·称号底") == 0
+    # whose turn: the gold frame of seat 4 only
+    assert [alpha(f"比分·{n}号位·轮到") for n in range(1, 7)] == [0, 0, 0, 255, 0, 0]
+    assert lay2.inputs["比分·轮到人"].settings["text"] == "4号 4号位"
+    # 报牌 at ≤ 10: the cell lights up and the number turns orange (ABGR)
+    assert [alpha(f"比分·{n}号位·报牌") for n in range(1, 7)] == [0, 0, 0, 0, 255, 0]
+    five = lay2.inputs["比分·5号位·张数"].settings
+    assert five["text"] == "9" and five["color1"] == five["color2"] == L.abgr(L.WARN)
+    assert lay2.inputs["比分·1号位·张数"].settings["color1"] == L.abgr("#ffffff")
+    # team colours: stripes per seat, team bars in the header
+    assert lay2.inputs["比分·2号位色"].settings["color"] == L.abgr("#1f5fbf")
+    assert lay2.inputs["比分·单队底"].settings["color"] == L.abgr("#c8372d")
+
+
+def test_native_positions_never_follow_the_state_and_stay_title_safe() -> None:
+    """The bridge re-sends settings only: where a source sits must not depend on the state. And every
+    graphic is drawn inside the 90 % title-safe area."""
+    from broadcast.overlay.demo import demo_state
+    busy, empty = L.build_layout(demo_state(), browser=False), L.build_layout(default_state(), browser=False)
+    assert set(busy.inputs) == set(empty.inputs)
+    for name, a in busy.inputs.items():
+        b = empty.inputs[name]
+        where = (a.scene, a.x, a.y, a.align, a.bounds, a.fit)
+        assert where == (b.scene, b.x, b.y, b.align, b.bounds, b.fit), name
+    x0, y0, x1, y1 = L.SAFE
+    for name, spec in busy.inputs.items():
+        if spec.scene not in L.GFX_OF_SCENE:
+            continue
+        assert x0 <= spec.x <= x1 and y0 <= spec.y <= y1, name
+        if spec.kind == L.COLOR:
+            w, h = spec.settings["width"], spec.settings["height"]
+            if spec.settings["color"] >> 24 and w > 1:
+                assert spec.x + w <= x1 and spec.y + h <= y1, name
+        elif spec.bounds:
+            assert spec.x + spec.bounds[0] <= x1 and spec.y + spec.bounds[1] <= y1, name
 
 
 def test_corner_bug_where_the_contract_wants_it() -> None:
