@@ -388,8 +388,8 @@ def _scoreboard(p: _Painter, st: Mapping[str, Any]) -> None:
     p.rect("比分·桌边", GOLD, tx + 258, ty + 80, 204, 150, 200)
     p.rect("比分·桌面", "#0f3d2a", tx + 260, ty + 82, 200, 146)
     p.image("比分·冠名标", title.get("logo", ""), tx + 310, ty + 90, 100, 64)
-    p.text("比分·冠名", str(title.get("name", "")), 20, tx + 360, ty + 178, bold=True, align=ALIGN_CENTER,
-           fit=(188, 30))
+    felt = str(title.get("name") or st.get("show", {}).get("title") or "")     # no sponsor: the show
+    p.text("比分·冠名", felt, 20, tx + 360, ty + 178, bold=True, align=ALIGN_CENTER, fit=(188, 30))
     p.text("比分·冠名字", "独家冠名" if title.get("name") else "", 15, tx + 360, ty + 206, color=GOLD,
            align=ALIGN_CENTER)
     turn = table.get("turn")
