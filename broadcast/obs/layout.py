@@ -54,7 +54,7 @@ SCENE_GRAPHICS: dict[str, tuple[str, ...]] = {
     SCENE_LEADERBOARD: ("leaderboard", "corner_bug"),
     SCENE_JIUGONGGE: ("jiugongge", "lower_third", "corner_bug"),
     SCENE_CREDITS: ("credits", "corner_bug"),
-    SCENE_BUMPER: ("bumper",),
+    SCENE_BUMPER: ("bumper", "corner_bug"),   # the 角标 is on screen for the whole broadcast, breaks aside
     SCENE_BREAK: (),
 }
 CORNER_BUG_SCENES = tuple(s for s, g in SCENE_GRAPHICS.items() if "corner_bug" in g)

@@ -172,8 +172,8 @@ def provision(obs: Requester, lay: L.Layout, *, width: int = 1920, height: int =
                 calls.append(("SetSceneItemEnabled", {"sceneName": scene, "sceneItemId": item_id,
                                                       "sceneItemEnabled": True}))
     _check(obs.pipeline(calls, timeout=timeout))
-    for scene in order:
-        _order(obs, scene, [rep.item_ids[(scene, i.source)] for i in lay.scenes[scene]])
+    _order(obs, {scene: [rep.item_ids[(scene, i.source)] for i in lay.scenes[scene]] for scene in order},
+           timeout)
     _transition(obs, rep, transition, transition_ms)
     return rep
 
@@ -186,16 +186,27 @@ def _create_scene(obs: Requester, scene: str) -> None:
             raise
 
 
-def _order(obs: Requester, scene: str, ids: list[int]) -> None:
-    """Our items bottom→top in layout order (index 0 = bottom); anything else stays above them."""
-    current = obs.request("GetSceneItemList", {"sceneName": scene}).get("sceneItems", [])
-    order = [int(i["sceneItemId"]) for i in sorted(current, key=lambda i: int(i["sceneItemIndex"]))]
-    for want, item_id in enumerate(ids):
-        if item_id in order and order.index(item_id) != want:
-            obs.request("SetSceneItemIndex", {"sceneName": scene, "sceneItemId": item_id,
-                                              "sceneItemIndex": want})
-            order.remove(item_id)             # OBS moves the item: the others keep their order
-            order.insert(want, item_id)
+def _order(obs: Requester, wanted: dict[str, list[int]], timeout: float) -> None:
+    """Our items bottom→top in layout order (index 0 = bottom) in every scene; anything else stays
+    above them. Items created together land in any order, and each SetSceneItemIndex costs OBS about a
+    frame: the moves of one scene depend on each other, those of different scenes do not, so the k-th
+    move of every scene goes out in one pipeline."""
+    scenes = list(wanted)
+    lists = _check(obs.pipeline([("GetSceneItemList", {"sceneName": s}) for s in scenes], timeout=timeout))
+    moves: list[list[tuple[str, dict[str, Any]]]] = []
+    for scene, listing in zip(scenes, lists, strict=True):
+        current = listing.get("sceneItems", [])
+        order = [int(i["sceneItemId"]) for i in sorted(current, key=lambda i: int(i["sceneItemIndex"]))]
+        mine: list[tuple[str, dict[str, Any]]] = []
+        for want, item_id in enumerate(wanted[scene]):
+            if item_id in order and order.index(item_id) != want:
+                mine.append(("SetSceneItemIndex", {"sceneName": scene, "sceneItemId": item_id,
+                                                   "sceneItemIndex": want}))
+                order.remove(item_id)             # OBS moves the item: the others keep their order
+                order.insert(want, item_id)
+        moves.append(mine)
+    for k in range(max((len(m) for m in moves), default=0)):
+        _check(obs.pipeline([m[k] for m in moves if len(m) > k], timeout=timeout))
 
 
 def _video(obs: Requester, rep: ProvisionReport, width: int, height: int, fps: int) -> None:
