@@ -1,4 +1,4 @@
-# Two commands: `make run` (set up, then the studio on a demo season) and `make test` (set up, then every test).
+# Shortcuts for the README's two commands (scripts/run.sh, scripts/test.sh), and a few more.
 VENV := .venv
 PY := $(VENV)/bin/python
 
@@ -10,10 +10,10 @@ setup:
 setup-dev:
 	scripts/setup.sh --dev
 
-run: setup
-	$(PY) -m broadcast run
+run:
+	scripts/run.sh
 
-test: setup-dev
+test:
 	scripts/test.sh
 
 lint: setup-dev

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The whole suite: lint, type check of the engine, then pytest (exit 5 "no tests" counts as failure).
+# The whole suite: set up, lint, type check of the engine, then pytest (exit 5 "no tests" fails).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# set up everything the tests need (idempotent): Debian packages, .venv, the package with its test extras
+scripts/setup.sh --dev || exit 1
 PY=.venv/bin/python
 export QT_QPA_PLATFORM=offscreen
 export GOUJI_NO_SKIP=1
