@@ -17,7 +17,8 @@ test:
 	scripts/test.sh
 
 lint: setup-dev
-	$(PY) -m ruff check engine broadcast tests benchmarks
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	$(PY) -m mypy --strict engine
 
 bench: setup-dev

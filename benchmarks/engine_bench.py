@@ -65,14 +65,21 @@ def bench_leads(n: int) -> tuple[float, float, float, float]:
         sizes.append(len(leads))
     views = []
     for i in range(min(n, 300)):
-        g = Game("tv_match", hands={s: _cards(c) for s, c in zip(range(1, 7), deal_counts(i), strict=True)},
-                 leader=1)
+        g = Game(
+            "tv_match",
+            hands={s: _cards(c) for s, c in zip(range(1, 7), deal_counts(i), strict=True)},
+            leader=1,
+        )
         t0 = time.perf_counter_ns()
         acts = list(g.legal_plays())
         views.append(time.perf_counter_ns() - t0)
         assert acts
-    return (statistics.median(times) / 1000, statistics.median(sizes), statistics.median(views) / 1000,
-            max(times) / 1000)
+    return (
+        statistics.median(times) / 1000,
+        statistics.median(sizes),
+        statistics.median(views) / 1000,
+        max(times) / 1000,
+    )
 
 
 def bench_replay(n: int) -> tuple[float, float, float]:
@@ -103,15 +110,21 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}, one core, pure CPython")
     for rules in ("tv_match", "dagang"):
         gps, dps, per = bench_games(rules, n)
-        print(f"random full games ({rules}, deal + play-out + result, {n} games): {gps:,.0f} games/s, "
-              f"{dps:,.0f} decisions/s, {per:.0f} decisions/game")
+        print(
+            f"random full games ({rules}, deal + play-out + result, {n} games): {gps:,.0f} games/s, "
+            f"{dps:,.0f} decisions/s, {per:.0f} decisions/game"
+        )
     print(f"random play-out only (tv_match): {bench_playout_only('tv_match', n):,.0f} games/s")
     med, size, view, worst = bench_leads(1000 if quick else 5000)
-    print(f"lead enumeration, 36-card hand: median {med:.1f} us ({size:.0f} plays), max {worst:.0f} us; "
-          f"list(legal_plays()) at a lead with Action objects: median {view:.0f} us")
+    print(
+        f"lead enumeration, 36-card hand: median {med:.1f} us ({size:.0f} plays), max {worst:.0f} us; "
+        f"list(legal_plays()) at a lead with Action objects: median {view:.0f} us"
+    )
     chk, rep, moves = bench_replay(50 if quick else 300)
-    print(f"replay-and-verify of a full recorded game ({moves:.0f} moves): gjn.check median {chk:.2f} ms "
-          f"(parse + replay + result), replay alone {rep:.2f} ms")
+    print(
+        f"replay-and-verify of a full recorded game ({moves:.0f} moves): gjn.check median {chk:.2f} ms "
+        f"(parse + replay + result), replay alone {rep:.2f} ms"
+    )
 
 
 if __name__ == "__main__":

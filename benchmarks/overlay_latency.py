@@ -65,16 +65,22 @@ def pct(xs: list[float], p: float) -> float:
 ON_AIR = ("scoreboard", "corner_bug", "jipaiqi", "commentary", "ticker")
 
 
-def run(mode: str, updates: int, seed: int, on_air: tuple[str, ...] = ON_AIR,
-        flags: tuple[str, ...] = ()) -> dict[str, float]:
+def run(
+    mode: str, updates: int, seed: int, on_air: tuple[str, ...] = ON_AIR, flags: tuple[str, ...] = ()
+) -> dict[str, float]:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as d:
         store = ShowStore.open(Path(d) / "bench.sqlite")
         demo = demo_state()
         if "sponsors.load" in _registered():
-            store.dispatch("sponsors.load", {"sponsors": {k: v for k, v in demo["sponsors"].items()},
-                                             "cells": demo["jiugongge"]["cells"]})
+            store.dispatch(
+                "sponsors.load",
+                {
+                    "sponsors": {k: v for k, v in demo["sponsors"].items()},
+                    "cells": demo["jiugongge"]["cells"],
+                },
+            )
         teams = {k: {"name": v["name"]} for k, v in demo["table"]["teams"].items()}
         store.dispatch("match.new", {"names": [s["name"] for s in demo["table"]["seats"]], "teams": teams})
         for g in on_air:
@@ -140,12 +146,18 @@ def run(mode: str, updates: int, seed: int, on_air: tuple[str, ...] = ON_AIR,
                         lat_dispatch.append((t_echo - t0) * 1000)
                         dispatch_ms.append((t1 - t0) * 1000)
                         if mode == "full":
-                            sent_bytes.append(len(json.dumps({"type": "snapshot", "state": ch.state},
-                                                             ensure_ascii=False).encode()))
+                            sent_bytes.append(
+                                len(
+                                    json.dumps(
+                                        {"type": "snapshot", "state": ch.state}, ensure_ascii=False
+                                    ).encode()
+                                )
+                            )
                         else:
                             sec = {k: ch.state[k] for k in set(ch.changed) | {"meta"}}
-                            sent_bytes.append(len(json.dumps({"type": "patch", "set": sec},
-                                                             ensure_ascii=False).encode()))
+                            sent_bytes.append(
+                                len(json.dumps({"type": "patch", "set": sec}, ensure_ascii=False).encode())
+                            )
                         done += 1
                     if done >= updates:
                         break
@@ -155,14 +167,22 @@ def run(mode: str, updates: int, seed: int, on_air: tuple[str, ...] = ON_AIR,
             store.journal.connection.close()
     return {
         "n": len(lat_change),
-        "change_p50": pct(lat_change, 50), "change_p99": pct(lat_change, 99), "change_max": max(lat_change),
-        "dispatch_p50": pct(lat_dispatch, 50), "dispatch_p99": pct(lat_dispatch, 99),
-        "dispatch_only_p50": pct(dispatch_ms, 50), "dispatch_only_p99": pct(dispatch_ms, 99),
+        "change_p50": pct(lat_change, 50),
+        "change_p99": pct(lat_change, 99),
+        "change_max": max(lat_change),
+        "dispatch_p50": pct(lat_dispatch, 50),
+        "dispatch_p99": pct(lat_dispatch, 99),
+        "dispatch_only_p50": pct(dispatch_ms, 50),
+        "dispatch_only_p99": pct(dispatch_ms, 99),
         "bytes_mean": statistics.fmean(sent_bytes),
-        "to_page_p50": pct(to_page, 50), "to_page_p99": pct(to_page, 99),
-        "to_frame_p50": pct(to_frame, 50), "to_frame_p99": pct(to_frame, 99),
-        "frame_p50": pct(on_screen, 50), "frame_p99": pct(on_screen, 99),
-        "render_p50": pct(render, 50), "render_p99": pct(render, 99),
+        "to_page_p50": pct(to_page, 50),
+        "to_page_p99": pct(to_page, 99),
+        "to_frame_p50": pct(to_frame, 50),
+        "to_frame_p99": pct(to_frame, 99),
+        "frame_p50": pct(on_screen, 50),
+        "frame_p99": pct(on_screen, 99),
+        "render_p50": pct(render, 50),
+        "render_p99": pct(render, 99),
     }
 
 
@@ -185,22 +205,28 @@ def main() -> int:
     for mode in modes:
         on_air = tuple(g for g in args.on.split(",") if g)
         r = run(mode, args.updates, args.seed, on_air, tuple(args.chromium_flag))
-        print(f"overlay latency [{mode}] n={r['n']}: change→frame p50 {r['change_p50']:.1f} ms, "
-              f"p99 {r['change_p99']:.1f} ms, max {r['change_max']:.1f} ms | dispatch→frame "
-              f"p50 {r['dispatch_p50']:.1f} ms, p99 {r['dispatch_p99']:.1f} ms | dispatch alone "
-              f"p50 {r['dispatch_only_p50']:.2f} ms, p99 {r['dispatch_only_p99']:.2f} ms | "
-              f"{r['bytes_mean'] / 1024:.1f} KiB/update")
-        print(f"    breakdown (page clock): change→page p50 {r['to_page_p50']:.1f}"
-              f" / p99 {r['to_page_p99']:.1f} ms,"
-              f" page→rAF p50 {r['to_frame_p50']:.1f} / p99 {r['to_frame_p99']:.1f} ms,"
-              f" change→rAF start p50 {r['frame_p50']:.1f} / p99 {r['frame_p99']:.1f} ms,"
-              f" render in rAF p50 {r['render_p50']:.2f} / p99 {r['render_p99']:.2f} ms")
+        print(
+            f"overlay latency [{mode}] n={r['n']}: change→frame p50 {r['change_p50']:.1f} ms, "
+            f"p99 {r['change_p99']:.1f} ms, max {r['change_max']:.1f} ms | dispatch→frame "
+            f"p50 {r['dispatch_p50']:.1f} ms, p99 {r['dispatch_p99']:.1f} ms | dispatch alone "
+            f"p50 {r['dispatch_only_p50']:.2f} ms, p99 {r['dispatch_only_p99']:.2f} ms | "
+            f"{r['bytes_mean'] / 1024:.1f} KiB/update"
+        )
+        print(
+            f"    breakdown (page clock): change→page p50 {r['to_page_p50']:.1f}"
+            f" / p99 {r['to_page_p99']:.1f} ms,"
+            f" page→rAF p50 {r['to_frame_p50']:.1f} / p99 {r['to_frame_p99']:.1f} ms,"
+            f" change→rAF start p50 {r['frame_p50']:.1f} / p99 {r['frame_p99']:.1f} ms,"
+            f" render in rAF p50 {r['render_p50']:.2f} / p99 {r['render_p99']:.2f} ms"
+        )
         if mode == "sections":
             goal = (r["frame_p99"], r["change_p99"])
     if goal:
-        print(f"goal p99 ≤ 20 ms [sections]: state change → rAF that renders it {goal[0]:.1f} ms "
-              f"({'met' if goal[0] <= 20 else 'NOT met'}); → its echo back in Python {goal[1]:.1f} ms "
-              f"({'met' if goal[1] <= 20 else 'NOT met'})")
+        print(
+            f"goal p99 ≤ 20 ms [sections]: state change → rAF that renders it {goal[0]:.1f} ms "
+            f"({'met' if goal[0] <= 20 else 'NOT met'}); → its echo back in Python {goal[1]:.1f} ms "
+            f"({'met' if goal[1] <= 20 else 'NOT met'})"
+        )
     return 0
 
 

@@ -71,8 +71,10 @@ class Studio:
         if fresh:
             _say(f"新建项目数据库 new project database: {self.db_path}")
         else:
-            _say(f"项目数据库 database: {self.db_path}（日志恢复到 #{self.store.seq} / journal replayed to "
-                 f"#{self.store.seq}）")
+            _say(
+                f"项目数据库 database: {self.db_path}（日志恢复到 #{self.store.seq} / journal replayed to "
+                f"#{self.store.seq}）"
+            )
         for msg in self.store.replay_errors:
             _say(f"警告 warning: {msg}")
         self._sponsors()
@@ -91,8 +93,10 @@ class Studio:
             has_demo = any(r["name"] == SEASON_NAME for r in sdb.seasons())
         if not has_demo:
             summary = build_demo_season(self.db_path, seed=2012)
-            _say(f"演示赛季已建立 demo season built: {summary.episodes} 期 episodes, {summary.matches} 场 "
-                 f"matches, {summary.games} 局 games, {summary.players} 名选手 players")
+            _say(
+                f"演示赛季已建立 demo season built: {summary.episodes} 期 episodes, {summary.matches} 场 "
+                f"matches, {summary.games} 局 games, {summary.players} 名选手 players"
+            )
         with SeasonDB.open(self.db_path) as sdb:
             push_leaderboard(self.store, sdb, sponsor=self._leaderboard_sponsor())
         rows = self.store.state["leaderboard"]["rows"]
@@ -131,8 +135,9 @@ class Studio:
     def _serve(self) -> None:
         from broadcast.overlay.server import OverlayServer
 
-        self.server = OverlayServer(self.store, host=self.args.host, port=self.args.port,
-                                    token=resolve_token(self.args))
+        self.server = OverlayServer(
+            self.store, host=self.args.host, port=self.args.port, token=resolve_token(self.args)
+        )
         try:
             self.server.start()
         except OSError as exc:
@@ -159,17 +164,23 @@ class Studio:
             board = self.placements.one("leaderboard")
             if board is not None and board.film is not None:
                 board_film = board.film.id
-        self.bridge = ObsBridge(self.store, settings, airlog=self.asrun,
-                                overlay_urls={"program": self.server.url("program"),
-                                              "preview": self.server.url("preview")},
-                                films=films, leaderboard_film=board_film,
-                                episode=self.store.state["show"]["episode"])
+        self.bridge = ObsBridge(
+            self.store,
+            settings,
+            airlog=self.asrun,
+            overlay_urls={"program": self.server.url("program"), "preview": self.server.url("preview")},
+            films=films,
+            leaderboard_film=board_film,
+            episode=self.store.state["show"]["episode"],
+        )
         self.bridge.add_status_listener(self._obs_status)
         self.bridge.start()
         _say(f"OBS：连接 {settings.host}:{settings.port} …（在后台，不影响图形 / in the background）")
         if not self.bridge.wait_connected(3.0):
-            _say("OBS 未连接：图形照常服务，后台继续重试；播出记录由本程序记录 / OBS not connected: "
-                 "the pages are served, retrying in the background; the as-run log is kept by the app")
+            _say(
+                "OBS 未连接：图形照常服务，后台继续重试；播出记录由本程序记录 / OBS not connected: "
+                "the pages are served, retrying in the background; the as-run log is kept by the app"
+            )
 
     def _obs_status(self, status: Any) -> None:
         connected = status.state == "connected"
@@ -212,7 +223,7 @@ class Studio:
 
     def stop(self) -> None:
         if self.bridge is not None:
-            self.bridge.flush(2.0)    # the last change reaches OBS, and OBS's events the as-run log
+            self.bridge.flush(2.0)  # the last change reaches OBS, and OBS's events the as-run log
             self.bridge.stop()
         if self.server is not None:
             self.server.stop()

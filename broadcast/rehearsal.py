@@ -52,15 +52,23 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", help="项目数据库（默认临时文件）/ project database (default: temporary)")
     parser.add_argument("--pace", type=float, default=0.8, help="每手牌的秒数 / seconds per play (0.8)")
     parser.add_argument("--seed", type=int, default=2011, help="演示比赛的随机种子 / demo match seed")
-    parser.add_argument("--games", nargs="+", metavar="GJN",
-                        help="用这些牌谱代替自动对局 / replay these GJN records")
+    parser.add_argument(
+        "--games", nargs="+", metavar="GJN", help="用这些牌谱代替自动对局 / replay these GJN records"
+    )
     parser.add_argument("--rules", choices=("tv_match", "dagang"), default="tv_match")
-    parser.add_argument("--placements", default=str(DEMO_PLACEMENTS),
-                        help="赞助排期 YAML / sponsor placements file (default: the demo set)")
-    parser.add_argument("--quick", action="store_true",
-                        help="缩短片头片尾 / short bumpers and credits (tests)")
-    parser.add_argument("--exit-when-done", action="store_true",
-                        help="演完即退出（默认继续提供图形直到 Ctrl-C）/ exit after the match")
+    parser.add_argument(
+        "--placements",
+        default=str(DEMO_PLACEMENTS),
+        help="赞助排期 YAML / sponsor placements file (default: the demo set)",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="缩短片头片尾 / short bumpers and credits (tests)"
+    )
+    parser.add_argument(
+        "--exit-when-done",
+        action="store_true",
+        help="演完即退出（默认继续提供图形直到 Ctrl-C）/ exit after the match",
+    )
     add_server_arguments(parser)
 
 
@@ -87,11 +95,15 @@ def _record(rec: Any, label: str) -> GameRecord:
     counts = rec.counts()
     if rec.leader is None:
         raise GJNError('missing [Leader "seat"] (G12: who leads first)', 1, rec.filename)
-    return GameRecord(label=label,
-                      hands=[hands.get(s, "") for s in range(1, 7)] if hands else [],
-                      counts=[counts.get(s, 36) for s in range(1, 7)] if counts and not hands else [],
-                      leader=rec.leader, rules=rec.rules, names=rec.names(),
-                      moves=[str(m.action) for m in rec.moves])
+    return GameRecord(
+        label=label,
+        hands=[hands.get(s, "") for s in range(1, 7)] if hands else [],
+        counts=[counts.get(s, 36) for s in range(1, 7)] if counts and not hands else [],
+        leader=rec.leader,
+        rules=rec.rules,
+        names=rec.names(),
+        moves=[str(m.action) for m in rec.moves],
+    )
 
 
 def file_records(paths: list[str]) -> list[GameRecord]:
@@ -121,8 +133,9 @@ def file_records(paths: list[str]) -> list[GameRecord]:
 
 # ------------------------------------------------------------------------------- the run
 class Rehearsal:
-    def __init__(self, store: Any, pace: float, quick: bool, stop: threading.Event,
-                 say: Callable[[str], None]) -> None:
+    def __init__(
+        self, store: Any, pace: float, quick: bool, stop: threading.Event, say: Callable[[str], None]
+    ) -> None:
         self.store = store
         self.pace = max(0.0, pace)
         self.quick = quick
@@ -146,7 +159,7 @@ class Rehearsal:
     def on(self, graphic: str, on: bool = True, item: str | None = None, bus: str = "both") -> None:
         """A graphic on/off. ``both`` (a direct cut) sets preview too, so preview keeps mirroring
         program and the next TAKE carries the corner bug, the ticker … over instead of dropping them."""
-        for b in (("preview", "program") if bus == "both" else (bus,)):
+        for b in ("preview", "program") if bus == "both" else (bus,):
             payload: dict[str, Any] = {"bus": b, "graphic": graphic, "on": on}
             if item is not None:
                 payload["item"] = item
@@ -171,8 +184,15 @@ class Rehearsal:
         names = list(NAMES)
         for s, n in records[0].names.items():
             names[s - 1] = n
-        self.do("match.new", {"teams": TEAMS, "names": names, "games_in_match": max(3, len(records)),
-                              "rules": records[0].rules})
+        self.do(
+            "match.new",
+            {
+                "teams": TEAMS,
+                "names": names,
+                "games_in_match": max(3, len(records)),
+                "rules": records[0].rules,
+            },
+        )
 
     def opening(self) -> None:
         # the 独家特约 corner bug goes up first and stays for the whole broadcast (the rundown's first cue)
@@ -223,8 +243,9 @@ class Rehearsal:
         self.wait(self.hold(4.0))
         return self.store.runtime[RUNTIME_KEY].game.result()
 
-    def play_match(self, records: list[GameRecord], seed: int, rules: str = "tv_match",
-                   extra_games: bool = True) -> Any:
+    def play_match(
+        self, records: list[GameRecord], seed: int, rules: str = "tv_match", extra_games: bool = True
+    ) -> Any:
         """The games, the extra game(s) G11.2 asks for on a tie (self-play), then the finale.
         Returns the engine's ``Match``."""
         from engine.match import Match
@@ -250,8 +271,12 @@ class Rehearsal:
         t = self.store.state["table"]
         odd, even = t["teams"]["odd"], t["teams"]["even"]
         if match is not None:
-            how = {"points": "", "extra_game": "（加赛决出）", "lots": "（总分相同，抽签决出）",
-                   "forfeit": "（对方弃权）"}.get(match.decided_by or "", "")
+            how = {
+                "points": "",
+                "extra_game": "（加赛决出）",
+                "lots": "（总分相同，抽签决出）",
+                "forfeit": "（对方弃权）",
+            }.get(match.decided_by or "", "")
             side = match.winner
         else:
             how = ""
@@ -282,8 +307,10 @@ class Rehearsal:
             self.on("leaderboard", False)
             # the 英雄榜冠名's film airs right after the board (the OBS bridge rolls it as the board
             # comes off); nothing else goes on until it has run
-            film = next((f for f in self.store.state["sponsors"].get("films", [])
-                         if f.get("slot") == "leaderboard"), None)
+            film = next(
+                (f for f in self.store.state["sponsors"].get("films", []) if f.get("slot") == "leaderboard"),
+                None,
+            )
             if film is not None:
                 self.say(f"英雄榜冠名宣传片 leaderboard film: {film['name']} {film['seconds']} 秒")
                 self.wait(self.hold(float(film["seconds"]) + 1.0))
@@ -330,7 +357,7 @@ def main(args: argparse.Namespace) -> int:
     r = Rehearsal(store, args.pace, args.quick, stop, say)
     try:
         try:
-            r.wait(r.hold(2.0))      # time to point OBS at the pages
+            r.wait(r.hold(2.0))  # time to point OBS at the pages
             r.setup(args.placements, records)
             r.opening()
             r.play_match(records, args.seed, args.rules, extra_games=not args.games)

@@ -30,7 +30,7 @@ SEATS = (1, 2, 3, 4, 5, 6)
 TEAMS = ("odd", "even")
 TITLES_TOP = ("头科", "二科", "三科", "四科", "二落", "大落")
 QUAN_SAN = "圈三"
-PENALTY_POINTS = 2   # G11.2: each referee penalty costs the offending team 2 points
+PENALTY_POINTS = 2  # G11.2: each referee penalty costs the offending team 2 points
 
 _CN_DIGITS = "零一二三四五六七八九"
 _RANK_ZH = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "小王", "大王")
@@ -66,8 +66,7 @@ def _engine() -> Any:
     try:
         import engine
     except ImportError as exc:  # pragma: no cover - the engine ships with the project
-        raise _no("engine", "规则引擎不可用",
-                  f"rules engine unavailable: {exc}") from exc
+        raise _no("engine", "规则引擎不可用", f"rules engine unavailable: {exc}") from exc
     return engine
 
 
@@ -77,13 +76,19 @@ class _Live:
 
     key: tuple[Any, ...]
     game: Any
-    leads: list[bool]          # per move: was it a lead (no top play before it)?
+    leads: list[bool]  # per move: was it a lead (no top play before it)?
 
 
 def _key(state: State) -> tuple[Any, ...]:
     g = state["game"]
-    return (state["table"]["rules"], g["leader"], g["seed"], tuple(g["hands"]), tuple(g["counts"]),
-            tuple(g["record"]))
+    return (
+        state["table"]["rules"],
+        g["leader"],
+        g["seed"],
+        tuple(g["hands"]),
+        tuple(g["counts"]),
+        tuple(g["record"]),
+    )
 
 
 def _fresh_game(state: State) -> Any:
@@ -92,8 +97,7 @@ def _fresh_game(state: State) -> Any:
     rules = state["table"]["rules"]
     leader = g["leader"]
     if leader is None:
-        raise _no("game", "还没有开局（game.new）",
-                  "no game started (game.new)")
+        raise _no("game", "还没有开局（game.new）", "no game started (game.new)")
     try:
         if g["hands"]:
             hands = [h or None for h in g["hands"]]
@@ -103,8 +107,7 @@ def _fresh_game(state: State) -> Any:
         counts = {i + 1: c for i, c in enumerate(g["counts"])} if g["counts"] else None
         return eng.Game(rules, leader=leader, counts=counts)
     except (eng.CardError, eng.PresetError, ValueError) as exc:
-        raise _no("game", f"无法开局：{exc}",
-                  f"cannot set up the game: {exc}") from exc
+        raise _no("game", f"无法开局：{exc}", f"cannot set up the game: {exc}") from exc
 
 
 def live_game(state: State, ctx: Context) -> _Live:
@@ -122,8 +125,11 @@ def live_game(state: State, ctx: Context) -> _Live:
             leads.append(game.last_play is None)
             game.push(a)
         except (ValueError, eng.IllegalAction) as exc:
-            raise _no("game", f"牌谱第{i}步无法重放：{line}（{exc}）",
-                      f"move {i} of the record does not replay: {line} ({exc})") from exc
+            raise _no(
+                "game",
+                f"牌谱第{i}步无法重放：{line}（{exc}）",
+                f"move {i} of the record does not replay: {line} ({exc})",
+            ) from exc
     live = _Live(key, game, leads)
     ctx.runtime[RUNTIME_KEY] = live
     return live
@@ -214,9 +220,13 @@ def project(state: State, live: _Live) -> None:
         moves = game.moves
         move_no = max(i for i, a in enumerate(moves, start=1) if a.kind == "play")
         burn = any(m == move_no and ev in ("burn", "fan_shao") for m, ev, _s in game.events())
-        table["last_play"] = {"seat": int(seat_no), "cards": str(play),
-                              "label": play_label(play.base, play.n, play.twos, play.smalls, play.bigs),
-                              "gouji": bool(play.is_gouji(game.preset.gouji_min_twos)), "burn": burn}
+        table["last_play"] = {
+            "seat": int(seat_no),
+            "cards": str(play),
+            "label": play_label(play.base, play.n, play.twos, play.smalls, play.bigs),
+            "gouji": bool(play.is_gouji(game.preset.gouji_min_twos)),
+            "burn": burn,
+        }
     table["jipaiqi"] = {k: int(v) for k, v in game.jokers_and_twos_out().items()}
     table["phase"] = "over" if over else "playing"
     table["quan_san"] = quan_san
@@ -224,8 +234,14 @@ def project(state: State, live: _Live) -> None:
     # this game's result in the match strip, and the match totals
     results = [r for r in table["results"] if r["game_no"] != table["game_no"]]
     if result is not None:
-        results.append({"game_no": table["game_no"], "odd": int(result.team_points["odd"]),
-                        "even": int(result.team_points["even"]), "quan_san": quan_san})
+        results.append(
+            {
+                "game_no": table["game_no"],
+                "odd": int(result.team_points["odd"]),
+                "even": int(result.team_points["even"]),
+                "quan_san": quan_san,
+            }
+        )
         results.sort(key=lambda r: r["game_no"])
         table["message"] = _over_message(table, result)
     elif table["message"].startswith(f"第{table['game_no']}局结束"):
@@ -263,13 +279,15 @@ def _seat_names(payload: Payload) -> dict[int, str] | None:
     elif isinstance(names, list | tuple) and len(names) == 6:
         items = list(zip(SEATS, names, strict=True))
     else:
-        raise _no("names", "names 应为六个名字的列表或 {座位: 名字}",
-                  "names must be a list of six names or {seat: name}")
+        raise _no(
+            "names",
+            "names 应为六个名字的列表或 {座位: 名字}",
+            "names must be a list of six names or {seat: name}",
+        )
     out: dict[int, str] = {}
     for seat, name in items:
         if seat not in SEATS:
-            raise _no("G1.1", f"没有 {seat} 号座位",
-                      f"no seat {seat} (seats are 1..6)")
+            raise _no("G1.1", f"没有 {seat} 号座位", f"no seat {seat} (seats are 1..6)")
         out[seat] = str(name).strip()
     return out
 
@@ -284,26 +302,35 @@ def _apply_match_fields(state: State, payload: Payload) -> None:
     teams = payload.get("teams")
     if teams is not None:
         if not isinstance(teams, dict) or set(teams) - set(TEAMS):
-            raise _no("G1.2", "teams 只能有 odd（单号座位）和 even（双号座位）",
-                      "teams has only odd and even")
+            raise _no(
+                "G1.2", "teams 只能有 odd（单号座位）和 even（双号座位）", "teams has only odd and even"
+            )
         for team, fields in teams.items():
             if not isinstance(fields, dict) or set(fields) - {"name", "color"}:
-                raise _no("teams", f"队伍 {team} 只能设置 name 和 color",
-                          f"team {team}: only name and color can be set")
+                raise _no(
+                    "teams",
+                    f"队伍 {team} 只能设置 name 和 color",
+                    f"team {team}: only name and color can be set",
+                )
             if "name" in fields:
                 table["teams"][team]["name"] = str(fields["name"]).strip()
             if "color" in fields:
                 color = str(fields["color"])
-                if not (color.startswith("#") and len(color) in (4, 7)
-                        and all(c in "0123456789abcdefABCDEF" for c in color[1:])):
-                    raise _no("teams", f"颜色应写成 #RRGGBB，不是 {color!r}",
-                              f"colour must be #RRGGBB, not {color!r}")
+                if not (
+                    color.startswith("#")
+                    and len(color) in (4, 7)
+                    and all(c in "0123456789abcdefABCDEF" for c in color[1:])
+                ):
+                    raise _no(
+                        "teams",
+                        f"颜色应写成 #RRGGBB，不是 {color!r}",
+                        f"colour must be #RRGGBB, not {color!r}",
+                    )
                 table["teams"][team]["color"] = color
     if "games_in_match" in payload:
         n = payload["games_in_match"]
         if not isinstance(n, int) or n < 1:
-            raise _no("G11.2", "games_in_match 应为正整数",
-                      "games_in_match must be ≥ 1")
+            raise _no("G11.2", "games_in_match 应为正整数", "games_in_match must be ≥ 1")
         table["games_in_match"] = n
 
 
@@ -323,8 +350,7 @@ def match_new(state: State, payload: Payload, ctx: Context) -> None:
     table["games_in_match"] = old["games_in_match"]
     rules = payload.get("rules", old["rules"])
     if rules not in ("tv_match", "dagang"):
-        raise _no("rules", f"没有这个规则预设：{rules!r}",
-                  f"unknown preset {rules!r}")
+        raise _no("rules", f"没有这个规则预设：{rules!r}", f"unknown preset {rules!r}")
     table["rules"] = rules
     state["table"] = table
     state["game"] = defaults["game"]
@@ -337,8 +363,11 @@ def match_update(state: State, payload: Payload, ctx: Context) -> None:
     """Team names/colours, seat names, games in the match: {teams?, names?, games_in_match?}."""
     unknown = sorted(set(payload) - {"teams", "names", "games_in_match"})
     if unknown:
-        raise _no("match", f"match.update 没有字段 {', '.join(unknown)}",
-                  f"match.update has no field(s) {', '.join(unknown)}")
+        raise _no(
+            "match",
+            f"match.update 没有字段 {', '.join(unknown)}",
+            f"match.update has no field(s) {', '.join(unknown)}",
+        )
     _apply_match_fields(state, payload)
 
 
@@ -347,15 +376,14 @@ def match_penalty(state: State, payload: Payload, ctx: Context) -> None:
     """A referee penalty (G11.2): {team: odd|even, reason, points?: 2}."""
     team = payload.get("team")
     if team not in TEAMS:
-        raise _no("G11.2", "罚分要指明队伍 odd 或 even",
-                  "penalty: team must be odd or even")
+        raise _no("G11.2", "罚分要指明队伍 odd 或 even", "penalty: team must be odd or even")
     points = payload.get("points", PENALTY_POINTS)
     if not isinstance(points, int) or points <= 0:
-        raise _no("G11.2", "罚分应为正整数",
-                  "penalty points must be a positive integer")
+        raise _no("G11.2", "罚分应为正整数", "penalty points must be a positive integer")
     reason = str(payload.get("reason", ""))
-    state["game"]["penalties"].append({"team": team, "points": points, "reason": reason,
-                                       "game_no": state["table"]["game_no"]})
+    state["game"]["penalties"].append(
+        {"team": team, "points": points, "reason": reason, "game_no": state["table"]["game_no"]}
+    )
     _totals(state)
 
 
@@ -377,37 +405,41 @@ def game_new(state: State, payload: Payload, ctx: Context) -> None:
     allowed = {"leader", "seed", "hands", "counts", "game_no", "names", "rules", "teams"}
     unknown = sorted(set(payload) - allowed)
     if unknown:
-        raise _no("game", f"game.new 没有字段 {', '.join(unknown)}",
-                  f"game.new has no field(s) {', '.join(unknown)}")
+        raise _no(
+            "game",
+            f"game.new 没有字段 {', '.join(unknown)}",
+            f"game.new has no field(s) {', '.join(unknown)}",
+        )
     rules = payload.get("rules", table["rules"])
     if rules not in ("tv_match", "dagang"):
-        raise _no("rules", f"没有这个规则预设：{rules!r}",
-                  f"unknown preset {rules!r}")
+        raise _no("rules", f"没有这个规则预设：{rules!r}", f"unknown preset {rules!r}")
     seed = payload.get("seed")
     if seed is not None and not isinstance(seed, int):
-        raise _no("game", "seed 应为整数",
-                  "seed must be an integer")
+        raise _no("game", "seed 应为整数", "seed must be an integer")
     hands = payload.get("hands") or []
     if hands and (not isinstance(hands, list) or len(hands) != 6):
-        raise _no("G2.1", "hands 应为六手牌（座位1–6，未知的写空串）",
-                  "hands must list six hands (seats 1..6, '' when unknown)")
+        raise _no(
+            "G2.1",
+            "hands 应为六手牌（座位1–6，未知的写空串）",
+            "hands must list six hands (seats 1..6, '' when unknown)",
+        )
     hands = [str(h or "") for h in hands]
     counts = payload.get("counts") or []
-    if counts and (not isinstance(counts, list) or len(counts) != 6
-                   or not all(isinstance(c, int) and 0 <= c <= 36 for c in counts)):
-        raise _no("G2.1", "counts 应为六个 0–36 的张数",
-                  "counts must be six numbers 0..36")
+    if counts and (
+        not isinstance(counts, list)
+        or len(counts) != 6
+        or not all(isinstance(c, int) and 0 <= c <= 36 for c in counts)
+    ):
+        raise _no("G2.1", "counts 应为六个 0–36 的张数", "counts must be six numbers 0..36")
     leader = payload.get("leader")
     if leader is None:
         leader = eng.first_leader(seed) if seed is not None and not hands else None
     if leader not in SEATS:
-        raise _no("G12.1", "请输入先出牌的座位（上班，1–6）",
-                  "give the seat that leads first (上班, 1..6)")
+        raise _no("G12.1", "请输入先出牌的座位（上班，1–6）", "give the seat that leads first (上班, 1..6)")
     if "game_no" in payload:
         game_no = payload["game_no"]
         if not isinstance(game_no, int) or game_no < 1:
-            raise _no("game", "game_no 应为正整数",
-                      "game_no must be ≥ 1")
+            raise _no("game", "game_no 应为正整数", "game_no must be ≥ 1")
     elif table["phase"] == "idle":
         game_no = table["game_no"]
     else:
@@ -417,8 +449,15 @@ def game_new(state: State, payload: Payload, ctx: Context) -> None:
     table["game_no"] = game_no
     table["message"] = ""
     table["results"] = [r for r in table["results"] if r["game_no"] != game_no]
-    state["game"].update({"record": [], "leader": leader, "seed": seed if not hands else None,
-                          "hands": hands, "counts": counts if not hands and seed is None else []})
+    state["game"].update(
+        {
+            "record": [],
+            "leader": leader,
+            "seed": seed if not hands else None,
+            "hands": hands,
+            "counts": counts if not hands and seed is None else [],
+        }
+    )
     live = live_game(state, ctx)
     project(state, live)
 
@@ -433,14 +472,21 @@ def _parse_move(payload: Payload) -> Any:
     try:
         return eng.Action.parse(line)
     except eng.PlayError as exc:
-        raise ActionRefused(f"“{line}”不是一手牌：{exc.zh}", rule=exc.rule,
-                            message_en=f"{line!r} is not a play: {exc.en}") from exc
+        raise ActionRefused(
+            f"“{line}”不是一手牌：{exc.zh}", rule=exc.rule, message_en=f"{line!r} is not a play: {exc.en}"
+        ) from exc
     except eng.CardError as exc:
-        raise _no("G2.4", f"“{line}”里有看不懂的牌：{exc}（用 3–9 T J Q K A 2 B R）",
-                  f"bad cards in {line!r}: {exc}") from exc
+        raise _no(
+            "G2.4",
+            f"“{line}”里有看不懂的牌：{exc}（用 3–9 T J Q K A 2 B R）",
+            f"bad cards in {line!r}: {exc}",
+        ) from exc
     except ValueError as exc:
-        raise _no("GJN", f"出牌格式应为“座位 牌/pass/yield”，如 1 TTTTT：{line!r}",
-                  f"a move is '<seat> <cards|pass|yield>': {exc}") from exc
+        raise _no(
+            "GJN",
+            f"出牌格式应为“座位 牌/pass/yield”，如 1 TTTTT：{line!r}",
+            f"a move is '<seat> <cards|pass|yield>': {exc}",
+        ) from exc
 
 
 @action("game.play")
@@ -452,8 +498,7 @@ def game_play(state: State, payload: Payload, ctx: Context) -> None:
     live = live_game(state, ctx)
     game = live.game
     if game.is_over():
-        raise _no("G10", "本局已结束，请开始下一局",
-                  "the game is over: start the next one")
+        raise _no("G10", "本局已结束，请开始下一局", "the game is over: start the next one")
     lead = game.last_play is None
     try:
         game.push(move)
@@ -470,8 +515,7 @@ def game_undo(state: State, payload: Payload, ctx: Context) -> None:
     """Take back the last decision of the current game."""
     live = live_game(state, ctx)
     if not live.game.moves:
-        raise _no("undo", "本局还没有出牌，无法撤销",
-                  "nothing to undo in this game")
+        raise _no("undo", "本局还没有出牌，无法撤销", "nothing to undo in this game")
     live.game.pop()
     live.leads.pop()
     state["game"]["record"] = state["game"]["record"][:-1]

@@ -9,9 +9,27 @@ from .game import Action, Game, GameResult, LegalPlays, NotAPlay, team_of
 from .preset import Preset, PresetError, load_preset
 
 __all__ = [
-    "Action", "CardError", "GJNError", "Game", "GameResult", "IllegalAction", "LegalPlays", "NotAPlay",
-    "Play", "PlayError", "Preset", "PresetError", "Rank", "deal", "first_leader", "format_cards",
-    "load_preset", "new_game", "parse_cards", "random_playout", "team_of",
+    "Action",
+    "CardError",
+    "GJNError",
+    "Game",
+    "GameResult",
+    "IllegalAction",
+    "LegalPlays",
+    "NotAPlay",
+    "Play",
+    "PlayError",
+    "Preset",
+    "PresetError",
+    "Rank",
+    "deal",
+    "first_leader",
+    "format_cards",
+    "load_preset",
+    "new_game",
+    "parse_cards",
+    "random_playout",
+    "team_of",
 ]
 
 from . import gjn as gjn  # noqa: E402

@@ -219,7 +219,10 @@ class Play(NamedTuple):
     def is_pure_gouji(self, min_twos: int = 1) -> bool:
         """G6.5: a 够级牌 with no joker and no 2 (a play of 2s is not pure)."""
         return (
-            self.base < TWO and not self.twos and not self.smalls and not self.bigs
+            self.base < TWO
+            and not self.twos
+            and not self.smalls
+            and not self.bigs
             and self.n >= _GOUJI_MIN[self.base]
         )
 
@@ -227,16 +230,15 @@ class Play(NamedTuple):
         return beat_error(self, other) is None
 
     def __str__(self) -> str:
-        return (
-            SYMBOLS[self.base] * self.n + "2" * self.twos + "B" * self.smalls + "R" * self.bigs
-        )
+        return SYMBOLS[self.base] * self.n + "2" * self.twos + "B" * self.smalls + "R" * self.bigs
 
     def __repr__(self) -> str:
         return f"Play({str(self)!r})"
 
     def zh(self) -> str:
-        return "".join([ZH_NAMES[self.base]] * self.n + ["2"] * self.twos + ["小王"] * self.smalls
-                       + ["大王"] * self.bigs)
+        return "".join(
+            [ZH_NAMES[self.base]] * self.n + ["2"] * self.twos + ["小王"] * self.smalls + ["大王"] * self.bigs
+        )
 
 
 def play_from_counts(counts: Sequence[int]) -> Play:
@@ -267,20 +269,28 @@ def play_from_counts(counts: Sequence[int]) -> Play:
 def beat_error(q: Play, p: Play) -> tuple[str, str, str] | None:
     """Why ``q`` does not beat ``p`` (G4), as ``(rule, english, chinese)``, or None when it does."""
     if p.bigs or p.base == BIG:
-        return ("G4.3", f"{p} holds a 大王: it is dead and nothing beats it",
-                f"{p}挂大王为死牌，无牌可灭，对头须扣牌")
+        return (
+            "G4.3",
+            f"{p} holds a 大王: it is dead and nothing beats it",
+            f"{p}挂大王为死牌，无牌可灭，对头须扣牌",
+        )
     qs = q.n + q.twos + q.smalls + q.bigs
     ps = p.n + p.twos + p.smalls + p.bigs
     if qs != ps:
-        return ("G4.1", f"{q} has {qs} cards but {p} has {ps}: sizes must match",
-                f"张数不同：{q}为{qs}张，{p}为{ps}张")
+        return (
+            "G4.1",
+            f"{q} has {qs} cards but {p} has {ps}: sizes must match",
+            f"张数不同：{q}为{qs}张，{p}为{ps}张",
+        )
     if q.base <= p.base:
-        return ("G4.2", f"{q} does not rank above {p} (步步高)",
-                f"步步高：{q}须高于{p}")
+        return ("G4.2", f"{q} does not rank above {p} (步步高)", f"步步高：{q}须高于{p}")
     pb = p.n if p.base == SMALL else p.smalls
     if pb:
         qr = q.n if q.base == BIG else q.bigs
         if qr < pb:
-            return ("G4.4", f"{p} carries {pb} 小王: a beat needs at least {pb} 大王, {q} has {qr}",
-                    f"小花挂牌须由不少于{pb}张大花挂牌灭之，{q}只有{qr}张大王")
+            return (
+                "G4.4",
+                f"{p} carries {pb} 小王: a beat needs at least {pb} 大王, {q} has {qr}",
+                f"小花挂牌须由不少于{pb}张大花挂牌灭之，{q}只有{qr}张大王",
+            )
     return None

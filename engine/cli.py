@@ -17,10 +17,17 @@ from .game import SEATS, TITLES, Game, GameResult
 from .preset import PresetError
 
 EVENT_NAMES = {
-    "burn": ("burn", "烧牌"), "fan_shao": ("counter-burn", "反烧"), "jie_shao": ("burn broken", "解烧"),
-    "zha_shao": ("failed burn", "诈烧"), "men": ("stuck with 3s", "闷"), "finish": ("played out", "出完"),
-    "open": ("opened", "开点"), "revolt": ("revolution", "革命"), "four_way": ("four-way play", "四户乱缠"),
-    "quan_san": ("quan san", "圈三"), "jie_feng": ("takes the lead", "接风"),
+    "burn": ("burn", "烧牌"),
+    "fan_shao": ("counter-burn", "反烧"),
+    "jie_shao": ("burn broken", "解烧"),
+    "zha_shao": ("failed burn", "诈烧"),
+    "men": ("stuck with 3s", "闷"),
+    "finish": ("played out", "出完"),
+    "open": ("opened", "开点"),
+    "revolt": ("revolution", "革命"),
+    "four_way": ("four-way play", "四户乱缠"),
+    "quan_san": ("quan san", "圈三"),
+    "jie_feng": ("takes the lead", "接风"),
 }
 
 
@@ -85,8 +92,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         e = obj["error"]
         en, _, zh = str(e["message"]).partition(" / ")
         what = "INCOMPLETE / 未完" if str(e["message"]).startswith("the record ends") else "ILLEGAL / 违规"
-        print(f"{args.file}: {what} at move {e['move']} (line {e['line']}), seat {e['seat']}, "
-              f"rule {e['rule']}")
+        print(
+            f"{args.file}: {what} at move {e['move']} (line {e['line']}), seat {e['seat']}, rule {e['rule']}"
+        )
         print(f"  English: move {e['move']}, seat {e['seat']}, rule {e['rule']}: {en}")
         print(f"  中文: 第{e['move']}步（第{e['line']}行），{e['seat']}号，{e['rule']}：{zh}")
         return 1
@@ -133,8 +141,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         r = g.result()
         if r.team_points["odd"] != r.team_points["even"]:
             wins[max(r.team_points, key=lambda k: r.team_points[k])] += 1
-    print(f"wrote {args.games} {args.rules} records to {out} "
-          f"(team wins: odd {wins['odd']}, even {wins['even']})")
+    print(
+        f"wrote {args.games} {args.rules} records to {out} "
+        f"(team wins: odd {wins['odd']}, even {wins['even']})"
+    )
     return 0
 
 
@@ -186,6 +196,3 @@ def run() -> None:
     except BrokenPipeError:  # pragma: no cover
         code = 0
     raise SystemExit(code)
-
-
-

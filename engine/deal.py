@@ -60,8 +60,12 @@ def new_game(preset: Preset | str = "tv_match", seed: int | str = 0, leader: int
     return Game(preset, hands=deal(seed), leader=lead)
 
 
-def random_playout(game: Game | Preset | str = "tv_match", seed: int | str | None = None,
-                   rng: random.Random | None = None, record: bool = True) -> GameResult:
+def random_playout(
+    game: Game | Preset | str = "tv_match",
+    seed: int | str | None = None,
+    rng: random.Random | None = None,
+    record: bool = True,
+) -> GameResult:
     """Play a game out with random legal actions and return its result.
 
     Given a Game, plays it out in place (its undo history is dropped). Given a preset, deals a seeded

@@ -14,8 +14,16 @@ class IllegalAction(ValueError):
     When raised while replaying a record, ``move`` (1-based), ``line`` and ``seat`` locate it.
     """
 
-    def __init__(self, rule: str, en: str, zh: str, action: Action | None = None,
-                 move: int | None = None, line: int | None = None, seat: int | None = None) -> None:
+    def __init__(
+        self,
+        rule: str,
+        en: str,
+        zh: str,
+        action: Action | None = None,
+        move: int | None = None,
+        line: int | None = None,
+        seat: int | None = None,
+    ) -> None:
         super().__init__(f"{rule}: {en} / {zh}")
         self.rule = rule
         self.en = en

@@ -47,8 +47,17 @@ TITLE_EN = ("first", "second", "third", "fourth", "fifth (二落)", "last (大�
 QUAN_SAN = "圈三"
 VOID = "流局"
 KINDS = ("play", "pass", "yield", "revolt")
-_KIND_WORDS = {"pass": "pass", "过": "pass", "过牌": "pass", "yield": "yield", "让": "yield",
-               "让牌": "yield", "revolt": "revolt", "革命": "revolt", "铁三科": "revolt"}
+_KIND_WORDS = {
+    "pass": "pass",
+    "过": "pass",
+    "过牌": "pass",
+    "yield": "yield",
+    "让": "yield",
+    "让牌": "yield",
+    "revolt": "revolt",
+    "革命": "revolt",
+    "铁三科": "revolt",
+}
 
 # seat status
 IN_PLAY, FINISHED, ZHA, MEN, REVOLT = 0, 1, 2, 3, 4
@@ -71,8 +80,9 @@ class Action:
     kind: str
     cards: Play | None
 
-    def __init__(self, seat: int, kind: str = "play",
-                 cards: Play | str | Iterable[int] | None = None) -> None:
+    def __init__(
+        self, seat: int, kind: str = "play", cards: Play | str | Iterable[int] | None = None
+    ) -> None:
         if kind not in KINDS:
             raise ValueError(f"unknown action kind {kind!r} (expected one of {', '.join(KINDS)})")
         if not isinstance(seat, int) or not 1 <= seat <= 6:
@@ -175,8 +185,14 @@ class NotAPlay(Action):
             error = e
         else:
             raise ValueError(f"{text!r} is a play")
-        for name, value in (("seat", seat), ("kind", "play"), ("cards", None), ("text", text),
-                            ("counts", counts), ("error", error)):
+        for name, value in (
+            ("seat", seat),
+            ("kind", "play"),
+            ("cards", None),
+            ("text", text),
+            ("counts", counts),
+            ("error", error),
+        ):
             object.__setattr__(self, name, value)
 
     def illegal(self) -> IllegalAction:
@@ -269,10 +285,19 @@ def enumerate_leads(h: Sequence[int], bie_san: bool = False, cap: int = 999) -> 
         for base in range(start, TWO):
             c = h[base]
             if c:
-                out += [mk(Play, (base, k, x, y, z)) for k in range(1, c + 1) for x, y, z in w
-                        if k + x + y + z <= cap]
-    out += [mk(Play, (TWO, k, 0, y, z)) for k in range(1, t + 1) for y in range(b + 1) for z in range(r + 1)
-            if k + y + z <= cap]
+                out += [
+                    mk(Play, (base, k, x, y, z))
+                    for k in range(1, c + 1)
+                    for x, y, z in w
+                    if k + x + y + z <= cap
+                ]
+    out += [
+        mk(Play, (TWO, k, 0, y, z))
+        for k in range(1, t + 1)
+        for y in range(b + 1)
+        for z in range(r + 1)
+        if k + y + z <= cap
+    ]
     out += [mk(Play, (SMALL, k, 0, 0, z)) for k in range(1, b + 1) for z in range(r + 1) if k + z <= cap]
     out += [mk(Play, (BIG, k, 0, 0, 0)) for k in range(1, min(r, cap) + 1)]
     return out
@@ -372,10 +397,14 @@ class Game:
     and the pack are checked for them.
     """
 
-    def __init__(self, preset: Preset | str = "tv_match",
-                 hands: Sequence[Any] | Mapping[int, Any] | None = None,
-                 leader: int = 1, counts: Mapping[int, int] | None = None,
-                 buy_threes: bool | None = None) -> None:
+    def __init__(
+        self,
+        preset: Preset | str = "tv_match",
+        hands: Sequence[Any] | Mapping[int, Any] | None = None,
+        leader: int = 1,
+        counts: Mapping[int, int] | None = None,
+        buy_threes: bool | None = None,
+    ) -> None:
         if isinstance(preset, str):
             preset = load_preset(preset)
         self.preset = preset
@@ -411,8 +440,9 @@ class Game:
                     total[r] += h[r]
         for r in range(NRANKS):
             if total[r] > TOTALS[r]:
-                raise CardError(f"the hands hold {total[r]} cards of rank {Rank(r).symbol}; "
-                                f"the pack has {TOTALS[r]}")
+                raise CardError(
+                    f"the hands hold {total[r]} cards of rank {Rank(r).symbol}; the pack has {TOTALS[r]}"
+                )
         self._supply = [TOTALS[r] - total[r] for r in range(NRANKS)]  # for unknown hands
         self._hands = hs
         self._count = [0] * 7
@@ -612,8 +642,9 @@ class Game:
 
     def resolve_burns(self, claims: Iterable[Action]) -> Action | None:
         """Of simultaneous burn claims, the legal one with priority (G7.2), or None."""
-        legal = [a for a in claims
-                 if a.kind == "play" and self._classify(a.seat, a.kind, a.cards)[0] == "burn"]
+        legal = [
+            a for a in claims if a.kind == "play" and self._classify(a.seat, a.kind, a.cards)[0] == "burn"
+        ]
         if not legal:
             return None
         order = self.burn_priority(a.seat for a in legal)
@@ -621,8 +652,13 @@ class Game:
 
     # ------------------------------------------------------------------ legality
     def _window(self) -> bool:
-        return (self._gprot and not self._yprot and self._top is not None and not self._tinfo[5]
-                and OPP[self._top_seat] in self._queue)
+        return (
+            self._gprot
+            and not self._yprot
+            and self._top is not None
+            and not self._tinfo[5]
+            and OPP[self._top_seat] in self._queue
+        )
 
     def _info_of(self, pl: Play) -> tuple[int, int, int, bool, bool, bool, bool]:
         i = self._info.get(pl)
@@ -630,8 +666,9 @@ class Game:
             i = self._info[pl] = _make_info(pl, self._thr)
         return i
 
-    def _classify(self, seat: int, kind: str,
-                  pl: Play | None) -> tuple[str | None, tuple[str, str, str] | None]:
+    def _classify(
+        self, seat: int, kind: str, pl: Play | None
+    ) -> tuple[str | None, tuple[str, str, str] | None]:
         """(mode, None) when legal, (None, (rule, en, zh)) when not."""
         if self._over:
             return None, _err("G10.4", "the game is over", "本局已结束")
@@ -642,22 +679,33 @@ class Game:
         pending = self._queue[0] if self._queue else 0
         if kind == "revolt":
             if not self.preset.revolution:
-                return None, _err("G10.5", f"革命 is not played under {self.preset.name}",
-                                  f"{self.preset.name}规则不实行革命")
+                return None, _err(
+                    "G10.5",
+                    f"革命 is not played under {self.preset.name}",
+                    f"{self.preset.name}规则不实行革命",
+                )
             if self._started:
-                return None, _err("G10.5", "革命 must be declared before the first lead",
-                                  "革命须在首次发牌前声明")
+                return None, _err(
+                    "G10.5", "革命 must be declared before the first lead", "革命须在首次发牌前声明"
+                )
             if self._dealt_wild[seat] and self._hands[seat] is not None:
-                return None, _err("G10.5", f"seat {seat} was dealt a joker or a 2 and may not declare 革命",
-                                  f"{seat}号有花或钱，不能革命")
+                return None, _err(
+                    "G10.5",
+                    f"seat {seat} was dealt a joker or a 2 and may not declare 革命",
+                    f"{seat}号有花或钱，不能革命",
+                )
             return "revolt", None
         if kind == "pass":
             if seat != pending:
-                return None, _err("G5.2", f"it is not seat {seat}'s turn (seat {pending} is to act)",
-                                  f"未轮到{seat}号（应由{pending}号）")
+                return None, _err(
+                    "G5.2",
+                    f"it is not seat {seat}'s turn (seat {pending} is to act)",
+                    f"未轮到{seat}号（应由{pending}号）",
+                )
             if self._top is None:
-                return None, _err("G5.1", f"seat {seat} holds the lead and must play",
-                                  f"{seat}号有发牌权，须发牌")
+                return None, _err(
+                    "G5.1", f"seat {seat} holds the lead and must play", f"{seat}号有发牌权，须发牌"
+                )
             return "pass", None
         if kind == "yield":
             e = self._yield_error(seat, pending)
@@ -668,8 +716,11 @@ class Game:
         top = self._top
         if top is None:
             if seat != pending:
-                return None, _err("G5.1", f"seat {pending} holds the lead, not seat {seat}",
-                                  f"发牌权在{pending}号，不在{seat}号")
+                return None, _err(
+                    "G5.1",
+                    f"seat {pending} holds the lead, not seat {seat}",
+                    f"发牌权在{pending}号，不在{seat}号",
+                )
             mode = "lead"
         elif seat == pending:
             mode = "beat"
@@ -681,26 +732,38 @@ class Game:
         size = pl.n + pl.twos + pl.smalls + pl.bigs
         h = self._hands[seat]
         if h is not None:
-            if (h[pl.base] < pl.n or h[TWO] < (pl.twos + (pl.n if pl.base == TWO else 0))
-                    or h[SMALL] < pl.smalls + (pl.n if pl.base == SMALL else 0) or h[BIG] < pl.bigs
-                    + (pl.n if pl.base == BIG else 0)):
+            if (
+                h[pl.base] < pl.n
+                or h[TWO] < (pl.twos + (pl.n if pl.base == TWO else 0))
+                or h[SMALL] < pl.smalls + (pl.n if pl.base == SMALL else 0)
+                or h[BIG] < pl.bigs + (pl.n if pl.base == BIG else 0)
+            ):
                 return None, _err("G3.1", f"seat {seat} does not hold {pl}", f"{seat}号手中没有{pl}")
         else:
             if size > self._count[seat]:
-                return None, _err("G3.1", f"seat {seat} holds only {self._count[seat]} cards, not {size}",
-                                  f"{seat}号只剩{self._count[seat]}张牌")
+                return None, _err(
+                    "G3.1",
+                    f"seat {seat} holds only {self._count[seat]} cards, not {size}",
+                    f"{seat}号只剩{self._count[seat]}张牌",
+                )
             sup = self._supply
             for r, c in ((pl.base, pl.n), (TWO, pl.twos), (SMALL, pl.smalls), (BIG, pl.bigs)):
                 if c > sup[r]:
-                    return None, _err("G2.1", f"no {Rank(r).symbol} left in the pack for {pl}",
-                                      f"四副牌中已无足够的{Rank(r).symbol}")
+                    return None, _err(
+                        "G2.1",
+                        f"no {Rank(r).symbol} left in the pack for {pl}",
+                        f"四副牌中已无足够的{Rank(r).symbol}",
+                    )
         if self._bie:
             if pl.base == 0:
                 if pl.twos or pl.smalls or pl.bigs:
                     return None, _err("G9.1", "3s take no wild cards under 憋3", "憋3：3不能贴钱挂花")
                 if size != self._count[seat]:
-                    return None, _err("G9.1", "3s are never split: they are the last play, all together",
-                                      "憋3：3不能拆开出，须作为底牌一次出完")
+                    return None, _err(
+                        "G9.1",
+                        "3s are never split: they are the last play, all together",
+                        "憋3：3不能拆开出，须作为底牌一次出完",
+                    )
             elif size == self._count[seat] and (h is None or h[0]):
                 return None, _err("G9.1", "the last play must be all your 3s (憋3)", "憋3：底牌必须是3")
         if top is not None:
@@ -716,32 +779,49 @@ class Game:
         if seat == self._top_seat:
             return _err("G5.2", f"seat {seat} cannot beat its own play", f"{seat}号不能灭自己的牌")
         if self._luan:
-            return _err("G10.2", "四户乱缠: plain turn order, no burning",
-                        f"四户乱缠不烧牌，未轮到{seat}号")
+            return _err("G10.2", "四户乱缠: plain turn order, no burning", f"四户乱缠不烧牌，未轮到{seat}号")
         if self._yprot:
-            return _err("G5.5", f"only seat {OPP[self._top_seat]} (the yielder's 对头) may answer",
-                        f"让牌人所出的牌唯有其对头{OPP[self._top_seat]}号可上")
+            return _err(
+                "G5.5",
+                f"only seat {OPP[self._top_seat]} (the yielder's 对头) may answer",
+                f"让牌人所出的牌唯有其对头{OPP[self._top_seat]}号可上",
+            )
         if not self._tinfo[3]:
             if self._passed & BIT[seat]:
-                return _err("G5.2", f"seat {seat} passed in this round and may not play again "
-                            f"(seat {pending} is to act)",
-                            f"{seat}号本轮已过牌，这一轮再无权出牌（应由{pending}号）")
-            return _err("G5.2", f"it is not seat {seat}'s turn (seat {pending} is to act)",
-                        f"未轮到{seat}号（应由{pending}号）")
+                return _err(
+                    "G5.2",
+                    f"seat {seat} passed in this round and may not play again (seat {pending} is to act)",
+                    f"{seat}号本轮已过牌，这一轮再无权出牌（应由{pending}号）",
+                )
+            return _err(
+                "G5.2",
+                f"it is not seat {seat}'s turn (seat {pending} is to act)",
+                f"未轮到{seat}号（应由{pending}号）",
+            )
         if self._tinfo[5]:
-            return _err("G4.3", f"{top} holds a 大王: it is dead, nothing beats it",
-                        f"{top}挂大王为死牌，无牌可灭")
+            return _err(
+                "G4.3", f"{top} holds a 大王: it is dead, nothing beats it", f"{top}挂大王为死牌，无牌可灭"
+            )
         if not self._gprot:
-            return _err("G8", f"seat {self._top_seat} is 无头: its plays are beaten in turn order only",
-                        f"{self._top_seat}号无头，其牌按顺序上")
+            return _err(
+                "G8",
+                f"seat {self._top_seat} is 无头: its plays are beaten in turn order only",
+                f"{self._top_seat}号无头，其牌按顺序上",
+            )
         if seat == OPP[self._top_seat]:
-            return _err("G5.2", f"seat {seat} answers in turn, after seat {pending}",
-                        f"{seat}号须按顺序，在{pending}号之后上牌")
+            return _err(
+                "G5.2",
+                f"seat {seat} answers in turn, after seat {pending}",
+                f"{seat}号须按顺序，在{pending}号之后上牌",
+            )
         if not self._window():
             return _err("G7.1", "a burn must come before the 对头 acts", "烧牌须在对头上牌之前")
         if self._passed & BIT[seat]:
-            return _err("G7.4", f"seat {seat} passed in this round and may not burn (过牌不烧)",
-                        f"{seat}号本轮已过牌，过牌不烧")
+            return _err(
+                "G7.4",
+                f"seat {seat} passed in this round and may not burn (过牌不烧)",
+                f"{seat}号本轮已过牌，过牌不烧",
+            )
         return None
 
     def _yield_error(self, seat: int, pending: int) -> tuple[str, str, str] | None:
@@ -761,8 +841,9 @@ class Game:
         pa = self._passed
         for x in (NEXT[p], NEXT[NEXT[p]]):
             if st[x] == IN_PLAY and not pa & BIT[x]:
-                return _err("G5.5", "a yield needs the two players before to have passed",
-                            "上两家须已过牌方可让牌")
+                return _err(
+                    "G5.5", "a yield needs the two players before to have passed", "上两家须已过牌方可让牌"
+                )
         if not any(st[x] == IN_PLAY and not pa & BIT[x] for x in (NEXT[seat], NEXT[NEXT[seat]])):
             return _err("G5.5", "no one after seat to yield to", "下两家无人可上牌，不能让牌")
         return None
@@ -810,16 +891,23 @@ class Game:
             yield mk(seat, "pass", None)
             if self._yield_error(seat, pending) is None:
                 yield mk(seat, "yield", None)
-        elif top is None or not self._window() or seat in (self._top_seat, OPP[self._top_seat]) \
-                or self._passed & BIT[seat] or self._luan:
+        elif (
+            top is None
+            or not self._window()
+            or seat in (self._top_seat, OPP[self._top_seat])
+            or self._passed & BIT[seat]
+            or self._luan
+        ):
             return
         assert top is not None
         known = self._hands[seat] is not None
         for pl in enumerate_beats(h, top):
             if known:  # the seat may act and the beats come from its hand
                 yield mk(seat, "play", pl)
-            elif (pl.n + pl.twos + pl.smalls + pl.bigs <= self._count[seat]
-                  and self._classify(seat, "play", pl)[0]):
+            elif (
+                pl.n + pl.twos + pl.smalls + pl.bigs <= self._count[seat]
+                and self._classify(seat, "play", pl)[0]
+            ):
                 yield mk(seat, "play", pl)
 
     # ------------------------------------------------------------------ push / pop
@@ -871,18 +959,63 @@ class Game:
 
     def _snapshot(self) -> tuple[Any, ...]:
         return (
-            [None if h is None else h[:] for h in self._hands], self._count[:], self._status[:],
-            self._finished[:], self._zha[:], self._men[:], self._revolt[:], self._top, self._top_seat,
-            self._tinfo, self._queue[:], self._passed, self._burner, self._yielder, self._gprot, self._yprot,
-            self._started, self._opened[:], self._played[:], self._over, self._void, self._quan_san,
-            self._quan_winners[:], self._luan, self._supply[:], len(self._events),
+            [None if h is None else h[:] for h in self._hands],
+            self._count[:],
+            self._status[:],
+            self._finished[:],
+            self._zha[:],
+            self._men[:],
+            self._revolt[:],
+            self._top,
+            self._top_seat,
+            self._tinfo,
+            self._queue[:],
+            self._passed,
+            self._burner,
+            self._yielder,
+            self._gprot,
+            self._yprot,
+            self._started,
+            self._opened[:],
+            self._played[:],
+            self._over,
+            self._void,
+            self._quan_san,
+            self._quan_winners[:],
+            self._luan,
+            self._supply[:],
+            len(self._events),
         )
 
     def _restore(self, s: tuple[Any, ...]) -> None:
-        (self._hands, self._count, self._status, self._finished, self._zha, self._men, self._revolt,
-         self._top, self._top_seat, self._tinfo, self._queue, self._passed, self._burner, self._yielder,
-         self._gprot, self._yprot, self._started, self._opened, self._played, self._over, self._void,
-         self._quan_san, self._quan_winners, self._luan, self._supply, nev) = s
+        (
+            self._hands,
+            self._count,
+            self._status,
+            self._finished,
+            self._zha,
+            self._men,
+            self._revolt,
+            self._top,
+            self._top_seat,
+            self._tinfo,
+            self._queue,
+            self._passed,
+            self._burner,
+            self._yielder,
+            self._gprot,
+            self._yprot,
+            self._started,
+            self._opened,
+            self._played,
+            self._over,
+            self._void,
+            self._quan_san,
+            self._quan_winners,
+            self._luan,
+            self._supply,
+            nev,
+        ) = s
         del self._events[nev:]
 
     # ------------------------------------------------------------------ the rules in motion
@@ -1030,8 +1163,11 @@ class Game:
             if yprot:  # G5.5: only the yielder's 对头 answers
                 self._queue = [opp]
             else:  # G6.2 / G8
-                self._queue = [s for s in order if st[s] == IN_PLAY and
-                               (s == opp or (st[OPP[s]] != IN_PLAY and not pa & BIT[s]))]
+                self._queue = [
+                    s
+                    for s in order
+                    if st[s] == IN_PLAY and (s == opp or (st[OPP[s]] != IN_PLAY and not pa & BIT[s]))
+                ]
             return
         self._gprot = False
         q = [s for s in order if st[s] == IN_PLAY and not pa & BIT[s]]
@@ -1041,7 +1177,7 @@ class Game:
 
     def _end_round(self) -> None:
         p = self._top_seat
-        if (self._tinfo[4] and not self._luan and len(self._finished) < 2 and p not in self._opened):
+        if self._tinfo[4] and not self._luan and len(self._finished) < 2 and p not in self._opened:
             self._opened.append(p)  # G6.5
             self._events.append((len(self._moves) + 1, "open", p))
         if self._status[p] == IN_PLAY:
@@ -1068,8 +1204,12 @@ class Game:
         if len(fin) >= 3 and fin[0] % 2 == fin[1] % 2 == fin[2] % 2:
             self._quan_san = True
             self._quan_winners = fin[:3]
-        elif (self.preset.revolution and len(self._revolt) == 1 and len(fin) >= 2
-              and fin[0] % 2 == fin[1] % 2 == self._revolt[0] % 2):
+        elif (
+            self.preset.revolution
+            and len(self._revolt) == 1
+            and len(fin) >= 2
+            and fin[0] % 2 == fin[1] % 2 == self._revolt[0] % 2
+        ):
             self._quan_san = True  # 大纲 第二十三条: the revolutionary counts as 三科
             self._quan_winners = [fin[0], fin[1], self._revolt[0]]
         if self._quan_san:
@@ -1114,8 +1254,17 @@ class Game:
             raise ValueError("the game is not over")
         opened = list(self._opened)
         if self._void:
-            return GameResult([], {s: VOID for s in SEATS}, {"odd": 0, "even": 0}, False, opened, True,
-                              list(self._zha), list(self._men), list(self._revolt))
+            return GameResult(
+                [],
+                {s: VOID for s in SEATS},
+                {"odd": 0, "even": 0},
+                False,
+                opened,
+                True,
+                list(self._zha),
+                list(self._men),
+                list(self._revolt),
+            )
         order = self.ranking()
         titles: dict[int, str] = {}
         pts = {"odd": 0, "even": 0}
@@ -1134,8 +1283,17 @@ class Game:
             if self.preset.scoring == "dagang":
                 diff = pts["odd"]
                 pts = {"odd": max(diff, 0), "even": max(pts["even"], 0)}
-        return GameResult(order, titles, pts, self._quan_san, opened, False,
-                          list(self._zha), list(self._men), list(self._revolt))
+        return GameResult(
+            order,
+            titles,
+            pts,
+            self._quan_san,
+            opened,
+            False,
+            list(self._zha),
+            list(self._men),
+            list(self._revolt),
+        )
 
     # ------------------------------------------------------------------ random play
     def random_action(self, rng: random.Random) -> Action:
@@ -1164,8 +1322,9 @@ class Game:
                     if hb is None:
                         continue
                     q = _random_beat(hb, top, rng)
-                    if q is not None and (not self._bie or q.n + q.twos + q.smalls + q.bigs < self._count[b]
-                                          or not hb[0]):
+                    if q is not None and (
+                        not self._bie or q.n + q.twos + q.smalls + q.bigs < self._count[b] or not hb[0]
+                    ):
                         return b, "burn", q
         h = self._hands[s]
         if h is None:
@@ -1174,8 +1333,14 @@ class Game:
             return s, "lead", self._random_lead(s, h, rng)
         if self._tinfo[5]:
             return s, "pass", None
-        if (top is not None and OPP[s] == self._top_seat and not self._gprot and not self._luan
-                and rnd() < 0.15 and self._yield_error(s, s) is None):
+        if (
+            top is not None
+            and OPP[s] == self._top_seat
+            and not self._gprot
+            and not self._luan
+            and rnd() < 0.15
+            and self._yield_error(s, s) is None
+        ):
             return s, "yield", None
         if rnd() < 0.3:
             return s, "pass", None
@@ -1232,15 +1397,19 @@ class Game:
 
     # ------------------------------------------------------------------ display
     def __repr__(self) -> str:
-        return (f"<Game {self.preset.name} moves={len(self._moves)} pending={self.pending_seat} "
-                f"counts={self._count[1:]}>")
+        return (
+            f"<Game {self.preset.name} moves={len(self._moves)} pending={self.pending_seat} "
+            f"counts={self._count[1:]}>"
+        )
 
     def describe(self) -> str:
         lines = []
         for s in SEATS:
             h = self._hands[s]
-            lines.append(f"seat {s} [{self.status(s)}] {self._count[s]:2d} "
-                         f"{format_counts(h) if h is not None else '?'}")
+            lines.append(
+                f"seat {s} [{self.status(s)}] {self._count[s]:2d} "
+                f"{format_counts(h) if h is not None else '?'}"
+            )
         lines.append(f"top: {self.last_play}  pending: {self.pending_seat}")
         return "\n".join(lines)
 

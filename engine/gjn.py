@@ -142,8 +142,11 @@ def parse(text: str, filename: str = "<string>") -> Record:
                     continue
                 m = _TAG.match(line, pos)
                 if not m:
-                    raise GJNError(f"malformed tag near {line[pos:pos + 20]!r} (expected [Name \"value\"])",
-                                   lineno, filename)
+                    raise GJNError(
+                        f'malformed tag near {line[pos : pos + 20]!r} (expected [Name "value"])',
+                        lineno,
+                        filename,
+                    )
                 key, value = m.group(1), m.group(2).replace('\\"', '"').replace("\\\\", "\\")
                 if key in seen:
                     raise GJNError(f"duplicate tag [{key}]", lineno, filename)
@@ -178,8 +181,11 @@ def parse(text: str, filename: str = "<string>") -> Record:
             lim = 4 if r >= 13 else 16
             if c > lim:
                 sym = "3456789TJQKA2BR"[r]
-                raise GJNError(f"the [Hand] tags hold {c} cards of rank {sym}; the pack has {lim}",
-                               _tag_line(text, "Hand"), filename)
+                raise GJNError(
+                    f"the [Hand] tags hold {c} cards of rank {sym}; the pack has {lim}",
+                    _tag_line(text, "Hand"),
+                    filename,
+                )
     return rec
 
 
@@ -212,14 +218,15 @@ def game_from_record(record: Record) -> Game:
         raise GJNError(str(e), 1, record.filename) from None
     leader = record.leader
     if leader is None:
-        raise GJNError("missing [Leader \"seat\"] (G12: who leads first)", line1, record.filename)
+        raise GJNError('missing [Leader "seat"] (G12: who leads first)', line1, record.filename)
     hands: dict[int, Any] = dict(record.hands())
     counts = record.counts()
     try:
         return Game(preset, hands=hands or None, leader=leader, counts=counts or None)
     except (CardError, ValueError) as e:
-        raise GJNError(str(e), _tag_line("\n".join(f"[{k}" for k, _ in record.tags), "Hand"),
-                       record.filename) from None
+        raise GJNError(
+            str(e), _tag_line("\n".join(f"[{k}" for k, _ in record.tags), "Hand"), record.filename
+        ) from None
 
 
 def replay(record: Record) -> Game:
@@ -264,14 +271,23 @@ def check_record(rec: Record) -> dict[str, Any]:
     try:
         g = replay(rec)
     except IllegalAction as e:
-        return {"ok": False, "error": {"move": e.move, "line": e.line, "seat": e.seat, "rule": e.rule,
-                                       "message": e.message}}
+        return {
+            "ok": False,
+            "error": {"move": e.move, "line": e.line, "seat": e.seat, "rule": e.rule, "message": e.message},
+        }
     if not g.is_over():
         last = rec.moves[-1].line if rec.moves else 0
-        return {"ok": False, "error": {
-            "move": len(rec.moves) + 1, "line": last, "seat": g.pending_seat, "rule": "G10.4",
-            "message": f"the record ends before the game is over (seat {g.pending_seat} is to act) / "
-                       f"记录在本局结束前中止（应由{g.pending_seat}号行动）"}}
+        return {
+            "ok": False,
+            "error": {
+                "move": len(rec.moves) + 1,
+                "line": last,
+                "seat": g.pending_seat,
+                "rule": "G10.4",
+                "message": f"the record ends before the game is over (seat {g.pending_seat} is to act) / "
+                f"记录在本局结束前中止（应由{g.pending_seat}号行动）",
+            },
+        }
     out: dict[str, Any] = {"ok": True}
     out.update(g.result().to_json())
     return out

@@ -120,8 +120,9 @@ def parse_preset(text: str, filename: str = "<string>") -> Preset:
         if allowed is not None and value not in allowed:
             if key in _UNSUPPORTED:
                 raise PresetError(filename, vline, f"{key}: {_UNSUPPORTED[key]}")
-            raise PresetError(filename, vline,
-                              f"{key} ({clause}): {value!r} is not one of {', '.join(map(repr, allowed))}")
+            raise PresetError(
+                filename, vline, f"{key} ({clause}): {value!r} is not one of {', '.join(map(repr, allowed))}"
+            )
         values[key] = value
     for key in SCHEMA:
         if key not in values:

@@ -8,7 +8,8 @@ PY=.venv/bin/python
 export QT_QPA_PLATFORM=offscreen
 export GOUJI_NO_SKIP=1
 mkdir -p test-artifacts
-$PY -m ruff check engine broadcast tests benchmarks || exit 1
+$PY -m ruff check . || exit 1
+$PY -m ruff format --check . || { echo "ruff format: run .venv/bin/python -m ruff format ."; exit 1; }
 $PY -m mypy --strict engine || exit 1
 $PY -m pytest -q -p no:cacheprovider "$@"
 rc=$?

@@ -22,9 +22,26 @@ def _run(db: Path, obs_port: int) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, GOUJI_OBS_HOST="127.0.0.1", GOUJI_OBS_PORT=str(obs_port))
     env.pop("GOUJI_OBS_SETTINGS", None)
     return subprocess.run(
-        [sys.executable, "-m", "broadcast", "run", "--db", str(db), "--port", "0", "--pace", "0",
-         "--quick", "--exit-when-done"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+        [
+            sys.executable,
+            "-m",
+            "broadcast",
+            "run",
+            "--db",
+            str(db),
+            "--port",
+            "0",
+            "--pace",
+            "0",
+            "--quick",
+            "--exit-when-done",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
 
 
 def test_run_without_obs_plays_the_demo_match_and_recovers_on_restart(tmp_path: Path) -> None:
@@ -50,9 +67,26 @@ def test_run_without_obs_plays_the_demo_match_and_recovers_on_restart(tmp_path: 
 
 
 def test_run_refuses_a_bad_air_date_in_one_line(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "broadcast", "run", "--db", str(tmp_path / "x.sqlite"),
-                        "--air-date", "2012-13-40", "--no-obs", "--port", "0", "--exit-when-done"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "broadcast",
+            "run",
+            "--db",
+            str(tmp_path / "x.sqlite"),
+            "--air-date",
+            "2012-13-40",
+            "--no-obs",
+            "--port",
+            "0",
+            "--exit-when-done",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 2
     assert "2012-13-40" in r.stderr and "Traceback" not in r.stderr
 
@@ -67,9 +101,16 @@ def test_rehearsal_take_keeps_the_corner_bug_on_program(tmp_path: Path) -> None:
 
     store = ShowStore.open(tmp_path / "r.sqlite")
     seen_off: list[int] = []
-    store.subscribe(lambda ch: seen_off.append(ch.seq) if (
-        ch.previous["graphics"]["program"]["corner_bug"]["on"]
-        and not ch.state["graphics"]["program"]["corner_bug"]["on"]) else None)
+    store.subscribe(
+        lambda ch: (
+            seen_off.append(ch.seq)
+            if (
+                ch.previous["graphics"]["program"]["corner_bug"]["on"]
+                and not ch.state["graphics"]["program"]["corner_bug"]["on"]
+            )
+            else None
+        )
+    )
     r = Rehearsal(store, 0.0, True, threading.Event(), lambda _t: None)
     records = selfplay_records(5, "tv_match", games=1)
     r.setup(str(ROOT / "sponsor_assets" / "demo" / "placements.yaml"), records)

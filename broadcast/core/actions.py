@@ -12,8 +12,9 @@ from broadcast.core.store import ActionRefused, Context, Payload, State, action
 def _bus(payload: Payload) -> str:
     bus = payload.get("bus", "preview")
     if bus not in BUSES:
-        raise ActionRefused(f"没有这个通道：{bus!r}（应为 preview 或 program）", rule="bus",
-                            message_en=f"unknown bus {bus!r}")
+        raise ActionRefused(
+            f"没有这个通道：{bus!r}（应为 preview 或 program）", rule="bus", message_en=f"unknown bus {bus!r}"
+        )
     return str(bus)
 
 
@@ -67,8 +68,11 @@ def lower_third_set(state: State, payload: Payload, ctx: Context) -> None:
 def _update(target: dict[str, Any], payload: Payload, fields: tuple[str, ...], what: str) -> None:
     unknown = sorted(set(payload) - set(fields))
     if unknown:
-        raise ActionRefused(f"{what} 没有字段 {', '.join(unknown)}", rule=what,
-                            message_en=f"{what} has no field(s) {', '.join(unknown)}")
+        raise ActionRefused(
+            f"{what} 没有字段 {', '.join(unknown)}",
+            rule=what,
+            message_en=f"{what} has no field(s) {', '.join(unknown)}",
+        )
     for k in fields:
         if k in payload:
             target[k] = str(payload[k])

@@ -24,13 +24,16 @@ def connect(path: str | Path, *, check_same_thread: bool = False) -> sqlite3.Con
     if p.parent and not p.parent.exists():
         p.parent.mkdir(parents=True, exist_ok=True)
     try:
-        conn = sqlite3.connect(str(p), timeout=10.0, check_same_thread=check_same_thread,
-                               isolation_level=None)
+        conn = sqlite3.connect(
+            str(p), timeout=10.0, check_same_thread=check_same_thread, isolation_level=None
+        )
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("CREATE TABLE IF NOT EXISTS schema_versions ("
-                     "component TEXT PRIMARY KEY, version INTEGER NOT NULL)")
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_versions ("
+            "component TEXT PRIMARY KEY, version INTEGER NOT NULL)"
+        )
     except sqlite3.DatabaseError as exc:
         raise DatabaseError(f"{p}: not a usable SQLite database ({exc})") from exc
     conn.row_factory = sqlite3.Row
@@ -48,16 +51,19 @@ def migrate(conn: sqlite3.Connection, component: str, migrations: Sequence[str])
         if have > len(migrations):
             raise DatabaseError(
                 f"the database holds {component} schema v{have}, newer than this build knows "
-                f"(v{len(migrations)}): upgrade the software, do not open it with this version")
+                f"(v{len(migrations)}): upgrade the software, do not open it with this version"
+            )
         for version in range(have + 1, len(migrations) + 1):
             script = migrations[version - 1]
             conn.execute("BEGIN IMMEDIATE")
             try:
                 for stmt in _split_sql(script):
                     conn.execute(stmt)
-                conn.execute("INSERT INTO schema_versions(component, version) VALUES(?, ?) "
-                             "ON CONFLICT(component) DO UPDATE SET version=excluded.version",
-                             (component, version))
+                conn.execute(
+                    "INSERT INTO schema_versions(component, version) VALUES(?, ?) "
+                    "ON CONFLICT(component) DO UPDATE SET version=excluded.version",
+                    (component, version),
+                )
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")

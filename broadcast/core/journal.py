@@ -55,14 +55,16 @@ class Journal:
     def append(self, type_: str, payload: dict[str, Any], ts: float, source: str = "console") -> int:
         text = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         cur = self._conn.execute(
-            "INSERT INTO journal(ts, type, payload, source) VALUES(?, ?, ?, ?)", (ts, type_, text, source))
+            "INSERT INTO journal(ts, type, payload, source) VALUES(?, ?, ?, ?)", (ts, type_, text, source)
+        )
         seq = cur.lastrowid
         assert seq is not None
         return int(seq)
 
     def entries(self, since: int = 0) -> Iterator[Entry]:
         cur = self._conn.execute(
-            "SELECT seq, ts, type, payload, source FROM journal WHERE seq > ? ORDER BY seq", (since,))
+            "SELECT seq, ts, type, payload, source FROM journal WHERE seq > ? ORDER BY seq", (since,)
+        )
         for seq, ts, type_, payload, source in cur:
             yield Entry(int(seq), float(ts), str(type_), json.loads(payload), str(source))
 

@@ -13,8 +13,18 @@ import jsonschema
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "show_state.schema.json"
 
-GRAPHICS = ("scoreboard", "leaderboard", "jiugongge", "corner_bug", "bumper", "ticker", "credits",
-            "commentary", "lower_third", "jipaiqi")
+GRAPHICS = (
+    "scoreboard",
+    "leaderboard",
+    "jiugongge",
+    "corner_bug",
+    "bumper",
+    "ticker",
+    "credits",
+    "commentary",
+    "lower_third",
+    "jipaiqi",
+)
 BUSES = ("preview", "program")
 
 
@@ -87,8 +97,9 @@ def validate(state: dict[str, Any], sections: Iterable[str] | None = None) -> No
         for key in sections:
             if key not in state:
                 raise StateInvalid(f"show state invalid at (root): section {key!r} missing")
-            errors = sorted(_section_validator(key).iter_errors(state[key]),
-                            key=lambda e: list(e.absolute_path))
+            errors = sorted(
+                _section_validator(key).iter_errors(state[key]), key=lambda e: list(e.absolute_path)
+            )
             if errors:
                 prefix = [key]
                 break

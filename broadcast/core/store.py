@@ -65,7 +65,7 @@ class Context:
     ts: float
     seq: int
     replaying: bool
-    runtime: dict[str, Any]   # non-serialisable helpers rebuilt by replay (e.g. the engine's Game)
+    runtime: dict[str, Any]  # non-serialisable helpers rebuilt by replay (e.g. the engine's Game)
     source: str = "console"
 
 
@@ -112,9 +112,9 @@ class Change:
     ts: float
     type: str
     payload: Payload
-    state: State               # the new state (treat as read-only)
-    previous: State            # the state before
-    changed: frozenset[str]    # top-level keys whose value differs
+    state: State  # the new state (treat as read-only)
+    previous: State  # the state before
+    changed: frozenset[str]  # top-level keys whose value differs
     source: str = "console"
     replayed: bool = False
 
@@ -130,8 +130,9 @@ class _Sub:
 
 
 class ShowStore:
-    def __init__(self, journal: Journal, *, validate: bool = True,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, journal: Journal, *, validate: bool = True, clock: Callable[[], float] = time.time
+    ) -> None:
         load_action_modules()
         self._journal = journal
         self._validate = validate
@@ -185,8 +186,9 @@ class ShowStore:
         with self._lock:
             spec = _ACTIONS.get(type_)
             if spec is None:
-                raise UnknownAction(f"未知操作 {type_!r}", rule="action",
-                                    message_en=f"unknown action {type_!r}")
+                raise UnknownAction(
+                    f"未知操作 {type_!r}", rule="action", message_en=f"unknown action {type_!r}"
+                )
             ts = self._clock()
             seq = self._journal.last_seq() + 1
             new = copy.deepcopy(self._state)
@@ -221,8 +223,9 @@ class ShowStore:
                 self.replay_errors.append(f"journal #{entry.seq}: unknown action {entry.type!r} skipped")
                 continue
             new = copy.deepcopy(self._state)
-            ctx = Context(ts=entry.ts, seq=entry.seq, replaying=True, runtime=self.runtime,
-                          source=entry.source)
+            ctx = Context(
+                ts=entry.ts, seq=entry.seq, replaying=True, runtime=self.runtime, source=entry.source
+            )
             try:
                 spec.reducer(new, entry.payload, ctx)
             except ActionRefused as exc:

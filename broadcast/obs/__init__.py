@@ -12,6 +12,18 @@ from broadcast.obs.errors import (
 )
 from broadcast.obs.settings import ObsSettings, SettingsError
 
-__all__ = ["BridgeStatus", "ObsAuthError", "ObsBridge", "ObsConnectError", "ObsConnectionLost", "ObsError",
-           "ObsEvent", "ObsNotConnected", "ObsRequestError", "ObsSettings", "ObsTimeout", "Proof",
-           "SettingsError"]
+__all__ = [
+    "BridgeStatus",
+    "ObsAuthError",
+    "ObsBridge",
+    "ObsConnectError",
+    "ObsConnectionLost",
+    "ObsError",
+    "ObsEvent",
+    "ObsNotConnected",
+    "ObsRequestError",
+    "ObsSettings",
+    "ObsTimeout",
+    "Proof",
+    "SettingsError",
+]

@@ -63,11 +63,16 @@ CONNECTED = "connected"
 RECONNECTING = "reconnecting"
 AUTH_FAILED = "auth_failed"
 
-_ZH = {STOPPED: "OBS 桥已停止", CONNECTING: "正在连接 OBS…", CONNECTED: "OBS 已连接",
-       RECONNECTING: "OBS 未连接，正在重试…", AUTH_FAILED: "OBS 密码错误，请检查设置"}
+_ZH = {
+    STOPPED: "OBS 桥已停止",
+    CONNECTING: "正在连接 OBS…",
+    CONNECTED: "OBS 已连接",
+    RECONNECTING: "OBS 未连接，正在重试…",
+    AUTH_FAILED: "OBS 密码错误，请检查设置",
+}
 
-FILM_START_GRACE = 3.0      # a film that has not started by then is given up
-PROOF_DELAY = 0.3           # a graphic is drawn on the next frame: wait a little before the shot
+FILM_START_GRACE = 3.0  # a film that has not started by then is given up
+PROOF_DELAY = 0.3  # a graphic is drawn on the next frame: wait a little before the shot
 PROOF_DELAY_FILM = 1.0
 
 
@@ -81,7 +86,7 @@ class BridgeStatus:
     browser_source: bool | None = None
     program_scene: str = ""
     film: str = ""
-    synced_at: float = 0.0       # monotonic time of the last full re-sync after a (re)connect
+    synced_at: float = 0.0  # monotonic time of the last full re-sync after a (re)connect
     connects: int = 0
 
     @property
@@ -91,9 +96,9 @@ class BridgeStatus:
 
 @dataclass(frozen=True)
 class ObsEvent:
-    type: str                    # obs-websocket eventType
+    type: str  # obs-websocket eventType
     data: dict[str, Any]
-    ts: float                    # receive time (epoch seconds), taken on the receive thread
+    ts: float  # receive time (epoch seconds), taken on the receive thread
 
 
 @dataclass(frozen=True)
@@ -110,7 +115,7 @@ class Proof:
 class _Film:
     film_id: str
     reason: str
-    started: float                 # monotonic when asked
+    started: float  # monotonic when asked
     playing: bool = False
     event_id: int | None = None
 
@@ -123,10 +128,17 @@ class _Timer:
 
 
 class ObsBridge:
-    def __init__(self, store: Any, settings: ObsSettings | None = None, airlog: A.AirLog | None = None,
-                 overlay_urls: Mapping[str, str] | None = None, *,
-                 films: Mapping[str, str | Path] | None = None,
-                 leaderboard_film: str | None = None, episode: str = "") -> None:
+    def __init__(
+        self,
+        store: Any,
+        settings: ObsSettings | None = None,
+        airlog: A.AirLog | None = None,
+        overlay_urls: Mapping[str, str] | None = None,
+        *,
+        films: Mapping[str, str | Path] | None = None,
+        leaderboard_film: str | None = None,
+        episode: str = "",
+    ) -> None:
         self.store = store
         self.settings = settings or ObsSettings.load()
         self.airlog = airlog
@@ -134,8 +146,9 @@ class ObsBridge:
         films_map = self.settings.film_paths()
         films_map.update({k: Path(v).resolve() for k, v in (films or {}).items()})
         self.films: dict[str, Path] = films_map
-        self.leaderboard_film = (leaderboard_film if leaderboard_film is not None
-                                 else self.settings.leaderboard_film)
+        self.leaderboard_film = (
+            leaderboard_film if leaderboard_film is not None else self.settings.leaderboard_film
+        )
         self.episode = episode
         self._q: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._latest: dict[str, Any] | None = None
@@ -164,8 +177,8 @@ class ObsBridge:
         self._program_asked = ""
         self._preview = ""
         self._studio = False
-        self._applied: dict[str, Any] | None = None      # the state last pushed to OBS
-        self._on_air: dict[str, str] = {}                 # graphic → item really on program now
+        self._applied: dict[str, Any] | None = None  # the state last pushed to OBS
+        self._on_air: dict[str, str] = {}  # graphic → item really on program now
         self._air_events: dict[str, int | None] = {}
         self._film: _Film | None = None
 
@@ -252,17 +265,20 @@ class ObsBridge:
             fut.cancel()
             raise ObsTimeout(what, timeout) from None
 
-    def request(self, request_type: str, data: dict[str, Any] | None = None, *,
-                timeout: float | None = None) -> dict[str, Any]:
+    def request(
+        self, request_type: str, data: dict[str, Any] | None = None, *, timeout: float | None = None
+    ) -> dict[str, Any]:
         """One OBS request through the worker; waits at most ``timeout`` (default settings.timeout)."""
         t = self.settings.timeout if timeout is None else timeout
         result: dict[str, Any] = self._wait(
-            self.submit(lambda c: c.request(request_type, data, timeout=t)), t, request_type)
+            self.submit(lambda c: c.request(request_type, data, timeout=t)), t, request_type
+        )
         return result
 
     def provision(self, timeout: float | None = None) -> ProvisionReport:
-        report: ProvisionReport = self._wait(self.submit(lambda c: self._provision(c)),
-                                             timeout or self.settings.timeout * 10, "provision")
+        report: ProvisionReport = self._wait(
+            self.submit(lambda c: self._provision(c)), timeout or self.settings.timeout * 10, "provision"
+        )
         return report
 
     def proof_of_air(self, timeout: float | None = None) -> Proof:
@@ -283,12 +299,16 @@ class ObsBridge:
             c.request("SetStudioModeEnabled", {"studioModeEnabled": bool(on)})
             self._studio = bool(on)
             self._sync(c)
+
         self._wait(self.submit(go), timeout, "SetStudioModeEnabled")
 
     def transition(self, timeout: float | None = None) -> None:
         """Studio mode: take the preview scene to program with the configured transition."""
-        self._wait(self.submit(lambda c: c.request("TriggerStudioModeTransition")), timeout,
-                   "TriggerStudioModeTransition")
+        self._wait(
+            self.submit(lambda c: c.request("TriggerStudioModeTransition")),
+            timeout,
+            "TriggerStudioModeTransition",
+        )
 
     def panic(self) -> None:
         """Everything off program at once (dispatches ``bus.panic``; the worker cleans OBS up)."""
@@ -344,7 +364,7 @@ class ObsBridge:
             except ObsError as exc:
                 if client.connected:
                     log.warning("OBS request failed: %s", exc)
-                    if isinstance(exc, ObsTimeout):       # frozen OBS: drop the link, reconnect
+                    if isinstance(exc, ObsTimeout):  # frozen OBS: drop the link, reconnect
                         client.close(f"OBS 无响应：{exc}")
             except Exception:  # noqa: BLE001 - the worker must survive a bug in a handler
                 log.exception("OBS bridge worker error")
@@ -365,8 +385,9 @@ class ObsBridge:
             if kind == "call":
                 fn, fut = arg
                 if fut.set_running_or_notify_cancel():
-                    fut.set_exception(ObsNotConnected(self._status.detail or "OBS 未连接",
-                                                      message_zh=_ZH[RECONNECTING]))
+                    fut.set_exception(
+                        ObsNotConnected(self._status.detail or "OBS 未连接", message_zh=_ZH[RECONNECTING])
+                    )
             elif kind == "sync":
                 with self._state_lock:
                     self._sync_queued = False
@@ -391,9 +412,15 @@ class ObsBridge:
         self._record(time.time(), A.PROGRAM_SCENE, self._program, {"reason": "connected"})
         self._update_on_air(time.time())
         st = self._status
-        self._set_status(CONNECTED, "", obs_version=str(version.get("obsVersion", "")),
-                         browser_source=self._browser, program_scene=self._program,
-                         synced_at=time.monotonic(), connects=st.connects + 1)
+        self._set_status(
+            CONNECTED,
+            "",
+            obs_version=str(version.get("obsVersion", "")),
+            browser_source=self._browser,
+            program_scene=self._program,
+            synced_at=time.monotonic(),
+            connects=st.connects + 1,
+        )
 
     def _serve(self, client: ObsClient) -> None:
         timeout = self.settings.ping_interval
@@ -421,7 +448,7 @@ class ObsBridge:
             pass  # the loop sees client.connected == False
         quiet = time.monotonic() - client.last_message_at
         if kind == "idle" or quiet > max(2.0, 4 * self.settings.ping_interval):
-            client.request("GetVersion", timeout=self.settings.timeout)   # watchdog: raises on a frozen OBS
+            client.request("GetVersion", timeout=self.settings.timeout)  # watchdog: raises on a frozen OBS
 
     def _run_timers(self) -> None:
         now = time.monotonic()
@@ -443,16 +470,33 @@ class ObsBridge:
 
     def _build(self, state: Mapping[str, Any]) -> L.Layout:
         s = self.settings
-        return L.build_layout(state, browser=self._browser, font=s.font, assets_dir=s.assets_dir,
-                              overlay_urls=self.overlay_urls, films=self.films, width=s.width,
-                              height=s.height, camera_kind=s.camera_kind, camera_settings=s.camera_settings)
+        return L.build_layout(
+            state,
+            browser=self._browser,
+            font=s.font,
+            assets_dir=s.assets_dir,
+            overlay_urls=self.overlay_urls,
+            films=self.films,
+            width=s.width,
+            height=s.height,
+            camera_kind=s.camera_kind,
+            camera_settings=s.camera_settings,
+        )
 
     def _provision(self, client: ObsClient) -> ProvisionReport:
         self._browser = has_browser_source(input_kinds(client))
         lay = self._build(self._state())
         s = self.settings
-        rep = provision(client, lay, width=s.width, height=s.height, fps=s.fps, transition=s.transition,
-                        transition_ms=s.transition_ms, timeout=max(5.0, s.timeout * 5))
+        rep = provision(
+            client,
+            lay,
+            width=s.width,
+            height=s.height,
+            fps=s.fps,
+            transition=s.transition,
+            transition_ms=s.transition_ms,
+            timeout=max(5.0, s.timeout * 5),
+        )
         self._layout = lay
         self._item_ids = dict(rep.item_ids)
         self._item_of_id = {(sc, iid): src for (sc, src), iid in rep.item_ids.items()}
@@ -480,20 +524,25 @@ class ObsBridge:
         bus = state["graphics"]["program"]
         calls: list[tuple[str, dict[str, Any]]] = []
         hide: list[tuple[str, dict[str, Any]]] = []
-        for name, spec in lay.inputs.items():          # texts and images follow the state
+        for name, spec in lay.inputs.items():  # texts and images follow the state
             if force or self._sent.get(name) != spec.settings:
-                calls.append(("SetInputSettings", {"inputName": name, "inputSettings": spec.settings,
-                                                   "overlay": True}))
+                calls.append(
+                    ("SetInputSettings", {"inputName": name, "inputSettings": spec.settings, "overlay": True})
+                )
                 self._sent[name] = copy.deepcopy(spec.settings)
-        for scene, items in lay.scenes.items():        # graphics on/off = item visibility
+        for scene, items in lay.scenes.items():  # graphics on/off = item visibility
             for item in items:
                 if not item.graphic:
                     continue
                 want = bool(bus.get(item.graphic, {}).get("on"))
                 iid = self._item_ids.get((scene, item.source))
                 if iid is not None and (force or self._enabled.get((scene, item.source)) != want):
-                    (calls if want else hide).append(("SetSceneItemEnabled", {
-                        "sceneName": scene, "sceneItemId": iid, "sceneItemEnabled": want}))
+                    (calls if want else hide).append(
+                        (
+                            "SetSceneItemEnabled",
+                            {"sceneName": scene, "sceneItemId": iid, "sceneItemEnabled": want},
+                        )
+                    )
         # shown first, then the scene switch, then hidden: a graphic leaving with its scene is never
         # seen vanishing on air
         self._pipeline(client, calls)
@@ -513,8 +562,14 @@ class ObsBridge:
             if isinstance(r, ObsError):
                 log.warning("OBS sync: %s", r)
 
-    def _program_for_state(self, client: ObsClient, state: dict[str, Any], prev: dict[str, Any] | None,
-                           bus: Mapping[str, Any], panic: bool) -> None:
+    def _program_for_state(
+        self,
+        client: ObsClient,
+        state: dict[str, Any],
+        prev: dict[str, Any] | None,
+        bus: Mapping[str, Any],
+        panic: bool,
+    ) -> None:
         # panic stops everything; the board coming off rolls the 英雄榜冠名 film
         if panic and self._film is not None:
             self._stop_film(client, "panic")
@@ -526,7 +581,7 @@ class ObsBridge:
         want_scene = L.program_scene_for(bus)
         if self._film is not None:
             if prev is not None and L.program_scene_for(prev["graphics"]["program"]) == want_scene:
-                return                                  # the film keeps program until it ends
+                return  # the film keeps program until it ends
             self._stop_film(client, "interrupted")
         self._set_program(client, want_scene)
 
@@ -555,16 +610,26 @@ class ObsBridge:
         for item in lay.scenes.get(L.SCENE_BREAK, []):
             if item.film:
                 iid = self._item_ids[(L.SCENE_BREAK, item.source)]
-                calls.append(("SetSceneItemEnabled", {"sceneName": L.SCENE_BREAK, "sceneItemId": iid,
-                                                      "sceneItemEnabled": item.source == name}))
+                calls.append(
+                    (
+                        "SetSceneItemEnabled",
+                        {
+                            "sceneName": L.SCENE_BREAK,
+                            "sceneItemId": iid,
+                            "sceneItemEnabled": item.source == name,
+                        },
+                    )
+                )
         for r in client.pipeline(calls):
             if isinstance(r, ObsError):
                 raise r
         film = _Film(film_id, reason, time.monotonic())
         self._film = film
         if self._program == L.SCENE_BREAK:
-            client.request("TriggerMediaInputAction", {
-                "inputName": name, "mediaAction": "OBS_WEBSOCKET_MEDIA_INPUT_ACTION_RESTART"})
+            client.request(
+                "TriggerMediaInputAction",
+                {"inputName": name, "mediaAction": "OBS_WEBSOCKET_MEDIA_INPUT_ACTION_RESTART"},
+            )
         else:
             self._set_program(client, L.SCENE_BREAK)
         self._set_status(self._status.state, self._status.detail, film=film_id)
@@ -574,6 +639,7 @@ class ObsBridge:
                 log.warning("film %s did not start within %.0fs: back to the show", film_id, FILM_START_GRACE)
                 self._stop_film(self._client, "did_not_start")
                 self._return_from_film(self._client)
+
         self._after(FILM_START_GRACE, check_started)
 
     def _stop_film(self, client: ObsClient, why: str) -> None:
@@ -581,14 +647,19 @@ class ObsBridge:
         if film is None:
             return
         try:
-            client.request("TriggerMediaInputAction", {
-                "inputName": L.film_input(film.film_id),
-                "mediaAction": "OBS_WEBSOCKET_MEDIA_INPUT_ACTION_STOP"})
+            client.request(
+                "TriggerMediaInputAction",
+                {
+                    "inputName": L.film_input(film.film_id),
+                    "mediaAction": "OBS_WEBSOCKET_MEDIA_INPUT_ACTION_STOP",
+                },
+            )
         except ObsRequestError as exc:
             log.warning("stopping film %s: %s", film.film_id, exc)
         if film.playing:
-            self._record(time.time(), A.FILM_END, film.film_id, {"reason": film.reason, "stopped": why},
-                         source="app")
+            self._record(
+                time.time(), A.FILM_END, film.film_id, {"reason": film.reason, "stopped": why}, source="app"
+            )
         self._set_status(self._status.state, self._status.detail, film="")
 
     def _return_from_film(self, client: ObsClient) -> None:
@@ -617,9 +688,12 @@ class ObsBridge:
             film = self._film
             if film is not None and d.get("inputName") == L.film_input(film.film_id) and not film.playing:
                 film.playing = True
-                film.event_id = self._record(ev.ts, A.FILM_START, film.film_id,
-                                             {"reason": film.reason,
-                                              "file": str(self.films.get(film.film_id, ""))})
+                film.event_id = self._record(
+                    ev.ts,
+                    A.FILM_START,
+                    film.film_id,
+                    {"reason": film.reason, "file": str(self.films.get(film.film_id, ""))},
+                )
                 if film.event_id is not None:
                     eid = film.event_id
                     self._after(PROOF_DELAY_FILM, lambda: self._auto_proof(eid))
@@ -649,8 +723,11 @@ class ObsBridge:
                 if self._enabled.get((self._program, L.INPUT_OVERLAY), False):
                     shown = L.graphics_on_scene(lay, self._program, bus)
             else:
-                shown = {i.graphic for i in lay.scenes[self._program]
-                         if i.graphic and self._enabled.get((self._program, i.source), False)}
+                shown = {
+                    i.graphic
+                    for i in lay.scenes[self._program]
+                    if i.graphic and self._enabled.get((self._program, i.source), False)
+                }
         self._set_on_air({g: str(bus.get(g, {}).get("item", "")) for g in shown}, ts)
 
     def _set_on_air(self, now: Mapping[str, str], ts: float, reason: str = "") -> None:
@@ -685,13 +762,24 @@ class ObsBridge:
         self._set_status(RECONNECTING, reason, program_scene="", film="")
 
     # -- as-run and proof ----------------------------------------------------------------------
-    def _record(self, ts: float, kind: str, subject: str, detail: dict[str, Any] | None = None,
-                source: str = "obs") -> int | None:
+    def _record(
+        self, ts: float, kind: str, subject: str, detail: dict[str, Any] | None = None, source: str = "obs"
+    ) -> int | None:
         if self.airlog is None:
             return None
         try:
-            return int(self.airlog.record(A.AirEvent(ts=ts, kind=kind, subject=subject, source=source,
-                                                     episode=self.episode, detail=dict(detail or {}))))
+            return int(
+                self.airlog.record(
+                    A.AirEvent(
+                        ts=ts,
+                        kind=kind,
+                        subject=subject,
+                        source=source,
+                        episode=self.episode,
+                        detail=dict(detail or {}),
+                    )
+                )
+            )
         except Exception:  # noqa: BLE001 - the as-run store must not stop the show
             log.exception("as-run record failed (%s %s)", kind, subject)
             return None
@@ -702,9 +790,11 @@ class ObsBridge:
 
     def _proof(self, client: ObsClient, event_id: int | None, kind: str) -> Proof:
         scene = self._program or str(
-            client.request("GetCurrentProgramScene").get("currentProgramSceneName", ""))
+            client.request("GetCurrentProgramScene").get("currentProgramSceneName", "")
+        )
         jpeg = client.screenshot(scene, width=self.settings.proof_width, fmt="jpg", quality=80)
         from PIL import Image
+
         with Image.open(io.BytesIO(jpeg)) as im:
             w, h = im.size
         ts = time.time()

@@ -1,9 +1,9 @@
 """``python -m broadcast obs status|provision|proof|launch``: the OBS bridge from the command line.
 
-    python -m broadcast obs launch --port 4455 --password-env GOUJI_OBS_PASSWORD   # a headless OBS
-    python -m broadcast obs status    --port 4455 --password-env GOUJI_OBS_PASSWORD
-    python -m broadcast obs provision --port 4455 --password-env GOUJI_OBS_PASSWORD [--db studio.sqlite]
-    python -m broadcast obs proof --out program.jpg --port 4455 --password-env GOUJI_OBS_PASSWORD
+python -m broadcast obs launch --port 4455 --password-env GOUJI_OBS_PASSWORD   # a headless OBS
+python -m broadcast obs status    --port 4455 --password-env GOUJI_OBS_PASSWORD
+python -m broadcast obs provision --port 4455 --password-env GOUJI_OBS_PASSWORD [--db studio.sqlite]
+python -m broadcast obs proof --out program.jpg --port 4455 --password-env GOUJI_OBS_PASSWORD
 """
 
 from __future__ import annotations
@@ -27,8 +27,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         p.add_argument("--settings", help="settings file (YAML/JSON, section obs:)")
         p.add_argument("--host", help="OBS host (default 127.0.0.1 or $GOUJI_OBS_HOST)")
         p.add_argument("--port", type=int, help="obs-websocket port (default 4455 or $GOUJI_OBS_PORT)")
-        p.add_argument("--password-env", metavar="VAR",
-                       help="environment variable holding the password (never on the command line)")
+        p.add_argument(
+            "--password-env",
+            metavar="VAR",
+            help="environment variable holding the password (never on the command line)",
+        )
         p.add_argument("--timeout", type=float, help="seconds any request may wait (default 2)")
 
     p = sub.add_parser("status", help="连接 OBS 并报告版本、图形方式、场景 / connect and report")
@@ -102,10 +105,14 @@ def _status(settings: ObsSettings) -> int:
         c.close()
     mode = "网页图形 browser source" if has_browser_source(kinds) else "OBS 自带源（无 browser source）"
     missing = [s for s in L.AIR_SCENES if s not in scenes]
-    print(f"OBS 已连接 connected: {settings.host}:{settings.port}  OBS {v.get('obsVersion')}  "
-          f"obs-websocket {v.get('obsWebSocketVersion')}")
-    print(f"画面 video: {video.get('baseWidth')}×{video.get('baseHeight')} "
-          f"{video.get('fpsNumerator')}/{video.get('fpsDenominator')} fps")
+    print(
+        f"OBS 已连接 connected: {settings.host}:{settings.port}  OBS {v.get('obsVersion')}  "
+        f"obs-websocket {v.get('obsWebSocketVersion')}"
+    )
+    print(
+        f"画面 video: {video.get('baseWidth')}×{video.get('baseHeight')} "
+        f"{video.get('fpsNumerator')}/{video.get('fpsDenominator')} fps"
+    )
     print(f"图形方式 graphics: {mode}")
     print(f"节目 program: {program}")
     scenes_line = "齐全 all present"
@@ -122,21 +129,38 @@ def _provision(settings: ObsSettings, args: argparse.Namespace) -> int:
 
     if args.db:
         from broadcast.core.store import ShowStore
+
         state = ShowStore.open(args.db).state
     else:
         from broadcast.core.schema import default_state
+
         state = default_state()
     c = ObsClient(settings)
     c.connect()
     try:
         browser = has_browser_source(input_kinds(c))
-        lay = L.build_layout(state, browser=browser, font=settings.font, assets_dir=settings.assets_dir,
-                             overlay_urls={"program": args.overlay_url, "preview": args.preview_url},
-                             films=settings.film_paths(), width=settings.width, height=settings.height,
-                             camera_kind=settings.camera_kind, camera_settings=settings.camera_settings)
+        lay = L.build_layout(
+            state,
+            browser=browser,
+            font=settings.font,
+            assets_dir=settings.assets_dir,
+            overlay_urls={"program": args.overlay_url, "preview": args.preview_url},
+            films=settings.film_paths(),
+            width=settings.width,
+            height=settings.height,
+            camera_kind=settings.camera_kind,
+            camera_settings=settings.camera_settings,
+        )
         t0 = time.monotonic()
-        rep = provision(c, lay, width=settings.width, height=settings.height, fps=settings.fps,
-                        transition=settings.transition, transition_ms=settings.transition_ms)
+        rep = provision(
+            c,
+            lay,
+            width=settings.width,
+            height=settings.height,
+            fps=settings.fps,
+            transition=settings.transition,
+            transition_ms=settings.transition_ms,
+        )
         c.request("SetCurrentProgramScene", {"sceneName": L.SCENE_GAME})
     finally:
         c.close()
@@ -178,8 +202,11 @@ def _launch(args: argparse.Namespace) -> int:
         print(f"无法启动 OBS：{exc}", file=sys.stderr)
         obs.close()
         return 1
-    print(f"OBS 已启动（无界面）: ws://127.0.0.1:{obs.port}  display {obs.display}  pid {obs.pid}  "
-          f"({took:.2f}s)；Ctrl-C 停止", flush=True)
+    print(
+        f"OBS 已启动（无界面）: ws://127.0.0.1:{obs.port}  display {obs.display}  pid {obs.pid}  "
+        f"({took:.2f}s)；Ctrl-C 停止",
+        flush=True,
+    )
     stop = False
 
     def _sig(*_: object) -> None:

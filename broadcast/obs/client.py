@@ -45,7 +45,7 @@ from broadcast.obs.settings import ObsSettings
 
 log = logging.getLogger(__name__)
 
-EventHandler = Callable[[str, dict[str, Any], float], None]   # (eventType, eventData, received_at)
+EventHandler = Callable[[str, dict[str, Any], float], None]  # (eventType, eventData, received_at)
 CloseHandler = Callable[[str], None]
 
 CLOSE_AUTH_FAILED = 4009
@@ -55,8 +55,9 @@ class _Ws(obsws):  # type: ignore[misc]
     """obsws with a bounded handshake (the library's connect has no timeout)."""
 
     def __init__(self, settings: ObsSettings) -> None:
-        super().__init__(settings.host, settings.port, settings.password, legacy=False,
-                         timeout=settings.timeout)
+        super().__init__(
+            settings.host, settings.port, settings.password, legacy=False, timeout=settings.timeout
+        )
         self.connect_timeout = settings.connect_timeout
 
     def __repr__(self) -> str:  # the library keeps the password in an attribute: never show it
@@ -73,8 +74,10 @@ class _Ws(obsws):  # type: ignore[misc]
             raise
         except (OSError, websocket.WebSocketException) as exc:
             self.ws.abort()
-            raise ObsConnectError(f"cannot connect to OBS at {url}: {exc or type(exc).__name__}",
-                                  message_zh=f"无法连接 OBS（{self.host}:{self.port}）") from None
+            raise ObsConnectError(
+                f"cannot connect to OBS at {url}: {exc or type(exc).__name__}",
+                message_zh=f"无法连接 OBS（{self.host}:{self.port}）",
+            ) from None
 
     def _recv_json(self) -> dict[str, Any]:
         opcode, frame = self.ws.recv_data_frame(True)
@@ -97,8 +100,9 @@ class _Ws(obsws):  # type: ignore[misc]
         auth = self._build_auth_string(auth_info["salt"], auth_info["challenge"]) if auth_info else ""
         if auth_info and not self.password:
             raise ObsAuthError(CLOSE_AUTH_FAILED, "OBS requires a password and none is set")
-        self.ws.send(json.dumps({"op": 1, "d": {"rpcVersion": 1, "authentication": auth,
-                                                "eventSubscriptions": 1023}}))
+        self.ws.send(
+            json.dumps({"op": 1, "d": {"rpcVersion": 1, "authentication": auth, "eventSubscriptions": 1023}})
+        )
         ident = self._recv_json()
         if ident.get("op") != 2 or ident["d"].get("negotiatedRpcVersion") != 1:
             raise ObsConnectError(f"OBS did not identify us (op {ident.get('op')})")
@@ -107,8 +111,13 @@ class _Ws(obsws):  # type: ignore[misc]
 class ObsClient:
     """A single connection. Thread-safe; create a new one to reconnect."""
 
-    def __init__(self, settings: ObsSettings, *, on_event: EventHandler | None = None,
-                 on_close: CloseHandler | None = None) -> None:
+    def __init__(
+        self,
+        settings: ObsSettings,
+        *,
+        on_event: EventHandler | None = None,
+        on_close: CloseHandler | None = None,
+    ) -> None:
         self.settings = settings
         self._on_event = on_event
         self._on_close = on_close
@@ -134,7 +143,7 @@ class ObsClient:
         sock = self._ws.ws.sock
         if sock is None:
             raise ObsConnectError("OBS closed the connection during the handshake")
-        sock.settimeout(max(self.settings.timeout, 1.0))   # sends never block for ever
+        sock.settimeout(max(self.settings.timeout, 1.0))  # sends never block for ever
         self._alive = True
         self.last_message_at = time.monotonic()
         self._thread = threading.Thread(target=self._recv_loop, name="obs-recv", daemon=True)
@@ -217,7 +226,7 @@ class ObsClient:
         msg = json.loads(raw)
         op, d = msg.get("op"), msg.get("d") or {}
         if op == 5:
-            received = time.time()   # v5 events carry no timestamp: the receive time is the best
+            received = time.time()  # v5 events carry no timestamp: the receive time is the best
             if self._on_event is not None:
                 try:
                     self._on_event(str(d.get("eventType", "")), dict(d.get("eventData") or {}), received)
@@ -233,8 +242,9 @@ class ObsClient:
                 ev.set()
 
     # -- requests ------------------------------------------------------------------------------
-    def request(self, request_type: str, data: dict[str, Any] | None = None, *,
-                timeout: float | None = None) -> dict[str, Any]:
+    def request(
+        self, request_type: str, data: dict[str, Any] | None = None, *, timeout: float | None = None
+    ) -> dict[str, Any]:
         """Send one request and return its ``responseData``; never waits longer than ``timeout``."""
         if not self._alive:
             raise ObsNotConnected(f"not connected to OBS ({self._close_reason or 'never connected'})")
@@ -247,8 +257,7 @@ class ObsClient:
             rid = f"g{self._ids}"
             self._waiting[rid] = ev
         try:
-            payload = {"op": 6, "d": {"requestId": rid, "requestType": req.name,
-                                      "requestData": req.data()}}
+            payload = {"op": 6, "d": {"requestId": rid, "requestType": req.name, "requestData": req.data()}}
             try:
                 self._ws.ws.send(json.dumps(payload, ensure_ascii=False))
             except (OSError, websocket.WebSocketException) as exc:
@@ -268,8 +277,9 @@ class ObsClient:
         out: dict[str, Any] = answer.get("responseData") or {}
         return out
 
-    def pipeline(self, calls: list[tuple[str, dict[str, Any]]], *,
-                 timeout: float | None = None) -> list[dict[str, Any] | ObsError]:
+    def pipeline(
+        self, calls: list[tuple[str, dict[str, Any]]], *, timeout: float | None = None
+    ) -> list[dict[str, Any] | ObsError]:
         """Send every request at once, then collect the answers (OBS runs them on its thread pool).
 
         Returns, in order, each ``responseData`` or the :class:`ObsError` of that request. Only use
@@ -310,8 +320,9 @@ class ObsClient:
                 if status.get("result"):
                     out.append(answer.get("responseData") or {})
                 else:
-                    out.append(ObsRequestError(rtype, int(status.get("code", 0)),
-                                               str(status.get("comment", ""))))
+                    out.append(
+                        ObsRequestError(rtype, int(status.get("code", 0)), str(status.get("comment", "")))
+                    )
         finally:
             with self._lock:
                 for rid, _r, _e in pending:
@@ -319,8 +330,15 @@ class ObsClient:
                     self._answers.pop(rid, None)
         return out
 
-    def screenshot(self, source: str, *, width: int = 640, fmt: str = "jpg", quality: int = 80,
-                   timeout: float | None = None) -> bytes:
+    def screenshot(
+        self,
+        source: str,
+        *,
+        width: int = 640,
+        fmt: str = "jpg",
+        quality: int = 80,
+        timeout: float | None = None,
+    ) -> bytes:
         """``GetSourceScreenshot`` decoded to bytes (JPEG by default, ``width`` px wide)."""
         data: dict[str, Any] = {"sourceName": source, "imageFormat": fmt, "imageWidth": int(width)}
         if fmt in ("jpg", "jpeg"):
@@ -337,8 +355,11 @@ def probe(settings: ObsSettings) -> dict[str, Any]:
     try:
         v = c.request("GetVersion")
         kinds = c.request("GetInputKindList").get("inputKinds", [])
-        return {"obs": v.get("obsVersion"), "websocket": v.get("obsWebSocketVersion"),
-                "platform": v.get("platformDescription"), "input_kinds": kinds}
+        return {
+            "obs": v.get("obsVersion"),
+            "websocket": v.get("obsWebSocketVersion"),
+            "platform": v.get("platformDescription"),
+            "input_kinds": kinds,
+        }
     finally:
         c.close()
-

@@ -28,8 +28,10 @@ class ObsAuthError(ObsConnectError):
     """OBS refused the password: websocket close code 4009 "Authentication failed."."""
 
     def __init__(self, code: int, comment: str) -> None:
-        super().__init__(f"OBS refused the password (close code {code}: {comment})",
-                         message_zh=f"OBS 密码错误（{code}：{comment}）")
+        super().__init__(
+            f"OBS refused the password (close code {code}: {comment})",
+            message_zh=f"OBS 密码错误（{code}：{comment}）",
+        )
         self.code = code
         self.comment = comment
 
@@ -38,8 +40,10 @@ class ObsClosed(ObsConnectError):
     """OBS closed the connection with a websocket close code (other than auth failure)."""
 
     def __init__(self, code: int, comment: str) -> None:
-        super().__init__(f"OBS closed the connection (code {code}: {comment})",
-                         message_zh=f"OBS 关闭了连接（{code}：{comment}）")
+        super().__init__(
+            f"OBS closed the connection (code {code}: {comment})",
+            message_zh=f"OBS 关闭了连接（{code}：{comment}）",
+        )
         self.code = code
         self.comment = comment
 
@@ -65,8 +69,10 @@ class ObsRequestError(ObsError):
     """OBS answered a request with a failure status: its ``code`` and ``comment`` are kept."""
 
     def __init__(self, request_type: str, code: int, comment: str) -> None:
-        super().__init__(f"OBS refused {request_type}: code {code}" + (f" ({comment})" if comment else ""),
-                         message_zh=f"OBS 拒绝了 {request_type}：{code} {comment}".strip())
+        super().__init__(
+            f"OBS refused {request_type}: code {code}" + (f" ({comment})" if comment else ""),
+            message_zh=f"OBS 拒绝了 {request_type}：{code} {comment}".strip(),
+        )
         self.request_type = request_type
         self.code = code
         self.comment = comment

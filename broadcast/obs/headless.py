@@ -53,8 +53,16 @@ def port_open(port: int, host: str = "127.0.0.1") -> bool:
 class HeadlessObs:
     """Start/stop/kill/freeze one OBS on its own display. Restarts keep the same HOME and port."""
 
-    def __init__(self, root: Path | None = None, *, port: int | None = None, password: str = "",
-                 fps: int = 25, width: int = 1920, height: int = 1080) -> None:
+    def __init__(
+        self,
+        root: Path | None = None,
+        *,
+        port: int | None = None,
+        password: str = "",
+        fps: int = 25,
+        width: int = 1920,
+        height: int = 1080,
+    ) -> None:
         if fps not in (25, 50, 30, 60):
             raise ValueError("fps must be 25 or 50 (30/60 for tests)")
         self._own_root = root is None
@@ -89,27 +97,47 @@ class HeadlessObs:
             "[OBSWebSocket]\nFirstLoad=false\nServerEnabled=true\n"
             f"ServerPort={self.port}\nAlertsEnabled=false\nAuthRequired={auth}\n"
             f"ServerPassword={self.password}\n",
-            encoding="utf-8")
+            encoding="utf-8",
+        )
         (prof / "basic.ini").write_text(
             f"[General]\nName={PROFILE}\n\n"
             f"[Video]\nBaseCX={self.width}\nBaseCY={self.height}\nOutputCX={self.width}\n"
             f"OutputCY={self.height}\nFPSType=1\nFPSInt={self.fps}\n\n"
             "[Audio]\nSampleRate=48000\nChannelSetup=Stereo\n",
-            encoding="utf-8")
+            encoding="utf-8",
+        )
         coll = scenes / f"{COLLECTION}.json"
         if not coll.exists():
-            coll.write_text(json.dumps({
-                "name": COLLECTION, "current_scene": "Scene", "current_program_scene": "Scene",
-                "scene_order": [{"name": "Scene"}],
-                "sources": [{"id": "scene", "versioned_id": "scene", "name": "Scene",
-                             "settings": {"items": [], "id_counter": 0}}]}),
-                encoding="utf-8")
+            coll.write_text(
+                json.dumps(
+                    {
+                        "name": COLLECTION,
+                        "current_scene": "Scene",
+                        "current_program_scene": "Scene",
+                        "scene_order": [{"name": "Scene"}],
+                        "sources": [
+                            {
+                                "id": "scene",
+                                "versioned_id": "scene",
+                                "name": "Scene",
+                                "settings": {"items": [], "id_counter": 0},
+                            }
+                        ],
+                    }
+                ),
+                encoding="utf-8",
+            )
 
     def _env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("QT_", "WAYLAND", "XDG_"))}
-        env.update(HOME=str(self.home), XDG_CONFIG_HOME=str(self.home / ".config"),
-                   XDG_RUNTIME_DIR=str(self.root / "runtime"), DISPLAY=self.display,
-                   LIBGL_ALWAYS_SOFTWARE="1", QT_QPA_PLATFORM="xcb")
+        env.update(
+            HOME=str(self.home),
+            XDG_CONFIG_HOME=str(self.home / ".config"),
+            XDG_RUNTIME_DIR=str(self.root / "runtime"),
+            DISPLAY=self.display,
+            LIBGL_ALWAYS_SOFTWARE="1",
+            QT_QPA_PLATFORM="xcb",
+        )
         return env
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -121,7 +149,10 @@ class HeadlessObs:
         r, w = os.pipe()
         self.xvfb = subprocess.Popen(
             ["Xvfb", "-displayfd", str(w), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            pass_fds=(w,),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         os.close(w)
         buf = b""
         deadline = time.monotonic() + 10
@@ -147,16 +178,31 @@ class HeadlessObs:
             raise HeadlessError("OBS Studio 未安装 (apt-get install obs-studio)")
         self.start_display()
         self.write_config()
-        cmd = ["obs", "--multi", "--disable-missing-files-check", "--profile", PROFILE,
-               "--collection", COLLECTION, "--websocket_port", str(self.port)]
+        cmd = [
+            "obs",
+            "--multi",
+            "--disable-missing-files-check",
+            "--profile",
+            PROFILE,
+            "--collection",
+            COLLECTION,
+            "--websocket_port",
+            str(self.port),
+        ]
         if self.password:
             cmd += ["--websocket_password", self.password]
         t0 = time.monotonic()
         log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child
         try:
-            self.proc = subprocess.Popen(cmd, env=self._env(), stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, cwd=str(self.root),
-                                         start_new_session=True)
+            self.proc = subprocess.Popen(
+                cmd,
+                env=self._env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                cwd=str(self.root),
+                start_new_session=True,
+            )
         finally:
             log.close()
         self.start_count += 1

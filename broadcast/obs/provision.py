@@ -21,11 +21,13 @@ CREATE_BATCH = 40
 
 
 class Requester(Protocol):
-    def request(self, request_type: str, data: dict[str, Any] | None = None, *,
-                timeout: float | None = None) -> dict[str, Any]: ...
+    def request(
+        self, request_type: str, data: dict[str, Any] | None = None, *, timeout: float | None = None
+    ) -> dict[str, Any]: ...
 
-    def pipeline(self, calls: list[tuple[str, dict[str, Any]]], *,
-                 timeout: float | None = None) -> list[dict[str, Any] | ObsError]: ...
+    def pipeline(
+        self, calls: list[tuple[str, dict[str, Any]]], *, timeout: float | None = None
+    ) -> list[dict[str, Any] | ObsError]: ...
 
 
 class ProvisionError(ObsError):
@@ -50,9 +52,11 @@ class ProvisionReport:
 
     def summary_zh(self) -> str:
         mode = "网页图形（browser source）" if self.browser else "OBS 自带源（无 browser source）"
-        return (f"图形方式：{mode}；新建场景 {len(self.scenes_created)}，新建源 {len(self.inputs_created)}，"
-                f"新建场景项 {len(self.items_created)}，移除重复项 {len(self.items_removed)}，"
-                f"更新设置 {self.inputs_updated}")
+        return (
+            f"图形方式：{mode}；新建场景 {len(self.scenes_created)}，新建源 {len(self.inputs_created)}，"
+            f"新建场景项 {len(self.items_created)}，移除重复项 {len(self.items_removed)}，"
+            f"更新设置 {self.inputs_updated}"
+        )
 
 
 def input_kinds(obs: Requester) -> list[str]:
@@ -67,17 +71,34 @@ def transform(spec: L.InputSpec | None, item: L.ItemSpec, scene: str) -> dict[st
     """An input sits where the layout says in its home scene; elsewhere (nested scenes) at 0,0."""
     home = spec is not None and spec.scene == scene
     x, y, align = (spec.x, spec.y, spec.align) if spec is not None and home else (0.0, 0.0, L.ALIGN_TOP_LEFT)
-    t: dict[str, Any] = {"positionX": float(x), "positionY": float(y), "alignment": int(align),
-                         "rotation": 0.0, "scaleX": 1.0, "scaleY": 1.0,
-                         "cropTop": 0, "cropBottom": 0, "cropLeft": 0, "cropRight": 0}
+    t: dict[str, Any] = {
+        "positionX": float(x),
+        "positionY": float(y),
+        "alignment": int(align),
+        "rotation": 0.0,
+        "scaleX": 1.0,
+        "scaleY": 1.0,
+        "cropTop": 0,
+        "cropBottom": 0,
+        "cropLeft": 0,
+        "cropRight": 0,
+    }
     bounds = item.bounds or (spec.bounds if spec is not None else None)
     if spec is not None and home and spec.fit and not bounds:
         # a text that may run long: shrunk to its box, never enlarged, anchored like the item
-        t.update(boundsType="OBS_BOUNDS_MAX_ONLY", boundsWidth=float(spec.fit[0]),
-                 boundsHeight=float(spec.fit[1]), boundsAlignment=int(align))
+        t.update(
+            boundsType="OBS_BOUNDS_MAX_ONLY",
+            boundsWidth=float(spec.fit[0]),
+            boundsHeight=float(spec.fit[1]),
+            boundsAlignment=int(align),
+        )
     elif bounds:
-        t.update(boundsType="OBS_BOUNDS_SCALE_INNER", boundsWidth=float(bounds[0]),
-                 boundsHeight=float(bounds[1]), boundsAlignment=0)
+        t.update(
+            boundsType="OBS_BOUNDS_SCALE_INNER",
+            boundsWidth=float(bounds[0]),
+            boundsHeight=float(bounds[1]),
+            boundsAlignment=0,
+        )
     else:
         t.update(boundsType="OBS_BOUNDS_NONE")
     return t
@@ -95,8 +116,17 @@ def _check(results: list[dict[str, Any] | ObsError], ok_codes: tuple[int, ...] =
     return out
 
 
-def provision(obs: Requester, lay: L.Layout, *, width: int = 1920, height: int = 1080, fps: int = 25,
-              transition: str = "Cut", transition_ms: int = 300, timeout: float = 10.0) -> ProvisionReport:
+def provision(
+    obs: Requester,
+    lay: L.Layout,
+    *,
+    width: int = 1920,
+    height: int = 1080,
+    fps: int = 25,
+    transition: str = "Cut",
+    transition_ms: int = 300,
+    timeout: float = 10.0,
+) -> ProvisionReport:
     """Bring OBS to the layout. Independent requests go out together (OBS runs them in parallel)."""
     rep = ProvisionReport(browser=lay.browser)
     _video(obs, rep, width, height, fps)
@@ -104,39 +134,59 @@ def provision(obs: Requester, lay: L.Layout, *, width: int = 1920, height: int =
     inputs = {i["inputName"]: i["inputKind"] for i in obs.request("GetInputList").get("inputs", [])}
     for name in lay.inputs:
         if name in scenes:
-            raise ProvisionError(f"OBS has a scene named {name!r} where the show needs a source",
-                                 message_zh=f"OBS 里已有同名场景“{name}”，与节目的源冲突：请改名后重试")
+            raise ProvisionError(
+                f"OBS has a scene named {name!r} where the show needs a source",
+                message_zh=f"OBS 里已有同名场景“{name}”，与节目的源冲突：请改名后重试",
+            )
     order = lay.scene_order()
     for scene in order:
         if scene in inputs:
-            raise ProvisionError(f"OBS has a source named {scene!r} where the show needs a scene",
-                                 message_zh=f"OBS 里已有同名源“{scene}”，与节目的场景冲突：请改名后重试")
+            raise ProvisionError(
+                f"OBS has a source named {scene!r} where the show needs a scene",
+                message_zh=f"OBS 里已有同名源“{scene}”，与节目的场景冲突：请改名后重试",
+            )
     for spec in lay.inputs.values():
         have = inputs.get(spec.name)
         if have is not None and have != spec.kind:
             raise ProvisionError(
                 f"OBS source {spec.name!r} is a {have}, the show needs a {spec.kind}",
-                message_zh=f"OBS 源“{spec.name}”类型是 {have}，节目需要 {spec.kind}：请删除或改名后重试")
+                message_zh=f"OBS 源“{spec.name}”类型是 {have}，节目需要 {spec.kind}：请删除或改名后重试",
+            )
     missing = [s for s in order if s not in scenes]
-    _check(obs.pipeline([("CreateScene", {"sceneName": s}) for s in missing], timeout=timeout),
-           ok_codes=(ALREADY_EXISTS,))
+    _check(
+        obs.pipeline([("CreateScene", {"sceneName": s}) for s in missing], timeout=timeout),
+        ok_codes=(ALREADY_EXISTS,),
+    )
     rep.scenes_created.extend(missing)
     # inputs: create in their home scene, else bring their settings up to date
     calls: list[tuple[str, dict[str, Any]]] = []
     for spec in lay.inputs.values():
         if spec.name not in inputs:
-            calls.append(("CreateInput", {"sceneName": spec.scene, "inputName": spec.name,
-                                          "inputKind": spec.kind, "inputSettings": spec.settings,
-                                          "sceneItemEnabled": True}))
+            calls.append(
+                (
+                    "CreateInput",
+                    {
+                        "sceneName": spec.scene,
+                        "inputName": spec.name,
+                        "inputKind": spec.kind,
+                        "inputSettings": spec.settings,
+                        "sceneItemEnabled": True,
+                    },
+                )
+            )
             rep.inputs_created.append(spec.name)
         else:
-            calls.append(("SetInputSettings", {"inputName": spec.name, "inputSettings": spec.settings,
-                                               "overlay": True}))
+            calls.append(
+                (
+                    "SetInputSettings",
+                    {"inputName": spec.name, "inputSettings": spec.settings, "overlay": True},
+                )
+            )
             rep.inputs_updated += 1
     # a new text source loads its font and renders its glyphs (20-50 ms each on this kind of machine):
     # in batches, each bounded by the timeout, so a first provisioning of every graphic never times out
     for k in range(0, len(calls), CREATE_BATCH):
-        _check(obs.pipeline(calls[k:k + CREATE_BATCH], timeout=timeout))
+        _check(obs.pipeline(calls[k : k + CREATE_BATCH], timeout=timeout))
     # items: one per (scene, source), in the layout's order, placed as the layout says
     lists = _check(obs.pipeline([("GetSceneItemList", {"sceneName": s}) for s in order], timeout=timeout))
     creates: list[tuple[str, L.ItemSpec]] = []
@@ -152,28 +202,53 @@ def provision(obs: Requester, lay: L.Layout, *, width: int = 1920, height: int =
                 continue
             rep.item_ids[(scene, item.source)] = int(found[0]["sceneItemId"])
             for extra in found[1:]:
-                calls.append(("RemoveSceneItem", {"sceneName": scene,
-                                                   "sceneItemId": int(extra["sceneItemId"])}))
+                calls.append(
+                    ("RemoveSceneItem", {"sceneName": scene, "sceneItemId": int(extra["sceneItemId"])})
+                )
                 rep.items_removed.append(f"{scene}/{item.source}")
-    created = _check(obs.pipeline(
-        [("CreateSceneItem", {"sceneName": sc, "sourceName": it.source,
-                              "sceneItemEnabled": not (it.graphic or it.film)}) for sc, it in creates],
-        timeout=timeout))
+    created = _check(
+        obs.pipeline(
+            [
+                (
+                    "CreateSceneItem",
+                    {
+                        "sceneName": sc,
+                        "sourceName": it.source,
+                        "sceneItemEnabled": not (it.graphic or it.film),
+                    },
+                )
+                for sc, it in creates
+            ],
+            timeout=timeout,
+        )
+    )
     for (scene, item), out in zip(creates, created, strict=True):
         rep.item_ids[(scene, item.source)] = int(out["sceneItemId"])
         rep.items_created.append(f"{scene}/{item.source}")
     for scene in order:
         for item in lay.scenes[scene]:
             item_id = rep.item_ids[(scene, item.source)]
-            calls.append(("SetSceneItemTransform", {
-                "sceneName": scene, "sceneItemId": item_id,
-                "sceneItemTransform": transform(lay.inputs.get(item.source), item, scene)}))
+            calls.append(
+                (
+                    "SetSceneItemTransform",
+                    {
+                        "sceneName": scene,
+                        "sceneItemId": item_id,
+                        "sceneItemTransform": transform(lay.inputs.get(item.source), item, scene),
+                    },
+                )
+            )
             if not (item.graphic or item.film):
-                calls.append(("SetSceneItemEnabled", {"sceneName": scene, "sceneItemId": item_id,
-                                                      "sceneItemEnabled": True}))
+                calls.append(
+                    (
+                        "SetSceneItemEnabled",
+                        {"sceneName": scene, "sceneItemId": item_id, "sceneItemEnabled": True},
+                    )
+                )
     _check(obs.pipeline(calls, timeout=timeout))
-    _order(obs, {scene: [rep.item_ids[(scene, i.source)] for i in lay.scenes[scene]] for scene in order},
-           timeout)
+    _order(
+        obs, {scene: [rep.item_ids[(scene, i.source)] for i in lay.scenes[scene]] for scene in order}, timeout
+    )
     _transition(obs, rep, transition, transition_ms)
     return rep
 
@@ -200,9 +275,13 @@ def _order(obs: Requester, wanted: dict[str, list[int]], timeout: float) -> None
         mine: list[tuple[str, dict[str, Any]]] = []
         for want, item_id in enumerate(wanted[scene]):
             if item_id in order and order.index(item_id) != want:
-                mine.append(("SetSceneItemIndex", {"sceneName": scene, "sceneItemId": item_id,
-                                                   "sceneItemIndex": want}))
-                order.remove(item_id)             # OBS moves the item: the others keep their order
+                mine.append(
+                    (
+                        "SetSceneItemIndex",
+                        {"sceneName": scene, "sceneItemId": item_id, "sceneItemIndex": want},
+                    )
+                )
+                order.remove(item_id)  # OBS moves the item: the others keep their order
                 order.insert(want, item_id)
         moves.append(mine)
     for k in range(max((len(m) for m in moves), default=0)):
@@ -210,8 +289,14 @@ def _order(obs: Requester, wanted: dict[str, list[int]], timeout: float) -> None
 
 
 def _video(obs: Requester, rep: ProvisionReport, width: int, height: int, fps: int) -> None:
-    want = {"baseWidth": width, "baseHeight": height, "outputWidth": width, "outputHeight": height,
-            "fpsNumerator": fps, "fpsDenominator": 1}
+    want = {
+        "baseWidth": width,
+        "baseHeight": height,
+        "outputWidth": width,
+        "outputHeight": height,
+        "fpsNumerator": fps,
+        "fpsDenominator": 1,
+    }
     have = obs.request("GetVideoSettings")
     if all(int(have.get(k, 0)) == v for k, v in want.items()):
         return
@@ -240,10 +325,15 @@ def snapshot(obs: Requester) -> dict[str, Any]:
         name = s["sceneName"]
         items = obs.request("GetSceneItemList", {"sceneName": name}).get("sceneItems", [])
         out["scenes"][name] = [
-            (i["sourceName"], i["sceneItemIndex"], i["sceneItemEnabled"],
-             round(float(i["sceneItemTransform"]["positionX"]), 1),
-             round(float(i["sceneItemTransform"]["positionY"]), 1))
-            for i in sorted(items, key=lambda i: int(i["sceneItemIndex"]))]
+            (
+                i["sourceName"],
+                i["sceneItemIndex"],
+                i["sceneItemEnabled"],
+                round(float(i["sceneItemTransform"]["positionX"]), 1),
+                round(float(i["sceneItemTransform"]["positionY"]), 1),
+            )
+            for i in sorted(items, key=lambda i: int(i["sceneItemIndex"]))
+        ]
     for i in obs.request("GetInputList").get("inputs", []):
         settings = obs.request("GetInputSettings", {"inputName": i["inputName"]}).get("inputSettings", {})
         out["inputs"][i["inputName"]] = (i["inputKind"], settings)

@@ -37,10 +37,10 @@ class ObsSettings:
     host: str = "127.0.0.1"
     port: int = 4455
     password: str = field(default="", repr=False)
-    timeout: float = 2.0            # a request's answer
-    connect_timeout: float = 2.0    # TCP + websocket handshake + Identify
-    ping_interval: float = 0.5      # watchdog: how often an idle link is checked
-    backoff_initial: float = 0.2    # reconnect: first wait, doubled up to backoff_max
+    timeout: float = 2.0  # a request's answer
+    connect_timeout: float = 2.0  # TCP + websocket handshake + Identify
+    ping_interval: float = 0.5  # watchdog: how often an idle link is checked
+    backoff_initial: float = 0.2  # reconnect: first wait, doubled up to backoff_max
     backoff_max: float = 2.0
     fps: int = 25
     width: int = 1920
@@ -51,7 +51,7 @@ class ObsSettings:
     leaderboard_film: str = ""
     assets_dir: str = "."
     font: str = "Noto Sans CJK SC"
-    camera_kind: str = ""           # e.g. v4l2_input; "" = a plain background until a camera is set
+    camera_kind: str = ""  # e.g. v4l2_input; "" = a plain background until a camera is set
     camera_settings: Mapping[str, Any] = field(default_factory=dict)
     proof_width: int = 640
 
@@ -93,16 +93,20 @@ class ObsSettings:
         names = {f.name: f for f in fields(cls)}
         unknown = sorted(set(values) - set(names) - {"password_env"})
         if unknown:
-            raise SettingsError(f"{path}: unknown OBS setting(s) {', '.join(unknown)}; "
-                                f"known: {', '.join(sorted(names))}")
+            raise SettingsError(
+                f"{path}: unknown OBS setting(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}"
+            )
         pw_env = values.pop("password_env", "")
         if pw_env:
             if pw_env not in env:
                 raise SettingsError(f"{path}: password_env names {pw_env}, which is not set")
             values["password"] = env[pw_env]
-        for key, var, conv in (("host", "GOUJI_OBS_HOST", str), ("port", "GOUJI_OBS_PORT", int),
-                               ("password", "GOUJI_OBS_PASSWORD", str),
-                               ("timeout", "GOUJI_OBS_TIMEOUT", float)):
+        for key, var, conv in (
+            ("host", "GOUJI_OBS_HOST", str),
+            ("port", "GOUJI_OBS_PORT", int),
+            ("password", "GOUJI_OBS_PASSWORD", str),
+            ("timeout", "GOUJI_OBS_TIMEOUT", float),
+        ):
             if var in env:
                 try:
                     values[key] = conv(env[var])

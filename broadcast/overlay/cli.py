@@ -26,9 +26,12 @@ DEMO_ON = ("scoreboard", "corner_bug", "ticker", "jipaiqi", "commentary")
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", help="项目数据库文件 / project database to follow (read-only)")
     parser.add_argument("--demo", action="store_true", help="演示数据 / serve the built-in demo show")
-    parser.add_argument("--on", default=",".join(DEMO_ON),
-                        help=f"--demo 时节目总线上打开的图形 / graphics on program with --demo "
-                             f"(comma-separated; any of {', '.join(GRAPHICS)}; 'all')")
+    parser.add_argument(
+        "--on",
+        default=",".join(DEMO_ON),
+        help=f"--demo 时节目总线上打开的图形 / graphics on program with --demo "
+        f"(comma-separated; any of {', '.join(GRAPHICS)}; 'all')",
+    )
     add_server_arguments(parser)
     parser.add_argument("--poll", type=float, default=0.25, help="--db 轮询间隔秒 / journal poll interval")
 
@@ -36,10 +39,17 @@ def register(parser: argparse.ArgumentParser) -> None:
 def add_server_arguments(parser: argparse.ArgumentParser, port: int | None = None) -> None:
     from broadcast.overlay.server import DEFAULT_PORT
 
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="监听地址，默认只本机 / listen address (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT if port is None else port,
-                        help="端口，0 = 任选空闲端口 / port (0 = any free port)")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="监听地址，默认只本机 / listen address (default 127.0.0.1: this machine only)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT if port is None else port,
+        help="端口，0 = 任选空闲端口 / port (0 = any free port)",
+    )
     parser.add_argument("--token", default=None, help="访问令牌 / access token required by every page")
     parser.add_argument("--token-file", default=None, help="从文件读取访问令牌 / read the token from a file")
 
@@ -52,8 +62,10 @@ def resolve_token(args: argparse.Namespace) -> str | None:
         except OSError as exc:
             fail(f"{args.token_file}:0: 读不到令牌文件 cannot read the token file: {exc.strerror}")
         if not token:
-            fail(f"{args.token_file}:1: 令牌文件是空的 the token file is empty: "
-                 "put the token on its first line")
+            fail(
+                f"{args.token_file}:1: 令牌文件是空的 the token file is empty: "
+                "put the token on its first line"
+            )
         return token
     return str(args.token) if args.token else None
 
@@ -73,6 +85,7 @@ def print_urls(server: Any, out: Any = sys.stdout) -> None:
 
 def wait_for_interrupt(stop: threading.Event) -> None:
     """Block until Ctrl-C / SIGTERM (or ``stop`` is set)."""
+
     def handler(signum: int, frame: object) -> None:
         stop.set()
 
@@ -146,8 +159,10 @@ def main(args: argparse.Namespace) -> int:
         on = tuple(GRAPHICS) if args.on == "all" else tuple(wanted)
         bad = [g for g in on if g not in GRAPHICS]
         if bad:
-            fail(f"serve: --on 里没有这个图形 unknown graphic(s): {', '.join(bad)} "
-                 f"(choose from {', '.join(GRAPHICS)})")
+            fail(
+                f"serve: --on 里没有这个图形 unknown graphic(s): {', '.join(bad)} "
+                f"(choose from {', '.join(GRAPHICS)})"
+            )
         source = MemoryStore(demo_state(on=on))
     else:
         path = Path(args.db)

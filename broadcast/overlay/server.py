@@ -47,12 +47,16 @@ ROOT = Path(__file__).resolve().parents[2]
 OVERLAY_ROOT = ROOT / "overlays"
 SPONSOR_ASSETS = ROOT / "sponsor_assets"
 FONT_DIRS = (Path("/usr/share/fonts/opentype/noto"), Path("/usr/share/fonts/truetype/noto"))
-FONT_FILES = ("NotoSansCJK-Regular.ttc", "NotoSansCJK-Bold.ttc", "NotoSansCJK-Black.ttc",
-              "NotoSansCJK-Medium.ttc")
+FONT_FILES = (
+    "NotoSansCJK-Regular.ttc",
+    "NotoSansCJK-Bold.ttc",
+    "NotoSansCJK-Black.ttc",
+    "NotoSansCJK-Medium.ttc",
+)
 BUSES = ("preview", "program")
 DEFAULT_PORT = 8610
 HEARTBEAT_S = 2.0
-CLIENT_QUEUE = 512          # updates a page may fall behind before it is sent a fresh snapshot instead
+CLIENT_QUEUE = 512  # updates a page may fall behind before it is sent a fresh snapshot instead
 COOKIE = "overlay_token"
 
 mimetypes.add_type("text/javascript", ".js")
@@ -62,8 +66,10 @@ mimetypes.add_type("font/collection", ".ttc")
 mimetypes.add_type("font/otf", ".otf")
 mimetypes.add_type("font/woff2", ".woff2")
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'"
+)
 
 
 class StateSource(Protocol):
@@ -82,10 +88,10 @@ class Rendered:
     seq: int
     bus: str
     client: int
-    received: float        # time.perf_counter() when the echo reached the server
-    page_arrived: float = 0.0   # page clock, seconds since the epoch: the state reached the page
-    page_frame: float = 0.0     # page clock: the requestAnimationFrame callback that rendered it began
-    page_sent: float = 0.0      # page clock: the echo was sent (end of that callback)
+    received: float  # time.perf_counter() when the echo reached the server
+    page_arrived: float = 0.0  # page clock, seconds since the epoch: the state reached the page
+    page_frame: float = 0.0  # page clock: the requestAnimationFrame callback that rendered it began
+    page_sent: float = 0.0  # page clock: the echo was sent (end of that callback)
 
 
 class PathRefused(Exception):
@@ -121,10 +127,18 @@ class _Client:
 
 
 class OverlayServer:
-    def __init__(self, store: StateSource, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *,
-                 token: str | None = None, asset_roots: Mapping[str, str | Path] | None = None,
-                 overlay_root: str | Path = OVERLAY_ROOT, font_dirs: tuple[Path, ...] = FONT_DIRS,
-                 updates: str = "sections") -> None:
+    def __init__(
+        self,
+        store: StateSource,
+        host: str = "127.0.0.1",
+        port: int = DEFAULT_PORT,
+        *,
+        token: str | None = None,
+        asset_roots: Mapping[str, str | Path] | None = None,
+        overlay_root: str | Path = OVERLAY_ROOT,
+        font_dirs: tuple[Path, ...] = FONT_DIRS,
+        updates: str = "sections",
+    ) -> None:
         if updates not in ("sections", "full"):
             raise ValueError("updates must be 'sections' (patches of the changed sections) or 'full'")
         self.updates = updates
@@ -219,8 +233,11 @@ class OverlayServer:
             self._thread = None
             exc = failure[0]
             if isinstance(exc, OSError):
-                raise OSError(exc.errno, f"图形服务器无法监听 {self.host}:{self._want_port}：{exc.strerror}"
-                                         f" / cannot listen on {self.host}:{self._want_port}") from exc
+                raise OSError(
+                    exc.errno,
+                    f"图形服务器无法监听 {self.host}:{self._want_port}：{exc.strerror}"
+                    f" / cannot listen on {self.host}:{self._want_port}",
+                ) from exc
             raise exc
         # subscribe only once the loop runs; take the current state after subscribing so nothing is lost
         self._unsubscribe = self.store.subscribe(self._listener, name="overlay-server")
@@ -273,15 +290,19 @@ class OverlayServer:
             text = self._snapshot()
         else:
             sections = {k: state[k] for k in sorted(set(changed) | {"meta"}) if k in state}
-            text = json.dumps({"type": "patch", "seq": seq, "set": sections}, ensure_ascii=False,
-                              separators=(",", ":"))
+            text = json.dumps(
+                {"type": "patch", "seq": seq, "set": sections}, ensure_ascii=False, separators=(",", ":")
+            )
         for client in list(self._clients.values()):
             self._enqueue(client, text)
 
     def _snapshot(self) -> str:
         if not self._snapshot_text:
-            self._snapshot_text = json.dumps({"type": "snapshot", "seq": self._seq, "state": self._state},
-                                             ensure_ascii=False, separators=(",", ":"))
+            self._snapshot_text = json.dumps(
+                {"type": "snapshot", "seq": self._seq, "state": self._state},
+                ensure_ascii=False,
+                separators=(",", ":"),
+            )
         return self._snapshot_text
 
     def _enqueue(self, client: _Client, text: str) -> None:
@@ -347,8 +368,9 @@ class OverlayServer:
         return hmac.compare_digest(given.encode("utf-8"), self.token.encode("utf-8"))
 
     @web.middleware
-    async def _security(self, request: web.Request,
-                        handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+    async def _security(
+        self, request: web.Request, handler: Callable[[web.Request], Any]
+    ) -> web.StreamResponse:
         if request.path != "/healthz" and not self._token_ok(request):
             self.stats["refused"] += 1
             return web.Response(status=403, text="访问令牌无效 / bad or missing token\n")
@@ -373,8 +395,11 @@ class OverlayServer:
         return web.json_response({"ok": True, "seq": self._seq, "clients": len(self._clients)})
 
     async def _state_json(self, request: web.Request) -> web.Response:
-        return web.Response(text=self._snapshot() if self._state else "{}", content_type="application/json",
-                            headers={"Cache-Control": "no-store"})
+        return web.Response(
+            text=self._snapshot() if self._state else "{}",
+            content_type="application/json",
+            headers={"Cache-Control": "no-store"},
+        )
 
     async def _overlay_index(self, request: web.Request) -> web.StreamResponse:
         return self._file(self.overlay_root, "index.html")
@@ -394,8 +419,10 @@ class OverlayServer:
             raise web.HTTPNotFound()
         for d in self.font_dirs:
             if (d / name).is_file():
-                return web.FileResponse(d / name, headers={"Cache-Control": "public, max-age=86400",
-                                                           "Content-Type": "font/collection"})
+                return web.FileResponse(
+                    d / name,
+                    headers={"Cache-Control": "public, max-age=86400", "Content-Type": "font/collection"},
+                )
         raise web.HTTPNotFound(text="字体未安装 (fonts-noto-cjk) / font not installed\n")
 
     def _file(self, root: Path, tail: str, cache: str = "no-cache") -> web.StreamResponse:

@@ -21,13 +21,15 @@ def test_default_state_is_valid_and_has_every_graphic_on_both_buses() -> None:
 def test_dispatch_journals_then_notifies_and_recovers_after_reopen(db_path) -> None:
     store = ShowStore.open(db_path)
     seen = []
-    store.subscribe(lambda ch: seen.append((ch.seq, ch.type, sorted(ch.changed),
-                                            store.journal.last_seq())))
+    store.subscribe(lambda ch: seen.append((ch.seq, ch.type, sorted(ch.changed), store.journal.last_seq())))
     store.dispatch("graphic.set", {"bus": "preview", "graphic": "scoreboard", "on": True})
     store.dispatch("bus.take")
     store.dispatch("show.update", {"episode": "第12期"})
-    assert [s[:3] for s in seen] == [(1, "graphic.set", ["graphics"]), (2, "bus.take", ["graphics"]),
-                                     (3, "show.update", ["show"])]
+    assert [s[:3] for s in seen] == [
+        (1, "graphic.set", ["graphics"]),
+        (2, "bus.take", ["graphics"]),
+        (3, "show.update", ["show"]),
+    ]
     # the listener ran after the action was in the journal
     assert all(s[0] == s[3] for s in seen)
     # a fresh process on the same file gets the same state back (crash recovery)
@@ -80,6 +82,7 @@ def test_newer_schema_in_file_is_refused(db_path) -> None:
     conn.commit()
     conn.close()
     from broadcast.core.db import DatabaseError
+
     with pytest.raises(DatabaseError, match="newer"):
         ShowStore.open(db_path)
 

@@ -14,8 +14,9 @@ CASES = Path(__file__).parent / "cases"
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
+    )
 
 
 def test_check_json_shape_legal() -> None:
@@ -106,5 +107,6 @@ def test_syntax_error_after_mixed_ranks_is_still_a_format_error(tmp_path: Path) 
     for extra in ([], ["--json"]):
         p = run("check", str(f), *extra)
         assert p.returncode == 2 and p.stdout == ""
-        assert p.stderr.strip().splitlines() == [f"{f}:4: bad cards '3Z': bad card 'Z' at column 2 "
-                                                 "(cards are 3-9 T J Q K A 2 B R)"]
+        assert p.stderr.strip().splitlines() == [
+            f"{f}:4: bad cards '3Z': bad card 'Z' at column 2 (cards are 3-9 T J Q K A 2 B R)"
+        ]

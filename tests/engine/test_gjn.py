@@ -58,8 +58,10 @@ def test_G3_2_mixed_ranks_in_a_record_are_an_illegal_move_not_a_format_error() -
     assert (e.move, e.line, e.seat, e.rule) == (3, 5, 1, "G3.2")
     assert "TTJ is not a play" in e.en and "不同点数牌不可混合发出" in e.zh
     out = gjn.check(text, "m.gjn")
-    assert out == {"ok": False, "error": {"move": 3, "line": 5, "seat": 1, "rule": "G3.2",
-                                          "message": e.message}}
+    assert out == {
+        "ok": False,
+        "error": {"move": 3, "line": 5, "seat": 1, "rule": "G3.2", "message": e.message},
+    }
 
 
 def test_G3_2_comes_before_turn_and_possession() -> None:

@@ -8,8 +8,10 @@ from engine.match import Match, next_leader
 
 
 def res(odd: int, even: int, void: bool = False, last: int = 6) -> GameResult:
-    titles = {s: t for s, t in zip([1, 2, 3, 4, 5, last], ["头科", "二科", "三科", "四科", "二落", "大落"],
-                                   strict=True)}
+    titles = {
+        s: t
+        for s, t in zip([1, 2, 3, 4, 5, last], ["头科", "二科", "三科", "四科", "二落", "大落"], strict=True)
+    }
     return GameResult([1, 2, 3, 4, 5, last], titles, {"odd": odd, "even": even}, False, [], void)
 
 

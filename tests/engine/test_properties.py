@@ -84,10 +84,16 @@ small_hand = st.lists(st.sampled_from("3456789TJQKA2BR"), min_size=1, max_size=5
 
 
 @settings(max_examples=80, deadline=None, database=None)
-@given(hands=st.lists(small_hand, min_size=6, max_size=6), rules=st.sampled_from(["tv_match", "dagang"]),
-       steps=st.integers(0, 14), seed=st.integers(0, 1000), leader=st.integers(1, 6))
-def test_G3_G4_legal_plays_equals_brute_force(hands: list[str], rules: str, steps: int, seed: int,
-                                              leader: int) -> None:
+@given(
+    hands=st.lists(small_hand, min_size=6, max_size=6),
+    rules=st.sampled_from(["tv_match", "dagang"]),
+    steps=st.integers(0, 14),
+    seed=st.integers(0, 1000),
+    leader=st.integers(1, 6),
+)
+def test_G3_G4_legal_plays_equals_brute_force(
+    hands: list[str], rules: str, steps: int, seed: int, leader: int
+) -> None:
     total = [0] * NRANKS
     for h in hands:
         for ch in h:

@@ -73,8 +73,15 @@ def fresh_obs(tmp_path: Path) -> Iterator[HeadlessObs]:
 
 
 def bridge_settings(obs: HeadlessObs, **kw: object) -> ObsSettings:
-    base: dict[str, object] = dict(port=obs.port, password=PASSWORD, timeout=1.0, connect_timeout=1.0,
-                                   ping_interval=0.25, backoff_initial=0.1, backoff_max=0.4)
+    base: dict[str, object] = dict(
+        port=obs.port,
+        password=PASSWORD,
+        timeout=1.0,
+        connect_timeout=1.0,
+        ping_interval=0.25,
+        backoff_initial=0.1,
+        backoff_max=0.4,
+    )
     base.update(kw)
     return ObsSettings(**base)  # type: ignore[arg-type]
 
@@ -85,7 +92,25 @@ def film(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not shutil.which("ffmpeg"):
         pytest.skip("ffmpeg not installed (scripts/setup.sh installs it)")
     out = tmp_path_factory.mktemp("films") / "guanming_2s.mp4"
-    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                    "testsrc=size=320x180:rate=25", "-t", "2", "-pix_fmt", "yuv420p", "-c:v", "libx264",
-                    str(out)], check=True, timeout=60)
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-loglevel",
+            "error",
+            "-y",
+            "-f",
+            "lavfi",
+            "-i",
+            "testsrc=size=320x180:rate=25",
+            "-t",
+            "2",
+            "-pix_fmt",
+            "yuv420p",
+            "-c:v",
+            "libx264",
+            str(out),
+        ],
+        check=True,
+        timeout=60,
+    )
     return out

@@ -36,8 +36,15 @@ def _test_table(state: dict[str, Any], payload: dict[str, Any], ctx: Context) ->
 
 
 ROOT = Path(__file__).resolve().parents[2]
-_DEMO_LOGOS = {"xdj": "xiaodangjia", "ymss": "yiheyuan", "jymjy": "jinyimeng", "yhdq": "luxin",
-               "lycy": "langya", "msfood": "mengshan", "lysc": "shunhe"}
+_DEMO_LOGOS = {
+    "xdj": "xiaodangjia",
+    "ymss": "yiheyuan",
+    "jymjy": "jinyimeng",
+    "yhdq": "luxin",
+    "lycy": "langya",
+    "msfood": "mengshan",
+    "lysc": "shunhe",
+}
 
 
 def _local_logos(value: Any) -> Any:
@@ -56,6 +63,7 @@ def _local_logos(value: Any) -> Any:
 def _test_demo(state: dict[str, Any], payload: dict[str, Any], ctx: Context) -> None:
     """Test-only: the overlay demo show (every graphic has something real to show)."""
     from broadcast.overlay.demo import demo_state
+
     demo = _local_logos(demo_state())
     for key in ("table", "sponsors", "leaderboard", "lower_third", "show", "jiugongge"):
         state[key] = demo[key]
@@ -112,29 +120,38 @@ def test_provision_twice_same_scenes_and_corner_bug(client: ObsClient, store: Sh
     assert (video["baseWidth"], video["baseHeight"], video["fpsNumerator"]) == (1920, 1080, 25)
 
 
-def test_scoreboard_update_shows_on_program(obs_server: HeadlessObs, client: ObsClient, store: ShowStore,
-                                            obs_artifacts: Path) -> None:
+def test_scoreboard_update_shows_on_program(
+    obs_server: HeadlessObs, client: ObsClient, store: ShowStore, obs_artifacts: Path
+) -> None:
     rec = MemoryAirLog()
     with ObsBridge(store, bridge_settings(obs_server), airlog=rec) as bridge:
         assert bridge.wait_connected(10), bridge.status
         store.dispatch("graphic.set", {"bus": "program", "graphic": "scoreboard", "on": True})
         store.dispatch("graphic.set", {"bus": "program", "graphic": "corner_bug", "on": True})
-        wait_for(lambda: {e.subject for e in rec.kinds(A.GRAPHIC_ON)} >= {"scoreboard", "corner_bug"}, 5,
-                 "scoreboard and corner bug on air (OBS events)")
+        wait_for(
+            lambda: {e.subject for e in rec.kinds(A.GRAPHIC_ON)} >= {"scoreboard", "corner_bug"},
+            5,
+            "scoreboard and corner bug on air (OBS events)",
+        )
         wait_frames(client)
         before = shot(client, L.SCENE_GAME)
         before.save(obs_artifacts / "scoreboard_before.png")
         seat1_new = {"name": "王大锤", "cards_left": 7, "title": "头科"}
         store.dispatch("obs_test.table", {"seats": {"1": seat1_new}, "special": "小当家"})
-        wait_for(lambda: client.request("GetInputSettings", {"inputName": "比分·1号位"})["inputSettings"]
-                 ["text"].startswith("王大锤"), 5, "seat 1 text in OBS")
+        wait_for(
+            lambda: client.request("GetInputSettings", {"inputName": "比分·1号位"})["inputSettings"][
+                "text"
+            ].startswith("王大锤"),
+            5,
+            "seat 1 text in OBS",
+        )
         wait_frames(client)
         after = shot(client, L.SCENE_GAME)
         after.save(obs_artifacts / "scoreboard_after.png")
         x0, y0 = L.SCOREBOARD[0] + L.SEAT_POS[1][0], L.SCOREBOARD[1] + L.TABLE_TOP + L.SEAT_POS[1][1]
-        seat1 = (x0, y0, x0 + L.SEAT_CELL[0], y0 + L.SEAT_CELL[1])      # seat 1's cell, bottom of the table
+        seat1 = (x0, y0, x0 + L.SEAT_CELL[0], y0 + L.SEAT_CELL[1])  # seat 1's cell, bottom of the table
         assert (L.SAFE[0], L.SAFE[1]) <= (x0, y0) and (seat1[2], seat1[3]) <= (L.SAFE[2], L.SAFE[3])
-        elsewhere = (700, 200, 1200, 600)                              # empty studio area
+        elsewhere = (700, 200, 1200, 600)  # empty studio area
         diff = ImageChops.difference(before.crop(seat1), after.crop(seat1))
         assert max(ImageStat.Stat(diff).extrema[i][1] for i in range(3)) > 100, "seat 1 did not change"
         assert ImageChops.difference(before.crop(elsewhere), after.crop(elsewhere)).getbbox() is None
@@ -144,7 +161,7 @@ def test_scoreboard_update_shows_on_program(obs_server: HeadlessObs, client: Obs
         assert (w, h) == (640, 360) and jpeg[:2] == b"\xff\xd8"
         proof = bridge.proof_of_air()
         assert proof.scene == L.SCENE_GAME and (proof.width, proof.height) == (640, 360)
-        assert rec.events[proof.event_id - 1].kind == A.PROOF          # type: ignore[operator]
+        assert rec.events[proof.event_id - 1].kind == A.PROOF  # type: ignore[operator]
         (obs_artifacts / "proof_of_air.jpg").write_bytes(proof.jpeg)
 
 
@@ -158,8 +175,9 @@ def test_film_sequence_after_the_leaderboard(obs_server: HeadlessObs, store: Sho
         elif ev.type.startswith("MediaInputPlayback"):
             seen.append((ev.type, ev.data["inputName"]))
 
-    bridge = ObsBridge(store, bridge_settings(obs_server), airlog=rec, films={"guanming": film},
-                       leaderboard_film="guanming")
+    bridge = ObsBridge(
+        store, bridge_settings(obs_server), airlog=rec, films={"guanming": film}, leaderboard_film="guanming"
+    )
     bridge.add_event_listener(on_event)
     with bridge:
         assert bridge.wait_connected(10)
@@ -170,28 +188,33 @@ def test_film_sequence_after_the_leaderboard(obs_server: HeadlessObs, store: Sho
         store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": False})
         wait_for(lambda: seen[-1:] == [("CurrentProgramSceneChanged", L.SCENE_GAME)], 8, "back to the game")
     film_input = L.film_input("guanming")
-    assert seen == [("CurrentProgramSceneChanged", L.SCENE_LEADERBOARD),
-                    ("CurrentProgramSceneChanged", L.SCENE_BREAK),
-                    ("MediaInputPlaybackStarted", film_input),
-                    ("MediaInputPlaybackEnded", film_input),
-                    ("CurrentProgramSceneChanged", L.SCENE_GAME)] or \
-        seen == [("CurrentProgramSceneChanged", L.SCENE_LEADERBOARD),
-                 ("MediaInputPlaybackStarted", film_input),
-                 ("CurrentProgramSceneChanged", L.SCENE_BREAK),
-                 ("MediaInputPlaybackEnded", film_input),
-                 ("CurrentProgramSceneChanged", L.SCENE_GAME)], seen
+    assert seen == [
+        ("CurrentProgramSceneChanged", L.SCENE_LEADERBOARD),
+        ("CurrentProgramSceneChanged", L.SCENE_BREAK),
+        ("MediaInputPlaybackStarted", film_input),
+        ("MediaInputPlaybackEnded", film_input),
+        ("CurrentProgramSceneChanged", L.SCENE_GAME),
+    ] or seen == [
+        ("CurrentProgramSceneChanged", L.SCENE_LEADERBOARD),
+        ("MediaInputPlaybackStarted", film_input),
+        ("CurrentProgramSceneChanged", L.SCENE_BREAK),
+        ("MediaInputPlaybackEnded", film_input),
+        ("CurrentProgramSceneChanged", L.SCENE_GAME),
+    ], seen
     start, end = rec.kinds(A.FILM_START), rec.kinds(A.FILM_END)
     assert [e.subject for e in start] == ["guanming"] and [e.subject for e in end] == ["guanming"]
-    assert start[0].source == "obs" and 1.5 < end[0].ts - start[0].ts < 3.5     # a 2 s film
+    assert start[0].source == "obs" and 1.5 < end[0].ts - start[0].ts < 3.5  # a 2 s film
     board_off = [e for e in rec.kinds(A.GRAPHIC_OFF) if e.subject == "leaderboard"]
     assert board_off and board_off[0].ts <= start[0].ts + 0.5
 
 
-def test_panic_clears_program_and_leaves_no_stale_flags(obs_server: HeadlessObs, store: ShowStore,
-                                                        film: Path) -> None:
+def test_panic_clears_program_and_leaves_no_stale_flags(
+    obs_server: HeadlessObs, store: ShowStore, film: Path
+) -> None:
     rec = MemoryAirLog()
-    with ObsBridge(store, bridge_settings(obs_server), airlog=rec, films={"guanming": film},
-                   leaderboard_film="guanming") as bridge:
+    with ObsBridge(
+        store, bridge_settings(obs_server), airlog=rec, films={"guanming": film}, leaderboard_film="guanming"
+    ) as bridge:
         assert bridge.wait_connected(10)
         for g in ("scoreboard", "corner_bug", "leaderboard"):
             store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True})
@@ -234,8 +257,9 @@ def _caller(bridge: ObsBridge, waits: list[float], stop: threading.Event) -> Non
         waits.append(time.monotonic() - t0)
 
 
-def test_kill_and_restart_resyncs_within_3s(fresh_obs: HeadlessObs, store: ShowStore,
-                                            obs_artifacts: Path) -> None:
+def test_kill_and_restart_resyncs_within_3s(
+    fresh_obs: HeadlessObs, store: ShowStore, obs_artifacts: Path
+) -> None:
     settings = bridge_settings(fresh_obs)
     rec = MemoryAirLog()
     with ObsBridge(store, settings, airlog=rec) as bridge:
@@ -248,14 +272,17 @@ def test_kill_and_restart_resyncs_within_3s(fresh_obs: HeadlessObs, store: ShowS
         callers = [threading.Thread(target=_caller, args=(bridge, waits, stop)) for _ in range(2)]
         for t in callers:
             t.start()
-        time.sleep(0.3)                              # requests are in flight when OBS dies
+        time.sleep(0.3)  # requests are in flight when OBS dies
         fresh_obs.kill()
         wait_for(lambda: not bridge.status.connected, 3, "loss detected")
-        store.dispatch("obs_test.table", {"seats": {"2": {"name": "断线期间改名"}}})   # while OBS is down
+        store.dispatch("obs_test.table", {"seats": {"2": {"name": "断线期间改名"}}})  # while OBS is down
         t_restart = time.monotonic()
         fresh_obs.start()
-        wait_for(lambda: bridge.status.connected and bridge.status.synced_at > t_restart, 3,
-                 "bridge back and re-synced")
+        wait_for(
+            lambda: bridge.status.connected and bridge.status.synced_at > t_restart,
+            3,
+            "bridge back and re-synced",
+        )
         took = bridge.status.synced_at - t_restart
         stop.set()
         for t in callers:
@@ -272,7 +299,9 @@ def test_kill_and_restart_resyncs_within_3s(fresh_obs: HeadlessObs, store: ShowS
     (obs_artifacts / "reconnect.txt").write_text(
         f"OBS restart (port open after {fresh_obs.start_count} starts) → bridge connected and re-synced: "
         f"{took:.3f}s; longest caller wait during the outage: {max(waits):.3f}s "
-        f"(timeout {settings.timeout}s, {len(waits)} calls)\n", encoding="utf-8")
+        f"(timeout {settings.timeout}s, {len(waits)} calls)\n",
+        encoding="utf-8",
+    )
     print(f"reconnect+resync {took:.3f}s, longest caller wait {max(waits):.3f}s")
 
 
@@ -309,18 +338,26 @@ def test_each_bumper_line_is_timed_on_its_own(obs_server: HeadlessObs, store: Sh
         store.dispatch("graphic.set", {"bus": "program", "graphic": "bumper", "on": True, "item": "title"})
         wait_for(lambda: any(e.subject == "bumper" for e in rec.kinds(A.GRAPHIC_ON)), 5, "bumper on air")
         store.dispatch("graphic.set", {"bus": "program", "graphic": "bumper", "on": True, "item": "special"})
-        wait_for(lambda: len([e for e in rec.kinds(A.GRAPHIC_ON) if e.subject == "bumper"]) >= 2, 5,
-                 "the second line on air")
+        wait_for(
+            lambda: len([e for e in rec.kinds(A.GRAPHIC_ON) if e.subject == "bumper"]) >= 2,
+            5,
+            "the second line on air",
+        )
         store.dispatch("graphic.set", {"bus": "program", "graphic": "bumper", "on": False})
         # flush(): the change has reached OBS and OBS's events the as-run log — no waiting needed
         assert bridge.flush(5)
     bumper = [(e.kind, e.detail.get("item")) for e in rec.events if e.subject == "bumper"]
-    assert bumper == [(A.GRAPHIC_ON, "title"), (A.GRAPHIC_OFF, "title"),
-                      (A.GRAPHIC_ON, "special"), (A.GRAPHIC_OFF, "special")]
+    assert bumper == [
+        (A.GRAPHIC_ON, "title"),
+        (A.GRAPHIC_OFF, "title"),
+        (A.GRAPHIC_ON, "special"),
+        (A.GRAPHIC_OFF, "special"),
+    ]
 
 
-def test_native_graphics_on_program_look_like_the_design(obs_server: HeadlessObs, client: ObsClient,
-                                                         store: ShowStore, obs_artifacts: Path) -> None:
+def test_native_graphics_on_program_look_like_the_design(
+    obs_server: HeadlessObs, client: ObsClient, store: ShowStore, obs_artifacts: Path
+) -> None:
     """The demo show through OBS's own sources: the game scene (scoreboard, corner bug, 记牌器, lower
     third, commentary, ticker), the 英雄榜 and a bumper, each a screenshot in test-artifacts/obs/; nothing
     is drawn outside the title-safe area (the studio background shows there untouched)."""

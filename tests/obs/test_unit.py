@@ -15,8 +15,15 @@ from broadcast.obs.errors import ALREADY_EXISTS, NOT_FOUND, ObsError, ObsRequest
 from broadcast.obs.provision import ProvisionError, has_browser_source, provision
 from broadcast.obs.settings import ObsSettings, SettingsError
 
-DEBIAN_KINDS = ["image_source", "color_source_v3", "slideshow", "xshm_input", "v4l2_input", "ffmpeg_source",
-                "text_ft2_source_v2"]
+DEBIAN_KINDS = [
+    "image_source",
+    "color_source_v3",
+    "slideshow",
+    "xshm_input",
+    "v4l2_input",
+    "ffmpeg_source",
+    "text_ft2_source_v2",
+]
 
 
 class FakeObs:
@@ -29,15 +36,22 @@ class FakeObs:
         self.next_id = 1
         self.calls: list[str] = []
 
-    def request(self, t: str, d: dict[str, Any] | None = None, *,
-                timeout: float | None = None) -> dict[str, Any]:
+    def request(
+        self, t: str, d: dict[str, Any] | None = None, *, timeout: float | None = None
+    ) -> dict[str, Any]:
         d = d or {}
         self.calls.append(t)
         if t == "GetInputKindList":
             return {"inputKinds": list(self.kinds)}
         if t == "GetVideoSettings":
-            return {"baseWidth": 1920, "baseHeight": 1080, "outputWidth": 1920, "outputHeight": 1080,
-                    "fpsNumerator": 30, "fpsDenominator": 1}
+            return {
+                "baseWidth": 1920,
+                "baseHeight": 1080,
+                "outputWidth": 1920,
+                "outputHeight": 1080,
+                "fpsNumerator": 30,
+                "fpsDenominator": 1,
+            }
         if t in ("SetVideoSettings", "SetCurrentSceneTransition", "SetCurrentSceneTransitionDuration"):
             return {}
         if t == "GetCurrentSceneTransition":
@@ -66,8 +80,9 @@ class FakeObs:
             enabled = d.get("sceneItemEnabled", True)
             return {"sceneItemId": self._add(d["sceneName"], d["sourceName"], enabled)}
         if t == "RemoveSceneItem":
-            self.scenes[d["sceneName"]] = [i for i in self.scenes[d["sceneName"]]
-                                           if i["sceneItemId"] != d["sceneItemId"]]
+            self.scenes[d["sceneName"]] = [
+                i for i in self.scenes[d["sceneName"]] if i["sceneItemId"] != d["sceneItemId"]
+            ]
             self._reindex(d["sceneName"])
             return {}
         if t in ("SetSceneItemTransform", "SetSceneItemEnabled"):
@@ -86,8 +101,9 @@ class FakeObs:
             return {}
         raise AssertionError(f"FakeObs: unexpected request {t}")
 
-    def pipeline(self, calls: list[tuple[str, dict[str, Any]]], *,
-                 timeout: float | None = None) -> list[dict[str, Any] | ObsError]:
+    def pipeline(
+        self, calls: list[tuple[str, dict[str, Any]]], *, timeout: float | None = None
+    ) -> list[dict[str, Any] | ObsError]:
         out: list[dict[str, Any] | ObsError] = []
         for t, d in calls:
             try:
@@ -99,8 +115,14 @@ class FakeObs:
     def _add(self, scene: str, source: str, enabled: bool) -> int:
         iid = self.next_id
         self.next_id += 1
-        self.scenes[scene].append({"sceneItemId": iid, "sourceName": source, "sceneItemEnabled": enabled,
-                                   "sceneItemIndex": len(self.scenes[scene])})
+        self.scenes[scene].append(
+            {
+                "sceneItemId": iid,
+                "sourceName": source,
+                "sceneItemEnabled": enabled,
+                "sceneItemIndex": len(self.scenes[scene]),
+            }
+        )
         return iid
 
     def _reindex(self, scene: str) -> None:
@@ -127,8 +149,11 @@ def test_password_never_in_repr_or_logs(caplog: pytest.LogCaptureFixture) -> Non
 
 def test_settings_from_file_and_environment(tmp_path: Path) -> None:
     f = tmp_path / "studio.yaml"
-    f.write_text("obs:\n  host: 10.0.0.9\n  port: 4456\n  password_env: MY_PW\n  fps: 50\n"
-                 "  films: {lb: films/lb.mp4}\n  leaderboard_film: lb\n", encoding="utf-8")
+    f.write_text(
+        "obs:\n  host: 10.0.0.9\n  port: 4456\n  password_env: MY_PW\n  fps: 50\n"
+        "  films: {lb: films/lb.mp4}\n  leaderboard_film: lb\n",
+        encoding="utf-8",
+    )
     s = ObsSettings.load(f, env={"MY_PW": "pw1", "GOUJI_OBS_HOST": "127.0.0.1"})
     assert (s.host, s.port, s.password, s.fps, s.leaderboard_film) == ("127.0.0.1", 4456, "pw1", 50, "lb")
     assert s.film_paths()["lb"] == (tmp_path / "films" / "lb.mp4").resolve()
@@ -189,6 +214,7 @@ def test_native_positions_never_follow_the_state_and_stay_title_safe() -> None:
     """The bridge re-sends settings only: where a source sits must not depend on the state. And every
     graphic is drawn inside the 90 % title-safe area."""
     from broadcast.overlay.demo import demo_state
+
     busy, empty = L.build_layout(demo_state(), browser=False), L.build_layout(default_state(), browser=False)
     assert set(busy.inputs) == set(empty.inputs)
     for name, a in busy.inputs.items():
@@ -230,16 +256,17 @@ def test_program_scene_for_bus() -> None:
 def test_browser_branch_with_faked_kind_list(tmp_path: Path) -> None:
     obs = FakeObs([*DEBIAN_KINDS, "browser_source"])
     assert has_browser_source(obs.kinds)
-    urls = {"program": "http://127.0.0.1:8765/overlay/program.html?token=t",
-            "preview": "http://127.0.0.1:8765/overlay/preview.html?token=t"}
-    lay = L.build_layout(default_state(), browser=True, overlay_urls=urls,
-                         films={"lb": tmp_path / "lb.mp4"})
+    urls = {
+        "program": "http://127.0.0.1:8765/overlay/program.html?token=t",
+        "preview": "http://127.0.0.1:8765/overlay/preview.html?token=t",
+    }
+    lay = L.build_layout(default_state(), browser=True, overlay_urls=urls, films={"lb": tmp_path / "lb.mp4"})
     rep = provision(obs, lay)
     assert rep.browser
     assert obs.inputs[L.INPUT_OVERLAY] == ("browser_source", obs.inputs[L.INPUT_OVERLAY][1])
     assert obs.inputs[L.INPUT_OVERLAY][1]["url"] == urls["program"]
     assert obs.inputs[L.INPUT_OVERLAY_PREVIEW][1]["url"] == urls["preview"]
-    assert not any(k == L.TEXT for k, _ in obs.inputs.values())      # no fallback sources
+    assert not any(k == L.TEXT for k, _ in obs.inputs.values())  # no fallback sources
     for scene in (L.SCENE_GAME, L.SCENE_LEADERBOARD, L.SCENE_CREDITS, L.SCENE_BUMPER):
         assert [i["sourceName"] for i in obs.scenes[scene]] == [L.INPUT_BG_STUDIO, L.INPUT_OVERLAY]
     assert [i["sourceName"] for i in obs.scenes[L.SCENE_BREAK]] == [L.INPUT_BG_BLACK, "影片·lb"]

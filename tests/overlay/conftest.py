@@ -97,7 +97,7 @@ def open_page(page: Any, url: str, seq: int = 0) -> None:
 
 def screenshot(page: Any, path: Path, settle_ms: int = 700) -> Image.Image:
     """A transparent full-page PNG, saved as an artifact, returned as RGBA."""
-    page.wait_for_timeout(settle_ms)   # let the 0.35 s in-transition finish
+    page.wait_for_timeout(settle_ms)  # let the 0.35 s in-transition finish
     png = page.screenshot(omit_background=True)
     path.write_bytes(png)
     return Image.open(io.BytesIO(png)).convert("RGBA")
@@ -126,8 +126,11 @@ def opaque_fraction(img: Image.Image, box: tuple[int, int, int, int]) -> float:
 
 def element_box(page: Any, selector: str) -> Box:
     """An element's border box in page pixels."""
-    r = page.eval_on_selector(selector, "e => { const r = e.getBoundingClientRect();"
-                                        " return [r.left, r.top, r.right, r.bottom].map(Math.round); }")
+    r = page.eval_on_selector(
+        selector,
+        "e => { const r = e.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom].map(Math.round); }",
+    )
     return (max(r[0], 0), max(r[1], 0), min(r[2], 1920), min(r[3], 1080))
 
 

@@ -26,8 +26,14 @@ URL = re.compile(r"program : (http://\S+)")
 
 def _start(*args: str) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "broadcast", *args], cwd=ROOT, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "broadcast", *args],
+        cwd=ROOT,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def _program_url(proc: subprocess.Popen[str], timeout: float = 20) -> tuple[str, list[str]]:
@@ -73,14 +79,17 @@ def test_serve_demo_prints_urls_serves_and_stops_on_ctrl_c() -> None:
     assert "Traceback" not in err and "stopped" in out
 
 
-@pytest.mark.parametrize("args, expect", [
-    (["serve", "--db", "no/such.sqlite"], r"no/such\.sqlite:0: .*no such database file"),
-    (["serve", "--demo", "--on", "scoreboard,hologram"], r"unknown graphic\(s\): hologram"),
-    (["serve"], r"choose one of --demo or --db"),
-    (["serve", "--demo", "--token-file", "no/such/token"], r"no/such/token:0: .*cannot read"),
-    (["rehearse", "--games", "no/such.gjn"], r"no/such\.gjn:0: .*cannot read the record"),
-    (["rehearse", "--pace", "-1"], r"--pace .*negative"),
-])
+@pytest.mark.parametrize(
+    "args, expect",
+    [
+        (["serve", "--db", "no/such.sqlite"], r"no/such\.sqlite:0: .*no such database file"),
+        (["serve", "--demo", "--on", "scoreboard,hologram"], r"unknown graphic\(s\): hologram"),
+        (["serve"], r"choose one of --demo or --db"),
+        (["serve", "--demo", "--token-file", "no/such/token"], r"no/such/token:0: .*cannot read"),
+        (["rehearse", "--games", "no/such.gjn"], r"no/such\.gjn:0: .*cannot read the record"),
+        (["rehearse", "--pace", "-1"], r"--pace .*negative"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args: list[str], expect: str) -> None:
     r = _run(*args, timeout=30)
     assert r.returncode == 2, (r.stdout, r.stderr)
@@ -124,7 +133,8 @@ def test_serve_db_follows_the_journal(db_path: Path) -> None:
                 snap = await ws.receive_json(timeout=5)
                 first = snap["state"]["table"]["seats"][0]["name"]
                 await asyncio.get_running_loop().run_in_executor(
-                    None, lambda: store.dispatch("match.update", {"names": {"1": "新甲"}}))
+                    None, lambda: store.dispatch("match.update", {"names": {"1": "新甲"}})
+                )
                 while True:
                     msg = await ws.receive_json(timeout=5)
                     if msg["type"] in ("patch", "snapshot"):
@@ -142,17 +152,31 @@ def test_serve_db_follows_the_journal(db_path: Path) -> None:
 @pytest.mark.browser
 def test_rehearsal_plays_a_match_through_the_pages(page: Any, tmp_path: Path) -> None:
     db = tmp_path / "rehearsal.sqlite"
-    proc = _start("rehearse", "--quick", "--pace", "0.005", "--port", "0", "--exit-when-done",
-                  "--db", str(db), "--seed", "5")
+    proc = _start(
+        "rehearse",
+        "--quick",
+        "--pace",
+        "0.005",
+        "--port",
+        "0",
+        "--exit-when-done",
+        "--db",
+        str(db),
+        "--seed",
+        "5",
+    )
     try:
         url, _ = _program_url(proc)
         page.goto(url)
         wait_rendered(page, 0, timeout=10000)
         # the scoreboard comes on air and cards go down as the engine's records are replayed
-        page.wait_for_function("() => { const s = document.querySelector('.scoreboard');"
-                               " return s && s.classList.contains('on') &&"
-                               " [...s.querySelectorAll('.cards')].some(e => e.textContent !== '' &&"
-                               " Number(e.textContent) < 30); }", timeout=30000)
+        page.wait_for_function(
+            "() => { const s = document.querySelector('.scoreboard');"
+            " return s && s.classList.contains('on') &&"
+            " [...s.querySelectorAll('.cards')].some(e => e.textContent !== '' &&"
+            " Number(e.textContent) < 30); }",
+            timeout=30000,
+        )
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
@@ -160,12 +184,13 @@ def test_rehearsal_plays_a_match_through_the_pages(page: Any, tmp_path: Path) ->
     assert proc.returncode == 0, err
     assert "Traceback" not in err
     assert out.count("—— 第") == 3 and "比赛结束" in out and "彩排完成" in out
-    store = ShowStore.open(db)     # the rehearsal went through the journal like a recording
+    store = ShowStore.open(db)  # the rehearsal went through the journal like a recording
     try:
         t = store.state["table"]
         assert [r["game_no"] for r in t["results"]] == [1, 2, 3]
         assert t["teams"]["odd"]["points"] + t["teams"]["even"]["points"] == sum(
-            r["odd"] + r["even"] for r in t["results"])
+            r["odd"] + r["even"] for r in t["results"]
+        )
         assert store.state["graphics"]["program"]["credits"]["on"] is False
     finally:
         store.journal.connection.close()
@@ -195,8 +220,20 @@ def test_rehearsal_replays_gjn_files(tmp_path: Path) -> None:
         f.write_text(gjn.write(gjn.from_game(g, [("Seat1", "老张")])), encoding="utf-8")
         files.append(str(f))
     db = tmp_path / "r.sqlite"
-    r = _run("rehearse", "--games", *files, "--quick", "--pace", "0", "--port", "0", "--exit-when-done",
-             "--db", str(db), timeout=90)
+    r = _run(
+        "rehearse",
+        "--games",
+        *files,
+        "--quick",
+        "--pace",
+        "0",
+        "--port",
+        "0",
+        "--exit-when-done",
+        "--db",
+        str(db),
+        timeout=90,
+    )
     assert r.returncode == 0, r.stderr
     store = ShowStore.open(db)
     try:
@@ -209,8 +246,20 @@ def test_rehearsal_replays_gjn_files(tmp_path: Path) -> None:
 def test_rehearsal_plays_an_extra_game_on_a_tie(tmp_path: Path) -> None:
     """Seed 18's three games tie 33:33: one more game (G11.2), then the engine's Match decides."""
     db = tmp_path / "tie.sqlite"
-    r = _run("rehearse", "--seed", "18", "--quick", "--pace", "0", "--port", "0", "--exit-when-done",
-             "--db", str(db), timeout=90)
+    r = _run(
+        "rehearse",
+        "--seed",
+        "18",
+        "--quick",
+        "--pace",
+        "0",
+        "--port",
+        "0",
+        "--exit-when-done",
+        "--db",
+        str(db),
+        timeout=90,
+    )
     assert r.returncode == 0, r.stderr
     assert "总分相同 33:33，加赛一局（G11.2）" in r.stdout
     store = ShowStore.open(db)

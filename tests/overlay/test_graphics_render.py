@@ -33,7 +33,8 @@ def _check_scoreboard(page: Any) -> None:
     seats = page.eval_on_selector_all(
         ".scoreboard .seat",
         "els => els.map(e => ({cls: e.className, cards: e.querySelector('.cards').textContent,"
-        " title: e.querySelector('.title').textContent, team: e.dataset.team}))")
+        " title: e.querySelector('.title').textContent, team: e.dataset.team}))",
+    )
     assert [s["team"] for s in seats] == ["odd", "even"] * 3
     assert [s["cards"] for s in seats] == ["7", "12", "", "21", "9", "16"]
     assert seats[2]["title"] == "头科" and "finished" in seats[2]["cls"]
@@ -115,22 +116,32 @@ def _check_jipaiqi(page: Any) -> None:
     assert _texts(page, ".jipaiqi .jp-count") == ["1", "2", "5"]
 
 
-CHECKS = {"scoreboard": _check_scoreboard, "leaderboard": _check_leaderboard, "jiugongge": _check_jiugongge,
-          "corner_bug": _check_corner_bug, "bumper": _check_bumper, "ticker": _check_ticker,
-          "credits": _check_credits, "commentary": _check_commentary, "lower_third": _check_lower_third,
-          "jipaiqi": _check_jipaiqi}
+CHECKS = {
+    "scoreboard": _check_scoreboard,
+    "leaderboard": _check_leaderboard,
+    "jiugongge": _check_jiugongge,
+    "corner_bug": _check_corner_bug,
+    "bumper": _check_bumper,
+    "ticker": _check_ticker,
+    "credits": _check_credits,
+    "commentary": _check_commentary,
+    "lower_third": _check_lower_third,
+    "jipaiqi": _check_jipaiqi,
+}
 
 
 def _state_for(graphic: str) -> dict[str, Any]:
     st = demo_state(on=(graphic,))
     if graphic == "jiugongge":
-        st["jiugongge"]["draws"] = [{"id": 1, "contestant": "王建军", "cell": 0},
-                                    {"id": 2, "contestant": "李春燕", "cell": 4}]
+        st["jiugongge"]["draws"] = [
+            {"id": 1, "contestant": "王建军", "cell": 0},
+            {"id": 2, "contestant": "李春燕", "cell": 4},
+        ]
         st["jiugongge"]["draw"] = {"id": 2, "contestant": "李春燕", "cell": 4}
     if graphic == "bumper":
         st["graphics"]["program"]["bumper"]["item"] = "title"
     if graphic == "credits":
-        st["graphics"]["program"]["credits"]["item"] = "still"   # a still card for the pixel check
+        st["graphics"]["program"]["credits"]["item"] = "still"  # a still card for the pixel check
     return st
 
 
@@ -156,7 +167,9 @@ def test_graphic_renders_demo_state(graphic: str, page: Any, shots: Path) -> Non
             " const r = e.getBoundingClientRect(); return r.width && r.height &&"
             " (r.left < safe[0] - 1 || r.top < safe[1] - 1 ||"
             " r.right > safe[2] + 1 || r.bottom > safe[3] + 1)"
-            " ? e.className : null; }).filter(Boolean)", list(SAFE))
+            " ? e.className : null; }).filter(Boolean)",
+            list(SAFE),
+        )
         assert outside == [], outside
         assert page.errors == []
     # the graphic sits inside the title-safe area and draws there ...
@@ -166,7 +179,7 @@ def test_graphic_renders_demo_state(graphic: str, page: Any, shots: Path) -> Non
     assert opaque_fraction(img, bbox) > 0.05, "the graphic's region is (nearly) empty"
     # ... and nowhere else: outside its own box (and the title-safe area) the page stays transparent
     assert_outside_safe_is_transparent(img)
-    shadow = 40   # drop shadows may spill a little past the box
+    shadow = 40  # drop shadows may spill a little past the box
     assert drawn[0] >= bbox[0] - shadow and drawn[1] >= bbox[1] - shadow, (drawn, bbox)
     assert drawn[2] <= bbox[2] + shadow and drawn[3] <= bbox[3] + shadow, (drawn, bbox)
     assert box_area(bbox) > 0

@@ -40,8 +40,9 @@ def test_update_shows_in_the_next_frame(page: Any, demo_store: MemoryStore, serv
         assert page.eval_on_selector(".seat.pos2", "e => e.classList.contains('baopai')") == (n <= 10)
 
 
-def test_reload_comes_back_to_the_current_state(page: Any, demo_store: MemoryStore,
-                                                server: OverlayServer) -> None:
+def test_reload_comes_back_to_the_current_state(
+    page: Any, demo_store: MemoryStore, server: OverlayServer
+) -> None:
     open_page(page, server.url("program"))
     change = demo_store.edit(lambda st: st["table"]["seats"][0].update(name="新名字", cards_left=5))
     wait_rendered(page, change.seq)
@@ -83,7 +84,7 @@ def test_injected_name_shows_as_text(page: Any, shots: Path) -> None:
     st["lower_third"]["name"] = INJECTION
     st["leaderboard"]["rows"][0]["name"] = INJECTION
     st["sponsors"]["ticker"] = ["<script>alert(2)</script>"]
-    st["table"]["teams"]["even"]["color"] = "red;background:url(http://x)"   # not a colour: ignored
+    st["table"]["teams"]["even"]["color"] = "red;background:url(http://x)"  # not a colour: ignored
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     with OverlayServer(MemoryStore(st), port=0) as srv:
@@ -95,11 +96,19 @@ def test_injected_name_shows_as_text(page: Any, shots: Path) -> None:
         assert page.text_content(".sb-team.odd .team-name") == "<b>队</b>"
         assert page.text_content(".ticker .tk-item") == "<script>alert(2)</script>"
         # no element was created from the text
-        assert page.eval_on_selector_all("#stage img:not(.logo):not([class*=logo]):not(.lt-photo)",
-                                         "els => els.length") == 0
+        assert (
+            page.eval_on_selector_all(
+                "#stage img:not(.logo):not([class*=logo]):not(.lt-photo)", "els => els.length"
+            )
+            == 0
+        )
         assert page.eval_on_selector_all("#stage b, #stage script", "els => els.length") == 0
-        assert page.evaluate("getComputedStyle(document.querySelector('.scoreboard'))"
-                             ".getPropertyValue('--even').trim()") == "#1f5fbf"
+        assert (
+            page.evaluate(
+                "getComputedStyle(document.querySelector('.scoreboard')).getPropertyValue('--even').trim()"
+            )
+            == "#1f5fbf"
+        )
         screenshot(page, shots / "injection.png", settle_ms=400)
     assert dialogs == []
 
@@ -151,8 +160,13 @@ def test_token_is_required_and_a_bad_one_refused(page: Any, demo_store: MemorySt
 def test_game_through_the_store_drives_the_scoreboard(page: Any, db_path: Path, shots: Path) -> None:
     """The engine-backed actions reach the page: cards left, turn, last play label, refusal leaves it."""
     store = ShowStore.open(db_path)
-    store.dispatch("match.new", {"names": ["甲", "乙", "丙", "丁", "戊", "己"],
-                                 "teams": {"odd": {"name": "红队"}, "even": {"name": "蓝队"}}})
+    store.dispatch(
+        "match.new",
+        {
+            "names": ["甲", "乙", "丙", "丁", "戊", "己"],
+            "teams": {"odd": {"name": "红队"}, "even": {"name": "蓝队"}},
+        },
+    )
     store.dispatch("graphic.set", {"bus": "program", "graphic": "scoreboard", "on": True})
     store.dispatch("game.new", {"leader": 3})
     try:
@@ -183,6 +197,7 @@ def test_bumper_keeps_its_line_while_it_fades_out(page: Any) -> None:
         assert not page.eval_on_selector(".bumper", "e => e.classList.contains('on')")
         assert page.text_content(".bumper .bp-text") == "本节目由“沂蒙山泉”独家特约播出"
         # no web font was fetched: the system's Noto Sans CJK SC draws every glyph
-        served = page.evaluate("[...document.fonts].filter(f => f.status !== 'unloaded')"
-                               ".map(f => f.family.replaceAll('\"', ''))")
+        served = page.evaluate(
+            "[...document.fonts].filter(f => f.status !== 'unloaded').map(f => f.family.replaceAll('\"', ''))"
+        )
         assert "Gouji CJK Served" not in served

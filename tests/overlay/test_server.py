@@ -49,8 +49,9 @@ async def _ws_messages(url: str, n: int, after: Any = None) -> list[dict[str, An
     return out
 
 
-def test_snapshot_on_connect_then_patches_of_changed_sections(server: OverlayServer,
-                                                              demo_store: MemoryStore) -> None:
+def test_snapshot_on_connect_then_patches_of_changed_sections(
+    server: OverlayServer, demo_store: MemoryStore
+) -> None:
     def change() -> None:
         demo_store.edit(lambda st: st["table"].update(turn=5))
         demo_store.edit(lambda st: st["lower_third"].update(name="新"))
@@ -69,20 +70,23 @@ def test_ws_refuses_a_bad_bus(server: OverlayServer) -> None:
     assert status == 400
 
 
-@pytest.mark.parametrize("path", [
-    "/overlay/../pyproject.toml",
-    "/overlay/../broadcast/table.py",
-    "/overlay/%2e%2e/pyproject.toml",
-    "/overlay/..%2fpyproject.toml",
-    "/overlay/%2e%2e%2fpyproject.toml",
-    "/overlay/js/../../pyproject.toml",
-    "/assets/sponsors/../pyproject.toml",
-    "/assets/sponsors/..%2f..%2fpyproject.toml",
-    "/assets/sponsors/%2e%2e/%2e%2e/etc/passwd",
-    "/overlay//etc/passwd",
-    "/overlay/.git/config",
-    "/fonts/../../../etc/passwd",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/overlay/../pyproject.toml",
+        "/overlay/../broadcast/table.py",
+        "/overlay/%2e%2e/pyproject.toml",
+        "/overlay/..%2fpyproject.toml",
+        "/overlay/%2e%2e%2fpyproject.toml",
+        "/overlay/js/../../pyproject.toml",
+        "/assets/sponsors/../pyproject.toml",
+        "/assets/sponsors/..%2f..%2fpyproject.toml",
+        "/assets/sponsors/%2e%2e/%2e%2e/etc/passwd",
+        "/overlay//etc/passwd",
+        "/overlay/.git/config",
+        "/fonts/../../../etc/passwd",
+    ],
+)
 def test_paths_outside_the_asset_roots_are_refused(server: OverlayServer, path: str) -> None:
     status, body, _ = _get(server, path)
     assert status in (403, 404), (path, status)
@@ -96,8 +100,16 @@ def test_safe_join(tmp_path: Path) -> None:
     (tmp_path / "secret.txt").write_text("s")
     os.symlink(tmp_path / "secret.txt", root / "link.txt")
     assert safe_join(root, "sub/a.txt") == (root / "sub" / "a.txt").resolve()
-    for bad in ("../secret.txt", "sub/../../secret.txt", "/etc/passwd", "%2e%2e/secret.txt", "link.txt",
-                ".hidden", "sub\\..\\..\\secret.txt", "a\x00b"):
+    for bad in (
+        "../secret.txt",
+        "sub/../../secret.txt",
+        "/etc/passwd",
+        "%2e%2e/secret.txt",
+        "link.txt",
+        ".hidden",
+        "sub\\..\\..\\secret.txt",
+        "a\x00b",
+    ):
         with pytest.raises(PathRefused):
             safe_join(root, bad)
 
@@ -129,8 +141,14 @@ def test_token_over_http_and_websocket() -> None:
     store = MemoryStore(demo_state())
     with OverlayServer(store, port=0, token=TOKEN) as srv:
         assert f"token={TOKEN}" in srv.url("program")
-        for path in ("/overlay/program.html", "/overlay/js/page.js", "/state.json", "/assets/sponsors/x",
-                     f"/overlay/program.html?token={TOKEN}x", "/ws?bus=program&token=nope"):
+        for path in (
+            "/overlay/program.html",
+            "/overlay/js/page.js",
+            "/state.json",
+            "/assets/sponsors/x",
+            f"/overlay/program.html?token={TOKEN}x",
+            "/ws?bus=program&token=nope",
+        ):
             status, body, _ = _get(srv, path)
             assert status == 403, path
             assert b"token" in body
@@ -205,6 +223,12 @@ def test_no_html_insertion_in_the_page_scripts() -> None:
     js = Path(__file__).resolve().parents[2] / "overlays" / "js"
     for f in js.rglob("*.js"):
         src = f.read_text(encoding="utf-8")
-        for bad in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
-                    "new Function"):
+        for bad in (
+            "innerHTML",
+            "outerHTML",
+            "insertAdjacentHTML",
+            "document.write",
+            "eval(",
+            "new Function",
+        ):
             assert bad not in src, f"{f.name} uses {bad}"

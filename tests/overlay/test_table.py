@@ -18,8 +18,10 @@ NAMES = ["甲", "乙", "丙", "丁", "戊", "己"]
 @pytest.fixture
 def store(db_path: Path) -> Any:
     s = ShowStore.open(db_path)
-    s.dispatch("match.new", {"names": NAMES, "teams": {"odd": {"name": "红队", "color": "#aa0000"},
-                                                       "even": {"name": "蓝队"}}})
+    s.dispatch(
+        "match.new",
+        {"names": NAMES, "teams": {"odd": {"name": "红队", "color": "#aa0000"}, "even": {"name": "蓝队"}}},
+    )
     yield s
     s.journal.connection.close()
 
@@ -36,8 +38,15 @@ def _moves(seed: int, rng_seed: int = 1) -> tuple[list[str], Any]:
 
 
 def test_labels() -> None:
-    assert [cn_count(n) for n in (1, 2, 3, 10, 12, 20, 36)] == ["一", "两", "三", "十", "十二", "二十",
-                                                                 "三十六"]
+    assert [cn_count(n) for n in (1, 2, 3, 10, 12, 20, 36)] == [
+        "一",
+        "两",
+        "三",
+        "十",
+        "十二",
+        "二十",
+        "三十六",
+    ]
     assert play_label(7, 5) == "五个10"
     assert play_label(9, 3, twos=2) == "三个Q带两个2"
     assert play_label(11, 2, bigs=1) == "两个A带一个大王"
@@ -64,13 +73,19 @@ def test_a_whole_game_projects_the_engine(store: Any) -> None:
             saw_title_midgame = True
         if any(s["passed"] for s in t["seats"]):
             saw_pass = True
-            assert lp is not None   # passes are of the current round only
+            assert lp is not None  # passes are of the current round only
     res = g.result()
     t = store.state["table"]
     assert t["phase"] == "over" and t["turn"] is None
     assert {s["seat"]: s["title"] for s in t["seats"]} == res.titles
-    assert t["results"] == [{"game_no": 1, "odd": res.team_points["odd"], "even": res.team_points["even"],
-                             "quan_san": res.quan_san}]
+    assert t["results"] == [
+        {
+            "game_no": 1,
+            "odd": res.team_points["odd"],
+            "even": res.team_points["even"],
+            "quan_san": res.quan_san,
+        }
+    ]
     assert t["teams"]["odd"]["points"] == res.team_points["odd"]
     assert t["teams"]["even"]["points"] == res.team_points["even"]
     assert t["message"].startswith("第1局结束")
@@ -90,7 +105,7 @@ def test_illegal_moves_are_refused_with_the_clause(store: Any) -> None:
         assert err.value.rule == rule, (line, err.value)
         assert err.value.message and err.value.message_en
     store.dispatch("game.play", {"line": "3 TTTTT"})
-    with pytest.raises(ActionRefused) as err:       # a different size cannot beat it (G4.1)
+    with pytest.raises(ActionRefused) as err:  # a different size cannot beat it (G4.1)
         store.dispatch("game.play", {"line": "6 JJJJ"})
     assert err.value.rule.startswith("G4")
     assert store.journal.last_seq() == seq + 1
@@ -127,11 +142,11 @@ def test_recovery_rebuilds_the_live_game(db_path: Path) -> None:
         s.dispatch("game.play", {"line": line})
     table = s.snapshot()["table"]
     s.journal.connection.close()
-    again = ShowStore.open(db_path)   # a crash: the journal is replayed, the engine game rebuilt
+    again = ShowStore.open(db_path)  # a crash: the journal is replayed, the engine game rebuilt
     try:
         assert again.replay_errors == []
         assert again.state["table"] == table
-        again.runtime.clear()             # even with no runtime at all the next move rebuilds it
+        again.runtime.clear()  # even with no runtime at all the next move rebuilds it
         for line in moves[half:]:
             again.dispatch("game.play", {"line": line})
         assert {s["seat"]: s["title"] for s in again.state["table"]["seats"]} == g.result().titles
@@ -163,20 +178,26 @@ def test_a_three_game_match_and_penalties(store: Any) -> None:
 
 
 def test_match_update_and_refusals(store: Any) -> None:
-    store.dispatch("match.update", {"names": {"2": "新乙"}, "teams": {"even": {"color": "#00f"}},
-                                    "games_in_match": 5})
+    store.dispatch(
+        "match.update", {"names": {"2": "新乙"}, "teams": {"even": {"color": "#00f"}}, "games_in_match": 5}
+    )
     t = store.state["table"]
     assert t["seats"][1]["name"] == "新乙" and t["teams"]["even"]["color"] == "#00f"
     assert t["games_in_match"] == 5
-    for bad in ({"teams": {"even": {"color": "blue"}}}, {"teams": {"green": {}}}, {"names": ["a"]},
-                {"games_in_match": 0}, {"colour": 1}):
+    for bad in (
+        {"teams": {"even": {"color": "blue"}}},
+        {"teams": {"green": {}}},
+        {"names": ["a"]},
+        {"games_in_match": 0},
+        {"colour": 1},
+    ):
         with pytest.raises(ActionRefused):
             store.dispatch("match.update", bad)
     with pytest.raises(ActionRefused) as err:
         store.dispatch("game.new", {})
     assert err.value.rule == "G12.1"
     with pytest.raises(ActionRefused):
-        store.dispatch("game.play", {"line": "1 pass"})   # no game yet
+        store.dispatch("game.play", {"line": "1 pass"})  # no game yet
     store.dispatch("table.message", {"text": "裁判：3号位警告一次"})
     assert store.state["table"]["message"] == "裁判：3号位警告一次"
 
@@ -186,7 +207,7 @@ def test_known_hands_are_checked(store: Any) -> None:
     store.dispatch("game.new", {"hands": hands, "leader": 1})
     assert [s["cards_left"] for s in store.state["table"]["seats"]] == [9, 3, 2, 4, 4, 2]
     with pytest.raises(ActionRefused) as err:
-        store.dispatch("game.play", {"line": "1 QQQ"})   # not in seat 1's hand
+        store.dispatch("game.play", {"line": "1 QQQ"})  # not in seat 1's hand
     assert err.value.rule.startswith("G")
     store.dispatch("game.play", {"line": "1 TTTTT"})
     assert store.state["table"]["last_play"]["gouji"] is True
