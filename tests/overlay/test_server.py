@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import http.client
 import json
 import os
+import socket
+import struct
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
+from urllib.parse import unquote
 
 import aiohttp
 import pytest
@@ -178,6 +183,62 @@ def test_token_over_http_and_websocket() -> None:
         assert srv.stats["refused"] >= 6
 
 
+async def _ws_first(port: int, headers: dict[str, str] | None = None, query: str = "") -> str:
+    """The first message's type on /ws, or ``refused <status>`` if the handshake is refused."""
+    async with aiohttp.ClientSession() as s:
+        try:
+            async with s.ws_connect(f"ws://127.0.0.1:{port}/ws?bus=program{query}", headers=headers) as w:
+                return str((await w.receive_json(timeout=10))["type"])
+        except aiohttp.WSServerHandshakeError as exc:
+            return f"refused {exc.status}"
+
+
+@pytest.mark.parametrize(
+    "credential, good, bad",
+    [
+        ("cookie", {"Cookie": f"overlay_token={TOKEN}"}, {"Cookie": "overlay_token=tok-124"}),
+        ("bearer", {"Authorization": f"Bearer {TOKEN}"}, {"Authorization": "Bearer tok-124"}),
+    ],
+)
+def test_a_wrong_cookie_or_bearer_token_is_refused_on_http_and_websocket(
+    credential: str, good: dict[str, str], bad: dict[str, str]
+) -> None:
+    """Each way of carrying the token is checked against it: a wrong cookie or a wrong bearer token
+    is refused like a wrong query token, on every route and on the WebSocket; the right one opens."""
+    with OverlayServer(MemoryStore(demo_state()), port=0, token=TOKEN) as srv:
+        for path in ("/state.json", "/overlay/program.html?bus=program", "/overlay/js/page.js"):
+            status, body, _ = _get(srv, path, bad)
+            assert status == 403 and b"token" in body, (credential, path, status)
+            status, body, _ = _get(srv, path, good)
+            assert status == 200, (credential, path, status)
+        refused = srv.stats["refused"]
+        assert run_async(_ws_first(srv.port, bad)) == "refused 403"
+        assert srv.stats["refused"] == refused + 1
+        assert run_async(_ws_first(srv.port, good)) == "snapshot"
+        # a wrong token in the query is not rescued by a right cookie or bearer
+        assert run_async(_ws_first(srv.port, good, "&token=tok-124")) == "refused 403"
+
+
+def test_the_middleware_refuses_dot_dot_without_safe_join(
+    server: OverlayServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Defence in depth: the server's own check refuses a path that climbs with ``..`` (plain or
+    %-encoded) before any route runs, so even with safe_join reduced to a plain join nothing outside
+    the served folders is reached."""
+    from broadcast.overlay import server as server_mod
+
+    monkeypatch.setattr(server_mod, "safe_join", lambda root, tail: Path(root) / unquote(tail))
+    for path in (
+        "/overlay/../pyproject.toml",
+        "/overlay/%2e%2e/pyproject.toml",
+        "/overlay/..%2fpyproject.toml",
+    ):
+        status, body, _ = _get(server, path)
+        assert status == 403 and b"[build-system]" not in body, (path, status)
+    status, body, _ = _get(server, "/overlay/js/page.js")  # a plain path still reaches the file
+    assert status == 200
+
+
 def test_binds_loopback_by_default_and_port_zero_picks_a_free_port() -> None:
     store = MemoryStore()
     a, b = OverlayServer(store, port=0), OverlayServer(store, port=0)
@@ -190,32 +251,127 @@ def test_binds_loopback_by_default_and_port_zero_picks_a_free_port() -> None:
             OverlayServer(store, port=a.port, host="127.0.0.1").start()
 
 
-def test_a_page_far_behind_gets_a_fresh_snapshot(server: OverlayServer, demo_store: MemoryStore) -> None:
-    """A stalled client is never fed an unbounded backlog: it gets one snapshot with the latest state."""
+class _Feed:
+    """A bare state source (no schema, no copies) so that a test can push large changes quickly."""
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] = {"meta": {"seq": 0}, "blob": {"n": 0, "text": ""}}
+        self._subs: list[Any] = []
+
+    def subscribe(self, fn: Any, name: str = "") -> Any:
+        self._subs.append(fn)
+        return lambda: self._subs.remove(fn) if fn in self._subs else None
+
+    def push(self, n: int, text: str) -> None:
+        self.state = {"meta": {"seq": n}, "blob": {"n": n, "text": text}}
+        change = SimpleNamespace(state=self.state, changed=frozenset({"blob"}))
+        for fn in list(self._subs):
+            fn(change)
+
+
+class _StalledClient:
+    """A WebSocket client on a raw socket with a small, fixed receive buffer: while the test does not
+    call :meth:`message` it reads nothing, so the server's side fills up as a frozen browser's would."""
+
+    RCVBUF = 32 * 1024
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, self.RCVBUF)
+        self.sock.settimeout(30)
+        self.sock.connect(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (
+                f"GET /ws?bus=program HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        self.buf = b""
+        while b"\r\n\r\n" not in self.buf:
+            self.buf += self._recv()
+        head, self.buf = self.buf.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1.1 101"), head
+
+    def _recv(self) -> bytes:
+        chunk = self.sock.recv(1 << 16)
+        if not chunk:
+            raise ConnectionError("the server closed the connection")
+        return chunk
+
+    def _take(self, n: int) -> bytes:
+        while len(self.buf) < n:
+            self.buf += self._recv()
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    def message(self) -> dict[str, Any]:
+        """The next text message (answering pings on the way)."""
+        while True:
+            b0, b1 = self._take(2)
+            length = b1 & 0x7F
+            if length == 126:
+                length = struct.unpack("!H", self._take(2))[0]
+            elif length == 127:
+                length = struct.unpack("!Q", self._take(8))[0]
+            data = self._take(length)
+            opcode = b0 & 0x0F
+            if opcode == 0x9:  # ping: a masked pong with the same data
+                mask = os.urandom(4)
+                masked = bytes(c ^ mask[i % 4] for i, c in enumerate(data))
+                self.sock.sendall(bytes([0x8A, 0x80 | len(data)]) + mask + masked)
+            elif opcode == 0x8:
+                raise ConnectionError("the server closed the WebSocket")
+            elif opcode == 0x1:
+                msg: dict[str, Any] = json.loads(data)
+                return msg
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_a_page_far_behind_is_held_to_a_bounded_backlog_then_sent_the_latest_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A frozen page is never fed an unbounded backlog: the server keeps at most CLIENT_QUEUE updates
+    for it (plus what the sockets hold), then hands it one snapshot with the latest state."""
     from broadcast.overlay import server as server_mod
 
-    async def run() -> dict[str, Any]:
-        async with aiohttp.ClientSession() as s, s.ws_connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
-            await ws.receive_json(timeout=5)
-            # stop reading and flood; then read until the latest state arrives
-            n = server_mod.CLIENT_QUEUE * 3
-
-            def flood() -> None:
-                for i in range(n):
-                    demo_store.edit(lambda st, i=i: st["table"].update(message=f"m{i}"))
-
-            await asyncio.get_running_loop().run_in_executor(None, flood)
-            last: dict[str, Any] = {}
+    queue = 8
+    monkeypatch.setattr(server_mod, "CLIENT_QUEUE", queue)
+    size = 256 * 1024
+    # what the two sockets can hold while the page reads nothing: the server's send buffer at its
+    # largest, our fixed receive buffer (the kernel doubles it) and the frames partly in flight
+    wmem_max = int(Path("/proc/sys/net/ipv4/tcp_wmem").read_text().split()[2])
+    in_sockets = -(-(wmem_max + 2 * _StalledClient.RCVBUF) // size) + 2
+    bound = 1 + in_sockets + queue + 1  # the first snapshot, the sockets, the queue, the latest
+    n = 4 * bound
+    feed = _Feed()
+    with OverlayServer(feed, port=0) as srv:  # type: ignore[arg-type]
+        client = _StalledClient(srv.port)
+        try:
+            first = client.message()
+            assert first["type"] == "snapshot" and first["seq"] == 0
+            for i in range(1, n + 1):
+                feed.push(i, f"{i:08d}" + "x" * size)
+            received = [first]
             while True:
-                msg = await ws.receive_json(timeout=5)
-                if msg["type"] == "snapshot":
-                    last = msg["state"]["table"]
-                elif msg["type"] == "patch" and "table" in msg["set"]:
-                    last = msg["set"]["table"]
-                if last.get("message") == f"m{n - 1}":
-                    return last
-
-    assert run_async(run())["message"].startswith("m")
+                msg = client.message()
+                if msg["type"] == "hb":
+                    continue
+                received.append(msg)
+                blob = msg["state"]["blob"] if msg["type"] == "snapshot" else msg["set"]["blob"]
+                if blob["n"] == n:
+                    break
+        finally:
+            client.close()
+    kinds = [m["type"] for m in received]
+    count = len(received)
+    assert count <= bound < n, f"{count} messages for {n} changes (bound {bound})"
+    assert "snapshot" in kinds[1:], "the page that fell behind was not sent a fresh snapshot"
+    seqs = [m["seq"] for m in received]
+    assert seqs == sorted(seqs), "updates out of order"
+    assert srv.stats["overflows"] >= 1
 
 
 def test_no_html_insertion_in_the_page_scripts() -> None:
