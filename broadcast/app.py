@@ -86,13 +86,13 @@ class Studio:
     # -- parts ---------------------------------------------------------------------------------
     def _season(self) -> None:
         from broadcast.season.actions import push_leaderboard
-        from broadcast.season.demo import SEASON_NAME, build_demo_season
+        from broadcast.season.demo import ensure_demo_season
         from broadcast.season.model import SeasonDB
 
-        with SeasonDB.open(self.db_path) as sdb:
-            has_demo = any(r["name"] == SEASON_NAME for r in sdb.seasons())
-        if not has_demo:
-            summary = build_demo_season(self.db_path, seed=2012)
+        done, summary = ensure_demo_season(self.db_path, seed=2012)
+        if done == "rebuilt":
+            _say("演示赛季上次未建完（旧版本被中断），已重建 / the demo season was left half-built: rebuilt")
+        if summary is not None:
             _say(
                 f"演示赛季已建立 demo season built: {summary.episodes} 期 episodes, {summary.matches} 场 "
                 f"matches, {summary.games} 局 games, {summary.players} 名选手 players"
