@@ -45,6 +45,7 @@ class Rank(IntEnum):
 
 
 SYMBOLS = "3456789TJQKA2BR"
+_RANKS: tuple[Rank, ...] = tuple(Rank)
 NRANKS = 15
 TWO = 12
 SMALL = 13
@@ -104,7 +105,8 @@ def parse_cards(text: str) -> tuple[Rank, ...]:
 def counts_to_cards(counts: Sequence[int]) -> tuple[Rank, ...]:
     out: list[Rank] = []
     for r in range(NRANKS - 1, -1, -1):
-        out.extend([Rank(r)] * counts[r])
+        if counts[r]:
+            out += [_RANKS[r]] * counts[r]
     return tuple(out)
 
 
@@ -112,6 +114,10 @@ def cards_to_counts(cards: Iterable[int] | str) -> list[int]:
     if isinstance(cards, str):
         return parse_counts(cards)
     counts = [0] * NRANKS
+    if isinstance(cards, (tuple, list)) and all(type(c) is Rank for c in cards):
+        for c in cards:  # a dealt hand: Rank values are valid indices (the fast path of new_game)
+            counts[c] += 1
+        return counts
     for c in cards:
         r = int(c)
         if not 0 <= r < NRANKS:

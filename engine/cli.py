@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from . import gjn
-from .deal import first_leader, new_game
+from .deal import new_game
 from .errors import GJNError
 from .game import SEATS, TITLES, Game, GameResult
 from .preset import PresetError
@@ -112,15 +112,15 @@ def _game_seed(seed: str, i: int) -> str:
 
 
 def play_game(rules: str, seed: str) -> Game:
-    g = new_game(rules, seed=seed, leader=first_leader(seed))
+    g = new_game(rules, seed=seed)  # its 上班 leader (G12.1) from the same shuffle
     g.play_randomly(random.Random(f"gouji-play:{seed}"))
     return g
 
 
-def record_text(g: Game, seed: str, event: str) -> str:
-    rec = gjn.from_game(g, [("Event", event), ("Seed", seed)])
-    text = gjn.write(rec)
-    r = g.result()
+def record_text(g: Game, seed: str, event: str, r: GameResult | None = None) -> str:
+    text = gjn.write_game(g, [("Event", event), ("Seed", seed)])
+    if r is None:
+        r = g.result()
     tail = "; result: " + (", ".join(f"{r.titles[s]} {s}" for s in r.finish_order) or "流局")
     tail += f"; points odd {r.team_points['odd']} even {r.team_points['even']}\n"
     return text + tail
@@ -136,9 +136,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     for i in range(args.games):
         seed = _game_seed(str(args.seed), i)
         g = play_game(args.rules, seed)
-        text = record_text(g, seed, f"selfplay {i + 1}")
-        (out / f"game_{i + 1:04d}.gjn").write_text(text, encoding="utf-8")
         r = g.result()
+        text = record_text(g, seed, f"selfplay {i + 1}", r)
+        (out / f"game_{i + 1:04d}.gjn").write_text(text, encoding="utf-8")
         if r.team_points["odd"] != r.team_points["even"]:
             wins[max(r.team_points, key=lambda k: r.team_points[k])] += 1
     print(

@@ -38,9 +38,13 @@ def first_leader(seed: int | str) -> int:
 
     (If no one does, the seat with most 3s, the earliest such seat on ties.)
     """
+    return _leader_of(_shuffled(seed))
+
+
+def _leader_of(cards: list[tuple[int, int]]) -> int:
     seen: dict[tuple[int, int], int] = {}
     threes = [0] * 7
-    for i, (r, suit) in enumerate(_shuffled(seed)):
+    for i, (r, suit) in enumerate(cards):
         if r != 0:
             continue
         seat = i % 6 + 1
@@ -56,8 +60,12 @@ def new_game(preset: Preset | str = "tv_match", seed: int | str = 0, leader: int
     """A seeded deal with its 上班 leader (G12.1; the first game of `dagang` uses the same 亮3)."""
     if isinstance(preset, str):
         preset = load_preset(preset)
-    lead = first_leader(seed) if leader is None else leader
-    return Game(preset, hands=deal(seed), leader=lead)
+    cards = _shuffled(seed)  # one shuffle for the deal and its 上班 seat
+    hands = [[0] * NRANKS for _ in range(6)]
+    for i, (r, _suit) in enumerate(cards):
+        hands[i % 6][r] += 1
+    lead = _leader_of(cards) if leader is None else leader
+    return Game(preset, hands={s: counts_to_cards(hands[s - 1]) for s in SEATS}, leader=lead)
 
 
 def random_playout(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from .cards import CardError, PlayError, format_counts, parse_counts
+from .cards import CardError, Play, PlayError, format_counts, parse_counts
 from .errors import GJNError, IllegalAction
 from .game import SEATS, Action, Game, NotAPlay
 from .preset import PresetError, load_preset
@@ -17,8 +17,9 @@ _SEAT_TAG = re.compile(r"(Seat|Hand|Count)(\d+)$", re.IGNORECASE)
 _KNOWN = {"rules", "event", "leader", "seed", "date", "round", "site", "result", "game"}
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
+    """One move line: the seat, its action and its line number in the text (0 when not read from one)."""
+
     seat: int
     action: Action
     line: int = 0
@@ -202,10 +203,30 @@ def _quote(v: str) -> str:
 
 def write(record: Record) -> str:
     """GJN text of a record (tags one per line, then one move per line)."""
-    out = [f'[{k} "{_quote(v)}"]' for k, v in record.tags]
+    return _text(record.tags, [m.action for m in record.moves])
+
+
+def write_game(game: Game, tags: list[tuple[str, str]] | None = None) -> str:
+    """``write(from_game(game, tags))``, without building the record (self-play writes many)."""
+    return _text(_game_tags(game, tags), game._moves)
+
+
+def _text(tags: list[tuple[str, str]], actions: list[Action]) -> str:
+    out = [f'[{k} "{_quote(v)}"]' for k, v in tags]
     if out:
         out.append("")
-    out.extend(str(m.action) for m in record.moves)
+    words: dict[Play, str] = {}  # each distinct play formatted once: a record repeats most of them
+    get = words.get
+    add = out.append
+    for a in actions:
+        pl = a.cards
+        if pl is None:  # pass, yield, revolt; a NotAPlay is written as read
+            add(str(a) if type(a) is NotAPlay else f"{a.seat} {a.kind}")
+        else:
+            w = get(pl)
+            if w is None:
+                w = words[pl] = str(pl)
+            add(f"{a.seat} {w}")
     return "\n".join(out) + "\n"
 
 
@@ -245,20 +266,24 @@ def replay(record: Record) -> Game:
 
 def from_game(game: Game, tags: list[tuple[str, str]] | None = None) -> Record:
     """A record of a game from its start: Rules, the dealt hands (if known), Leader, then the moves."""
-    rec = Record()
-    rec.tags.append(("Rules", game.preset.name))
+    rec = Record(tags=_game_tags(game, tags))
+    rec.moves = [Move(a.seat, a) for a in game._moves]
+    return rec
+
+
+def _game_tags(game: Game, tags: list[tuple[str, str]] | None) -> list[tuple[str, str]]:
+    out = [("Rules", game.preset.name)]
     for k, v in tags or []:
         if k not in ("Rules", "Leader") and not k.startswith("Hand"):
-            rec.tags.append((k, v))
+            out.append((k, v))
     for s in SEATS:
         h = game.dealt_hand_counts(s)
         if h is not None:
-            rec.tags.append((f"Hand{s}", format_counts(h)))
+            out.append((f"Hand{s}", format_counts(h)))
         elif game.dealt_count(s) != 36:
-            rec.tags.append((f"Count{s}", str(game.dealt_count(s))))
-    rec.tags.append(("Leader", str(game.leader)))
-    rec.moves = [Move(a.seat, a, 0) for a in game.moves]
-    return rec
+            out.append((f"Count{s}", str(game.dealt_count(s))))
+    out.append(("Leader", str(game.leader)))
+    return out
 
 
 def check(text: str, filename: str = "<string>") -> dict[str, Any]:

@@ -130,15 +130,31 @@ def parse_preset(text: str, filename: str = "<string>") -> Preset:
     return Preset(source=filename, **values)
 
 
+#: shipped presets by name, parsed once per process (a Preset is immutable)
+_SHIPPED: dict[str, Preset] = {}
+
+
 def load_preset(name_or_path: str | Path) -> Preset:
-    """Load ``tv_match``, ``dagang`` (shipped in engine/presets/) or a YAML file by path."""
+    """Load ``tv_match``, ``dagang`` (shipped in engine/presets/) or a YAML file by path.
+
+    A shipped preset is read and validated once per process and the same immutable object is returned
+    afterwards (YAML parsing would otherwise dominate the cost of a self-played game); a path is read
+    every time.
+    """
     s = str(name_or_path)
     if isinstance(name_or_path, str) and "/" not in s and not s.endswith((".yaml", ".yml")):
+        cached = _SHIPPED.get(s)
+        if cached is not None:
+            return cached
         path = PRESET_DIR / f"{s}.yaml"
         if not path.exists():
             raise PresetError(s, 0, f"no preset named {s!r} (known: tv_match, dagang)")
-    else:
-        path = Path(s)
+        _SHIPPED[s] = preset = _read_preset(path)
+        return preset
+    return _read_preset(Path(s))
+
+
+def _read_preset(path: Path) -> Preset:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
