@@ -1,0 +1,190 @@
+"""``python -m broadcast console [--db FILE]``: the operator console on the project database.
+
+The studio around it (demo season on first use, sponsor placements, the as-run recorder, the overlay
+server, the OBS bridge) is started exactly as ``run`` starts it (:class:`broadcast.app.Studio`); the
+console is one more view of the same store. Without a display it says so in one line and exits 2
+(``QT_QPA_PLATFORM=offscreen`` runs it without one, for tests and automation).
+
+``--type-from FILE`` (``-`` = stdin) types each line of the file into the entry line followed by
+Enter, as an operator would, and prints ``已确认 confirmed #seq: line`` once a decision is on screen:
+for automation and the crash tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QSettings, Signal
+
+from broadcast.overlay.cli import add_server_arguments
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_DB = ROOT / "data" / "studio.sqlite"
+DEMO_PLACEMENTS = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=str(DEFAULT_DB), help=f"项目数据库 project database ({DEFAULT_DB})")
+    add_server_arguments(parser)
+    parser.add_argument("--placements", default=str(DEMO_PLACEMENTS), help="赞助排期 YAML / placements")
+    parser.add_argument("--air-date", default=None, help="本期播出日期 YYYY-MM-DD / air date")
+    parser.add_argument("--no-obs", action="store_true", help="不连接 OBS / do not connect to OBS")
+    parser.add_argument("--obs-settings", default=None, help="OBS 设置文件 / OBS settings file (YAML)")
+    parser.add_argument("--lang", choices=("zh_CN", "en"), default=None, help="界面语言 / UI language")
+    parser.add_argument("--settings", default=None, help="界面设置文件 (INI) / window layout file")
+    parser.add_argument("--geometry", default=None, help="窗口 WxH+X+Y / window geometry")
+    parser.add_argument(
+        "--type-from", default=None, help="从文件逐行输入（- = 标准输入）/ type lines from a file"
+    )
+
+
+def has_display() -> bool:
+    if os.environ.get("QT_QPA_PLATFORM", "").startswith(("offscreen", "minimal", "vnc")):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def journal_length(db: Path) -> int:
+    """Actions already in the database's journal (what a start recovers), without opening the store."""
+    if not db.exists():
+        return 0
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            row = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM journal").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return 0
+    return int(row[0])
+
+
+def settings_at(path: str | None) -> QSettings:
+    if path:
+        return QSettings(path, QSettings.Format.IniFormat)
+    return QSettings("gouji-studio", "console")
+
+
+def build(store: Any, settings: QSettings, *, recovered: int = 0, lang: str | None = None) -> Any:
+    """The console over ``store`` (a QApplication must exist): bridge, controller, main window.
+    Returns the window; ``window.console.bridge`` is the bridge (close it before the store)."""
+    from PySide6.QtWidgets import QApplication
+
+    from broadcast.console import i18n, theme
+    from broadcast.console.bridge import StoreBridge
+    from broadcast.console.controller import Console
+    from broadcast.console.window import MainWindow
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication), "a QApplication must exist"
+    theme.apply(app)
+    i18n.install(lang or str(settings.value("language", "zh_CN")))
+    bridge = StoreBridge(store)
+    console = Console(bridge)
+    window = MainWindow(console, settings)
+    window.restore_layout()
+    window.retranslate()
+    if recovered:
+        window.show_recovered(recovered)
+    return window
+
+
+class _Typist(QObject):
+    """Feeds ``--type-from`` lines to the entry line on the Qt thread."""
+
+    line = Signal(str)
+
+    def __init__(self, window: Any, source: str) -> None:
+        super().__init__(window)
+        self.window = window
+        self.line.connect(self._type)
+        stream = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+        model = window.panel.record_model
+        model.rowsInserted.connect(self._confirmed)
+        self._seen = model.rowCount()
+
+    def _read(self, stream: Any) -> None:
+        for raw in stream:
+            self.line.emit(raw.rstrip("\n"))
+
+    def _type(self, text: str) -> None:
+        from PySide6.QtCore import QCoreApplication, Qt
+        from PySide6.QtGui import QKeyEvent
+
+        entry = self.window.panel.entry
+        for ch in text:
+            for kind in (QKeyEvent.Type.KeyPress, QKeyEvent.Type.KeyRelease):
+                QCoreApplication.postEvent(entry, QKeyEvent(kind, 0, Qt.KeyboardModifier.NoModifier, ch))
+        for kind in (QKeyEvent.Type.KeyPress, QKeyEvent.Type.KeyRelease):
+            QCoreApplication.postEvent(
+                entry, QKeyEvent(kind, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier)
+            )
+
+    def _confirmed(self, _parent: Any, first: int, last: int) -> None:
+        model = self.window.panel.record_model
+        seq = self.window.console.state["meta"]["seq"]
+        for row in range(first, last + 1):
+            m = model.move_at(row)
+            if m is not None:
+                print(f"已确认 confirmed #{seq}: {m.number} {m.line}", flush=True)
+
+
+def main(args: argparse.Namespace) -> int:
+    if not has_display():
+        print(
+            "没有图形显示（DISPLAY 未设置），导播台无法打开 / no display (DISPLAY is not set): the console "
+            "cannot open; use `python -m broadcast run --headless`, or QT_QPA_PLATFORM=offscreen",
+            file=sys.stderr,
+        )
+        return 2
+    if os.geteuid() == 0:  # Qt WebEngine (monitors) refuses to run as root without it
+        os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--no-sandbox")
+    from PySide6.QtWidgets import QApplication
+
+    from broadcast.app import Studio
+
+    db = Path(args.db)
+    recovered = journal_length(db)
+    studio_args = argparse.Namespace(**vars(args))
+    studio = Studio(studio_args)
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app.setApplicationName("gouji-console")
+    app.setOrganizationName("gouji-studio")
+    window = None
+    try:
+        studio.start()
+        window = build(studio.store, settings_at(args.settings), recovered=recovered, lang=args.lang)
+        if args.geometry:
+            _set_geometry(window, args.geometry)
+        window.show()
+        window.panel.entry.setFocus()
+        if args.type_from:
+            _Typist(window, args.type_from)
+        print("导播台已打开 / the console is open", flush=True)
+        rc = app.exec()
+    except KeyboardInterrupt:
+        rc = 130
+    finally:
+        if window is not None:
+            window.console.bridge.close()
+        studio.stop()
+    return int(rc)
+
+
+def _set_geometry(window: Any, spec: str) -> None:
+    import re
+
+    m = re.fullmatch(r"(\d+)x(\d+)(?:\+(\d+)\+(\d+))?", spec)
+    if not m:
+        raise SystemExit(f"--geometry {spec!r}: write WxH or WxH+X+Y")
+    w, h = int(m.group(1)), int(m.group(2))
+    x, y = int(m.group(3) or 0), int(m.group(4) or 0)
+    window.setGeometry(x, y, w, h)

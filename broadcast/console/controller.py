@@ -1,0 +1,204 @@
+"""The console's dispatcher: what the operator's keys mean, turned into store actions (via the bridge).
+
+It keeps the last state it was sent and the engine mirror of the game (for the completion list and the
+record's words) and tells the widgets when they change. It never changes the state itself: every
+change is a ``store.dispatch`` on the bridge's thread, and the screen shows a decision only once the
+store has journaled it (the ``changed`` signal), so what the operator sees confirmed survives a crash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+
+from broadcast.console.bridge import StoreBridge
+from broadcast.console.completion import Completer, Suggestion, Verdict
+from broadcast.console.entry import Entry, read
+from broadcast.console.mirror import GameMirror
+
+Callback = Callable[[Any], None]
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("Console", text)
+
+
+@dataclass(frozen=True)
+class Mode:
+    """What the entry line is for right now: ``play`` (a decision), ``leader`` (the 上班 seat of the
+    next game, G12.1) or ``none`` (nothing to enter: the match is not set up)."""
+
+    name: str
+    prompt: str
+
+
+class Console(QObject):
+    stateChanged = Signal()  # the state (and the mirror) moved on
+    accepted = Signal(str)  # a decision was journaled: its line
+    rejected = Signal(object)  # Verdict: the engine's (or the store's) refusal of the operator's entry
+    notice = Signal(str)  # one line for the status bar
+    busyChanged = Signal(bool)  # an entry is on its way to the store
+
+    def __init__(self, bridge: StoreBridge, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.bridge = bridge
+        self.state: dict[str, Any] = bridge.store.state
+        self.mirror = GameMirror()
+        self.mirror.update(self.state)
+        self._completer: Completer | None = None
+        self._callbacks: dict[int, tuple[Callback | None, Callback | None]] = {}
+        self._entry_ticket: int | None = None
+        bridge.connect_queued("changed", self._on_change)
+        bridge.connect_queued("finished", self._on_finished)
+        bridge.connect_queued("refused", self._on_refused)
+        bridge.connect_queued("returned", self._on_finished)
+        bridge.connect_queued("failed", self._on_refused)
+
+    # -- reading ---------------------------------------------------------------------------------
+    @property
+    def game(self) -> Any:
+        return self.mirror.game
+
+    @property
+    def busy(self) -> bool:
+        return self._entry_ticket is not None
+
+    @property
+    def completer(self) -> Completer | None:
+        if self._completer is None and self.game is not None:
+            self._completer = Completer(self.game)
+        return self._completer
+
+    def mode(self) -> Mode:
+        table = self.state["table"]
+        game = self.game
+        if game is not None and not game.is_over():
+            seat = game.pending_seat
+            return Mode("play", tr("轮到 {seat}号 {name}").format(seat=seat, name=self.seat_name(seat)))
+        if game is not None and game.is_over():
+            return Mode(
+                "leader", tr("第{n}局结束 · 下一局：输入上班座位 1–6，回车").format(n=table["game_no"])
+            )
+        return Mode("leader", tr("开局：输入上班座位 1–6（第一个亮出同花色一对3的人，G12.1），回车"))
+
+    def seat_name(self, seat: int | None) -> str:
+        if seat is None:
+            return ""
+        return str(self.state["table"]["seats"][seat - 1]["name"])
+
+    def suggestions(self, text: str) -> list[Suggestion]:
+        c = self.completer
+        if c is None or self.mode().name != "play":
+            return []
+        return c.suggest(read(text))
+
+    def verdict(self, text: str) -> Verdict | None:
+        c = self.completer
+        if c is None or self.mode().name != "play":
+            return None
+        return c.verdict(read(text))
+
+    # -- changing (always through the store) -----------------------------------------------------------
+    def act(
+        self,
+        type_: str,
+        payload: dict[str, Any] | None = None,
+        on_done: Callback | None = None,
+        on_refused: Callback | None = None,
+    ) -> int:
+        ticket = self.bridge.ticket()
+        self._callbacks[ticket] = (on_done, on_refused)
+        return self.bridge.dispatch(type_, payload, ticket=ticket)
+
+    def call(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        on_done: Callback | None = None,
+        on_failed: Callback | None = None,
+    ) -> int:
+        ticket = self.bridge.ticket()
+        self._callbacks[ticket] = (on_done, on_failed)
+        return self.bridge.call(fn, *args, ticket=ticket)
+
+    def submit(self, text: str) -> bool:
+        """The operator pressed Enter on ``text``. Returns False (and emits ``rejected``) when there is
+        nothing the store could be asked; otherwise the answer comes as ``accepted``/``rejected``."""
+        if self.busy:
+            return False
+        mode = self.mode()
+        if mode.name == "leader":
+            return self._submit_leader(text)
+        entry: Entry = read(text)
+        if not entry.complete:
+            if entry.bad:
+                v = Verdict(
+                    "G2.4",
+                    tr("看不懂“{ch}”：牌用 3–9 T J Q K A 2 B R，过 p，让 y").format(ch=entry.bad),
+                    f"cannot read {entry.bad!r}: cards are 3-9 T J Q K A 2 B R, pass p, yield y",
+                )
+            else:
+                v = Verdict("GJN", tr("请输入一手牌、过 (p) 或让 (y)"), "type a play, pass (p) or yield (y)")
+            self.rejected.emit(v)
+            return False
+        line = entry.line(self.game.pending_seat)
+        assert line is not None
+        self._send_entry("game.play", {"line": line}, line)
+        return True
+
+    def _submit_leader(self, text: str) -> bool:
+        t = text.strip().rstrip("号號")
+        if t not in ("1", "2", "3", "4", "5", "6"):
+            self.rejected.emit(Verdict("G12.1", tr("上班座位应为 1–6"), "the first leader's seat is 1..6"))
+            return False
+        self._send_entry("game.new", {"leader": int(t)}, f"上班 {t}")
+        return True
+
+    def _send_entry(self, type_: str, payload: dict[str, Any], label: str) -> None:
+        ticket = self.bridge.ticket()
+        self._entry_ticket = ticket
+        self.busyChanged.emit(True)
+
+        def done(_change: Any) -> None:
+            self.accepted.emit(label)
+
+        def refused(exc: Any) -> None:
+            self.rejected.emit(
+                Verdict(
+                    getattr(exc, "rule", "") or "?",
+                    getattr(exc, "message", str(exc)),
+                    getattr(exc, "message_en", "") or str(exc),
+                )
+            )
+
+        self._callbacks[ticket] = (done, refused)
+        self.bridge.dispatch(type_, payload, ticket=ticket)
+
+    # -- answers from the store thread (queued to the Qt thread) -----------------------------------------
+    def _on_change(self, change: Any) -> None:
+        self.state = change.state
+        if self.mirror.update(self.state):
+            self._completer = None
+        self.stateChanged.emit()
+
+    def _on_finished(self, ticket: int, value: Any) -> None:
+        self._answer(ticket, value, 0)
+
+    def _on_refused(self, ticket: int, exc: Any) -> None:
+        self._answer(ticket, exc, 1)
+
+    def _answer(self, ticket: int, value: Any, which: int) -> None:
+        cbs = self._callbacks.pop(ticket, (None, None))
+        entry = ticket == self._entry_ticket
+        if entry:
+            self._entry_ticket = None
+        cb = cbs[which]
+        if cb is not None:
+            cb(value)
+        elif which == 1:
+            self.notice.emit(f"{getattr(value, 'rule', '')} {value}")
+        if entry:  # after the answer: keys typed meanwhile go to the cleared (or refused) entry
+            self.busyChanged.emit(False)

@@ -1,0 +1,68 @@
+"""Qt translation catalogs of the console: Chinese source strings (the default UI), English catalog.
+
+The ``.ts`` sources live in ``broadcast/i18n/`` (edited with Qt Linguist, refreshed from the code with
+``pyside6-lupdate``); the compiled ``.qm`` files are built by ``scripts/setup.sh`` or, when missing or
+older than their source, here at first use with ``pyside6-lrelease``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QTranslator
+
+I18N = Path(__file__).resolve().parent.parent / "i18n"
+LANGUAGES = ("zh_CN", "en")
+_installed: list[QTranslator] = []
+
+
+def lrelease() -> str | None:
+    exe = Path(sys.executable).with_name("pyside6-lrelease")
+    if exe.exists():
+        return str(exe)
+    return shutil.which("pyside6-lrelease") or shutil.which("lrelease")
+
+
+def build(ts: Path) -> Path | None:
+    """Compile ``ts`` to its ``.qm`` when missing or stale; returns the .qm (None if it cannot be built)."""
+    qm = ts.with_suffix(".qm")
+    if qm.exists() and qm.stat().st_mtime >= ts.stat().st_mtime:
+        return qm
+    tool = lrelease()
+    if tool is None:
+        return qm if qm.exists() else None
+    try:
+        subprocess.run(
+            [tool, "-silent", str(ts), "-qm", str(qm)], check=True, capture_output=True, timeout=60
+        )
+    except (OSError, subprocess.SubprocessError):
+        return qm if qm.exists() else None
+    return qm
+
+
+def install(lang: str) -> bool:
+    """Switch the application's UI language; returns False if the catalog could not be loaded (the
+    Chinese source strings are then shown)."""
+    app = QCoreApplication.instance()
+    if app is None:
+        return False
+    for t in _installed:
+        app.removeTranslator(t)
+    _installed.clear()
+    if lang not in LANGUAGES:
+        lang = "zh_CN"
+    if lang == "zh_CN":
+        return True
+    ts = I18N / f"console_{lang}.ts"
+    if not ts.exists():
+        return False
+    qm = build(ts)
+    t = QTranslator(app)
+    if qm is None or not t.load(str(qm)):
+        return False
+    app.installTranslator(t)
+    _installed.append(t)
+    return True

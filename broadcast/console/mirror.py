@@ -1,0 +1,120 @@
+"""The console's own read-only copy of the engine's game, kept equal to ``state.game``. Pure: no Qt.
+
+The store's live game belongs to the store's thread (its reducers push into it); the console never
+touches it. It keeps a mirror built from the state it was sent (rules, leader, hands or seed or
+counts, the record) and moves it along the record as changes arrive: one ``push`` per new decision,
+``pop`` for an undo, a rebuild when the game itself changed. The mirror answers the console's
+questions (the completion list, the record's tags, the 记牌器) with the engine's own answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from broadcast.console import words
+
+
+@dataclass(frozen=True)
+class MoveInfo:
+    """One decision of the record as the console shows it."""
+
+    number: int  # 1-based
+    seat: int
+    kind: str  # play / pass / yield / revolt
+    line: str  # GJN: "3 TTTTT"
+    words: str  # "五个10 够级"
+    tags: tuple[str, ...] = field(default=())  # 烧牌, 开点, 出完 头科 …
+    lead: bool = False  # the first play of a round
+
+
+def _key(state: dict[str, Any]) -> tuple[Any, ...]:
+    g = state["game"]
+    return (state["table"]["rules"], g["leader"], g["seed"], tuple(g["hands"]), tuple(g["counts"]))
+
+
+class GameMirror:
+    """``update(state)`` after every change; ``game`` is then the engine's game at the same decision."""
+
+    def __init__(self) -> None:
+        self.game: Any = None
+        self._key: tuple[Any, ...] | None = None
+        self._leads: list[bool] = []
+        self.error = ""
+
+    def update(self, state: dict[str, Any]) -> bool:
+        """Bring the mirror to ``state``; returns True if it changed."""
+        key = _key(state)
+        record: list[str] = list(state["game"]["record"])
+        if key[1] is None:  # no game yet
+            changed = self.game is not None
+            self.game, self._key, self._leads = None, key, []
+            return changed
+        if self.game is None or key != self._key:
+            self.game = self._fresh(state)
+            self._key = key
+            self._leads = []
+            if self.game is None:
+                return True
+        have = [str(a) for a in self.game.moves]
+        if have == record:
+            return False
+        common = 0
+        for a, b in zip(have, record, strict=False):
+            if a != b:
+                break
+            common += 1
+        while len(self.game.moves) > common:
+            self.game.pop()
+            self._leads.pop()
+        for line in record[common:]:
+            try:
+                lead = self.game.last_play is None
+                self.game.push(engine.Action.parse(line))
+                self._leads.append(lead)
+            except (ValueError, engine.IllegalAction) as exc:  # the store accepted it: a bug somewhere
+                self.error = f"{line}: {exc}"
+                break
+        return True
+
+    def _fresh(self, state: dict[str, Any]) -> Any:
+        g = state["game"]
+        rules = state["table"]["rules"]
+        try:
+            if g["hands"]:
+                return engine.Game(rules, hands=[h or None for h in g["hands"]], leader=g["leader"])
+            if g["seed"] is not None:
+                return engine.Game(rules, hands=engine.deal(g["seed"]), leader=g["leader"])
+            counts = {i + 1: c for i, c in enumerate(g["counts"])} if g["counts"] else None
+            return engine.Game(rules, leader=g["leader"], counts=counts)
+        except (engine.CardError, engine.PresetError, ValueError) as exc:
+            self.error = str(exc)
+            return None
+
+    # -- what the console shows ------------------------------------------------------------------
+    def moves(self) -> list[MoveInfo]:
+        game = self.game
+        if game is None:
+            return []
+        tags: dict[int, list[str]] = {}
+        result_titles: dict[int, str] = {}
+        if game.is_over():
+            result_titles = {int(s): str(t) for s, t in game.result().titles.items()}
+        for move, event, seat in game.events():
+            word = words.EVENT_WORDS.get(event, event)
+            if event == "finish" and seat in result_titles:
+                word = f"{seat}号出完 {result_titles[seat]}"
+            elif event in ("open", "men", "zha_shao", "jie_feng", "finish"):
+                word = f"{seat}号{word}"
+            tags.setdefault(move, []).append(word)
+        out: list[MoveInfo] = []
+        min_twos = game.preset.gouji_min_twos
+        for i, a in enumerate(game.moves, start=1):
+            if a.kind == "play":
+                w = words.play_words(a.cards, min_twos)
+            else:
+                w = words.KIND_WORDS.get(a.kind, a.kind)
+            lead = self._leads[i - 1] if i - 1 < len(self._leads) else False
+            out.append(MoveInfo(i, a.seat, a.kind, str(a), w, tuple(tags.get(i, ())), lead))
+        return out

@@ -1,0 +1,175 @@
+"""Qt item models over what the controller knows: the game's record and the completion list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from broadcast.console import theme
+from broadcast.console.completion import Suggestion
+from broadcast.console.mirror import MoveInfo
+
+Index = QModelIndex | QPersistentModelIndex
+NO_INDEX = QModelIndex()
+
+
+class RecordModel(QAbstractTableModel):
+    """The game's record, one decision a row: number, seat and name, the move, its words, rule events.
+
+    Rows dropped by a correction (decisions that no longer stand) follow the record, struck out."""
+
+    COLUMNS = ("number", "seat", "move", "words", "tags")
+    MoveRole = Qt.ItemDataRole.UserRole + 1
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._moves: list[MoveInfo] = []
+        self._names: dict[int, str] = {}
+        self._dropped: list[dict[str, Any]] = []
+        self._headers = ("#", "座位", "出牌", "说法", "")
+        self._bold = theme.font(theme.SIZE_RECORD, bold=True)
+        self._strike = theme.font(theme.SIZE_RECORD)
+        self._strike.setStrikeOut(True)
+
+    def set_headers(self, headers: tuple[str, ...]) -> None:
+        self._headers = headers
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.COLUMNS) - 1)
+
+    def set_record(
+        self, moves: list[MoveInfo], names: dict[int, str], dropped: list[dict[str, Any]] | None = None
+    ) -> None:
+        dropped = list(dropped or [])
+        old = self._moves
+        same_prefix = len(moves) >= len(old) and moves[: len(old)] == old
+        if same_prefix and names == self._names and dropped == self._dropped:
+            if len(moves) > len(old):
+                self.beginInsertRows(NO_INDEX, len(old), len(moves) - 1)
+                self._moves = list(moves)
+                self.endInsertRows()
+            return
+        self.beginResetModel()
+        self._moves, self._names, self._dropped = list(moves), dict(names), dropped
+        self.endResetModel()
+
+    def move_at(self, row: int) -> MoveInfo | None:
+        return self._moves[row] if 0 <= row < len(self._moves) else None
+
+    @property
+    def moves(self) -> list[MoveInfo]:
+        return list(self._moves)
+
+    # -- model ---------------------------------------------------------------------------------
+    def rowCount(self, parent: Index = NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self._moves) + len(self._dropped)
+
+    def columnCount(self, parent: Index = NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self._headers[section]
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if index.row() >= len(self._moves):
+            return Qt.ItemFlag.ItemIsEnabled
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row, col = index.row(), index.column()
+        if row >= len(self._moves):
+            return self._dropped_data(self._dropped[row - len(self._moves)], col, role)
+        m = self._moves[row]
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return str(m.number)
+            if col == 1:
+                return f"{m.seat} {self._names.get(m.seat, '')}".strip()
+            if col == 2:
+                return m.line.split(" ", 1)[1]
+            if col == 3:
+                return m.words
+            return " · ".join(m.tags)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if col == 4:
+                return QBrush(QColor(theme.WARN))
+            if m.kind in ("pass", "yield"):
+                return QBrush(QColor(theme.MUTED))
+            return None
+        if role == Qt.ItemDataRole.FontRole and m.lead and col in (2, 3):
+            return self._bold
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{m.number}. {m.line}  {m.words}  {' · '.join(m.tags)}"
+        if role == self.MoveRole:
+            return m
+        return None
+
+    def _dropped_data(self, d: dict[str, Any], col: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            line = str(d.get("line", ""))
+            seat, _, act = line.partition(" ")
+            return (
+                str(d.get("number", "")),
+                f"{seat} {self._names.get(int(seat or 0), '')}",
+                act,
+                str(d.get("rule", "")),
+                "不再成立",
+            )[col]
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QBrush(QColor(theme.DANGER))
+        if role == Qt.ItemDataRole.FontRole:
+            return self._strike
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{d.get('line')}: [{d.get('rule')}] {d.get('zh', '')} / {d.get('en', '')}"
+        return None
+
+
+class CompletionModel(QAbstractListModel):
+    """The legal decisions matching the entry, best guesses first."""
+
+    SuggestionRole = Qt.ItemDataRole.UserRole + 1
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._items: list[Suggestion] = []
+        self._font = theme.font(theme.SIZE_RECORD)
+        self._burn = QBrush(QColor(theme.WARN))
+
+    def set_suggestions(self, items: list[Suggestion]) -> None:
+        if items == self._items:
+            return
+        self.beginResetModel()
+        self._items = list(items)
+        self.endResetModel()
+
+    def suggestion(self, row: int) -> Suggestion | None:
+        return self._items[row] if 0 <= row < len(self._items) else None
+
+    def rowCount(self, parent: Index = NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self._items)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        s = self._items[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{s.line:<12}  {s.words}"
+        if role == Qt.ItemDataRole.FontRole:
+            return self._font
+        if role == Qt.ItemDataRole.ForegroundRole and s.burn:
+            return self._burn
+        if role == self.SuggestionRole:
+            return s
+        return None
+
+
+def bold(f: QFont) -> QFont:
+    g = QFont(f)
+    g.setBold(True)
+    return g

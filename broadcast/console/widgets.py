@@ -1,0 +1,483 @@
+"""The console's widgets: the table (six seats, the top play, the match score), the record, the entry.
+
+Widgets read the controller's state and mirror and call its methods; they never touch the store.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QEvent, QModelIndex, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPen
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QSizePolicy,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from broadcast.console import theme
+from broadcast.console.controller import Console
+from broadcast.console.hotkeys import HotkeyRegistry
+from broadcast.console.models import CompletionModel, RecordModel
+
+OPP = {1: 4, 2: 5, 3: 6, 4: 1, 5: 2, 6: 3}
+# where each seat sits on screen (row, column of a 4×3 grid): counterclockwise from seat 1 at the
+# bottom, 对头 across (1↔4, 2↔5, 3↔6), as in the studio seen from the camera above
+SEAT_CELLS = {1: (3, 1), 2: (2, 2), 3: (1, 2), 4: (0, 1), 5: (1, 0), 6: (2, 0)}
+STATUS_BADGES = {"wutou": "无头", "burning": "烧牌中", "sitting_out": "革命"}
+
+
+def _set_props(w: QWidget, **props: bool) -> None:
+    """Set dynamic properties the style sheet selects on, and re-polish if one changed."""
+    changed = False
+    for k, v in props.items():
+        if w.property(k) != v:
+            w.setProperty(k, v)
+            changed = True
+    if changed:
+        w.style().unpolish(w)
+        w.style().polish(w)
+
+
+class SeatCard(QFrame):
+    """One seat: number and name, team colour, cards left (报牌 ≤ 10 highlighted), badges, title."""
+
+    def __init__(self, seat: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.seat = seat
+        self.setObjectName(f"seat{seat}")
+        self.setMinimumSize(150, 92)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(14, 6, 10, 6)
+        lay.setSpacing(2)
+        self.name = QLabel()
+        self.name.setObjectName("seatName")
+        self.count = QLabel()
+        self.count.setObjectName("seatCount")
+        row = QHBoxLayout()
+        row.setSpacing(8)
+        row.addWidget(self.count)
+        row.addStretch(1)
+        self.badges = QLabel()
+        self.badges.setObjectName("seatBadges")
+        row.addWidget(self.badges)
+        lay.addWidget(self.name)
+        lay.addLayout(row)
+        self.state: dict[str, Any] = {}
+
+    def show_seat(
+        self, seat: dict[str, Any], colour: str, turn: bool, report_max: int, badges: list[str]
+    ) -> None:
+        self.state = {"seat": seat, "turn": turn, "badges": list(badges)}
+        self.name.setText(f"{seat['seat']}  {seat['name']}")
+        title = seat.get("title")
+        cards = int(seat["cards_left"])
+        hot = not title and cards <= report_max and seat.get("status") in ("playing", "wutou", "burning")
+        self.count.setText(str(title) if title else self.tr("{n} 张").format(n=cards))
+        _set_props(self.count, hot=hot, title=bool(title))
+        self.badges.setText("  ".join(badges))
+        border = theme.ACCENT if turn else theme.BORDER
+        width = 3 if turn else 1
+        self.setStyleSheet(
+            f"QFrame#{self.objectName()} {{ background: {theme.PANEL_2}; border: {width}px solid {border};"
+            f" border-left: 8px solid {colour}; border-radius: 6px; }}"
+        )
+
+
+class TopPlay(QWidget):
+    """The middle of the table: the top play with its on-air words, and whose decision it is."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setMinimumSize(220, 130)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.lines: tuple[str, str] = ("", "")
+
+    def set_lines(self, top: str, turn: str) -> None:
+        self.lines = (top, turn)
+        self.update()
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        r = QRectF(self.rect()).adjusted(6, 6, -6, -6)
+        p.setPen(QPen(QColor(theme.ACCENT if self.lines[1] else theme.BORDER), 2))
+        p.setBrush(QColor(theme.FELT))
+        p.drawEllipse(r)
+        inner = r.adjusted(r.width() * 0.1, r.height() * 0.16, -r.width() * 0.1, -r.height() * 0.16)
+        top_rect = QRectF(inner.left(), inner.top(), inner.width(), inner.height() * 0.58)
+        turn_rect = QRectF(
+            inner.left(), inner.top() + inner.height() * 0.58, inner.width(), inner.height() * 0.42
+        )
+        p.setPen(QColor(theme.TEXT))
+        p.setFont(theme.font(theme.SIZE_TOP, bold=True))
+        flags = int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap)
+        p.drawText(top_rect, flags, self.lines[0])
+        p.setPen(QColor(theme.ACCENT))
+        p.setFont(theme.font(theme.SIZE_BASE + 3, bold=True))
+        p.drawText(turn_rect, flags, self.lines[1])
+        p.end()
+
+
+class TablePanel(QWidget):
+    """The six seats as the players sit, the top play in the middle, the match score underneath."""
+
+    def __init__(self, console: Console, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.console = console
+        self.setObjectName("tablePanel")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(8, 8, 8, 8)
+        self.header = QLabel()
+        self.header.setObjectName("tableHeader")
+        outer.addWidget(self.header)
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(10)
+        grid.setVerticalSpacing(8)
+        self.cards = {s: SeatCard(s) for s in range(1, 7)}
+        for s, (r, c) in SEAT_CELLS.items():
+            grid.addWidget(self.cards[s], r, c)
+        self.top = TopPlay()
+        grid.addWidget(self.top, 1, 1, 2, 1)
+        for c in range(3):
+            grid.setColumnStretch(c, 1)
+        outer.addLayout(grid, 1)
+        self.score = QLabel()
+        self.score.setObjectName("score")
+        self.score.setWordWrap(True)
+        outer.addWidget(self.score)
+        self.penalties = QLabel()
+        self.penalties.setObjectName("penalties")
+        self.penalties.setWordWrap(True)
+        outer.addWidget(self.penalties)
+        console.stateChanged.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        state = self.console.state
+        table = state["table"]
+        game = self.console.game
+        teams = table["teams"]
+        report_max = game.preset.report_max if game is not None else 10
+        turn = table["turn"]
+        yielded = self._yielder(game)
+        for seat in table["seats"]:
+            s = seat["seat"]
+            badges = []
+            if seat["status"] in STATUS_BADGES:
+                badges.append(self.tr(STATUS_BADGES[seat["status"]]))
+            if seat["opened"]:
+                badges.append(self.tr("开点"))
+            if game is not None and game.status(s) == "men":
+                badges.append(self.tr("闷"))
+            if game is not None and game.status(s) == "zha_shao":
+                badges.append(self.tr("诈烧"))
+            if yielded == s:
+                badges.append(self.tr("让牌"))
+            if seat["passed"] and not seat["title"]:
+                badges.append(self.tr("过"))
+            colour = teams[seat["team"]]["color"]
+            self.cards[s].show_seat(seat, colour, turn == s, report_max, badges)
+        lp = table["last_play"]
+        if lp:
+            top = self.tr("上手 {seat}号 {words}").format(seat=lp["seat"], words=lp["label"])
+            if lp["gouji"]:
+                top += self.tr(" 够级")
+            if lp["burn"]:
+                top += self.tr(" 烧牌")
+        elif table["phase"] == "playing":
+            top = self.tr("发牌（新一轮）")
+        elif table["phase"] == "over":
+            top = table["message"] or self.tr("本局结束")
+        else:
+            top = self.tr("等待开局")
+        if turn:
+            who = self.tr("轮到 {seat}号 {name}").format(seat=turn, name=self.console.seat_name(turn))
+            if lp and OPP.get(lp["seat"]) == turn:
+                who += self.tr("（对头）")
+        else:
+            who = ""
+        self.top.set_lines(top, who)
+        rules = {"tv_match": self.tr("比赛规则"), "dagang": self.tr("够级大纲")}.get(
+            table["rules"], table["rules"]
+        )
+        self.header.setText(
+            self.tr("第{n}局 / 共{m}局 · {rules}").format(
+                n=table["game_no"], m=table["games_in_match"], rules=rules
+            )
+        )
+        odd, even = teams["odd"], teams["even"]
+        self.score.setText(
+            self.tr("比分  {a} {pa} : {pb} {b}").format(
+                a=odd["name"] or self.tr("单号队"),
+                pa=odd["points"],
+                pb=even["points"],
+                b=even["name"] or self.tr("双号队"),
+            )
+        )
+        pens = state["game"]["penalties"]
+        if pens:
+            parts = [
+                f"−{p['points']} {teams[p['team']]['name'] or p['team']}（{p['reason'] or '—'}）"
+                for p in pens
+            ]
+            self.penalties.setText(self.tr("罚分：") + "；".join(parts))
+        else:
+            self.penalties.setText("")
+
+    @staticmethod
+    def _yielder(game: Any) -> int | None:
+        if game is None or game.is_over():
+            return None
+        moves = game.moves
+        if moves and moves[-1].kind == "yield":
+            return int(moves[-1].seat)
+        return None
+
+
+class RecordView(QTableView):
+    def __init__(self, model: RecordModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("record")
+        self.setModel(model)
+        self.setAlternatingRowColors(True)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.verticalHeader().hide()
+        self.verticalHeader().setDefaultSectionSize(theme.SIZE_RECORD + 14)
+        self.setShowGrid(False)
+        self.setWordWrap(False)
+        h = self.horizontalHeader()
+        h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        model.rowsInserted.connect(lambda *_: self.scrollToBottom())
+        model.modelReset.connect(self.scrollToBottom)
+
+
+class EntryLine(QLineEdit):
+    """The entry line: keeps focus; owns Enter, Tab, Esc and the arrows; gives up registered hotkeys;
+    keys typed while an entry is on its way to the store are kept and replayed after."""
+
+    submitted = Signal(str)
+    moveSelection = Signal(int)  # -1 up, +1 down
+    complete = Signal()
+    cleared = Signal()
+    emptyKey = Signal(object)  # a Hotkey owning a plain key while the entry is empty
+
+    def __init__(self, hotkeys: HotkeyRegistry | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("entry")
+        self.hotkeys = hotkeys
+        self._held: list[QKeyEvent] = []
+        self._busy = False
+        self.setClearButtonEnabled(False)
+        self.setMinimumHeight(theme.SIZE_ENTRY + 24)
+
+    def set_busy(self, busy: bool) -> None:
+        self._busy = busy
+        self.setProperty("busy", busy)
+        self.style().unpolish(self)
+        self.style().polish(self)
+        if not busy:
+            held, self._held = self._held, []
+            for ev in held:
+                self.keyPressEvent(ev)
+
+    def drop_held(self) -> None:
+        """Forget keys typed ahead (after a refusal the operator corrects the refused text first)."""
+        self._held = []
+
+    def event(self, e: QEvent) -> bool:
+        if e.type() == QEvent.Type.ShortcutOverride and self.hotkeys is not None:
+            if self.hotkeys.owns(e):  # type: ignore[arg-type]
+                e.ignore()
+                return False
+        return super().event(e)
+
+    def keyPressEvent(self, e: QKeyEvent) -> None:  # noqa: N802 - Qt API
+        if self._busy:
+            self._held.append(
+                QKeyEvent(e.type(), e.key(), e.modifiers(), e.text(), e.isAutoRepeat(), e.count())
+            )
+            return
+        key = e.key()
+        mods = e.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not mods:
+            self.submitted.emit(self.text())
+            return
+        if key == Qt.Key.Key_Up and not mods:
+            self.moveSelection.emit(-1)
+            return
+        if key == Qt.Key.Key_Down and not mods:
+            self.moveSelection.emit(1)
+            return
+        if key == Qt.Key.Key_Tab and not mods:
+            self.complete.emit()
+            return
+        if key == Qt.Key.Key_Escape and not mods:
+            self.clear()
+            self.cleared.emit()
+            return
+        if not self.text() and self.hotkeys is not None:
+            h = self.hotkeys.entry_empty_key(e)
+            if h is not None:
+                self.emptyKey.emit(h)
+                h.action.trigger()
+                return
+        super().keyPressEvent(e)
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002,N802 - Qt API: Tab stays here
+        return False
+
+
+class EntryPanel(QWidget):
+    """The record with the entry line under it: prompt, entry, completion list, the engine's verdict."""
+
+    def __init__(
+        self, console: Console, hotkeys: HotkeyRegistry | None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.console = console
+        self.setObjectName("entryPanel")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(8, 8, 8, 8)
+        lay.setSpacing(6)
+        self.record_model = RecordModel(self)
+        self.record = RecordView(self.record_model)
+        lay.addWidget(self.record, 1)
+        self.banner = QLabel()
+        self.banner.setObjectName("banner")
+        self.banner.setWordWrap(True)
+        self.banner.hide()
+        lay.addWidget(self.banner)
+        self.prompt = QLabel()
+        self.prompt.setObjectName("prompt")
+        lay.addWidget(self.prompt)
+        self.entry = EntryLine(hotkeys)
+        lay.addWidget(self.entry)
+        self.verdict = QLabel()
+        self.verdict.setObjectName("verdict")
+        self.verdict.setWordWrap(True)
+        self.verdict.setTextFormat(Qt.TextFormat.PlainText)
+        lay.addWidget(self.verdict)
+        self.completion_model = CompletionModel(self)
+        self.completions = QListView()
+        self.completions.setObjectName("completions")
+        self.completions.setModel(self.completion_model)
+        self.completions.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.completions.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.completions.setFixedHeight(5 * (theme.SIZE_RECORD + 12) + 6)
+        self.completions.clicked.connect(self._clicked)
+        lay.addWidget(self.completions)
+        self._chosen = -1  # a row picked with the arrows (-1: Enter records what was typed)
+        self._refused_text: str | None = None
+        self.entry.textChanged.connect(self._text_changed)
+        self.entry.submitted.connect(self._submit)
+        self.entry.moveSelection.connect(self._move)
+        self.entry.complete.connect(self._complete)
+        self.entry.cleared.connect(self._text_changed)
+        console.stateChanged.connect(self.refresh)
+        console.accepted.connect(self._accepted)
+        console.rejected.connect(self._rejected)
+        console.busyChanged.connect(self.entry.set_busy)
+        self.refresh()
+
+    # -- state -------------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        c = self.console
+        names = {s["seat"]: s["name"] for s in c.state["table"]["seats"]}
+        self.record_model.set_record(c.mirror.moves(), names, c.state["game"].get("dropped", []))
+        self.prompt.setText(c.mode().prompt)
+        self._text_changed()
+
+    def _text_changed(self, *_: Any) -> None:
+        text = self.entry.text()
+        self._chosen = -1
+        self.completions.clearSelection()
+        self.completion_model.set_suggestions(self.console.suggestions(text))
+        if self._refused_text is not None and text == self._refused_text:
+            return  # keep the refusal on screen until the text is edited
+        self._refused_text = None
+        self._set_refused(False)
+        v = self.console.verdict(text)
+        if v is None:
+            self.verdict.setText("")
+        else:
+            self._show_verdict(v, hint=True)
+
+    def _show_verdict(self, v: Any, hint: bool) -> None:
+        rule = f"{v.rule}  " if v.rule else ""
+        mark = "" if hint else "✕ "
+        self.verdict.setText(f"{mark}{rule}{v.zh}\n{v.en}")
+        self.verdict.setProperty("hint", hint)
+        self.verdict.style().unpolish(self.verdict)
+        self.verdict.style().polish(self.verdict)
+
+    def _set_refused(self, refused: bool) -> None:
+        self.entry.setProperty("refused", refused)
+        self.entry.style().unpolish(self.entry)
+        self.entry.style().polish(self.entry)
+
+    # -- keys ----------------------------------------------------------------------------------------
+    def _move(self, step: int) -> None:
+        n = self.completion_model.rowCount()
+        if not n:
+            return
+        self._chosen = max(0, min(n - 1, self._chosen + step)) if self._chosen >= 0 or step > 0 else -1
+        if self._chosen < 0:
+            self.completions.clearSelection()
+            return
+        idx = self.completion_model.index(self._chosen)
+        self.completions.setCurrentIndex(idx)
+        self.completions.scrollTo(idx)
+
+    def _complete(self) -> None:
+        row = self._chosen if self._chosen >= 0 else 0
+        s = self.completion_model.suggestion(row)
+        if s is not None:
+            self.entry.setText(self._text_for(s))
+
+    def _text_for(self, s: Any) -> str:
+        game = self.console.game
+        pending = game.pending_seat if game is not None else None
+        return s.line if s.seat != pending else s.line.split(" ", 1)[1]
+
+    def _clicked(self, index: QModelIndex) -> None:
+        s = self.completion_model.suggestion(index.row())
+        if s is not None:
+            self.entry.setText(self._text_for(s))
+        self.entry.setFocus()
+
+    def _submit(self, text: str) -> None:
+        if self._chosen >= 0:
+            s = self.completion_model.suggestion(self._chosen)
+            if s is not None:
+                text = s.line
+        self.console.submit(text)
+
+    def _accepted(self, _line: str) -> None:
+        self.entry.clear()
+        self._refused_text = None
+        self._set_refused(False)
+        self.verdict.setText("")
+
+    def _rejected(self, v: Any) -> None:
+        self.entry.drop_held()
+        self._refused_text = self.entry.text()
+        self._set_refused(True)
+        self._show_verdict(v, hint=False)

@@ -1,0 +1,66 @@
+"""Fixtures for the console: a real store on a SQLite file, the console built over it (offscreen Qt),
+and helpers that type as the operator does (QTest key clicks into the entry line)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+
+NAMES = ["张立国", "李春燕", "王建军", "赵海峰", "刘晓东", "陈桂兰"]
+TEAMS = {"odd": {"name": "小当家联盟队"}, "even": {"name": "沂蒙山泉队"}}
+
+
+def open_store(path: Path) -> Any:
+    from broadcast.core import ShowStore
+
+    return ShowStore.open(path)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Any]:
+    s = open_store(tmp_path / "studio.sqlite")
+    yield s
+    s.journal.connection.close()
+
+
+@pytest.fixture
+def window(store: Any, tmp_path: Path, qtbot: Any) -> Iterator[Any]:
+    from broadcast.console.app import build
+
+    w = build(store, QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat), lang="zh_CN")
+    qtbot.addWidget(w)
+    w.resize(1600, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.console.bridge.close()
+
+
+def type_line(qtbot: Any, window: Any, text: str) -> None:
+    """Type ``text`` into the entry line and press Enter; wait for the store's answer."""
+    entry = window.panel.entry
+    entry.setFocus()
+    QTest.keyClicks(entry, text)
+    QTest.keyClick(entry, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not window.console.busy, timeout=5000)
+
+
+def settle(qtbot: Any, window: Any) -> None:
+    """Every queued store call has run and its signals have been delivered."""
+    window.console.bridge.drain()
+    qtbot.wait(10)
+
+
+def new_match(window: Any, qtbot: Any, **payload: Any) -> None:
+    done: list[Any] = []
+    window.console.act("match.new", {"teams": TEAMS, "names": NAMES, **payload}, on_done=done.append)
+    qtbot.waitUntil(lambda: bool(done), timeout=5000)
