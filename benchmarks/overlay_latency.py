@@ -32,9 +32,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from broadcast.core import ShowStore  # noqa: E402
 from broadcast.overlay import OverlayServer, Rendered  # noqa: E402
 from broadcast.overlay.demo import demo_state  # noqa: E402
+from broadcast.studio import open_store  # noqa: E402
 from engine import new_game  # noqa: E402
 
 
@@ -71,7 +71,7 @@ def run(
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as d:
-        store = ShowStore.open(Path(d) / "bench.sqlite")
+        store = open_store(Path(d) / "bench.sqlite")
         demo = demo_state()
         if "sponsors.load" in _registered():
             store.dispatch(
@@ -164,7 +164,7 @@ def run(
                 browser.close()
         finally:
             srv.stop()
-            store.journal.connection.close()
+            store.close()
     return {
         "n": len(lat_change),
         "change_p50": pct(lat_change, 50),
@@ -187,9 +187,9 @@ def run(
 
 
 def _registered() -> set[str]:
-    from broadcast.core.store import registered_actions
+    from broadcast.studio import components
 
-    return set(registered_actions())
+    return {type_ for comp in components() for type_ in comp.actions}
 
 
 def main() -> int:

@@ -60,12 +60,12 @@ class Studio:
         self.placements: Any = None
 
     def start(self) -> None:
-        from broadcast.core import ShowStore
         from broadcast.core.db import DatabaseError
+        from broadcast.studio import open_store
 
         fresh = not self.db_path.exists()
         try:
-            self.store = ShowStore.open(self.db_path)
+            self.store = open_store(self.db_path)
         except DatabaseError as exc:
             fail(f"{self.db_path}:0: {exc}")
         if fresh:
@@ -230,7 +230,7 @@ class Studio:
         if self.recorder is not None:
             self.recorder.close()
         if self.store is not None:
-            self.store.journal.connection.close()
+            self.store.close()
 
 
 def main(args: argparse.Namespace) -> int:

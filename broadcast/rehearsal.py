@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from broadcast.game.actions import RUNTIME_KEY
 from broadcast.overlay.cli import add_server_arguments, fail, print_urls, resolve_token, wait_for_interrupt
-from broadcast.table import RUNTIME_KEY
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO_PLACEMENTS = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
@@ -166,9 +166,7 @@ class Rehearsal:
             self.do("graphic.set", payload)
 
     def has(self, type_: str) -> bool:
-        from broadcast.core.store import registered_actions
-
-        return type_ in registered_actions()
+        return type_ in self.store.actions
 
     # -- segments ------------------------------------------------------------------------------
     def setup(self, placements: str, records: list[GameRecord]) -> None:
@@ -323,9 +321,9 @@ class Rehearsal:
 
 
 def main(args: argparse.Namespace) -> int:
-    from broadcast.core import ShowStore
     from broadcast.core.db import DatabaseError
     from broadcast.overlay.server import OverlayServer
+    from broadcast.studio import open_store
 
     token = resolve_token(args)
     if args.pace < 0:
@@ -338,14 +336,14 @@ def main(args: argparse.Namespace) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="gouji-rehearsal-")
         db_path = Path(tmp.name) / "rehearsal.sqlite"
     try:
-        store = ShowStore.open(db_path)
+        store = open_store(db_path)
     except DatabaseError as exc:
         fail(f"{db_path}:0: {exc}")
     server = OverlayServer(store, host=args.host, port=args.port, token=token)
     try:
         server.start()
     except OSError as exc:
-        store.journal.connection.close()
+        store.close()
         fail(f"rehearse: {exc.strerror or exc} (use --port N, or --port 0 for any free port)")
     print_urls(server)
     print("开始彩排，按 Ctrl-C 停止 / rehearsal starting, Ctrl-C to stop", flush=True)
@@ -369,7 +367,7 @@ def main(args: argparse.Namespace) -> int:
             say("已停止 / stopped")
     finally:
         server.stop()
-        store.journal.connection.close()
+        store.close()
         if tmp is not None:
             tmp.cleanup()
     return 0

@@ -96,10 +96,10 @@ def test_rehearsal_take_keeps_the_corner_bug_on_program(tmp_path: Path) -> None:
     from preview must not drop it from program."""
     import threading
 
-    from broadcast.core import ShowStore
     from broadcast.rehearsal import Rehearsal, selfplay_records
+    from broadcast.studio import open_store
 
-    store = ShowStore.open(tmp_path / "r.sqlite")
+    store = open_store(tmp_path / "r.sqlite")
     seen_off: list[int] = []
     store.subscribe(
         lambda ch: (
@@ -130,9 +130,9 @@ def test_run_plays_the_rundown_breaks_through_obs_in_order(tmp_path: Path) -> No
     from types import SimpleNamespace
 
     from broadcast.app import DEMO_PLACEMENTS, Studio
-    from broadcast.core import ShowStore
     from broadcast.rehearsal import Rehearsal
     from broadcast.sponsors.placements import load_placements
+    from broadcast.studio import open_store
 
     played: list[str] = []
     waited: list[float] = []
@@ -144,7 +144,7 @@ def test_run_plays_the_rundown_breaks_through_obs_in_order(tmp_path: Path) -> No
             played.append(film_id)
 
     studio = Studio(argparse.Namespace(db=str(tmp_path / "s.sqlite")))
-    studio.store = ShowStore.open(tmp_path / "s.sqlite")
+    studio.store = open_store(tmp_path / "s.sqlite")
     studio.placements = load_placements(DEMO_PLACEMENTS)
     studio.bridge = FakeBridge()
     r = Rehearsal(studio.store, 0.0, True, threading.Event(), lambda _t: None)

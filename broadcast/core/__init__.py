@@ -1,5 +1,18 @@
-"""The application core: schema'd show state, SQLite journal, action dispatch, listeners."""
+"""The application core: schema'd show state, SQLite journal, action dispatch, listeners.
 
-from broadcast.core.store import ActionRefused, Change, Context, ShowStore, action
+It knows no component: components (``Component``) bring their sections and actions, and the
+application composes them (``broadcast.studio.open_store``)."""
 
-__all__ = ["ActionRefused", "Change", "Context", "ShowStore", "action"]
+from broadcast.core.component import Component, Context, Payload, State
+from broadcast.core.store import ActionRefused, Change, ShowStore, UnknownAction
+
+__all__ = [
+    "ActionRefused",
+    "Change",
+    "Component",
+    "Context",
+    "Payload",
+    "ShowStore",
+    "State",
+    "UnknownAction",
+]

@@ -1,49 +1,36 @@
-"""The show state's JSON Schema (``broadcast/schema/show_state.schema.json``) and its defaults."""
+"""The show state's JSON Schema, composed from the core's own section (``meta``, in ``schema.json``
+beside this file) and the fragments its components ship, with the defaults it names."""
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
-from pathlib import Path
-from typing import Any
+from importlib import resources
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "show_state.schema.json"
+if TYPE_CHECKING:
+    from broadcast.core.component import Component
 
-GRAPHICS = (
-    "scoreboard",
-    "leaderboard",
-    "jiugongge",
-    "corner_bug",
-    "bumper",
-    "ticker",
-    "credits",
-    "commentary",
-    "lower_third",
-    "jipaiqi",
-)
-BUSES = ("preview", "program")
+SCHEMA_ID = "https://gouji-studio.local/show_state.schema.json"
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 class StateInvalid(Exception):
     """A state that does not match the schema (a bug in a reducer, or a bad action payload)."""
 
 
-@cache
-def schema() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    return data
+class SchemaConflict(Exception):
+    """Two components claim the same section or the same action type."""
 
 
-@cache
-def _validator() -> jsonschema.protocols.Validator:
-    cls = jsonschema.validators.validator_for(schema())
-    cls.check_schema(schema())
-    v: jsonschema.protocols.Validator = cls(schema())
-    return v
+def defaults_of(node: dict[str, Any]) -> Any:
+    """The default value a (sub)schema names, objects filled in from their properties' defaults."""
+    val = _defaults(node)
+    return None if val is _MISSING else val
 
 
 def _defaults(node: dict[str, Any]) -> Any:
@@ -64,46 +51,86 @@ _MISSING = object()
 
 
 @cache
-def _default_state_json() -> str:
-    return json.dumps(_defaults(schema()), ensure_ascii=False)
+def core_fragment() -> dict[str, Any]:
+    text = resources.files("broadcast.core").joinpath("schema.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
 
 
-def default_state() -> dict[str, Any]:
-    """A fresh state holding every default the schema names."""
-    state: dict[str, Any] = json.loads(_default_state_json())
-    return state
+class StateSchema:
+    """The whole state's schema: the core's ``meta`` plus each component's sections, in order."""
+
+    def __init__(self, components: Sequence[Component]) -> None:
+        props: dict[str, Any] = dict(core_fragment()["properties"])
+        owner = {key: "core" for key in props}
+        for comp in components:
+            for key, sub in comp.sections.items():
+                if key in owner:
+                    raise SchemaConflict(f"section {key!r} claimed by both {owner[key]} and {comp.name}")
+                owner[key] = comp.name
+                props[key] = sub
+        self.owner: dict[str, str] = owner
+        self.schema: dict[str, Any] = {
+            "$schema": DIALECT,
+            "$id": SCHEMA_ID,
+            "title": "ShowState",
+            "description": "Everything the on-air pages receive (and the single source of truth of the "
+            "studio). Pages render it and decide nothing.",
+            "type": "object",
+            "additionalProperties": False,
+            "default": {},
+            "properties": props,
+        }
+        cls = jsonschema.validators.validator_for(self.schema)
+        cls.check_schema(self.schema)
+        self._cls = cls
+        self._validator: jsonschema.protocols.Validator = cls(self.schema)
+        self._sections: dict[str, jsonschema.protocols.Validator] = {}
+        self._default_json = json.dumps(_defaults(self.schema), ensure_ascii=False)
+
+    @property
+    def sections(self) -> tuple[str, ...]:
+        return tuple(self.schema["properties"])
+
+    def default_state(self) -> dict[str, Any]:
+        """A fresh state holding every default the schema names."""
+        state: dict[str, Any] = json.loads(self._default_json)
+        return state
+
+    def _section_validator(self, key: str) -> jsonschema.protocols.Validator:
+        v = self._sections.get(key)
+        if v is None:
+            v = self._sections[key] = self._cls(self.schema["properties"][key])
+        return v
+
+    def validate(self, state: dict[str, Any], sections: Iterable[str] | None = None) -> None:
+        """Validate the whole state, or only the named top-level sections (the ones an action changed:
+        the others were valid before and are the same objects' values)."""
+        if sections is None:
+            errors = sorted(self._validator.iter_errors(state), key=lambda e: list(e.absolute_path))
+            prefix: list[str] = []
+        else:
+            known = self.schema["properties"]
+            extra = sorted(set(state) - set(known))
+            if extra:
+                raise StateInvalid(f"show state invalid at (root): unknown section(s) {', '.join(extra)}")
+            errors = []
+            for key in sections:
+                if key not in state:
+                    raise StateInvalid(f"show state invalid at (root): section {key!r} missing")
+                errors = sorted(
+                    self._section_validator(key).iter_errors(state[key]), key=lambda e: list(e.absolute_path)
+                )
+                if errors:
+                    prefix = [key]
+                    break
+        if errors:
+            e = errors[0]
+            where = "/".join(str(p) for p in [*prefix, *e.absolute_path]) or "(root)"
+            raise StateInvalid(f"show state invalid at {where}: {e.message}")
 
 
 @cache
-def _section_validator(key: str) -> jsonschema.protocols.Validator:
-    sub = schema()["properties"][key]
-    cls = jsonschema.validators.validator_for(schema())
-    v: jsonschema.protocols.Validator = cls(sub)
-    return v
-
-
-def validate(state: dict[str, Any], sections: Iterable[str] | None = None) -> None:
-    """Validate the whole state, or only the named top-level sections (the ones an action changed:
-    the others were valid before and are the same objects' values)."""
-    if sections is None:
-        errors = sorted(_validator().iter_errors(state), key=lambda e: list(e.absolute_path))
-        prefix: list[str] = []
-    else:
-        known = schema()["properties"]
-        extra = sorted(set(state) - set(known))
-        if extra:
-            raise StateInvalid(f"show state invalid at (root): unknown section(s) {', '.join(extra)}")
-        errors = []
-        for key in sections:
-            if key not in state:
-                raise StateInvalid(f"show state invalid at (root): section {key!r} missing")
-            errors = sorted(
-                _section_validator(key).iter_errors(state[key]), key=lambda e: list(e.absolute_path)
-            )
-            if errors:
-                prefix = [key]
-                break
-    if errors:
-        e = errors[0]
-        where = "/".join(str(p) for p in [*prefix, *e.absolute_path]) or "(root)"
-        raise StateInvalid(f"show state invalid at {where}: {e.message}")
+def compose(components: tuple[Component, ...]) -> StateSchema:
+    """The schema of a set of components (built once per set: validators are costly to build)."""
+    return StateSchema(components)

@@ -1,44 +1,52 @@
 """The application core: one show state, changed only by journaled actions, observed by listeners.
 
-    store = ShowStore.open("studio.sqlite")        # replays the journal: crash recovery
+    store = ShowStore.open("studio.sqlite", components=[...])   # replays the journal: crash recovery
+    store = broadcast.studio.open_store("studio.sqlite")        # the studio's components composed
     store.subscribe(listener)                       # overlay server, OBS bridge, as-run recorder, console
-    store.dispatch("graphic.take", {"bus": "preview", "graphic": "scoreboard", "on": True})
+    store.dispatch("graphic.set", {"bus": "preview", "graphic": "scoreboard", "on": True})
+    store.close()
 
-A dispatch runs the action's reducer on a copy of the state (which may refuse it with
-:class:`ActionRefused`, naming the rule), validates the result against the schema, appends the action
-to the journal (durable), swaps the state in and only then tells the listeners. Reducers are plain
-functions registered with :func:`action`; they must be deterministic (time and randomness come from
-the payload or ``ctx.ts``) because recovery re-runs them. Listeners run on the dispatching thread and
-must hand slow work to their own thread (the overlay server's event loop, the OBS bridge's worker).
+The core knows no component: each one (``broadcast.core.component.Component``) ships its schema
+fragment and registers its reducers; the store composes the state's schema from them and dispatches
+only the actions they registered. A dispatch runs the action's reducer on a copy of the state (which
+may refuse it with :class:`ActionRefused`, naming the rule), validates the result against the schema,
+appends the action to the journal (durable), swaps the state in and only then tells the listeners.
+Reducers must be deterministic (time and randomness come from the payload or ``ctx.ts``) because
+recovery re-runs them. Listeners run on the dispatching thread and must hand slow work to their own
+thread (the overlay server's event loop, the OBS bridge's worker).
 """
 
 from __future__ import annotations
 
 import copy
-import importlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from broadcast.core import db, schema
+from broadcast.core import db
+from broadcast.core.component import ActionSpec, Component, Context, Payload, Reducer, State
 from broadcast.core.journal import Journal
+from broadcast.core.schema import SchemaConflict, StateSchema, compose
+
+__all__ = [
+    "ActionRefused",
+    "ActionSpec",
+    "Change",
+    "Component",
+    "Context",
+    "Listener",
+    "Payload",
+    "Reducer",
+    "ShowStore",
+    "State",
+    "UnknownAction",
+]
 
 log = logging.getLogger(__name__)
-
-State = dict[str, Any]
-Payload = dict[str, Any]
-
-# Modules whose import registers reducers. Each component adds its own module here.
-ACTION_MODULES: tuple[str, ...] = (
-    "broadcast.core.actions",
-    "broadcast.sponsors.actions",
-    "broadcast.table",
-    "broadcast.season.actions",
-)
 
 
 class ActionRefused(Exception):
@@ -56,52 +64,6 @@ class ActionRefused(Exception):
 
 class UnknownAction(ActionRefused):
     pass
-
-
-@dataclass
-class Context:
-    """What a reducer may use besides the state and the payload."""
-
-    ts: float
-    seq: int
-    replaying: bool
-    runtime: dict[str, Any]  # non-serialisable helpers rebuilt by replay (e.g. the engine's Game)
-    source: str = "console"
-
-
-Reducer = Callable[[State, Payload, Context], None]
-
-
-@dataclass(frozen=True)
-class ActionSpec:
-    type: str
-    reducer: Reducer
-    doc: str = ""
-
-
-_ACTIONS: dict[str, ActionSpec] = {}
-
-
-def action(type_: str) -> Callable[[Reducer], Reducer]:
-    """Register a reducer for an action type: ``@action("graphic.take")``."""
-
-    def deco(fn: Reducer) -> Reducer:
-        if type_ in _ACTIONS and _ACTIONS[type_].reducer is not fn:
-            raise RuntimeError(f"action {type_!r} registered twice")
-        _ACTIONS[type_] = ActionSpec(type_, fn, (fn.__doc__ or "").strip())
-        return fn
-
-    return deco
-
-
-def registered_actions() -> dict[str, ActionSpec]:
-    load_action_modules()
-    return dict(_ACTIONS)
-
-
-def load_action_modules() -> None:
-    for name in ACTION_MODULES:
-        importlib.import_module(name)
 
 
 @dataclass(frozen=True)
@@ -130,23 +92,59 @@ class _Sub:
 
 
 class ShowStore:
+    """The show state of one project database, composed from ``components`` (see the module doc)."""
+
     def __init__(
-        self, journal: Journal, *, validate: bool = True, clock: Callable[[], float] = time.time
+        self,
+        journal: Journal,
+        *,
+        components: Iterable[Component],
+        validate: bool = True,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        load_action_modules()
+        self.components: tuple[Component, ...] = tuple(components)
+        self._schema = compose(self.components)
+        self._actions = _compose_actions(self.components)
         self._journal = journal
         self._validate = validate
         self._clock = clock
         self._lock = threading.RLock()
         self._subs: list[_Sub] = []
-        self._state: State = schema.default_state()
+        self._state: State = self._schema.default_state()
         self.runtime: dict[str, Any] = {}
         self.replay_errors: list[str] = []
+        self._closed = False
         self._replay()
 
     @classmethod
-    def open(cls, path: str | Path, **kw: Any) -> ShowStore:
-        return cls(Journal(db.connect(path)), **kw)
+    def open(cls, path: str | Path, *, components: Iterable[Component], **kw: Any) -> ShowStore:
+        """Open (creating) the project database at ``path`` and replay its journal."""
+        return cls(Journal(db.connect(path)), components=components, **kw)
+
+    def close(self) -> None:
+        """Close the database connection (idempotent). Listeners are dropped; the state stays readable."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._subs.clear()
+        self._journal.connection.close()
+
+    def __enter__(self) -> ShowStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema(self) -> StateSchema:
+        """The composed schema of this store's state."""
+        return self._schema
+
+    @property
+    def actions(self) -> Mapping[str, ActionSpec]:
+        """Every action type this store accepts, with its reducer and owning component."""
+        return dict(self._actions)
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -184,7 +182,7 @@ class ShowStore:
         """Apply one action; raises :class:`ActionRefused` (nothing journaled) if it is not allowed."""
         payload = dict(payload or {})
         with self._lock:
-            spec = _ACTIONS.get(type_)
+            spec = self._actions.get(type_)
             if spec is None:
                 raise UnknownAction(
                     f"未知操作 {type_!r}", rule="action", message_en=f"unknown action {type_!r}"
@@ -198,7 +196,7 @@ class ShowStore:
             new["meta"]["updated"] = ts
             changed = _diff(self._state, new)
             if self._validate:  # the untouched sections were valid already
-                schema.validate(new, changed)
+                self._schema.validate(new, changed)
             real_seq = self._journal.append(type_, payload, ts, source)
             if real_seq != seq:  # another writer on the same file: keep the journal's numbering
                 new["meta"]["seq"] = real_seq
@@ -218,7 +216,7 @@ class ShowStore:
 
     def _replay(self) -> None:
         for entry in self._journal.entries():
-            spec = _ACTIONS.get(entry.type)
+            spec = self._actions.get(entry.type)
             if spec is None:
                 self.replay_errors.append(f"journal #{entry.seq}: unknown action {entry.type!r} skipped")
                 continue
@@ -236,6 +234,18 @@ class ShowStore:
             self._state = new
         for msg in self.replay_errors:
             log.error("%s", msg)
+
+
+def _compose_actions(components: Iterable[Component]) -> dict[str, ActionSpec]:
+    out: dict[str, ActionSpec] = {}
+    for comp in components:
+        for type_, spec in comp.actions.items():
+            if type_ in out:
+                raise SchemaConflict(
+                    f"action {type_!r} registered by both {out[type_].component} and {comp.name}"
+                )
+            out[type_] = spec
+    return out
 
 
 def _diff(a: State, b: State) -> frozenset[str]:

@@ -128,11 +128,12 @@ def _provision(settings: ObsSettings, args: argparse.Namespace) -> int:
     from broadcast.obs.provision import has_browser_source, input_kinds, provision
 
     if args.db:
-        from broadcast.core.store import ShowStore
+        from broadcast.studio import open_store
 
-        state = ShowStore.open(args.db).state
+        with open_store(args.db) as store:
+            state = store.state
     else:
-        from broadcast.core.schema import default_state
+        from broadcast.studio import default_state
 
         state = default_state()
     c = ObsClient(settings)

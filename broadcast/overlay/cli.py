@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from broadcast.core.schema import GRAPHICS
+from broadcast.show.actions import GRAPHICS
 
 DEMO_ON = ("scoreboard", "corner_bug", "ticker", "jipaiqi", "commentary")
 
@@ -103,17 +103,17 @@ class JournalFollower:
     """Keeps a MemoryStore equal to the state a project database's journal describes."""
 
     def __init__(self, path: Path, poll: float) -> None:
-        from broadcast.core import ShowStore
         from broadcast.overlay.memory import MemoryStore
+        from broadcast.studio import open_store
 
         self.path = path
         self.poll = poll
-        self._open = ShowStore.open
-        store = ShowStore.open(path)
+        self._open = open_store
+        store = open_store(path)
         self.seq = store.journal.last_seq()
         self.memory = MemoryStore(store.snapshot())
         self.errors = list(store.replay_errors)
-        store.journal.connection.close()
+        store.close()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="journal-follower", daemon=True)
 
@@ -138,7 +138,7 @@ class JournalFollower:
                     self.seq = store.journal.last_seq()
                     self.memory.replace(store.snapshot(), "journal.follow")
                 finally:
-                    store.journal.connection.close()
+                    store.close()
         finally:
             conn.close()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from broadcast.core import schema
+from broadcast import studio
 
 DEMO_LOGO = "/overlay/assets/demo/{}.svg"
 
@@ -178,7 +178,7 @@ def demo_state(
     bus: str = "program",
 ) -> dict[str, Any]:
     """The default state filled with the demo show; graphics in ``on`` are on air on ``bus``."""
-    st = schema.default_state()
+    st = studio.default_state()
     st["show"].update(
         {
             "title": "够级大明星",
@@ -196,7 +196,7 @@ def demo_state(
     st["charity"]["total_yuan"] = 12800
     for g in on:
         st["graphics"][bus][g]["on"] = True
-    schema.validate(st)
+    studio.validate(st)
     return st
 
 

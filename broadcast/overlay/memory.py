@@ -10,14 +10,19 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from broadcast.core import schema
+from broadcast.core.schema import StateSchema
 from broadcast.core.store import Change
 
 
 class MemoryStore:
-    def __init__(self, state: dict[str, Any] | None = None) -> None:
+    def __init__(self, state: dict[str, Any] | None = None, *, schema: StateSchema | None = None) -> None:
+        if schema is None:
+            from broadcast.studio import state_schema
+
+            schema = state_schema()
+        self.schema = schema
         self._lock = threading.RLock()
-        self._state = copy.deepcopy(state) if state is not None else schema.default_state()
+        self._state = copy.deepcopy(state) if state is not None else self.schema.default_state()
         schema.validate(self._state)
         self._subs: list[Callable[[Change], None]] = []
 
@@ -52,7 +57,7 @@ class MemoryStore:
             new.setdefault("meta", {})
             new["meta"]["seq"] = int(prev["meta"]["seq"]) + 1
             new["meta"]["updated"] = time.time()
-            schema.validate(new)
+            self.schema.validate(new)
             changed = frozenset(k for k in new if k != "meta" and prev.get(k) != new.get(k))
             self._state = new
             change = Change(new["meta"]["seq"], new["meta"]["updated"], type_, {}, new, prev, changed)

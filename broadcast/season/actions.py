@@ -8,11 +8,15 @@ replay rebuilds the same board); the computing happens in :func:`leaderboard_pay
 
 from __future__ import annotations
 
+from importlib import resources
 from typing import Any
 
-from broadcast.core.store import ActionRefused, Change, Context, Payload, ShowStore, State, action
+from broadcast.core import ActionRefused, Change, Component, Context, Payload, ShowStore, State
 from broadcast.season.model import SeasonDB
 from broadcast.season.rankings import Kind, compute
+
+COMPONENT = Component("season", schema=resources.files("broadcast.season").joinpath("schema.json"))
+action = COMPONENT.action
 
 MAX_ROWS = 50
 _ROW_FIELDS: dict[str, type | tuple[type, ...]] = {

@@ -329,12 +329,11 @@ def _main(args: argparse.Namespace) -> int:
                 return 0
             _print_ranking(season, ranking, args.top)
         elif args.cmd == "push":
-            from broadcast.core.store import ShowStore
             from broadcast.season.actions import push_leaderboard
+            from broadcast.studio import open_store
 
-            store = ShowStore.open(args.db)
-            change = push_leaderboard(store, sdb, sid, kind=args.kind, top=args.top, sponsor=args.sponsor)
-            store.journal.connection.close()
+            with open_store(args.db) as store:
+                change = push_leaderboard(store, sdb, sid, kind=args.kind, top=args.top, sponsor=args.sponsor)
             print(
                 f"英雄榜已送出 leaderboard.set #{change.seq}: "
                 f"{len(change.state['leaderboard']['rows'])} 行 rows"

@@ -12,10 +12,13 @@ Every payload carries the data itself (never a path), so replaying the journal i
 from __future__ import annotations
 
 import copy
+from importlib import resources
 from typing import Any
 
-from broadcast.core.schema import default_state
-from broadcast.core.store import ActionRefused, Context, Payload, State, action
+from broadcast.core import ActionRefused, Component, Context, Payload, State
+
+COMPONENT = Component("sponsors", schema=resources.files("broadcast.sponsors").joinpath("schema.json"))
+action = COMPONENT.action
 
 SHOT_SLOTS = {
     "table": "桌面广告位",
@@ -47,7 +50,7 @@ def sponsors_load(state: State, payload: Payload, ctx: Context) -> None:
             f"jiugongge needs 9 cells, got {len(cells)}",
             "sponsors.load",
         )
-    allowed = set(default_state()["sponsors"]) - {"mentions", "shots", "source"}
+    allowed = set(COMPONENT.defaults("sponsors")) - {"mentions", "shots", "source"}
     unknown = sorted(set(sponsors) - allowed)
     if unknown:
         raise _refuse(
@@ -55,7 +58,7 @@ def sponsors_load(state: State, payload: Payload, ctx: Context) -> None:
         )
     old = state["sponsors"]
     ids = {str(r.get("id", "")) for r in sponsors.get("roster", []) if isinstance(r, dict)}
-    fresh: dict[str, Any] = default_state()["sponsors"]
+    fresh: dict[str, Any] = COMPONENT.defaults("sponsors")
     fresh.update(copy.deepcopy(sponsors))
     fresh["source"] = dict(payload.get("source") or {})
     # counters of this episode survive a reload for the sponsors / slots that are still there

@@ -83,10 +83,10 @@ def main(args: argparse.Namespace) -> int:
         print(to_json_text(rd) if args.json else format_table(rd))
         return 0
     if args.cmd == "load":
-        from broadcast.core.store import ShowStore
+        from broadcast.studio import open_store
 
-        store = ShowStore.open(args.db)
-        change = store.dispatch("sponsors.load", p.to_state(), source="sponsors-cli")
+        with open_store(args.db) as store:
+            change = store.dispatch("sponsors.load", p.to_state(), source="sponsors-cli")
         print(
             f"已加载到 {args.db}（操作 #{change.seq}）：{len(p.sponsors)} 家赞助商，九宫格 {len(p.cells)} 格"
         )

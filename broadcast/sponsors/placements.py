@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from broadcast.core.schema import GRAPHICS
+from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors import media
 
 FORMAT = "gouji-placements/1"

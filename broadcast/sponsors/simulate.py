@@ -15,6 +15,7 @@ from broadcast.core.store import ShowStore
 from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
 from broadcast.sponsors.placements import Placements
 from broadcast.sponsors.rundown import build_rundown
+from broadcast.studio import open_store
 
 BEIJING = timezone(timedelta(hours=8))
 CONTESTANTS = ("王建国", "李秀英", "张大山", "刘桂兰", "陈志强", "赵玉梅")
@@ -67,7 +68,7 @@ def rehearse(
         sc.table_shots_per_game = 1
         sc.cut_spot[("babao_15s", 2)] = 9.0
     clock = ScriptClock(air_start(air_date))
-    store = ShowStore.open(path, clock=clock)
+    store = open_store(path, clock=clock)
     log = AsRunLog.open(path)
     rec = AsRunRecorder(store, log, clock=clock)
     try:
@@ -86,7 +87,7 @@ def rehearse(
         rec.flush()
         rec.close()
         log.close()
-        store.journal.connection.close()
+        store.close()
 
 
 def run_script(

@@ -4,22 +4,25 @@ import sqlite3
 
 import pytest
 
-from broadcast.core import ActionRefused, ShowStore, schema
+from broadcast import studio
+from broadcast.core import ActionRefused, Component, schema
 from broadcast.core.journal import Journal
+from broadcast.show.actions import BUSES, GRAPHICS
+from broadcast.studio import open_store
 
 
 def test_default_state_is_valid_and_has_every_graphic_on_both_buses() -> None:
-    st = schema.default_state()
-    schema.validate(st)
-    for bus in schema.BUSES:
-        assert set(st["graphics"][bus]) == set(schema.GRAPHICS)
+    st = studio.default_state()
+    studio.validate(st)
+    for bus in BUSES:
+        assert set(st["graphics"][bus]) == set(GRAPHICS)
         assert not any(g["on"] for g in st["graphics"][bus].values())
     assert [s["seat"] for s in st["table"]["seats"]] == [1, 2, 3, 4, 5, 6]
     assert [s["team"] for s in st["table"]["seats"]] == ["odd", "even"] * 3
 
 
 def test_dispatch_journals_then_notifies_and_recovers_after_reopen(db_path) -> None:
-    store = ShowStore.open(db_path)
+    store = open_store(db_path)
     seen = []
     store.subscribe(lambda ch: seen.append((ch.seq, ch.type, sorted(ch.changed), store.journal.last_seq())))
     store.dispatch("graphic.set", {"bus": "preview", "graphic": "scoreboard", "on": True})
@@ -33,15 +36,15 @@ def test_dispatch_journals_then_notifies_and_recovers_after_reopen(db_path) -> N
     # the listener ran after the action was in the journal
     assert all(s[0] == s[3] for s in seen)
     # a fresh process on the same file gets the same state back (crash recovery)
-    store.journal.connection.close()
-    again = ShowStore.open(db_path)
+    store.close()
+    again = open_store(db_path)
     assert again.state["graphics"]["program"]["scoreboard"]["on"] is True
     assert again.state["show"]["episode"] == "第12期"
     assert again.seq == 3
 
 
 def test_refused_action_changes_nothing_and_is_not_journaled(db_path) -> None:
-    store = ShowStore.open(db_path)
+    store = open_store(db_path)
     before = store.snapshot()
     with pytest.raises(ActionRefused) as err:
         store.dispatch("graphic.set", {"bus": "air", "graphic": "scoreboard"})
@@ -53,7 +56,7 @@ def test_refused_action_changes_nothing_and_is_not_journaled(db_path) -> None:
 
 
 def test_listener_failure_does_not_break_dispatch(db_path) -> None:
-    store = ShowStore.open(db_path)
+    store = open_store(db_path)
     got = []
 
     def bad(ch):  # noqa: ANN001
@@ -66,7 +69,7 @@ def test_listener_failure_does_not_break_dispatch(db_path) -> None:
 
 
 def test_panic_clears_program_only(db_path) -> None:
-    store = ShowStore.open(db_path)
+    store = open_store(db_path)
     for g in ("scoreboard", "corner_bug"):
         store.dispatch("graphic.set", {"bus": "preview", "graphic": g, "on": True})
     store.dispatch("bus.take")
@@ -84,30 +87,27 @@ def test_newer_schema_in_file_is_refused(db_path) -> None:
     from broadcast.core.db import DatabaseError
 
     with pytest.raises(DatabaseError, match="newer"):
-        ShowStore.open(db_path)
+        open_store(db_path)
 
 
 def test_an_action_that_breaks_the_schema_is_refused_and_not_journaled(db_path) -> None:
-    from broadcast.core.store import _ACTIONS, action
+    broken = Component("test")
 
-    @action("test.break_table")
+    @broken.action("test.break_table")
     def _break(state, payload, ctx):  # noqa: ANN001
         state["table"]["seats"][0]["cards_left"] = 99
 
-    try:
-        store = ShowStore.open(db_path)
-        with pytest.raises(schema.StateInvalid, match="table/seats/0/cards_left"):
-            store.dispatch("test.break_table")
-        assert store.journal.last_seq() == 0
-        assert store.state["table"]["seats"][0]["cards_left"] == 36
-    finally:
-        _ACTIONS.pop("test.break_table", None)
+    store = open_store(db_path, extra=[broken])
+    with pytest.raises(schema.StateInvalid, match="table/seats/0/cards_left"):
+        store.dispatch("test.break_table")
+    assert store.journal.last_seq() == 0
+    assert store.state["table"]["seats"][0]["cards_left"] == 36
 
 
 def test_section_validation_finds_unknown_sections() -> None:
-    st = schema.default_state()
+    st = studio.default_state()
     st["bogus"] = {}
     with pytest.raises(schema.StateInvalid, match="bogus"):
-        schema.validate(st, ["table"])
+        studio.state_schema().validate(st, ["table"])
     with pytest.raises(schema.StateInvalid):
-        schema.validate(st)
+        studio.validate(st)

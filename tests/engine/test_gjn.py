@@ -76,7 +76,7 @@ def test_G3_2_comes_before_turn_and_possession() -> None:
     assert NotAPlay(3, "9T") not in g.legal_plays()
     assert NotAPlay(3, "9T") == NotAPlay(3, "T9") != Action.parse("3 TT")
     with pytest.raises(PlayError):
-        Action.parse("3 9T")  # the operator's path (broadcast/table.py) is unchanged
+        Action.parse("3 9T")  # the operator's path (broadcast/game/actions.py) is unchanged
     with pytest.raises(ValueError):
         NotAPlay(3, "TT")  # a play is not a NotAPlay
 

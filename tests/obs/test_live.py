@@ -12,21 +12,24 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from broadcast.core import Component, Context, ShowStore
 from broadcast.core import airlog as A
-from broadcast.core.store import Context, ShowStore, action
 from broadcast.obs import layout as L
 from broadcast.obs.bridge import AUTH_FAILED, ObsBridge, ObsEvent
 from broadcast.obs.client import ObsClient
 from broadcast.obs.errors import ObsAuthError, ObsConnectError, ObsError
 from broadcast.obs.headless import HeadlessObs
 from broadcast.obs.provision import provision, snapshot
+from broadcast.studio import open_store
 
 from .conftest import MemoryAirLog, bridge_settings
 
 pytestmark = pytest.mark.obs
 
+TEST_ACTIONS = Component("obs_test")  # the test's own actions, composed with the studio's
 
-@action("obs_test.table")
+
+@TEST_ACTIONS.action("obs_test.table")
 def _test_table(state: dict[str, Any], payload: dict[str, Any], ctx: Context) -> None:
     """Test-only: set seats' name/cards_left/title (the engine's actions do this in the studio)."""
     for seat, fields in payload.get("seats", {}).items():
@@ -59,7 +62,7 @@ def _local_logos(value: Any) -> Any:
     return value
 
 
-@action("obs_test.demo")
+@TEST_ACTIONS.action("obs_test.demo")
 def _test_demo(state: dict[str, Any], payload: dict[str, Any], ctx: Context) -> None:
     """Test-only: the overlay demo show (every graphic has something real to show)."""
     from broadcast.overlay.demo import demo_state
@@ -85,7 +88,7 @@ def wait_frames(c: ObsClient, n: int = 3) -> None:
 
 @pytest.fixture
 def store(tmp_path: Path) -> ShowStore:
-    return ShowStore.open(tmp_path / "studio.sqlite")
+    return open_store(tmp_path / "studio.sqlite", extra=[TEST_ACTIONS])
 
 
 @pytest.fixture

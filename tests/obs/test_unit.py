@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from broadcast.core.schema import default_state
 from broadcast.obs import layout as L
 from broadcast.obs.errors import ALREADY_EXISTS, NOT_FOUND, ObsError, ObsRequestError
 from broadcast.obs.provision import ProvisionError, has_browser_source, provision
 from broadcast.obs.settings import ObsSettings, SettingsError
+from broadcast.studio import default_state
 
 DEBIAN_KINDS = [
     "image_source",

@@ -17,7 +17,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from broadcast.core import ShowStore
+from broadcast.studio import open_store
 from tests.overlay.conftest import run_async, wait_rendered
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,7 +121,7 @@ def test_port_in_use_is_a_clear_error() -> None:
 
 
 def test_serve_db_follows_the_journal(db_path: Path) -> None:
-    store = ShowStore.open(db_path)
+    store = open_store(db_path)
     store.dispatch("match.new", {"names": ["甲", "乙", "丙", "丁", "戊", "己"]})
     proc = _start("serve", "--db", str(db_path), "--port", "0", "--poll", "0.1")
     try:
@@ -145,7 +145,7 @@ def test_serve_db_follows_the_journal(db_path: Path) -> None:
         assert run_async(follow()) == ("甲", "新甲")
     finally:
         rc, _, err = _stop(proc, signal.SIGTERM)
-        store.journal.connection.close()
+        store.close()
     assert rc == 0 and "Traceback" not in err
 
 
@@ -184,7 +184,7 @@ def test_rehearsal_plays_a_match_through_the_pages(page: Any, tmp_path: Path) ->
     assert proc.returncode == 0, err
     assert "Traceback" not in err
     assert out.count("—— 第") == 3 and "比赛结束" in out and "彩排完成" in out
-    store = ShowStore.open(db)  # the rehearsal went through the journal like a recording
+    store = open_store(db)  # the rehearsal went through the journal like a recording
     try:
         t = store.state["table"]
         assert [r["game_no"] for r in t["results"]] == [1, 2, 3]
@@ -193,7 +193,7 @@ def test_rehearsal_plays_a_match_through_the_pages(page: Any, tmp_path: Path) ->
         )
         assert store.state["graphics"]["program"]["credits"]["on"] is False
     finally:
-        store.journal.connection.close()
+        store.close()
 
 
 def test_rehearsal_stops_cleanly_on_ctrl_c() -> None:
@@ -235,12 +235,12 @@ def test_rehearsal_replays_gjn_files(tmp_path: Path) -> None:
         timeout=90,
     )
     assert r.returncode == 0, r.stderr
-    store = ShowStore.open(db)
+    store = open_store(db)
     try:
         assert store.state["table"]["seats"][0]["name"] == "老张"
         assert [x["game_no"] for x in store.state["table"]["results"]] == [1, 2]
     finally:
-        store.journal.connection.close()
+        store.close()
 
 
 def test_rehearsal_plays_an_extra_game_on_a_tie(tmp_path: Path) -> None:
@@ -262,10 +262,10 @@ def test_rehearsal_plays_an_extra_game_on_a_tie(tmp_path: Path) -> None:
     )
     assert r.returncode == 0, r.stderr
     assert "总分相同 33:33，加赛一局（G11.2）" in r.stdout
-    store = ShowStore.open(db)
+    store = open_store(db)
     try:
         t = store.state["table"]
         assert len(t["results"]) >= 4 and t["results"][3]["game_no"] == 4
         assert t["message"].startswith("本场胜者：")
     finally:
-        store.journal.connection.close()
+        store.close()

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from broadcast.core.schema import GRAPHICS
 from broadcast.overlay import OverlayServer
 from broadcast.overlay.demo import NAMES, demo_state
 from broadcast.overlay.memory import MemoryStore
+from broadcast.show.actions import GRAPHICS
 from tests.overlay.conftest import (
     SAFE,
     assert_outside_safe_is_transparent,
@@ -217,14 +217,14 @@ def test_composite_program_page(page: Any, shots: Path) -> None:
 @pytest.mark.browser
 def test_sponsor_logos_from_the_placements_file(page: Any, shots: Path) -> None:
     """The sponsors' real demo placements (sponsor_assets/) load through /assets/sponsors/."""
-    from broadcast.core import ShowStore
     from broadcast.sponsors.placements import load_placements
+    from broadcast.studio import open_store
 
     placements = load_placements(Path(__file__).resolve().parents[2] / "sponsor_assets/demo/placements.yaml")
     import tempfile
 
     with tempfile.TemporaryDirectory() as d:
-        store = ShowStore.open(Path(d) / "s.sqlite")
+        store = open_store(Path(d) / "s.sqlite")
         store.dispatch("sponsors.load", placements.to_state())
         for g in ("scoreboard", "corner_bug"):
             store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True})
@@ -236,4 +236,4 @@ def test_sponsor_logos_from_the_placements_file(page: Any, shots: Path) -> None:
                 assert src and src.startswith("/assets/sponsors/"), src
                 assert page.eval_on_selector(sel, "e => e.complete && e.naturalWidth > 0"), sel
             assert page.text_content(".corner-bug .cb-name") == store.state["sponsors"]["special"]["name"]
-        store.journal.connection.close()
+        store.close()

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from broadcast.core import ShowStore
 from broadcast.overlay import OverlayServer
 from broadcast.overlay.demo import demo_state
 from broadcast.overlay.memory import MemoryStore
+from broadcast.studio import open_store
 from tests.overlay.conftest import open_page, screenshot, wait_rendered
 
 pytestmark = pytest.mark.browser
@@ -114,7 +114,7 @@ def test_injected_name_shows_as_text(page: Any, shots: Path) -> None:
 
 
 def test_take_moves_preview_to_program(browser: Any, db_path: Path, shots: Path) -> None:
-    store = ShowStore.open(db_path)
+    store = open_store(db_path)
     store.dispatch("match.new", {"names": ["甲", "乙", "丙", "丁", "戊", "己"]})
     store.dispatch("graphic.set", {"bus": "preview", "graphic": "scoreboard", "on": True})
     store.dispatch("graphic.set", {"bus": "preview", "graphic": "lower_third", "on": True})
@@ -141,7 +141,7 @@ def test_take_moves_preview_to_program(browser: Any, db_path: Path, shots: Path)
             assert preview.eval_on_selector_all(".g.on", on) == ["lower_third", "scoreboard"]
     finally:
         ctx.close()
-        store.journal.connection.close()
+        store.close()
 
 
 def test_token_is_required_and_a_bad_one_refused(page: Any, demo_store: MemoryStore) -> None:
@@ -159,7 +159,7 @@ def test_token_is_required_and_a_bad_one_refused(page: Any, demo_store: MemorySt
 
 def test_game_through_the_store_drives_the_scoreboard(page: Any, db_path: Path, shots: Path) -> None:
     """The engine-backed actions reach the page: cards left, turn, last play label, refusal leaves it."""
-    store = ShowStore.open(db_path)
+    store = open_store(db_path)
     store.dispatch(
         "match.new",
         {
@@ -182,7 +182,7 @@ def test_game_through_the_store_drives_the_scoreboard(page: Any, db_path: Path, 
             assert page.text_content(".scoreboard .turn-name") == "6号 己"
             screenshot(page, shots / "scoreboard_live.png")
     finally:
-        store.journal.connection.close()
+        store.close()
 
 
 def test_bumper_keeps_its_line_while_it_fades_out(page: Any) -> None:

@@ -79,7 +79,7 @@ def test_ws_refuses_a_bad_bus(server: OverlayServer) -> None:
     "path",
     [
         "/overlay/../pyproject.toml",
-        "/overlay/../broadcast/table.py",
+        "/overlay/../broadcast/game/actions.py",
         "/overlay/%2e%2e/pyproject.toml",
         "/overlay/..%2fpyproject.toml",
         "/overlay/%2e%2e%2fpyproject.toml",

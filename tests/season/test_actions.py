@@ -8,14 +8,15 @@ from pathlib import Path
 import pytest
 
 from broadcast.__main__ import main as cli
-from broadcast.core import ActionRefused, ShowStore
+from broadcast.core import ActionRefused
 from broadcast.season.actions import leaderboard_payload, push_leaderboard
 from broadcast.season.model import SeasonDB
 from broadcast.season.rankings import compute
+from broadcast.studio import open_store
 
 
 def test_push_leaderboard_matches_the_ranking_and_survives_reopen(demo_db: Path) -> None:
-    store = ShowStore.open(demo_db)  # the same project file: journal and season tables
+    store = open_store(demo_db)  # the same project file: journal and season tables
     seen = []
     store.subscribe(lambda ch: seen.append(ch))
     with SeasonDB.open(demo_db) as sdb:
@@ -27,14 +28,14 @@ def test_push_leaderboard_matches_the_ranking_and_survives_reopen(demo_db: Path)
     ]
     assert lb["sponsor"] == "鲁信汽车城" and lb["as_of"] == "第15期后" and "第一季" in lb["season"]
     assert seen and seen[-1].changed == frozenset({"leaderboard"})
-    store.journal.connection.close()
-    again = ShowStore.open(demo_db)
+    store.close()
+    again = open_store(demo_db)
     assert again.state["leaderboard"] == lb
-    again.journal.connection.close()
+    again.close()
 
 
 def test_team_board_and_refusals(demo_db: Path) -> None:
-    store = ShowStore.open(demo_db)
+    store = open_store(demo_db)
     with SeasonDB.open(demo_db) as sdb:
         p = leaderboard_payload(sdb, kind="teams", top=8)
     assert len(p["rows"]) == 8 and p["kind"] == "teams"
@@ -54,13 +55,13 @@ def test_team_board_and_refusals(demo_db: Path) -> None:
     assert store.seq == before
     store.dispatch("leaderboard.set", {"rows": [{"name": "<script>alert(1)</script>", "points": 3}]})
     assert store.state["leaderboard"]["rows"][0]["name"] == "<script>alert(1)</script>"
-    store.journal.connection.close()
+    store.close()
 
 
 def test_cli_push(demo_db: Path, tmp_path: Path) -> None:
     db = tmp_path / "copy.sqlite"
     shutil.copy(demo_db, db)
     assert cli(["season", "push", "--db", str(db), "--top", "5"]) == 0
-    store = ShowStore.open(db)
+    store = open_store(db)
     assert len(store.state["leaderboard"]["rows"]) == 5
-    store.journal.connection.close()
+    store.close()

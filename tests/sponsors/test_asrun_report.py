@@ -28,13 +28,13 @@ import pytest
 from openpyxl import load_workbook
 from PIL import Image
 
-from broadcast.core import ShowStore
 from broadcast.core.airlog import FILM_END, FILM_START, GRAPHIC_OFF, GRAPHIC_ON, PROGRAM_SCENE, AirEvent
 from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
 from broadcast.sponsors.exposure import EpisodeExposure, Metric, compute
 from broadcast.sponsors.placements import Placements
 from broadcast.sponsors.report import write_reports
 from broadcast.sponsors.simulate import ScriptClock, air_start
+from broadcast.studio import open_store
 from tests.sponsors.conftest import DEMO_YAML, ROOT
 
 EP = "第7期"
@@ -49,7 +49,7 @@ def _jpeg(color: tuple[int, int, int]) -> bytes:
 
 def play(db: Path, p: Placements) -> int:
     clock = ScriptClock(T0)
-    store = ShowStore.open(db, clock=clock)
+    store = open_store(db, clock=clock)
     log = AsRunLog.open(db)
     rec = AsRunRecorder(store, log, clock=clock)
     d = store.dispatch
@@ -113,7 +113,7 @@ def play(db: Path, p: Placements) -> int:
     assert rec.errors == []
     rec.close()
     log.close()
-    store.journal.connection.close()
+    store.close()
     return proof_event
 
 

@@ -13,6 +13,7 @@ import pytest
 from broadcast.core import ActionRefused, ShowStore
 from broadcast.sponsors.placements import Placements, load_placements
 from broadcast.sponsors.rundown import build_rundown, format_table
+from broadcast.studio import open_store
 from tests.sponsors.conftest import AIR_DATE, DEMO_YAML, ROOT
 
 
@@ -81,7 +82,7 @@ def test_rundown_with_names_and_json_cli() -> None:
 
 
 def _store(db: Path, p: Placements) -> ShowStore:
-    store = ShowStore.open(db)
+    store = open_store(db)
     store.dispatch("sponsors.load", p.to_state())
     return store
 
@@ -115,8 +116,8 @@ def test_load_draw_mention_shot_charity_and_replay(db_path: Path, demo: Placemen
     ch = store.state["charity"]
     assert (ch["prize_total_yuan"], ch["prizes"], ch["total_yuan"]) == (1250.5, 2, 125.05)
     before = store.snapshot()
-    store.journal.connection.close()
-    again = ShowStore.open(db_path)  # crash recovery replays the journal, never the YAML file
+    store.close()
+    again = open_store(db_path)  # crash recovery replays the journal, never the YAML file
     assert again.state == before
     assert again.state["sponsors"]["mentions"] == {"xiaodangjia": 2}
     again.dispatch("sponsors.episode_reset", {})

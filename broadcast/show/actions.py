@@ -1,12 +1,20 @@
-"""Generic actions of the core: graphics on the preview/program buses, TAKE, panic, show fields."""
+"""The show component: the show's fields, the lower third, and the graphics on the preview/program
+buses (set, TAKE, panic). Its sections are in ``schema.json`` beside this file."""
 
 from __future__ import annotations
 
 import copy
+from importlib import resources
 from typing import Any
 
-from broadcast.core.schema import BUSES, GRAPHICS
-from broadcast.core.store import ActionRefused, Context, Payload, State, action
+from broadcast.core import ActionRefused, Component, Context, Payload, State
+
+COMPONENT = Component("show", schema=resources.files("broadcast.show").joinpath("schema.json"))
+action = COMPONENT.action
+
+BUSES = ("preview", "program")
+# every graphic the pages render, in the schema's order (one source: the fragment's program bus)
+GRAPHICS: tuple[str, ...] = tuple(COMPONENT.sections["graphics"]["properties"]["program"]["properties"])
 
 
 def _bus(payload: Payload) -> str:

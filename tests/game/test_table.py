@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from broadcast.core import ActionRefused, ShowStore
-from broadcast.table import cn_count, play_label
+from broadcast.core import ActionRefused
+from broadcast.game.actions import cn_count, play_label
+from broadcast.studio import open_store
 from engine import new_game
 
 NAMES = ["甲", "乙", "丙", "丁", "戊", "己"]
@@ -17,13 +18,13 @@ NAMES = ["甲", "乙", "丙", "丁", "戊", "己"]
 
 @pytest.fixture
 def store(db_path: Path) -> Any:
-    s = ShowStore.open(db_path)
+    s = open_store(db_path)
     s.dispatch(
         "match.new",
         {"names": NAMES, "teams": {"odd": {"name": "红队", "color": "#aa0000"}, "even": {"name": "蓝队"}}},
     )
     yield s
-    s.journal.connection.close()
+    s.close()
 
 
 def _moves(seed: int, rng_seed: int = 1) -> tuple[list[str], Any]:
@@ -135,14 +136,14 @@ def test_undo_restores_the_scoreboard(store: Any) -> None:
 
 def test_recovery_rebuilds_the_live_game(db_path: Path) -> None:
     moves, g = _moves(seed=11)
-    s = ShowStore.open(db_path)
+    s = open_store(db_path)
     s.dispatch("game.new", {"seed": 11})
     half = len(moves) // 2
     for line in moves[:half]:
         s.dispatch("game.play", {"line": line})
     table = s.snapshot()["table"]
-    s.journal.connection.close()
-    again = ShowStore.open(db_path)  # a crash: the journal is replayed, the engine game rebuilt
+    s.close()
+    again = open_store(db_path)  # a crash: the journal is replayed, the engine game rebuilt
     try:
         assert again.replay_errors == []
         assert again.state["table"] == table
@@ -151,7 +152,7 @@ def test_recovery_rebuilds_the_live_game(db_path: Path) -> None:
             again.dispatch("game.play", {"line": line})
         assert {s["seat"]: s["title"] for s in again.state["table"]["seats"]} == g.result().titles
     finally:
-        again.journal.connection.close()
+        again.close()
 
 
 def test_a_three_game_match_and_penalties(store: Any) -> None:

@@ -21,9 +21,13 @@ whose new state was not kept. Reducers stay deterministic: a seeded deal is a pu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
-from broadcast.core.store import ActionRefused, Context, Payload, State, action
+from broadcast.core import ActionRefused, Component, Context, Payload, State
+
+COMPONENT = Component("game", schema=resources.files("broadcast.game").joinpath("schema.json"))
+action = COMPONENT.action
 
 RUNTIME_KEY = "table.game"
 SEATS = (1, 2, 3, 4, 5, 6)
@@ -337,11 +341,8 @@ def _apply_match_fields(state: State, payload: Payload) -> None:
 @action("match.new")
 def match_new(state: State, payload: Payload, ctx: Context) -> None:
     """A new match: {teams?: {odd|even: {name, color}}, names?: [6], games_in_match?: 3, rules?}."""
-    from broadcast.core import schema
-
-    defaults = schema.default_state()
     old = state["table"]
-    table = defaults["table"]
+    table = COMPONENT.defaults("table")
     for seat, prev in zip(table["seats"], old["seats"], strict=True):
         seat["name"] = prev["name"]
     for team in TEAMS:
@@ -353,7 +354,7 @@ def match_new(state: State, payload: Payload, ctx: Context) -> None:
         raise _no("rules", f"没有这个规则预设：{rules!r}", f"unknown preset {rules!r}")
     table["rules"] = rules
     state["table"] = table
-    state["game"] = defaults["game"]
+    state["game"] = COMPONENT.defaults("game")
     ctx.runtime.pop(RUNTIME_KEY, None)
     _apply_match_fields(state, {k: v for k, v in payload.items() if k != "rules"})
 
