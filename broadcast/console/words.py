@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from broadcast.table import play_label
+from broadcast.game.actions import play_label
 
 KIND_WORDS = {"pass": "过", "yield": "让牌", "revolt": "革命（铁三科）"}
 KIND_WORDS_EN = {"pass": "pass", "yield": "yield", "revolt": "revolt"}

@@ -20,16 +20,16 @@ TEAMS = {"odd": {"name": "小当家联盟队"}, "even": {"name": "沂蒙山泉�
 
 
 def open_store(path: Path) -> Any:
-    from broadcast.core import ShowStore
+    from broadcast.studio import open_store as open_studio_store
 
-    return ShowStore.open(path)
+    return open_studio_store(path)
 
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Any]:
     s = open_store(tmp_path / "studio.sqlite")
     yield s
-    s.journal.connection.close()
+    s.close()
 
 
 @pytest.fixture
