@@ -271,6 +271,9 @@ def _totals(state: State) -> None:
         won = sum(int(r[team]) for r in table["results"])
         lost = sum(int(p["points"]) for p in state["game"]["penalties"] if p["team"] == team)
         table["teams"][team]["points"] = won - lost
+    from broadcast.game.match import decide
+
+    decide(state)  # the engine's match decision (G11.2): extra game, lots, forfeit, winner
 
 
 # ----------------------------------------------------------------------------------- actions
@@ -355,6 +358,7 @@ def match_new(state: State, payload: Payload, ctx: Context) -> None:
     table["rules"] = rules
     state["table"] = table
     state["game"] = COMPONENT.defaults("game")
+    state["match"] = COMPONENT.defaults("match")
     ctx.runtime.pop(RUNTIME_KEY, None)
     _apply_match_fields(state, {k: v for k, v in payload.items() if k != "rules"})
 
@@ -457,6 +461,9 @@ def game_new(state: State, payload: Payload, ctx: Context) -> None:
             "seed": seed if not hands else None,
             "hands": hands,
             "counts": counts if not hands and seed is None else [],
+            "redo": [],
+            "history": [],
+            "dropped": [],
         }
     )
     live = live_game(state, ctx)
@@ -507,18 +514,11 @@ def game_play(state: State, payload: Payload, ctx: Context) -> None:
         raise ActionRefused(exc.zh, rule=exc.rule, message_en=exc.en) from exc
     live.leads.append(lead)
     state["game"]["record"] = state["game"]["record"] + [str(move)]
+    state["game"]["redo"] = []  # a new decision: what was undone is not redone any more
     live.key = _key(state)
     project(state, live)
 
 
-@action("game.undo")
-def game_undo(state: State, payload: Payload, ctx: Context) -> None:
-    """Take back the last decision of the current game."""
-    live = live_game(state, ctx)
-    if not live.game.moves:
-        raise _no("undo", "本局还没有出牌，无法撤销", "nothing to undo in this game")
-    live.game.pop()
-    live.leads.pop()
-    state["game"]["record"] = state["game"]["record"][:-1]
-    live.key = _key(state)
-    project(state, live)
+# the rest of the game component's actions register on COMPONENT when imported
+from broadcast.game import match as _match  # noqa: E402,F401
+from broadcast.game import record as _record  # noqa: E402,F401

@@ -148,3 +148,7 @@ def push_leaderboard(
     """Compute the 英雄榜 from the database and dispatch ``leaderboard.set`` to the show store."""
     payload = leaderboard_payload(sdb, season, kind=kind, top=top, spec=spec, sponsor=sponsor)
     return store.dispatch("leaderboard.set", payload, source=source)
+
+
+# the live match's season actions register on COMPONENT when imported
+from broadcast.season import live as _live  # noqa: E402,F401

@@ -1,0 +1,253 @@
+"""Changing the record of the game in play: undo, redo, corrections, and the hands entered at the deal.
+
+Every one is a journaled action carrying the operator's reason, and each leaves an entry in
+``state.game.history``, so what was first keyed and why it changed is never lost::
+
+    store.dispatch("game.undo", {"reason": "录入错误"})
+    store.dispatch("game.redo", {"reason": "撤销错了"})
+    store.dispatch("game.correct", {"move": 12, "line": "4 JJJJJ", "reason": "裁判改判"})
+    store.dispatch("game.correct", {"move": 12, "delete": True, "reason": "多录了一步"})
+    store.dispatch("game.correct", {"move": 12, "insert": True, "line": "5 pass", "reason": "漏录"})
+    store.dispatch("game.hands", {"seat": 3, "cards": "RRBB2222AAAA…"})   # 36 cards (G2.1)
+
+A correction replaces (or deletes, or inserts) one decision and the engine re-checks every later one in
+order: those that still stand are kept, and from the first that no longer stands the rest leave the
+record into ``state.game.dropped`` (the first with the engine's clause) for the operator to re-key.
+A corrected decision that is itself illegal is refused with its clause and nothing changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from broadcast.core import ActionRefused, Context, Payload, State
+from broadcast.game.actions import (
+    RUNTIME_KEY,
+    SEATS,
+    _engine,
+    _fresh_game,
+    _key,
+    _no,
+    _parse_move,
+    action,
+    live_game,
+    project,
+)
+
+PACK = {r: 16 for r in "3456789TJQKA2"} | {"B": 4, "R": 4}
+
+
+def _reason(payload: Payload, required: bool) -> str:
+    reason = str(payload.get("reason", "")).strip()
+    if required and not reason:
+        raise _no(
+            "reason", "请写明原因（如：录入错误、裁判改判）", "give the reason (e.g. typo, referee's ruling)"
+        )
+    return reason
+
+
+def _history(state: State, ctx: Context, kind: str, **fields: Any) -> None:
+    entry = {"seq": ctx.seq, "ts": ctx.ts, "kind": kind, "move": 0, "line": "", "new_line": "", "reason": ""}
+    entry.update(fields)
+    state["game"]["history"] = [*state["game"]["history"], entry]
+
+
+def _not_saved(state: State) -> None:
+    link = state["match"]["season"]
+    if link and any(s["game_no"] == state["table"]["game_no"] for s in link["saved"]):
+        raise _no(
+            "season",
+            f"第{state['table']['game_no']}局已存入赛季，不能再改",
+            "this game is saved to the season: it cannot be changed any more",
+        )
+
+
+def _refused(exc: Any) -> ActionRefused:
+    return ActionRefused(exc.zh, rule=exc.rule, message_en=exc.en)
+
+
+@action("game.undo")
+def game_undo(state: State, payload: Payload, ctx: Context) -> None:
+    """Take back the last decision of the current game: {reason}. It can be played again by game.redo."""
+    reason = _reason(payload, required=False)
+    _not_saved(state)
+    live = live_game(state, ctx)
+    if not live.game.moves:
+        raise _no("undo", "本局还没有出牌，无法撤销", "nothing to undo in this game")
+    undone = str(live.game.pop())
+    live.leads.pop()
+    n = len(state["game"]["record"])
+    state["game"]["record"] = state["game"]["record"][:-1]
+    state["game"]["redo"] = [*state["game"]["redo"], undone]
+    _history(state, ctx, "undo", move=n, line=undone, reason=reason)
+    live.key = _key(state)
+    project(state, live)
+
+
+@action("game.redo")
+def game_redo(state: State, payload: Payload, ctx: Context) -> None:
+    """Play the last undone decision again (checked by the engine again): {reason}."""
+    reason = _reason(payload, required=False)
+    redo = state["game"]["redo"]
+    if not redo:
+        raise _no("redo", "没有可以重做的一步", "nothing to redo")
+    eng = _engine()
+    live = live_game(state, ctx)
+    move = eng.Action.parse(redo[-1])
+    lead = live.game.last_play is None
+    try:
+        live.game.push(move)
+    except eng.IllegalAction as exc:
+        raise _refused(exc) from exc
+    live.leads.append(lead)
+    state["game"]["record"] = [*state["game"]["record"], str(move)]
+    state["game"]["redo"] = redo[:-1]
+    _history(state, ctx, "redo", move=len(state["game"]["record"]), line=str(move), reason=reason)
+    live.key = _key(state)
+    project(state, live)
+
+
+@action("game.correct")
+def game_correct(state: State, payload: Payload, ctx: Context) -> None:
+    """Correct decision ``move`` (1-based): {move, line, reason} replaces it, {move, delete: true, reason}
+    removes it, {move, insert: true, line, reason} inserts a forgotten one before it (``move`` one past
+    the end appends). The engine re-checks the rest; see the module doc."""
+    eng = _engine()
+    reason = _reason(payload, required=True)
+    _not_saved(state)
+    record: list[str] = list(state["game"]["record"])
+    n = payload.get("move")
+    delete, insert = bool(payload.get("delete")), bool(payload.get("insert"))
+    last = len(record) + (1 if insert else 0)
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= last:
+        raise _no(
+            "correct", f"没有第{n}步（本局共{len(record)}步）", f"no move {n} (the game has {len(record)})"
+        )
+    if delete and insert:
+        raise _no("correct", "不能同时删除和插入", "delete and insert together")
+    game = _fresh_game(state)
+    for line in record[: n - 1]:  # these stood before and stand now
+        game.push(eng.Action.parse(line))
+    new_record = record[: n - 1]
+    new_line = ""
+    if not delete:
+        if "line" not in payload:
+            raise _no("correct", "更正需要新的一步（line）", "a correction needs the new line")
+        move = _parse_move(payload)
+        if game.is_over():
+            raise _no("G10", "此处本局已结束", "the game is already over at that point")
+        try:
+            game.push(move)
+        except eng.IllegalAction as exc:
+            raise _refused(exc) from exc
+        new_line = str(move)
+        new_record.append(new_line)
+    rest = record[n - 1 :] if insert else record[n:]
+    first_rest = n if insert else n + 1  # the original number of rest[0]
+    dropped: list[dict[str, Any]] = []
+    for i, line in enumerate(rest):
+        number = first_rest + i
+        if dropped:
+            dropped.append({"number": number, "line": line, "rule": "", "zh": "", "en": ""})
+            continue
+        if game.is_over():
+            dropped.append(
+                {
+                    "number": number,
+                    "line": line,
+                    "rule": "G10",
+                    "zh": "更正后本局已在此前结束",
+                    "en": "the game is over",
+                }
+            )
+            continue
+        try:
+            game.push(eng.Action.parse(line))
+        except eng.IllegalAction as exc:
+            dropped.append({"number": number, "line": line, "rule": exc.rule, "zh": exc.zh, "en": exc.en})
+            continue
+        new_record.append(line)
+    old_line = "" if insert else record[n - 1]
+    kind = "delete" if delete else "insert" if insert else "correct"
+    g = state["game"]
+    g["record"] = new_record
+    g["redo"] = []
+    g["dropped"] = dropped
+    _history(state, ctx, kind, move=n, line=old_line, new_line=new_line, reason=reason, dropped=len(dropped))
+    ctx.runtime.pop(RUNTIME_KEY, None)
+    project(state, live_game(state, ctx))
+
+
+@action("game.hands")
+def game_hands(state: State, payload: Payload, ctx: Context) -> None:
+    """The hands dealt, entered at the deal: {hands: [six card strings, '' unknown]} or {seat, cards}
+    (one seat at a time), {reason?}. Each hand holds the seat's dealt cards (36, G2.1), no rank more
+    than the pack has, all together no more than the pack (216). The record so far is replayed with
+    them (possession is checked from now on); a hand that contradicts it is refused with the clause."""
+    eng = _engine()
+    g = state["game"]
+    if g["leader"] is None:
+        raise _no("game", "还没有开局", "no game started")
+    _not_saved(state)
+    hands = list(g["hands"]) if g["hands"] else [""] * 6
+    if "hands" in payload:
+        given = payload["hands"]
+        if not isinstance(given, list) or len(given) != 6:
+            raise _no("G2.1", "hands 应为六手牌（座位1–6，未知的写空串）", "hands must list six hands")
+        updates = {s: str(h or "") for s, h in zip(SEATS, given, strict=True)}
+    else:
+        seat = payload.get("seat")
+        if seat not in SEATS:
+            raise _no("G1.1", f"没有 {seat} 号座位", f"no seat {seat}")
+        updates = {int(seat): str(payload.get("cards", ""))}
+    dealt = {s: (g["counts"][s - 1] if g["counts"] else 36) for s in SEATS}
+    if g["seed"] is not None and not g["hands"]:  # a seeded deal: its hands stand for the unknown ones
+        hands = [eng.format_cards(h) for h in eng.deal(g["seed"])]
+    for seat, text in updates.items():
+        if not text.strip():
+            hands[seat - 1] = ""
+            continue
+        try:
+            counts = eng.cards.parse_counts(text.upper().replace("10", "T"))
+        except eng.CardError as exc:
+            raise _no("G2.4", f"{seat}号手牌有看不懂的牌：{exc}", f"seat {seat}: bad cards: {exc}") from exc
+        total = sum(counts)
+        if total != dealt[seat]:
+            raise _no(
+                "G2.1",
+                f"{seat}号手牌是{total}张，应为{dealt[seat]}张",
+                f"seat {seat} holds {total} cards, not {dealt[seat]}",
+            )
+        hands[seat - 1] = eng.cards.format_counts(counts)
+    totals = dict.fromkeys(PACK, 0)
+    for h in hands:
+        for ch in h:
+            totals[ch] += 1
+    over = [f"{r}×{n}" for r, n in totals.items() if n > PACK[r]]
+    if over:
+        raise _no(
+            "G2.1",
+            f"六手牌合计超过四副牌：{'、'.join(over)}（每点16张，大小王各4张）",
+            f"the hands hold more than the pack: {', '.join(over)} (16 of a rank, 4 of each joker)",
+        )
+    old = dict(g)
+    g["hands"] = hands if any(hands) else []
+    g["seed"] = None if any(hands) else old["seed"]
+    try:
+        game = _fresh_game(state)
+        for i, line in enumerate(g["record"], start=1):
+            try:
+                game.push(eng.Action.parse(line))
+            except eng.IllegalAction as exc:
+                raise ActionRefused(
+                    f"手牌与牌谱第{i}步（{line}）不符：{exc.zh}",
+                    rule=exc.rule,
+                    message_en=f"the hands contradict move {i} ({line}): {exc.en}",
+                ) from exc
+    except ActionRefused:
+        g.update(old)
+        raise
+    seats = ",".join(str(s) for s in sorted(updates))
+    _history(state, ctx, "hands", line=seats, reason=_reason(payload, required=False))
+    ctx.runtime.pop(RUNTIME_KEY, None)
+    project(state, live_game(state, ctx))
