@@ -607,6 +607,12 @@ class Game:
         m = self.preset.report_max
         return {s: self._count[s] for s in SEATS if self._status[s] == IN_PLAY and self._count[s] <= m}
 
+    def passed_this_round(self) -> frozenset[int]:
+        """G5.2 过牌: the seats that passed on the current round's plays (none at a lead, none once over)."""
+        if self._over or self._top is None:
+            return frozenset()
+        return frozenset(s for s in SEATS if self._passed & BIT[s])
+
     def jokers_and_twos_out(self) -> dict[str, int]:
         """For the 记牌器: 大王 (R), 小王 (B) and 2s not yet played."""
         p = self._played
@@ -1225,6 +1231,27 @@ class Game:
         return False
 
     # ------------------------------------------------------------------ results
+    def titles_so_far(self) -> dict[int, str]:
+        """The titles already decided (G10): seats that played out take them from 头科 down, 诈烧 and 闷
+        seats from 大落 up, a 革命 seat holds 四科 (G10.5); once the game is over, every seat's title.
+        For a game under way (the referee's mid-game check, ``check --partial``)."""
+        if self._over:
+            return dict(self.result().titles)
+        slots = [0] * 6
+        if self._revolt:
+            slots[3] = self._revolt[0]
+        i = 5
+        for s in self._zha + self._men:
+            while slots[i]:
+                i -= 1
+            slots[i] = s
+        i = 0
+        for s in self._finished:
+            while slots[i]:
+                i += 1
+            slots[i] = s
+        return {s: TITLES[k] for k, s in enumerate(slots) if s}
+
     def ranking(self) -> list[int]:
         """Seats from 头科 to 大落 once the game is over (G10)."""
         if not self._over or self._void:

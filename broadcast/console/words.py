@@ -1,6 +1,6 @@
 """The words the console shows for decisions and rule events, as players and the on-air pages say them.
 
-The words of a play come from the game component (the same ``play_label`` the scoreboard shows:
+The words of a play come from the engine (the same ``engine.words.play_label`` the scoreboard shows:
 ``五个10``); this module adds the console's tags (够级, 烧牌 …) and the names of the engine's events.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from broadcast.game.actions import play_label
+from engine.words import play_label
 
 KIND_WORDS = {"pass": "过", "yield": "让牌", "revolt": "革命（铁三科）"}
 KIND_WORDS_EN = {"pass": "pass", "yield": "yield", "revolt": "revolt"}

@@ -24,54 +24,20 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+import engine
 from broadcast.core import ActionRefused, Component, Context, Payload, State
+from engine.game import SEATS
+from engine.words import PRESETS, QUAN_SAN, TEAMS, VOID, label_of, seat_name, team_name
 
 COMPONENT = Component("game", schema=resources.files("broadcast.game").joinpath("schema.json"))
 action = COMPONENT.action
 
 RUNTIME_KEY = "table.game"
-SEATS = (1, 2, 3, 4, 5, 6)
-TEAMS = ("odd", "even")
-TITLES_TOP = ("头科", "二科", "三科", "四科", "二落", "大落")
-QUAN_SAN = "圈三"
-PENALTY_POINTS = 2  # G11.2: each referee penalty costs the offending team 2 points
-
-_CN_DIGITS = "零一二三四五六七八九"
-_RANK_ZH = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "小王", "大王")
 
 
-def cn_count(n: int) -> str:
-    """Chinese numeral for a count of cards: 1 一, 2 两, 10 十, 12 十二, 20 二十."""
-    if n == 2:
-        return "两"
-    if n < 10:
-        return _CN_DIGITS[n]
-    tens, ones = divmod(n, 10)
-    head = "" if tens == 1 else _CN_DIGITS[tens]
-    return head + "十" + (_CN_DIGITS[ones] if ones else "")
-
-
-def play_label(base: int, n: int, twos: int = 0, smalls: int = 0, bigs: int = 0) -> str:
-    """The on-air words for a play: ``五个10``, ``三个Q带两个2``, ``两个A带一个大王``, ``两个小王``."""
-    label = f"{cn_count(n)}个{_RANK_ZH[base]}"
-    for count, name in ((twos, "2"), (smalls, "小王"), (bigs, "大王")):
-        if count:
-            label += f"带{cn_count(count)}个{name}"
-    return label
-
-
-# ----------------------------------------------------------------------------------- the engine
 def _no(rule: str, zh: str, en: str) -> ActionRefused:
     """A refusal naming the rule (clause id or short code), in Chinese first and English."""
     return ActionRefused(zh, rule=rule, message_en=en)
-
-
-def _engine() -> Any:
-    try:
-        import engine
-    except ImportError as exc:  # pragma: no cover - the engine ships with the project
-        raise _no("engine", "规则引擎不可用", f"rules engine unavailable: {exc}") from exc
-    return engine
 
 
 @dataclass
@@ -80,7 +46,6 @@ class _Live:
 
     key: tuple[Any, ...]
     game: Any
-    leads: list[bool]  # per move: was it a lead (no top play before it)?
 
 
 def _key(state: State) -> tuple[Any, ...]:
@@ -96,7 +61,6 @@ def _key(state: State) -> tuple[Any, ...]:
 
 
 def _fresh_game(state: State) -> Any:
-    eng = _engine()
     g = state["game"]
     rules = state["table"]["rules"]
     leader = g["leader"]
@@ -105,12 +69,12 @@ def _fresh_game(state: State) -> Any:
     try:
         if g["hands"]:
             hands = [h or None for h in g["hands"]]
-            return eng.Game(rules, hands=hands, leader=leader)
+            return engine.Game(rules, hands=hands, leader=leader)
         if g["seed"] is not None:
-            return eng.Game(rules, hands=eng.deal(g["seed"]), leader=leader)
+            return engine.Game(rules, hands=engine.deal(g["seed"]), leader=leader)
         counts = {i + 1: c for i, c in enumerate(g["counts"])} if g["counts"] else None
-        return eng.Game(rules, leader=leader, counts=counts)
-    except (eng.CardError, eng.PresetError, ValueError) as exc:
+        return engine.Game(rules, leader=leader, counts=counts)
+    except (engine.CardError, engine.PresetError, ValueError) as exc:
         raise _no("game", f"无法开局：{exc}", f"cannot set up the game: {exc}") from exc
 
 
@@ -120,79 +84,33 @@ def live_game(state: State, ctx: Context) -> _Live:
     live = ctx.runtime.get(RUNTIME_KEY)
     if isinstance(live, _Live) and live.key == key:
         return live
-    eng = _engine()
     game = _fresh_game(state)
-    leads: list[bool] = []
     for i, line in enumerate(state["game"]["record"], start=1):
         try:
-            a = eng.Action.parse(line)
-            leads.append(game.last_play is None)
-            game.push(a)
-        except (ValueError, eng.IllegalAction) as exc:
+            game.push(engine.Action.parse(line))
+        except (ValueError, engine.IllegalAction) as exc:
             raise _no(
                 "game",
                 f"牌谱第{i}步无法重放：{line}（{exc}）",
                 f"move {i} of the record does not replay: {line} ({exc})",
             ) from exc
-    live = _Live(key, game, leads)
+    live = _Live(key, game)
     ctx.runtime[RUNTIME_KEY] = live
     return live
 
 
 # ----------------------------------------------------------------------------------- projection
-def _titles_so_far(game: Any) -> dict[int, str]:
-    """Titles as players finish (G10.1): from the top for those who play out, from 大落 upward for
-    诈烧 (G7.4) and 闷 (G9.2); the engine's result once the game is over (圈三 included)."""
-    if game.is_over():
-        res = game.result()
-        return {int(s): str(t) for s, t in res.titles.items()}
-    top: list[int] = []
-    bottom: list[int] = []
-    revolt: list[int] = []
-    for _move, event, seat in game.events():
-        if event == "finish" and seat not in top:
-            top.append(seat)
-        elif event in ("zha_shao", "men") and seat not in bottom:
-            bottom.append(seat)
-        elif event == "revolt" and seat not in revolt:
-            revolt.append(seat)
-    slots: list[int | None] = [None] * 6
-    if revolt:
-        slots[3] = revolt[0]
-    i = 5
-    for s in bottom:
-        while i >= 0 and slots[i] is not None:
-            i -= 1
-        if i >= 0:
-            slots[i] = s
-    i = 0
-    for s in top:
-        while i < 6 and slots[i] is not None:
-            i += 1
-        if i < 6:
-            slots[i] = s
-    return {s: TITLES_TOP[i] for i, s in enumerate(slots) if s is not None}
-
-
-def _passed(live: _Live) -> set[int]:
-    """Seats that passed in the current round (since its lead)."""
-    game = live.game
-    if game.last_play is None or game.is_over():
-        return set()
-    moves = game.moves
-    start = max((i for i, lead in enumerate(live.leads) if lead), default=0)
-    return {a.seat for a in moves[start:] if a.kind == "pass"}
-
-
 def project(state: State, live: _Live) -> None:
-    """Write what the engine knows into ``state.table`` and ``state.game.record``."""
+    """Write what the engine decided into ``state.table`` and ``state.game.record``: the pages and the
+    OBS graphics render these fields and decide nothing (titles so far, 报牌, 无头, who passed …)."""
     game = live.game
     table = state["table"]
     over = game.is_over()
-    titles = _titles_so_far(game)
+    titles = game.titles_so_far()
     result = game.result() if over else None
     quan_san = bool(result and result.quan_san)
-    passed = _passed(live)
+    passed = game.passed_this_round()
+    reporting = game.report_counts()  # G5.6 报牌
     burner = game.burner
     opened = set(game.opened)
     for seat in table["seats"]:
@@ -215,6 +133,7 @@ def project(state: State, live: _Live) -> None:
             seat["status"] = "playing"
         seat["opened"] = s in opened
         seat["passed"] = s in passed
+        seat["baopai"] = s in reporting
     table["turn"] = None if over else game.pending_seat
     top = game.last_play
     if top is None:
@@ -227,7 +146,7 @@ def project(state: State, live: _Live) -> None:
         table["last_play"] = {
             "seat": int(seat_no),
             "cards": str(play),
-            "label": play_label(play.base, play.n, play.twos, play.smalls, play.bigs),
+            "label": label_of(play),
             "gouji": bool(play.is_gouji(game.preset.gouji_min_twos)),
             "burn": burn,
         }
@@ -255,11 +174,11 @@ def project(state: State, live: _Live) -> None:
 
 
 def _over_message(table: dict[str, Any], result: Any) -> str:
-    odd = table["teams"]["odd"]["name"] or "单号队"
-    even = table["teams"]["even"]["name"] or "双号队"
+    odd = table["teams"]["odd"]["label"]
+    even = table["teams"]["even"]["label"]
     head = f"第{table['game_no']}局结束"
     if result.void:
-        return f"{head}：流局"
+        return f"{head}：{VOID}"
     pts = result.team_points
     line = f"{head}　{odd} {pts['odd']} : {pts['even']} {even}"
     return f"{line}　圈三！" if result.quan_san else line
@@ -305,7 +224,7 @@ def _apply_match_fields(state: State, payload: Payload) -> None:
     if names:
         for seat in table["seats"]:
             if seat["seat"] in names:
-                seat["name"] = names[seat["seat"]] or f"{seat['seat']}号位"
+                seat["name"] = seat_name(seat["seat"], names[seat["seat"]])
     teams = payload.get("teams")
     if teams is not None:
         if not isinstance(teams, dict) or set(teams) - set(TEAMS):
@@ -320,7 +239,9 @@ def _apply_match_fields(state: State, payload: Payload) -> None:
                     f"team {team}: only name and color can be set",
                 )
             if "name" in fields:
-                table["teams"][team]["name"] = str(fields["name"]).strip()
+                name = str(fields["name"]).strip()
+                table["teams"][team]["name"] = name
+                table["teams"][team]["label"] = team_name(team, name)
             if "color" in fields:
                 color = str(fields["color"])
                 if not (
@@ -349,11 +270,11 @@ def match_new(state: State, payload: Payload, ctx: Context) -> None:
     for seat, prev in zip(table["seats"], old["seats"], strict=True):
         seat["name"] = prev["name"]
     for team in TEAMS:
-        table["teams"][team]["name"] = old["teams"][team]["name"]
-        table["teams"][team]["color"] = old["teams"][team]["color"]
+        for key in ("name", "label", "color"):
+            table["teams"][team][key] = old["teams"][team][key]
     table["games_in_match"] = old["games_in_match"]
     rules = payload.get("rules", old["rules"])
-    if rules not in ("tv_match", "dagang"):
+    if rules not in PRESETS:
         raise _no("rules", f"没有这个规则预设：{rules!r}", f"unknown preset {rules!r}")
     table["rules"] = rules
     state["table"] = table
@@ -382,7 +303,7 @@ def match_penalty(state: State, payload: Payload, ctx: Context) -> None:
     team = payload.get("team")
     if team not in TEAMS:
         raise _no("G11.2", "罚分要指明队伍 odd 或 even", "penalty: team must be odd or even")
-    points = payload.get("points", PENALTY_POINTS)
+    points = payload.get("points", engine.load_preset(state["table"]["rules"]).penalty_points)
     if not isinstance(points, int) or points <= 0:
         raise _no("G11.2", "罚分应为正整数", "penalty points must be a positive integer")
     reason = str(payload.get("reason", ""))
@@ -405,7 +326,6 @@ def game_new(state: State, payload: Payload, ctx: Context) -> None:
 
     Without hands or seed the hands are unknown (the studio's case: only counts are checked). With a
     seed the deal is the engine's seeded deal and the leader defaults to its 上班 seat (G12.1)."""
-    eng = _engine()
     table = state["table"]
     allowed = {"leader", "seed", "hands", "counts", "game_no", "names", "rules", "teams"}
     unknown = sorted(set(payload) - allowed)
@@ -416,7 +336,7 @@ def game_new(state: State, payload: Payload, ctx: Context) -> None:
             f"game.new has no field(s) {', '.join(unknown)}",
         )
     rules = payload.get("rules", table["rules"])
-    if rules not in ("tv_match", "dagang"):
+    if rules not in PRESETS:
         raise _no("rules", f"没有这个规则预设：{rules!r}", f"unknown preset {rules!r}")
     seed = payload.get("seed")
     if seed is not None and not isinstance(seed, int):
@@ -438,7 +358,7 @@ def game_new(state: State, payload: Payload, ctx: Context) -> None:
         raise _no("G2.1", "counts 应为六个 0–36 的张数", "counts must be six numbers 0..36")
     leader = payload.get("leader")
     if leader is None:
-        leader = eng.first_leader(seed) if seed is not None and not hands else None
+        leader = engine.first_leader(seed) if seed is not None and not hands else None
     if leader not in SEATS:
         raise _no("G12.1", "请输入先出牌的座位（上班，1–6）", "give the seat that leads first (上班, 1..6)")
     if "game_no" in payload:
@@ -471,19 +391,18 @@ def game_new(state: State, payload: Payload, ctx: Context) -> None:
 
 
 def _parse_move(payload: Payload) -> Any:
-    eng = _engine()
     line = payload.get("line")
     if line is None:
         seat, what = payload.get("seat"), payload.get("cards", payload.get("action"))
         line = f"{seat} {what}"
     line = str(line).strip()
     try:
-        return eng.Action.parse(line)
-    except eng.PlayError as exc:
+        return engine.Action.parse(line)
+    except engine.PlayError as exc:
         raise ActionRefused(
             f"“{line}”不是一手牌：{exc.zh}", rule=exc.rule, message_en=f"{line!r} is not a play: {exc.en}"
         ) from exc
-    except eng.CardError as exc:
+    except engine.CardError as exc:
         raise _no(
             "G2.4",
             f"“{line}”里有看不懂的牌：{exc}（用 3–9 T J Q K A 2 B R）",
@@ -501,18 +420,15 @@ def _parse_move(payload: Payload) -> Any:
 def game_play(state: State, payload: Payload, ctx: Context) -> None:
     """One decision: {line: "1 TTTTT" | "4 pass" | "3 yield"} (or {seat, cards}); illegal → refused with
     the clause id and the engine's zh/en explanation."""
-    eng = _engine()
     move = _parse_move(payload)
     live = live_game(state, ctx)
     game = live.game
     if game.is_over():
         raise _no("G10", "本局已结束，请开始下一局", "the game is over: start the next one")
-    lead = game.last_play is None
     try:
         game.push(move)
-    except eng.IllegalAction as exc:
+    except engine.IllegalAction as exc:
         raise ActionRefused(exc.zh, rule=exc.rule, message_en=exc.en) from exc
-    live.leads.append(lead)
     state["game"]["record"] = state["game"]["record"] + [str(move)]
     state["game"]["redo"] = []  # a new decision: what was undone is not redone any more
     live.key = _key(state)

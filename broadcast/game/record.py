@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import engine
 from broadcast.core import ActionRefused, Context, Payload, State
 from broadcast.game.actions import (
     RUNTIME_KEY,
     SEATS,
-    _engine,
     _fresh_game,
     _key,
     _no,
@@ -75,7 +75,6 @@ def game_undo(state: State, payload: Payload, ctx: Context) -> None:
     if not live.game.moves:
         raise _no("undo", "本局还没有出牌，无法撤销", "nothing to undo in this game")
     undone = str(live.game.pop())
-    live.leads.pop()
     n = len(state["game"]["record"])
     state["game"]["record"] = state["game"]["record"][:-1]
     state["game"]["redo"] = [*state["game"]["redo"], undone]
@@ -91,15 +90,12 @@ def game_redo(state: State, payload: Payload, ctx: Context) -> None:
     redo = state["game"]["redo"]
     if not redo:
         raise _no("redo", "没有可以重做的一步", "nothing to redo")
-    eng = _engine()
     live = live_game(state, ctx)
-    move = eng.Action.parse(redo[-1])
-    lead = live.game.last_play is None
+    move = engine.Action.parse(redo[-1])
     try:
         live.game.push(move)
-    except eng.IllegalAction as exc:
+    except engine.IllegalAction as exc:
         raise _refused(exc) from exc
-    live.leads.append(lead)
     state["game"]["record"] = [*state["game"]["record"], str(move)]
     state["game"]["redo"] = redo[:-1]
     _history(state, ctx, "redo", move=len(state["game"]["record"]), line=str(move), reason=reason)
@@ -112,7 +108,6 @@ def game_correct(state: State, payload: Payload, ctx: Context) -> None:
     """Correct decision ``move`` (1-based): {move, line, reason} replaces it, {move, delete: true, reason}
     removes it, {move, insert: true, line, reason} inserts a forgotten one before it (``move`` one past
     the end appends). The engine re-checks the rest; see the module doc."""
-    eng = _engine()
     reason = _reason(payload, required=True)
     _not_saved(state)
     record: list[str] = list(state["game"]["record"])
@@ -127,7 +122,7 @@ def game_correct(state: State, payload: Payload, ctx: Context) -> None:
         raise _no("correct", "不能同时删除和插入", "delete and insert together")
     game = _fresh_game(state)
     for line in record[: n - 1]:  # these stood before and stand now
-        game.push(eng.Action.parse(line))
+        game.push(engine.Action.parse(line))
     new_record = record[: n - 1]
     new_line = ""
     if not delete:
@@ -138,7 +133,7 @@ def game_correct(state: State, payload: Payload, ctx: Context) -> None:
             raise _no("G10", "此处本局已结束", "the game is already over at that point")
         try:
             game.push(move)
-        except eng.IllegalAction as exc:
+        except engine.IllegalAction as exc:
             raise _refused(exc) from exc
         new_line = str(move)
         new_record.append(new_line)
@@ -162,8 +157,8 @@ def game_correct(state: State, payload: Payload, ctx: Context) -> None:
             )
             continue
         try:
-            game.push(eng.Action.parse(line))
-        except eng.IllegalAction as exc:
+            game.push(engine.Action.parse(line))
+        except engine.IllegalAction as exc:
             dropped.append({"number": number, "line": line, "rule": exc.rule, "zh": exc.zh, "en": exc.en})
             continue
         new_record.append(line)
@@ -184,7 +179,6 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
     (one seat at a time), {reason?}. Each hand holds the seat's dealt cards (36, G2.1), no rank more
     than the pack has, all together no more than the pack (216). The record so far is replayed with
     them (possession is checked from now on); a hand that contradicts it is refused with the clause."""
-    eng = _engine()
     g = state["game"]
     if g["leader"] is None:
         raise _no("game", "还没有开局", "no game started")
@@ -202,14 +196,14 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
         updates = {int(seat): str(payload.get("cards", ""))}
     dealt = {s: (g["counts"][s - 1] if g["counts"] else 36) for s in SEATS}
     if g["seed"] is not None and not g["hands"]:  # a seeded deal: its hands stand for the unknown ones
-        hands = [eng.format_cards(h) for h in eng.deal(g["seed"])]
+        hands = [engine.format_cards(h) for h in engine.deal(g["seed"])]
     for seat, text in updates.items():
         if not text.strip():
             hands[seat - 1] = ""
             continue
         try:
-            counts = eng.cards.parse_counts(text.upper().replace("10", "T"))
-        except eng.CardError as exc:
+            counts = engine.cards.parse_counts(text.upper().replace("10", "T"))
+        except engine.CardError as exc:
             raise _no("G2.4", f"{seat}号手牌有看不懂的牌：{exc}", f"seat {seat}: bad cards: {exc}") from exc
         total = sum(counts)
         if total != dealt[seat]:
@@ -218,7 +212,7 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
                 f"{seat}号手牌是{total}张，应为{dealt[seat]}张",
                 f"seat {seat} holds {total} cards, not {dealt[seat]}",
             )
-        hands[seat - 1] = eng.cards.format_counts(counts)
+        hands[seat - 1] = engine.cards.format_counts(counts)
     totals = dict.fromkeys(PACK, 0)
     for h in hands:
         for ch in h:
@@ -237,8 +231,8 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
         game = _fresh_game(state)
         for i, line in enumerate(g["record"], start=1):
             try:
-                game.push(eng.Action.parse(line))
-            except eng.IllegalAction as exc:
+                game.push(engine.Action.parse(line))
+            except engine.IllegalAction as exc:
                 raise ActionRefused(
                     f"手牌与牌谱第{i}步（{line}）不符：{exc.zh}",
                     rule=exc.rule,

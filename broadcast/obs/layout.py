@@ -292,7 +292,6 @@ WARN = "#ff9f1a"  # 报牌 (≤ 10 cards left), as the HTML's --warn
 PLATE = "#1a1f35"  # panels
 PLATE_2 = "#242b48"  # seat cells
 HEADER = "#0d1122"
-BAOPAI_AT = 10  # G5.6: a player with 10 or fewer cards must be seen
 TEAM_LIGHT = {"odd": "#ff9d93", "even": "#9cc0ff"}
 TEAM_BADGE = {"odd": "#ffd9d5", "even": "#d5e4ff"}
 TITLE_BADGE = {"二落": "#c3c8d6", "大落": "#c3c8d6", "圈三": "#c0392b"}
@@ -485,7 +484,7 @@ def _scoreboard(p: _Painter, st: Mapping[str, Any]) -> None:
     mid = y0 + 35
     for side, team, bx in (("odd", odd, x0 + 116), ("even", even, x0 + 430)):
         colour = str(team.get("color") or ("#c8372d" if side == "odd" else "#1f5fbf"))
-        name = str(team.get("name") or ("单数队" if side == "odd" else "双数队"))
+        name = str(team.get("label") or "")  # the name on air, as the game component decided it
         zh = "单" if side == "odd" else "双"
         p.rect(f"比分·{zh}队底", colour, bx, y0 + 12, 274, 46)
         p.rect(f"比分·{zh}队光", "#ffffff", bx, y0 + 12, 274, 2, 60)
@@ -534,8 +533,8 @@ def _scoreboard(p: _Painter, st: Mapping[str, Any]) -> None:
         colour = str((odd if team == "odd" else even).get("color") or "#ffffff")
         cx, cy = tx + SEAT_POS[num][0], ty + SEAT_POS[num][1]
         left = int(s.get("cards_left", 36))
-        title_zh = str(s.get("title") or ("圈三" if s.get("status") == "quan_san" else ""))
-        baopai = not title_zh and s.get("status") != "out" and 0 < left <= BAOPAI_AT
+        title_zh = str(s.get("title") or "")
+        baopai = bool(s.get("baopai"))  # G5.6 as the engine reports it
         n = f"比分·{num}号位"
         p.rect(f"{n}·轮到", GOLD, cx - 3, cy - 3, cw + 6, ch + 6, 255 if turn == num else 0)
         p.rect(f"{n}·底", "#2b3050" if title_zh else PLATE_2, cx, cy, cw, ch)

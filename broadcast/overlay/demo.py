@@ -151,6 +151,7 @@ def demo_table() -> dict[str, Any]:
                 "status": "out" if titles[i] else ("wutou" if seat == 6 else "playing"),
                 "opened": seat in (1, 3),
                 "passed": False,
+                "baopai": seat in (1, 5),  # G5.6: in play with ≤ 10 cards, as the engine reports them
             }
         )
     return {
@@ -159,8 +160,8 @@ def demo_table() -> dict[str, Any]:
         "game_no": 2,
         "games_in_match": 3,
         "teams": {
-            "odd": {"name": "小当家联盟队", "color": "#c8372d", "points": 17},
-            "even": {"name": "沂蒙山泉队", "color": "#1f5fbf", "points": 11},
+            "odd": {"name": "小当家联盟队", "label": "小当家联盟队", "color": "#c8372d", "points": 17},
+            "even": {"name": "沂蒙山泉队", "label": "沂蒙山泉队", "color": "#1f5fbf", "points": 11},
         },
         "seats": seats,
         "turn": 4,

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from broadcast.core import ActionRefused
-from broadcast.game.actions import cn_count, play_label
 from broadcast.studio import open_store
 from engine import new_game
+from engine.words import cn_count, play_label
 
 NAMES = ["甲", "乙", "丙", "丁", "戊", "己"]
 

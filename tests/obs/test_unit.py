@@ -187,7 +187,7 @@ def test_native_layout_texts_are_text_and_follow_state() -> None:
     assert lay.inputs["角标·标签"].settings["text"] == "独家特约"
     st = _state_with_names()
     st["table"]["seats"][2].update(cards_left=0, title="头科", status="out")
-    st["table"]["seats"][4].update(cards_left=9)
+    st["table"]["seats"][4].update(cards_left=9, baopai=True)  # as the engine reports it (G5.6)
     st["table"]["turn"] = 4
     lay2 = L.build_layout(st, browser=False)
 

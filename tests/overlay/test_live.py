@@ -31,6 +31,7 @@ def test_update_shows_in_the_next_frame(page: Any, demo_store: MemoryStore, serv
 
         def edit(st: dict[str, Any], n: int = n) -> None:
             st["table"]["seats"][1]["cards_left"] = n
+            st["table"]["seats"][1]["baopai"] = n <= 10  # as the engine reports it (G5.6)
 
         change = demo_store.edit(edit)
         wait_rendered(page, change.seq)
@@ -80,7 +81,7 @@ def test_server_restart_comes_back_to_the_current_state(page: Any, demo_store: M
 def test_injected_name_shows_as_text(page: Any, shots: Path) -> None:
     st = demo_state(on=("scoreboard", "lower_third", "leaderboard", "ticker"))
     st["table"]["seats"][0]["name"] = INJECTION
-    st["table"]["teams"]["odd"]["name"] = "<b>队</b>"
+    st["table"]["teams"]["odd"]["name"] = st["table"]["teams"]["odd"]["label"] = "<b>队</b>"
     st["lower_third"]["name"] = INJECTION
     st["leaderboard"]["rows"][0]["name"] = INJECTION
     st["sponsors"]["ticker"] = ["<script>alert(2)</script>"]

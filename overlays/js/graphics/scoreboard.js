@@ -1,9 +1,8 @@
 // 计分板: the six seats around the table (playing order counterclockwise, 对头 opposite), cards left
-// with the 报牌 highlight at ≤ 10, whose turn it is, the last play, titles, game N of M and the match
-// totals. The title sponsor's logo sits at the centre of the table.
+// with the 报牌 highlight (G5.6, as the engine reports it), whose turn it is, the last play, titles,
+// game N of M and the match totals. The title sponsor's logo sits at the centre of the table.
+// Every rule word (报牌, titles, who passed, team names, the play's label) comes decided in the state.
 import { h, text, flag, data, logo, image, color, cardText, changed, graphicRoot, onAir } from '../dom.js';
-
-const BAOPAI = 10;   // G5.6: counts at or below ten are told
 
 function seatPlate() {
   const el = h('div', 'seat');
@@ -88,9 +87,9 @@ export function mount(parent) {
     text(gameNo, `第${t.game_no}局`);
     text(gameOf, `共${t.games_in_match}局`);
     const teams = t.teams || {};
-    for (const [side, box, fallback] of [['odd', odd, '单号队'], ['even', even, '双号队']]) {
+    for (const [side, box] of [['odd', odd], ['even', even]]) {
       const team = teams[side] || {};
-      text(box.n, team.name || fallback);
+      text(box.n, team.label || '');
       text(box.p, team.points ?? 0);
     }
     root.style.setProperty('--odd', color(teams.odd && teams.odd.color, '#c8372d'));
@@ -122,7 +121,7 @@ export function mount(parent) {
       data(p.el, 'title', s.title || '');
       data(p.el, 'status', s.status || 'playing');
       flag(p.el, 'finished', finished);
-      flag(p.el, 'baopai', !finished && s.status !== 'quan_san' && s.cards_left <= BAOPAI);
+      flag(p.el, 'baopai', !!s.baopai);
       flag(p.el, 'turn', t.phase === 'playing' && t.turn === n);
       flag(p.el, 'passed', !!s.passed);
       flag(p.el, 'burning', s.status === 'burning');

@@ -1,0 +1,70 @@
+"""The show's words for what the engine decides: ranks, titles, teams, seats, plays, presets.
+
+The engine is the only place that knows a rule; these are the names it gives to what it decides, so
+the application (``broadcast.game``), the on-air pages and the native OBS graphics say the same thing.
+They render these words from the show state; none of them keeps its own copy.
+"""
+
+from __future__ import annotations
+
+from .cards import ZH_NAMES, Play
+from .game import QUAN_SAN, TITLES, VOID
+from .gjn import PRESETS
+
+__all__ = [
+    "PRESETS",
+    "PRESET_NAMES_ZH",
+    "QUAN_SAN",
+    "RANK_ZH",
+    "TEAMS",
+    "TEAM_NAMES_ZH",
+    "TITLES",
+    "VOID",
+    "cn_count",
+    "label_of",
+    "play_label",
+    "seat_name",
+    "team_name",
+]
+
+RANK_ZH: tuple[str, ...] = ZH_NAMES  # 3 … A, 2, 小王, 大王 (G2.1)
+TEAMS = ("odd", "even")  # G1.2: odd seats {1,3,5} against even seats {2,4,6}
+TEAM_NAMES_ZH = {"odd": "单号队", "even": "双号队"}  # a team without a name, on air (G1.2)
+PRESET_NAMES_ZH = {"tv_match": "比赛规则", "dagang": "够级大纲"}
+
+_CN_DIGITS = "零一二三四五六七八九"
+
+
+def team_name(team: str, name: str = "") -> str:
+    """A team's name on air: its own name, else 单号队 / 双号队 (G1.2)."""
+    return name.strip() or TEAM_NAMES_ZH[team]
+
+
+def seat_name(seat: int, name: str = "") -> str:
+    """A player's name on air: their name, else the seat (``3号位``)."""
+    return name.strip() or f"{seat}号位"
+
+
+def cn_count(n: int) -> str:
+    """Chinese numeral for a count of cards: 1 一, 2 两, 10 十, 12 十二, 20 二十."""
+    if n == 2:
+        return "两"
+    if n < 10:
+        return _CN_DIGITS[n]
+    tens, ones = divmod(n, 10)
+    head = "" if tens == 1 else _CN_DIGITS[tens]
+    return head + "十" + (_CN_DIGITS[ones] if ones else "")
+
+
+def play_label(base: int, n: int, twos: int = 0, smalls: int = 0, bigs: int = 0) -> str:
+    """The on-air words for a play: ``五个10``, ``三个Q带两个2``, ``两个A带一个大王``, ``两个小王``."""
+    label = f"{cn_count(n)}个{RANK_ZH[base]}"
+    for count, name in ((twos, "2"), (smalls, "小王"), (bigs, "大王")):
+        if count:
+            label += f"带{cn_count(count)}个{name}"
+    return label
+
+
+def label_of(play: Play) -> str:
+    """The on-air words for a :class:`Play` (``TTTTT`` → ``五个10``)."""
+    return play_label(play.base, play.n, play.twos, play.smalls, play.bigs)
