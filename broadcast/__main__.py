@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+from pathlib import Path
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("broadcast.app", "演播室：演示赛季、图形、OBS（未运行也可）/ the studio, demo season"),
@@ -48,6 +50,42 @@ def main(argv: list[str] | None = None) -> int:
         return int(module.main(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # noqa: BLE001 - never a traceback for a person: one line, exit 2
+        return _one_line(name, args, exc)
+
+
+def _one_line(command: str, args: argparse.Namespace, exc: Exception) -> int:
+    """The last net under every command: the disk and the database files get one line naming the file
+    and what to do (exit 2); anything else is a fault of this software: one line, the details in a
+    file for the developers (exit 1)."""
+    import sqlite3
+
+    from broadcast.core.db import DatabaseError, describe
+    from broadcast.core.files import WriteFailed, describe_os_error
+
+    if isinstance(exc, DatabaseError | WriteFailed):
+        print(f"错误 error: {exc}", file=sys.stderr)
+        return 2
+    if isinstance(exc, sqlite3.Error):
+        print(f"错误 error: {describe(exc, getattr(args, 'db', None) or 'database')}", file=sys.stderr)
+        return 2
+    if isinstance(exc, OSError):
+        print(f"错误 error: {describe_os_error(exc.filename or command, exc)}", file=sys.stderr)
+        return 2
+    import tempfile
+    import traceback
+
+    report = Path(tempfile.gettempdir()) / f"gouji-{command}-error-{os.getpid()}.txt"
+    try:
+        report.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
+        where = f"详情 details: {report}"
+    except OSError:
+        where = "详情无法写入 details could not be written"
+    print(
+        f"内部错误 internal error in {command}: {type(exc).__name__}: {exc} — {where}",
+        file=sys.stderr,
+    )
+    return 1
 
 
 if __name__ == "__main__":

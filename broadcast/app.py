@@ -26,6 +26,7 @@ from broadcast.overlay.cli import add_server_arguments, fail, print_urls, resolv
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DB = ROOT / "data" / "studio.sqlite"
 DEMO_PLACEMENTS = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
+RETRY_S = 2.0  # a write the disk refused is tried again this often
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -58,6 +59,10 @@ class Studio:
         self.recorder: Any = None
         self.asrun: Any = None
         self.placements: Any = None
+        self._pending: list[tuple[str, Any]] = []
+        self._retry_lock = threading.Lock()
+        self._retry_thread: threading.Thread | None = None
+        self._stopping = threading.Event()
 
     def start(self) -> None:
         from broadcast.core.db import DatabaseError
@@ -67,7 +72,7 @@ class Studio:
         try:
             self.store = open_store(self.db_path)
         except DatabaseError as exc:
-            fail(f"{self.db_path}:0: {exc}")
+            fail(str(exc))
         if fresh:
             _say(f"新建项目数据库 new project database: {self.db_path}")
         else:
@@ -77,11 +82,57 @@ class Studio:
             )
         for msg in self.store.replay_errors:
             _say(f"警告 warning: {msg}")
-        self._sponsors()
-        self._season()
+        conn = self.store.journal.connection
+        if getattr(conn, "readonly", False):
+            why = getattr(conn, "reason", "") or f"{self.db_path}: 文件只读 / the file is read-only"
+            _say(
+                f"{why} — 只读打开：图形照常服务最后的状态，写入会被拒绝并重试 / opened read-only: the pages "
+                "serve its last state; writes are refused and retried"
+            )
+        self._write("赞助排期 placements", self._sponsors)
+        self._write("演示赛季 demo season", self._season)
         self._asrun()
         self._serve()
         self._obs()
+
+    # -- writes the disk may refuse ---------------------------------------------------------------
+    def _write(self, what: str, fn: Any) -> None:
+        """Run a start-up write; if the disk refuses it (full, read-only, I/O error), say so in one line
+        and try it again every few seconds in the background while the studio serves the last state."""
+        from broadcast.core.db import StorageError
+
+        try:
+            fn()
+        except StorageError as exc:
+            _say(
+                f"写入失败 write refused ({what}): {exc} — 图形照常服务最后的状态，每 {RETRY_S:g} 秒重试 / "
+                f"the pages serve the last state; retrying every {RETRY_S:g} s"
+            )
+            with self._retry_lock:
+                self._pending.append((what, fn))
+                if self._retry_thread is None:
+                    self._retry_thread = threading.Thread(target=self._retry, name="run-retry", daemon=True)
+                    self._retry_thread.start()
+
+    def _retry(self) -> None:
+        from broadcast.core.db import StorageError
+
+        while not self._stopping.wait(RETRY_S):
+            with self._retry_lock:
+                if not self._pending:
+                    self._retry_thread = None
+                    return
+                what, fn = self._pending[0]
+            try:
+                fn()
+            except StorageError:
+                continue
+            except Exception as exc:  # noqa: BLE001 - one line, never a traceback in the studio
+                _say(f"警告 warning: {what}: {exc}")
+            else:
+                _say(f"写入恢复 written now: {what}")
+            with self._retry_lock:
+                self._pending.pop(0)
 
     # -- parts ---------------------------------------------------------------------------------
     def _season(self) -> None:
@@ -127,9 +178,14 @@ class Studio:
         _say(f"赞助排期 placements: {self.args.placements}（冠名 {title}，{n} 个广告位）")
 
     def _asrun(self) -> None:
+        from broadcast.core.db import StorageError
         from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
 
-        self.asrun = AsRunLog.open(self.db_path)
+        try:
+            self.asrun = AsRunLog.open(self.db_path)
+        except StorageError as exc:
+            _say(f"播出记录无法打开，本次不记录 as-run log unavailable this time: {exc}")
+            return
         self.recorder = AsRunRecorder(self.store, self.asrun, obs_connected=False)
 
     def _serve(self) -> None:
@@ -222,6 +278,11 @@ class Studio:
         r.after_game = lambda n: run_break(f"game_{n}")
 
     def stop(self) -> None:
+        self._stopping.set()
+        with self._retry_lock:
+            pending = [what for what, _fn in self._pending]
+        if pending:
+            _say(f"未写入 not written (the disk refused it until the end): {'、'.join(pending)}")
         if self.bridge is not None:
             self.bridge.flush(2.0)  # the last change reaches OBS, and OBS's events the as-run log
             self.bridge.stop()

@@ -33,6 +33,9 @@ TEAMS = {"odd": {"name": "小当家联盟队"}, "even": {"name": "沂河源代�
 NAMES = ["张立国", "李春燕", "王建军", "赵海峰", "刘晓东", "陈桂兰"]
 
 
+STORAGE_RETRY_S = 2.0  # a refused journal write is tried again this often
+
+
 class Stopped(Exception):
     pass
 
@@ -154,7 +157,28 @@ class Rehearsal:
         return min(seconds, 0.2) if self.quick else seconds
 
     def do(self, type_: str, payload: dict[str, Any] | None = None) -> Any:
-        return self.store.dispatch(type_, payload or {}, source="rehearsal")
+        """Dispatch one action. When the disk refuses the journal write (full, read-only, I/O error)
+        the action is not applied: the pages keep the last state, the operator is told once in one
+        line, and the same action is tried again every few seconds until the disk takes it."""
+        from broadcast.core.db import StorageError
+
+        failing = False
+        while True:
+            try:
+                change = self.store.dispatch(type_, payload or {}, source="rehearsal")
+            except StorageError as exc:
+                if not failing:
+                    self.say(
+                        f"写入失败 write refused: {exc} — 图形保持最后的状态，"
+                        f"每 {STORAGE_RETRY_S:g} 秒重试 / the pages keep the last state; "
+                        f"retrying every {STORAGE_RETRY_S:g} s"
+                    )
+                    failing = True
+                self.wait(STORAGE_RETRY_S)
+                continue
+            if failing:
+                self.say(f"写入恢复 writes work again: #{change.seq} {type_}")
+            return change
 
     def on(self, graphic: str, on: bool = True, item: str | None = None, bus: str = "both") -> None:
         """A graphic on/off. ``both`` (a direct cut) sets preview too, so preview keeps mirroring

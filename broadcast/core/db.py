@@ -4,38 +4,293 @@ Every component that stores data (the journal, the as-run log, seasons) declares
 list of SQL scripts; :func:`migrate` applies the ones a file has not seen yet, in one transaction
 each, and records the version in ``schema_versions``. Opening an old file upgrades it; opening a file
 from a newer build is refused with a clear message instead of corrupting it.
+
+:func:`connect` refuses what is not a studio database before touching it (a file that is not SQLite,
+or a SQLite file of another program: its tables are never added to), and opens a file it may not
+write (read-only disk or file) read-only, so that it can still be read and served; every write then
+fails with :class:`StorageError`, as it does on a full disk or an I/O error. :func:`describe` turns any
+SQLite error into one line naming the file and what to do.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
 
 class DatabaseError(Exception):
-    """A database file that cannot be used (newer schema, not a database, locked)."""
+    """A database file that cannot be used (newer schema, not a database, another program's, locked)."""
 
 
-def connect(path: str | Path, *, check_same_thread: bool = False) -> sqlite3.Connection:
-    """Open (creating if needed) the project database with the settings every component relies on."""
-    p = Path(path)
-    if p.parent and not p.parent.exists():
-        p.parent.mkdir(parents=True, exist_ok=True)
+class StorageError(DatabaseError):
+    """A write the disk refused: full, read-only, an I/O error or a damaged file. Nothing of that write
+    was kept (SQLite rolled it back); what was committed before is intact. ``kind`` is ``full``,
+    ``readonly``, ``io``, ``damaged`` or ``locked``."""
+
+    def __init__(self, message: str, *, kind: str, path: str | Path = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.path = str(path)
+
+
+class StudioConnection(sqlite3.Connection):
+    """A connection that knows its file and whether it was opened read-only."""
+
+    path: str = ""
+    readonly: bool = False
+    reason: str = ""  # why it was opened read-only although writing was asked for (a full disk)
+    reopenable: bool = False  # read-only only because the file could not be written: try again later
+
+
+def refused(conn: sqlite3.Connection) -> StorageError:
+    """The error for a write on a connection that was opened read-only."""
+    path = getattr(conn, "path", "") or "database"
+    reason = getattr(conn, "reason", "")
+    if reason:
+        return StorageError(reason, kind="full", path=path)
+    zh, en = _ADVICE["readonly"]
+    return StorageError(f"{path}: {zh} / {en}", kind="readonly", path=path)
+
+
+def writable_again(conn: sqlite3.Connection) -> sqlite3.Connection | None:
+    """For a connection opened read-only because its file could not be written (read-only disk or
+    file, full disk): a new read-write connection if the file can be written now, else ``None``."""
+    if not getattr(conn, "readonly", False) or not getattr(conn, "reopenable", False):
+        return None
     try:
+        new = connect(str(getattr(conn, "path", "")))
+    except DatabaseError:
+        return None
+    if getattr(new, "readonly", False):
+        new.close()
+        return None
+    return new
+
+
+def error_kind(exc: BaseException) -> str:
+    """``full``, ``readonly``, ``damaged``, ``locked`` or ``io``: what an SQLite error says of the disk."""
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    text = str(exc).lower()
+    if name.startswith("SQLITE_FULL") or "disk is full" in text:
+        return "full"
+    if name.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text:
+        return "readonly"
+    if (
+        name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+        or "malformed" in text
+        or "not a database" in text
+    ):
+        return "damaged"
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
+        return "locked"
+    return "io"
+
+
+_ADVICE = {
+    "full": (
+        "磁盘已满，腾出空间后重试",
+        "the disk is full: free some space, then try again",
+    ),
+    "readonly": (
+        "文件或磁盘只读，请换到可写的位置或改回可写",
+        "the file or its disk is read-only: copy it to a writable place or make it writable",
+    ),
+    "damaged": (
+        "数据库文件已损坏，请用备份恢复（python -m broadcast verify-journal 可检查日志）",
+        "the database file is damaged: restore it from a backup",
+    ),
+    "locked": (
+        "数据库被另一个程序锁住，关闭它后重试",
+        "another program holds the database locked: close it, then try again",
+    ),
+    "io": (
+        "磁盘读写出错，检查磁盘后重试",
+        "a disk I/O error: check the disk, then try again",
+    ),
+}
+
+
+def describe(exc: BaseException, path: str | Path) -> str:
+    """One line for a person: the file, what happened (中文 / English) and what to do."""
+    if isinstance(exc, StorageError):
+        return str(exc)
+    kind = error_kind(exc)
+    if kind == "io" and disk_full(path):
+        kind = "full"
+    zh, en = _ADVICE[kind]
+    return f"{path}: {zh} / {en} ({exc})"
+
+
+FULL_BELOW = 256 * 1024  # free bytes under which an I/O error is taken for a full disk
+
+
+def disk_full(path: str | Path) -> bool:
+    """Whether the file system holding ``path`` is (nearly) full: SQLite reports a full disk met while
+    it creates its -shm or -wal file as an I/O error, so the space is looked at too."""
+    p = Path(path)
+    folder = p if p.is_dir() else p.parent
+    try:
+        st = os.statvfs(folder if str(folder) else ".")
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < FULL_BELOW
+
+
+def storage_error(exc: sqlite3.Error, path: str | Path) -> StorageError:
+    """The :class:`StorageError` for an SQLite error raised by a write (or a read of a damaged file)."""
+    kind = error_kind(exc)
+    if kind == "io" and disk_full(path):
+        kind = "full"
+    zh, en = _ADVICE[kind]
+    return StorageError(f"{path}: {zh} / {en} ({exc})", kind=kind, path=path)
+
+
+def _check_file(p: Path) -> None:
+    """Refuse a file that is not SQLite before SQLite touches it."""
+    try:
+        with p.open("rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise DatabaseError(f"{p}: 无法读取 cannot read the file ({exc.strerror})") from exc
+    if head and head != SQLITE_HEADER:
+        raise DatabaseError(
+            f"{p}: 不是 SQLite 数据库文件 / not an SQLite database file: give the studio's .sqlite file "
+            "(or a new file name to start one)"
+        )
+
+
+def _writable(p: Path) -> bool:
+    folder = p.parent if str(p.parent) else Path(".")
+    if p.exists() and not os.access(p, os.W_OK):
+        return False
+    return os.access(folder, os.W_OK)
+
+
+def _open(p: Path, *, readonly: bool, check_same_thread: bool) -> StudioConnection:
+    if not readonly:
         conn = sqlite3.connect(
-            str(p), timeout=10.0, check_same_thread=check_same_thread, isolation_level=None
+            str(p),
+            timeout=10.0,
+            check_same_thread=check_same_thread,
+            isolation_level=None,
+            factory=StudioConnection,
         )
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
+        assert isinstance(conn, StudioConnection)
+        return conn
+    uri = p.resolve().as_uri()
+    conn = sqlite3.connect(
+        f"{uri}?mode=ro",
+        uri=True,
+        timeout=10.0,
+        check_same_thread=check_same_thread,
+        isolation_level=None,
+        factory=StudioConnection,
+    )
+    assert isinstance(conn, StudioConnection)
+    try:
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError:
+        # a WAL file on a read-only disk without its -shm: readable as an immutable file, but only if
+        # no -wal holds changes that are not in the main file yet
+        conn.close()
+        if Path(f"{p}-wal").exists() and Path(f"{p}-wal").stat().st_size > 0:
+            raise DatabaseError(
+                f"{p}: 只读磁盘上的数据库还有未合并的 -wal 文件，请把 {p.name} 和 {p.name}-wal "
+                f"一起复制到可写的位置再打开 / the read-only copy has un-merged changes in {p.name}-wal: "
+                "copy both files to a writable place and open that"
+            ) from None
+        conn = sqlite3.connect(
+            f"{uri}?mode=ro&immutable=1",
+            uri=True,
+            check_same_thread=check_same_thread,
+            isolation_level=None,
+            factory=StudioConnection,
+        )
+        assert isinstance(conn, StudioConnection)
+    return conn
+
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
+    return {str(r[0]) for r in rows if not str(r[0]).startswith("sqlite_")}
+
+
+def connect(
+    path: str | Path, *, check_same_thread: bool = False, readonly: bool = False
+) -> sqlite3.Connection:
+    """Open (creating if needed) the project database with the settings every component relies on.
+
+    ``readonly`` opens it for reading only (a missing file is then an error). A file this process may
+    not write is opened read-only too (``conn.readonly``): reading works, writes raise
+    :class:`StorageError`. Another program's SQLite file is refused (:class:`DatabaseError`)."""
+    p = Path(path)
+    exists = p.exists()
+    if exists:
+        if p.is_dir():
+            raise DatabaseError(f"{p}: 是一个目录，不是数据库文件 / is a folder, not a database file")
+        _check_file(p)
+    elif readonly:
+        raise DatabaseError(f"{p}: 数据库文件不存在 / no such database file")
+    else:
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DatabaseError(
+                f"{p}: 无法建立数据库所在的目录 cannot create the database's folder ({exc.strerror})"
+            ) from exc
+    ro = readonly or not _writable(p)
+    if ro and not exists:
+        raise StorageError(
+            f"{p}: 目录只读，无法新建数据库 / the folder is read-only: cannot create the database here",
+            kind="readonly",
+            path=p,
+        )
+    conn: StudioConnection | None = None
+    try:
+        try:
+            conn = _open(p, readonly=ro, check_same_thread=check_same_thread)
+            tables = _tables(conn)  # the first read: SQLite makes the -shm file of a WAL database now
+        except sqlite3.OperationalError as exc:
+            # a full disk: the -shm file cannot be made. An existing file can still be read (and
+            # served); every write then says why it is refused, and is tried again later.
+            if ro or not exists or error_kind(exc) not in ("io", "full"):
+                raise
+            if conn is not None:
+                conn.close()
+            conn = _open(p, readonly=True, check_same_thread=check_same_thread)
+            ro = True
+            conn.reason = str(storage_error(exc, p))
+            tables = _tables(conn)
+        conn.path, conn.readonly, conn.reopenable = str(p), ro, ro and not readonly
+        if tables and "schema_versions" not in tables:
+            conn.close()
+            shown = ", ".join(sorted(tables)[:5]) + (" …" if len(tables) > 5 else "")
+            raise DatabaseError(
+                f"{p}: 这是别的程序的 SQLite 数据库（表 {shown}），不是演播室的项目数据库；"
+                f"请换一个文件名 / another program's SQLite file (tables {shown}), not a studio database: "
+                "use another file name"
+            )
+        if not ro:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_versions ("
-            "component TEXT PRIMARY KEY, version INTEGER NOT NULL)"
-        )
+        if not ro and "schema_versions" not in tables:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_versions ("
+                "component TEXT PRIMARY KEY, version INTEGER NOT NULL)"
+            )
     except sqlite3.DatabaseError as exc:
-        raise DatabaseError(f"{p}: not a usable SQLite database ({exc})") from exc
+        if conn is not None:
+            conn.close()
+        kind = error_kind(exc)
+        if kind in ("full", "readonly", "io", "locked"):
+            raise storage_error(exc, p) from exc
+        raise DatabaseError(f"{p}: 不是可用的 SQLite 数据库 not a usable SQLite database ({exc})") from exc
     conn.row_factory = sqlite3.Row
     return conn
 
@@ -46,28 +301,57 @@ _migrate_lock = threading.Lock()
 def migrate(conn: sqlite3.Connection, component: str, migrations: Sequence[str]) -> int:
     """Bring ``component``'s tables up to ``len(migrations)``; return the version now in the file."""
     with _migrate_lock:
-        row = conn.execute("SELECT version FROM schema_versions WHERE component=?", (component,)).fetchone()
+        try:
+            row = conn.execute(
+                "SELECT version FROM schema_versions WHERE component=?", (component,)
+            ).fetchone()
+        except sqlite3.OperationalError as exc:  # an empty file opened read-only
+            if "no such table" not in str(exc):
+                raise storage_error(exc, getattr(conn, "path", "") or "database") from exc
+            row = None
         have = int(row[0]) if row else 0
+        path = getattr(conn, "path", "") or "database"
         if have > len(migrations):
             raise DatabaseError(
-                f"the database holds {component} schema v{have}, newer than this build knows "
-                f"(v{len(migrations)}): upgrade the software, do not open it with this version"
+                f"{path}: 数据库来自更新的版本（{component} v{have}，本程序只认识 v{len(migrations)}），"
+                f"请升级软件后再打开 / the database holds {component} schema v{have}, newer than this build "
+                f"knows (v{len(migrations)}): upgrade the software, do not open it with this version"
+            )
+        if have < len(migrations) and getattr(conn, "readonly", False):
+            if getattr(conn, "reason", ""):  # opened read-only because the disk is full
+                raise StorageError(str(conn.reason), kind="full", path=path)  # type: ignore[attr-defined]
+            raise StorageError(
+                f"{path}: 只读文件需要升级（{component} v{have} → v{len(migrations)}），"
+                "请复制到可写的位置再打开 / "
+                f"a read-only file needs an upgrade ({component} v{have} → v{len(migrations)}): copy it to a "
+                "writable place and open that",
+                kind="readonly",
+                path=path,
             )
         for version in range(have + 1, len(migrations) + 1):
             script = migrations[version - 1]
-            conn.execute("BEGIN IMMEDIATE")
             try:
-                for stmt in _split_sql(script):
-                    conn.execute(stmt)
-                conn.execute(
-                    "INSERT INTO schema_versions(component, version) VALUES(?, ?) "
-                    "ON CONFLICT(component) DO UPDATE SET version=excluded.version",
-                    (component, version),
-                )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for stmt in _split_sql(script):
+                        conn.execute(stmt)
+                    conn.execute(
+                        "INSERT INTO schema_versions(component, version) VALUES(?, ?) "
+                        "ON CONFLICT(component) DO UPDATE SET version=excluded.version",
+                        (component, version),
+                    )
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:  # a full disk may have rolled it back already
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.OperationalError as exc:
+                if error_kind(exc) == "io" and "already exists" in str(exc):
+                    raise DatabaseError(
+                        f"{path}: 表已存在但不是本程序建立的（{exc}）/ a table of {component} exists but was "
+                        "not made by this software: use another file name"
+                    ) from exc
+                raise storage_error(exc, path) from exc
         return len(migrations)
 
 

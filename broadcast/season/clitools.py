@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +12,8 @@ from typing import Any
 
 import yaml
 
-from broadcast.core.db import DatabaseError
+from broadcast.core.db import DatabaseError, describe
+from broadcast.core.files import WriteFailed, describe_os_error
 from broadcast.season.export import ExportError
 from broadcast.season.importer import ImportError_
 from broadcast.season.model import SeasonError
@@ -19,7 +21,15 @@ from broadcast.season.rankings import SpecError
 from broadcast.season.render import RenderError
 
 DEFAULT_DB = os.environ.get("GOUJI_DB", "studio.sqlite")
-USER_ERRORS = (SeasonError, ImportError_, ExportError, RenderError, SpecError, DatabaseError, OSError)
+USER_ERRORS = (
+    SeasonError,
+    ImportError_,
+    ExportError,
+    RenderError,
+    SpecError,
+    DatabaseError,
+    WriteFailed,
+)
 
 
 def add_db(p: argparse.ArgumentParser, *, season: bool = True) -> None:
@@ -50,6 +60,10 @@ def run(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> in
         return fail(shown + more + ["未导入任何数据 / nothing was imported"])
     except USER_ERRORS as e:
         return fail(f"错误 error: {e}")
+    except OSError as e:
+        return fail(f"错误 error: {describe_os_error(e.filename or '', e)} ({e.strerror or e})")
+    except sqlite3.Error as e:  # the disk or the file (full, read-only, damaged): name it, say what to do
+        return fail(f"错误 error: {describe(e, getattr(args, 'db', 'database'))}")
 
 
 def db_must_exist(path: str) -> None:
@@ -69,7 +83,14 @@ def sponsor_from_placements(path: str | Path) -> tuple[str, str]:
     """
     p = Path(path)
     try:
-        data: Any = yaml.safe_load(p.read_text(encoding="utf-8"))
+        raw = p.read_bytes()
+        data: Any = yaml.safe_load(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        raise SeasonError(
+            f"{p}:{line}: 文件不是 UTF-8 编码，请用 UTF-8 另存 / not UTF-8 text: save the file as UTF-8",
+            rule="placements",
+        ) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 0

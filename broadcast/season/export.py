@@ -9,6 +9,7 @@ is in :mod:`broadcast.season.render`.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -17,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from broadcast.core.files import atomic_path, write_text
 from broadcast.season.model import SeasonDB, round_name
 from broadcast.season.progress import Progress
 from broadcast.season.rankings import Ranking, Row, rank_label
@@ -256,15 +258,13 @@ def prizes_table(sdb: SeasonDB, season_id: int, episode_id: int | None, title: s
 
 # -- writers --------------------------------------------------------------------------------------
 def write_csv(table: Table, path: Path, progress: Progress | None = None) -> None:
-    tmp = path.with_name(path.name + ".part")
-    with tmp.open("w", encoding="utf-8-sig", newline="") as f:
+    with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8-sig", newline="") as f:
         w = csv.writer(f)
         w.writerow(table.headers)
         for row in table.rows:
             w.writerow(row)
             if progress:
                 progress.advance()
-    tmp.replace(path)
 
 
 def write_xlsx(tables: Sequence[Table], path: Path, progress: Progress | None = None) -> None:
@@ -310,15 +310,16 @@ def write_xlsx(tables: Sequence[Table], path: Path, progress: Progress | None = 
                 progress.advance()
         if table.rows:
             ws.auto_filter.ref = f"A2:{get_column_letter(len(table.headers))}{len(table.rows) + 2}"
-    tmp = path.with_name(path.name + ".part")
-    wb.save(tmp)
-    tmp.replace(path)
+    # built in memory, then written in one go: a full disk then fails on a plain write, instead of
+    # inside openpyxl's zip writer (which leaves half-closed files behind that complain at exit)
+    buf = io.BytesIO()
+    wb.save(buf)
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(buf.getvalue())
 
 
 def write_json(obj: Any, path: Path) -> None:
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps(obj, ensure_ascii=False, indent=1, default=str) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    write_text(path, json.dumps(obj, ensure_ascii=False, indent=1, default=str) + "\n")
 
 
 def ranking_json(ranking: Ranking, season: sqlite3.Row) -> dict[str, Any]:
@@ -431,7 +432,7 @@ def export_records(
             name = f"{ep}M{int(r['match_id']):04d}-G{int(r['number'])}{'-extra' if r['extra'] else ''}.gjn"
             p = out_dir / name
             text = r["gjn"] if r["gjn"].endswith("\n") else r["gjn"] + "\n"
-            p.write_text(text, encoding="utf-8")
+            write_text(p, text)
             written.append(p)
             index.append(
                 [
@@ -447,6 +448,6 @@ def export_records(
                 ]
             )
             bar.advance()
-    with (out_dir / "index.csv").open("w", encoding="utf-8-sig", newline="") as f:
+    with atomic_path(out_dir / "index.csv") as tmp, tmp.open("w", encoding="utf-8-sig", newline="") as f:
         csv.writer(f).writerows(index)
     return written

@@ -116,6 +116,7 @@ def _read_csv(path: Path) -> Iterator[tuple[int, list[str]]]:
 
 def _read_xlsx(path: Path, sheet: str | None) -> Iterator[tuple[int, list[str]]]:
     import zipfile
+    import zlib
 
     import openpyxl
 
@@ -129,8 +130,18 @@ def _read_xlsx(path: Path, sheet: str | None) -> Iterator[tuple[int, list[str]]]
         if sheet is not None and sheet not in wb.sheetnames:
             raise ImportError_([f"{path}:row 1: 没有工作表 {sheet!r}（有：{', '.join(wb.sheetnames)}）"])
         ws = wb[sheet] if sheet else wb.worksheets[0]
-        for i, values in enumerate(ws.iter_rows(values_only=True), start=1):
-            yield i, [_cell(v) for v in values]
+        i = 0
+        try:
+            for i, values in enumerate(ws.iter_rows(values_only=True), start=1):
+                yield i, [_cell(v) for v in values]
+        except (SyntaxError, zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError) as exc:
+            # xml.etree's ParseError is a SyntaxError: a sheet cut short or damaged inside the zip
+            raise ImportError_(
+                [
+                    f"{path}:row {i + 1}: 工作表已损坏（{exc}），请在 Excel 里打开并另存 / "
+                    f"the sheet is damaged after row {i}: open it in Excel and save it again"
+                ]
+            ) from None
     finally:
         wb.close()
 

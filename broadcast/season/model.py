@@ -85,10 +85,11 @@ class SeasonDB:
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
+            self.conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:  # a full disk makes SQLite roll back by itself
+                self.conn.execute("ROLLBACK")
             raise
-        self.conn.execute("COMMIT")
 
     # -- seasons, episodes, teams, players -----------------------------------------------------
     def create_season(

@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from broadcast.core.files import atomic_path
 from broadcast.season.rankings import Ranking, Row
 
 W, H = 1920, 1080
@@ -242,7 +243,6 @@ def render_leaderboard(
         )
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".part")
-    img.convert("RGB").save(tmp, format="PNG", optimize=True)
-    tmp.replace(out)
+    with atomic_path(out) as tmp:
+        img.convert("RGB").save(tmp, format="PNG", optimize=True)
     return out

@@ -15,6 +15,7 @@ Durations are never stored: the report pairs on/off events into intervals (see `
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import sqlite3
 import threading
@@ -134,6 +135,19 @@ class AsRunLog:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+    def reopen_if_writable(self) -> bool:
+        """After the file was opened read-only (full or read-only disk): a read-write connection if the
+        file can be written now. Returns whether writes can be tried."""
+        with self._lock:
+            if not getattr(self._conn, "readonly", False):
+                return True
+            again = db.writable_again(self._conn)
+            if again is None:
+                return False
+            self._conn.close()
+            self._conn = again
+            return True
 
     # -- episodes --------------------------------------------------------------------------------
     def begin_episode(
@@ -262,6 +276,8 @@ def _json(value: dict[str, Any]) -> str:
 
 # ------------------------------------------------------------------------------------------ recorder
 _STOP = object()
+STORAGE_RETRY_S = 2.0  # an event the disk refused is written again this often
+log = logging.getLogger(__name__)
 
 
 class AsRunRecorder:
@@ -288,6 +304,7 @@ class AsRunRecorder:
         self._program = _program(store.state)
         self._queue: queue.Queue[object] = queue.Queue()
         self._errors: list[str] = []
+        self._closing = threading.Event()
         self._thread = threading.Thread(target=self._run, name="asrun-writer", daemon=True)
         self._thread.start()
         self._unsubscribe = store.subscribe(self._on_change, name="asrun")
@@ -368,6 +385,7 @@ class AsRunRecorder:
 
     def close(self) -> None:
         self._unsubscribe()
+        self._closing.set()
         self._queue.put(_STOP)
         self._thread.join(timeout=5.0)
 
@@ -383,23 +401,48 @@ class AsRunRecorder:
             item = self._queue.get()
             if item is _STOP:
                 return
-            try:
-                if isinstance(item, threading.Event):
-                    item.set()
-                elif isinstance(item, AirEvent):
-                    self._log.record(item)
-                elif isinstance(item, tuple) and item[0] == "begin":
-                    _, episode, ts, air_date, placements = item
-                    self._log.begin_episode(episode, ts, air_date=air_date, placements=placements)
-                elif isinstance(item, tuple) and item[0] == "end":
-                    self._log.end_episode(item[1])
-                elif isinstance(item, tuple) and item[0] == "prize":
-                    _, ts, contestant, yuan, note = item
-                    self._log.record_prize(ts, contestant, yuan, note)
-                elif isinstance(item, tuple) and item[0] == "placements":
-                    self._log.set_placements(item[1])
-            except Exception as exc:  # the show goes on; the error is kept for the console
-                self._errors.append(f"{type(exc).__name__}: {exc}")
+            # a disk that refuses the write (full, read-only, I/O error) does not lose the event: it is
+            # written again every few seconds (it carries its own time), the ones after it wait behind it
+            failing = False
+            while True:
+                try:
+                    self._write(item)
+                except sqlite3.OperationalError as exc:
+                    if db.error_kind(exc) == "damaged":
+                        self._errors.append(db.describe(exc, getattr(self._log.connection, "path", "")))
+                        break
+                    if not failing:
+                        failing = True
+                        self._errors.append(db.describe(exc, getattr(self._log.connection, "path", "")))
+                        log.warning("as-run write refused, retrying: %s", exc)
+                    if self._closing.wait(STORAGE_RETRY_S):
+                        left = self._queue.qsize() + 1
+                        self._errors.append(f"as-run: {left} 条记录未能写入 events not written at close")
+                        return
+                    self._log.reopen_if_writable()
+                    continue
+                break
+
+    def _write(self, item: object) -> None:
+        try:
+            if isinstance(item, threading.Event):
+                item.set()
+            elif isinstance(item, AirEvent):
+                self._log.record(item)
+            elif isinstance(item, tuple) and item[0] == "begin":
+                _, episode, ts, air_date, placements = item
+                self._log.begin_episode(episode, ts, air_date=air_date, placements=placements)
+            elif isinstance(item, tuple) and item[0] == "end":
+                self._log.end_episode(item[1])
+            elif isinstance(item, tuple) and item[0] == "prize":
+                _, ts, contestant, yuan, note = item
+                self._log.record_prize(ts, contestant, yuan, note)
+            elif isinstance(item, tuple) and item[0] == "placements":
+                self._log.set_placements(item[1])
+        except sqlite3.OperationalError:
+            raise  # the disk: tried again by _run
+        except Exception as exc:  # the show goes on; the error is kept for the console
+            self._errors.append(f"{type(exc).__name__}: {exc}")
 
     def _on_change(self, change: Change) -> None:
         if change.replayed:
