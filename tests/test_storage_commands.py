@@ -19,8 +19,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from broadcast.core import ShowStore
 from broadcast.season.demo import build_demo_season
+from broadcast.studio import open_store
 from tests.disk import fill, remount_readonly, small_disk
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,7 +47,7 @@ def one_clear_line(r: subprocess.CompletedProcess[str], *needles: str) -> str:
 def season_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("season") / "demo.sqlite"
     build_demo_season(db)
-    ShowStore.open(db).journal.connection.close()
+    open_store(db).close()
     return db
 
 
@@ -60,7 +60,7 @@ def _foreign(path: Path, table: str = "journal") -> Path:
 
 
 def _newer(path: Path, component: str) -> Path:
-    ShowStore.open(path).journal.connection.close()
+    open_store(path).close()
     c = sqlite3.connect(path)
     c.execute(
         "INSERT INTO schema_versions(component, version) VALUES(?, 99) "
@@ -193,10 +193,10 @@ def test_import_of_an_xlsx_whose_sheet_xml_is_cut_short(season_db: Path, tmp_pat
 
 def test_a_damaged_journal_stops_run_with_one_line(tmp_path: Path) -> None:
     db = tmp_path / "studio.sqlite"
-    s = ShowStore.open(db)
+    s = open_store(db)
     for i in range(300):
         s.dispatch("show.update", {"round": f"第{i}轮 " + "字" * 40})
-    s.journal.connection.close()
+    s.close()
     c = sqlite3.connect(db)
     root = c.execute("SELECT rootpage FROM sqlite_master WHERE name='journal'").fetchone()[0]
     page = c.execute("PRAGMA page_size").fetchone()[0]

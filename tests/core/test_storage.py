@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from broadcast.core import ShowStore
 from broadcast.core.db import DatabaseError, StorageError, connect
 from broadcast.season.model import SeasonDB
+from broadcast.studio import open_store
 from tests.disk import fill, remount_readonly, remount_writable, small_disk
 
 
@@ -29,7 +29,7 @@ def test_a_file_that_is_not_sqlite_is_refused_by_name_and_left_as_it_was(tmp_pat
     f.write_bytes("这不是数据库 not a database\n".encode())
     before = f.read_bytes()
     with pytest.raises(DatabaseError) as err:
-        ShowStore.open(f)
+        open_store(f)
     assert str(f) in str(err.value) and "not an SQLite database file" in str(err.value)
     assert f.read_bytes() == before
 
@@ -41,7 +41,7 @@ def test_another_programs_sqlite_file_is_refused_and_gets_no_tables(tmp_path: Pa
     c.execute("INSERT INTO journal VALUES (1, '日记')")
     c.commit()
     c.close()
-    for opener in (ShowStore.open, SeasonDB.open):  # a writer and a reader (season list, export)
+    for opener in (open_store, SeasonDB.open):  # a writer and a reader (season list, export)
         with pytest.raises(DatabaseError) as err:
             opener(f)
         assert str(f) in str(err.value) and "another program's SQLite file" in str(err.value)
@@ -51,13 +51,13 @@ def test_another_programs_sqlite_file_is_refused_and_gets_no_tables(tmp_path: Pa
 
 def test_a_file_from_a_newer_build_is_refused_naming_file_and_component(tmp_path: Path) -> None:
     f = tmp_path / "newer.sqlite"
-    ShowStore.open(f).journal.connection.close()
+    open_store(f).close()
     c = sqlite3.connect(f)
     c.execute("UPDATE schema_versions SET version=99 WHERE component='journal'")
     c.commit()
     c.close()
     with pytest.raises(DatabaseError) as err:
-        ShowStore.open(f)
+        open_store(f)
     msg = str(err.value)
     assert str(f) in msg and "journal schema v99" in msg and "upgrade the software" in msg
 
@@ -65,7 +65,7 @@ def test_a_file_from_a_newer_build_is_refused_naming_file_and_component(tmp_path
 def test_a_full_disk_refuses_the_action_keeps_the_state_and_loses_no_seq(tmp_path: Path) -> None:
     with small_disk(2048) as disk:
         db = disk / "studio.sqlite"
-        store = ShowStore.open(db)
+        store = open_store(db)
         store.dispatch("show.update", {"episode": "第1期"})
         seen: list[int] = []
         store.subscribe(lambda ch: seen.append(ch.seq))
@@ -87,23 +87,23 @@ def test_a_full_disk_refuses_the_action_keeps_the_state_and_loses_no_seq(tmp_pat
         filler.unlink()  # the operator frees space: the next write goes through, numbered next
         change = store.dispatch("show.update", {"round": "决赛"})
         assert change.seq == confirmed + 1
-        store.journal.connection.close()
-        again = ShowStore.open(db)
+        store.close()
+        again = open_store(db)
         assert again.seq == confirmed + 1 and again.state["show"]["round"] == "决赛"
         assert again.state["show"]["episode"] == "第1期"
-        again.journal.connection.close()
+        again.close()
 
 
 def test_a_studio_file_on_a_full_disk_opens_read_only_and_writes_once_space_is_back(tmp_path: Path) -> None:
     src = tmp_path / "src.sqlite"
-    s = ShowStore.open(src)
+    s = open_store(src)
     s.dispatch("show.update", {"episode": "第7期"})
-    s.journal.connection.close()
+    s.close()
     with small_disk(2048) as disk:
         db = disk / "studio.sqlite"
         shutil.copy(src, db)
         filler = fill(disk)  # not even room for SQLite's -shm file
-        store = ShowStore.open(db)  # a restart on the full disk: the last state is read
+        store = open_store(db)  # a restart on the full disk: the last state is read
         assert store.state["show"]["episode"] == "第7期" and store.seq == 1
         with pytest.raises(StorageError) as err:
             store.dispatch("show.update", {"episode": "第8期"})
@@ -111,61 +111,61 @@ def test_a_studio_file_on_a_full_disk_opens_read_only_and_writes_once_space_is_b
         assert store.state["show"]["episode"] == "第7期"
         filler.unlink()
         assert store.dispatch("show.update", {"episode": "第8期"}).seq == 2
-        store.journal.connection.close()
+        store.close()
 
 
 def test_a_read_only_disk_is_read_and_served_and_writes_are_refused_until_it_is_writable(
     tmp_path: Path,
 ) -> None:
     src = tmp_path / "src.sqlite"
-    s = ShowStore.open(src)
+    s = open_store(src)
     s.dispatch("show.update", {"episode": "第3期"})
-    s.journal.connection.close()
+    s.close()
     with small_disk(4096) as disk:
         db = disk / "studio.sqlite"
         shutil.copy(src, db)
         remount_readonly(disk)
-        store = ShowStore.open(db)
+        store = open_store(db)
         assert store.state["show"]["episode"] == "第3期"
         with pytest.raises(StorageError) as err:
             store.dispatch("show.update", {"episode": "第4期"})
         assert err.value.kind == "readonly" and str(db) in str(err.value)
         remount_writable(disk)
         assert store.dispatch("show.update", {"episode": "第4期"}).seq == 2
-        store.journal.connection.close()
+        store.close()
     # a new database cannot be made in a read-only folder: said so, by name
     with small_disk(1024) as disk:
         remount_readonly(disk)
         with pytest.raises(StorageError) as err2:
-            ShowStore.open(disk / "new.sqlite")
+            open_store(disk / "new.sqlite")
         assert "read-only" in str(err2.value) and str(disk / "new.sqlite") in str(err2.value)
 
 
 def test_journal_rows_that_are_not_json_objects_are_named_not_a_traceback(tmp_path: Path) -> None:
     db = tmp_path / "studio.sqlite"
-    s = ShowStore.open(db)
+    s = open_store(db)
     s.dispatch("show.update", {"episode": "第1期"})
     s.dispatch("show.update", {"round": "积分赛"})
     s.dispatch("show.update", {"title": "够级英雄"})
-    s.journal.connection.close()
+    s.close()
     c = sqlite3.connect(db)
     c.execute("UPDATE journal SET payload='{not json' WHERE seq=2")
     c.execute("UPDATE journal SET payload='[1, 2]' WHERE seq=3")
     c.commit()
     c.close()
-    store = ShowStore.open(db)
+    store = open_store(db)
     damaged = store.journal.damaged
     assert len(damaged) == 2 and "#2" in damaged[0] and "#3" in damaged[1]
     assert store.state["show"]["episode"] == "第1期"
-    store.journal.connection.close()
+    store.close()
 
 
 def test_a_damaged_journal_page_is_a_clear_error_naming_the_file(tmp_path: Path) -> None:
     db = tmp_path / "studio.sqlite"
-    s = ShowStore.open(db)
+    s = open_store(db)
     for i in range(300):
         s.dispatch("show.update", {"round": f"第{i}轮 " + "字" * 40})
-    s.journal.connection.close()
+    s.close()
     c = sqlite3.connect(db)
     c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     root = c.execute("SELECT rootpage FROM sqlite_master WHERE name='journal'").fetchone()[0]
@@ -176,7 +176,7 @@ def test_a_damaged_journal_page_is_a_clear_error_naming_the_file(tmp_path: Path)
     raw[start + 8 : start + 200] = b"\xff" * 192
     db.write_bytes(bytes(raw))
     with pytest.raises(DatabaseError) as err:
-        ShowStore.open(db)
+        open_store(db)
     assert str(db) in str(err.value) and "damaged" in str(err.value)
 
 
