@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from broadcast import tokens as T
+
 # air scenes
 SCENE_GAME = "够级·比赛"
 SCENE_LEADERBOARD = "够级·英雄榜"
@@ -95,8 +97,8 @@ ALIGN_TOP = 4  # top edge, horizontally centred
 ALIGN_TOP_LEFT = 5
 ALIGN_TOP_RIGHT = 6
 
-# the 90 % title-safe area every native graphic is drawn in
-SAFE = (96, 54, 1824, 1026)
+# the 90 % title-safe area every native graphic is drawn in (left, top, right, bottom)
+SAFE = T.safe_area()
 
 STATUS_ZH = {"out": "已出完", "burning": "被烧", "wutou": "无头", "quan_san": "圈三", "sitting_out": "休息"}
 
@@ -202,12 +204,12 @@ def build_layout(
     state: Mapping[str, Any],
     *,
     browser: bool,
-    font: str = "Noto Sans CJK SC",
+    font: str = T.native_font(),
     assets_dir: str | Path = ".",
     overlay_urls: Mapping[str, str] | None = None,
     films: Mapping[str, Path] | None = None,
-    width: int = 1920,
-    height: int = 1080,
+    width: int = T.canvas()[0],
+    height: int = T.canvas()[1],
     camera_kind: str = "",
     camera_settings: Mapping[str, Any] | None = None,
 ) -> Layout:
@@ -284,23 +286,20 @@ def build_layout(
 # image_source for logos. Positions never depend on the state (the bridge only re-sends settings):
 # what changes with the state is text, colour and alpha (alpha 0 hides a cell or a chip).
 
-GOLD = "#f5c542"
-INK = "#ffffff"
-INK_DIM = "#aab1c8"
-DARK_INK = "#2a1d00"
-WARN = "#ff9f1a"  # 报牌 (≤ 10 cards left), as the HTML's --warn
-PLATE = "#1a1f35"  # panels
-PLATE_2 = "#242b48"  # seat cells
-HEADER = "#0d1122"
-TEAM_LIGHT = {"odd": "#ff9d93", "even": "#9cc0ff"}
-TEAM_BADGE = {"odd": "#ffd9d5", "even": "#d5e4ff"}
-TITLE_BADGE = {"二落": "#c3c8d6", "大落": "#c3c8d6", "圈三": "#c0392b"}
-TAG_COLORS = {
-    "烧牌": ("#ff5a1f", INK),
-    "无头": ("#6b5bd6", INK),
-    "过": ("#4a5070", "#d5d9e6"),
-    "开点": ("#5c4a1c", GOLD),
-}
+# the design tokens (overlays/tokens.json), the same the pages' CSS is generated from
+GOLD = T.color("gold")
+INK = T.color("ink")
+WARN = T.color("warn")  # 报牌, as the pages' --warn
+TEAM_COLOR = {"odd": T.color("odd"), "even": T.color("even")}  # a team without a colour of its own
+INK_DIM = T.native("ink-dim")  # OBS's own sources draw opaque where the pages are translucent
+DARK_INK = T.native("dark-ink")
+PLATE = T.native("plate")  # panels
+PLATE_2 = T.native("plate-2")  # seat cells
+HEADER = T.native("header")
+TEAM_LIGHT: dict[str, str] = dict(T.native("team-light"))
+TEAM_BADGE: dict[str, str] = dict(T.native("team-badge"))
+TITLE_BADGE: dict[str, str] = dict(T.native("title-badge"))
+TAG_COLORS: dict[str, tuple[str, str]] = {k: (v[0], v[1]) for k, v in T.native("tag").items()}
 
 # the six seats around the table, as the HTML scoreboard: 1 bottom, 2 right-low, 3 right-high,
 # 4 top, 5 left-high, 6 left-low (对头 face each other: 1↔4, 2↔5, 3↔6); cell offsets in the table area
@@ -483,7 +482,7 @@ def _scoreboard(p: _Painter, st: Mapping[str, Any]) -> None:
     p.text("比分·局数", f"共{table.get('games_in_match', 3)}局", 16, x0 + 18, y0 + 40, color=INK_DIM)
     mid = y0 + 35
     for side, team, bx in (("odd", odd, x0 + 116), ("even", even, x0 + 430)):
-        colour = str(team.get("color") or ("#c8372d" if side == "odd" else "#1f5fbf"))
+        colour = str(team.get("color") or TEAM_COLOR[side])
         name = str(team.get("label") or "")  # the name on air, as the game component decided it
         zh = "单" if side == "odd" else "双"
         p.rect(f"比分·{zh}队底", colour, bx, y0 + 12, 274, 46)
@@ -504,7 +503,9 @@ def _scoreboard(p: _Painter, st: Mapping[str, Any]) -> None:
     ]
     line = "   ".join(results)
     p.rect("比分·战绩底", "#2a3150", x0 + 16, y0 + 78, text_width(line, 16) + 20, 24, 255 if line else 0)
-    p.rect("比分·战绩线", str(odd.get("color") or "#c8372d"), x0 + 16, y0 + 78, 3, 24, 255 if line else 0)
+    p.rect(
+        "比分·战绩线", str(odd.get("color") or TEAM_COLOR["odd"]), x0 + 16, y0 + 78, 3, 24, 255 if line else 0
+    )
     p.text("比分·战绩", line, 16, x0 + 28, y0 + 90, color="#d5d9e6", align=ALIGN_LEFT, fit=(680, 24))
     # the table: title sponsor at the centre, the seats around it
     tx, ty = x0, y0 + TABLE_TOP

@@ -27,6 +27,8 @@ from typing import Any
 
 import yaml
 
+from broadcast import tokens
+
 
 class SettingsError(ValueError):
     """A settings file or variable that cannot be used; the message names file:line and the fix."""
@@ -50,7 +52,7 @@ class ObsSettings:
     films: Mapping[str, str] = field(default_factory=dict)
     leaderboard_film: str = ""
     assets_dir: str = "."
-    font: str = "Noto Sans CJK SC"
+    font: str = tokens.native_font()
     camera_kind: str = ""  # e.g. v4l2_input; "" = a plain background until a camera is set
     camera_settings: Mapping[str, Any] = field(default_factory=dict)
     proof_width: int = 640

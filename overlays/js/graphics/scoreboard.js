@@ -92,8 +92,11 @@ export function mount(parent) {
       text(box.n, team.label || '');
       text(box.p, team.points ?? 0);
     }
-    root.style.setProperty('--odd', color(teams.odd && teams.odd.color, '#c8372d'));
-    root.style.setProperty('--even', color(teams.even && teams.even.color, '#1f5fbf'));
+    for (const side of ['odd', 'even']) {  // a team's own colour, else the design token (tokens.css)
+      const c = color(teams[side] && teams[side].color, '');
+      if (c) root.style.setProperty(`--${side}`, c);
+      else root.style.removeProperty(`--${side}`);
+    }
 
     // per-game results strip
     const res = t.results || [];

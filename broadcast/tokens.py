@@ -1,0 +1,111 @@
+"""The on-air design tokens (colours, fonts, sizes) from ``overlays/tokens.json``, the one file both
+the pages and the native OBS graphics read.
+
+    from broadcast import tokens
+    tokens.color("gold")              # '#f5c542'
+    tokens.native("plate")            # an opaque colour OBS's own sources draw where a page is translucent
+    tokens.css()                      # the pages' custom properties (overlays/css/tokens.css)
+
+``python -m broadcast.tokens`` writes ``overlays/css/tokens.css`` from the JSON file; ``--check`` says
+whether it is up to date (exit 1 if not). A test holds that the CSS file and the tokens agree.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+OVERLAYS = Path(__file__).resolve().parents[1] / "overlays"
+TOKENS_FILE = OVERLAYS / "tokens.json"
+CSS_FILE = OVERLAYS / "css" / "tokens.css"
+
+
+@cache
+def tokens() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(TOKENS_FILE.read_text(encoding="utf-8"))
+    return data
+
+
+def color(name: str) -> str:
+    """A page colour (``#rrggbb`` or ``#rrggbbaa``)."""
+    return str(tokens()["color"][name])
+
+
+def native(name: str) -> Any:
+    """A native-graphics token: an opaque colour, or a mapping of them (``team-light`` …)."""
+    return tokens()["native"][name]
+
+
+def native_font() -> str:
+    return str(tokens()["font"]["native"])
+
+
+def canvas() -> tuple[int, int]:
+    """The picture's size (width, height): the pages' and the OBS canvas."""
+    c = tokens()["canvas"]
+    return int(c["width"]), int(c["height"])
+
+
+def safe_area() -> tuple[int, int, int, int]:
+    """The title-safe area as (left, top, right, bottom) on the canvas."""
+    s = tokens()["safe"]
+    return (int(s["left"]), int(s["top"]), int(s["left"] + s["width"]), int(s["top"] + s["height"]))
+
+
+def rgb_alpha(value: str) -> tuple[str, int]:
+    """``#rrggbbaa`` → (``#rrggbb``, alpha 0–255); ``#rrggbb`` is opaque."""
+    h = value.lstrip("#")
+    if len(h) == 8:
+        return "#" + h[:6], int(h[6:], 16)
+    return "#" + h[:6], 255
+
+
+def _css_color(value: str) -> str:
+    rgb, alpha = rgb_alpha(value)
+    if alpha == 255:
+        return rgb
+    r, g, b = (int(rgb[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r}, {g}, {b}, {round(alpha / 255, 2):g})"
+
+
+def _font_stack(names: list[str]) -> str:
+    return ", ".join(n if n in ("sans-serif", "serif", "monospace") else f'"{n}"' for n in names)
+
+
+def css() -> str:
+    """The pages' custom properties, generated from the tokens."""
+    t = tokens()
+    lines = [
+        "/* Generated from overlays/tokens.json by `python -m broadcast.tokens`: do not edit by hand. */",
+        ":root {",
+        f"  --font: {_font_stack(t['font']['family'])};",
+    ]
+    lines += [f"  --{k}: {_css_color(v)};" for k, v in t["color"].items()]
+    lines.append(f"  --shadow: {t['shadow']};")
+    lines += [f"  --{k}: {v};" for k, v in t["motion"].items()]
+    lines += [f"  --canvas-{k}: {v}px;" for k, v in t["canvas"].items()]
+    lines += [f"  --safe-{k}: {v}px;" for k, v in t["safe"].items()]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    want = css()
+    have = CSS_FILE.read_text(encoding="utf-8") if CSS_FILE.exists() else ""
+    if "--check" in args:
+        if have != want:
+            print(f"{CSS_FILE}: 与 tokens.json 不一致，请运行 python -m broadcast.tokens / out of date")
+            return 1
+        print(f"{CSS_FILE}: 与 tokens.json 一致 / up to date")
+        return 0
+    CSS_FILE.write_text(want, encoding="utf-8")
+    print(f"已写入 written: {CSS_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
