@@ -19,7 +19,7 @@ test:
 lint: setup-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy --strict engine
+	$(PY) -m mypy --strict engine broadcast/core broadcast/studio.py broadcast/tokens.py broadcast/show broadcast/game
 
 bench: setup-dev
 	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

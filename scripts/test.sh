@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole suite: set up, lint, type check of the engine, then pytest (exit 5 "no tests" fails).
+# The whole suite: set up, lint, type check (the engine, the core, the studio and the show and game components), then pytest (exit 5 "no tests" fails).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # set up everything the tests need (idempotent): Debian packages, .venv, the package with its test extras
@@ -10,7 +10,7 @@ export GOUJI_NO_SKIP=1
 mkdir -p test-artifacts
 $PY -m ruff check . || exit 1
 $PY -m ruff format --check . || { echo "ruff format: run .venv/bin/python -m ruff format ."; exit 1; }
-$PY -m mypy --strict engine || exit 1
+$PY -m mypy --strict engine broadcast/core broadcast/studio.py broadcast/tokens.py broadcast/show broadcast/game || exit 1
 $PY -m pytest -q -p no:cacheprovider "$@"
 rc=$?
 if [ $rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi

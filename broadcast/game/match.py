@@ -14,7 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from broadcast.core import Context, Payload, State
-from broadcast.game.actions import SEATS, TEAMS, _no, action
+from broadcast.game.actions import _no, action
+from engine.game import SEATS
+from engine.words import TEAMS
 
 
 def _match(state: State, seed: int = 0) -> Any:

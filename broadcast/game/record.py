@@ -24,7 +24,6 @@ import engine
 from broadcast.core import ActionRefused, Context, Payload, State
 from broadcast.game.actions import (
     RUNTIME_KEY,
-    SEATS,
     _fresh_game,
     _key,
     _no,
@@ -33,6 +32,7 @@ from broadcast.game.actions import (
     live_game,
     project,
 )
+from engine.game import SEATS
 
 PACK = {r: 16 for r in "3456789TJQKA2"} | {"B": 4, "R": 4}
 
