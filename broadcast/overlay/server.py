@@ -18,6 +18,8 @@ The store's listener runs on the dispatching thread; it only hands the change to
 with ``call_soon_threadsafe``. Serialisation happens once per change on the loop, and every client has
 its own bounded queue, so a stalled browser never holds up the console or the other pages.
 
+The HTTP control API (``/api/…``, :mod:`broadcast.overlay.control`) is served beside the pages.
+
 Security: binds 127.0.0.1 unless told otherwise; with a token, every request except ``/healthz`` must
 carry it (query ``token=``, the ``overlay_token`` cookie the first page load sets, or
 ``Authorization: Bearer``); files are served only from inside their roots (``..``, absolute paths,
@@ -138,6 +140,7 @@ class OverlayServer:
         overlay_root: str | Path = OVERLAY_ROOT,
         font_dirs: tuple[Path, ...] = FONT_DIRS,
         updates: str = "sections",
+        control: bool = True,
     ) -> None:
         if updates not in ("sections", "full"):
             raise ValueError("updates must be 'sections' (patches of the changed sections) or 'full'")
@@ -163,6 +166,11 @@ class OverlayServer:
         self._rendered_listeners: list[Callable[[Rendered], None]] = []
         self._hb_task: asyncio.Task[None] | None = None
         self.stats = {"changes": 0, "snapshots": 0, "overflows": 0, "refused": 0}
+        self.control: Any = None
+        if control:  # the HTTP control API (broadcast.overlay.control), behind the same checks
+            from broadcast.overlay.control import ControlApi
+
+            self.control = ControlApi(self)
 
     # -- public API ------------------------------------------------------------------------------
     @property
@@ -256,6 +264,8 @@ class OverlayServer:
         thread.join(timeout)
         self._thread = None
         self._loop = None
+        if self.control is not None:
+            self.control.close()
 
     def __enter__(self) -> OverlayServer:
         self.start()
@@ -327,6 +337,8 @@ class OverlayServer:
         app.router.add_get("/overlay/{tail:.*}", self._overlay_file)
         app.router.add_get("/assets/{root}/{tail:.*}", self._asset_file)
         app.router.add_get("/fonts/{name}", self._font_file)
+        if self.control is not None:
+            self.control.add_routes(app)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0, handle_signals=False)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self._want_port, reuse_address=True)

@@ -1,5 +1,8 @@
 """The show component: the show's fields, the lower third, and the graphics on the preview/program
-buses (set, TAKE, panic). Its sections are in ``schema.json`` beside this file."""
+buses (set, clear one, TAKE, CUT, panic). Its sections are in ``schema.json`` beside this file.
+
+TAKE and CUT both make program what preview shows; ``graphics.transition`` tells the pages how: TAKE
+with each graphic's own animation (``mix``), CUT and panic at once (``cut``)."""
 
 from __future__ import annotations
 
@@ -41,24 +44,44 @@ def graphic_set(state: State, payload: Payload, ctx: Context) -> None:
     entry["on"] = bool(payload.get("on", True))
     if "item" in payload:
         entry["item"] = str(payload["item"])
+    if bus == "program":
+        state["graphics"]["transition"] = "mix"
+
+
+@action("graphic.clear")
+def graphic_clear(state: State, payload: Payload, ctx: Context) -> None:
+    """Clear one graphic: off on program and on preview (so the next TAKE does not bring it back)."""
+    g = _graphic(payload)
+    for bus in BUSES:
+        state["graphics"][bus][g]["on"] = False
+    state["graphics"]["transition"] = "mix"
 
 
 @action("bus.take")
 def bus_take(state: State, payload: Payload, ctx: Context) -> None:
-    """TAKE: program becomes what preview shows (preview is kept)."""
+    """TAKE: program becomes what preview shows (preview is kept), each graphic with its animation."""
     state["graphics"]["program"] = copy.deepcopy(state["graphics"]["preview"])
+    state["graphics"]["transition"] = "mix"
+
+
+@action("bus.cut")
+def bus_cut(state: State, payload: Payload, ctx: Context) -> None:
+    """CUT: program becomes what preview shows at once (no animation)."""
+    state["graphics"]["program"] = copy.deepcopy(state["graphics"]["preview"])
+    state["graphics"]["transition"] = "cut"
 
 
 @action("bus.panic")
 def bus_panic(state: State, payload: Payload, ctx: Context) -> None:
-    """Panic: every graphic off on program (and on preview when {all: true})."""
+    """Panic: every graphic off program at once (and off preview too when {all: true})."""
     buses = BUSES if payload.get("all") else ("program",)
     for bus in buses:
         for entry in state["graphics"][bus].values():
             entry["on"] = False
+    state["graphics"]["transition"] = "cut"
 
 
-_SHOW_FIELDS = ("title", "subtitle", "channel", "episode", "round", "air_date", "logo")
+_SHOW_FIELDS = ("title", "subtitle", "channel", "episode", "round", "air_date", "logo", "host")
 
 
 @action("show.update")

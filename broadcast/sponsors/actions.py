@@ -187,3 +187,7 @@ def _money(value: Any, what: str) -> float:
             f"{what} {value!r} 应为不小于 0 的金额（元）", f"{what}: bad amount {value!r}", "charity"
         )
     return round(float(value), 2)
+
+
+# the cue list's reducers register on this component too (their module imports COMPONENT from here)
+from broadcast.sponsors import cues as _cues  # noqa: E402,F401

@@ -28,6 +28,9 @@ const OFF = { on: false, item: '' };
 new Feed({
   ...params,
   onFrame(state) {
+    // CUT and panic go to air at once; TAKE with each graphic's own animation
+    const cut = !!state.graphics && state.graphics.transition === 'cut';
+    document.documentElement.dataset.transition = cut ? 'cut' : 'mix';
     const bus = (state.graphics && state.graphics[params.bus]) || {};
     for (const { id, g } of mounted) g.render(state, bus[id] || OFF);
   },

@@ -1,0 +1,185 @@
+"""The cue list in the journaled state (cues.*) and the cue runner, on a scripted clock: GO, timed cues
+that end and follow by themselves, skipped and late cues, panic, a restart in the middle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from broadcast.core import ActionRefused
+from broadcast.sponsors.cuerunner import CueRunner
+from broadcast.sponsors.cues import LATE_S, cue_list, rows
+from broadcast.sponsors.placements import Placements
+from broadcast.sponsors.rundown import build_rundown
+from broadcast.sponsors.simulate import ScriptClock, air_start
+from broadcast.studio import open_store
+
+EPISODE = "第1期"
+
+
+def _store(path: Path, clock: ScriptClock, demo: Placements) -> Any:
+    s = open_store(path, clock=clock)
+    if not s.state["sponsors"]["roster"]:
+        s.dispatch("sponsors.load", demo.to_state())
+        s.dispatch("cues.load", cue_list(build_rundown(demo, episode=EPISODE)))
+    return s
+
+
+def _ids(store: Any) -> list[str]:
+    return [c["id"] for c in store.state["cues"]["list"]]
+
+
+def _program(store: Any) -> dict[str, str]:
+    return {g: e["item"] for g, e in store.state["graphics"]["program"].items() if e["on"]}
+
+
+def test_opening_bumpers_follow_in_contract_order_and_end_by_themselves(
+    tmp_path: Path, demo: Placements
+) -> None:
+    clock = ScriptClock(air_start("2012-05-07"))
+    store = _store(tmp_path / "s.sqlite", clock, demo)
+    played: list[str] = []
+    runner = CueRunner(store, clock=clock, threaded=False, player=lambda f, s: played.append(f))
+    runner.start()
+    try:
+        store.dispatch("cues.go", {})  # corner bug: instant, stays on
+        assert _program(store) == {"corner_bug": "yiheyuan"}
+        store.dispatch("cues.go", {"expect": "bumper_title"})
+        bumpers = [c["item"] for c in store.state["cues"]["list"] if c["kind"] == "bumper"]
+        assert bumpers[:2] == ["title", "special"]  # then the supporters in signing order
+        seen = []
+        for _ in range(200):  # one GO runs the whole opening: bumpers, then the opening films
+            clock.advance(0.5)
+            runner.tick()
+            item = store.state["graphics"]["program"]["bumper"]
+            if item["on"] and (not seen or seen[-1] != item["item"]):
+                seen.append(item["item"])
+            if store.state["cues"]["current"] is None:
+                break
+        assert seen == bumpers
+        assert played == [c.film for c in build_rundown(demo).cues if c.id.startswith("break_opening")]
+        # the bug stayed on program on both buses, so a TAKE now keeps it
+        store.dispatch("bus.take", {})
+        assert _program(store) == {"corner_bug": "yiheyuan"}
+        log = store.state["cues"]["log"]
+        assert all(log[c]["status"] == "done" for c in _ids(store)[:8])
+        assert store.state["cues"]["due"] is not None  # the intro is due now: nothing of the rundown on air
+    finally:
+        runner.stop()
+        store.close()
+
+
+def test_a_late_go_and_a_skip_are_marked(tmp_path: Path, demo: Placements) -> None:
+    clock = ScriptClock(air_start("2012-05-07"))
+    store = _store(tmp_path / "s.sqlite", clock, demo)
+    runner = CueRunner(store, clock=clock, threaded=False, player=lambda f, s: None)
+    runner.start()
+    try:
+        store.dispatch("cues.go", {})
+        store.dispatch("cues.go", {})
+        while store.state["cues"]["current"] is not None:
+            clock.advance(1)
+            runner.tick()
+        clock.advance(LATE_S + 7)
+        store.dispatch("cues.skip", {})  # 奖品介绍 skipped
+        store.dispatch("cues.go", {})  # the ticker, 9 s after the opening ran out
+        log = store.state["cues"]["log"]
+        assert log["intro_prizes"]["status"] == "skipped"
+        assert log["ticker_on"]["late"] == pytest.approx(LATE_S + 7, abs=1.01)
+        by_id = {r.cue["id"]: r for r in rows(store.state["cues"], clock())}
+        assert by_id["ticker_on"].status == "done" and by_id["game_1"].is_next
+        # GO straight to game 2: game 1 and its breaks are skipped, not lost
+        i = _ids(store).index("game_2")
+        store.dispatch("cues.go", {"index": i})
+        log = store.state["cues"]["log"]
+        assert [log[c]["status"] for c in _ids(store)[10:i]] == ["skipped"] * (i - 10)
+        assert _program(store)["scoreboard"] == "game 2"
+    finally:
+        runner.stop()
+        store.close()
+
+
+def test_go_with_a_stale_expectation_is_refused_and_journals_nothing(
+    tmp_path: Path, demo: Placements
+) -> None:
+    clock = ScriptClock(air_start("2012-05-07"))
+    store = _store(tmp_path / "s.sqlite", clock, demo)
+    try:
+        store.dispatch("cues.go", {"expect": "corner_bug_on"})
+        seq = store.seq
+        with pytest.raises(ActionRefused) as err:
+            store.dispatch("cues.go", {"expect": "corner_bug_on"})  # a second press of the same GO
+        assert err.value.rule == "cues.expect"
+        assert store.seq == seq
+    finally:
+        store.close()
+
+
+def test_panic_stops_the_running_cue_and_leaves_nothing_on_either_bus(
+    tmp_path: Path, demo: Placements
+) -> None:
+    clock = ScriptClock(air_start("2012-05-07"))
+    store = _store(tmp_path / "s.sqlite", clock, demo)
+    runner = CueRunner(store, clock=clock, threaded=False, player=lambda f, s: None)
+    runner.start()
+    try:
+        store.dispatch("cues.go", {})
+        store.dispatch("cues.go", {})  # the title bumper is on
+        clock.advance(2)
+        store.dispatch("bus.panic", {})
+        runner.tick()
+        cq = store.state["cues"]
+        assert cq["current"] is None
+        assert cq["log"]["bumper_title"]["status"] == "stopped"
+        assert _program(store) == {}
+        # the bumper is off preview too: a TAKE after the panic does not bring it back
+        store.dispatch("bus.take", {})
+        assert "bumper" not in _program(store)
+        clock.advance(30)
+        runner.tick()  # the bumper's 5 s are long gone: nothing follows after a panic
+        assert store.state["cues"]["current"] is None
+    finally:
+        runner.stop()
+        store.close()
+
+
+def test_a_restart_mid_bumper_carries_on_where_the_journal_left_it(tmp_path: Path, demo: Placements) -> None:
+    path = tmp_path / "s.sqlite"
+    clock = ScriptClock(air_start("2012-05-07"))
+    store = _store(path, clock, demo)
+    store.dispatch("cues.go", {})
+    store.dispatch("cues.go", {})
+    store.close()  # the studio goes down while the title bumper is on air
+    clock.advance(6)
+    again = _store(path, clock, demo)
+    runner = CueRunner(again, clock=clock, threaded=False, player=lambda f, s: None)
+    runner.start()
+    try:
+        assert again.state["cues"]["current"]["id"] == "bumper_title"
+        runner.tick()  # ran out while down: ended, and the next bumper follows
+        assert again.state["cues"]["log"]["bumper_title"]["status"] == "done"
+        assert again.state["cues"]["current"]["id"] == "bumper_special"
+        # loading the same rundown again keeps the progress
+        again.dispatch("cues.load", cue_list(build_rundown(demo, episode=EPISODE)))
+        assert again.state["cues"]["current"]["id"] == "bumper_special"
+    finally:
+        runner.stop()
+        again.close()
+
+
+def test_a_film_without_obs_is_failed_with_the_reason(tmp_path: Path, demo: Placements) -> None:
+    clock = ScriptClock(air_start("2012-05-07"))
+    store = _store(tmp_path / "s.sqlite", clock, demo)
+    runner = CueRunner(store, clock=clock, threaded=False)  # no bridge, no player: nothing can play a film
+    runner.start()
+    try:
+        i = _ids(store).index("break_game_1_1")
+        store.dispatch("cues.go", {"index": i})
+        runner.tick()
+        entry = store.state["cues"]["log"]["break_game_1_1"]
+        assert entry["status"] == "failed" and "OBS" in entry["note"]
+    finally:
+        runner.stop()
+        store.close()
