@@ -48,7 +48,7 @@ class ControlApi:
         self.stats = {"ok": 0, "refused": 0, "forbidden": 0}
 
     def add_routes(self, app: web.Application) -> None:
-        if self._executor._shutdown:  # type: ignore[attr-defined]  # a restarted server
+        if self._executor._shutdown:  # a restarted server
             self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="control-api")
         app.router.add_get(f"{PREFIX}/openapi.json", self._openapi)
         app.router.add_get(f"{PREFIX}/status", self._status)

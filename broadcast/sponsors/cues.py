@@ -55,7 +55,7 @@ def cue_list(rundown: Any) -> dict[str, Any]:
     out: list[dict[str, Any]] = []
     prev: Any = None
     for c in rundown.cues:
-        d = {k: str(getattr(c, k)) for k in FIELDS}
+        d: dict[str, Any] = {k: str(getattr(c, k)) for k in FIELDS}
         d["seconds"] = int(c.seconds) if c.seconds else None
         d["follow"] = bool(prev is not None and c.kind in TIMED and prev.kind in TIMED and c.seconds)
         out.append(d)
@@ -83,7 +83,7 @@ def _normalise(cues: Any) -> list[dict[str, Any]]:
             raise _refuse(f"提示 {cid} 的时长 {seconds!r} 无效", f"cue {cid}: bad seconds {seconds!r}")
         if kind in TIMED and not seconds:
             raise _refuse(f"提示 {cid}（{kind}）需要时长", f"cue {cid}: a {kind} needs its seconds")
-        d = {k: str(c.get(k, "") or "") for k in FIELDS}
+        d: dict[str, Any] = {k: str(c.get(k, "") or "") for k in FIELDS}
         d["action"] = d["action"] or "on"
         d["seconds"] = seconds
         d["follow"] = bool(c.get("follow", False))
