@@ -11,7 +11,15 @@ mkdir -p test-artifacts
 $PY -m ruff check . || exit 1
 $PY -m ruff format --check . || { echo "ruff format: run .venv/bin/python -m ruff format ."; exit 1; }
 $PY -m mypy --strict engine broadcast/core broadcast/studio.py broadcast/tokens.py broadcast/show broadcast/game || exit 1
-$PY -m pytest -q -p no:cacheprovider "$@"
+# No test can hang the run: pytest-timeout fails a test past its timeout, and the session guard
+# (tests/session_guard.py) ends a run that still hangs, naming the test, with every thread's stack.
+# This outer limit only catches a pytest that could not even do that.
+LIMIT=${GOUJI_SUITE_LIMIT:-3000}
+timeout --kill-after=30 "$LIMIT" $PY -m pytest -q -p no:cacheprovider "$@"
 rc=$?
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+  echo "the test run passed GOUJI_SUITE_LIMIT=${LIMIT}s and was stopped: failing"
+  exit 1
+fi
 if [ $rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi
 exit $rc

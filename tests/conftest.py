@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+# no test can hang the run: stuck tests, leftover threads and processes end it, named (see the module)
+pytest_plugins = ("tests.session_guard",)
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 ROOT = Path(__file__).resolve().parent.parent

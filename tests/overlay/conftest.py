@@ -31,8 +31,10 @@ def browser() -> Iterator[Any]:
         pytest.fail("Debian chromium is not installed (apt-get install chromium, or scripts/setup.sh)")
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        try:
+            yield b
+        finally:
+            b.close()
 
 
 @pytest.fixture
@@ -78,15 +80,19 @@ def run_async(coro: Any) -> Any:
         except BaseException as exc:  # re-raised in the test's thread
             out["error"] = exc
 
-    t = threading.Thread(target=target)
+    t = threading.Thread(target=target, name="run_async", daemon=True)  # never holds up the exit
     t.start()
     t.join(60)
+    if t.is_alive():
+        raise AssertionError("the WebSocket exchange did not finish in 60 s")
     if "error" in out:
         raise out["error"]
     return out.get("value")
 
 
-def wait_rendered(page: Any, seq: int, timeout: float = 5000) -> None:
+def wait_rendered(page: Any, seq: int, timeout: float = 20000) -> None:
+    """Until the page has put state ``seq`` on screen; ``timeout`` (ms) is a guard against a page that
+    never gets there, generous enough for a loaded 2-core machine, not a speed requirement."""
     page.wait_for_function("s => window.__rendered && window.__rendered.seq >= s", arg=seq, timeout=timeout)
 
 

@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -36,18 +37,22 @@ def _start(*args: str) -> subprocess.Popen[str]:
     )
 
 
-def _program_url(proc: subprocess.Popen[str], timeout: float = 20) -> tuple[str, list[str]]:
+def _program_url(proc: subprocess.Popen[str], timeout: float = 60) -> tuple[str, list[str]]:
+    """The program page's address the command prints; the command is killed if it prints none in
+    ``timeout`` seconds (a kill ends the blocking read, so this never hangs)."""
     assert proc.stdout is not None
     lines: list[str] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        m = URL.search(line)
-        if m:
-            return m.group(1), lines
+    killer = threading.Timer(timeout, proc.kill)
+    killer.daemon = True
+    killer.start()
+    try:
+        for line in proc.stdout:
+            lines.append(line)
+            m = URL.search(line)
+            if m:
+                return m.group(1), lines
+    finally:
+        killer.cancel()
     proc.kill()
     raise AssertionError(f"no program URL printed: {lines!r} {proc.stderr.read() if proc.stderr else ''}")
 
@@ -57,9 +62,15 @@ def _run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, cwd=ROOT, text=True, capture_output=True, timeout=timeout)
 
 
-def _stop(proc: subprocess.Popen[str], sig: int = signal.SIGINT) -> tuple[int, str, str]:
+def _stop(proc: subprocess.Popen[str], sig: int = signal.SIGINT, timeout: float = 30) -> tuple[int, str, str]:
+    """Send ``sig`` and collect the output; a command that does not stop is killed and the test fails."""
     proc.send_signal(sig)
-    out, err = proc.communicate(timeout=10)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        raise AssertionError(f"did not stop within {timeout} s of signal {sig}: {err[-2000:]}") from None
     return proc.returncode, out, err
 
 
@@ -168,7 +179,7 @@ def test_rehearsal_plays_a_match_through_the_pages(page: Any, tmp_path: Path) ->
     try:
         url, _ = _program_url(proc)
         page.goto(url)
-        wait_rendered(page, 0, timeout=10000)
+        wait_rendered(page, 0)
         # the scoreboard comes on air and cards go down as the engine's records are replayed
         page.wait_for_function(
             "() => { const s = document.querySelector('.scoreboard');"

