@@ -2,7 +2,7 @@
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup setup-dev run test lint bench clean
+.PHONY: setup setup-dev run test test-loaded mutation lint bench clean
 
 setup:
 	scripts/setup.sh
@@ -15,6 +15,12 @@ run:
 
 test:
 	scripts/test.sh
+
+test-loaded:
+	scripts/test-loaded.sh
+
+mutation: setup-dev
+	$(PY) scripts/mutation.py
 
 lint: setup-dev
 	$(PY) -m ruff check .

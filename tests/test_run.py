@@ -122,9 +122,11 @@ def test_rehearsal_take_keeps_the_corner_bug_on_program(tmp_path: Path) -> None:
     assert seen_off == []
 
 
-def test_run_plays_the_rundown_breaks_through_obs_in_order(tmp_path: Path) -> None:
-    """The studio's rehearsal plays the rundown's 中插 films where the placements put them: the 冠名 and
-    特约 films after the opening bumpers, the spots after games 1 and 2 (through the OBS bridge)."""
+def test_run_hands_the_rundown_breaks_to_the_bridge_in_order(tmp_path: Path) -> None:
+    """The studio's rehearsal asks the OBS bridge for the rundown's 中插 films where the placements put
+    them: the 冠名 and 特约 films after the opening bumpers, the spots after games 1 and 2. The bridge
+    here is a recording stand-in (no OBS): this checks the order and the waits the studio asks for;
+    that OBS plays them is checked against the real OBS in tests/obs/."""
     import argparse
     import threading
     from types import SimpleNamespace
@@ -137,7 +139,7 @@ def test_run_plays_the_rundown_breaks_through_obs_in_order(tmp_path: Path) -> No
     played: list[str] = []
     waited: list[float] = []
 
-    class FakeBridge:
+    class RecordingBridge:  # stands in for broadcast.obs.ObsBridge: records what it is asked to play
         status = SimpleNamespace(connected=True)
 
         def play_film(self, film_id: str, reason: str = "") -> None:
@@ -146,7 +148,7 @@ def test_run_plays_the_rundown_breaks_through_obs_in_order(tmp_path: Path) -> No
     studio = Studio(argparse.Namespace(db=str(tmp_path / "s.sqlite")))
     studio.store = open_store(tmp_path / "s.sqlite")
     studio.placements = load_placements(DEMO_PLACEMENTS)
-    studio.bridge = FakeBridge()
+    studio.bridge = RecordingBridge()
     r = Rehearsal(studio.store, 0.0, True, threading.Event(), lambda _t: None)
     r.wait = waited.append  # type: ignore[method-assign]
     studio.attach_breaks(r)

@@ -51,16 +51,24 @@ def test_match_flow_through_the_cli(
     )
     names = {1: "张三", 3: "李四", 5: "王五", 2: "赵六", 4: "孙七", 6: "周八"}
     files = []
+    totals = {"odd": 0, "even": 0}
     for i, seed in enumerate(find_games("cli", lambda a, b: a != b, 3)):
         f = tmp_path / f"g{i + 1}.gjn"
-        f.write_text(selfplay(seed, names)[0], encoding="utf-8")
+        text, points = selfplay(seed, names)
+        f.write_text(text, encoding="utf-8")
         files.append(str(f))
+        totals = {k: totals[k] + points[k] for k in totals}
     assert cli(["season", "game", "1", *files, "--db", db]) == 0
     assert cli(["season", "penalty", "1", "--team", "甲队", "--reason", "大声喧哗", "--db", db]) == 0
     capsys.readouterr()
     rc = cli(["season", "finish", "1", "--db", db])
     out = capsys.readouterr().out
-    assert rc == 0 and ("比赛结束" in out or "加赛" in out)
+    # G11.2: the higher total of three games wins; 甲队 (odd seats) lost 2 points to the penalty
+    a, b = totals["odd"] - 2, totals["even"]
+    assert a != b, "these seeds were chosen for a decided match"
+    winner = "甲队" if a > b else "乙队"
+    assert rc == 0
+    assert out.strip() == f"比赛结束 final: {a}:{b}，胜方 winner {winner}（比分）", out
     assert cli(["season", "verify", "--db", db]) == 0
     assert "复核无误" in capsys.readouterr().out
     assert cli(["season", "leaderboard", "--db", db]) == 0

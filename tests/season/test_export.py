@@ -10,15 +10,20 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from PIL import Image, ImageStat
+from PIL import Image, ImageChops, ImageDraw, ImageStat
 
 from broadcast.__main__ import main as cli
 from broadcast.season.model import SeasonDB
 from broadcast.season.progress import Progress
 from broadcast.season.rankings import compute, rank_label
+from broadcast.season.render import font
 from engine import gjn
 
 PLACEMENTS = Path(__file__).resolve().parents[2] / "sponsor_assets" / "demo" / "placements.yaml"
+HOSTILE = "<script>alert(1)</script>"
+# the 英雄榜 PNG's first row, 姓名 column: x 330 and 300 px wide; the row spans y 390-444
+NAME_W = 300
+NAME_CELL = (330, 390, 330 + NAME_W, 444)
 
 
 def _ranking(db: Path, kind: str = "players") -> list[tuple[str, str, int]]:
@@ -132,15 +137,57 @@ def test_png_is_1920x1080_with_sponsor_and_not_blank(
     shutil.copy(teams, season_artifacts / "leaderboard_teams.png")
 
 
+def _ink(img: Image.Image) -> Image.Image:
+    """1-bit mask of the gold ink the top three names are drawn in (on the dark red rows)."""
+    r, g, _ = img.convert("RGB").split()
+    return ImageChops.logical_and(
+        r.point(lambda v: 255 if v > 180 else 0).convert("1"),
+        g.point(lambda v: 255 if v > 120 else 0).convert("1"),
+    )
+
+
+def _count(mask: Image.Image) -> int:
+    return int(mask.convert("L").histogram()[255])
+
+
+def _name_as_drawn(text: str, size: tuple[int, int]) -> Image.Image:
+    """``text`` as the 姓名 cell shows a name: Noto Sans CJK SC bold, 34 px or the largest even size
+    down to 14 that fits the column's 300 px, left-aligned on the row's middle."""
+    probe = ImageDraw.Draw(Image.new("L", (1, 1)))
+    px = 34
+    while px > 14 and probe.textlength(text, font=font(px)) > NAME_W:
+        px -= 2
+    img = Image.new("L", size, 0)
+    ImageDraw.Draw(img).text((0, size[1] // 2), text, font=font(px), fill=255, anchor="lm")
+    return img.point(lambda v: 255 if v > 128 else 0).convert("1")
+
+
+def _overlap(a: Image.Image, b: Image.Image) -> float:
+    union = _count(ImageChops.logical_or(a, b))
+    return _count(ImageChops.logical_and(a, b)) / union if union else 0.0
+
+
 def test_png_renders_a_hostile_name_as_text(demo_db: Path, tmp_path: Path) -> None:
+    """The stored characters are drawn as they are, in the first row's 姓名 cell and inside it: not
+    escaped, not stripped of what looks like markup, not spilling into the next column."""
     with SeasonDB.open(demo_db) as sdb:
         sdb.conn.execute(
-            "UPDATE season_players SET name='<script>alert(1)</script>' WHERE id=("
-            "SELECT player_id FROM season_player_totals ORDER BY points DESC LIMIT 1)"
+            "UPDATE season_players SET name=? WHERE id=("
+            "SELECT player_id FROM season_player_totals ORDER BY points DESC LIMIT 1)",
+            (HOSTILE,),
         )
+    assert _ranking(demo_db)[0][1] == HOSTILE
     out = tmp_path / "x.png"
     assert cli(["export", "leaderboard", "--db", str(demo_db), "--out", str(out), "--quiet"]) == 0
-    assert Image.open(out).size == (1920, 1080)
+    img = Image.open(out)
+    assert img.size == (1920, 1080)
+    cell = _ink(img.crop(NAME_CELL))
+    assert _overlap(cell, _name_as_drawn(HOSTILE, cell.size)) > 0.9
+    for wrong in ("&lt;script&gt;alert(1)&lt;/script&gt;", "alert(1)", "<script>alert(1)"):
+        assert _overlap(cell, _name_as_drawn(wrong, cell.size)) < 0.5, wrong
+    # nothing of the name past its column: the gap before 队伍's colour bar stays clear
+    _, y0, x1, y1 = NAME_CELL
+    assert _count(_ink(img.crop((x1, y0, x1 + 6, y1)))) == 0
 
 
 def test_records_of_an_episode_are_rechecked_by_the_engine(demo_db: Path, tmp_path: Path) -> None:
@@ -164,16 +211,73 @@ def test_records_of_an_episode_are_rechecked_by_the_engine(demo_db: Path, tmp_pa
     assert len(index) == 5 and index[0][0] == "文件"
 
 
+def _xlsx_values(path: Path) -> list[list[tuple[object, ...]]]:
+    return [list(ws.iter_rows(values_only=True)) for ws in openpyxl.load_workbook(path).worksheets]
+
+
+def _json_without_time(path: Path) -> object:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("generated", None)
+    return data
+
+
 def test_export_all_for_an_episode(demo_db: Path, tmp_path: Path) -> None:
+    """``export all`` writes exactly the files of each single export, with the same content."""
     out = tmp_path / "all"
     assert cli(["export", "all", "--episode", "15", "--db", str(demo_db), "--out", str(out), "--quiet"]) == 0
-    names = {p.name for p in out.iterdir()}
-    assert {
-        "英雄榜_选手_第15期.png",
-        "英雄榜_队伍_第15期.xlsx",
-        "比赛结果_第15期.csv",
-        "牌谱_第15期",
-    } <= names
+    tag = "第15期"
+    kinds = {"选手": "players", "队伍": "teams"}
+    want = {f"英雄榜_{k}_{tag}.{fmt}" for k in kinds for fmt in ("csv", "xlsx", "json", "png")}
+    want |= {f"比赛结果_{tag}.{fmt}" for fmt in ("csv", "xlsx", "json")} | {f"牌谱_{tag}"}
+    assert {p.name for p in out.iterdir()} == want
+    one = tmp_path / "one"
+    one.mkdir()
+    for zh, kind in kinds.items():
+        for fmt in ("csv", "xlsx", "json", "png"):
+            single = one / f"{kind}.{fmt}"
+            args = ["export", "leaderboard", "--kind", kind, "--db", str(demo_db), "--out", str(single)]
+            assert cli([*args, "--quiet"]) == 0
+            mine = out / f"英雄榜_{zh}_{tag}.{fmt}"
+            if fmt == "csv":
+                assert mine.read_bytes() == single.read_bytes()
+            elif fmt == "xlsx":
+                assert _xlsx_values(mine) == _xlsx_values(single)
+            elif fmt == "json":
+                assert _json_without_time(mine) == _json_without_time(single)
+            else:
+                a, b = Image.open(mine), Image.open(single)
+                assert (
+                    a.size == (1920, 1080)
+                    and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is None
+                ), f"{mine.name} differs from the single export"
+        players_csv = (out / f"英雄榜_选手_{tag}.csv").read_bytes().decode("utf-8-sig")
+        assert [(r[0], r[1], int(r[3])) for r in list(csv.reader(io.StringIO(players_csv)))[1:]] == _ranking(
+            demo_db
+        )
+    for fmt in ("csv", "xlsx", "json"):
+        single = one / f"results.{fmt}"
+        args = ["export", "results", "--episode", "15", "--db", str(demo_db), "--out", str(single), "--quiet"]
+        assert cli(args) == 0
+        mine = out / f"比赛结果_{tag}.{fmt}"
+        if fmt == "xlsx":
+            assert _xlsx_values(mine) == _xlsx_values(single)
+        elif fmt == "json":
+            assert _json_without_time(mine) == _json_without_time(single)
+            assert _json_without_time(mine)["matches"]  # type: ignore[index]
+        else:
+            assert mine.read_bytes() == single.read_bytes()
+    records = one / "records"
+    assert (
+        cli(["export", "records", "--episode", "15", "--db", str(demo_db), "--out", str(records), "--quiet"])
+        == 0
+    )
+    mine_records = out / f"牌谱_{tag}"
+    names = sorted(p.name for p in mine_records.iterdir())
+    assert names == sorted(p.name for p in records.iterdir()) and "index.csv" in names and len(names) > 1
+    for name in names:
+        assert (mine_records / name).read_bytes() == (records / name).read_bytes(), name
+        if name.endswith(".gjn"):
+            assert gjn.check((mine_records / name).read_text(encoding="utf-8"), name)["ok"]
 
 
 def test_bad_export_requests_exit_2_without_traceback(

@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""The project's own mutation check: chosen small bugs, each put into a copy of the tree, each against
+the tests that should catch it.
+
+    .venv/bin/python scripts/mutation.py              # every mutant (a few minutes)
+    .venv/bin/python scripts/mutation.py --list       # the mutants, what each breaks, its tests
+    .venv/bin/python scripts/mutation.py --only token-cookie-any replay-keeps-partial-state
+    .venv/bin/python scripts/mutation.py --readme     # and write the result into README.md
+
+Each mutant names one exact piece of code (it must be there, once, or the run reports it *stale*: the
+list follows the code), the change, and the tests that state the behaviour it breaks. The working tree
+is never touched: tracked and new files are copied to a temporary folder, the unmutated copy must
+pass those tests first, then each mutant is applied alone and its tests run with ``-x``. A mutant is
+*killed* when they fail, *survived* when they pass. Exit status 1 if any survived or is stale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README_BEGIN = "<!-- mutation:begin -->"
+README_END = "<!-- mutation:end -->"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    file: str
+    old: str
+    new: str
+    tests: tuple[str, ...]
+    breaks: str  # the behaviour the mutant breaks (what the killing test states)
+    occurrence: int = 1  # which occurrence of ``old`` (1-based) when it appears more than once
+
+
+SERVER = "broadcast/overlay/server.py"
+SERVER_TESTS = ("tests/overlay/test_server.py",)
+STORE = "broadcast/core/store.py"
+
+MUTANTS: tuple[Mutant, ...] = (
+    Mutant(
+        "token-cookie-any",
+        SERVER,
+        'given = request.query.get("token") or request.cookies.get(COOKIE) or ""',
+        'given = request.query.get("token") or (self.token if request.cookies.get(COOKIE) else "")',
+        SERVER_TESTS,
+        "any overlay_token cookie value is accepted",
+    ),
+    Mutant(
+        "token-bearer-any",
+        SERVER,
+        "given = auth[7:].strip()",
+        "given = self.token",
+        SERVER_TESTS,
+        "any Bearer token is accepted",
+    ),
+    Mutant(
+        "token-query-any",
+        SERVER,
+        'given = request.query.get("token") or request.cookies.get(COOKIE) or ""',
+        'given = (self.token if request.query.get("token") else "") or request.cookies.get(COOKIE) or ""',
+        SERVER_TESTS,
+        "any token= query value is accepted",
+    ),
+    Mutant(
+        "middleware-dotdot-off",
+        SERVER,
+        'if any(seg == ".." or "/" in seg or "\\\\" in seg for seg in segments):',
+        "if False:",
+        SERVER_TESTS,
+        "the server's own check of `..` in the path is gone (safe_join alone is left)",
+    ),
+    Mutant(
+        "safe-join-symlink-out",
+        SERVER,
+        "if target != root_r and not target.is_relative_to(root_r):",
+        "if False:",
+        SERVER_TESTS,
+        "a symlink leading out of a served folder is followed",
+    ),
+    Mutant(
+        "client-queue-unbounded",
+        SERVER,
+        "asyncio.Queue(maxsize=CLIENT_QUEUE)",
+        "asyncio.Queue()",
+        SERVER_TESTS,
+        "a page that stops reading gets an unbounded backlog",
+    ),
+    Mutant(
+        "overflow-without-snapshot",
+        SERVER,
+        "                client.queue.get_nowait()\n            client.queue.put_nowait(self._snapshot())",
+        "                client.queue.get_nowait()",
+        SERVER_TESTS,
+        "a page that fell behind loses updates and is not sent the whole state",
+    ),
+    Mutant(
+        "replay-keeps-partial-state",
+        STORE,
+        "new = copy.deepcopy(self._state)",
+        "new = self._state",
+        ("tests/core",),
+        "a journal entry refused on replay leaves what its reducer changed before refusing",
+        occurrence=2,
+    ),
+    Mutant(
+        "dispatch-keeps-partial-state",
+        STORE,
+        "new = copy.deepcopy(self._state)",
+        "new = self._state",
+        ("tests/core",),
+        "a refused dispatch leaves what its reducer changed before refusing",
+        occurrence=1,
+    ),
+    Mutant(
+        "schema-not-validated",
+        STORE,
+        "if self._validate:",
+        "if False:",
+        ("tests/core",),
+        "a state that breaks the schema is journaled and sent to the pages",
+    ),
+    Mutant(
+        "listener-failure-breaks-dispatch",
+        STORE,
+        "except Exception:  # a listener's failure must never break the show",
+        "except ZeroDivisionError:",
+        ("tests/core",),
+        "one failing listener stops the others and fails the dispatch",
+    ),
+    Mutant(
+        "penalty-ignored",
+        "broadcast/season/scoring.py",
+        "for _ in range(total // p.penalty_points):",
+        "for _ in range(0):",
+        ("tests/season/test_cli.py::test_match_flow_through_the_cli", "tests/season/test_model.py"),
+        "a referee penalty (G11.2) does not count in the match result",
+    ),
+    Mutant(
+        "png-name-escaped",
+        "broadcast/season/render.py",
+        "            text = get(r)\n",
+        '            text = get(r).replace("<", "&lt;").replace(">", "&gt;")\n',
+        ("tests/season/test_export.py",),
+        "the 英雄榜 PNG shows a name HTML-escaped instead of as written",
+    ),
+    Mutant(
+        "export-all-players-twice",
+        "broadcast/season/export_cli.py",
+        "ranking = compute(sdb.conn, sid, kind, spec=args.spec if kind == args.kind else None)",
+        'ranking = compute(sdb.conn, sid, "players", spec=None)',
+        ("tests/season/test_export.py",),
+        "`export all` writes the players' ranking under the teams' file names",
+    ),
+    Mutant(
+        "export-all-whole-season-records",
+        "broadcast/season/export_cli.py",
+        "recs = export_records(sdb, season, eid,",
+        "recs = export_records(sdb, season, None,",
+        ("tests/season/test_export.py",),
+        "`export all --episode N` writes every episode's records",
+    ),
+    Mutant(
+        "G4.1-named-G4.2",
+        "engine/cards.py",
+        '            "G4.1",\n            f"{q} has {qs} cards',
+        '            "G4.2",\n            f"{q} has {qs} cards',
+        ("tests/overlay/test_table.py",),
+        "a beat of another size is refused naming the wrong clause",
+    ),
+    Mutant(
+        "G3.1-named-G3.2",
+        "engine/game.py",
+        'return None, _err("G3.1", f"seat {seat} does not hold {pl}"',
+        'return None, _err("G3.2", f"seat {seat} does not hold {pl}"',
+        ("tests/overlay/test_table.py",),
+        "a play of cards the seat does not hold is refused naming the wrong clause",
+    ),
+    Mutant(
+        "G5.2-named-G5.3",
+        "engine/game.py",
+        '"G5.2",\n                f"it is not seat {seat}\'s turn',
+        '"G5.3",\n                f"it is not seat {seat}\'s turn',
+        ("tests/season/test_model.py",),
+        "a move out of turn is refused naming the wrong clause",
+    ),
+    Mutant(
+        "G4.4-enumerate-beats",
+        "engine/game.py",
+        "for z in range(need, r + 1):",
+        "for z in range(0, r + 1):",
+        ("tests/engine",),
+        "legal_plays() lists beats of a 小王 play without enough 大王 (G4.4) that `in` refuses",
+        occurrence=1,
+    ),
+    Mutant(
+        "guard-kills-nothing",
+        "tests/session_guard.py",
+        "os.kill(pid, signal.SIGKILL)",
+        "os.kill(pid, 0)",
+        ("tests/test_session_guard.py",),
+        "the session guard leaves the processes a test forgot running",
+    ),
+    Mutant(
+        "guard-watchdog-off",
+        "tests/session_guard.py",
+        "if run is not None and run.limit and now - run.started > run.limit:",
+        "if False:",
+        ("tests/test_session_guard.py",),
+        "a test that ignores its timeout hangs the run",
+    ),
+)
+
+
+def _files() -> list[str]:
+    out = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    ).stdout.decode()
+    return [f for f in out.split("\0") if f and (ROOT / f).is_file()]
+
+
+def _copy_tree(dst: Path) -> None:
+    for rel in _files():
+        target = dst / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / rel, target)
+
+
+def _env(tree: Path) -> dict[str, str]:
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1", QT_QPA_PLATFORM="offscreen")
+    for k in ("PYTEST_ADDOPTS", "GOUJI_NO_SKIP"):
+        env.pop(k, None)
+    return env
+
+
+def _pytest(tree: Path, tests: tuple[str, ...], timeout: float) -> tuple[str, float, str]:
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run(cmd, cwd=tree, env=_env(tree), capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout", time.monotonic() - t0, ""
+    seconds = time.monotonic() - t0
+    tail = "\n".join((r.stdout + r.stderr).strip().splitlines()[-15:])
+    if r.returncode == 0:
+        return "survived", seconds, tail
+    if r.returncode == 1:
+        failed = re.findall(r"^FAILED (\S+)", r.stdout, re.M)
+        return "killed", seconds, failed[0] if failed else tail
+    return f"error (pytest exit {r.returncode})", seconds, tail
+
+
+def _apply(text: str, m: Mutant) -> str | None:
+    at = -1
+    for _ in range(m.occurrence):
+        at = text.find(m.old, at + 1)
+        if at < 0:
+            return None
+    return text[:at] + m.new + text[at + len(m.old) :]
+
+
+def _readme(rows: list[tuple[Mutant, str, float, str]], when: str) -> None:
+    path = ROOT / "README.md"
+    text = path.read_text(encoding="utf-8")
+    killed = sum(1 for _, r, _, _ in rows if r == "killed")
+    lines = [
+        README_BEGIN,
+        f"Last run ({when}): {killed} of {len(rows)} mutants killed "
+        "(`.venv/bin/python scripts/mutation.py`; `--list` shows each change).",
+        "",
+        "| mutant | what it breaks | result | killed by |",
+        "|---|---|---|---|",
+    ]
+    for m, result, _, detail in rows:
+        by = f"`{detail}`" if result == "killed" and detail and "\n" not in detail else ""
+        lines.append(f"| `{m.name}` | {m.breaks} | {result} | {by} |")
+    lines.append(README_END)
+    block = "\n".join(lines)
+    if README_BEGIN in text and README_END in text:
+        a, b = text.index(README_BEGIN), text.index(README_END) + len(README_END)
+        text = text[:a] + block + text[b:]
+    else:
+        text = text.rstrip("\n") + "\n\n## Mutation check\n" + block + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--list", action="store_true", help="list the mutants and exit")
+    ap.add_argument("--only", nargs="+", metavar="NAME", help="run only these mutants")
+    ap.add_argument("--timeout", type=float, default=900, help="seconds per test run (default 900)")
+    ap.add_argument("--readme", action="store_true", help="write the result into README.md")
+    args = ap.parse_args(argv)
+    mutants = list(MUTANTS)
+    if args.only:
+        unknown = sorted(set(args.only) - {m.name for m in MUTANTS})
+        if unknown:
+            print(f"mutation: no such mutant: {', '.join(unknown)} (see --list)", file=sys.stderr)
+            return 2
+        mutants = [m for m in MUTANTS if m.name in args.only]
+    if args.list:
+        for m in mutants:
+            print(f"{m.name}\n  {m.file}: {m.old!r} → {m.new!r}")
+            print(f"  breaks: {m.breaks}\n  tests: {' '.join(m.tests)}")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="gouji-mutation-") as tmp:
+        tree = Path(tmp)
+        _copy_tree(tree)
+        probe = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import broadcast, engine; print(broadcast.__file__); print(engine.__file__)",
+            ],
+            cwd=tree,
+            env=_env(tree),
+            capture_output=True,
+            text=True,
+        )
+        if probe.returncode != 0 or any(not p.startswith(str(tree)) for p in probe.stdout.split()):
+            print(
+                f"mutation: the copy does not import its own code: {probe.stdout}{probe.stderr}",
+                file=sys.stderr,
+            )
+            return 2
+        tests = tuple(dict.fromkeys(t for m in mutants for t in m.tests))
+        print(f"baseline: {' '.join(tests)}", flush=True)
+        result, seconds, tail = _pytest(tree, tests, args.timeout)
+        if result != "survived":  # the unmutated copy must pass the tests
+            print(
+                f"mutation: the unmutated tree does not pass its tests ({result}):\n{tail}", file=sys.stderr
+            )
+            return 2
+        print(f"baseline passes ({seconds:.0f} s)\n", flush=True)
+        rows: list[tuple[Mutant, str, float, str]] = []
+        for m in mutants:
+            path = tree / m.file
+            original = path.read_text(encoding="utf-8")
+            mutated = _apply(original, m)
+            if mutated is None:
+                rows.append((m, "stale", 0.0, f"{m.file} no longer holds {m.old!r}"))
+            else:
+                path.write_text(mutated, encoding="utf-8")
+                try:
+                    result, seconds, detail = _pytest(tree, m.tests, args.timeout)
+                finally:
+                    path.write_text(original, encoding="utf-8")
+                rows.append((m, result, seconds, detail))
+            m_, result, seconds, detail = rows[-1]
+            print(
+                f"{result:>9}  {m.name:<34} {seconds:5.0f} s  {detail.splitlines()[0] if detail else ''}",
+                flush=True,
+            )
+    killed = sum(1 for _, r, _, _ in rows if r == "killed")
+    print(f"\n{killed} of {len(rows)} mutants killed")
+    for m, result, _, detail in rows:
+        if result not in ("killed",):
+            print(f"  {result}: {m.name} — {m.breaks}\n{detail}")
+    if args.readme:
+        _readme(rows, time.strftime("%Y-%m-%d"))
+    return 0 if all(r == "killed" for _, r, _, _ in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
