@@ -189,10 +189,10 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "G5.2-named-G5.3",
         "engine/game.py",
-        '"G5.2",\n                f"it is not seat {seat}\'s turn',
-        '"G5.3",\n                f"it is not seat {seat}\'s turn',
+        'if seat != pending:\n                return None, _err(\n                    "G5.2",',
+        'if seat != pending:\n                return None, _err(\n                    "G5.3",',
         ("tests/season/test_model.py",),
-        "a move out of turn is refused naming the wrong clause",
+        "a pass out of turn is refused naming the wrong clause",
     ),
     Mutant(
         "G4.4-enumerate-beats",
