@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from broadcast.core import ShowStore
+from broadcast.studio import open_store
 
 NAMES = ["甲", "乙", "丙", "丁", "戊", "己"]
 # match.update renames the seats first and then refuses the unknown team (G1.2): replayed on the
@@ -19,7 +19,7 @@ def _without_meta(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_an_entry_refused_on_replay_leaves_the_state_untouched(db_path: Path, tmp_path: Path) -> None:
-    store = ShowStore.open(db_path)
+    store = open_store(db_path)
     store.dispatch("match.new", {"names": NAMES})
     store.dispatch("game.new", {"leader": 3})
     ts = store.state["meta"]["updated"]
@@ -27,15 +27,15 @@ def test_an_entry_refused_on_replay_leaves_the_state_untouched(db_path: Path, tm
     store.journal.append("game.play", {"line": "3 TTTTT"}, ts + 2)  # #4
     store.journal.append("game.play", {"line": "6 JJJJ"}, ts + 3)  # #5: refused, G4.1
     store.journal.append("table.message", {"text": "裁判：继续"}, ts + 4)  # #6
-    store.journal.connection.close()
+    store.close()
 
-    again = ShowStore.open(db_path)
+    again = open_store(db_path)
     try:
         assert len(again.replay_errors) == 2, again.replay_errors
         assert again.replay_errors[0].startswith("journal #3 match.update: [G1.2]")
         assert again.replay_errors[1].startswith("journal #5 game.play: [G4.1]")
         # the same as a store that never saw the refused entries
-        reference = ShowStore.open(tmp_path / "reference.sqlite")
+        reference = open_store(tmp_path / "reference.sqlite")
         try:
             for type_, payload in (
                 ("match.new", {"names": NAMES}),
@@ -46,7 +46,7 @@ def test_an_entry_refused_on_replay_leaves_the_state_untouched(db_path: Path, tm
                 reference.dispatch(type_, payload)
             assert _without_meta(again.state) == _without_meta(reference.state)
         finally:
-            reference.journal.connection.close()
+            reference.close()
         assert [s["name"] for s in again.state["table"]["seats"]] == NAMES
         assert again.state["game"]["record"] == ["3 TTTTT"]
         assert again.seq == 6
@@ -54,4 +54,4 @@ def test_an_entry_refused_on_replay_leaves_the_state_untouched(db_path: Path, tm
         again.dispatch("game.play", {"line": "6 pass"})
         assert again.state["game"]["record"] == ["3 TTTTT", "6 pass"]
     finally:
-        again.journal.connection.close()
+        again.close()
