@@ -8,7 +8,7 @@ import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from . import gjn
 from .deal import new_game
@@ -82,7 +82,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     text = _read(args.file)
     try:
         rec = gjn.parse(text, args.file)
-        obj = gjn.check_record(rec)
+        obj = gjn.check_record(rec, partial=args.partial)
     except GJNError as ge:
         _fail(str(ge))
     if args.json:
@@ -99,12 +99,48 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"  中文: 第{e['move']}步（第{e['line']}行），{e['seat']}号，{e['rule']}：{zh}")
         return 1
     g = gjn.replay(rec)
+    if args.partial and not g.is_over():
+        print(format_standing(args.file, rec.rules, obj))
+        return 0
     print(f"{args.file}: legal / 合规 ({rec.rules}, {len(rec.moves)} moves)")
     print(format_result(g.result()))
     ev = _events(g)
     if ev:
         print(ev)
     return 0
+
+
+_OPTION_ZH = {"play": "出牌", "pass": "过牌", "yield": "让牌", "revolt": "革命"}
+
+
+def format_standing(path: str, rules: str, st: dict[str, Any]) -> str:
+    """The referee's mid-game report of ``check --partial`` (a game still under way)."""
+    seat = st["to_act"]
+    opts = st["options"]
+    opts_zh = "、".join(_OPTION_ZH[o] for o in opts)
+    lines = [
+        f"{path}: legal so far / 至今合规 ({rules}, {st['moves']} moves, game under way / 对局进行中)",
+        f"  to act / 应由: seat {seat} ({', '.join(opts)}) / {seat}号（{opts_zh}）",
+    ]
+    if st["burns"]:
+        seats = ", ".join(map(str, st["burns"]))
+        lines.append(f"  may burn / 可烧牌: seats {seats} / {'、'.join(map(str, st['burns']))}号")
+    top = st["top"]
+    if top:
+        lines.append(f"  top play / 台面: seat {top['seat']} {top['play']} / {top['seat']}号 {top['play']}")
+    titles = st["titles"]
+    if titles:
+        order = sorted(titles, key=lambda s: TITLES.index(titles[s]))
+        lines.append("  titles so far / 已定名次: " + ", ".join(f"{titles[s]} seat {s}" for s in order))
+    if st["wutou"]:
+        lines.append(f"  无头: seats {', '.join(map(str, st['wutou']))}")
+    if st["burner"]:
+        lines.append(f"  burning / 烧牌中: seat {st['burner']}")
+    if st["four_way"]:
+        lines.append("  四户乱缠 (G10.2): plain turn order / 按顺序出牌")
+    left = st["cards_left"]
+    lines.append("  cards left / 余牌: " + "  ".join(f"{s}:{left[s]}" for s in sorted(left)))
+    return "\n".join(lines)
 
 
 def _game_seed(seed: str, i: int) -> str:
@@ -167,6 +203,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     c = sub.add_parser("check", help="replay and check a GJN record")
     c.add_argument("file")
     c.add_argument("--json", action="store_true", help="print the Appendix A JSON object")
+    c.add_argument(
+        "--partial",
+        action="store_true",
+        help="a game still under way: legal so far, whose decision it is, titles so far",
+    )
     c.set_defaults(func=cmd_check)
     s = sub.add_parser("selfplay", help="write random self-play records")
     s.add_argument("--games", type=int, default=10)

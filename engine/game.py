@@ -487,6 +487,8 @@ class Game:
         self._quan_san = False
         self._quan_winners: list[int] = []
         self._luan = False
+        #: (seat, play, its 对头, passes) of a 够级牌 that has just lived (G6.4), until the next action
+        self._lived: tuple[int, Play, int, int] | None = None
         self._moves: list[Action] = []
         self._undo: list[tuple[Any, ...]] = []
         self._events: list[tuple[int, str, int]] = []  # (move index, event, seat)
@@ -559,6 +561,10 @@ class Game:
     def four_way(self) -> bool:
         """G10.2 四户乱缠 in force."""
         return self._luan
+
+    def played_out(self) -> list[int]:
+        """Seats that have played out, in order (头科 first; G10.1)."""
+        return list(self._finished)
 
     @property
     def opened(self) -> list[int]:
@@ -678,10 +684,8 @@ class Game:
         """(mode, None) when legal, (None, (rule, en, zh)) when not."""
         if self._over:
             return None, _err("G10.4", "the game is over", "本局已结束")
-        st = self._status[seat]
-        if st != IN_PLAY:
-            why = ("has played out", "已出完牌") if st == FINISHED else ("is out of the game", "已出局")
-            return None, _err("G10.1", f"seat {seat} {why[0]}", f"{seat}号{why[1]}")
+        if self._status[seat] != IN_PLAY:
+            return None, self._out_error(seat)
         pending = self._queue[0] if self._queue else 0
         if kind == "revolt":
             if not self.preset.revolution:
@@ -703,17 +707,15 @@ class Game:
             return "revolt", None
         if kind == "pass":
             if seat != pending:
-                return None, _err(
-                    "G5.2",
-                    f"it is not seat {seat}'s turn (seat {pending} is to act)",
-                    f"未轮到{seat}号（应由{pending}号）",
-                )
+                return None, self._keep_out(seat, pending)
             if self._top is None:
                 return None, _err(
                     "G5.1", f"seat {seat} holds the lead and must play", f"{seat}号有发牌权，须发牌"
                 )
             return "pass", None
         if kind == "yield":
+            if seat != pending:
+                return None, self._keep_out(seat, pending)
             e = self._yield_error(seat, pending)
             return ("yield", None) if e is None else (None, e)
         # a play: whose turn, then possession, then 憋3, then beating
@@ -722,11 +724,7 @@ class Game:
         top = self._top
         if top is None:
             if seat != pending:
-                return None, _err(
-                    "G5.1",
-                    f"seat {pending} holds the lead, not seat {seat}",
-                    f"发牌权在{pending}号，不在{seat}号",
-                )
+                return None, self._lead_error(seat, pending, pl)
             mode = "lead"
         elif seat == pending:
             mode = "beat"
@@ -763,7 +761,9 @@ class Game:
         if self._bie:
             if pl.base == 0:
                 if pl.twos or pl.smalls or pl.bigs:
-                    return None, _err("G9.1", "3s take no wild cards under 憋3", "憋3：3不能贴钱挂花")
+                    return None, _err(
+                        "G3.6", f"{pl}: 3s take no wild cards under 憋3", f"{pl}：憋3时3不能贴钱挂花"
+                    )
                 if size != self._count[seat]:
                     return None, _err(
                         "G9.1",
@@ -775,6 +775,13 @@ class Game:
         if top is not None:
             e = beat_error(pl, top)
             if e is not None:
+                if mode == "burn":  # say that the out-of-turn play was taken as a burn
+                    ts = self._top_seat
+                    e = (
+                        e[0],
+                        f"seat {seat}'s burn (烧牌) of seat {ts}'s {top} fails: {e[1]}",
+                        f"{seat}号烧{ts}号的{top}不成立：{e[2]}",
+                    )
                 return None, e
         return mode, None
 
@@ -782,53 +789,224 @@ class Game:
         """Why an out-of-turn play by ``seat`` cannot be a burn (G7), or None."""
         top = self._top
         assert top is not None
-        if seat == self._top_seat:
-            return _err("G5.2", f"seat {seat} cannot beat its own play", f"{seat}号不能灭自己的牌")
-        if self._luan:
-            return _err("G10.2", "四户乱缠: plain turn order, no burning", f"四户乱缠不烧牌，未轮到{seat}号")
-        if self._yprot:
-            return _err(
-                "G5.5",
-                f"only seat {OPP[self._top_seat]} (the yielder's 对头) may answer",
-                f"让牌人所出的牌唯有其对头{OPP[self._top_seat]}号可上",
-            )
-        if not self._tinfo[3]:
-            if self._passed & BIT[seat]:
-                return _err(
-                    "G5.2",
-                    f"seat {seat} passed in this round and may not play again (seat {pending} is to act)",
-                    f"{seat}号本轮已过牌，这一轮再无权出牌（应由{pending}号）",
-                )
+        t = self._top_seat
+        if seat == t:
             return _err(
                 "G5.2",
-                f"it is not seat {seat}'s turn (seat {pending} is to act)",
-                f"未轮到{seat}号（应由{pending}号）",
+                f"seat {seat} cannot beat its own play; {self._to_act_en()}",
+                f"{seat}号不能灭自己的牌；{self._to_act_zh()}",
             )
-        if self._tinfo[5]:
+        if self._luan:
             return _err(
-                "G4.3", f"{top} holds a 大王: it is dead, nothing beats it", f"{top}挂大王为死牌，无牌可灭"
+                "G10.2",
+                f"四户乱缠: plain counterclockwise order, no burning; {self._to_act_en()}",
+                f"四户乱缠不烧牌，按顺序出牌；{self._to_act_zh()}",
             )
+        if self._yprot:
+            return self._keep_out(seat, pending)
+        if self._tinfo[5]:
+            return self._keep_out(seat, pending)
+        if not self._tinfo[3]:
+            return self._keep_out(seat, pending)
         if not self._gprot:
+            o = OPP[t]
             return _err(
                 "G8",
-                f"seat {self._top_seat} is 无头: its plays are beaten in turn order only",
-                f"{self._top_seat}号无头，其牌按顺序上",
+                f"seat {t} is 无头 ({self._gone_en(o)}): its 够级牌 is beaten in turn order, not burned; "
+                f"{self._to_act_en()}",
+                f"{t}号无头（{self._gone_zh(o)}），其够级牌按顺序上，不能烧；{self._to_act_zh()}",
             )
-        if seat == OPP[self._top_seat]:
-            return _err(
-                "G5.2",
-                f"seat {seat} answers in turn, after seat {pending}",
-                f"{seat}号须按顺序，在{pending}号之后上牌",
-            )
-        if not self._window():
-            return _err("G7.1", "a burn must come before the 对头 acts", "烧牌须在对头上牌之前")
+        if seat == OPP[t]:
+            return self._keep_out(seat, pending)
         if self._passed & BIT[seat]:
             return _err(
                 "G7.4",
-                f"seat {seat} passed in this round and may not burn (过牌不烧)",
-                f"{seat}号本轮已过牌，过牌不烧",
+                f"seat {seat} passed in this round and may not burn (过牌不烧); {self._to_act_en()}",
+                f"{seat}号本轮已过牌，过牌不烧；{self._to_act_zh()}",
             )
+        if not self._window():  # pragma: no cover - the 对头's pass ends the round (G6.4)
+            return _err("G7.1", "a burn must come before the 对头 acts", "烧牌须在对头上牌之前")
         return None
+
+    # ---- why a seat may not act (Appendix A: the clause that keeps it out, and who is to act)
+    def _gone_en(self, o: int) -> str:
+        st = self._status[o]
+        if st == MEN:
+            return f"its 对头, seat {o}, is 闷 (stuck with 3s)"
+        if st == ZHA:
+            return f"its 对头, seat {o}, failed a burn (诈烧) and is out"
+        if st == REVOLT:
+            return f"its 对头, seat {o}, declared 革命"
+        return f"its 对头, seat {o}, has played out"
+
+    def _gone_zh(self, o: int) -> str:
+        st = self._status[o]
+        if st == MEN:
+            return f"其对头{o}号已闷"
+        if st == ZHA:
+            return f"其对头{o}号诈烧出局"
+        if st == REVOLT:
+            return f"其对头{o}号革命"
+        return f"其对头{o}号已出完"
+
+    def _to_act_en(self) -> str:
+        """Who is to act and why, in English (for refusals)."""
+        p = self._queue[0] if self._queue else 0
+        if not p:
+            return "no one is to act"
+        t = self._top_seat
+        if self._top is None:
+            return f"seat {p} is to lead"
+        if self._tinfo[5]:
+            return f"seat {p}, the 对头 of seat {t}, is to 扣牌 (pass) on its dead play"
+        if self._luan:
+            return f"seat {p} is next in turn"
+        if self._yprot:
+            return f"seat {p}, the yielder's 对头, is to answer"
+        if self._gprot:
+            if p == OPP[t]:
+                if self._burner == t:
+                    return f"seat {p}, the 对头 of the burner (seat {t}), is to answer"
+                return f"seat {p}, the 对头 of seat {t}, is to answer its 够级牌"
+            return f"seat {p} is 无头 ({self._gone_en(OPP[p])}) and acts first, in turn"
+        return f"seat {p} is next in turn"
+
+    def _to_act_zh(self) -> str:
+        p = self._queue[0] if self._queue else 0
+        if not p:
+            return "无人可行动"
+        t = self._top_seat
+        if self._top is None:
+            return f"应由{p}号发牌"
+        if self._tinfo[5]:
+            return f"应由{t}号的对头{p}号扣牌"
+        if self._luan:
+            return f"应由{p}号按顺序出牌"
+        if self._yprot:
+            return f"应由让牌人的对头{p}号上牌"
+        if self._gprot:
+            if p == OPP[t]:
+                if self._burner == t:
+                    return f"应由烧牌人{t}号的对头{p}号应答"
+                return f"应由{t}号的对头{p}号应答够级牌"
+            return f"{p}号无头（{self._gone_zh(OPP[p])}），按顺序先行动"
+        return f"应由{p}号按顺序出牌"
+
+    def _out_error(self, seat: int) -> tuple[str, str, str]:
+        """G10.1: the seat is no longer in play (played out, 闷, 诈烧, 革命, or dealt no cards)."""
+        st = self._status[seat]
+        if st == FINISHED and self._dealt_counts[seat] == 0:
+            en, zh = (
+                f"seat {seat} holds no cards (its hand is empty) and has no decision",
+                f"{seat}号无牌，不参与",
+            )
+        elif st == FINISHED:
+            i = self._finished.index(seat)
+            title = TITLES[i] if i < len(TITLES) else ""
+            en, zh = f"seat {seat} has played out ({title})", f"{seat}号已出完牌（{title}）"
+        elif st == MEN:
+            en, zh = f"seat {seat} is 闷 (stuck with 3s) and out of the game", f"{seat}号已闷，出局"
+        elif st == ZHA:
+            en, zh = f"seat {seat} failed a burn (诈烧) and is out of the game", f"{seat}号诈烧，已出局"
+        else:
+            en, zh = f"seat {seat} declared 革命 and sits the game out", f"{seat}号已革命，不参与本局"
+        if self._over:
+            return _err("G10.1", en, zh)
+        return _err("G10.1", f"{en}; {self._to_act_en()}", f"{zh}；{self._to_act_zh()}")
+
+    def _lead_error(self, seat: int, pending: int, pl: Play) -> tuple[str, str, str]:
+        """A play by ``seat`` when ``pending`` holds the lead: G5.1, or G7.1/G7.4 when it would have
+        burned the 够级牌 that has just lived because its 对头 passed (G6.4)."""
+        lived = self._lived
+        if lived is not None:
+            t, top, o, passed = lived
+            if seat not in (t, o) and beat_error(pl, top) is None:
+                if passed & BIT[seat]:
+                    return _err(
+                        "G7.4",
+                        f"seat {seat} passed on seat {t}'s {top} and may not burn it (过牌不烧); "
+                        f"seat {pending} is to lead",
+                        f"{seat}号已对{t}号的{top}过牌，过牌不烧；应由{pending}号发牌",
+                    )
+                return _err(
+                    "G7.1",
+                    f"a burn must come before the 对头 acts: seat {o} passed on seat {t}'s {top}, so it "
+                    f"lived (G6.4); seat {pending} is to lead",
+                    f"烧牌须在对头上牌之前：{t}号的{top}其对头{o}号已过牌，牌已活；应由{pending}号发牌",
+                )
+        return _err(
+            "G5.1",
+            f"seat {pending} holds the lead, not seat {seat}",
+            f"发牌权在{pending}号，不在{seat}号",
+        )
+
+    def _keep_out(self, seat: int, pending: int) -> tuple[str, str, str]:
+        """Why ``seat`` (in play, not the one to act) has no decision now: Appendix A's clause."""
+        top = self._top
+        act_en, act_zh = self._to_act_en(), self._to_act_zh()
+        if top is None:
+            return _err(
+                "G5.1",
+                f"seat {pending} holds the lead, not seat {seat}",
+                f"发牌权在{pending}号，不在{seat}号",
+            )
+        t = self._top_seat
+        o = OPP[t]
+        if seat == t:
+            return _err(
+                "G5.2", f"seat {seat} made the top play; {act_en}", f"{seat}号出的是台面上的牌；{act_zh}"
+            )
+        if self._tinfo[5]:
+            return _err(
+                "G4.3",
+                f"seat {t}'s {top} holds a 大王: it is dead, only its 对头 (seat {o}) acts, to 扣牌; "
+                f"seat {seat} has no decision",
+                f"{t}号的{top}挂大王为死牌，唯有其对头{o}号扣牌，{seat}号无权出牌",
+            )
+        if self._luan:
+            return _err(
+                "G10.2",
+                f"四户乱缠: plain counterclockwise order, it is not seat {seat}'s turn; {act_en}",
+                f"四户乱缠按反时针顺序出牌，未轮到{seat}号；{act_zh}",
+            )
+        if self._yprot:
+            return _err(
+                "G5.5",
+                f"only seat {o} (the yielder's 对头) may answer seat {t}'s play; seat {seat} has no decision",
+                f"让牌人{t}号所出的牌唯有其对头{o}号可上，{seat}号无权出牌",
+            )
+        if self._passed & BIT[seat]:
+            return _err(
+                "G5.2",
+                f"seat {seat} passed in this round and may not act again; {act_en}",
+                f"{seat}号本轮已过牌，这一轮再无权出牌；{act_zh}",
+            )
+        if self._gprot:
+            if seat == o or seat in self._queue:  # the 对头 or a 无头 seat, after the seat to act
+                return _err(
+                    "G5.2",
+                    f"seat {seat} answers in turn, after seat {pending}; {act_en}",
+                    f"{seat}号须按顺序，在{pending}号之后上牌；{act_zh}",
+                )
+            more_en, more_zh = ("", "") if pending == o else (f"; {act_en}", f"；{act_zh}")
+            if self._burner == t:
+                return _err(
+                    "G7.3",
+                    f"seat {t} is burning (烧牌): only its 对头, seat {o}, answers; seat {seat} has no "
+                    f"decision{more_en}",
+                    f"{t}号烧牌，唯有其对头{o}号可应答，{seat}号无权出牌{more_zh}",
+                )
+            return _err(
+                "G6.2",
+                f"only the 对头 answers a 够级牌: seat {o} answers seat {t}'s {top}; seat {seat} has no "
+                f"decision{more_en}",
+                f"够级牌唯有对头可上：{t}号的{top}由其对头{o}号应答，{seat}号无权出牌{more_zh}",
+            )
+        return _err(
+            "G5.2",
+            f"it is not seat {seat}'s turn; {act_en}",
+            f"未轮到{seat}号；{act_zh}",
+        )
 
     def _yield_error(self, seat: int, pending: int) -> tuple[str, str, str] | None:
         if seat != pending:
@@ -991,6 +1169,7 @@ class Game:
             self._luan,
             self._supply[:],
             len(self._events),
+            self._lived,
         )
 
     def _restore(self, s: tuple[Any, ...]) -> None:
@@ -1021,6 +1200,7 @@ class Game:
             self._luan,
             self._supply,
             nev,
+            self._lived,
         ) = s
         del self._events[nev:]
 
@@ -1034,10 +1214,16 @@ class Game:
 
     def _apply(self, seat: int, mode: str, pl: Play | None) -> None:
         mv = len(self._moves) + 1
+        self._lived = None
         if mode == "pass":
             self._passed |= BIT[seat]
             q = self._queue
             q.pop(0)
+            if self._gprot and seat == OPP[self._top_seat] and not self._yprot and not self._tinfo[5]:
+                # G6.4: the 对头 passed, the 够级牌 lives; 无头 seats after the 对头 get no turn on it
+                assert self._top is not None
+                self._lived = (self._top_seat, self._top, seat, self._passed)
+                q.clear()
             if not q:
                 self._end_round()
             return

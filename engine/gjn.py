@@ -35,6 +35,9 @@ class Record:
     tags: list[tuple[str, str]] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     filename: str = "<string>"
+    #: the line of each tag, and the last line holding a tag or a move (1 for an empty text)
+    tag_lines: dict[str, int] = field(default_factory=dict)
+    last_line: int = 1
 
     def tag(self, name: str) -> str | None:
         for k, v in self.tags:
@@ -93,6 +96,22 @@ def _strip_comment(line: str) -> str:
     return line
 
 
+def quote(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters (a bad token may be a whole line)."""
+    if len(text) > limit:
+        return repr(text[:limit])[:-1] + "…" + repr(text[:limit])[-1]
+    return repr(text)
+
+
+def split_lines(text: str) -> list[str]:
+    """Appendix A: lines end at LF; CRLF and a lone CR are read as LF, and nothing else ends a line.
+
+    (``str.splitlines`` also breaks at VT, FF, FS/GS/RS, NEL, U+2028 and U+2029, which are ordinary
+    characters inside a comment or a tag value.)
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def _check_tag(key: str, value: str, line: int, filename: str) -> None:
     m = _SEAT_TAG.match(key)
     if m:
@@ -100,7 +119,7 @@ def _check_tag(key: str, value: str, line: int, filename: str) -> None:
         if kind not in ("Seat", "Hand", "Count"):
             raise GJNError(f"tag [{key}]: write it as {kind.capitalize()}{num}", line, filename)
         if num not in ("1", "2", "3", "4", "5", "6"):
-            raise GJNError(f"tag [{key}]: seats are 1..6", line, filename)
+            raise GJNError(f"tag [{quote(key)[1:-1]}]: seats are 1..6", line, filename)
         if kind == "Hand":
             try:
                 parse_counts(value)
@@ -108,31 +127,34 @@ def _check_tag(key: str, value: str, line: int, filename: str) -> None:
                 raise GJNError(f"[{key}]: {e}", line, filename) from None
         elif kind == "Count":
             if not value.isdigit() or not 0 <= int(value) <= 36:
-                raise GJNError(f"[{key}]: a card count 0..36, got {value!r}", line, filename)
+                raise GJNError(f"[{key}]: a card count 0..36, got {quote(value)}", line, filename)
         return
     low = key.lower()
     if low in _KNOWN and key != key[0].upper() + key[1:].lower():
         raise GJNError(f"tag [{key}]: write it as {low.capitalize()}", line, filename)
     if key == "Rules" and value not in PRESETS:
-        raise GJNError(f"[Rules]: unknown rules {value!r} (expected tv_match or dagang)", line, filename)
+        raise GJNError(f"[Rules]: unknown rules {quote(value)} (expected tv_match or dagang)", line, filename)
     if key == "Leader" and value not in ("1", "2", "3", "4", "5", "6"):
-        raise GJNError(f"[Leader]: a seat 1..6, got {value!r}", line, filename)
+        raise GJNError(f"[Leader]: a seat 1..6, got {quote(value)}", line, filename)
 
 
 def parse(text: str, filename: str = "<string>") -> Record:
     """Parse GJN text. Raises :class:`GJNError` (with ``.line``) on malformed input.
 
-    A move whose cards are card symbols but not a play (G3.2, ``1 TTJ``) is not malformed: its
-    action is a :class:`~engine.game.NotAPlay`, which :func:`replay` reports as an illegal move.
+    Lines end at LF only (CRLF and CR read as LF, :func:`split_lines`). A move whose cards are card
+    symbols but not a play (G3.2, ``1 TTJ``) is not malformed: its action is a
+    :class:`~engine.game.NotAPlay`, which :func:`replay` reports as an illegal move.
     """
     rec = Record(filename=filename)
     seen: set[str] = set()
     if text.startswith("\ufeff"):
         text = text[1:]
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    total = [0] * 15
+    for lineno, raw in enumerate(split_lines(text), start=1):
         line = _strip_comment(raw).strip()
         if not line:
             continue
+        rec.last_line = lineno
         if line.startswith("["):
             if rec.moves:
                 raise GJNError("header tags must come before the moves", lineno, filename)
@@ -144,27 +166,39 @@ def parse(text: str, filename: str = "<string>") -> Record:
                 m = _TAG.match(line, pos)
                 if not m:
                     raise GJNError(
-                        f'malformed tag near {line[pos : pos + 20]!r} (expected [Name "value"])',
+                        f'malformed tag near {quote(line[pos : pos + 20])} (expected [Name "value"])',
                         lineno,
                         filename,
                     )
                 key, value = m.group(1), m.group(2).replace('\\"', '"').replace("\\\\", "\\")
                 if key in seen:
-                    raise GJNError(f"duplicate tag [{key}]", lineno, filename)
+                    raise GJNError(f"duplicate tag [{quote(key)[1:-1]}]", lineno, filename)
                 _check_tag(key, value, lineno, filename)
                 seen.add(key)
                 rec.tags.append((key, value))
+                rec.tag_lines[key] = lineno
+                if key.startswith("Hand"):  # the pack (G2.1): the tag that goes over it is named
+                    for r, c in enumerate(parse_counts(value)):
+                        total[r] += c
+                        lim = 4 if r >= 13 else 16
+                        if total[r] > lim:
+                            raise GJNError(
+                                f"the [Hand] tags hold {total[r]} cards of rank {'3456789TJQKA2BR'[r]}; "
+                                f"the pack has {lim}",
+                                lineno,
+                                filename,
+                            )
                 pos = m.end()
             continue
         parts = line.split()
         if len(parts) != 2:
-            raise GJNError(f"a move is '<seat> <cards|pass|yield>', got {line!r}", lineno, filename)
+            raise GJNError(f"a move is '<seat> <cards|pass|yield>', got {quote(line)}", lineno, filename)
         if parts[0] not in ("1", "2", "3", "4", "5", "6"):
-            raise GJNError(f"seat must be 1..6, got {parts[0]!r}", lineno, filename)
+            raise GJNError(f"seat must be 1..6, got {quote(parts[0])}", lineno, filename)
         try:
             action = Action.parse(line)
         except CardError as e:
-            raise GJNError(f"bad cards {parts[1]!r}: {e}", lineno, filename) from None
+            raise GJNError(f"bad cards {quote(parts[1])}: {e}", lineno, filename) from None
         except PlayError:
             # well-formed cards that are not a play (G3.2, `1 TTJ`): an illegal move, reported by
             # replay/check with its move number; parsing goes on, so later lines are still checked
@@ -172,29 +206,7 @@ def parse(text: str, filename: str = "<string>") -> Record:
         except ValueError as e:
             raise GJNError(str(e), lineno, filename) from None
         rec.moves.append(Move(action.seat, action, lineno))
-    hands = rec.hands()
-    if hands:
-        total = [0] * 15
-        for h in hands.values():
-            for r, c in enumerate(parse_counts(h)):
-                total[r] += c
-        for r, c in enumerate(total):
-            lim = 4 if r >= 13 else 16
-            if c > lim:
-                sym = "3456789TJQKA2BR"[r]
-                raise GJNError(
-                    f"the [Hand] tags hold {c} cards of rank {sym}; the pack has {lim}",
-                    _tag_line(text, "Hand"),
-                    filename,
-                )
     return rec
-
-
-def _tag_line(text: str, prefix: str) -> int:
-    for i, raw in enumerate(text.splitlines(), start=1):
-        if "[" + prefix in raw:
-            return i
-    return 1
 
 
 def _quote(v: str) -> str:
@@ -245,9 +257,8 @@ def game_from_record(record: Record) -> Game:
     try:
         return Game(preset, hands=hands or None, leader=leader, counts=counts or None)
     except (CardError, ValueError) as e:
-        raise GJNError(
-            str(e), _tag_line("\n".join(f"[{k}" for k, _ in record.tags), "Hand"), record.filename
-        ) from None
+        line = min((n for k, n in record.tag_lines.items() if k.startswith(("Hand", "Count"))), default=1)
+        raise GJNError(str(e), line, record.filename) from None
 
 
 def replay(record: Record) -> Game:
@@ -286,13 +297,30 @@ def _game_tags(game: Game, tags: list[tuple[str, str]] | None) -> list[tuple[str
     return out
 
 
-def check(text: str, filename: str = "<string>") -> dict[str, Any]:
-    """Replay a record: the ``--json`` object of Appendix A. Raises :class:`GJNError` if malformed."""
+def check(text: str, filename: str = "<string>", partial: bool = False) -> dict[str, Any]:
+    """Replay a record: the ``--json`` object of Appendix A. Raises :class:`GJNError` if malformed.
+
+    With ``partial`` a record of a game still under way is not an error: see :func:`check_record`.
+    """
     rec = parse(text, filename)
-    return check_record(rec)
+    return check_record(rec, partial)
 
 
-def check_record(rec: Record) -> dict[str, Any]:
+def check_record(rec: Record, partial: bool = False) -> dict[str, Any]:
+    """Appendix A's object for a parsed record.
+
+    ``partial=False``: ``ok``; on failure ``error`` {``move``, ``line``, ``seat``, ``rule``,
+    ``message``} (a record that stops before the game is over is refused as 未完, rule G10.4 at move
+    n+1); on success ``finish_order``, ``titles``, ``team_points``, ``quan_san``, ``opened``.
+
+    ``partial=True`` (the referee's mid-game check): an illegal move is the same ``error``; otherwise
+    ``ok`` is true and the object says where the game stands: ``over``, ``moves``, ``to_act`` (the
+    seat whose decision it is, or null), ``options`` (what it may do: play, pass, yield, revolt),
+    ``burns`` (seats that may burn the top play now, G7), ``top`` ({``seat``, ``play``} or null),
+    ``titles`` (seat -> title decided so far), ``finish_order`` (seats played out, in order),
+    ``cards_left``, ``wutou`` (无头 seats, G8), ``burner``, ``four_way`` (G10.2), ``opened`` (G6.5);
+    once the game is over also ``team_points`` and ``quan_san``.
+    """
     try:
         g = replay(rec)
     except IllegalAction as e:
@@ -300,19 +328,51 @@ def check_record(rec: Record) -> dict[str, Any]:
             "ok": False,
             "error": {"move": e.move, "line": e.line, "seat": e.seat, "rule": e.rule, "message": e.message},
         }
+    if partial:
+        return _standing(g, len(rec.moves))
     if not g.is_over():
-        last = rec.moves[-1].line if rec.moves else 0
+        last = rec.moves[-1].line if rec.moves else rec.last_line
+        seat = g.pending_seat
+        n = len(rec.moves) + 1
         return {
             "ok": False,
             "error": {
-                "move": len(rec.moves) + 1,
+                "move": n,
                 "line": last,
-                "seat": g.pending_seat,
+                "seat": seat,
                 "rule": "G10.4",
-                "message": f"the record ends before the game is over (seat {g.pending_seat} is to act) / "
-                f"记录在本局结束前中止（应由{g.pending_seat}号行动）",
+                "message": f"the record ends before the game is over (未完): seat {seat} is to act "
+                f"(move {n}) / 记录在本局结束前中止（未完）：应由{seat}号行动（第{n}步）",
             },
         }
     out: dict[str, Any] = {"ok": True}
     out.update(g.result().to_json())
+    return out
+
+
+def _standing(g: Game, moves: int) -> dict[str, Any]:
+    over = g.is_over()
+    seat = g.pending_seat
+    top = g.last_play
+    burns = [s for s in SEATS if s != seat and "burn" in g.options(s)] if not over and top else []
+    out: dict[str, Any] = {
+        "ok": True,
+        "over": over,
+        "moves": moves,
+        "to_act": seat,
+        "options": sorted(g.options(seat) - {"burn"}) if seat is not None else [],
+        "burns": burns,
+        "top": {"seat": top[0], "play": str(top[1])} if top else None,
+        "titles": {str(s): t for s, t in sorted(g.titles_so_far().items())},
+        "finish_order": g.result().finish_order if over else g.played_out(),
+        "cards_left": {str(s): g.cards_left(s) for s in SEATS},
+        "wutou": [s for s in SEATS if g.is_wutou(s)],
+        "burner": g.burner,
+        "four_way": g.four_way,
+        "opened": g.opened,
+    }
+    if over:
+        r = g.result()
+        out["team_points"] = dict(r.team_points)
+        out["quan_san"] = r.quan_san
     return out

@@ -216,7 +216,8 @@ def test_G6_2_only_the_opposite_answers_others_are_skipped() -> None:
     g = game({1: "TTTTT4", 2: "5", 3: "6", 4: "JJJJJ9", 5: "7", 6: "8"})
     play(g, "1 TTTTT")
     assert g.pending_seat == 4
-    illegal(g, "2 pass", "G5.2")
+    e = illegal(g, "2 pass", "G6.2")  # Appendix A: the clause that keeps seat 2 out, and who is to act
+    assert "seat 4" in e.en and "对头" in e.en and "4号" in e.zh
     assert g.options(2) == frozenset()
 
 
@@ -344,9 +345,13 @@ def test_G9_1_threes_are_the_last_play_all_together() -> None:
     legal(g, "1 KKB")
 
 
-def test_G9_1_threes_take_no_wilds() -> None:
+def test_G3_6_threes_take_no_wilds_under_bie_san() -> None:
     g = game({1: "333B", 2: "4", 3: "5", 4: "6", 5: "7", 6: "8"}, rules="dagang")
-    illegal(g, "1 333B", "G9.1")
+    illegal(g, "1 333B", "G3.6")
+    g = game({1: "3332", 2: "4", 3: "5", 4: "6", 5: "7", 6: "8"}, rules="dagang")
+    illegal(g, "1 3332", "G3.6")
+    g = game({1: "333B", 2: "4", 3: "5", 4: "6", 5: "7", 6: "8"})  # tv_match: an ordinary rank
+    legal(g, "1 333B")
 
 
 def test_G9_2_men_stuck_with_threes_is_ranked_last() -> None:
