@@ -796,6 +796,8 @@ class Game:
                 f"seat {seat} cannot beat its own play; {self._to_act_en()}",
                 f"{seat}号不能灭自己的牌；{self._to_act_zh()}",
             )
+        if self._tinfo[5]:  # a dead play: G4.3 in every mode (Appendix A)
+            return self._keep_out(seat, pending)
         if self._luan:
             return _err(
                 "G10.2",
@@ -804,17 +806,15 @@ class Game:
             )
         if self._yprot:
             return self._keep_out(seat, pending)
-        if self._tinfo[5]:
-            return self._keep_out(seat, pending)
         if not self._tinfo[3]:
             return self._keep_out(seat, pending)
         if not self._gprot:
             o = OPP[t]
             return _err(
                 "G8",
-                f"seat {t} is 无头 ({self._gone_en(o)}): its 够级牌 is beaten in turn order, not burned; "
-                f"{self._to_act_en()}",
-                f"{t}号无头（{self._gone_zh(o)}），其够级牌按顺序上，不能烧；{self._to_act_zh()}",
+                f"seat {t} is 无头 because {self._gone_en(o)}: its 够级牌 is beaten in turn order, not "
+                f"burned; {self._to_act_en()}",
+                f"{t}号无头（因{self._gone_zh(o)}），其够级牌按顺序上，不能烧；{self._to_act_zh()}",
             )
         if seat == OPP[t]:
             return self._keep_out(seat, pending)
@@ -868,7 +868,7 @@ class Game:
                 if self._burner == t:
                     return f"seat {p}, the 对头 of the burner (seat {t}), is to answer"
                 return f"seat {p}, the 对头 of seat {t}, is to answer its 够级牌"
-            return f"seat {p} is 无头 ({self._gone_en(OPP[p])}) and acts first, in turn"
+            return f"seat {p} is to act first, in turn: it is 无头 because {self._gone_en(OPP[p])}"
         return f"seat {p} is next in turn"
 
     def _to_act_zh(self) -> str:
@@ -889,7 +889,7 @@ class Game:
                 if self._burner == t:
                     return f"应由烧牌人{t}号的对头{p}号应答"
                 return f"应由{t}号的对头{p}号应答够级牌"
-            return f"{p}号无头（{self._gone_zh(OPP[p])}），按顺序先行动"
+            return f"应由{p}号按顺序先行动：{p}号无头，因{self._gone_zh(OPP[p])}"
         return f"应由{p}号按顺序出牌"
 
     def _out_error(self, seat: int) -> tuple[str, str, str]:

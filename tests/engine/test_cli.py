@@ -110,3 +110,28 @@ def test_syntax_error_after_mixed_ranks_is_still_a_format_error(tmp_path: Path) 
         assert p.stderr.strip().splitlines() == [
             f"{f}:4: bad cards '3Z': bad card 'Z' at column 2 (cards are 3-9 T J Q K A 2 B R)"
         ]
+
+
+def test_check_partial_reports_a_game_under_way(tmp_path: Path) -> None:
+    f = tmp_path / "live.gjn"
+    lines = (CASES / "G7_3_fan_shao_third_player.gjn").read_text(encoding="utf-8").split("\n")
+    f.write_text("\n".join(lines[:9]) + "\n", encoding="utf-8")  # stops after seat 3's 反烧
+    p = run("check", str(f), "--partial", "--json")
+    assert p.returncode == 0, p.stderr
+    st = json.loads(p.stdout)
+    assert st["ok"] is True and st["over"] is False and st["moves"] == 3
+    assert st["to_act"] == 6 and st["burner"] == 3 and st["top"] == {"seat": 3, "play": "QQQQQ"}
+    p = run("check", str(f), "--partial")
+    assert p.returncode == 0 and p.stderr == ""
+    assert "legal so far / 至今合规" in p.stdout and "to act / 应由: seat 6 (pass) / 6号（过牌）" in p.stdout
+    assert "burning / 烧牌中: seat 3" in p.stdout
+    p = run("check", str(f))  # without --partial: 未完
+    assert p.returncode == 1 and "INCOMPLETE / 未完 at move 4" in p.stdout and "G10.4" in p.stdout
+
+
+def test_check_reads_a_record_with_a_line_separator_in_a_comment(tmp_path: Path) -> None:
+    f = tmp_path / "u2028.gjn"
+    text = (CASES / "legal_quan_san.gjn").read_text(encoding="utf-8")
+    f.write_text("; 第12期\u2028第2局\f\n" + text, encoding="utf-8")
+    p = run("check", str(f), "--json")
+    assert p.returncode == 0 and json.loads(p.stdout)["ok"] is True, p.stdout + p.stderr

@@ -128,7 +128,13 @@ def test_appendix_A_unknown_hands_legal_plays_are_lazy_and_legal() -> None:
     g = gjn.replay(gjn.parse('[Leader "1"]\n1 TTTTT\n'))
     assert g.pending_seat == 4 and g.hand(4) is None
     first = list(islice(g.legal_plays(), 50))
-    assert first[0].kind == "pass" and all(a in g.legal_plays() for a in first)
-    burns = [a for a in first if a.seat != 4]
-    assert all(a.cards is not None and a.cards.size == 5 for a in first if a.kind == "play")
-    assert burns == [] or burns[0].seat in (2, 3, 5, 6)
+    assert first[0] == Action.pass_(4) and all(a in g.legal_plays() for a in first)
+    assert {a.seat for a in first} == {4}  # the pending seat's actions come first
+    assert all(a.cards is not None and a.cards.size == 5 for a in first[1:])
+    listed = list(g.legal_plays())
+    seats = [a.seat for a in listed]
+    # then the burns of the four seats that may burn (G7.1): not the player, not its 对头 after its turn
+    assert seats == sorted(seats, key=lambda s: s != 4) and set(seats) == {2, 3, 4, 5, 6}
+    burns = [a for a in listed if a.seat != 4]
+    assert burns and all(a.kind == "play" and a.cards is not None and a.cards.size == 5 for a in burns)
+    assert all(g.why_illegal(a) is None for a in burns[::40])

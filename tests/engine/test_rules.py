@@ -520,8 +520,9 @@ def test_G12_1_leader_is_given_and_first_leader_is_seeded() -> None:
 
 def test_G7_1_last_burn_play_may_be_without_joker() -> None:
     g = game({1: "TTTTT4", 2: "JJJJJ8", 3: "6", 4: "9", 5: "7", 6: "8"})
-    play(g, "1 TTTTT", "2 JJJJJ", "5 pass", "2 8")
-    assert g.status(2) == "finished" and g.result is not None and g.burner is None
+    play(g, "1 TTTTT", "2 JJJJJ", "5 pass", "2 8")  # the burn's last play: no joker needed, no 诈烧
+    assert g.status(2) == "finished" and g.burner is None and not g.is_over()
+    assert g.titles_so_far() == {2: "头科"} and [e for e in g.events() if e[1] == "zha_shao"] == []
 
 
 def test_G7_2_options_show_burns_to_the_other_seats() -> None:
