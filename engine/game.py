@@ -934,6 +934,19 @@ class Game:
                     f"lived (G6.4); seat {pending} is to lead",
                     f"烧牌须在对头上牌之前：{t}号的{top}其对头{o}号已过牌，牌已活；应由{pending}号发牌",
                 )
+        return self._not_the_leader(seat, pending)
+
+    def _not_the_leader(self, seat: int, pending: int) -> tuple[str, str, str]:
+        """G5.1: the lead is ``pending``'s (saying why when a 够级牌 has just lived, G6.4)."""
+        lived = self._lived
+        if lived is not None and lived[0] == pending:
+            t, top, o = lived[0], lived[1], lived[2]
+            return _err(
+                "G5.1",
+                f"seat {t} holds the lead, not seat {seat}: its {top} lived when its 对头, seat {o}, "
+                "passed (G6.4)",
+                f"发牌权在{t}号，不在{seat}号：{t}号的{top}其对头{o}号已过牌，牌已活",
+            )
         return _err(
             "G5.1",
             f"seat {pending} holds the lead, not seat {seat}",
@@ -945,11 +958,7 @@ class Game:
         top = self._top
         act_en, act_zh = self._to_act_en(), self._to_act_zh()
         if top is None:
-            return _err(
-                "G5.1",
-                f"seat {pending} holds the lead, not seat {seat}",
-                f"发牌权在{pending}号，不在{seat}号",
-            )
+            return self._not_the_leader(seat, pending)
         t = self._top_seat
         o = OPP[t]
         if seat == t:

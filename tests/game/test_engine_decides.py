@@ -13,7 +13,7 @@ import pytest
 
 from broadcast import studio
 from broadcast.obs import layout as L
-from engine import Game, new_game
+from engine import Action, Game, new_game
 from engine.words import PRESETS, TEAM_NAMES_ZH, TITLES, team_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,17 +47,23 @@ def test_passed_this_round_is_the_passes_since_the_lead(seed: int) -> None:
 
 
 def test_titles_so_far_rank_zha_shao_below_men(tmp_path: Path) -> None:
-    """G9.2: 诈烧 ranks below 闷. dagang seed 245: seat 3 诈烧, seat 1 闷 (move 102), seat 6 诈烧 (move
-    107): the scoreboard shows 3 大落, 6 二落, 1 四科 — the titles the game ends with. (Its own copy of the
-    ranking, by order of events, showed seat 6 四科 and seat 1 二落.)"""
-    g, lines = _selfplay(245, "dagang")
-    assert g.result().titles[1] == "四科" and g.result().titles[6] == "二落"
+    """G9.2: 诈烧 ranks below 闷, whatever the order of events. dagang: seat 1 is 闷 first (move 2), seat 3
+    诈烧 later (move 15): the scoreboard shows 1 二落 and 3 大落 — the titles the game ends with. (A
+    ranking by order of events would show seat 1 大落 and seat 3 二落.)"""
+    hands = ["KK33", "6", "JJJJJB8", "AA9", "TTTTTQ", "7"]
+    lines = "1 KK|4 AA|5 pass|6 pass|2 pass|3 pass|4 9|5 pass|6 pass|2 pass|3 pass|5 TTTTT|3 JJJJJ|6 pass|3 8"
+    tail = "5 Q|6 pass|2 pass|6 7"
+    g = Game("dagang", hands=dict(enumerate(hands, start=1)), leader=1)
+    for line in (lines + "|" + tail).split("|"):
+        g.push(Action.parse(line))
+    assert g.result().titles[1] == "二落" and g.result().titles[3] == "大落"
+    assert [e for _m, e, _s in g.events() if e in ("men", "zha_shao")] == ["men", "zha_shao"]
     with studio.open_store(tmp_path / "s.sqlite") as store:
-        store.dispatch("game.new", {"seed": 245, "rules": "dagang"})
-        for line in lines[:107]:
+        store.dispatch("game.new", {"hands": hands, "leader": 1, "rules": "dagang"})
+        for line in lines.split("|"):
             store.dispatch("game.play", {"line": line})
         shown = {s["seat"]: s["title"] for s in store.state["table"]["seats"] if s["title"]}
-        assert shown == {3: "大落", 6: "二落", 1: "四科"}
+        assert shown == {4: "头科", 1: "二落", 3: "大落"}
 
 
 def test_the_store_projects_the_engine_decisions(tmp_path: Path) -> None:
