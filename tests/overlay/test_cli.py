@@ -255,12 +255,12 @@ def test_rehearsal_replays_gjn_files(tmp_path: Path) -> None:
 
 
 def test_rehearsal_plays_an_extra_game_on_a_tie(tmp_path: Path) -> None:
-    """Seed 18's three games tie 33:33: one more game (G11.2), then the engine's Match decides."""
+    """Seed 16's three games tie 33:33: one more game (G11.2), then the engine's Match decides."""
     db = tmp_path / "tie.sqlite"
     r = _run(
         "rehearse",
         "--seed",
-        "18",
+        "16",
         "--quick",
         "--pace",
         "0",
