@@ -320,6 +320,14 @@ def migrate(conn: sqlite3.Connection, component: str, migrations: Sequence[str])
         if have < len(migrations) and getattr(conn, "readonly", False):
             if getattr(conn, "reason", ""):  # opened read-only because the disk is full
                 raise StorageError(str(conn.reason), kind="full", path=path)  # type: ignore[attr-defined]
+            if not getattr(conn, "reopenable", True) and _writable(Path(path)):  # read-only on purpose
+                raise StorageError(
+                    f"{path}: 文件来自旧版本，需要先升级（{component} v{have} → v{len(migrations)}）：先用 "
+                    "python -m broadcast run 打开一次 / the file is from an older build and needs an upgrade "
+                    f"({component} v{have} → v{len(migrations)}): open it once with python -m broadcast run",
+                    kind="readonly",
+                    path=path,
+                )
             raise StorageError(
                 f"{path}: 只读文件需要升级（{component} v{have} → v{len(migrations)}），"
                 "请复制到可写的位置再打开 / "

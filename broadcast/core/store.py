@@ -14,12 +14,24 @@ appends the action to the journal (durable), swaps the state in and only then te
 Reducers must be deterministic (time and randomness come from the payload or ``ctx.ts``) because
 recovery re-runs them. Listeners run on the dispatching thread and must hand slow work to their own
 thread (the overlay server's event loop, the OBS bridge's worker).
+
+The copy a reducer works on is copy-on-write (:class:`_Draft`): a top-level section is copied the first
+time the reducer touches it, the others are shared with the state before, so an action costs what
+its sections cost, not what the whole state costs. Every ``checkpoint_every`` actions (or
+``checkpoint_seconds``) the state is stored with the journal position it belongs to, in the same
+transaction as that action; opening a store loads the newest checkpoint written by the same software
+(:func:`fingerprint`) and replays only the actions after it. ``python -m broadcast verify-journal``
+replays the whole journal from the start and compares.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
+import inspect
+import json
 import logging
+import pickle
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -29,7 +41,7 @@ from typing import Any
 
 from broadcast.core import db
 from broadcast.core.component import ActionSpec, Component, Context, Payload, Reducer, State
-from broadcast.core.journal import Journal
+from broadcast.core.journal import Checkpoint, Journal
 from broadcast.core.schema import SchemaConflict, StateSchema, compose
 
 __all__ = [
@@ -84,6 +96,123 @@ class Change:
 Listener = Callable[[Change], None]
 
 
+def _clone(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars), several times faster than ``copy.deepcopy``:
+    pickle's C code does the walk."""
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+
+
+class _Draft(dict[str, Any]):
+    """The state a reducer changes: a shallow copy whose top-level sections are deep-copied the first
+    time they are reached (read or written), so the sections the reducer never touches stay shared
+    with the state before (which nobody mutates)."""
+
+    __slots__ = ("touched",)
+
+    def __init__(self, base: State) -> None:
+        super().__init__(base)
+        self.touched: set[str] = set()
+
+    def _own(self, key: str) -> None:
+        if key not in self.touched and dict.__contains__(self, key):
+            dict.__setitem__(self, key, _clone(dict.__getitem__(self, key)))
+        self.touched.add(key)
+
+    def __getitem__(self, key: str) -> Any:
+        self._own(key)
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        if dict.__contains__(self, key):
+            self._own(key)
+        return dict.get(self, key, default)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.touched.add(key)
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self.touched.add(key)
+        dict.__delitem__(self, key)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self._own(key)
+        return dict.setdefault(self, key, default)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        self.touched.add(key)
+        return dict.pop(self, key, *default)
+
+    def update(self, *args: Any, **kw: Any) -> None:
+        other = dict(*args, **kw)
+        self.touched.update(other)
+        dict.update(self, other)
+
+    def values(self) -> Any:
+        for key in list(dict.keys(self)):
+            self._own(key)
+        return dict.values(self)
+
+    def items(self) -> Any:
+        for key in list(dict.keys(self)):
+            self._own(key)
+        return dict.items(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return {k: copy.deepcopy(v, memo) for k, v in dict.items(self)}
+
+
+def _apply(
+    reducer: Reducer, state: State, payload: Payload, ctx: Context, *, diff: bool = True
+) -> tuple[State, frozenset[str]]:
+    """Run ``reducer`` on a copy-on-write draft of ``state``: the new state (sharing every section the
+    reducer did not touch) and the top-level sections whose value changed (``diff=False``: the ones
+    it touched, without comparing them)."""
+    draft = _Draft(state)
+    reducer(draft, payload, ctx)
+    new = dict(dict.items(draft))
+    keys = (draft.touched | (set(new) ^ set(state))) - {"meta"}
+    if diff:
+        keys = {k for k in keys if k not in new or k not in state or new[k] != state[k]}
+    changed = frozenset(keys)
+    meta = dict(new.get("meta") or {})
+    meta["seq"], meta["updated"] = ctx.seq, ctx.ts
+    new["meta"] = meta
+    return new, changed
+
+
+_FINGERPRINTS: dict[tuple[str, ...], str] = {}
+
+
+def fingerprint(schema: StateSchema, actions: Mapping[str, ActionSpec]) -> str:
+    """What a checkpoint was made by: the composed schema, the action types and the source of every
+    module holding a reducer. A checkpoint of other software is not used: after an upgrade the first
+    start replays the whole journal once and writes a new one. (A change deeper down, e.g. in the
+    rules engine, keeps the checkpoint: it holds the state as it was on air; ``verify-journal``
+    shows whether a replay with today's code comes to the same.)"""
+    mods = sorted({spec.reducer.__module__ for spec in actions.values()})
+    key = (json.dumps(schema.schema, sort_keys=True), *sorted(actions), *mods)
+    got = _FINGERPRINTS.get(key)
+    if got is not None:
+        return got
+    h = hashlib.blake2b(digest_size=16)
+    for part in key:
+        h.update(part.encode("utf-8") + b"\x00")
+    files: set[str] = set()
+    for spec in actions.values():
+        try:
+            files.add(inspect.getfile(spec.reducer))
+        except (TypeError, OSError):
+            continue
+    for name in sorted(files):
+        try:
+            h.update(Path(name).read_bytes())
+        except OSError:
+            h.update(name.encode())
+    _FINGERPRINTS[key] = h.hexdigest()
+    return _FINGERPRINTS[key]
+
+
 @dataclass
 class _Sub:
     fn: Listener
@@ -101,6 +230,9 @@ class ShowStore:
         components: Iterable[Component],
         validate: bool = True,
         clock: Callable[[], float] = time.time,
+        checkpoint_every: int = 500,
+        checkpoint_seconds: float = 60.0,
+        use_checkpoints: bool = True,
     ) -> None:
         self.components: tuple[Component, ...] = tuple(components)
         self._schema = compose(self.components)
@@ -114,12 +246,25 @@ class ShowStore:
         self.runtime: dict[str, Any] = {}
         self.replay_errors: list[str] = []
         self._closed = False
-        self._replay()
+        self.checkpoint_every = max(1, int(checkpoint_every))
+        self.checkpoint_seconds = float(checkpoint_seconds)
+        self._fingerprint = fingerprint(self._schema, self._actions)
+        self._last_checkpoint = (0, time.monotonic())  # (seq, when) of the newest checkpoint
+        self.loaded_from: int = 0  # the checkpoint position the last load started from (0 = none)
+        self.replayed: int = 0  # actions replayed by the last load
+        self._load(use_checkpoints)
 
     @classmethod
-    def open(cls, path: str | Path, *, components: Iterable[Component], **kw: Any) -> ShowStore:
-        """Open (creating) the project database at ``path`` and replay its journal."""
-        return cls(Journal(db.connect(path)), components=components, **kw)
+    def open(
+        cls, path: str | Path, *, components: Iterable[Component], readonly: bool = False, **kw: Any
+    ) -> ShowStore:
+        """Open (creating) the project database at ``path`` and bring the state back: the newest
+        checkpoint, then the actions after it. ``readonly`` for a follower (no write at all)."""
+        return cls(Journal.open(path, readonly=readonly), components=components, **kw)
+
+    @property
+    def fingerprint(self) -> str:
+        return self._fingerprint
 
     def close(self) -> None:
         """Close the database connection (idempotent). Listeners are dropped; the state stays readable."""
@@ -189,17 +334,16 @@ class ShowStore:
                 )
             ts = self._clock()
             seq = self._journal.last_seq() + 1
-            new = copy.deepcopy(self._state)
             ctx = Context(ts=ts, seq=seq, replaying=False, runtime=self.runtime, source=source)
-            spec.reducer(new, payload, ctx)
-            new["meta"]["seq"] = seq
-            new["meta"]["updated"] = ts
-            changed = _diff(self._state, new)
+            new, changed = _apply(spec.reducer, self._state, payload, ctx)
             if self._validate:  # the untouched sections were valid already
                 self._schema.validate(new, changed)
-            real_seq = self._journal.append(type_, payload, ts, source)
+            cp = self._checkpoint_for(new, seq)
+            real_seq = self._journal.append(
+                type_, payload, ts, source, checkpoint=None if cp is None else _only_at(seq, cp)
+            )
             if real_seq != seq:  # another writer on the same file: keep the journal's numbering
-                new["meta"]["seq"] = real_seq
+                new["meta"] = dict(new["meta"], seq=real_seq)
             previous, self._state = self._state, new
             change = Change(real_seq, ts, type_, payload, new, previous, changed, source)
             subs = list(self._subs)
@@ -214,26 +358,121 @@ class ShowStore:
                 sub.errors += 1
                 log.exception("listener %s failed on action #%d %s", sub.name, change.seq, change.type)
 
-    def _replay(self) -> None:
-        for entry in self._journal.entries():
+    # -- checkpoints and recovery ------------------------------------------------------------------
+    def _checkpoint_for(self, state: State, seq: int) -> tuple[str, str] | None:
+        """The checkpoint to write with action ``seq`` when one is due (every N actions or T s)."""
+        last_seq, last_when = self._last_checkpoint
+        due = seq - last_seq >= self.checkpoint_every or (
+            seq > last_seq and time.monotonic() - last_when >= self.checkpoint_seconds
+        )
+        if not due or self._journal.readonly:
+            return None
+        self._last_checkpoint = (seq, time.monotonic())
+        return self._fingerprint, _state_text(state, seq)
+
+    def checkpoint(self) -> bool:
+        """Store the current state as a checkpoint now (e.g. after a long replay); False if refused."""
+        with self._lock:
+            seq = self.seq
+            if seq == 0 or self._journal.last_seq() != seq:
+                return False
+            ok = self._journal.write_checkpoint(
+                seq, float(self._state["meta"]["updated"]), self._fingerprint, _state_text(self._state, seq)
+            )
+            if ok:
+                self._last_checkpoint = (seq, time.monotonic())
+            return ok
+
+    def _load(self, use_checkpoints: bool) -> None:
+        self.replay_errors.extend(self._journal.check())
+        cp: Checkpoint | None = None
+        if use_checkpoints:
+            try:
+                cp = self._journal.latest_checkpoint(self._fingerprint)
+            except db.StorageError:
+                raise
+            if cp is not None and set(cp.state) != set(self._state):
+                cp = None  # sections added or removed since: not this state
+        if cp is not None:
+            self._state = cp.state
+            self.loaded_from = cp.seq
+            self._last_checkpoint = (cp.seq, time.monotonic())
+        start = cp.seq if cp is not None else 0
+        prev = cp.hash if cp is not None else self._journal.hash_at(0)
+        self.replayed = self._replay(self._journal.entries(start, prev_hash=prev))
+        self.replay_errors.extend(self._journal.damaged)
+        self._journal.damaged.clear()
+        for msg in self.replay_errors:
+            log.error("%s", msg)
+        if self.replayed >= self.checkpoint_every and not self._journal.readonly:
+            self.checkpoint()  # a long replay (first start after an upgrade): the next start is quick
+
+    def _replay(self, entries: Iterable[Any], *, notify: bool = False) -> int:
+        """Apply journal entries to the state (no journaling); returns how many were applied."""
+        n = 0
+        for entry in entries:
             spec = self._actions.get(entry.type)
             if spec is None:
                 self.replay_errors.append(f"journal #{entry.seq}: unknown action {entry.type!r} skipped")
                 continue
-            new = copy.deepcopy(self._state)
             ctx = Context(
                 ts=entry.ts, seq=entry.seq, replaying=True, runtime=self.runtime, source=entry.source
             )
             try:
-                spec.reducer(new, entry.payload, ctx)
+                new, changed = _apply(spec.reducer, self._state, entry.payload, ctx, diff=notify)
             except ActionRefused as exc:
                 self.replay_errors.append(f"journal #{entry.seq} {entry.type}: {exc}")
                 continue
-            new["meta"]["seq"] = entry.seq
-            new["meta"]["updated"] = entry.ts
-            self._state = new
-        for msg in self.replay_errors:
-            log.error("%s", msg)
+            previous, self._state = self._state, new
+            n += 1
+            if notify:
+                change = Change(
+                    entry.seq, entry.ts, entry.type, entry.payload, new, previous, changed, entry.source, True
+                )
+                self._notify(list(self._subs), change)
+        return n
+
+    def rebuild(self, each: Callable[[int, State], None] | None = None) -> int:
+        """Replay the whole journal from its first action into a fresh state, checking every row's hash
+        (nothing is written; checkpoints are not used): the slow, complete check of what a restart
+        loads. ``each(seq, state)`` is called after every applied action. Returns how many applied;
+        :attr:`replay_errors` then holds what this replay found."""
+        from broadcast.core.journal import GENESIS
+
+        with self._lock:
+            self._state = self._schema.default_state()
+            self.runtime.clear()
+            self.replay_errors = list(self._journal.check())
+            n = 0
+            for entry in self._journal.entries(0, prev_hash=GENESIS):
+                n += self._replay([entry])
+                if each is not None:
+                    each(entry.seq, self._state)
+            self.replay_errors.extend(self._journal.damaged)
+            self._journal.damaged.clear()
+            return n
+
+    def catch_up(self) -> int:
+        """Apply the actions another process appended to the journal since this state (a follower:
+        ``serve --db``); listeners hear each one (``replayed=True``). Returns how many were applied.
+        If the journal no longer reaches this state (cut, or replaced), the state is loaded anew."""
+        with self._lock:
+            seq = self.seq
+            last = self._journal.last_seq()
+            if last == seq:
+                return 0
+            if last < seq or (seq and self._journal.hash_at(seq) is None):
+                previous = self._state
+                self._state = self._schema.default_state()
+                self.runtime.clear()
+                self._load(True)
+                changed = frozenset(
+                    k for k in self._state if k != "meta" and previous.get(k) != self._state[k]
+                )
+                change = Change(self.seq, time.time(), "journal.reload", {}, self._state, previous, changed)
+                self._notify(list(self._subs), change)
+                return self.replayed
+            return self._replay(self._journal.entries(seq), notify=True)
 
 
 def _compose_actions(components: Iterable[Component]) -> dict[str, ActionSpec]:
@@ -248,5 +487,10 @@ def _compose_actions(components: Iterable[Component]) -> dict[str, ActionSpec]:
     return out
 
 
-def _diff(a: State, b: State) -> frozenset[str]:
-    return frozenset(k for k in b if a.get(k) != b.get(k) and k != "meta")
+def _only_at(seq: int, cp: tuple[str, str]) -> Callable[[int], tuple[str, str] | None]:
+    """The checkpoint, if the action is journaled at the position the state was computed for."""
+    return lambda real: cp if real == seq else None
+
+
+def _state_text(state: State, seq: int) -> str:
+    return json.dumps(state, ensure_ascii=False, separators=(",", ":"))

@@ -4,9 +4,9 @@
     python -m broadcast serve --db studio.sqlite       # follow a studio database (read-only)
 
 With ``--db`` the server shows the state of the project database and follows it: when another process
-(the studio console) appends actions to its journal, the state is rebuilt from the journal and pushed
-to the pages (polled every ``--poll`` seconds). The console's own process serves its pages directly
-with no polling; this command is for a second machine or a preview screen.
+(the studio console) appends actions to its journal, the new actions are applied and pushed to the
+pages (the journal is polled every ``--poll`` seconds, 20 ms by default). The console's own process
+serves its pages directly with no polling; this command is for a second machine or a preview screen.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         f"(comma-separated; any of {', '.join(GRAPHICS)}; 'all')",
     )
     add_server_arguments(parser)
-    parser.add_argument("--poll", type=float, default=0.25, help="--db 轮询间隔秒 / journal poll interval")
+    parser.add_argument("--poll", type=float, default=0.02, help="--db 轮询间隔秒 / journal poll interval")
 
 
 def add_server_arguments(parser: argparse.ArgumentParser, port: int | None = None) -> None:
@@ -100,22 +100,25 @@ def wait_for_interrupt(stop: threading.Event) -> None:
 
 
 class JournalFollower:
-    """Keeps a MemoryStore equal to the state a project database's journal describes."""
+    """Keeps a store of a project database equal to what its journal says while another process (the
+    studio) appends to it: every ``poll`` seconds it applies only the actions appended since (the
+    store's :meth:`~broadcast.core.ShowStore.catch_up`), so a change reaches the pages within about
+    one poll, at any journal length, and a cut or replaced journal is loaded anew, never left behind."""
 
     def __init__(self, path: Path, poll: float) -> None:
-        from broadcast.overlay.memory import MemoryStore
         from broadcast.studio import open_store
 
         self.path = path
-        self.poll = poll
-        self._open = open_store
-        store = open_store(path)
-        self.seq = store.journal.last_seq()
-        self.memory = MemoryStore(store.snapshot())
-        self.errors = list(store.replay_errors)
-        store.close()
+        self.poll = max(0.005, poll)
+        self.store = open_store(path)
+        self.errors = list(self.store.replay_errors)
+        self.failures: list[str] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="journal-follower", daemon=True)
+
+    @property
+    def seq(self) -> int:
+        return self.store.seq
 
     def start(self) -> None:
         self._thread.start()
@@ -123,24 +126,19 @@ class JournalFollower:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(5)
+        self.store.close()
 
     def _run(self) -> None:
-        from broadcast.core import db
+        from broadcast.core.db import DatabaseError
 
-        conn = db.connect(self.path)
-        try:
-            while not self._stop.wait(self.poll):
-                row = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM journal").fetchone()
-                if int(row[0]) == self.seq:
-                    continue
-                store = self._open(self.path)
-                try:
-                    self.seq = store.journal.last_seq()
-                    self.memory.replace(store.snapshot(), "journal.follow")
-                finally:
-                    store.close()
-        finally:
-            conn.close()
+        while not self._stop.wait(self.poll):
+            try:
+                self.store.catch_up()
+            except DatabaseError as exc:  # the file went away or broke: say so once, keep serving
+                msg = str(exc)
+                if not self.failures or self.failures[-1] != msg:
+                    self.failures.append(msg)
+                    print(f"警告 warning: {msg}", file=sys.stderr, flush=True)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -171,13 +169,11 @@ def main(args: argparse.Namespace) -> int:
         try:
             follower = JournalFollower(path, args.poll)
         except DatabaseError as exc:
-            fail(f"{path}:0: {exc}")
-        except Exception as exc:  # a file that is not one of ours
-            fail(f"{path}:0: 不是本项目的数据库 not a studio database ({exc})")
+            fail(str(exc))
         assert follower is not None
         for msg in follower.errors:
             print(f"警告 warning: {msg}", file=sys.stderr)
-        source = follower.memory
+        source = follower.store
     server = OverlayServer(source, host=args.host, port=args.port, token=token)
     try:
         server.start()
