@@ -33,6 +33,8 @@ want="$(cat pyproject.toml | sha256sum | cut -c1-16)-$DEV"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   target="."; [ "$DEV" = 1 ] && target=".[test]"
   echo "setup: installing Python packages into .venv (log: .venv/pip.log)"
+  # PySide6 6.12 split Qt WebEngine into wheels 6.11 does not know: drop them before pip goes back to 6.11
+  .venv/bin/python -m pip uninstall -y -q pyside6-webengine pyside6-pdf > /dev/null 2>&1 || true
   if ! { .venv/bin/python -m pip install -q --upgrade pip && .venv/bin/python -m pip install -q -e "$target"; } \
       > .venv/pip.log 2>&1; then
     cat .venv/pip.log >&2

@@ -40,6 +40,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--settings", default=None, help="界面设置文件 (INI) / window layout file")
     parser.add_argument("--geometry", default=None, help="窗口 WxH+X+Y / window geometry")
     parser.add_argument(
+        "--no-monitors", action="store_true", help="不显示页面监视器（省 CPU）/ no page monitors (saves CPU)"
+    )
+    parser.add_argument(
         "--type-from", default=None, help="从文件逐行输入（- = 标准输入）/ type lines from a file"
     )
 
@@ -71,9 +74,21 @@ def settings_at(path: str | None) -> QSettings:
     return QSettings("gouji-studio", "console")
 
 
-def build(store: Any, settings: QSettings, *, recovered: int = 0, lang: str | None = None) -> Any:
-    """The console over ``store`` (a QApplication must exist): bridge, controller, main window.
-    Returns the window; ``window.console.bridge`` is the bridge (close it before the store)."""
+def build(
+    store: Any,
+    settings: QSettings,
+    *,
+    recovered: int = 0,
+    lang: str | None = None,
+    studio: Any = None,
+    runner: Any = None,
+    monitors: bool | None = None,
+    placements: Any = None,
+) -> Any:
+    """The console over ``store`` (a QApplication must exist): bridge, controller, main window with
+    the on-air docks (``broadcast.console.docks``: graphics, monitors when a studio serves pages, cue
+    list, sponsor events, status bar). Returns the window; ``window.console.bridge`` is the bridge
+    (close it before the store), ``window.onair`` the docks."""
     from PySide6.QtWidgets import QApplication
 
     from broadcast.console import i18n, theme
@@ -88,6 +103,15 @@ def build(store: Any, settings: QSettings, *, recovered: int = 0, lang: str | No
     bridge = StoreBridge(store)
     console = Console(bridge)
     window = MainWindow(console, settings)
+    from broadcast.console import docks
+
+    window.onair = docks.install(
+        window,
+        studio,
+        runner=runner,
+        monitors=(studio is not None) if monitors is None else monitors,
+        placements=placements,
+    )
     window.restore_layout()
     window.retranslate()
     if recovered:
@@ -149,6 +173,11 @@ def main(args: argparse.Namespace) -> int:
         os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--no-sandbox")
     from PySide6.QtWidgets import QApplication
 
+    from broadcast.console.docks.monitors import prepare
+    from broadcast.sponsors.cuerunner import CueRunner
+
+    prepare()  # Qt WebEngine, before the QApplication
+
     from broadcast.app import Studio
 
     db = Path(args.db)
@@ -159,9 +188,20 @@ def main(args: argparse.Namespace) -> int:
     app.setApplicationName("gouji-console")
     app.setOrganizationName("gouji-studio")
     window = None
+    runner = None
     try:
         studio.start()
-        window = build(studio.store, settings_at(args.settings), recovered=recovered, lang=args.lang)
+        runner = CueRunner(studio.store, bridge=studio.bridge)  # timed cues end, films play via OBS
+        runner.start()
+        window = build(
+            studio.store,
+            settings_at(args.settings),
+            recovered=recovered,
+            lang=args.lang,
+            studio=studio,
+            runner=runner,
+            monitors=not args.no_monitors,
+        )
         if args.geometry:
             _set_geometry(window, args.geometry)
         window.show()
@@ -173,6 +213,8 @@ def main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         rc = 130
     finally:
+        if runner is not None:
+            runner.stop()
         if window is not None:
             window.console.bridge.close()
         studio.stop()

@@ -1,0 +1,129 @@
+"""The console's on-air side (part 2): docks added to the main window beside the table and the entry.
+
+    window = MainWindow(console, settings)
+    docks.install(window, studio=studio, runner=runner)   # before window.restore_layout()
+
+* Graphics (:mod:`.graphics`): preview/program of every graphic, select → preview, TAKE, CUT, clear
+  one, panic; each with its key.
+* Monitors (:mod:`.monitors`): the on-air pages in Qt WebEngine and OBS's program output.
+* Cue list (:mod:`.cues`): the episode's rundown, GO on one key.
+* Sponsor events (:mod:`.sponsors`): 口播, shots, the 九宫格 draw, lower thirds.
+* Status bar (:mod:`.status`): OBS, pages, as-run, wall clock, recording time.
+
+Every operation goes through :mod:`broadcast.control` (the same table as the HTTP control API) and
+``store.dispatch`` on the console's store thread. ``studio`` (a :class:`broadcast.app.Studio`, or
+None in tests) gives the overlay server's URLs, the OBS bridge, the as-run recorder and the
+placements; the cue list is loaded from the placements' rundown when the state holds none for the
+episode (a restart keeps the journaled progress).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+
+from broadcast.console.docks import cues as cue_dock
+from broadcast.console.docks import graphics, sponsors, status
+from broadcast.console.docks.onair import OnAir
+
+
+@dataclass
+class OnAirDocks:
+    onair: OnAir
+    graphics: graphics.GraphicsPanel
+    cues: cue_dock.CuePanel
+    sponsors: sponsors.SponsorPanel
+    status: status.StatusWidgets
+    monitors: Any = None
+
+
+def cue_list_payload(state: dict[str, Any], placements: Any) -> dict[str, Any] | None:
+    """The ``cues.load`` payload for this episode from the placements, or None when the state already
+    holds the same cue list (same episode, same cues and labels)."""
+    from broadcast.sponsors.cues import cue_list
+    from broadcast.sponsors.rundown import build_rundown
+
+    if placements is None:
+        return None
+    episode = str(state["show"]["episode"])
+    names = [s["name"] for s in state["table"]["seats"] if s.get("name")]
+    want = placements.rundown.contestants
+    contestants = (
+        names[:want] + [f"选手{i}" for i in range(len(names[:want]) + 1, want + 1)] if names else None
+    )
+    payload = cue_list(build_rundown(placements, episode=episode, contestants=contestants))
+    cq = state["cues"]
+    if cq["episode"] == episode and [(c["id"], c["label"]) for c in cq["list"]] == [
+        (c["id"], c["label"]) for c in payload["cues"]
+    ]:
+        return None
+    return payload
+
+
+class _FirstShow(QObject):
+    """Puts the on-air docks in their default places and sizes the first time the window shows
+    without a saved layout (the window's own defaults size the table)."""
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.window = window
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if obj is self.window and event.type() == QEvent.Type.Show:
+            self.window.removeEventFilter(self)
+            if getattr(self.window, "_default_sizes", False):
+                QTimer.singleShot(30, lambda: default_sizes(self.window))
+        return False
+
+
+def default_sizes(window: Any) -> None:
+    """The default proportions at 1920×1080: the cue list under everything, the graphics, monitors
+    and sponsor events in a right-hand column."""
+    w, h = window.width(), window.height()
+    right = [window.dock(k) for k in ("monitors", "graphics", "sponsors") if k in window._docks]
+    if right:
+        window.resizeDocks([right[0]], [max(560, w * 32 // 100)], Qt.Orientation.Horizontal)
+        heights = {"monitors": h * 17 // 100, "graphics": h * 24 // 100, "sponsors": h * 40 // 100}
+        keys = [k for k in ("monitors", "graphics", "sponsors") if k in window._docks]
+        window.resizeDocks(right, [heights[k] for k in keys], Qt.Orientation.Vertical)
+    if "cues" in window._docks:
+        window.resizeDocks([window.dock("cues")], [h * 27 // 100], Qt.Orientation.Vertical)
+    if "table" in window._docks:
+        window.resizeDocks([window.dock("table")], [w * 36 // 100], Qt.Orientation.Horizontal)
+
+
+def install(
+    window: Any,
+    studio: Any = None,
+    *,
+    runner: Any = None,
+    monitors: bool = True,
+    placements: Any = None,
+) -> OnAirDocks:
+    """Add the on-air docks, their keys and the status bar to ``window`` (before restore_layout)."""
+    console = window.console
+    onair = OnAir(console, window)
+    placements = placements if placements is not None else getattr(studio, "placements", None)
+    bridge = getattr(studio, "bridge", None)
+    mon = None
+    if monitors:
+        from broadcast.console.docks import monitors as monitor_dock
+
+        server = getattr(studio, "server", None)
+        urls = {b: server.url(b) for b in ("preview", "program")} if server is not None else None
+        mon = monitor_dock.register(window, urls, bridge)
+    g = graphics.register(window, onair)
+    s = sponsors.register(window, onair, placements)
+    c = cue_dock.register(window, onair)
+    st = status.install(window, studio)
+    # the right-hand column runs the full height; the cue list sits under the table and the record
+    window.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+    window.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+    window.installEventFilter(_FirstShow(window))
+    payload = cue_list_payload(console.state, placements)
+    if payload is not None:
+        console.act("cues.load", payload)
+    window._onair_runner = runner
+    return OnAirDocks(onair, g, c, s, st, mon)

@@ -1,0 +1,289 @@
+"""The Graphics dock: every graphic with its preview and program state at a glance, select → preview,
+TAKE, CUT, clear one, panic — each with its key printed on its button (and in the F1 sheet).
+
+A tile's border is green while the graphic is on preview, its face red while it is on program; an
+arrow says what the next TAKE will do to it (↑ goes on air, ↓ comes off). Keys (window-wide, so they
+work while the entry line has focus): F2–F8 and Ctrl+F2–F4 put a graphic on preview or take it off,
+the same key with Shift clears it from program and preview, F12 TAKE, F11 CUT, Shift+Esc (or Pause)
+clears program at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QKeySequence, QPainter, QPen
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from broadcast.console import theme
+from broadcast.console.docks.onair import OnAir
+from broadcast.control import GRAPHIC_ZH
+
+CTX = "GraphicsDock"
+GROUP = "图形 Graphics"
+PVW = "#35c46a"
+PGM = "#e0483e"
+PGM_FACE = "#5a1c1c"
+
+# the preview key of each graphic (Shift+ the same key clears it), in the tile order
+KEYS: dict[str, str] = {
+    "scoreboard": "F2",
+    "leaderboard": "F3",
+    "jiugongge": "F4",
+    "lower_third": "F5",
+    "jipaiqi": "F6",
+    "corner_bug": "F7",
+    "ticker": "F8",
+    "bumper": "Ctrl+F2",
+    "credits": "Ctrl+F3",
+    "commentary": "Ctrl+F4",
+}
+TAKE_KEY, CUT_KEY, PANIC_KEYS = "F12", "F11", ("Shift+Esc", "Pause")
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate(CTX, text)
+
+
+def native(key: str) -> str:
+    return QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)
+
+
+def clear_key(key: str) -> str:
+    return "Shift+" + key if not key.startswith("Ctrl+") else "Ctrl+Shift+" + key[5:]
+
+
+class GraphicTile(QAbstractButton):
+    """One graphic: its name and key; green border on preview, red face on program, TAKE's arrow."""
+
+    def __init__(self, graphic: str, key: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.graphic = graphic
+        self.key = key
+        self.pvw = False
+        self.pgm = False
+        self.item = ""
+        self.setObjectName(f"tile_{graphic}")
+        self.setCheckable(False)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setMinimumSize(100, 50)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setToolTip(
+            tr("{name}：{key} 放到预览/撤下预览；{clear} 清除（节目和预览）").format(
+                name=tr(GRAPHIC_ZH[graphic]), key=native(key), clear=native(clear_key(key))
+            )
+        )
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        return QSize(120, 50)
+
+    def set_state(self, pvw: bool, pgm: bool, item: str) -> None:
+        if (pvw, pgm, item) != (self.pvw, self.pgm, self.item):
+            self.pvw, self.pgm, self.item = pvw, pgm, item
+            self.update()
+
+    @property
+    def take_will(self) -> str:
+        """What the next TAKE does to this graphic: "on", "off" or ""."""
+        if self.pvw and not self.pgm:
+            return "on"
+        if self.pgm and not self.pvw:
+            return "off"
+        return ""
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        r = QRectF(self.rect()).adjusted(2, 2, -2, -2)
+        face = QColor(PGM_FACE if self.pgm else theme.PANEL_2)
+        if self.isDown():
+            face = face.lighter(130)
+        p.setBrush(face)
+        p.setPen(QPen(QColor(PVW if self.pvw else (PGM if self.pgm else theme.BORDER)), 3 if self.pvw else 1))
+        p.drawRoundedRect(r, 6, 6)
+        inner = r.adjusted(8, 4, -8, -4)
+        p.setPen(QColor(theme.TEXT))
+        p.setFont(theme.font(theme.SIZE_BASE + 3, bold=True))
+        p.drawText(
+            inner, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), tr(GRAPHIC_ZH[self.graphic])
+        )
+        p.setFont(theme.font(theme.SIZE_BASE - 1))
+        p.setPen(QColor(theme.MUTED))
+        p.drawText(inner, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop), native(self.key))
+        flags = []
+        if self.pvw:
+            flags.append(("PVW", PVW))
+        if self.pgm:
+            flags.append(("PGM", "#ff8a80"))
+        x = inner.left()
+        p.setFont(theme.font(theme.SIZE_BASE - 2, bold=True))
+        for text, colour in flags:
+            p.setPen(QColor(colour))
+            p.drawText(QRectF(x, inner.bottom() - 18, 40, 18), int(Qt.AlignmentFlag.AlignLeft), text)
+            x += 38
+        will = self.take_will
+        if will:
+            p.setPen(QColor(theme.ACCENT))
+            p.setFont(theme.font(theme.SIZE_BASE, bold=True))
+            p.drawText(
+                inner,
+                int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom),
+                "↑" + tr("上") if will == "on" else "↓" + tr("下"),
+            )
+        p.end()
+
+
+class GraphicsPanel(QWidget):
+    def __init__(self, onair: OnAir, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.onair = onair
+        self.console = onair.console
+        self.setObjectName("graphicsPanel")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(8, 6, 8, 8)
+        lay.setSpacing(6)
+        self.legend = QLabel()
+        self.legend.setObjectName("muted")
+        lay.addWidget(self.legend)
+        grid = QGridLayout()
+        grid.setSpacing(6)
+        self.tiles: dict[str, GraphicTile] = {}
+        for n, g in enumerate(KEYS):
+            tile = GraphicTile(g, KEYS[g])
+            tile.clicked.connect(lambda _c=False, g=g: self.toggle(g))
+            tile.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            tile.customContextMenuRequested.connect(lambda _pos, g=g: self.clear(g))
+            grid.addWidget(tile, n // 5, n % 5)
+            self.tiles[g] = tile
+        lay.addLayout(grid)
+        row = QHBoxLayout()
+        row.setSpacing(8)
+        self.take_button = self._big("take", "TAKE 上节目", TAKE_KEY, "#1f5f3a")
+        self.cut_button = self._big("cut", "CUT 立即切", CUT_KEY, "#2d3f63")
+        self.panic_button = self._big("panic", "清屏 PANIC", PANIC_KEYS[0], "#8a1f1f")
+        for b in (self.take_button, self.cut_button, self.panic_button):
+            row.addWidget(b)
+        lay.addLayout(row)
+        self.message = QLabel()
+        self.message.setObjectName("verdict")
+        self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message.hide()
+        lay.addWidget(self.message)
+        lay.addStretch(1)
+        self.console.stateChanged.connect(self.refresh)
+        onair.refused.connect(self._refused)
+        onair.done.connect(lambda *_: self.message.hide())
+        self.refresh()
+
+    def _big(self, name: str, text: str, key: str, colour: str) -> QPushButton:
+        b = QPushButton(f"{tr(text)}  {native(key)}")
+        b.setObjectName(f"{name}Button")
+        b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        b.setMinimumHeight(40)
+        f = theme.font(theme.SIZE_BASE + 3, bold=True)
+        b.setFont(f)
+        b.setStyleSheet(
+            f"QPushButton#{name}Button {{ background: {colour}; border: 1px solid {theme.BORDER};"
+            " border-radius: 6px; }"
+        )
+        b.clicked.connect(lambda _c=False: self.onair.run(name))
+        return b
+
+    # -- operations ----------------------------------------------------------------------------
+    def toggle(self, graphic: str) -> None:
+        self.onair.run("preview", graphic=graphic)
+
+    def clear(self, graphic: str) -> None:
+        self.onair.run("clear", graphic=graphic)
+
+    def take(self) -> None:
+        self.onair.run("take")
+
+    def cut(self) -> None:
+        self.onair.run("cut")
+
+    def panic(self) -> None:
+        self.onair.run("panic")
+
+    def _refused(self, name: str, zh: str, en: str) -> None:
+        if name in ("take", "cut", "panic", "preview", "clear"):
+            self.message.setText(f"✕ {zh}\n{en}")
+            self.message.show()
+
+    # -- view -----------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        g = self.console.state["graphics"]
+        for name, tile in self.tiles.items():
+            tile.set_state(
+                bool(g["preview"][name]["on"]), bool(g["program"][name]["on"]), g["program"][name]["item"]
+            )
+        changes = [t for t in self.tiles.values() if t.take_will]
+        if changes:
+            parts = [("↑" if t.take_will == "on" else "↓") + tr(GRAPHIC_ZH[t.graphic]) for t in changes]
+            self.legend.setText(tr("TAKE 将：{what}").format(what="  ".join(parts)))
+        else:
+            self.legend.setText(tr("预览与节目相同 · 绿框=预览 PVW，红底=节目 PGM"))
+
+
+def register(window: Any, onair: OnAir) -> GraphicsPanel:
+    """The Graphics dock and its keys (window.hotkeys), on the window's 图形 menu."""
+    panel = GraphicsPanel(onair)
+    hk = window.hotkeys
+    menu = window.menu("graphics", "图形(&G)")
+    hk.add("graphics.take", "TAKE：预览上节目", TAKE_KEY, panel.take, group=GROUP, menu=menu, context=CTX)
+    hk.add(
+        "graphics.cut",
+        "CUT：预览立即上节目（无动画）",
+        CUT_KEY,
+        panel.cut,
+        group=GROUP,
+        menu=menu,
+        context=CTX,
+    )
+    hk.add(
+        "graphics.panic",
+        "紧急清屏：节目全部撤下",
+        PANIC_KEYS,
+        panel.panic,
+        group=GROUP,
+        menu=menu,
+        context=CTX,
+    )
+    menu.addSeparator()
+    for g, key in KEYS.items():
+        name = GRAPHIC_ZH[g]
+        hk.add(
+            f"graphics.preview.{g}",
+            f"{name}：放到预览 / 撤下预览",
+            key,
+            lambda g=g: panel.toggle(g),
+            group=GROUP,
+            menu=menu,
+            context=CTX,
+        )
+    menu.addSeparator()
+    for g, key in KEYS.items():
+        hk.add(
+            f"graphics.clear.{g}",
+            f"{GRAPHIC_ZH[g]}：清除（节目和预览）",
+            clear_key(key),
+            lambda g=g: panel.clear(g),
+            group=GROUP,
+            menu=menu,
+            context=CTX,
+        )
+    window.add_dock(
+        "graphics", "图形 GRAPHICS  PVW → TAKE → PGM", panel, Qt.DockWidgetArea.RightDockWidgetArea, CTX
+    )
+    return panel

@@ -1,0 +1,245 @@
+"""The Monitors dock: preview and program as the pages themselves (Qt WebEngine on the same URLs OBS
+uses, scaled to fit) and, while OBS is connected, OBS's own program output — a screenshot a second, so
+the operator sees what really airs.
+
+The OBS picture is asked for with the bridge's ``submit()`` (a Future run on the bridge's worker) and
+comes back by signal; the Qt thread never waits on OBS, and a new shot is asked for only once the last
+one has answered.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QColor, QPixmap, QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from broadcast.console import theme
+
+CTX = "Monitors"
+SHOT_WIDTH = 480
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate(CTX, text)
+
+
+def prepare() -> None:
+    """Before the QApplication exists: what Qt WebEngine needs (shared GL contexts; ``--no-sandbox``
+    as root, which it otherwise refuses)."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        flags = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
+        if "--no-sandbox" not in flags:
+            os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = (flags + " --no-sandbox").strip()
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+    try:
+        import PySide6.QtWebEngineWidgets  # noqa: F401 - must be imported before the QApplication
+    except ImportError:
+        pass
+
+
+class _Frame(QWidget):
+    """A 16:9 monitor with a caption; its content is a page view or the OBS picture."""
+
+    def __init__(self, caption: str, colour: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        self.caption = QLabel(caption)
+        self.caption.setStyleSheet(f"color: {colour}; font-weight: bold;")
+        lay.addWidget(self.caption)
+        self.box = QWidget()
+        self.box.setObjectName("monitorBox")
+        self.box.setStyleSheet(f"QWidget#monitorBox {{ background: #000; border: 2px solid {colour}; }}")
+        self.box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.inner = QVBoxLayout(self.box)
+        self.inner.setContentsMargins(2, 2, 2, 2)
+        lay.addWidget(self.box, 1)
+        self.setMinimumSize(200, 130)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt API
+        return True
+
+    def heightForWidth(self, w: int) -> int:  # noqa: N802 - Qt API
+        return int(w * 9 / 16) + 24
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        return QSize(320, 204)
+
+
+class PageMonitor(_Frame):
+    """An on-air page in Qt WebEngine, scaled so its 1920×1080 stage fits the monitor (CSS zoom set
+    from the console, in an isolated script world: the page itself decides nothing and is unchanged)."""
+
+    def __init__(self, caption: str, colour: str, url: str, parent: QWidget | None = None) -> None:
+        super().__init__(caption, colour, parent)
+        self.url = url
+        self.view: Any = None
+        self.loaded = False
+        try:
+            from PySide6.QtWebEngineWidgets import QWebEngineView
+        except ImportError:
+            self.inner.addWidget(QLabel(tr("没有 Qt WebEngine / Qt WebEngine missing")))
+            return
+        self.view = QWebEngineView()
+        self.view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.view.page().setBackgroundColor(QColor("#000000"))
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
+        self.view.loadFinished.connect(self._loaded)
+        self.inner.addWidget(self.view)
+        self.view.setUrl(QUrl(url))
+
+    def _loaded(self, ok: bool) -> None:
+        self.loaded = ok
+        self._zoom()
+
+    def _zoom(self) -> None:
+        if self.view is None or not self.loaded:
+            return
+        from PySide6.QtWebEngineCore import QWebEngineScript
+
+        z = max(0.05, self.view.width() / 1920)
+        self.view.page().runJavaScript(
+            f"document.documentElement.style.zoom = '{z:.4f}';"
+            "document.documentElement.style.overflow = 'hidden';",
+            QWebEngineScript.ScriptWorldId.ApplicationWorld,
+        )
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._zoom()
+
+
+class ObsShots(QObject):
+    """A screenshot of OBS's program each second through ``bridge.submit`` (never blocking)."""
+
+    shot = Signal(bytes)
+    failed = Signal(str)
+
+    def __init__(self, bridge: Any, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.bridge = bridge
+        self.pending = False
+        self.asked = 0
+        self.timer = QTimer(self)
+        self.timer.setInterval(1000)
+        self.timer.timeout.connect(self.ask)
+        self.timer.start()
+
+    def ask(self) -> None:
+        b = self.bridge
+        if b is None or self.pending or not b.status.connected:
+            return
+        self.pending = True
+        self.asked += 1
+
+        def take(client: Any) -> bytes:
+            scene = b.status.program_scene or str(
+                client.request("GetCurrentProgramScene").get("currentProgramSceneName", "")
+            )
+            data: bytes = client.screenshot(scene, width=SHOT_WIDTH, fmt="jpg", quality=70)
+            return data
+
+        fut = b.submit(take)
+        fut.add_done_callback(self._answer)
+
+    def _answer(self, fut: Any) -> None:  # the bridge's worker thread: only emit
+        self.pending = False
+        exc = fut.exception()
+        if exc is None:
+            self.shot.emit(bytes(fut.result()))
+        else:
+            self.failed.emit(str(exc))
+
+
+class ObsMonitor(_Frame):
+    def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
+        super().__init__(tr("OBS 节目输出（每秒一张）"), theme.DANGER, parent)
+        self.bridge = bridge
+        self.picture = QLabel()
+        self.picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.picture.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self.picture.setWordWrap(True)
+        self.picture.setStyleSheet(f"color: {theme.MUTED};")
+        self.inner.addWidget(self.picture)
+        self.pixmap = QPixmap()
+        self.shots = ObsShots(bridge, self)
+        self.shots.shot.connect(self._show, Qt.ConnectionType.QueuedConnection)
+        self.shots.failed.connect(self._failed, Qt.ConnectionType.QueuedConnection)
+        self.status_timer = QTimer(self)
+        self.status_timer.setInterval(1000)
+        self.status_timer.timeout.connect(self._offline_text)
+        self.status_timer.start()
+        self.received = 0
+        self._offline_text()
+
+    def _offline_text(self) -> None:
+        b = self.bridge
+        if b is None:
+            self.pixmap = QPixmap()
+            self.picture.setPixmap(QPixmap())
+            self.picture.setText(tr("OBS 未启用（--no-obs）"))
+        elif not b.status.connected:
+            self.pixmap = QPixmap()
+            self.picture.setPixmap(QPixmap())
+            st = b.status
+            reason = getattr(st, "line", "") or f"{st.message_zh} {st.detail}".strip()
+            self.picture.setText(tr("OBS 未连接：{why}").format(why=reason))
+
+    def _show(self, data: bytes) -> None:
+        pm = QPixmap()
+        if pm.loadFromData(data):
+            self.received += 1
+            self.pixmap = pm
+            self._scale()
+
+    def _failed(self, why: str) -> None:
+        if self.pixmap.isNull():
+            self.picture.setText(tr("OBS 截图失败：{why}").format(why=why))
+
+    def _scale(self) -> None:
+        if not self.pixmap.isNull():
+            self.picture.setPixmap(
+                self.pixmap.scaled(
+                    self.picture.size(),
+                    Qt.AspectRatioMode.KeepAspectRatio,
+                    Qt.TransformationMode.SmoothTransformation,
+                )
+            )
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._scale()
+
+
+class MonitorsPanel(QWidget):
+    def __init__(self, urls: dict[str, str] | None, bridge: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("monitorsPanel")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(8, 4, 8, 4)
+        lay.setSpacing(8)
+        self.pages: dict[str, PageMonitor] = {}
+        if urls:
+            for bus, caption, colour in (
+                ("preview", tr("预览 PVW（页面）"), "#35c46a"),
+                ("program", tr("节目 PGM（页面）"), theme.DANGER),
+            ):
+                m = PageMonitor(caption, colour, urls[bus])
+                self.pages[bus] = m
+                lay.addWidget(m, 1)
+        else:
+            note = QLabel(tr("图形服务器未运行：没有页面可看"))
+            note.setObjectName("muted")
+            lay.addWidget(note, 1)
+        self.obs = ObsMonitor(bridge)
+        lay.addWidget(self.obs, 1)
+
+
+def register(window: Any, urls: dict[str, str] | None, bridge: Any) -> MonitorsPanel:
+    panel = MonitorsPanel(urls, bridge)
+    window.add_dock("monitors", "监视器 MONITORS", panel, Qt.DockWidgetArea.RightDockWidgetArea, CTX)
+    return panel

@@ -1,0 +1,46 @@
+"""The console's on-air operations: every key and button of the docks calls :meth:`OnAir.run`, which
+runs :func:`broadcast.control.run` (the same table the HTTP control API uses) on the console's store
+thread. A refusal (a drawn cell, a GO that is no longer the next cue) comes back as ``refused`` with
+the rule and the words in Chinese and English; nothing blocks the Qt thread."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+
+from broadcast import control
+from broadcast.console.controller import Console
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("OnAir", text)
+
+
+class OnAir(QObject):
+    done = Signal(str, object)  # operation, the last Change
+    refused = Signal(str, str, str)  # operation, Chinese, English
+
+    def __init__(self, console: Console, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.console = console
+
+    def run(self, name: str, **params: Any) -> int:
+        """Run operation ``name`` (see broadcast.control.OPERATIONS) on the store thread."""
+        store = self.console.bridge.store
+        fn = functools.partial(control.run, store, name, params, source="console")
+        return self.console.call(
+            fn,
+            on_done=lambda change: self.done.emit(name, change),
+            on_failed=lambda exc: self._refused(name, exc),
+        )
+
+    def _refused(self, name: str, exc: Any) -> None:
+        zh = getattr(exc, "zh", None) or getattr(exc, "message", None) or str(exc)
+        en = getattr(exc, "en", None) or getattr(exc, "message_en", None) or str(exc)
+        rule = getattr(exc, "rule", "")
+        if rule:
+            zh = f"[{rule}] {zh}"
+        self.refused.emit(name, zh, en)
+        self.console.notice.emit(tr("未执行：{zh} / {en}").format(zh=zh, en=en))

@@ -1,0 +1,338 @@
+"""The Sponsor events dock: what only a person in the studio can see, keyed as it happens.
+
+* 口播 — one button (and key, Ctrl+1…9) per sponsor, named on it, with the count against the
+  contract's minimum for the episode (orange until it is met).
+* 镜头 — the table top and the board under the 九宫格 were on screen (Ctrl+Alt+1…5 for the studio
+  placements that have a sponsor), counted against their minimums.
+* 九宫格抽奖 — pick the contestant, the contestant picks a cell: the reveal goes on air and the prize is
+  logged (the as-run log's draw); cells drawn earlier in the episode are marked with who drew them, and
+  a drawn cell is refused with the reason.
+* 人名条 — a lower third for any seated player (Alt+1…6) or the host (Alt+0), loaded to preview.
+
+Every button is an operation of :mod:`broadcast.control` on the store thread; the counts shown are the
+state's (the exposure report counts the as-run rows the same keys wrote).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from broadcast.console import theme
+from broadcast.console.docks.onair import OnAir
+from broadcast.control import SHOT_ZH, lower_third_for
+from broadcast.sponsors.actions import SHOT_SLOTS
+
+CTX = "SponsorDock"
+GROUP = "赞助 Sponsors"
+MENTION_KEYS = tuple(f"Ctrl+{n}" for n in range(1, 10))
+SHOT_KEYS = {slot: f"Ctrl+Alt+{n}" for n, slot in enumerate(SHOT_SLOTS, start=1)}
+LOWER_KEYS = {seat: f"Alt+{seat}" for seat in range(1, 7)}
+SHOT_PLACE = {
+    "table": "桌面",
+    "jiugongge_board": "九宫格下方",
+    "prize_stand": "奖品台",
+    "shirts": "文化衫",
+    "commentary": "解说区",
+}
+HOST_KEY = "Alt+0"
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate(CTX, text)
+
+
+def native(key: str) -> str:
+    return QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)
+
+
+def count_text(n: int, need: int | None) -> tuple[str, str]:
+    """ "3 / 6" and its colour: orange below the minimum, green once met, plain with no minimum."""
+    if need:
+        return f"{n}/{need}", (theme.OK if n >= need else theme.WARN)
+    return str(n), theme.TEXT
+
+
+def _button(text: str, name: str) -> QPushButton:
+    b = QPushButton(text)
+    b.setObjectName(name)
+    b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    # the grid shares the column's width out evenly; the text never widens the dock
+    b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+    b.setMinimumSize(60, 32)
+    b.setStyleSheet("QPushButton { padding: 4px 6px; }")
+    return b
+
+
+class SponsorPanel(QWidget):
+    def __init__(self, onair: OnAir, placements: Any = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.onair = onair
+        self.console = onair.console
+        self.placements = placements
+        self.setObjectName("sponsorPanel")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 2, 6, 4)
+        lay.setSpacing(4)
+        # 口播
+        self.mention_box = QGroupBox(tr("口播 Mentions（主持人说出名称时按）"))
+        self.mention_grid = QGridLayout(self.mention_box)
+        self.mention_grid.setSpacing(4)
+        self.mention_grid.setContentsMargins(4, 2, 4, 4)
+        lay.addWidget(self.mention_box)
+        self.mention_buttons: dict[str, QPushButton] = {}
+        self._roster_ids: list[str] = []
+        # 镜头
+        self.shot_box = QGroupBox(tr("镜头 Shots（广告位出镜时按）"))
+        shot_grid = QGridLayout(self.shot_box)
+        shot_grid.setSpacing(4)
+        shot_grid.setContentsMargins(4, 2, 4, 4)
+        self.shot_buttons: dict[str, QPushButton] = {}
+        for n, slot in enumerate(SHOT_SLOTS):
+            b = _button("", f"shot_{slot}")
+            b.clicked.connect(lambda _c=False, slot=slot: self.shot(slot))
+            shot_grid.addWidget(b, n // 3, n % 3)
+            self.shot_buttons[slot] = b
+        lay.addWidget(self.shot_box)
+        # 九宫格
+        self.draw_box = QGroupBox(tr("九宫格抽奖 Draw：选手选格 → 上节目揭晓 → 记入奖品"))
+        dl = QVBoxLayout(self.draw_box)
+        dl.setContentsMargins(4, 2, 4, 4)
+        dl.setSpacing(4)
+        pick = QHBoxLayout()
+        pick.setSpacing(6)
+        pick.addWidget(QLabel(tr("选手")))
+        self.contestant = QComboBox()
+        self.contestant.setObjectName("contestant")
+        self.contestant.setEditable(True)
+        self.contestant.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.contestant.setMinimumWidth(120)
+        pick.addWidget(self.contestant, 1)
+        self.reveal_clear = _button(tr("收起揭晓"), "drawClear")
+        self.reveal_clear.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.reveal_clear.clicked.connect(lambda _c=False: self.onair.run("draw_clear"))
+        pick.addWidget(self.reveal_clear)
+        dl.addLayout(pick)
+        cells = QGridLayout()
+        cells.setSpacing(4)
+        self.cell_buttons: list[QPushButton] = []
+        for i in range(9):
+            b = _button("", f"cell{i + 1}")
+            b.clicked.connect(lambda _c=False, i=i: self.draw(i + 1))
+            cells.addWidget(b, i // 3, i % 3)
+            self.cell_buttons.append(b)
+        dl.addLayout(cells)
+        self.draw_message = QLabel()
+        self.draw_message.setObjectName("verdict")
+        self.draw_message.setWordWrap(True)
+        self.draw_message.setTextFormat(Qt.TextFormat.PlainText)
+        self.draw_message.hide()
+        dl.addWidget(self.draw_message)
+        lay.addWidget(self.draw_box)
+        # 人名条
+        self.lower_box = QGroupBox(tr("人名条 Lower third（到预览，再 TAKE）"))
+        ll = QGridLayout(self.lower_box)
+        ll.setSpacing(4)
+        ll.setContentsMargins(4, 2, 4, 4)
+        self.lower_buttons: dict[int, QPushButton] = {}
+        for seat in range(1, 7):
+            b = _button("", f"lower{seat}")
+            b.clicked.connect(lambda _c=False, seat=seat: self.lower_third(seat))
+            ll.addWidget(b, (seat - 1) // 4, (seat - 1) % 4)
+            self.lower_buttons[seat] = b
+        self.host_button = _button("", "lowerHost")
+        self.host_button.clicked.connect(lambda _c=False: self.lower_third(None))
+        ll.addWidget(self.host_button, 1, 2, 1, 2)
+        lay.addWidget(self.lower_box)
+        lay.addStretch(1)
+        self.console.stateChanged.connect(self.refresh)
+        onair.refused.connect(self._refused)
+        onair.done.connect(self._done)
+        self.refresh()
+
+    # -- operations ----------------------------------------------------------------------------
+    def mention(self, n: int) -> None:
+        """口播 for the n-th sponsor on the panel (1-based, the key's number)."""
+        if 1 <= n <= len(self._roster_ids):
+            self.onair.run("mention", sponsor=self._roster_ids[n - 1])
+
+    def shot(self, slot: str) -> None:
+        self.onair.run("shot", slot=slot)
+
+    def draw(self, cell: int) -> None:
+        who = self.contestant.currentText().strip()
+        if not who:
+            self._say(tr("✕ 请先选择抽奖选手 / pick the contestant first"))
+            return
+        self.onair.run("draw", contestant=who, cell=cell)
+
+    def lower_third(self, seat: int | None) -> None:
+        if seat is None:
+            self.onair.run("lower_third", host=True)
+        else:
+            self.onair.run("lower_third", seat=seat)
+
+    def _refused(self, name: str, zh: str, en: str) -> None:
+        if name in ("draw", "draw_clear"):
+            self._say(f"✕ {zh}\n{en}")
+
+    def _say(self, text: str) -> None:
+        self.draw_message.setText(text)
+        self.draw_message.setVisible(bool(text))
+
+    def _done(self, name: str, _change: Any) -> None:
+        if name == "draw":
+            self._say("")
+            self._next_contestant()
+
+    def _next_contestant(self) -> None:
+        drawn = {d["contestant"] for d in self.console.state["jiugongge"]["draws"]}
+        for i in range(self.contestant.count()):
+            if self.contestant.itemText(i) not in drawn:
+                self.contestant.setCurrentIndex(i)
+                return
+
+    # -- view -----------------------------------------------------------------------------------
+    def _minimum(self, kind: str) -> int | None:
+        p = self.placements
+        if p is None:
+            return None
+        slot = p.one(kind)
+        if slot is None:
+            return None
+        need = slot.minimums.get("appearances")
+        return int(need) if need else None
+
+    def refresh(self) -> None:
+        st = self.console.state
+        sp = st["sponsors"]
+        roster = sorted(sp["roster"], key=lambda r: -int(r["mentions_min"]))  # owed ones first
+        ids = [r["id"] for r in roster][: len(MENTION_KEYS)]
+        if ids != self._roster_ids:
+            for b in self.mention_buttons.values():
+                self.mention_grid.removeWidget(b)
+                b.deleteLater()
+            self.mention_buttons = {}
+            for n, sid in enumerate(ids):
+                b = _button("", f"mention_{sid}")
+                b.clicked.connect(lambda _c=False, n=n: self.mention(n + 1))
+                self.mention_grid.addWidget(b, n // 3, n % 3)
+                self.mention_buttons[sid] = b
+            self._roster_ids = ids
+        for n, r in enumerate(roster[: len(MENTION_KEYS)]):
+            text, colour = count_text(int(sp["mentions"].get(r["id"], 0)), int(r["mentions_min"]) or None)
+            b = self.mention_buttons[r["id"]]
+            b.setText(f"{r['name']}  {text}   {native(MENTION_KEYS[n])}")
+            b.setStyleSheet(f"QPushButton {{ color: {colour}; text-align: left; padding: 4px 8px; }}")
+        self.mention_box.setVisible(bool(roster))
+        for slot, b in self.shot_buttons.items():
+            held = bool(sp.get(slot, {}).get("name"))
+            b.setVisible(held)
+            text, colour = count_text(int(sp["shots"].get(slot, 0)), self._minimum(slot))
+            b.setText(f"{tr(SHOT_PLACE[slot])} {text}  {native(SHOT_KEYS[slot])}")
+            b.setToolTip(sp.get(slot, {}).get("name", ""))
+            b.setStyleSheet(f"QPushButton {{ color: {colour}; padding: 4px 6px; }}")
+        self._refresh_draw(st)
+        for seat, b in self.lower_buttons.items():
+            name, _line2 = lower_third_for(st, seat)
+            label = name if name.startswith(str(seat)) else f"{seat} {name}"
+            b.setText(f"{label}  {native(LOWER_KEYS[seat])}")
+        host, _ = lower_third_for(st, None)
+        self.host_button.setText(tr("主持人 {name}  {key}").format(name=host, key=native(HOST_KEY)))
+
+    def _refresh_draw(self, st: dict[str, Any]) -> None:
+        jg = st["jiugongge"]
+        cells = jg.get("cells") or []
+        drawn = {d["cell"]: d["contestant"] for d in jg.get("draws", [])}
+        current = jg.get("draw")
+        for i, b in enumerate(self.cell_buttons):
+            c = cells[i] if i < len(cells) else {}
+            prize = c.get("prize", "") or "—"
+            b.setToolTip(f"{i + 1}. {prize} · {c.get('sponsor', '')}")
+            if i in drawn:
+                b.setText(f"{i + 1} ✕ {drawn[i]}")
+                b.setToolTip(tr("{n}. {prize}：已被 {who} 抽走").format(n=i + 1, prize=prize, who=drawn[i]))
+                on_air = current is not None and current.get("cell") == i
+                border = theme.ACCENT if on_air else theme.BORDER
+                b.setStyleSheet(
+                    f"QPushButton {{ color: {theme.MUTED}; background: #2a2230;"
+                    f" border: 2px solid {border}; }}"
+                )
+            else:
+                b.setText(f"{i + 1} {prize}")
+                b.setStyleSheet("QPushButton { padding: 4px 6px; }")
+            b.setEnabled(bool(cells))
+        names = [s["name"] for s in st["table"]["seats"] if s.get("name")]
+        for cue in st["cues"]["list"]:
+            if cue["kind"] == "draw" and cue["item"] and cue["item"] not in names:
+                names.append(cue["item"])
+        have = [self.contestant.itemText(i) for i in range(self.contestant.count())]
+        if names != have:
+            text = self.contestant.currentText()
+            self.contestant.clear()
+            self.contestant.addItems(names)
+            if text:
+                self.contestant.setCurrentText(text)
+            else:
+                self._next_contestant()
+        self.draw_box.setEnabled(bool(cells))
+
+
+def register(window: Any, onair: OnAir, placements: Any = None) -> SponsorPanel:
+    panel = SponsorPanel(onair, placements)
+    hk = window.hotkeys
+    menu = window.menu("sponsors", "赞助(&S)")
+    for n, key in enumerate(MENTION_KEYS, start=1):
+        hk.add(
+            f"sponsors.mention.{n}",
+            f"口播 +1：赞助商面板上第 {n} 个",
+            key,
+            lambda n=n: panel.mention(n),
+            group=GROUP,
+            context=CTX,
+        )
+    for slot, key in SHOT_KEYS.items():
+        hk.add(
+            f"sponsors.shot.{slot}",
+            f"{SHOT_ZH[slot]} +1（{SHOT_SLOTS[slot]}）",
+            key,
+            lambda slot=slot: panel.shot(slot),
+            group=GROUP,
+            menu=menu,
+            context=CTX,
+        )
+    menu.addSeparator()
+    for seat, key in LOWER_KEYS.items():
+        hk.add(
+            f"sponsors.lower_third.{seat}",
+            f"人名条：{seat}号位选手（到预览）",
+            key,
+            lambda seat=seat: panel.lower_third(seat),
+            group=GROUP,
+            menu=menu,
+            context=CTX,
+        )
+    hk.add(
+        "sponsors.lower_third.host",
+        "人名条：主持人（到预览）",
+        HOST_KEY,
+        lambda: panel.lower_third(None),
+        group=GROUP,
+        menu=menu,
+        context=CTX,
+    )
+    window.add_dock("sponsors", "赞助 SPONSOR EVENTS", panel, Qt.DockWidgetArea.RightDockWidgetArea, CTX)
+    return panel

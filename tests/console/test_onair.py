@@ -1,0 +1,286 @@
+"""The console's on-air side offscreen (pytest-qt): TAKE/CUT/panic and every graphic by its key while the
+entry line has focus; GO through a whole episode's rundown on a scripted clock; 口播 and shots keyed
+into the exposure report; the 九宫格 draw refusing a drawn cell; lower thirds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
+
+from broadcast.console.docks.graphics import KEYS, native
+from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
+from broadcast.sponsors.cuerunner import CueRunner
+from broadcast.sponsors.exposure import compute
+from broadcast.sponsors.placements import load_placements
+from broadcast.sponsors.simulate import ScriptClock, air_start
+from broadcast.studio import open_store
+from tests.console.conftest import NAMES, TEAMS
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
+EPISODE = "第1期"
+F = Qt.Key
+NONE, SHIFT, CTRL, ALT = (
+    Qt.KeyboardModifier.NoModifier,
+    Qt.KeyboardModifier.ShiftModifier,
+    Qt.KeyboardModifier.ControlModifier,
+    Qt.KeyboardModifier.AltModifier,
+)
+
+
+@pytest.fixture
+def studio(tmp_path: Path, qtbot: Any) -> Iterator[SimpleNamespace]:
+    from broadcast.console.app import build
+
+    path = tmp_path / "studio.sqlite"
+    clock = ScriptClock(air_start("2012-05-07"))
+    store = open_store(path, clock=clock)
+    p = load_placements(DEMO, air_date=date(2012, 5, 7))
+    log = AsRunLog.open(path)
+    rec = AsRunRecorder(store, log, clock=clock)
+    store.dispatch("sponsors.load", p.to_state())
+    store.dispatch("show.update", {"episode": EPISODE, "air_date": "2012-05-07", "host": "李主持"})
+    store.dispatch("match.new", {"teams": TEAMS, "names": NAMES})
+    films: list[str] = []
+    runner = CueRunner(store, clock=clock, threaded=False, player=lambda f, s: films.append(f))
+    runner.start()
+    w = build(
+        store,
+        QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat),
+        lang="zh_CN",
+        placements=p,
+        runner=runner,
+        monitors=False,
+    )
+    qtbot.addWidget(w)
+    w.resize(1920, 1080)
+    w.show()
+    qtbot.waitExposed(w)
+    ns = SimpleNamespace(
+        window=w, store=store, clock=clock, runner=runner, log=log, rec=rec, p=p, films=films
+    )
+    settle(ns, qtbot)
+    yield ns
+    runner.stop()
+    w.console.bridge.close()
+    rec.close()
+    log.close()
+    store.close()
+
+
+def settle(s: SimpleNamespace, qtbot: Any) -> None:
+    s.window.console.bridge.drain()
+    qtbot.wait(20)
+    s.window.console.bridge.drain()
+    qtbot.wait(5)
+
+
+def key(s: SimpleNamespace, qtbot: Any, k: Qt.Key, mods: Qt.KeyboardModifier = NONE) -> None:
+    """A key pressed while the entry line has focus (where the operator's hands are)."""
+    QTest.keyClick(s.window.panel.entry, k, mods)
+    settle(s, qtbot)
+
+
+def bus(s: SimpleNamespace, name: str) -> dict[str, str]:
+    return {g: e["item"] for g, e in s.store.state["graphics"][name].items() if e["on"]}
+
+
+def test_take_cut_clear_and_panic_by_key_with_the_entry_focused(studio: SimpleNamespace, qtbot: Any) -> None:
+    s = studio
+    entry = s.window.panel.entry
+    entry.setFocus()
+    QTest.keyClicks(entry, "3 TT")  # half a decision typed: the keys must not disturb it
+    key(s, qtbot, F.Key_F2)  # 比分 to preview
+    key(s, qtbot, F.Key_F7)  # 角标 to preview
+    assert bus(s, "preview").keys() == {"scoreboard", "corner_bug"} and bus(s, "program") == {}
+    tiles = s.window.onair.graphics.tiles
+    assert tiles["scoreboard"].take_will == "on" and tiles["corner_bug"].take_will == "on"
+    key(s, qtbot, F.Key_F12)  # TAKE
+    assert bus(s, "program").keys() == {"scoreboard", "corner_bug"}
+    assert s.store.state["graphics"]["transition"] == "mix"
+    assert not any(t.take_will for t in tiles.values())
+    key(s, qtbot, F.Key_F5)  # 人名条 to preview, then CUT
+    key(s, qtbot, F.Key_F11)
+    assert "lower_third" in bus(s, "program") and s.store.state["graphics"]["transition"] == "cut"
+    key(s, qtbot, F.Key_F2, SHIFT)  # clear the scoreboard: off program and preview
+    assert "scoreboard" not in bus(s, "program") and "scoreboard" not in bus(s, "preview")
+    key(s, qtbot, F.Key_F2, CTRL)  # 标版 (a Ctrl key) to preview
+    assert "bumper" in bus(s, "preview")
+    key(s, qtbot, F.Key_Escape, SHIFT)  # panic
+    assert bus(s, "program") == {}
+    assert not any(t.pgm for t in tiles.values())  # no stale on-air flag on any tile
+    assert entry.text() == "3 TT" and entry.hasFocus()
+    types = [
+        r[0]
+        for r in s.store.journal.connection.execute(
+            "SELECT type FROM journal WHERE source='console' ORDER BY seq"
+        ).fetchall()
+    ]
+    assert types[-8:] == [
+        "graphic.set",
+        "graphic.set",
+        "bus.take",
+        "graphic.set",
+        "bus.cut",
+        "graphic.clear",
+        "graphic.set",
+        "bus.panic",
+    ]
+
+
+def test_every_operation_shows_its_key_on_its_button_and_in_the_help_sheet(
+    studio: SimpleNamespace, qtbot: Any
+) -> None:
+    w = studio.window
+    g = w.onair.graphics
+    assert g.take_button.text().endswith("F12") and g.cut_button.text().endswith("F11")
+    assert native("Shift+Esc") in g.panic_button.text()
+    for name, tile in g.tiles.items():
+        assert tile.key == KEYS[name]
+    cues = w.onair.cues
+    assert "F9" in cues.go_button.text() and "Shift+F9" in cues.skip_button.text()
+    sp = w.onair.sponsors
+    assert "Ctrl+1" in sp.mention_buttons["xiaodangjia"].text()
+    assert "Ctrl+Alt+1" in sp.shot_buttons["table"].text()
+    assert "Alt+3" in sp.lower_buttons[3].text() and NAMES[2] in sp.lower_buttons[3].text()
+    sheet = w.show_help()
+    rows = sheet.rows()
+    keys_on_sheet = {r[0] for r in rows}
+    for h in w.hotkeys.all():
+        if h.id.startswith(("graphics.", "cues.", "sponsors.")):
+            assert any(native(k) in ks for ks in keys_on_sheet for k in h.keys), h.id
+    assert any("TAKE" in r[1] and r[0] == "F12" for r in rows)
+    sheet.close()
+
+
+def test_go_through_a_whole_episode_on_a_scripted_clock(studio: SimpleNamespace, qtbot: Any) -> None:
+    s = studio
+    panel = s.window.onair.cues
+    cues = s.store.state["cues"]["list"]
+    assert [c["id"] for c in cues][:2] == ["corner_bug_on", "bumper_title"]
+    assert s.window.panel.entry.text() == ""
+    seen_bumpers: list[str] = []
+    countdowns: list[str] = []
+    gos = 0
+    while True:
+        cq = s.store.state["cues"]
+        if cq["current"] is not None and cq["current"]["ends"] is not None:  # a timed cue runs out
+            s.clock.advance(1.0)
+            panel.refresh()
+            running = next(v for v in panel.model.views if v.status == "running")
+            countdowns.append(panel.model._text(running, "length"))
+            s.runner.tick()
+            settle(s, qtbot)
+            b = s.store.state["graphics"]["program"]["bumper"]
+            if b["on"] and (not seen_bumpers or seen_bumpers[-1] != b["item"]):
+                seen_bumpers.append(b["item"])
+            continue
+        if cq["next"] >= len(cq["list"]):
+            break
+        # the highlighted row is the state's next cue
+        nxt = panel.next_view()
+        assert nxt is not None and nxt.index == cq["next"]
+        s.clock.advance(20 if nxt.cue["kind"] in ("segment", "draw") else 1)
+        # GO: Space while the entry is empty, F9 otherwise (alternating, both are the operator's keys)
+        key(s, qtbot, F.Key_Space if gos % 2 == 0 else F.Key_F9)
+        gos += 1
+        if nxt.cue["kind"] == "bumper" and nxt.cue["item"] not in seen_bumpers:
+            seen_bumpers.append(nxt.cue["item"])
+    log = s.store.state["cues"]["log"]
+    statuses = {c["id"]: log[c["id"]]["status"] for c in cues}
+    assert set(statuses.values()) == {"done"}, statuses
+    # bumpers in the contract order, each started by the one before it
+    assert seen_bumpers == [c["item"] for c in cues if c["kind"] == "bumper"]
+    assert gos < len(cues)  # the opening's follow-on cues needed no key
+    assert any(t.startswith("剩") for t in countdowns)
+    # the 英雄榜 is followed by its 冠名 film, one GO later
+    ids = [c["id"] for c in cues]
+    assert ids.index("leaderboard_film") == ids.index("leaderboard") + 1
+    assert log["leaderboard_film"]["go"] == log["leaderboard"]["end"]
+    assert "luxin_15s" in s.films
+    assert bus(s, "program") == {} and s.store.state["cues"]["current"] is None
+    assert not panel.go_button.isEnabled()
+
+
+def test_mentions_and_shots_keyed_are_the_reports_figures(studio: SimpleNamespace, qtbot: Any) -> None:
+    s = studio
+    sp = s.window.onair.sponsors
+    roster = sp._roster_ids
+    assert roster[0] == "xiaodangjia"  # the sponsor owed most mentions gets Ctrl+1
+    owed = {r["id"]: r["mentions_min"] for r in s.store.state["sponsors"]["roster"]}
+    for _ in range(owed["xiaodangjia"] - 2):  # two short
+        s.clock.advance(30)
+        key(s, qtbot, F.Key_1, CTRL)
+    n2 = roster.index("langya") + 1  # the prize stand's sponsor: owed one
+    s.clock.advance(30)
+    key(s, qtbot, getattr(F, f"Key_{n2}"), CTRL)
+    for _ in range(3):  # the table top: 3 of 5
+        s.clock.advance(30)
+        key(s, qtbot, F.Key_1, CTRL | ALT)
+    for _ in range(4):  # the board under the 九宫格: 4 of 4
+        s.clock.advance(30)
+        key(s, qtbot, F.Key_2, CTRL | ALT)
+    assert f"{owed['xiaodangjia'] - 2}/{owed['xiaodangjia']}" in sp.mention_buttons["xiaodangjia"].text()
+    assert "3/5" in sp.shot_buttons["table"].text() and "4/4" in sp.shot_buttons["jiugongge_board"].text()
+    s.clock.advance(30)
+    s.rec.end_episode()
+    s.rec.flush()
+    x = compute(s.p, EPISODE, s.log.events(EPISODE), info=s.log.episode(EPISODE))
+    short = {(m.sponsor, m.slot_key): (m.delivered, m.promised) for sx in x.sponsors for m in sx.shortfalls}
+    mentions = {sx.sponsor: m for sx in x.sponsors for m in sx.metrics if m.slot_key == "mentions"}
+    assert mentions["xiaodangjia"].delivered == owed["xiaodangjia"] - 2 and mentions["xiaodangjia"].shortfall
+    assert mentions["langya"].delivered == 1 and not mentions["langya"].shortfall
+    table = next(m for sx in x.sponsors for m in sx.metrics if m.slot_key == "table")
+    board = next(m for sx in x.sponsors for m in sx.metrics if m.slot_key == "jiugongge_board")
+    assert (table.delivered, table.promised, table.shortfall) == (3, 5, True)
+    assert (board.delivered, board.promised, board.shortfall) == (4, 4, False)
+    assert (table.sponsor, "table") in short and (board.sponsor, "jiugongge_board") not in short
+
+
+def test_the_draw_reveals_on_air_logs_the_prize_and_refuses_a_drawn_cell(
+    studio: SimpleNamespace, qtbot: Any
+) -> None:
+    s = studio
+    sp = s.window.onair.sponsors
+    sp.contestant.setCurrentText(NAMES[0])
+    qtbot.mouseClick(sp.cell_buttons[4], Qt.MouseButton.LeftButton)
+    settle(s, qtbot)
+    jg = s.store.state["jiugongge"]
+    assert jg["draw"] == {"id": 1, "contestant": NAMES[0], "cell": 4}
+    assert s.store.state["graphics"]["program"]["jiugongge"]["on"]  # the reveal is on air
+    assert "✕" in sp.cell_buttons[4].text() and NAMES[0] in sp.cell_buttons[4].text()
+    assert sp.contestant.currentText() == NAMES[1]  # the next contestant is ready
+    seq = s.store.seq
+    qtbot.mouseClick(sp.cell_buttons[4], Qt.MouseButton.LeftButton)  # the same cell again
+    settle(s, qtbot)
+    assert s.store.seq == seq and len(s.store.state["jiugongge"]["draws"]) == 1
+    assert sp.draw_message.isVisible() and f"已被 {NAMES[0]} 抽走" in sp.draw_message.text()
+    qtbot.mouseClick(sp.cell_buttons[0], Qt.MouseButton.LeftButton)
+    settle(s, qtbot)
+    assert [d["cell"] for d in s.store.state["jiugongge"]["draws"]] == [4, 0]
+    assert not sp.draw_message.isVisible()
+    s.rec.flush()
+    draws = [e for e in s.log.events(EPISODE) if e.kind == "draw"]
+    assert [(e.detail["contestant"], e.detail["prize"]) for e in draws] == [
+        (NAMES[0], s.store.state["jiugongge"]["cells"][4]["prize"]),
+        (NAMES[1], s.store.state["jiugongge"]["cells"][0]["prize"]),
+    ]
+
+
+def test_lower_thirds_for_a_seat_and_the_host_go_to_preview(studio: SimpleNamespace, qtbot: Any) -> None:
+    s = studio
+    key(s, qtbot, F.Key_3, ALT)
+    lt = s.store.state["lower_third"]
+    assert lt["name"] == NAMES[2] and TEAMS["odd"]["name"] in lt["line2"]
+    assert "lower_third" in bus(s, "preview") and "lower_third" not in bus(s, "program")
+    key(s, qtbot, F.Key_0, ALT)
+    assert s.store.state["lower_third"]["name"] == "李主持"
+    key(s, qtbot, F.Key_F12)
+    assert "lower_third" in bus(s, "program")
