@@ -1,19 +1,25 @@
 """The as-run log: what really aired, stored in the project database (component "asrun").
 
-:class:`AsRunLog` implements ``broadcast.core.airlog.AirLog``. Two writers feed it:
+:class:`AsRunLog` implements ``broadcast.core.airlog.AirLog``. Its writers:
 
-* the OBS bridge, with ``source="obs"``, from OBS's own events (scene switches, media start/stop),
-  when OBS is connected;
-* :class:`AsRunRecorder`, a store listener on the application side: graphic on/off from the
-  program bus (``source="app"``) while OBS is *not* connected (``recorder.obs_connected = True``
-  switches that part off), and always the operator's marks: 口播 (``sponsor.mention``), studio shots
-  (``sponsor.shot``), 九宫格 draws and prize money.
+* the OBS bridge, with ``source="obs"``: what OBS confirmed it shows (its answers, its events, its
+  read-back after a reconnect), the moments OBS could not be seen (``obs_down`` with the cause) and
+  was seen again (``obs_up``), proof-of-air screenshots;
+* :class:`AsRunRecorder`, a store listener on the application side: the operator's marks — 口播
+  (``sponsor.mention``), studio shots (``sponsor.shot``), 九宫格 draws — prize money, and the episode's
+  start and end. The application's intention (the program bus) is never recorded as air; only a
+  rehearsal on a scripted clock records it, as ``source="rehearsal"``, which no report counts as air.
 
-Durations are never stored: the report pairs on/off events into intervals (see ``exposure``).
+**Tamper-evident**: every row carries the hash of the row before it (``prev_hash``) and its own hash
+(SHA-256 over the previous hash and the row's fields), so editing, inserting or deleting a row after the
+show breaks the chain at that row; :func:`verify_chain` walks it. A proof-of-air JPEG is a row of its own
+whose detail holds the picture's SHA-256. Durations are never stored: the report pairs on/off rows into
+intervals (see ``exposure``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import queue
@@ -28,18 +34,24 @@ from typing import Any
 from broadcast.core import db
 from broadcast.core.airlog import (
     DRAW,
+    EPISODE_END,
+    EPISODE_START,
     FILM_END,
     FILM_START,
     GRAPHIC_OFF,
     GRAPHIC_ON,
     KINDS,
     MENTION,
+    OBS_DOWN,
+    OBS_UP,
+    PROOF,
     AirEvent,
 )
 from broadcast.core.store import Change, ShowStore
 
 SHOT = "shot"  # a studio placement on screen, marked by the operator: subject = slot (table …)
 ALL_KINDS = KINDS + (SHOT,)
+GENESIS = "0" * 64  # the prev_hash of the first row
 
 MIGRATIONS = [
     """
@@ -75,6 +87,12 @@ MIGRATIONS = [
         note TEXT NOT NULL DEFAULT ''
     );
     """,
+    # v2: the hash chain (rows of an older file are sealed, in id order, when it is first opened)
+    """
+    ALTER TABLE asrun_events ADD COLUMN prev_hash TEXT NOT NULL DEFAULT '';
+    ALTER TABLE asrun_events ADD COLUMN hash TEXT NOT NULL DEFAULT '';
+    CREATE INDEX asrun_events_kind_ts ON asrun_events(kind, ts);
+    """,
 ]
 
 
@@ -87,6 +105,7 @@ class StoredEvent:
     source: str
     episode: str
     detail: dict[str, Any] = field(default_factory=dict)
+    hash: str = ""
 
 
 @dataclass(frozen=True)
@@ -110,19 +129,106 @@ class Prize:
 
 @dataclass(frozen=True)
 class Proof:
-    event_id: int
+    event_id: int  # the proof row (kind "proof") that carries the picture's hash
     jpeg: bytes
     width: int
     height: int
+    of: int | None = None  # the row it proves (a graphic or film going to air); None = on demand
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """The result of walking the as-run chain: ``ok`` or where and why it breaks."""
+
+    ok: bool
+    rows: int
+    head_id: int
+    head_hash: str
+    bad_id: int | None = None
+    problem_zh: str = ""
+    problem_en: str = ""
+    proofs: int = 0
+
+    @property
+    def summary_zh(self) -> str:
+        if self.ok:
+            return (
+                f"播出记录链校验通过：{self.rows} 条记录、{self.proofs} 张截图未被改动；链头 #{self.head_id}"
+            )
+        return f"播出记录链校验未通过：第 #{self.bad_id} 条 {self.problem_zh}"
+
+    @property
+    def summary_en(self) -> str:
+        if self.ok:
+            proofs = f"{self.proofs} proofs"
+            return f"as-run chain verified: {self.rows} rows, {proofs} unchanged; head #{self.head_id}"
+        return f"as-run chain BROKEN at row #{self.bad_id}: {self.problem_en}"
+
+
+def row_hash(
+    prev: str, rid: int, ts: float, kind: str, subject: str, source: str, episode: str, detail: str
+) -> str:
+    """SHA-256 of the previous row's hash and this row's fields (``detail`` as stored: canonical JSON)."""
+    payload = json.dumps(
+        [rid, float(ts), kind, subject, source, episode, detail], ensure_ascii=False, separators=(",", ":")
+    )
+    return hashlib.sha256(f"{prev}\n{payload}".encode()).hexdigest()
+
+
+def verify_chain(conn: sqlite3.Connection, lock: threading.RLock | None = None) -> ChainCheck:
+    """Walk every as-run row in id order: each ``prev_hash`` must be the hash of the row before it and
+    each ``hash`` must match the row's fields; every proof picture must match the hash in its row."""
+    lock = lock or threading.RLock()
+    with lock:
+        rows = conn.execute(
+            "SELECT id, ts, kind, subject, source, episode, detail, prev_hash, hash FROM asrun_events "
+            "ORDER BY id"
+        ).fetchall()
+        blobs = {int(r[0]): bytes(r[1]) for r in conn.execute("SELECT event_id, jpeg FROM asrun_proofs")}
+    prev, head_id, proofs = GENESIS, 0, 0
+    for r in rows:
+        rid = int(r[0])
+        if r[7] != prev:
+            return ChainCheck(
+                False,
+                len(rows),
+                head_id,
+                prev,
+                rid,
+                "与前一条的链接不符（前面的记录被删改或插入过）",
+                "does not link to the row before it (a row before it was edited, inserted or deleted)",
+            )
+        want = row_hash(prev, rid, r[1], r[2], r[3], r[4], r[5], r[6])
+        if r[8] != want:
+            return ChainCheck(
+                False, len(rows), head_id, prev, rid, "内容与其哈希不符（被改动过）", "content was edited"
+            )
+        if r[2] == PROOF:
+            detail = json.loads(r[6] or "{}")
+            blob = blobs.get(rid)
+            if blob is None or hashlib.sha256(blob).hexdigest() != detail.get("sha256"):
+                return ChainCheck(
+                    False,
+                    len(rows),
+                    head_id,
+                    prev,
+                    rid,
+                    "的截图与记录的哈希不符（截图被替换或删除）",
+                    "proof picture does not match its hash (replaced or deleted)",
+                )
+            proofs += 1
+        prev, head_id = want, rid
+    return ChainCheck(True, len(rows), head_id, prev, proofs=proofs)
 
 
 class AsRunLog:
-    """SQLite as-run log (thread-safe; one connection guarded by a lock)."""
+    """SQLite as-run log (thread-safe; one connection guarded by a lock; rows chained by hash)."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
         self._lock = threading.RLock()
         db.migrate(conn, "asrun", MIGRATIONS)
+        self._seal_unchained()
 
     @classmethod
     def open(cls, path: str | Path) -> AsRunLog:
@@ -149,6 +255,50 @@ class AsRunLog:
             self._conn = again
             return True
 
+    def _seal_unchained(self) -> None:
+        """Rows written by a build before the chain existed get chained once, in id order."""
+        with self._lock:
+            if not self._conn.execute("SELECT 1 FROM asrun_events WHERE hash='' LIMIT 1").fetchone():
+                return
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                prev = GENESIS
+                rows = self._conn.execute(
+                    "SELECT id, ts, kind, subject, source, episode, detail, hash FROM asrun_events "
+                    "ORDER BY id"
+                ).fetchall()
+                for r in rows:
+                    h = r[7] or row_hash(prev, int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6])
+                    if not r[7]:
+                        self._conn.execute(
+                            "UPDATE asrun_events SET prev_hash=?, hash=? WHERE id=?", (prev, h, int(r[0]))
+                        )
+                    prev = h
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+
+    def _append(self, event: AirEvent, episode: str) -> int:
+        """One chained row (the caller holds the lock; a transaction makes the link atomic)."""
+        detail = _json(event.detail)
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            last = self._conn.execute("SELECT id, hash FROM asrun_events ORDER BY id DESC LIMIT 1").fetchone()
+            prev_id, prev = (int(last[0]), str(last[1])) if last else (0, GENESIS)
+            rid = prev_id + 1
+            h = row_hash(prev, rid, event.ts, event.kind, event.subject, event.source, episode, detail)
+            self._conn.execute(
+                "INSERT INTO asrun_events(id, ts, kind, subject, source, episode, detail, prev_hash, hash) "
+                "VALUES(?,?,?,?,?,?,?,?,?)",
+                (rid, float(event.ts), event.kind, event.subject, event.source, episode, detail, prev, h),
+            )
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        return rid
+
     # -- episodes --------------------------------------------------------------------------------
     def begin_episode(
         self, episode: str, ts: float, *, air_date: str = "", placements: dict[str, Any] | None = None
@@ -165,6 +315,9 @@ class AsRunLog:
                 "placements=CASE WHEN excluded.placements<>'{}' THEN excluded.placements ELSE placements END",
                 (episode, air_date, ts, _json(placements or {})),
             )
+            self._append(
+                AirEvent(ts, EPISODE_START, episode, "app", episode, {"air_date": air_date}), episode
+            )
 
     def end_episode(self, ts: float, episode: str = "") -> str:
         """End the given (or current) episode; returns its id ("" when none was running)."""
@@ -172,6 +325,7 @@ class AsRunLog:
             episode = episode or self.current_episode()
             if episode:
                 self._conn.execute("UPDATE asrun_episodes SET ended=? WHERE episode=?", (ts, episode))
+                self._append(AirEvent(ts, EPISODE_END, episode, "app", episode), episode)
             return episode
 
     def set_placements(self, placements: dict[str, Any], episode: str = "") -> None:
@@ -209,22 +363,44 @@ class AsRunLog:
         if event.kind not in ALL_KINDS:
             raise ValueError(f"unknown as-run event kind {event.kind!r}")
         with self._lock:
-            episode = event.episode or self.current_episode()
-            cur = self._conn.execute(
-                "INSERT INTO asrun_events(ts, kind, subject, source, episode, detail) VALUES(?,?,?,?,?,?)",
-                (float(event.ts), event.kind, event.subject, event.source, episode, _json(event.detail)),
-            )
-            assert cur.lastrowid is not None
-            return int(cur.lastrowid)
+            return self._append(event, event.episode or self.current_episode())
 
-    def attach_proof(self, event_id: int, jpeg: bytes, width: int, height: int) -> None:
+    def attach_proof(
+        self, event_id: int | None, jpeg: bytes, width: int, height: int, ts: float = 0.0, scene: str = ""
+    ) -> int:
+        """A proof row (its detail holds the JPEG's SHA-256) and the picture; returns the row's id."""
         if not jpeg.startswith(b"\xff\xd8"):
             raise ValueError("proof is not a JPEG")
         with self._lock:
+            episode, subject = "", scene
+            if event_id is not None:
+                row = self._conn.execute(
+                    "SELECT episode, subject FROM asrun_events WHERE id=?", (event_id,)
+                ).fetchone()
+                if row is None:
+                    raise ValueError(f"no as-run row #{event_id} to attach a proof to")
+                episode, subject = str(row[0]), str(row[1])
+            detail: dict[str, Any] = {
+                "sha256": hashlib.sha256(jpeg).hexdigest(),
+                "width": width,
+                "height": height,
+            }
+            if event_id is not None:
+                detail["of"] = int(event_id)
+            if scene:
+                detail["scene"] = scene
+            pid = self._append(
+                AirEvent(ts or time.time(), PROOF, subject, "obs", episode, detail),
+                episode or self.current_episode(),
+            )
             self._conn.execute(
                 "INSERT OR REPLACE INTO asrun_proofs(event_id, jpeg, width, height) VALUES(?,?,?,?)",
-                (event_id, jpeg, width, height),
+                (pid, jpeg, width, height),
             )
+            return pid
+
+    def verify(self) -> ChainCheck:
+        return verify_chain(self._conn, self._lock)
 
     # -- prizes (爱心基金) -------------------------------------------------------------------------
     def record_prize(self, ts: float, contestant: str, yuan: float, note: str = "", episode: str = "") -> int:
@@ -251,23 +427,40 @@ class AsRunLog:
     def events(self, episode: str) -> list[StoredEvent]:
         with self._lock:
             rows = self._conn.execute(
-                "SELECT id, ts, kind, subject, source, episode, detail "
+                "SELECT id, ts, kind, subject, source, episode, detail, hash "
                 "FROM asrun_events WHERE episode=? ORDER BY ts, id",
                 (episode,),
             ).fetchall()
-        return [
-            StoredEvent(int(r[0]), float(r[1]), r[2], r[3], r[4], r[5], json.loads(r[6] or "{}"))
-            for r in rows
-        ]
+        return [_stored(r) for r in rows]
+
+    def link_before(self, ts: float) -> StoredEvent | None:
+        """The last ``obs_up``/``obs_down`` row before ``ts`` in any episode: was OBS seen at ``ts``?"""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT id, ts, kind, subject, source, episode, detail, hash FROM asrun_events "
+                "WHERE kind IN (?, ?) AND ts < ? ORDER BY ts DESC, id DESC LIMIT 1",
+                (OBS_UP, OBS_DOWN, ts),
+            ).fetchone()
+        return _stored(row) if row else None
 
     def proofs(self, episode: str) -> dict[int, Proof]:
+        """The episode's proof pictures, keyed by the row each proves (or by their own row if on demand)."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT p.event_id, p.jpeg, p.width, p.height FROM asrun_proofs p "
-                "JOIN asrun_events e ON e.id=p.event_id WHERE e.episode=?",
+                "SELECT p.event_id, p.jpeg, p.width, p.height, e.detail FROM asrun_proofs p "
+                "JOIN asrun_events e ON e.id=p.event_id WHERE e.episode=? ORDER BY p.event_id",
                 (episode,),
             ).fetchall()
-        return {int(r[0]): Proof(int(r[0]), bytes(r[1]), int(r[2]), int(r[3])) for r in rows}
+        out: dict[int, Proof] = {}
+        for r in rows:
+            of = json.loads(r[4] or "{}").get("of")
+            proof = Proof(int(r[0]), bytes(r[1]), int(r[2]), int(r[3]), int(of) if of is not None else None)
+            out[proof.of if proof.of is not None else proof.event_id] = proof
+        return out
+
+
+def _stored(r: Any) -> StoredEvent:
+    return StoredEvent(int(r[0]), float(r[1]), r[2], r[3], r[4], r[5], json.loads(r[6] or "{}"), str(r[7]))
 
 
 def _json(value: dict[str, Any]) -> str:
@@ -281,7 +474,11 @@ log = logging.getLogger(__name__)
 
 
 class AsRunRecorder:
-    """Application-side as-run recording, as a store listener.
+    """Application-side as-run recording, as a store listener: the operator's marks, prizes, the
+    episode's start and end. It never records a graphic as on air from the show state (that is the
+    application's intention, not what aired); with ``rehearsal=True`` (a rundown played on a scripted
+    clock, no OBS) it records the program bus and films as ``source="rehearsal"``, which reports never
+    count as air.
 
     Events are derived on the dispatching thread (cheap dict comparisons, timestamps from the
     action) and written by a background thread, so a slow disk never delays a TAKE.
@@ -292,14 +489,14 @@ class AsRunRecorder:
         store: ShowStore,
         log: AsRunLog,
         *,
-        obs_connected: bool = False,
+        rehearsal: bool = False,
         follow_show_episode: bool = True,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._store = store
         self._log = log
         self._clock = clock
-        self._obs = obs_connected
+        self._rehearsal = rehearsal
         self._follow = follow_show_episode
         self._program = _program(store.state)
         self._queue: queue.Queue[object] = queue.Queue()
@@ -309,35 +506,9 @@ class AsRunRecorder:
         self._thread.start()
         self._unsubscribe = store.subscribe(self._on_change, name="asrun")
 
-    # -- switches ---------------------------------------------------------------------------------
     @property
-    def obs_connected(self) -> bool:
-        return self._obs
-
-    @obs_connected.setter
-    def obs_connected(self, value: bool) -> None:
-        self.set_obs_connected(value)
-
-    def set_obs_connected(self, connected: bool, ts: float | None = None) -> None:
-        """Hand graphic recording over to the OBS bridge (True) or take it back (False).
-
-        At the hand-over the app closes its open intervals (detail.handover) and, when taking back,
-        opens intervals for what is on program now, so no second of air is lost or counted twice.
-        """
-        if connected == self._obs:
-            return
-        ts = self._clock() if ts is None else ts
-        program = _program(self._store.state)
-        kind = GRAPHIC_OFF if connected else GRAPHIC_ON
-        for g, (on, item) in program.items():
-            if on:
-                self._put(
-                    AirEvent(
-                        ts, kind, g, "app", detail={"item": item, "handover": "obs" if connected else "app"}
-                    )
-                )
-        self._program = program
-        self._obs = connected
+    def rehearsal(self) -> bool:
+        return self._rehearsal
 
     # -- episodes and films (the console / rundown runner calls these) ---------------------------
     def begin_episode(
@@ -350,30 +521,36 @@ class AsRunRecorder:
     ) -> None:
         ts = self._clock() if ts is None else ts
         self._queue.put(("begin", episode, ts, air_date, placements))
-        # graphics already on program when the episode starts are on air from its first second
-        if not self._obs:
+        if self._rehearsal:  # a rehearsal's graphics already up are "on" from its first second
             for g, (on, item) in _program(self._store.state).items():
                 if on:
-                    self._put(AirEvent(ts, GRAPHIC_ON, g, "app", episode, {"item": item, "at_start": True}))
+                    self._put(
+                        AirEvent(ts, GRAPHIC_ON, g, "rehearsal", episode, {"item": item, "at_start": True})
+                    )
 
     def end_episode(self, ts: float | None = None) -> None:
         ts = self._clock() if ts is None else ts
-        if not self._obs:
+        if self._rehearsal:
             for g, (on, item) in _program(self._store.state).items():
                 if on:
-                    self._put(AirEvent(ts, GRAPHIC_OFF, g, "app", detail={"item": item, "at_end": True}))
+                    self._put(
+                        AirEvent(ts, GRAPHIC_OFF, g, "rehearsal", detail={"item": item, "at_end": True})
+                    )
         self._queue.put(("end", ts))
 
     def film_started(self, film_id: str, *, sponsor: str = "", ts: float | None = None) -> None:
-        """A film went to air from the application's own playout (OBS reports its own with source obs)."""
-        self._put(
-            AirEvent(
-                self._clock() if ts is None else ts, FILM_START, film_id, "app", detail={"sponsor": sponsor}
-            )
-        )
+        """A rehearsal's film (OBS reports the films it really plays itself)."""
+        self._require_rehearsal("film_started")
+        ts = self._clock() if ts is None else ts
+        self._put(AirEvent(ts, FILM_START, film_id, "rehearsal", detail={"sponsor": sponsor}))
 
     def film_ended(self, film_id: str, *, ts: float | None = None) -> None:
-        self._put(AirEvent(self._clock() if ts is None else ts, FILM_END, film_id, "app"))
+        self._require_rehearsal("film_ended")
+        self._put(AirEvent(self._clock() if ts is None else ts, FILM_END, film_id, "rehearsal"))
+
+    def _require_rehearsal(self, what: str) -> None:
+        if not self._rehearsal:
+            raise RuntimeError(f"{what}: only a rehearsal records films; on air, OBS reports them")
 
     # -- plumbing ---------------------------------------------------------------------------------
     def flush(self, timeout: float = 5.0) -> None:
@@ -449,14 +626,14 @@ class AsRunRecorder:
             return
         ts = change.ts
         st = change.state
-        if "graphics" in change.changed and not self._obs:
+        if "graphics" in change.changed and self._rehearsal:
             new = _program(st)
             for g, (on, item) in new.items():
                 was_on, was_item = self._program.get(g, (False, ""))
                 if was_on and (not on or item != was_item):
-                    self._put(AirEvent(ts, GRAPHIC_OFF, g, "app", detail={"item": was_item}))
+                    self._put(AirEvent(ts, GRAPHIC_OFF, g, "rehearsal", detail={"item": was_item}))
                 if on and (not was_on or item != was_item):
-                    self._put(AirEvent(ts, GRAPHIC_ON, g, "app", detail={"item": item}))
+                    self._put(AirEvent(ts, GRAPHIC_ON, g, "rehearsal", detail={"item": item}))
         self._program = _program(st)
         t = change.type
         if t == "show.update" and self._follow and "episode" in change.payload:

@@ -1,9 +1,15 @@
 """Promised vs delivered, per episode and per sponsor, from the placements and the as-run log.
 
+Only evidence counts: rows that OBS confirmed (``source`` ``obs``) or that a page inside OBS reported
+painting (``echo``); the application's intention never does. While OBS could not be seen — from an
+``obs_down`` row (its ``since``: the last moment OBS was known alive) to the next ``obs_up`` — nothing is
+credited, operator marks included: those spans are the episode's **outages**, listed with their length
+and cause. An episode without any evidence credits nothing and says so. A rehearsal (``rehearsal=True``,
+rows of ``source="rehearsal"`` from a scripted rundown) is computed as if it had aired and is labelled so.
+
 Intervals come from on/off pairs (graphic_on/off per graphic+item, film_start/end per film, program
-scenes until the next scene of the same source). The same key seen by two sources (the app before
-OBS connected, OBS after) is merged, so nothing is counted twice; an interval still open when the
-episode ends is closed there and flagged.
+scenes until the next scene), cut to the times OBS was seen. Intervals of the same thing closer than
+``MERGE_GAP`` count as one appearance, but only the seconds really on air count as seconds.
 """
 
 from __future__ import annotations
@@ -12,24 +18,32 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from broadcast.core.airlog import (
+    CAUSES,
     DRAW,
+    EPISODE_END,
+    EPISODE_START,
+    EVIDENCE_SOURCES,
     FILM_END,
     FILM_START,
     GRAPHIC_OFF,
     GRAPHIC_ON,
     MENTION,
+    OBS_DOWN,
+    OBS_UP,
     PROGRAM_SCENE,
     PROOF,
 )
 from broadcast.sponsors.actions import charity_share
-from broadcast.sponsors.asrun import SHOT, Episode, Prize, StoredEvent
+from broadcast.sponsors.asrun import SHOT, ChainCheck, Episode, Prize, StoredEvent
 from broadcast.sponsors.placements import Placements, Slot
 
 TOLERANCE = 0.5  # s: a 5 s bumper on air 4.6 s counts; 3 s does not
 MERGE_GAP = 1.0  # s: two intervals of the same thing this close are one appearance
-HANDOVER_GAP = 10.0  # s: app → OBS hand-over gap that still counts as one appearance
 FOLLOW_GAP = 10.0  # s: the 英雄榜 film must start within this after the 英雄榜 leaves
 COVERAGE_SLACK = 2.0  # s: the corner bug may miss this much of the programme (switching)
+MIN_OUTAGE = 0.05  # s: shorter gaps between OBS rows are not listed as outages
+
+Span = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -40,12 +54,36 @@ class Interval:
     sources: frozenset[str]
     start_event: int
     clipped: bool = False  # still on air at the episode's end: closed there
-    handover: bool = False  # ended by the app → OBS hand-over
     events: tuple[int, ...] = ()  # every on-event merged into this interval (proofs hang on them)
+    parts: tuple[Span, ...] = ()  # the spans really on air (a merge does not fill its gaps)
+
+    @property
+    def seconds(self) -> float:
+        if not self.parts:
+            return max(0.0, self.end - self.start)
+        return _union(self.parts)
+
+
+@dataclass(frozen=True)
+class Outage:
+    """A span of the episode in which OBS could not be seen: nothing in it is credited."""
+
+    start: float
+    end: float
+    cause: str  # a key of broadcast.core.airlog.CAUSES
+    detail: str = ""
 
     @property
     def seconds(self) -> float:
         return max(0.0, self.end - self.start)
+
+    @property
+    def cause_zh(self) -> str:
+        return CAUSES.get(self.cause, (self.cause, self.cause))[0]
+
+    @property
+    def cause_en(self) -> str:
+        return CAUSES.get(self.cause, (self.cause, self.cause))[1]
 
 
 @dataclass(frozen=True)
@@ -103,39 +141,113 @@ class EpisodeExposure:
     season_charity: float
     flags: list[str]
     events: list[StoredEvent]
+    outages: list[Outage] = field(default_factory=list)
+    watched: list[Span] = field(default_factory=list)  # spans in which OBS was seen
+    no_evidence: bool = False
+    rehearsal: bool = False
+    chain: ChainCheck | None = None
 
     @property
     def duration(self) -> float:
         return max(0.0, self.end - self.start)
+
+    @property
+    def outage_seconds(self) -> float:
+        return sum(o.seconds for o in self.outages)
+
+    @property
+    def watched_seconds(self) -> float:
+        return _union(self.watched)
 
     def sponsor(self, sid: str) -> SponsorExposure:
         return next(s for s in self.sponsors if s.sponsor == sid)
 
 
 # ------------------------------------------------------------------------------------ intervals
+def _union(spans: Iterable[Span]) -> float:
+    total, cur_s, cur_e = 0.0, None, None
+    for s, e in sorted(spans):
+        if cur_e is None or s > cur_e:
+            if cur_e is not None and cur_s is not None:
+                total += cur_e - cur_s
+            cur_s, cur_e = s, e
+        else:
+            cur_e = max(cur_e, e)
+    if cur_e is not None and cur_s is not None:
+        total += cur_e - cur_s
+    return total
+
+
+def watched_spans(
+    events: Iterable[StoredEvent], start: float, end: float, link_at_start: StoredEvent | None = None
+) -> tuple[list[Span], list[Outage]]:
+    """When OBS was seen (from ``obs_up`` to the next ``obs_down``'s ``since``) and the outages between,
+    each with the cause of the ``obs_down`` that began it. ``link_at_start`` is the last link row before
+    the episode began (OBS may have been seen already, or known to be down)."""
+    rows = sorted((e for e in events if e.kind in (OBS_UP, OBS_DOWN)), key=lambda e: (e.ts, e.id))
+    watched: list[Span] = []
+    downs: list[tuple[float, str, str]] = []  # (lost at, cause, detail)
+    up_since: float | None = None
+    if link_at_start is not None:
+        if link_at_start.kind == OBS_UP:
+            up_since = start
+        else:
+            downs.append((start, link_at_start.subject, str(link_at_start.detail.get("detail", ""))))
+    for e in rows:
+        if e.kind == OBS_UP:
+            if up_since is None:
+                up_since = max(start, e.ts)
+            continue
+        lost = min(float(e.detail.get("since", e.ts)), e.ts)
+        downs.append((max(start, lost), e.subject, str(e.detail.get("detail", ""))))
+        if up_since is not None:
+            hi = min(end, max(up_since, lost))
+            if hi > up_since:
+                watched.append((up_since, hi))
+            up_since = None
+    if up_since is not None and end > up_since:
+        watched.append((up_since, end))
+    outages: list[Outage] = []
+    t = start
+    for a, b in [*watched, (end, end)]:
+        if a - t >= MIN_OUTAGE:
+            began = [d for d in downs if d[0] <= t + MIN_OUTAGE]
+            during = [d for d in downs if t < d[0] < a]
+            cause = began[-1] if began else (during[0] if during else (t, "not_started", ""))
+            outages.append(Outage(t, a, cause[1], cause[2]))
+        t = max(t, b)
+    return watched, outages
+
+
 def build_intervals(
-    events: Iterable[StoredEvent], start: float, end: float
+    events: Iterable[StoredEvent],
+    start: float,
+    end: float,
+    *,
+    sources: frozenset[str] | set[str] = EVIDENCE_SOURCES,
+    watched: list[Span] | None = None,
 ) -> tuple[dict[str, list[Interval]], list[str]]:
-    """Pair on/off events into intervals per key ("graphic:<g>:<item>", "film:<id>", "scene:<name>")."""
+    """Pair on/off rows of the evidence ``sources`` into intervals per key ("graphic:<g>:<item>",
+    "film:<id>", "scene:<name>"), cut to the ``watched`` spans (default: the whole episode)."""
     raw: dict[str, list[Interval]] = {}
     opened: dict[tuple[str, str], tuple[float, int]] = {}
     scene_of: dict[str, str] = {}
     flags: list[str] = []
 
-    def close(source: str, key: str, ts: float, handover: bool = False) -> None:
+    def close(source: str, key: str, ts: float) -> None:
         got = opened.pop((source, key), None)
         if got is None:
             return
         s, eid = got
-        raw.setdefault(key, []).append(
-            Interval(key, s, ts, frozenset([source]), eid, handover=handover, events=(eid,))
-        )
+        raw.setdefault(key, []).append(Interval(key, s, ts, frozenset([source]), eid, events=(eid,)))
 
     def open_(source: str, key: str, ts: float, eid: int) -> None:
         if (source, key) not in opened:
             opened[(source, key)] = (ts, eid)
 
     for e in sorted(events, key=lambda e: (e.ts, e.id)):
+        if e.source not in sources:
+            continue
         if e.kind == GRAPHIC_ON:
             open_(e.source, f"graphic:{e.subject}:{e.detail.get('item', '')}", e.ts, e.id)
         elif e.kind == GRAPHIC_OFF:
@@ -145,83 +257,81 @@ def build_intervals(
                 for src, key in [k for k in opened if k[0] == e.source and k[1].startswith(prefix)]:
                     close(src, key, e.ts)
             else:
-                close(e.source, f"graphic:{e.subject}:{item}", e.ts, handover=bool(e.detail.get("handover")))
+                close(e.source, f"graphic:{e.subject}:{item}", e.ts)
         elif e.kind == FILM_START:
             open_(e.source, f"film:{e.subject}", e.ts, e.id)
         elif e.kind == FILM_END:
             close(e.source, f"film:{e.subject}", e.ts)
         elif e.kind == PROGRAM_SCENE:
-            prev = scene_of.get(e.source)
+            prev = scene_of.pop(e.source, None)
             if prev is not None:
                 close(e.source, f"scene:{prev}", e.ts)
-            scene_of[e.source] = e.subject
-            open_(e.source, f"scene:{e.subject}", e.ts, e.id)
+            if e.subject:  # "" = no scene known (OBS lost)
+                scene_of[e.source] = e.subject
+                open_(e.source, f"scene:{e.subject}", e.ts, e.id)
     for (source, key), (s, eid) in sorted(opened.items()):
         raw.setdefault(key, []).append(
             Interval(key, s, max(s, end), frozenset([source]), eid, clipped=True, events=(eid,))
         )
         if not key.startswith("scene:"):
             flags.append(f"{_key_zh(key)} 到节目结束仍未下（{source}），已按节目结束时间截断")
+    windows = watched if watched is not None else [(start, end)]
     out: dict[str, list[Interval]] = {}
     for key, ivs in raw.items():
-        clipped = [
-            Interval(
-                iv.key,
-                max(iv.start, start),
-                min(iv.end, end),
-                iv.sources,
-                iv.start_event,
-                iv.clipped,
-                iv.handover,
-                iv.events,
-            )
-            for iv in ivs
-            if iv.end > start and iv.start < end
-        ]
-        out[key] = merge(clipped)
+        cut: list[Interval] = []
+        for iv in ivs:
+            for a, b in windows:
+                lo, hi = max(iv.start, a, start), min(iv.end, b, end)
+                if hi > lo:
+                    cut.append(
+                        Interval(
+                            iv.key, lo, hi, iv.sources, iv.start_event, iv.clipped and hi >= iv.end, iv.events
+                        )
+                    )
+        out[key] = merge(cut)
     return out, flags
 
 
-def merge(intervals: Iterable[Interval]) -> list[Interval]:
-    """Union of intervals of one key: overlapping, touching (≤ MERGE_GAP) or hand-over gaps join."""
+def merge(intervals: Iterable[Interval], gap: float = MERGE_GAP) -> list[Interval]:
+    """One appearance per run of intervals of one key no more than ``gap`` apart; their seconds are
+    the union of what was really on air (a gap is never counted)."""
     out: list[Interval] = []
     for iv in sorted(intervals, key=lambda i: (i.start, i.end)):
-        if out:
+        parts = iv.parts or ((iv.start, iv.end),)
+        if out and iv.start - out[-1].end <= gap:
             cur = out[-1]
-            gap = iv.start - cur.end
-            if gap <= MERGE_GAP or (cur.handover and gap <= HANDOVER_GAP):
-                out[-1] = Interval(
-                    cur.key,
-                    cur.start,
-                    max(cur.end, iv.end),
-                    cur.sources | iv.sources,
-                    cur.start_event,
-                    cur.clipped or iv.clipped,
-                    iv.handover if iv.end >= cur.end else cur.handover,
-                    cur.events + iv.events,
-                )
-                continue
-        out.append(iv)
+            out[-1] = Interval(
+                cur.key,
+                cur.start,
+                max(cur.end, iv.end),
+                cur.sources | iv.sources,
+                cur.start_event,
+                cur.clipped or iv.clipped,
+                cur.events + iv.events,
+                cur.parts + parts,
+            )
+            continue
+        out.append(
+            Interval(iv.key, iv.start, iv.end, iv.sources, iv.start_event, iv.clipped, iv.events, parts)
+        )
     return out
 
 
+def _spans(intervals: Iterable[Interval]) -> list[Span]:
+    return [p for i in intervals for p in (i.parts or ((i.start, i.end),))]
+
+
 def union_seconds(intervals: Iterable[Interval]) -> float:
-    total = 0.0
-    for iv in merge(Interval("", i.start, i.end, i.sources, i.start_event) for i in intervals):
-        total += iv.seconds
-    return total
+    return _union(_spans(intervals))
 
 
 def overlap_seconds(a: Iterable[Interval], b: Iterable[Interval]) -> float:
-    ma = merge(Interval("", i.start, i.end, i.sources, 0) for i in a)
-    mb = merge(Interval("", i.start, i.end, i.sources, 0) for i in b)
-    total = 0.0
-    for x in ma:
-        for y in mb:
-            lo, hi = max(x.start, y.start), min(x.end, y.end)
-            if hi > lo:
-                total += hi - lo
-    return total
+    sa, sb = _spans(a), _spans(b)
+    return max(0.0, _union(sa) + _union(sb) - _union(sa + sb))
+
+
+def inside(ts: float, spans: Iterable[Span]) -> bool:
+    return any(a <= ts <= b for a, b in spans)
 
 
 def _key_zh(key: str) -> str:
@@ -244,41 +354,75 @@ def compute(
     prizes: list[Prize] | None = None,
     season_prizes: list[Prize] | None = None,
     air_date: str = "",
+    link_at_start: StoredEvent | None = None,
+    rehearsal: bool = False,
+    chain: ChainCheck | None = None,
 ) -> EpisodeExposure:
+    """The episode's exposure. ``link_at_start``: the last obs_up/obs_down row before the episode began
+    (``AsRunLog.link_before``); ``rehearsal``: count the rows of a rehearsal (never proof of air)."""
     flags: list[str] = []
+    starts = [e.ts for e in events if e.kind == EPISODE_START]
+    ends = [e.ts for e in events if e.kind == EPISODE_END]
     if info is not None and info.started is not None:
         start = info.started
+    elif starts:
+        start = starts[0]
     elif events:
         start = events[0].ts
     else:
         start = 0.0
-    unfinished = info is None or info.ended is None
+    unfinished = (info is None or info.ended is None) and not ends
     if info is not None and info.ended is not None:
         end = info.ended
+    elif ends:
+        end = ends[-1]
     else:
         end = max([e.ts for e in events] + [start])
-        flags.append("本期没有记录结束时间：以最后一条播出记录为节目结束")
-    ivs, more = build_intervals(events, start, end)
+    if unfinished:
+        flags.append("本期没有记录结束时间（程序未正常停止）：以最后一条播出记录为节目结束")
+    sources = set(EVIDENCE_SOURCES) | ({"rehearsal"} if rehearsal else set())
+    if rehearsal:
+        watched, outages = [(start, end)], []
+    else:
+        watched, outages = watched_spans(events, start, end, link_at_start)
+    evidence_rows = [e for e in events if e.source in sources and e.kind not in (OBS_UP, OBS_DOWN)]
+    no_evidence = not watched or not evidence_rows
+    ivs, more = build_intervals(events, start, end, sources=sources, watched=watched)
     flags.extend(more)
+    if rehearsal:
+        flags.insert(0, "演练数据：按节目流程的意图计算，不是播出证明")
+    elif no_evidence:
+        flags.insert(
+            0,
+            "本期没有任何播出证据（没有 OBS 确认的画面，也没有 OBS 内网页的回报）：不计任何播出 / "
+            "no evidence of air in this episode: nothing is credited",
+        )
+    elif outages:
+        total = sum(o.seconds for o in outages)
+        flags.insert(0, f"OBS 中断 {len(outages)} 次共 {total:.1f} 秒：中断期间不计任何播出")
     films = [iv for k, v in ivs.items() if k.startswith("film:") for iv in v]
     film_seconds = union_seconds(films)
-    sources = sorted({e.source for e in events if e.kind in (GRAPHIC_ON, GRAPHIC_OFF, FILM_START, FILM_END)})
-    if "obs" in sources and "app" in sources:
-        flags.append("本期播出记录同时来自 OBS 与应用（中途连接/断开 OBS）：同一内容已合并计算，不重复计时")
+    # operator marks count only while OBS was seen (during an outage nothing went out through it)
+    marks = [e for e in events if e.kind in (MENTION, SHOT, DRAW) and inside(e.ts, watched)]
 
     exposures: dict[str, SponsorExposure] = {}
     for sid, sp in p.sponsors.items():
         exposures[sid] = SponsorExposure(sid, sp.name, sp.full_name, p.slots_of(sid))
     slots = list(p.slots) + [c for c in p.credits() if c not in p.slots]
+    lost = sum(o.seconds for o in outages)
     for slot in slots:
         exp = exposures[slot.sponsor]
         if slot not in exp.slots:
             exp.slots.append(slot)
-        exp.metrics.extend(_slot_metrics(p, slot, ivs, events, start, end, film_seconds, films))
+        exp.metrics.extend(_slot_metrics(p, slot, ivs, marks, start, end, film_seconds, films, lost))
     for sid, exp in exposures.items():
         owed = sum(int(s.minimums.get("mentions", 0)) for s in p.slots_of(sid))
-        said = [e for e in events if e.kind == MENTION and e.subject == sid]
-        if owed or said:
+        said = [e for e in marks if e.kind == MENTION and e.subject == sid]
+        missed = [e for e in events if e.kind == MENTION and e.subject == sid and e not in said]
+        if owed or said or missed:
+            note = _times(said, start)
+            if missed:
+                note += ("；" if note else "") + f"另有 {len(missed)} 次在 OBS 中断期间或无播出证据，不计"
             exp.metrics.append(
                 Metric(
                     sid,
@@ -288,7 +432,7 @@ def compute(
                     "次",
                     float(owed) if owed else None,
                     float(len(said)),
-                    note=_times(said, start),
+                    note=note,
                     evidence=(),
                 )
             )
@@ -321,6 +465,11 @@ def compute(
         season_charity=charity_share(season_total),
         flags=flags,
         events=events,
+        outages=outages,
+        watched=watched,
+        no_evidence=no_evidence and not rehearsal,
+        rehearsal=rehearsal,
+        chain=chain,
     )
 
 
@@ -346,6 +495,7 @@ def _slot_metrics(
     end: float,
     film_seconds: float,
     films: list[Interval],
+    outage_seconds: float = 0.0,
 ) -> list[Metric]:
     out: list[Metric] = []
     label = slot.label if slot.kind != "credits" else f"片尾鸣谢（{slot.role}）"
@@ -417,7 +567,8 @@ def _slot_metrics(
     for scene in slot.scenes:
         shown += ivs.get(f"scene:{scene}", [])
     shown = merge(
-        Interval("shown", i.start, i.end, i.sources, i.start_event, i.clipped, False, i.events) for i in shown
+        Interval("shown", i.start, i.end, i.sources, i.start_event, i.clipped, i.events, i.parts)
+        for i in shown
     )
     instants = [
         e for e in events if (e.kind == SHOT and e.subject == slot.key) or (slot.draws and e.kind == DRAW)
@@ -428,7 +579,7 @@ def _slot_metrics(
     )
     if not measurable:
         return out
-    seconds = sum(iv.seconds for iv in shown)
+    seconds = union_seconds(shown)
     if slot.kind == "special":
         program = max(0.0, (end - start) - film_seconds)
         bug = seconds - overlap_seconds(shown, films)
@@ -439,8 +590,9 @@ def _slot_metrics(
             "%",
             mins.get("coverage"),
             round(pct, 1),
-            f"角标在屏 {bug:.0f} 秒 / 节目 {program:.0f} 秒（缺 {max(0.0, program - bug):.0f} 秒；"
-            f"容差 {COVERAGE_SLACK:g} 秒）",
+            f"角标在屏 {bug:.0f} 秒 / 节目 {program:.0f} 秒（缺 {max(0.0, program - bug):.0f} 秒"
+            + (f"，其中 OBS 中断 {outage_seconds:.0f} 秒" if outage_seconds >= 0.5 else "")
+            + f"；容差 {COVERAGE_SLACK:g} 秒）",
             [e for iv in shown for e in iv.events],
             slack=slack,
         )

@@ -2,10 +2,13 @@
 
     paths = write_reports(exposure, placements, out_dir, proofs=log.proofs(episode))
 
-XLSX (openpyxl): 汇总, one sheet per sponsor, 播出记录 (as-run), 九宫格抽奖, 爱心基金; shortfalls in red.
-HTML: self-contained (logos and proof-of-air thumbnails embedded as data URIs), A4 print CSS, one
-page per sponsor; rendered to PDF by headless Chromium (Playwright ``page.pdf``). All text is
-escaped: a sponsor called ``<b>`` prints as that string.
+XLSX (openpyxl): 汇总, OBS中断 (outages), one sheet per sponsor, 播出记录 (as-run with each row's chain
+hash), 九宫格抽奖, 爱心基金; shortfalls in red.
+HTML: a Jinja2 template (``templates/report.html.j2``, autoescaping on: a sponsor called ``<b>`` prints
+as that string), self-contained (logos and proof-of-air thumbnails embedded as data URIs), A4 print
+CSS; the first page says whether there was any evidence of air, lists OBS's outages and the result of
+the chain check; every page prints the chain's head. Rendered to PDF by headless Chromium (Playwright
+``page.pdf``).
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from importlib.resources import files
 from pathlib import Path
 
+import jinja2
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
@@ -27,12 +32,17 @@ from PIL import Image
 
 from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS
 from broadcast.core.airlog import (
+    CAUSES,
     DRAW,
+    EPISODE_END,
+    EPISODE_START,
     FILM_END,
     FILM_START,
     GRAPHIC_OFF,
     GRAPHIC_ON,
     MENTION,
+    OBS_DOWN,
+    OBS_UP,
     PROGRAM_SCENE,
     PROOF,
 )
@@ -58,8 +68,18 @@ KIND_ZH = {
     DRAW: "九宫格抽奖",
     PROOF: "播出截图",
     SHOT: "现场广告出镜",
+    OBS_DOWN: "OBS 中断",
+    OBS_UP: "OBS 恢复（画面已确认）",
+    EPISODE_START: "本期开始",
+    EPISODE_END: "本期结束",
 }
-SOURCE_ZH = {"obs": "OBS", "app": "应用", "operator": "运营员"}
+SOURCE_ZH = {
+    "obs": "OBS",
+    "echo": "OBS 内网页回报",
+    "app": "应用",
+    "operator": "运营员",
+    "rehearsal": "演练（非播出）",
+}
 METRIC_HEAD = ("广告位", "项目", "每期承诺", "实际", "单位", "结果", "说明")
 MIN_ZH = {
     "mentions": ("口播", "次"),
@@ -123,6 +143,11 @@ def describe(e: StoredEvent, p: Placements) -> str:
     if e.kind == SHOT:
         slot = p.one(e.subject)
         return f"{slot.label}（{p.sponsor_name(slot.sponsor)}）" if slot else e.subject
+    if e.kind == OBS_DOWN:
+        zh, en = CAUSES.get(e.subject, (e.subject, e.subject))
+        return f"{zh} / {en}" + (f"：{d['detail']}" if d.get("detail") else "")
+    if e.kind == PROOF:
+        return f"{e.subject} 截图 SHA-256 {str(d.get('sha256', ''))[:16]}…"
     return e.subject
 
 
@@ -160,7 +185,7 @@ def write_xlsx(x: EpisodeExposure, p: Placements, path: Path) -> Path:
             _mark(ws, ws.max_row, m)
     _widths(ws, [16, 26, 26, 12, 10, 6, 8, 70])
     ws.freeze_panes = ws.cell(row=len(_facts(x, p)) + 4, column=1)
-    used: set[str] = {"汇总", "播出记录", "九宫格抽奖", "爱心基金"}
+    used: set[str] = {"汇总", "OBS中断", "播出记录", "九宫格抽奖", "爱心基金"}
     for s in x.sponsors:
         title = _sheet_title(s.name, used)
         sh = wb.create_sheet(title)
@@ -193,21 +218,30 @@ def write_xlsx(x: EpisodeExposure, p: Placements, path: Path) -> Path:
         if s.shortfalls:
             sh.cell(row=sh.max_row, column=2).font = RED_FONT
         _widths(sh, [26, 26, 24, 10, 6, 8, 70])
+    out = wb.create_sheet("OBS中断", 1)
+    out.append(["开始（北京时间）", "结束", "时长（秒）", "原因", "Cause", "说明"])
+    _head(out, 1)
+    for o in x.outages:
+        out.append([beijing(o.start), beijing(o.end), round(o.seconds, 1), o.cause_zh, o.cause_en, o.detail])
+    out.append([])
+    out.append(["合计", "", round(x.outage_seconds, 1), f"{len(x.outages)} 次，中断期间不计任何播出"])
+    _widths(out, [18, 12, 12, 34, 40, 40])
     log = wb.create_sheet("播出记录")
-    log.append(["北京时间", "节目内时间", "类型", "内容", "来源", "记录号"])
+    log.append(["北京时间", "节目内时间", "类型", "内容", "来源", "记录号", "SHA-256（链）"])
     _head(log, 1)
     for e in x.events:
         log.append(
             [
-                beijing(e.ts),
+                beijing(e.ts) + f".{int(e.ts * 1000) % 1000:03d}",
                 rel(e.ts, x.start),
                 KIND_ZH.get(e.kind, e.kind),
                 describe(e, p),
                 SOURCE_ZH.get(e.source, e.source),
                 e.id,
+                e.hash,
             ]
         )
-    _widths(log, [12, 12, 14, 50, 10, 10])
+    _widths(log, [16, 12, 18, 50, 14, 10, 70])
     draws = wb.create_sheet("九宫格抽奖")
     draws.append(["序号", "北京时间", "选手", "格子", "奖品", "赞助商"])
     _head(draws, 1)
@@ -255,7 +289,16 @@ def _facts(x: EpisodeExposure, p: Placements) -> list[tuple[str, str]]:
         ),
         ("节目时长", f"{x.duration / 60:.1f} 分钟"),
         ("插播宣传片/广告合计", f"{x.film_seconds:.0f} 秒"),
+        (
+            "OBS 可见 / 中断",
+            f"OBS 可见 {x.watched_seconds:.1f} 秒；"
+            f"中断 {len(x.outages)} 次共 {x.outage_seconds:.1f} 秒（不计播出）",
+        ),
         ("记录来源", "、".join(src) or "—"),
+        (
+            "播出记录链",
+            (x.chain.summary_zh + f"；链头 {x.chain.head_hash}") if x.chain is not None else "未校验",
+        ),
         ("排期文件", f"{Path(p.file).name}（{p.digest}）"),
         ("未达标项目", str(sum(len(s.shortfalls) for s in x.sponsors))),
         ("提示", "；".join(x.flags) or "—"),
@@ -296,40 +339,14 @@ def _sheet_title(name: str, used: set[str]) -> str:
 
 
 # ------------------------------------------------------------------------------------------- HTML
-CSS = """
-@page { size: A4; margin: 14mm 12mm; }
-* { box-sizing: border-box; }
-body { font-family: "Noto Sans CJK SC", "Noto Sans SC", sans-serif; color: #1a1a1a; font-size: 10.5pt;
-       margin: 0; }
-h1 { font-size: 18pt; margin: 0 0 4mm; }
-h2 { font-size: 14pt; margin: 0 0 3mm; }
-h3 { font-size: 11.5pt; margin: 5mm 0 2mm; color: #1f3864; }
-.page { page-break-after: always; }
-.page:last-child { page-break-after: auto; }
-.brand { display: flex; align-items: center; gap: 6mm; border-bottom: 2px solid #1f3864; padding-bottom: 3mm;
-         margin-bottom: 3mm; }
-.brand img { height: 22mm; }
-.muted { color: #666; }
-table { border-collapse: collapse; width: 100%; margin-bottom: 2mm; }
-th { background: #1f3864; color: #fff; text-align: left; font-weight: 600; }
-th, td { border: 1px solid #bfbfbf; padding: 1.2mm 1.6mm; vertical-align: top; }
-td.num { text-align: right; white-space: nowrap; }
-.metrics td:nth-last-child(2) { white-space: nowrap; }
-tr.short td { background: #ffc7ce; color: #9c0006; font-weight: 600; }
-td.ok { color: #006100; }
-.facts td:first-child { width: 38mm; color: #444; }
-.summary-short { color: #9c0006; font-weight: 700; }
-.proofs { display: flex; flex-wrap: wrap; gap: 3mm; }
-.proofs figure { margin: 0; width: 58mm; }
-.proofs img { width: 58mm; border: 1px solid #999; }
-.proofs figcaption { font-size: 8.5pt; color: #444; }
-.flags { color: #8a5a00; }
-.foot { margin-top: 4mm; font-size: 8.5pt; color: #666; }
-"""
-
-
-def _e(value: object) -> str:
-    return html.escape(str(value), quote=True)
+# The HTML goes through Jinja2 with autoescaping on (templates/report.html.j2): every value is text.
+_ENV = jinja2.Environment(
+    loader=jinja2.PackageLoader("broadcast.sponsors", "templates"),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
 
 
 def _data_uri(data: bytes, mime: str) -> str:
@@ -339,9 +356,13 @@ def _data_uri(data: bytes, mime: str) -> str:
 def _logo_uri(asset: Asset | None) -> str:
     if asset is None or not asset.path.is_file():
         return ""
-    mime = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp"}.get(
-        asset.path.suffix.lower(), "image/png"
-    )
+    mime = {
+        ".png": "image/png",
+        ".jpg": "image/jpeg",
+        ".jpeg": "image/jpeg",
+        ".webp": "image/webp",
+        ".svg": "image/svg+xml",
+    }.get(asset.path.suffix.lower(), "image/png")
     return _data_uri(asset.path.read_bytes(), mime)
 
 
@@ -355,152 +376,182 @@ def thumbnail(proof: Proof, width: int = 360) -> bytes:
     return buf.getvalue()
 
 
-def _metrics_table(metrics: Iterable[Metric], with_sponsor: dict[str, str] | None = None) -> str:
-    head = (("赞助商",) if with_sponsor else ()) + METRIC_HEAD
-    widths = ((12,) if with_sponsor else ()) + (19, 19, 8, 6, 5, 8, 35)
-    cols = "".join(f"<col style='width:{w}%'>" for w in widths)
-    rows = [
-        f"<table class='metrics'><colgroup>{cols}</colgroup><thead><tr>"
-        + "".join(f"<th>{_e(h)}</th>" for h in head)
-        + "</tr></thead><tbody>"
+def _metric_rows(metrics: Iterable[Metric], names: dict[str, str] | None = None) -> list[dict[str, object]]:
+    return [
+        {
+            "sponsor": (names or {}).get(m.sponsor, m.sponsor),
+            "slot": m.slot_label,
+            "what": m.what,
+            "promised": fmt_num(m.promised),
+            "delivered": fmt_num(m.delivered),
+            "unit": m.unit,
+            "status": m.status,
+            "note": m.note,
+            "short": m.shortfall,
+            "ok": m.promised is not None and not m.shortfall,
+        }
+        for m in metrics
     ]
-    for m in metrics:
-        cls = ' class="short"' if m.shortfall else ""
-        status_cls = ' class="ok"' if m.promised is not None and not m.shortfall else ""
-        cells = ([f"<td>{_e(with_sponsor[m.sponsor])}</td>"] if with_sponsor else []) + [
-            f"<td>{_e(m.slot_label)}</td>",
-            f"<td>{_e(m.what)}</td>",
-            f'<td class="num">{_e(fmt_num(m.promised))}</td>',
-            f'<td class="num">{_e(fmt_num(m.delivered))}</td>',
-            f"<td>{_e(m.unit)}</td>",
-            f"<td{status_cls}>{_e(m.status)}</td>",
-            f"<td>{_e(m.note)}</td>",
-        ]
-        rows.append(f"<tr{cls}>" + "".join(cells) + "</tr>")
-    rows.append("</tbody></table>")
-    return "".join(rows)
 
 
-def _sponsor_page(x: EpisodeExposure, p: Placements, s: SponsorExposure, proofs: dict[int, Proof]) -> str:
-    sp = p.sponsors.get(s.sponsor)
-    logo = _logo_uri(sp.logo if sp else None)
-    out = ['<section class="page">', '<div class="brand">']
-    if logo:
-        out.append(f'<img src="{logo}" alt="{_e(s.name)}">')
-    short = len(s.shortfalls)
-    verdict = f'<span class="summary-short">{short} 项未达标</span>' if short else "全部承诺项目达标"
-    out.append(
-        f"<div><h2>{_e(s.name)} · 播出证明</h2><div class='muted'>{_e(s.full_name)}</div>"
-        f"<div>《{_e(p.show)}》{_e(p.season)} {_e(x.episode)} · 播出日期 {_e(x.air_date or '—')} · "
-        f"{verdict}</div></div></div>"
-    )
-    out.append(
-        "<h3>购买的广告位</h3><table><thead><tr><th>广告位</th><th>合同期</th><th>价格</th>"
-        "<th>每期承诺</th></tr></thead><tbody>"
-    )
+def _chain(x: EpisodeExposure) -> dict[str, object]:
+    c = x.chain
+    if c is None:
+        return {"ok": False, "verdict": "未校验", "summary": "未做链校验", "head_id": "—", "head_hash": "—"}
+    return {
+        "ok": c.ok,
+        "verdict": "通过 ✓" if c.ok else "未通过 ✗",
+        "summary": f"{c.summary_zh} / {c.summary_en}",
+        "head_id": c.head_id,
+        "head_hash": c.head_hash,
+    }
+
+
+def _slot_rows(s: SponsorExposure) -> list[dict[str, str]]:
+    rows = []
     for slot in s.slots:
         c = slot.contract
-        label = slot.label if slot.kind != "credits" else f"片尾鸣谢（{slot.role}）"
-        mins = minimums_zh(slot.minimums)
-        out.append(
-            f"<tr><td>{_e(label)}</td><td>{_e(f'{c.start} 至 {c.end}' if c else '（随主合同）')}</td>"
-            f"<td>{_e(slot.price.label() if slot.price else '—')}</td><td>{_e(mins)}</td></tr>"
+        rows.append(
+            {
+                "label": slot.label if slot.kind != "credits" else f"片尾鸣谢（{slot.role}）",
+                "contract": f"{c.start} 至 {c.end}" if c else "（随主合同）",
+                "price": slot.price.label() if slot.price else "—",
+                "minimums": minimums_zh(slot.minimums),
+            }
         )
-    out.append("</tbody></table><h3>承诺与实际播出</h3>")
-    out.append(_metrics_table(s.metrics))
-    shots = [eid for eid in s.evidence if eid in proofs]
-    if shots:
-        by_id = {e.id: e for e in x.events}
-        out.append("<h3>播出截图（OBS 节目输出）</h3><div class='proofs'>")
-        for eid in shots[:9]:
-            e = by_id.get(eid)
-            cap = f"{beijing(e.ts)} · {KIND_ZH.get(e.kind, e.kind)} · {describe(e, p)}" if e else str(eid)
-            out.append(
-                f"<figure><img src='{_data_uri(thumbnail(proofs[eid]), 'image/jpeg')}' alt='proof {eid}'>"
-                f"<figcaption>{_e(cap)}</figcaption></figure>"
-            )
-        out.append("</div>")
-    else:
-        out.append("<p class='muted'>本期没有 OBS 播出截图（未连接 OBS 时由应用记录播出时间）。</p>")
-    out.append(_footer(x))
-    out.append("</section>")
-    return "".join(out)
+    return rows
 
 
-def _footer(x: EpisodeExposure) -> str:
-    src = "、".join(sorted({SOURCE_ZH.get(e.source, e.source) for e in x.events})) or "—"
-    flags = f"<div class='flags'>提示：{_e('；'.join(x.flags))}</div>" if x.flags else ""
-    return (
-        f"<div class='foot'>{flags}播出时间均为北京时间，取自播出记录（来源：{_e(src)}）；"
-        f"节目 {beijing(x.start, '%Y-%m-%d %H:%M:%S')} 至 {beijing(x.end, '%H:%M:%S')}。"
-        f"“完整播出”指时长不短于购买时长 0.5 秒以上。</div>"
-    )
+def _proof_figures(
+    x: EpisodeExposure, p: Placements, s: SponsorExposure, proofs: dict[int, Proof]
+) -> list[dict[str, object]]:
+    by_id = {e.id: e for e in x.events}
+    out: list[dict[str, object]] = []
+    for eid in [eid for eid in s.evidence if eid in proofs][:9]:
+        e = by_id.get(eid)
+        proof = proofs[eid]
+        row = by_id.get(proof.event_id)
+        cap = f"{beijing(e.ts)} · {KIND_ZH.get(e.kind, e.kind)} · {describe(e, p)}" if e else f"#{eid}"
+        out.append(
+            {
+                "id": eid,
+                "uri": _data_uri(thumbnail(proof), "image/jpeg"),
+                "caption": f"{cap}（截图记录 #{proof.event_id}）",
+                "sha": str((row.detail if row else {}).get("sha256", "")),
+            }
+        )
+    return out
 
 
-def render_html(
+def report_context(
     x: EpisodeExposure, p: Placements, proofs: dict[int, Proof] | None = None, only: str | None = None
-) -> str:
+) -> dict[str, object]:
+    """Everything the template shows, as plain values (the template escapes them)."""
     proofs = proofs or {}
     sponsors = [s for s in x.sponsors if only is None or s.sponsor == only]
     title = f"《{p.show}》{x.episode} 赞助商播出报告" + (
         f" · {sponsors[0].name}" if only and sponsors else ""
     )
-    out = [
-        "<!DOCTYPE html><html lang='zh-CN'><head><meta charset='utf-8'>",
-        f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
+    names = {s.sponsor: s.name for s in sponsors}
+    evidence = {e.id for e in x.events if e.kind == DRAW and any(a <= e.ts <= b for a, b in x.watched)}
+    outages = [
+        {
+            "start": beijing(o.start),
+            "end": beijing(o.end),
+            "seconds": f"{o.seconds:.1f}",
+            "cause": f"{o.cause_zh} / {o.cause_en}",
+            "detail": o.detail,
+        }
+        for o in x.outages
     ]
-    if only is None:
-        out.append(f"<section class='page'><h1>{_e(title)}</h1><table class='facts'><tbody>")
-        for k, v in _facts(x, p):
-            out.append(f"<tr><td>{_e(k)}</td><td>{_e(v)}</td></tr>")
-        out.append(
-            "</tbody></table><h3>各赞助商</h3><table><thead><tr><th>赞助商</th><th>广告位</th>"
-            "<th>承诺项目</th><th>未达标</th></tr></thead><tbody>"
-        )
-        for s in sponsors:
-            promised = sum(1 for m in s.metrics if m.promised is not None)
-            short = len(s.shortfalls)
-            cls = " class='short'" if short else ""
-            slots = "、".join(
-                dict.fromkeys(sl.label if sl.kind != "credits" else "片尾鸣谢" for sl in s.slots)
-            )
-            out.append(
-                f"<tr{cls}><td>{_e(s.name)}</td><td>{_e(slots)}</td><td class='num'>{promised}</td>"
-                f"<td class='num'>{short}</td></tr>"
-            )
-        out.append("</tbody></table>")
-        out.append("<h3>未达标项目</h3>")
-        shortfalls = [m for s in sponsors for m in s.shortfalls]
-        if shortfalls:
-            out.append(_metrics_table(shortfalls, {s.sponsor: s.name for s in sponsors}))
-        else:
-            out.append("<p>本期所有承诺项目均已达标。</p>")
-        out.append(
-            "<h3>九宫格抽奖</h3><table><thead><tr><th>#</th><th>北京时间</th><th>选手</th><th>格子</th>"
-            "<th>奖品</th><th>赞助商</th></tr></thead><tbody>"
-        )
-        for n, e in enumerate(x.draws, start=1):
-            d = e.detail
-            out.append(
-                f"<tr><td>{n}</td><td>{beijing(e.ts)}</td><td>{_e(d.get('contestant', ''))}</td>"
-                f"<td>第{int(d.get('cell', 0)) + 1}格</td><td>{_e(d.get('prize', ''))}</td>"
-                f"<td>{_e(d.get('sponsor_name', ''))}</td></tr>"
-            )
-        out.append("</tbody></table>")
-        out.append(
-            f"<h3>临沂够级爱心基金</h3><p>本期奖金 {x.prize_total:,.2f} 元（{len(x.prizes)} 笔），"
-            f"按 10% 计入爱心基金 <b>{x.charity:,.2f} 元</b>；本季累计奖金 {x.season_prize_total:,.2f} 元，"
-            f"累计爱心基金 <b>{x.season_charity:,.2f} 元</b>。</p>"
-        )
-        out.append(_footer(x))
-        out.append("</section>")
-    for s in sponsors:
-        out.append(_sponsor_page(x, p, s, proofs))
-    out.append("</body></html>")
-    return "".join(out)
+    return {
+        "title": title,
+        "css": (files("broadcast.sponsors") / "templates" / "report.css").read_text(encoding="utf-8"),
+        "summary": only is None,
+        "episode": x.episode,
+        "show": p.show,
+        "season": p.season,
+        "air_date": x.air_date or "—",
+        "rehearsal": x.rehearsal,
+        "no_evidence": x.no_evidence,
+        "chain": _chain(x),
+        "facts": _facts(x, p),
+        "flags": x.flags,
+        "sources": "、".join(sorted({SOURCE_ZH.get(e.source, e.source) for e in x.events})) or "—",
+        "start_full": beijing(x.start, "%Y-%m-%d %H:%M:%S"),
+        "end_time": beijing(x.end, "%H:%M:%S"),
+        "outages": outages,
+        "outage_total": f"{x.outage_seconds:.1f}",
+        "outage_list": "；".join(f"{o['start']}–{o['end']} {o['cause']}" for o in outages[:6])
+        + ("…" if len(outages) > 6 else ""),
+        "metric_head": METRIC_HEAD,
+        "sponsor_rows": [
+            {
+                "name": s.name,
+                "slots": "、".join(
+                    dict.fromkeys(sl.label if sl.kind != "credits" else "片尾鸣谢" for sl in s.slots)
+                ),
+                "promised": sum(1 for m in s.metrics if m.promised is not None),
+                "short": len(s.shortfalls),
+            }
+            for s in sponsors
+        ],
+        "shortfalls": _metric_rows([m for s in sponsors for m in s.shortfalls], names),
+        "draws": [
+            {
+                "time": beijing(e.ts),
+                "contestant": e.detail.get("contestant", ""),
+                "cell": int(e.detail.get("cell", 0)) + 1,
+                "prize": e.detail.get("prize", ""),
+                "sponsor": e.detail.get("sponsor_name", ""),
+                "counted": "计入" if e.id in evidence else "不计（OBS 中断或无播出证据）",
+            }
+            for e in x.draws
+        ],
+        "charity": {
+            "prize_total": f"{x.prize_total:,.2f}",
+            "count": len(x.prizes),
+            "share": f"{x.charity:,.2f}",
+            "season_total": f"{x.season_prize_total:,.2f}",
+            "season_share": f"{x.season_charity:,.2f}",
+        },
+        "sponsors": [
+            {
+                "name": s.name,
+                "full_name": s.full_name,
+                "logo": _logo_uri(p.sponsors[s.sponsor].logo if s.sponsor in p.sponsors else None),
+                "short": len(s.shortfalls),
+                "slots": _slot_rows(s),
+                "metrics": _metric_rows(s.metrics),
+                "proofs": _proof_figures(x, p, s, proofs),
+            }
+            for s in sponsors
+        ],
+    }
 
 
-def html_to_pdf(pages: list[tuple[str, Path]]) -> list[Path]:
+def render_html(
+    x: EpisodeExposure, p: Placements, proofs: dict[int, Proof] | None = None, only: str | None = None
+) -> str:
+    return _ENV.get_template("report.html.j2").render(report_context(x, p, proofs, only))
+
+
+def pdf_footer(x: EpisodeExposure) -> str:
+    """The running footer of every printed page: the chain's head and the page number (Chromium's
+    footer template; its values are escaped here, the template is not autoescaped)."""
+    c = x.chain
+    verdict = ("通过" if c.ok else "未通过") if c is not None else "未校验"
+    head = f"#{c.head_id} {c.head_hash}" if c is not None else "—"
+    text = html.escape(f"{x.episode} · 播出记录链校验{verdict} · 链头 {head}")
+    return (
+        "<div style='font-size:6.5pt;width:100%;padding:0 12mm;color:#555;"
+        'font-family:"Noto Sans CJK SC",sans-serif;display:flex;justify-content:space-between\'>'
+        f"<span>{text}</span>"
+        "<span><span class='pageNumber'></span>/<span class='totalPages'></span></span></div>"
+    )
+
+
+def html_to_pdf(pages: list[tuple[str, Path]], footer: str = "") -> list[Path]:
     """Render HTML documents to A4 PDFs with one headless Chromium.
 
     Playwright's sync API refuses to run in a thread that already has an asyncio loop running (the
@@ -511,7 +562,7 @@ def html_to_pdf(pages: list[tuple[str, Path]]) -> list[Path]:
 
     def work() -> None:
         try:
-            result.append(_html_to_pdf(pages))
+            result.append(_html_to_pdf(pages, footer))
         except BaseException as exc:  # re-raised in the caller's thread
             failure.append(exc)
 
@@ -523,7 +574,7 @@ def html_to_pdf(pages: list[tuple[str, Path]]) -> list[Path]:
     return result[0]
 
 
-def _html_to_pdf(pages: list[tuple[str, Path]]) -> list[Path]:
+def _html_to_pdf(pages: list[tuple[str, Path]], footer: str) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     done: list[Path] = []
@@ -534,7 +585,15 @@ def _html_to_pdf(pages: list[tuple[str, Path]]) -> list[Path]:
             for text, out in pages:
                 page.set_content(text, wait_until="load")
                 out.parent.mkdir(parents=True, exist_ok=True)
-                page.pdf(path=str(out), format="A4", print_background=True, prefer_css_page_size=True)
+                page.pdf(
+                    path=str(out),
+                    format="A4",
+                    print_background=True,
+                    prefer_css_page_size=True,
+                    display_header_footer=bool(footer),
+                    header_template="<span></span>",
+                    footer_template=footer or "<span></span>",
+                )
                 done.append(out)
         finally:
             browser.close()
@@ -571,7 +630,7 @@ def write_reports(
         path.write_text(text, encoding="utf-8")
         sponsor_htmls[s.sponsor] = path
         docs.append((text, path.with_suffix(".pdf")))
-    pdfs = html_to_pdf(docs) if pdf else []
+    pdfs = html_to_pdf(docs, pdf_footer(x)) if pdf else []
     main_pdf = next((q for q in pdfs if q.parent == out_dir), None)
     sponsor_pdfs = {
         sid: h.with_suffix(".pdf") for sid, h in sponsor_htmls.items() if h.with_suffix(".pdf") in pdfs

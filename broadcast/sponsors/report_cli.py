@@ -1,9 +1,12 @@
 """``python -m broadcast report EPISODE --db FILE …``: the sponsor exposure report of one episode.
 
     python -m broadcast report 第1期 --db demo.sqlite [--placements FILE] [--air-date D] [--out DIR]
-                               [--sponsor ID] [--no-pdf]
+                               [--sponsor ID] [--no-pdf] [--rehearsal]
+    python -m broadcast report 第1期 --db demo.sqlite --verify     # the chain check only
 
-Writes 赞助商播出报告_<episode>.xlsx/.html/.pdf and one PDF per sponsor under DIR/sponsors/.
+Writes 赞助商播出报告_<episode>.xlsx/.html/.pdf and one PDF per sponsor under DIR/sponsors/. Only what
+OBS confirmed counts; the as-run chain is verified first and its head printed on every page. A broken
+chain is reported (exit 1 with ``--verify``) and the report says so on its first page.
 """
 
 from __future__ import annotations
@@ -24,6 +27,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="out/reports", help="输出文件夹（默认 out/reports/）")
     parser.add_argument("--sponsor", help="只给这一家赞助商出报告（赞助商编号）")
     parser.add_argument("--no-pdf", action="store_true", help="不生成 PDF（不启动 Chromium）")
+    parser.add_argument(
+        "--rehearsal",
+        action="store_true",
+        help="演练报告：计入 sponsors rehearse 的演练记录（每页标明“不是播出证明”）",
+    )
+    parser.add_argument("--verify", action="store_true", help="只校验播出记录链（防篡改），不出报告")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -40,6 +49,10 @@ def main(args: argparse.Namespace) -> int:
     except DatabaseError as exc:
         print(f"{args.db}: {exc}", file=sys.stderr)
         return 2
+    chain = log.verify()
+    print(f"{chain.summary_zh}\n  {chain.summary_en}\n  链头 head: {chain.head_hash}")
+    if args.verify:
+        return 0 if chain.ok else 1
     info = log.episode(args.episode)
     events = log.events(args.episode)
     if info is None and not events:
@@ -79,11 +92,20 @@ def main(args: argparse.Namespace) -> int:
         prizes=log.prizes(args.episode),
         season_prizes=log.prizes(),
         air_date=air_date,
+        link_at_start=log.link_before(info.started if info and info.started is not None else 0.0),
+        rehearsal=args.rehearsal,
+        chain=chain,
     )
     files = write_reports(
         x, p, Path(args.out), proofs=log.proofs(args.episode), pdf=not args.no_pdf, sponsor=args.sponsor
     )
     short = sum(len(s.shortfalls) for s in x.sponsors)
+    if x.no_evidence:
+        print("本期没有任何播出证据：不计任何播出 / no evidence of air: nothing credited")
+    if x.outages:
+        print(
+            f"OBS 中断 {len(x.outages)} 次共 {x.outage_seconds:.1f} 秒（不计播出）/ OBS outages, not credited"
+        )
     print(
         f"{args.episode}（{x.air_date or '—'}）：节目 {x.duration / 60:.1f} 分钟，播出记录 {len(events)} 条，"
         f"未达标 {short} 项"

@@ -1,6 +1,7 @@
 """Run an episode's rundown through the application on a scripted clock: a rehearsal that leaves a
-real as-run log (source "app") in the project database. Used by ``python -m broadcast sponsors
-rehearse`` and by the tests' scripted episode (whose arithmetic they check by hand).
+rehearsal as-run log (``source="rehearsal"``: what the rundown intended, never proof of air) in the
+project database. Used by ``python -m broadcast sponsors rehearse``; ``python -m broadcast report …
+--rehearsal`` reads it back into a report stamped 演练 on every page, to try the report's arithmetic.
 
 ``faults=True`` plays a realistic bad night: the host names the title sponsor only four times,
 the table top is shot three times and the second 八宝豆豉 spot is cut after 9 s.
@@ -70,7 +71,7 @@ def rehearse(
     clock = ScriptClock(air_start(air_date))
     store = open_store(path, clock=clock)
     log = AsRunLog.open(path)
-    rec = AsRunRecorder(store, log, clock=clock)
+    rec = AsRunRecorder(store, log, clock=clock, rehearsal=True)
     try:
         run_script(
             store,

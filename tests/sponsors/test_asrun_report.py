@@ -1,25 +1,28 @@
 """As-run → exposure arithmetic on a scripted episode in a real SQLite file; the report files open.
 
-The script (times relative to T0, the episode start) is short enough to check by hand:
+The script (times relative to T0, the episode start) is short enough to check by hand. Rows of source
+"obs" are what the OBS bridge writes when OBS confirms a change; the operator's marks come from the
+store through the recorder; the application's own graphic.set is never recorded as air.
 
-  0   show.update → episode starts; corner bug on (app); 冠名 bumper on, off at 5 (full)
-  5   独家特约 bumper on, off at 8 (3 s: not a full airing)
-  10  冠名 15 s film (app playout) until 25
-  30  scoreboard on (app); 口播 小当家 ×5 at 40…80; table shots at 50 and 60
-  100 OBS connects: the app hands over (closes its intervals); OBS reports from 102
-  102 OBS: corner bug on (never goes off: closed at the episode end, flagged), scoreboard on
-  110–120 and 130–135 OBS program scene 桌面俯拍 (the table top): two more appearances
-  140–155 OBS: 八宝豆豉 15 s spot (booked twice: 1/2)
-  200 OBS: scoreboard off; the app's own graphic.set is ignored while OBS is connected
-  210, 220 九宫格 draws (cells 5 and 1)
-  230–250 OBS: 英雄榜; 255–270 its 15 s film (follows within 5 s)
-  prizes 800 + 450.5 → charity 125.05;  300 the episode ends
+  -5  OBS seen (obs_up, before the episode began)
+  0   show.update → episode starts; OBS: corner bug on at 0.2; 冠名 bumper 0.2–5.2 (full)
+  5.2 独家特约 bumper on, off at 8.2 (3 s: not a full airing)
+  10–25 冠名 15 s film;  30 scoreboard on; 口播 小当家 at 40…80; table shots at 50 and 60
+  90  OBS killed (obs_down lost): everything off; 口播 at 95 falls in the outage (not counted)
+  100 OBS back (obs_up), corner bug and scoreboard confirmed on again
+  110–120 and 130–135 program scene 桌面俯拍 (the table top): two more appearances
+  140–155 八宝豆豉 15 s spot (booked twice: 1/2)
+  160 last answer from OBS; frozen, noticed at 161.2 (obs_down frozen, since 160); back at 180
+  200 scoreboard off (the app's own graphic.set records nothing)
+  210, 220 九宫格 draws (cells 5 and 1);  230–250 英雄榜; 255–270 its 15 s film (follows within 5 s)
+  prizes 800 + 450.5 → charity 125.05;  300 clean stop: corner bug off, obs_down stopped, episode ends
 """
 
 from __future__ import annotations
 
 import io
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -28,11 +31,20 @@ import pytest
 from openpyxl import load_workbook
 from PIL import Image
 
-from broadcast.core.airlog import FILM_END, FILM_START, GRAPHIC_OFF, GRAPHIC_ON, PROGRAM_SCENE, AirEvent
-from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
+from broadcast.core.airlog import (
+    FILM_END,
+    FILM_START,
+    GRAPHIC_OFF,
+    GRAPHIC_ON,
+    OBS_DOWN,
+    OBS_UP,
+    PROGRAM_SCENE,
+    AirEvent,
+)
+from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder, verify_chain
 from broadcast.sponsors.exposure import EpisodeExposure, Metric, compute
 from broadcast.sponsors.placements import Placements
-from broadcast.sponsors.report import write_reports
+from broadcast.sponsors.report import render_html, write_reports
 from broadcast.sponsors.simulate import ScriptClock, air_start
 from broadcast.studio import open_store
 from tests.sponsors.conftest import DEMO_YAML, ROOT
@@ -58,44 +70,62 @@ def play(db: Path, p: Placements) -> int:
         clock.now = T0 + t
 
     def obs(t: float, kind: str, subject: str, **detail: object) -> int:
+        rec.flush()  # the recorder's rows (episode start, marks) reach the file first
         return log.record(AirEvent(T0 + t, kind, subject, "obs", detail=dict(detail)))
 
     def prog(g: str, on: bool, item: str = "") -> None:
         d("graphic.set", {"bus": "program", "graphic": g, "on": on, **({"item": item} if item else {})})
 
+    def lost(t: float, since: float, cause: str) -> None:
+        obs(t, GRAPHIC_OFF, "corner_bug", item="yiheyuan", reason="obs_lost")
+        obs(t, GRAPHIC_OFF, "scoreboard", item="game 1", reason="obs_lost")
+        obs(t, OBS_DOWN, cause, since=T0 + since, detail="test")
+
+    def back(t: float) -> int:
+        obs(t, OBS_UP, "29.0.2")
+        obs(t, GRAPHIC_ON, "corner_bug", item="yiheyuan")
+        return obs(t, GRAPHIC_ON, "scoreboard", item="game 1")
+
+    log.record(AirEvent(T0 - 5, OBS_UP, "29.0.2", "obs"))  # before the episode: no episode yet
     d("sponsors.load", p.to_state())
     d("show.update", {"episode": EP, "air_date": "2012-05-07"})
-    prog("corner_bug", True, "yiheyuan")
+    prog("corner_bug", True, "yiheyuan")  # intention only: nothing recorded for it
     prog("bumper", True, "title")
-    at(5)
-    prog("bumper", True, "special")  # item change: title off, special on
-    at(8)
+    obs(0.2, GRAPHIC_ON, "corner_bug", item="yiheyuan")
+    obs(0.2, GRAPHIC_ON, "bumper", item="title")
+    at(5.2)
+    prog("bumper", True, "special")
+    obs(5.2, GRAPHIC_OFF, "bumper", item="title")
+    obs(5.2, GRAPHIC_ON, "bumper", item="special")
+    at(8.2)
     prog("bumper", False)
-    at(10)
-    rec.film_started("xiaodangjia_15s", sponsor="xiaodangjia")
-    at(25)
-    rec.film_ended("xiaodangjia_15s")
+    obs(8.2, GRAPHIC_OFF, "bumper", item="special")
+    obs(10, FILM_START, "xiaodangjia_15s", sponsor="xiaodangjia")
+    obs(25, FILM_END, "xiaodangjia_15s")
     at(30)
     prog("scoreboard", True, "game 1")
+    obs(30, GRAPHIC_ON, "scoreboard", item="game 1")
     for t in (40, 50, 60, 70, 80):
         at(t)
         d("sponsor.mention", {"sponsor": "xiaodangjia"})
         if t in (50, 60):
             d("sponsor.shot", {"slot": "table"})
-    rec.flush()
-    rec.set_obs_connected(True, ts=T0 + 100)
-    rec.flush()
-    obs(102, GRAPHIC_ON, "corner_bug", item="yiheyuan")
-    proof_event = obs(102, GRAPHIC_ON, "scoreboard", item="game 1")
-    log.attach_proof(proof_event, _jpeg((220, 0, 220)), 640, 360)  # magenta: no logo uses it
+    lost(90, 90, "lost")
+    at(95)
+    d("sponsor.mention", {"sponsor": "xiaodangjia"})  # OBS is down: nothing goes out
+    proof_event = back(100)
+    log.attach_proof(proof_event, _jpeg((220, 0, 220)), 640, 360, ts=T0 + 100.3)  # magenta: no logo uses it
+    obs(100, PROGRAM_SCENE, "全景")
     obs(110, PROGRAM_SCENE, "桌面俯拍")
     obs(120, PROGRAM_SCENE, "全景")
     obs(130, PROGRAM_SCENE, "桌面俯拍")
     obs(135, PROGRAM_SCENE, "全景")
     obs(140, FILM_START, "babao_15s", sponsor="babao")
     obs(155, FILM_END, "babao_15s")
+    lost(161.2, 160, "frozen")
+    back(180)
     at(200)
-    prog("scoreboard", False)  # OBS is the source now: the app records nothing
+    prog("scoreboard", False)  # the app's intention: nothing recorded
     obs(200, GRAPHIC_OFF, "scoreboard", item="game 1")
     at(210)
     d("jiugongge.draw", {"contestant": "王建国", "cell": 4})
@@ -107,6 +137,8 @@ def play(db: Path, p: Placements) -> int:
     obs(250, GRAPHIC_OFF, "leaderboard", item="rank")
     obs(255, FILM_START, "luxin_15s")
     obs(270, FILM_END, "luxin_15s")
+    obs(300, GRAPHIC_OFF, "corner_bug", item="yiheyuan", reason="stopped")
+    obs(300, OBS_DOWN, "stopped", since=T0 + 300)
     at(300)
     rec.end_episode()
     rec.flush()
@@ -115,6 +147,25 @@ def play(db: Path, p: Placements) -> int:
     log.close()
     store.close()
     return proof_event
+
+
+def _exposure(db: Path, p: Placements, **kw: object) -> EpisodeExposure:
+    log = AsRunLog.open(db)
+    info = log.episode(EP)
+    assert info is not None and info.started is not None
+    x = compute(
+        p,
+        EP,
+        log.events(EP),
+        info=info,
+        prizes=log.prizes(EP),
+        season_prizes=log.prizes(),
+        link_at_start=log.link_before(info.started),
+        chain=log.verify(),
+        **kw,  # type: ignore[arg-type]
+    )
+    log.close()
+    return x
 
 
 @pytest.fixture(scope="module")
@@ -126,12 +177,7 @@ def episode(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Placements,
     p = load_placements(DEMO_YAML, air_date=date(2012, 5, 7))
     db = tmp_path_factory.mktemp("asrun") / "studio.sqlite"
     proof = play(db, p)
-    log = AsRunLog.open(db)
-    x = compute(
-        p, EP, log.events(EP), info=log.episode(EP), prizes=log.prizes(EP), season_prizes=log.prizes()
-    )
-    log.close()
-    return db, p, x, proof
+    return db, p, _exposure(db, p), proof
 
 
 def _near(c: tuple[int, ...], ref: tuple[int, int, int], tol: int = 12) -> bool:
@@ -151,20 +197,12 @@ def test_asrun_rows_in_sqlite(episode: tuple[Path, Placements, EpisodeExposure, 
     assert info is not None and info.started == pytest.approx(T0) and info.ended == pytest.approx(T0 + 300)
     assert info.placements["digest"] and info.air_date == "2012-05-07"
     ev = log.events(EP)
-    app_graphics = [
-        (e.ts - T0, e.kind, e.subject, e.detail.get("item"))
-        for e in ev
-        if e.source == "app" and e.kind in (GRAPHIC_ON, GRAPHIC_OFF)
-    ]
-    assert app_graphics == [
-        (0, GRAPHIC_ON, "corner_bug", "yiheyuan"),
-        (0, GRAPHIC_ON, "bumper", "title"),
-        (5, GRAPHIC_OFF, "bumper", "title"),
-        (5, GRAPHIC_ON, "bumper", "special"),
-        (8, GRAPHIC_OFF, "bumper", "special"),
-        (30, GRAPHIC_ON, "scoreboard", "game 1"),
-        (100, GRAPHIC_OFF, "scoreboard", "game 1"),
-        (100, GRAPHIC_OFF, "corner_bug", "yiheyuan"),
+    # the application's graphic.set calls (corner bug, bumpers, scoreboard) left no row: intention is
+    # not evidence; the graphics rows are OBS's only
+    assert {e.source for e in ev if e.kind in (GRAPHIC_ON, GRAPHIC_OFF)} == {"obs"}
+    assert [(e.ts - T0, e.kind) for e in ev if e.kind in ("episode_start", "episode_end")] == [
+        (0, "episode_start"),
+        (300, "episode_end"),
     ]
     draws = [e.detail for e in ev if e.kind == "draw"]
     assert draws[0] == {
@@ -175,44 +213,51 @@ def test_asrun_rows_in_sqlite(episode: tuple[Path, Placements, EpisodeExposure, 
         "sponsor": "langya",
         "sponsor_name": "琅琊煎饼坊",
     }
-    assert [e.source for e in ev if e.kind == "mention"] == ["operator"] * 5
+    assert [e.source for e in ev if e.kind == "mention"] == ["operator"] * 6
     assert [(pr.contestant, pr.yuan) for pr in log.prizes(EP)] == [
         ("王建国", 800.0),
         ("<script>李秀英</script>", 450.5),
     ]
+    # the link row from before the episode tells the report OBS was already seen at its start
+    before = log.link_before(T0)
+    assert before is not None and before.kind == OBS_UP and before.episode == ""
     log.close()
 
 
 def test_exposure_arithmetic(episode: tuple[Path, Placements, EpisodeExposure, int]) -> None:
     _db, _p, x, _ = episode
     assert x.duration == pytest.approx(300) and x.film_seconds == pytest.approx(45)
+    assert not x.unfinished and not x.no_evidence
+    # the outages: killed 90–100, frozen from its last answer at 160 (noticed 161.2) to 180
+    assert [(o.start - T0, o.end - T0, o.cause) for o in x.outages] == [
+        (90, 100, "lost"),
+        (160, 180, "frozen"),
+    ]
+    assert x.outage_seconds == pytest.approx(30) and x.flags[0].startswith("OBS 中断 2 次共 30.0 秒")
     # bumpers: 冠名 5 s full; 独家特约 cut at 3 s; 赞助播出 never aired
-    assert (
-        m(x, "xiaodangjia", "title", "标版").delivered,
-        m(x, "xiaodangjia", "title", "标版").shortfall,
-    ) == (1, False)
+    title_bumper = m(x, "xiaodangjia", "title", "标版")
+    assert (title_bumper.delivered, title_bumper.shortfall) == (1, False)
     special = m(x, "yiheyuan", "special", "标版")
     assert special.delivered == 0 and special.shortfall and "3.0 秒（不完整）" in special.note
     assert m(x, "shunhe", "supporter:1", "标版").shortfall
-    # the corner bug: app 0–100, hand-over, OBS 102–end (never switched off) = one interval over 300 s,
-    # minus the 45 s of films → 255 of 255 programme seconds
+    # the corner bug: on 0.2–90, 100–160 (its off row at 161.2 comes after OBS froze at 160), 180–300
+    # = 269.8 s; minus the 45 s of films → 224.8 of 255 programme seconds; the outages are not covered
     cov = m(x, "yiheyuan", "special", "覆盖率")
-    assert cov.delivered == 100.0 and not cov.shortfall
-    assert any("corner_bug" in f and "截断" in f for f in x.flags)
-    assert any("OBS 与应用" in f for f in x.flags)
-    # the scoreboard (title name on the game platform): app 30–100 + OBS 102–200 merged → 1 × 170 s
+    assert cov.delivered == pytest.approx(88.2) and cov.shortfall and "OBS 中断 30 秒" in cov.note
+    # the scoreboard (title name on the game platform): 30–90, 100–160, 180–200 → 3 × = 140 s
     plat = m(x, "xiaodangjia", "title", "游戏平台")
-    assert plat.delivered == 1 and "共 170 秒" in plat.note
-    # 口播: 5 marked, owed 5 (冠名) + 1 (奖品展示台)
+    assert plat.delivered == 3 and "共 140 秒" in plat.note
+    # 口播: 6 marked, one of them during the outage → 5 counted, owed 5 (冠名) + 1 (奖品展示台)
     mention = m(x, "xiaodangjia", "mentions", "口播")
     assert (mention.promised, mention.delivered, mention.shortfall) == (6, 5, True)
+    assert "另有 1 次在 OBS 中断期间" in mention.note
     # table top: 2 operator shots + 2 OBS scenes = 4 < 5
     table = m(x, "jinyimeng", "table", "出镜")
     assert (table.promised, table.delivered, table.shortfall) == (5, 4, True)
     # the board under the grid: each draw close-up counts, 2 < 4
     board = m(x, "shunhe", "jiugongge_board", "出镜")
     assert (board.promised, board.delivered, board.shortfall) == (4, 2, True)
-    # films: 冠名 15 s once (app), 八宝豆豉 1 of 2 (OBS), 英雄榜 film right after the 英雄榜
+    # films: 冠名 15 s once, 八宝豆豉 1 of 2, 英雄榜 film right after the 英雄榜
     assert m(x, "xiaodangjia", "title", "宣传片").delivered == 1
     spot = m(x, "babao", "spot:babao_15s", "中插")
     assert (spot.promised, spot.delivered, spot.shortfall) == (2, 1, True)
@@ -224,6 +269,109 @@ def test_exposure_arithmetic(episode: tuple[Path, Placements, EpisodeExposure, i
     assert m(x, "mengshan", "cell:6", "九宫格抽中").delivered == 0
     # 爱心基金: 10 % of 1250.5
     assert (x.prize_total, x.charity, x.season_charity) == (1250.5, 125.05, 125.05)
+    assert x.chain is not None and x.chain.ok and x.chain.proofs == 1
+
+
+def test_no_evidence_credits_nothing_and_says_so(tmp_path: Path) -> None:
+    """A show run without OBS (and without any page inside OBS): the operator pressed every button and
+    the host said every name, but nothing was seen to air — nothing is credited, page one says so."""
+    from datetime import date
+
+    from broadcast.sponsors.placements import load_placements
+
+    p = load_placements(DEMO_YAML, air_date=date(2012, 5, 7))
+    db = tmp_path / "noobs.sqlite"
+    clock = ScriptClock(T0)
+    store = open_store(db, clock=clock)
+    log = AsRunLog.open(db)
+    rec = AsRunRecorder(store, log, clock=clock)
+    store.dispatch("sponsors.load", p.to_state())
+    store.dispatch("show.update", {"episode": EP, "air_date": "2012-05-07"})
+    rec.flush()
+    log.record(AirEvent(T0 + 0.5, OBS_DOWN, "unreachable", "obs", detail={"since": T0 + 0.5}))
+    for g, item in (("corner_bug", "yiheyuan"), ("bumper", "title"), ("scoreboard", "game 1")):
+        store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True, "item": item})
+    for t in (10, 20, 30, 40, 50):
+        clock.now = T0 + t
+        store.dispatch("sponsor.mention", {"sponsor": "xiaodangjia"})
+    clock.now = T0 + 120
+    rec.end_episode()
+    rec.flush()
+    rec.close()
+    log.close()
+    store.close()
+    x = _exposure(db, p)
+    assert x.no_evidence and x.flags[0].startswith("本期没有任何播出证据")
+    assert [(o.start - T0, o.end - T0, o.cause) for o in x.outages] == [(0, 120, "unreachable")]
+    assert all(met.delivered == 0 for s in x.sponsors for met in s.metrics)
+    assert m(x, "yiheyuan", "special", "覆盖率").shortfall
+    text = render_html(x, p)
+    first_page = text.split("</section>")[0]
+    assert "本期没有任何播出证据：不计任何播出" in first_page
+    assert "OBS 未运行或端口不对" in first_page
+
+
+def test_rehearsal_report_is_labelled_and_never_proof(tmp_path: Path) -> None:
+    """``sponsors rehearse`` plays a rundown on a scripted clock: its rows are source "rehearsal".
+    A normal report credits none of them; ``--rehearsal`` computes them and stamps every page."""
+    from datetime import date
+
+    from broadcast.sponsors.placements import load_placements
+    from broadcast.sponsors.simulate import rehearse
+
+    p = load_placements(DEMO_YAML, air_date=date(2012, 5, 7))
+    db = tmp_path / "rehearsal.sqlite"
+    rehearse(str(db), p, episode="第2期", air_date="2012-05-07")
+    log = AsRunLog.open(db)
+    events = log.events("第2期")
+    assert {e.source for e in events if e.kind in (GRAPHIC_ON, FILM_START)} == {"rehearsal"}
+    info = log.episode("第2期")
+    normal = compute(p, "第2期", events, info=info)
+    dry = compute(p, "第2期", events, info=info, rehearsal=True)
+    log.close()
+    assert normal.no_evidence and all(met.delivered == 0 for s in normal.sponsors for met in s.metrics)
+    assert not dry.no_evidence and dry.rehearsal
+    assert m(dry, "xiaodangjia", "title", "标版").delivered == 1
+    text = render_html(dry, p)
+    pages = text.split("<section")[1:]
+    assert pages and all("不是播出证明" in pg for pg in pages)
+
+
+def test_tampering_with_the_as_run_breaks_the_chain(
+    episode: tuple[Path, Placements, EpisodeExposure, int], tmp_path: Path
+) -> None:
+    """Each row carries the hash of the one before: an edited, deleted or re-pictured row is found."""
+    db, _p, _x, proof = episode
+    good = AsRunLog.open(db).verify()
+    assert good.ok and good.rows > 40
+    for name, sql in (
+        # stretch the 独家特约 bumper to a full 5 s by moving its off row
+        ("edit", "UPDATE asrun_events SET ts=ts+2 WHERE kind='graphic_off' AND detail LIKE '%special%'"),
+        # hide the outage
+        ("delete", "DELETE FROM asrun_events WHERE kind='obs_down' AND subject='lost'"),
+        # swap the proof picture
+        ("picture", "UPDATE asrun_proofs SET jpeg=X'FFD8FF00'"),
+    ):
+        copy = tmp_path / f"{name}.sqlite"
+        shutil.copy(db, copy)
+        conn = sqlite3.connect(copy)
+        target = conn.execute(
+            "SELECT min(id) FROM asrun_events WHERE "
+            + {
+                "edit": "kind='graphic_off' AND detail LIKE '%special%'",
+                "delete": "kind='obs_down' AND subject='lost'",
+                "picture": "kind='proof'",
+            }[name]
+        ).fetchone()[0]
+        conn.execute(sql)
+        conn.commit()
+        check = verify_chain(conn)
+        conn.close()
+        assert not check.ok, name
+        # the break is named at the row itself (edit, picture) or at the row after a deleted one
+        assert check.bad_id == (target + 1 if name == "delete" else target), (name, check)
+        assert "#" in check.summary_zh and str(check.bad_id) in check.summary_en
+    assert proof > 0
 
 
 def test_report_files_open(
@@ -255,6 +403,18 @@ def test_report_files_open(
     assert text.count("data:image/jpeg;base64,") == 1  # the OBS proof, on 小当家's page
     assert "http://" not in text and "src='/" not in text and 'src="/' not in text  # self-contained
     assert set(files.sponsor_pdfs) == set(p.sponsors)
+    # the chain's head on every page; the outages with their length and cause, in the HTML and the XLSX
+    assert x.chain is not None
+    sections = text.split("<section")[1:]
+    assert len(sections) == 1 + len(x.sponsors) and all(x.chain.head_hash in sec for sec in sections)
+    assert "OBS 连接中断（OBS 退出或崩溃）" in sections[0] and "OBS 无响应（冻结）" in sections[0]
+    outages = [[c.value for c in row] for row in wb["OBS中断"].iter_rows()]
+    assert [r[2:4] for r in outages[1:3]] == [
+        [10.0, "OBS 连接中断（OBS 退出或崩溃）"],
+        [20.0, "OBS 无响应（冻结）"],
+    ]
+    log_rows = [[c.value for c in row] for row in wb["播出记录"].iter_rows()]
+    assert log_rows[-1][6] == x.events[-1].hash and len(log_rows[-1][6]) == 64
     # render the PDF's pages to images and keep them for a person to look at
     out = artifacts / "sponsors"
     out.mkdir(parents=True, exist_ok=True)
@@ -275,6 +435,10 @@ def test_report_files_open(
     subprocess.run([pdftoppm, "-r", "70", "-png", str(xdj), str(out / "xiaodangjia")], check=True, timeout=60)
     pages = sorted(out.glob("report-*.png"))
     assert len(pages) == 2
+    first = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "1", str(files.pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "防篡改校验：通过" in first and x.chain.head_hash[:32] in first.replace("\n", "")
     with Image.open(pages[0]) as im:
         gray = im.convert("L")
         assert gray.width > 500 and gray.getextrema()[0] < 80  # real ink on the page
