@@ -63,6 +63,7 @@ class Studio:
         self._retry_lock = threading.Lock()
         self._retry_thread: threading.Thread | None = None
         self._stopping = threading.Event()
+        self._last_status: tuple[str, str] = ("", "")
 
     def start(self) -> None:
         from broadcast.core.db import DatabaseError
@@ -186,7 +187,7 @@ class Studio:
         except StorageError as exc:
             _say(f"播出记录无法打开，本次不记录 as-run log unavailable this time: {exc}")
             return
-        self.recorder = AsRunRecorder(self.store, self.asrun, obs_connected=False)
+        self.recorder = AsRunRecorder(self.store, self.asrun)
 
     def _serve(self) -> None:
         from broadcast.overlay.server import OverlayServer
@@ -204,6 +205,7 @@ class Studio:
         if self.args.no_obs:
             _say("OBS：未启用（--no-obs），图形照常服务 / OBS disabled, graphics still served")
             return
+        from broadcast.obs.assets import AssetResolver, server_roots
         from broadcast.obs.bridge import ObsBridge
         from broadcast.obs.errors import ObsError
         from broadcast.obs.settings import ObsSettings
@@ -228,21 +230,27 @@ class Studio:
             films=films,
             leaderboard_film=board_film,
             episode=self.store.state["show"]["episode"],
+            assets=AssetResolver(server_roots(self.server), base=settings.assets_dir),
         )
         self.bridge.add_status_listener(self._obs_status)
+        self.server.on_rendered(self.bridge.on_rendered)  # a program page inside OBS: evidence too
         self.bridge.start()
         _say(f"OBS：连接 {settings.host}:{settings.port} …（在后台，不影响图形 / in the background）")
         if not self.bridge.wait_connected(3.0):
             _say(
-                "OBS 未连接：图形照常服务，后台继续重试；播出记录由本程序记录 / OBS not connected: "
-                "the pages are served, retrying in the background; the as-run log is kept by the app"
+                f"OBS 未连接 / OBS not connected: {self.bridge.status.line}\n"
+                "  图形照常服务，后台继续重试；OBS 没有确认的画面不计入播出记录 / the pages are served, "
+                "retrying in the background; nothing counts as aired until OBS confirms it"
             )
 
     def _obs_status(self, status: Any) -> None:
-        connected = status.state == "connected"
-        if self.recorder is not None and self.recorder.obs_connected != connected:
-            self.recorder.set_obs_connected(connected)
-            _say(f"OBS：{status.message_zh}")
+        """Every change of the bridge's state or reason, once, with the real reason (never the
+        password): wrong password, nothing listening, frozen, provisioning …"""
+        key = (status.state, status.reason)
+        if key == self._last_status:
+            return
+        self._last_status = key
+        _say(f"OBS：{status.line}")
 
     def attach_breaks(self, r: Any) -> None:
         """Let a rehearsal run the rundown's 中插 breaks: the 冠名/特约 films after the opening
@@ -278,17 +286,26 @@ class Studio:
         r.after_game = lambda n: run_break(f"game_{n}")
 
     def stop(self) -> None:
+        """A clean stop: the last change reaches OBS and OBS's answers the as-run log, what was on
+        air is closed now, the episode's end time is recorded."""
+        import time
+
         self._stopping.set()
         with self._retry_lock:
             pending = [what for what, _fn in self._pending]
         if pending:
             _say(f"未写入 not written (the disk refused it until the end): {'、'.join(pending)}")
         if self.bridge is not None:
-            self.bridge.flush(2.0)  # the last change reaches OBS, and OBS's events the as-run log
+            self.bridge.flush(2.0)
             self.bridge.stop()
         if self.server is not None:
             self.server.stop()
         if self.recorder is not None:
+            self.recorder.end_episode(time.time())
+            try:
+                self.recorder.flush(5.0)
+            except TimeoutError:
+                _say("警告 warning: 播出记录未写完 / the as-run log did not catch up")
             self.recorder.close()
         if self.store is not None:
             self.store.close()

@@ -1,27 +1,27 @@
-"""The OBS bridge: keeps OBS equal to the show state, reports what is really on program.
+"""The OBS bridge's worker: keeps OBS equal to the show state and tells the as-run log what OBS shows.
 
     bridge = ObsBridge(store, ObsSettings.load(), airlog=asrun, overlay_urls={"program": url, …})
-    bridge.add_status_listener(lambda st: print(st.message_zh))
+    bridge.add_status_listener(lambda st: print(st.line))   # BridgeStatus: state, reason, zh/en
     bridge.start()                 # returns at once; connects (and re-connects) in the background
     …
-    bridge.proof_of_air()          # a 640 px JPEG of program, stored with an as-run entry
-    bridge.stop()
+    bridge.proof_of_air()          # a 640 px JPEG of program, a chained as-run row of its own
+    bridge.stop()                  # closes what is on air in the as-run log: a clean stop
 
 Threads: a store listener only records the latest state (bursts coalesce: only the latest matters);
-the library's receive thread only stamps events and queues them; **one worker thread** does every
-OBS call: connect with backoff, provision, sync state → OBS, handle events, a watchdog ping. Nothing
-here blocks the caller beyond its timeout; status and event listeners run on the worker thread
-(a Qt console re-emits them as signals).
+the connection's receive thread only stamps events and queues them; **one worker thread** does every
+OBS call: connect (retrying), provision, sync state → OBS, handle events and page echoes, run timers.
+Nothing here blocks the caller beyond its timeout; status and event listeners run on the worker
+thread (a Qt console re-emits them as signals); :meth:`submit` hands any call to the worker and
+returns a :class:`~concurrent.futures.Future`.
 
-State → OBS: ``graphics.program`` chooses the program scene (英雄榜, 九宫格, 片尾, 垫片 are full
-screen; otherwise the game scene) and, with OBS's own sources, which graphic items are visible;
-table/sponsors/leaderboard fill the texts and images. Taking the 英雄榜 off plays the 英雄榜冠名
-film (``leaderboard_film``) in the break scene, then returns to the game when OBS says it ended.
-``bus.panic`` clears everything at once: no film, game scene, nothing on air.
+The jobs live in their own files: the connection and its freeze watchdog in ``client.py``, the
+state → OBS comparison in ``sync.py`` (pure), the scenes in ``layout.py``, films in ``films.py``,
+what is on air in ``onair.py``, the operator's status in ``status.py``.
 
-As-run: program scene changes, graphics on/off (what the program scene really shows, from OBS's
-events) and film start/end go to the :class:`~broadcast.core.airlog.AirLog`, stamped with the time
-the event arrived; when a sponsor's graphic or film goes on air a proof screenshot is attached.
+On-air evidence: only what OBS confirmed — the answer to our request that changed something (the time
+it arrived), OBS's own events for changes made elsewhere (ignored when older than our last
+confirmation of the same thing), and in browser-source mode the program page's report, from inside
+OBS, that it painted a state. The show state's intention alone is never recorded as air.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import logging
 import queue
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
@@ -43,55 +44,49 @@ from typing import Any
 
 from broadcast.core import airlog as A
 from broadcast.obs import layout as L
+from broadcast.obs import sync as S
+from broadcast.obs.assets import AssetResolver
 from broadcast.obs.client import ObsClient
 from broadcast.obs.errors import (
     ObsAuthError,
     ObsError,
     ObsNotConnected,
-    ObsRequestError,
     ObsTimeout,
+    ObsUnreachable,
 )
-from broadcast.obs.provision import ProvisionReport, has_browser_source, input_kinds, provision
+from broadcast.obs.films import FilmPlayer
+from broadcast.obs.onair import UP, OnAirTracker
+from broadcast.obs.provision import ProvisionError, ProvisionReport, has_browser_source, provision
 from broadcast.obs.settings import ObsSettings
+from broadcast.obs.status import (
+    AUTH_FAILED,
+    CONNECTED,
+    CONNECTING,
+    PROVISIONING,
+    RECONNECTING,
+    STOPPED,
+    BridgeStatus,
+    reason_text,
+)
+
+__all__ = [
+    "AUTH_FAILED",
+    "CONNECTED",
+    "CONNECTING",
+    "PROVISIONING",
+    "RECONNECTING",
+    "STOPPED",
+    "BridgeStatus",
+    "ObsBridge",
+    "ObsEvent",
+    "Proof",
+]
 
 log = logging.getLogger(__name__)
 
-# bridge states
-STOPPED = "stopped"
-CONNECTING = "connecting"
-CONNECTED = "connected"
-RECONNECTING = "reconnecting"
-AUTH_FAILED = "auth_failed"
-
-_ZH = {
-    STOPPED: "OBS 桥已停止",
-    CONNECTING: "正在连接 OBS…",
-    CONNECTED: "OBS 已连接",
-    RECONNECTING: "OBS 未连接，正在重试…",
-    AUTH_FAILED: "OBS 密码错误，请检查设置",
-}
-
-FILM_START_GRACE = 3.0  # a film that has not started by then is given up
 PROOF_DELAY = 0.3  # a graphic is drawn on the next frame: wait a little before the shot
 PROOF_DELAY_FILM = 1.0
-
-
-@dataclass(frozen=True)
-class BridgeStatus:
-    state: str = STOPPED
-    message_zh: str = _ZH[STOPPED]
-    detail: str = ""
-    since: float = 0.0
-    obs_version: str = ""
-    browser_source: bool | None = None
-    program_scene: str = ""
-    film: str = ""
-    synced_at: float = 0.0  # monotonic time of the last full re-sync after a (re)connect
-    connects: int = 0
-
-    @property
-    def connected(self) -> bool:
-        return self.state == CONNECTED
+ECHO_MEMORY = 512  # states remembered for the pages' echoes (by journal seq)
 
 
 @dataclass(frozen=True)
@@ -103,7 +98,7 @@ class ObsEvent:
 
 @dataclass(frozen=True)
 class Proof:
-    event_id: int | None
+    event_id: int | None  # the proof's own as-run row
     jpeg: bytes
     width: int
     height: int
@@ -111,20 +106,16 @@ class Proof:
     ts: float
 
 
-@dataclass
-class _Film:
-    film_id: str
-    reason: str
-    started: float  # monotonic when asked
-    playing: bool = False
-    event_id: int | None = None
-
-
 @dataclass(order=True)
 class _Timer:
     due: float
     seq: int
     fn: Callable[[], None] = field(compare=False)
+
+
+def _bus_items(state: Mapping[str, Any]) -> dict[str, str]:
+    """The program bus as graphic → item, for the graphics that are on."""
+    return {g: str(v.get("item", "")) for g, v in state["graphics"]["program"].items() if v.get("on")}
 
 
 class ObsBridge:
@@ -138,6 +129,7 @@ class ObsBridge:
         films: Mapping[str, str | Path] | None = None,
         leaderboard_film: str | None = None,
         episode: str = "",
+        assets: Callable[[str], str] | None = None,
     ) -> None:
         self.store = store
         self.settings = settings or ObsSettings.load()
@@ -150,6 +142,7 @@ class ObsBridge:
             leaderboard_film if leaderboard_film is not None else self.settings.leaderboard_film
         )
         self.episode = episode
+        self.assets = assets or AssetResolver(base=self.settings.assets_dir)
         self._q: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._latest: dict[str, Any] | None = None
         self._state_lock = threading.Lock()
@@ -162,28 +155,62 @@ class ObsBridge:
         self._stopping = threading.Event()
         self._unsubscribe: Callable[[], None] | None = None
         self._client: ObsClient | None = None
+        self._close_since = 0.0
         self._timers: list[_Timer] = []
         self._timer_seq = itertools.count()
+        self._bus_by_seq: OrderedDict[int, dict[str, str]] = OrderedDict()
+        self.tracker = OnAirTracker(self._record, on_graphic_on=self._graphic_went_on)
+        self.player = FilmPlayer(self, self.films)
         self._reset_obs_view()
 
     def _reset_obs_view(self) -> None:
+        """Forget what we knew of OBS (a new connection starts from what OBS says)."""
         self._browser = False
         self._layout: L.Layout | None = None
         self._item_ids: dict[tuple[str, str], int] = {}
         self._item_of_id: dict[tuple[str, int], str] = {}
         self._enabled: dict[tuple[str, str], bool] = {}
+        self._confirmed_at: dict[tuple[str, str], float] = {}  # when OBS last confirmed each item
         self._sent: dict[str, dict[str, Any]] = {}
-        self._program = ""
+        self._program = ""  # as OBS last confirmed
+        self._program_at = 0.0
         self._program_asked = ""
         self._preview = ""
         self._studio = False
         self._applied: dict[str, Any] | None = None  # the state last pushed to OBS
-        self._on_air: dict[str, str] = {}  # graphic → item really on program now
-        self._air_events: dict[str, int | None] = {}
-        self._film: _Film | None = None
+        self._confirmed_bus: dict[str, str] = {}  # graphic → item of the state whose settings OBS holds
+        self._echo_bus: dict[str, str] = {}  # browser mode: what the page inside OBS last painted
+        self._timers = []
+        self.player.forget()
 
     def __repr__(self) -> str:
         return f"<ObsBridge {self.settings!r} {self._status.state}>"
+
+    # -- what the film player needs (FilmHost) -------------------------------------------------
+    @property
+    def layout(self) -> L.Layout | None:
+        return self._layout
+
+    @property
+    def item_ids(self) -> Mapping[tuple[str, str], int]:
+        return self._item_ids
+
+    @property
+    def program(self) -> str:
+        return self._program
+
+    def film_changed(self, film_id: str) -> None:
+        self._set_status(self._status.state, self._status.reason, self._status.detail, film=film_id)
+
+    def return_to_show(self, client: ObsClient) -> None:
+        state = self._applied or self._state()
+        self.set_program(client, L.program_scene_for(state["graphics"]["program"]))
+
+    def proof_later(self, event_id: int, delay: float) -> None:
+        self.after(delay, lambda: self._auto_proof(event_id))
+
+    def after(self, seconds: float, fn: Callable[[], None]) -> None:
+        heapq.heappush(self._timers, _Timer(time.monotonic() + seconds, next(self._timer_seq), fn))
 
     # -- public API (any thread, never blocks beyond a timeout) --------------------------------
     @property
@@ -208,6 +235,8 @@ class ObsBridge:
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
+        """Stop the worker and drop the link. What was on air is closed in the as-run log at this
+        moment (a clean stop leaves no interval open)."""
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -219,7 +248,9 @@ class ObsBridge:
         if self._client is not None:
             self._client.close("bridge stopped")
             self._client = None
-        self._set_status(STOPPED)
+        if self.tracker.link == UP:
+            self.tracker.down(time.time(), "stopped")
+        self._set_status(STOPPED, "stopped")
 
     def flush(self, timeout: float = 2.0) -> bool:
         """Wait until every state change so far has reached OBS and the events OBS sent back have
@@ -252,8 +283,13 @@ class ObsBridge:
         return False
 
     def submit(self, fn: Callable[[ObsClient], Any]) -> Future[Any]:
-        """Run ``fn(client)`` on the worker; the future fails with ObsNotConnected while offline."""
+        """Run ``fn(client)`` on the worker; the future fails at once with ObsNotConnected while OBS
+        is not connected (a console never waits on a dead link)."""
         fut: Future[Any] = Future()
+        if self._status.state not in (CONNECTED, PROVISIONING) and self._thread is not None:
+            zh, en = reason_text(self._status.reason)
+            fut.set_exception(ObsNotConnected(f"OBS not connected: {en}", message_zh=zh))
+            return fut
         self._q.put(("call", (fn, fut)))
         return fut
 
@@ -286,13 +322,13 @@ class ObsBridge:
         return proof
 
     def submit_proof(self) -> Future[Any]:
-        return self.submit(lambda c: self._proof(c, None, A.PROOF))
+        return self.submit(lambda c: self._proof(c, None))
 
     def play_film(self, film_id: str, *, reason: str = "break", timeout: float | None = None) -> None:
         """Play one film in the break scene now; program returns to the state's scene when it ends."""
         if film_id not in self.films:
             raise KeyError(f"unknown film {film_id!r}; known: {', '.join(sorted(self.films)) or 'none'}")
-        self._wait(self.submit(lambda c: self._start_film(c, film_id, reason)), timeout, "play_film")
+        self._wait(self.submit(lambda c: self.player.start(c, film_id, reason)), timeout, "play_film")
 
     def set_studio_mode(self, on: bool, timeout: float | None = None) -> None:
         def go(c: ObsClient) -> None:
@@ -314,10 +350,21 @@ class ObsBridge:
         """Everything off program at once (dispatches ``bus.panic``; the worker cleans OBS up)."""
         self.store.dispatch("bus.panic", {}, source="obs")
 
+    def on_rendered(self, echo: Any) -> None:
+        """The overlay server's page echo (``broadcast.overlay.server.Rendered``): evidence only when
+        the program page reports from inside OBS (``window.obsstudio``) that it painted state ``seq``."""
+        if getattr(echo, "bus", "") != "program" or not getattr(echo, "inside_obs", False):
+            return
+        self._q.put(("echo", (int(echo.seq), time.time())))
+
     # -- inputs from other threads -------------------------------------------------------------
     def _on_store_change(self, change: Any) -> None:
         if change.type == "bus.panic":
             self._panic = True
+        with self._state_lock:
+            self._bus_by_seq[int(change.seq)] = _bus_items(change.state)
+            while len(self._bus_by_seq) > ECHO_MEMORY:
+                self._bus_by_seq.popitem(last=False)
         self._on_change_state(change.state)
 
     def _on_change_state(self, state: dict[str, Any]) -> None:
@@ -332,44 +379,61 @@ class ObsBridge:
         # the receive thread: never call OBS from here
         self._q.put(("event", ObsEvent(name, data, ts)))
 
-    def _on_obs_close(self, reason: str) -> None:
-        self._q.put(("closed", reason))
+    def _on_obs_close(self, reason: str, cause: str, since: float) -> None:
+        self._close_since = since
+        self._q.put(("closed", (reason, cause, since)))
 
     # -- worker --------------------------------------------------------------------------------
     def _run(self) -> None:
         backoff = self.settings.backoff_initial
-        first = True
         while not self._stopping.is_set():
             client = self._client
             if client is None or not client.connected:
                 if client is not None:
-                    self._lost(client.close_reason or "connection lost")
-                self._set_status(CONNECTING if first else RECONNECTING)
+                    self._lost(client.close_reason or "connection lost", client.close_cause or "lost")
                 try:
                     self._connect()
-                except ObsAuthError as exc:
-                    self._set_status(AUTH_FAILED, str(exc))
-                    self._idle(max(5.0, self.settings.backoff_max))
-                    continue
                 except ObsError as exc:
-                    self._set_status(CONNECTING if first else RECONNECTING, str(exc))
-                    self._idle(backoff)
-                    backoff = min(backoff * 2, self.settings.backoff_max)
+                    self._failed(exc)
+                    if isinstance(exc, ObsUnreachable):
+                        wait = self.settings.retry_interval  # a refused connect is cheap: OBS back soon
+                    elif isinstance(exc, ObsAuthError):
+                        wait = max(2.0, self.settings.backoff_max)
+                    else:
+                        wait, backoff = backoff, min(backoff * 2, self.settings.backoff_max)
+                    self._idle(wait)
                     continue
-                first = False
                 backoff = self.settings.backoff_initial
                 continue
             try:
                 self._serve(client)
             except ObsError as exc:
                 if client.connected:
+                    # a sync that failed half-way is tried again from what OBS confirmed
                     log.warning("OBS request failed: %s", exc)
-                    if isinstance(exc, ObsTimeout):  # frozen OBS: drop the link, reconnect
-                        client.close(f"OBS 无响应：{exc}")
+                    self._on_change_state(self._state())
             except Exception:  # noqa: BLE001 - the worker must survive a bug in a handler
                 log.exception("OBS bridge worker error")
         if self._client is not None:
             self._client.close("bridge stopped")
+
+    def _failed(self, exc: ObsError) -> None:
+        """A (re)connect failed: say why, and record that OBS is not seen (once per outage)."""
+        client, self._client = self._client, None
+        if client is not None:
+            client.close("connect failed", exc.cause)
+        reason = exc.cause
+        if isinstance(exc, ObsAuthError) and "none is set" in str(exc):
+            reason = "no_password"
+        if isinstance(exc, ProvisionError):
+            reason = "provision_failed"
+        state = (
+            AUTH_FAILED
+            if isinstance(exc, ObsAuthError)
+            else (RECONNECTING if self._status.connects else CONNECTING)
+        )
+        self.tracker.down(time.time(), exc.cause, detail=str(exc))
+        self._set_status(state, reason, f"{self.settings.host}:{self.settings.port} — {exc}")
 
     def _idle(self, seconds: float) -> None:
         """Wait while offline; keep answering calls (with ObsNotConnected) and coalescing syncs."""
@@ -383,47 +447,66 @@ class ObsBridge:
             except queue.Empty:
                 return
             if kind == "call":
-                fn, fut = arg
+                _fn, fut = arg
                 if fut.set_running_or_notify_cancel():
-                    fut.set_exception(
-                        ObsNotConnected(self._status.detail or "OBS 未连接", message_zh=_ZH[RECONNECTING])
-                    )
+                    zh, en = reason_text(self._status.reason)
+                    fut.set_exception(ObsNotConnected(f"OBS not connected: {en}", message_zh=zh))
             elif kind == "sync":
                 with self._state_lock:
                     self._sync_queued = False
 
     def _connect(self) -> None:
+        if not self._status.connects and self._status.state == STOPPED:
+            self._set_status(CONNECTING, "connecting", f"{self.settings.host}:{self.settings.port}")
+        t_open = time.monotonic()
         client = ObsClient(self.settings, on_event=self._on_obs_event, on_close=self._on_obs_close)
         client.connect()
         self._client = client
         self._reset_obs_view()
-        # drop anything queued for the old connection except calls
+        self._set_status(PROVISIONING, "provisioning", f"{self.settings.host}:{self.settings.port}")
         try:
-            version = client.request("GetVersion")
-            self._provision(client)
-            studio = client.request("GetStudioModeEnabled")
+            version, kinds, studio, program = client.pipeline(
+                [
+                    ("GetVersion", {}),
+                    ("GetInputKindList", {}),
+                    ("GetStudioModeEnabled", {}),
+                    ("GetCurrentProgramScene", {}),
+                ]
+            )
+            for r in (version, kinds, studio, program):
+                if isinstance(r, ObsError):
+                    raise r
+            assert not isinstance(version, ObsError) and not isinstance(kinds, ObsError)
+            assert not isinstance(studio, ObsError) and not isinstance(program, ObsError)
+            self._browser = has_browser_source([str(k) for k in kinds.get("inputKinds", [])])
             self._studio = bool(studio.get("studioModeEnabled"))
-            self._program = str(client.request("GetCurrentProgramScene").get("currentProgramSceneName", ""))
-            self._program_asked = self._program
-            self._sync(client, force=True)
+            self._program = self._program_asked = str(program.get("currentProgramSceneName", ""))
+            self._provision(client)
+            confirmed = self._sync(client)
         except ObsError:
-            client.close("initial sync failed")
+            client.close("initial sync failed", "lost")
+            self._client = None
             raise
-        self._record(time.time(), A.PROGRAM_SCENE, self._program, {"reason": "connected"})
-        self._update_on_air(time.time())
+        # OBS confirmed program and graphics: from here on they count (start-up graphics included)
+        ts = confirmed or time.time()
+        self.tracker.up(ts, {"obs_version": str(version.get("obsVersion", "")), "browser": self._browser})
+        self._observe(ts)
         st = self._status
         self._set_status(
             CONNECTED,
+            "on_air",
             "",
             obs_version=str(version.get("obsVersion", "")),
             browser_source=self._browser,
             program_scene=self._program,
             synced_at=time.monotonic(),
+            resync_seconds=time.monotonic() - t_open,
             connects=st.connects + 1,
+            down_since=0.0,
         )
 
     def _serve(self, client: ObsClient) -> None:
-        timeout = self.settings.ping_interval
+        timeout = 0.25
         if self._timers:
             timeout = max(0.0, min(timeout, self._timers[0].due - time.monotonic()))
         try:
@@ -431,10 +514,21 @@ class ObsBridge:
         except queue.Empty:
             kind, arg = "idle", None
         self._run_timers()
+        if not client.connected:
+            if kind == "call":
+                self._q.put((kind, arg))  # answered by _idle once the loss is handled
+            return
         if kind == "sync":
             self._sync(client)
         elif kind == "event":
             self._handle_event(client, arg)
+        elif kind == "echo":
+            seq, ts = arg
+            with self._state_lock:
+                bus = self._bus_by_seq.get(seq)
+            if bus is not None and self._browser:
+                self._echo_bus = dict(bus)
+                self._observe(ts)
         elif kind == "call":
             fn, fut = arg
             if fut.set_running_or_notify_cancel():
@@ -442,13 +536,6 @@ class ObsBridge:
                     fut.set_result(fn(client))
                 except BaseException as exc:  # noqa: BLE001 - handed to the caller
                     fut.set_exception(exc)
-                    if isinstance(exc, ObsTimeout):
-                        raise
-        elif kind == "closed":
-            pass  # the loop sees client.connected == False
-        quiet = time.monotonic() - client.last_message_at
-        if kind == "idle" or quiet > max(2.0, 4 * self.settings.ping_interval):
-            client.request("GetVersion", timeout=self.settings.timeout)  # watchdog: raises on a frozen OBS
 
     def _run_timers(self) -> None:
         now = time.monotonic()
@@ -459,8 +546,18 @@ class ObsBridge:
             except ObsError as exc:
                 log.warning("OBS timer task failed: %s", exc)
 
-    def _after(self, seconds: float, fn: Callable[[], None]) -> None:
-        heapq.heappush(self._timers, _Timer(time.monotonic() + seconds, next(self._timer_seq), fn))
+    def _lost(self, reason: str, cause: str) -> None:
+        """The link is gone: nothing is on air as far as we can tell, from the last moment OBS was
+        known alive (a frozen OBS: its last answer; a dropped link: now)."""
+        now = time.time()
+        since = self._close_since or now
+        self._close_since = 0.0
+        self.tracker.down(now, cause, since=since, detail=reason)
+        self._client = None
+        self._reset_obs_view()
+        zh, _en = reason_text(cause)
+        log.warning("OBS: %s (%s)", zh, reason)
+        self._set_status(RECONNECTING, cause, reason, program_scene="", film="", down_since=since)
 
     # -- provisioning and sync -----------------------------------------------------------------
     def _state(self) -> dict[str, Any]:
@@ -481,10 +578,10 @@ class ObsBridge:
             height=s.height,
             camera_kind=s.camera_kind,
             camera_settings=s.camera_settings,
+            resolve=self.assets,
         )
 
     def _provision(self, client: ObsClient) -> ProvisionReport:
-        self._browser = has_browser_source(input_kinds(client))
         lay = self._build(self._state())
         s = self.settings
         rep = provision(
@@ -500,17 +597,12 @@ class ObsBridge:
         self._layout = lay
         self._item_ids = dict(rep.item_ids)
         self._item_of_id = {(sc, iid): src for (sc, src), iid in rep.item_ids.items()}
-        self._sent = {name: copy.deepcopy(spec.settings) for name, spec in lay.inputs.items()}
-        listing = client.pipeline([("GetSceneItemList", {"sceneName": sc}) for sc in lay.scenes])
-        self._enabled = {}
-        for sc, out in zip(lay.scenes, listing, strict=True):
-            if isinstance(out, ObsError):
-                raise out
-            for it in out.get("sceneItems", []):
-                self._enabled[(sc, str(it["sourceName"]))] = bool(it["sceneItemEnabled"])
+        self._enabled = dict(rep.enabled)
+        self._sent = copy.deepcopy(rep.settings)
         return rep
 
-    def _sync(self, client: ObsClient, *, force: bool = False) -> None:
+    def _sync(self, client: ObsClient) -> float:
+        """Bring OBS to the latest state; returns when OBS confirmed the last change (0 = nothing)."""
         with self._state_lock:
             self._sync_queued = False
             state = self._latest if self._latest is not None else self.store.state
@@ -519,71 +611,91 @@ class ObsBridge:
         lay = self._build(state)
         if self._layout is None or set(lay.inputs) != set(self._layout.inputs):
             self._provision(client)
-            lay = self._layout or lay
         self._layout = lay
         bus = state["graphics"]["program"]
-        calls: list[tuple[str, dict[str, Any]]] = []
-        hide: list[tuple[str, dict[str, Any]]] = []
-        for name, spec in lay.inputs.items():  # texts and images follow the state
-            if force or self._sent.get(name) != spec.settings:
-                calls.append(
-                    ("SetInputSettings", {"inputName": name, "inputSettings": spec.settings, "overlay": True})
-                )
-                self._sent[name] = copy.deepcopy(spec.settings)
-        for scene, items in lay.scenes.items():  # graphics on/off = item visibility
-            for item in items:
-                if not item.graphic:
-                    continue
-                want = bool(bus.get(item.graphic, {}).get("on"))
-                iid = self._item_ids.get((scene, item.source))
-                if iid is not None and (force or self._enabled.get((scene, item.source)) != want):
-                    (calls if want else hide).append(
-                        (
-                            "SetSceneItemEnabled",
-                            {"sceneName": scene, "sceneItemId": iid, "sceneItemEnabled": want},
-                        )
-                    )
+        want, film = self._scene_decision(client, state, prev, bus, panic)
+        plan = S.plan_sync(
+            lay,
+            bus,
+            sent=self._sent,
+            enabled=self._enabled,
+            item_ids=self._item_ids,
+            program=self._program,
+            want_scene=want,
+        )
+        self._applied = state
+        last = 0.0
         # shown first, then the scene switch, then hidden: a graphic leaving with its scene is never
         # seen vanishing on air
-        self._pipeline(client, calls)
-        try:
-            self._program_for_state(client, state, prev, bus, panic)
-        finally:
-            self._pipeline(client, hide)
+        results, at = client.pipeline_timed(plan.first(), timeout=max(self.settings.timeout, 5.0))
+        self._confirm(plan.first(), results, at, _bus_items(state))
+        last = max(last, at)
+        if film:
+            self.player.start(client, film, "leaderboard")
+        elif plan.cut() is not None:
+            _out, at = client.request_timed("SetCurrentProgramScene", {"sceneName": plan.program})
+            self._program = self._program_asked = plan.program
+            self._program_at = at
+            self._observe(at)
+            last = max(last, at)
+        results, at = client.pipeline_timed(plan.last(), timeout=max(self.settings.timeout, 5.0))
+        self._confirm(plan.last(), results, at, None)
+        last = max(last, at)
         self._sync_preview(client, state)
-        # visibility comes back as OBS events; what a graphic shows (the bumper's line, the lower
-        # third's name) changes with the settings just sent and has no event of its own
-        self._update_on_air(time.time())
+        self._set_status(
+            self._status.state, self._status.reason, self._status.detail, program_scene=self._program
+        )
+        return last
 
-    def _pipeline(self, client: ObsClient, calls: list[tuple[str, dict[str, Any]]]) -> None:
-        for r in client.pipeline(calls, timeout=max(self.settings.timeout, 5.0)):
+    def _confirm(
+        self,
+        calls: list[S.Request],
+        results: list[dict[str, Any] | ObsError],
+        at: float,
+        bus: dict[str, str] | None,
+    ) -> None:
+        """What OBS answered for ``calls`` is what it now holds (a refused request changes nothing)."""
+        for (rtype, data), r in zip(calls, results, strict=True):
             if isinstance(r, ObsTimeout):
                 raise r
             if isinstance(r, ObsError):
                 log.warning("OBS sync: %s", r)
+                continue
+            if rtype == "SetInputSettings":
+                self._sent[data["inputName"]] = copy.deepcopy(data["inputSettings"])
+            elif rtype == "SetSceneItemEnabled":
+                key = (data["sceneName"], self._item_of_id.get((data["sceneName"], data["sceneItemId"]), ""))
+                self._enabled[key] = bool(data["sceneItemEnabled"])
+                self._confirmed_at[key] = at
+        if bus is not None:
+            # OBS holds this state's texts now (or already did: nothing had to change)
+            # (a graphic the state takes off keeps its last item until OBS hides it)
+            at = at or time.time()
+            self._confirmed_bus = {**self._confirmed_bus, **bus}
+        if at:
+            self._observe(at)
 
-    def _program_for_state(
+    def _scene_decision(
         self,
         client: ObsClient,
         state: dict[str, Any],
         prev: dict[str, Any] | None,
         bus: Mapping[str, Any],
         panic: bool,
-    ) -> None:
-        # panic stops everything; the board coming off rolls the 英雄榜冠名 film
-        if panic and self._film is not None:
-            self._stop_film(client, "panic")
+    ) -> tuple[str, str]:
+        """The program scene the state wants ("" = leave program to the film player) and the film to
+        roll instead of a cut ("" = none)."""
+        if panic and self.player.current is not None:
+            self.player.stop(client, "panic")
         was_board = bool(prev and prev["graphics"]["program"]["leaderboard"]["on"])
-        self._applied = state
+        want = L.program_scene_for(bus)
         if not panic and was_board and not bus["leaderboard"]["on"] and self.leaderboard_film in self.films:
-            self._start_film(client, self.leaderboard_film, "leaderboard")
-            return
-        want_scene = L.program_scene_for(bus)
-        if self._film is not None:
-            if prev is not None and L.program_scene_for(prev["graphics"]["program"]) == want_scene:
-                return  # the film keeps program until it ends
-            self._stop_film(client, "interrupted")
-        self._set_program(client, want_scene)
+            return "", self.leaderboard_film  # the board coming off rolls the 英雄榜冠名 film
+        if self.player.current is not None:
+            if prev is not None and L.program_scene_for(prev["graphics"]["program"]) == want:
+                return "", ""  # the film keeps program until it ends
+            self.player.stop(client, "interrupted")
+        return want, ""
 
     def _sync_preview(self, client: ObsClient, state: Mapping[str, Any]) -> None:
         if not self._studio:
@@ -593,87 +705,28 @@ class ObsBridge:
             client.request("SetCurrentPreviewScene", {"sceneName": want})
             self._preview = want
 
-    def _set_program(self, client: ObsClient, scene: str) -> None:
-        if scene != self._program_asked:
-            client.request("SetCurrentProgramScene", {"sceneName": scene})
-            self._program_asked = scene
-
-    # -- films ---------------------------------------------------------------------------------
-    def _start_film(self, client: ObsClient, film_id: str, reason: str) -> None:
-        if self._film is not None:
-            self._stop_film(client, "replaced")
-        lay = self._layout
-        if lay is None:
-            raise ObsNotConnected("not provisioned")
-        name = L.film_input(film_id)
-        calls = []
-        for item in lay.scenes.get(L.SCENE_BREAK, []):
-            if item.film:
-                iid = self._item_ids[(L.SCENE_BREAK, item.source)]
-                calls.append(
-                    (
-                        "SetSceneItemEnabled",
-                        {
-                            "sceneName": L.SCENE_BREAK,
-                            "sceneItemId": iid,
-                            "sceneItemEnabled": item.source == name,
-                        },
-                    )
-                )
-        for r in client.pipeline(calls):
-            if isinstance(r, ObsError):
-                raise r
-        film = _Film(film_id, reason, time.monotonic())
-        self._film = film
-        if self._program == L.SCENE_BREAK:
-            client.request(
-                "TriggerMediaInputAction",
-                {"inputName": name, "mediaAction": "OBS_WEBSOCKET_MEDIA_INPUT_ACTION_RESTART"},
+    def set_program(self, client: ObsClient, scene: str) -> None:
+        if scene != self._program_asked or scene != self._program:
+            _out, at = client.request_timed("SetCurrentProgramScene", {"sceneName": scene})
+            self._program = self._program_asked = scene
+            self._program_at = at
+            self._observe(at)
+            self._set_status(
+                self._status.state, self._status.reason, self._status.detail, program_scene=scene
             )
-        else:
-            self._set_program(client, L.SCENE_BREAK)
-        self._set_status(self._status.state, self._status.detail, film=film_id)
-
-        def check_started() -> None:
-            if self._film is film and not film.playing and self._client is not None:
-                log.warning("film %s did not start within %.0fs: back to the show", film_id, FILM_START_GRACE)
-                self._stop_film(self._client, "did_not_start")
-                self._return_from_film(self._client)
-
-        self._after(FILM_START_GRACE, check_started)
-
-    def _stop_film(self, client: ObsClient, why: str) -> None:
-        film, self._film = self._film, None
-        if film is None:
-            return
-        try:
-            client.request(
-                "TriggerMediaInputAction",
-                {
-                    "inputName": L.film_input(film.film_id),
-                    "mediaAction": "OBS_WEBSOCKET_MEDIA_INPUT_ACTION_STOP",
-                },
-            )
-        except ObsRequestError as exc:
-            log.warning("stopping film %s: %s", film.film_id, exc)
-        if film.playing:
-            self._record(
-                time.time(), A.FILM_END, film.film_id, {"reason": film.reason, "stopped": why}, source="app"
-            )
-        self._set_status(self._status.state, self._status.detail, film="")
-
-    def _return_from_film(self, client: ObsClient) -> None:
-        state = self._applied or self._state()
-        self._set_program(client, L.program_scene_for(state["graphics"]["program"]))
 
     # -- OBS events ----------------------------------------------------------------------------
     def _handle_event(self, client: ObsClient, ev: ObsEvent) -> None:
         t, d = ev.type, ev.data
         if t == "CurrentProgramSceneChanged":
-            self._program = self._program_asked = str(d.get("sceneName", ""))
-            self._record(ev.ts, A.PROGRAM_SCENE, self._program)
-            self._update_on_air(ev.ts)
-            self._set_status(self._status.state, self._status.detail, program_scene=self._program)
+            scene = str(d.get("sceneName", ""))
+            if ev.ts >= self._program_at and scene != self._program:  # a cut made elsewhere
+                self._program = self._program_asked = scene
+                self._program_at = ev.ts
+                self._observe(ev.ts)
+                self._set_status(
+                    self._status.state, self._status.reason, self._status.detail, program_scene=scene
+                )
         elif t == "CurrentPreviewSceneChanged":
             self._preview = str(d.get("sceneName", ""))
         elif t == "StudioModeStateChanged":
@@ -681,145 +734,100 @@ class ObsBridge:
         elif t == "SceneItemEnableStateChanged":
             scene, iid = str(d.get("sceneName", "")), int(d.get("sceneItemId", -1))
             src = self._item_of_id.get((scene, iid))
-            if src is not None:
-                self._enabled[(scene, src)] = bool(d.get("sceneItemEnabled"))
-                self._update_on_air(ev.ts)
-        elif t == "MediaInputPlaybackStarted":
-            film = self._film
-            if film is not None and d.get("inputName") == L.film_input(film.film_id) and not film.playing:
-                film.playing = True
-                film.event_id = self._record(
-                    ev.ts,
-                    A.FILM_START,
-                    film.film_id,
-                    {"reason": film.reason, "file": str(self.films.get(film.film_id, ""))},
-                )
-                if film.event_id is not None:
-                    eid = film.event_id
-                    self._after(PROOF_DELAY_FILM, lambda: self._auto_proof(eid))
-        elif t == "MediaInputPlaybackEnded":
-            film = self._film
-            if film is not None and d.get("inputName") == L.film_input(film.film_id):
-                self._film = None
-                if film.playing:
-                    self._record(ev.ts, A.FILM_END, film.film_id, {"reason": film.reason})
-                self._set_status(self._status.state, self._status.detail, film="")
-                self._return_from_film(client)
+            key = (scene, src or "")
+            if src is not None and ev.ts >= self._confirmed_at.get(key, 0.0):
+                self._enabled[key] = bool(d.get("sceneItemEnabled"))
+                self._confirmed_at[key] = ev.ts
+                self._observe(ev.ts)
+        elif t in ("MediaInputPlaybackStarted", "MediaInputPlaybackEnded"):
+            self.player.on_event(client, t, d, ev.ts)
         elif t == "ExitStarted":
-            client.close("OBS 正在退出")
+            self._close_since = ev.ts
+            client.close("OBS 正在退出 / OBS is quitting", "lost")
         for fn in list(self._event_listeners):
             try:
                 fn(ev)
             except Exception:  # noqa: BLE001
                 log.exception("OBS event listener failed")
 
-    def _update_on_air(self, ts: float) -> None:
-        """Graphics the program scene really shows; record what changed at ``ts``."""
-        lay = self._layout
-        shown: set[str] = set()
-        bus = (self._applied or self._state())["graphics"]["program"]
-        if lay is not None and self._program in lay.scenes:
+    def _observe(self, ts: float) -> None:
+        """Tell the tracker what OBS confirmed is on program now (graphic → item)."""
+        lay, prog = self._layout, self._program
+        shown: dict[str, str] = {}
+        if lay is not None and prog in lay.scenes:
             if lay.browser:
-                if self._enabled.get((self._program, L.INPUT_OVERLAY), False):
-                    shown = L.graphics_on_scene(lay, self._program, bus)
+                if prog != L.SCENE_BREAK and self._enabled.get((prog, L.INPUT_OVERLAY), False):
+                    shown = dict(self._echo_bus)
             else:
                 shown = {
-                    i.graphic
-                    for i in lay.scenes[self._program]
-                    if i.graphic and self._enabled.get((self._program, i.source), False)
+                    i.graphic: self._confirmed_bus.get(i.graphic, "")
+                    for i in lay.scenes[prog]
+                    if i.graphic and self._enabled.get((prog, i.source), False)
                 }
-        self._set_on_air({g: str(bus.get(g, {}).get("item", "")) for g in shown}, ts)
-
-    def _set_on_air(self, now: Mapping[str, str], ts: float, reason: str = "") -> None:
-        """Record the difference between what was on air and ``now`` (graphic → item). A graphic whose
-        item changed (the next bumper line) goes off with the old item and on with the new one, so
-        each sponsor's line is timed on its own."""
-        detail = {"scene": self._program} | ({"reason": reason} if reason else {})
-        before = self._on_air
-        for g in sorted(before):
-            if g not in now or now[g] != before[g]:
-                self._record(ts, A.GRAPHIC_OFF, g, dict(detail, item=before[g]))
-        for g in sorted(now):
-            if g not in before or before[g] != now[g]:
-                eid = self._record(ts, A.GRAPHIC_ON, g, dict(detail, item=now[g]))
-                if g in L.SPONSOR_GRAPHICS and eid is not None:
-                    self._after(PROOF_DELAY, functools.partial(self._auto_proof, eid))
-        self._on_air = dict(now)
-
-    def _lost(self, reason: str) -> None:
-        """The link is gone: nothing of ours is on air any more; no stale flags stay behind."""
-        ts = time.time()
-        film = self._film
-        if film is not None and film.playing:
-            self._record(ts, A.FILM_END, film.film_id, {"reason": film.reason, "stopped": "obs_lost"})
-        self._film = None
-        self._set_on_air({}, ts, reason="obs_lost")
-        if self._program:
-            self._record(ts, A.PROGRAM_SCENE, "", {"reason": "obs_lost", "detail": reason})
-        self._program = ""
-        self._timers.clear()
-        self._client = None
-        self._set_status(RECONNECTING, reason, program_scene="", film="")
+        self.tracker.observe(ts, prog, shown, source="echo" if lay is not None and lay.browser else "obs")
 
     # -- as-run and proof ----------------------------------------------------------------------
     def _record(
-        self, ts: float, kind: str, subject: str, detail: dict[str, Any] | None = None, source: str = "obs"
+        self, ts: float, kind: str, subject: str, detail: dict[str, Any], source: str = "obs"
     ) -> int | None:
         if self.airlog is None:
             return None
         try:
             return int(
                 self.airlog.record(
-                    A.AirEvent(
-                        ts=ts,
-                        kind=kind,
-                        subject=subject,
-                        source=source,
-                        episode=self.episode,
-                        detail=dict(detail or {}),
-                    )
+                    A.AirEvent(ts=ts, kind=kind, subject=subject, source=source, episode="", detail=detail)
                 )
             )
         except Exception:  # noqa: BLE001 - the as-run store must not stop the show
             log.exception("as-run record failed (%s %s)", kind, subject)
             return None
 
-    def _auto_proof(self, event_id: int) -> None:
-        if self._client is not None and self._client.connected:
-            self._proof(self._client, event_id, "")
+    def _graphic_went_on(self, graphic: str, event_id: int) -> None:
+        if graphic in L.SPONSOR_GRAPHICS:
+            self.after(PROOF_DELAY, functools.partial(self._auto_proof, event_id))
 
-    def _proof(self, client: ObsClient, event_id: int | None, kind: str) -> Proof:
+    def _auto_proof(self, event_id: int) -> None:
+        if self._client is not None and self._client.connected and self.tracker.link == UP:
+            self._proof(self._client, event_id)
+
+    def _proof(self, client: ObsClient, event_id: int | None) -> Proof:
         scene = self._program or str(
             client.request("GetCurrentProgramScene").get("currentProgramSceneName", "")
         )
-        jpeg = client.screenshot(scene, width=self.settings.proof_width, fmt="jpg", quality=80)
+        jpeg = client.screenshot(
+            scene,
+            width=self.settings.proof_width,
+            fmt="jpg",
+            quality=80,
+            timeout=max(self.settings.timeout, 10.0),
+        )
         from PIL import Image
 
         with Image.open(io.BytesIO(jpeg)) as im:
             w, h = im.size
         ts = time.time()
-        if kind and event_id is None:
-            event_id = self._record(ts, kind, scene, {"on_air": sorted(self._on_air)}, source="obs")
-        if event_id is not None and self.airlog is not None:
+        proof_id: int | None = None
+        if self.airlog is not None:
             try:
-                self.airlog.attach_proof(event_id, jpeg, w, h)
+                proof_id = int(self.airlog.attach_proof(event_id, jpeg, w, h, ts))
             except Exception:  # noqa: BLE001
                 log.exception("as-run attach_proof failed")
-        return Proof(event_id, jpeg, w, h, scene, ts)
+        return Proof(proof_id, jpeg, w, h, scene, ts)
 
     # -- status --------------------------------------------------------------------------------
-    def _set_status(self, state: str, detail: str = "", **kw: Any) -> None:
+    def _set_status(self, state: str, reason: str, detail: str = "", **kw: Any) -> None:
         old = self._status
-        new = replace(old, state=state, message_zh=_ZH[state], detail=detail, **kw)
+        zh, en = reason_text(reason)
+        new = replace(old, state=state, reason=reason, message_zh=zh, message_en=en, detail=detail, **kw)
         if state != old.state:
             new = replace(new, since=time.time())
-        if state != CONNECTED:
-            new = replace(new, synced_at=0.0 if state != old.state else new.synced_at)
+        if state != CONNECTED and state != old.state:
+            new = replace(new, synced_at=0.0)
         if new == old:
             return
         self._status = new
-        if state != old.state:
-            log.info("OBS bridge: %s %s", new.message_zh, detail)
+        if (state, reason) != (old.state, old.reason):
+            log.info("OBS bridge: %s %s", zh, detail)
         for fn in list(self._status_listeners):
             try:
                 fn(new)

@@ -1,24 +1,36 @@
-"""One connection to obs-websocket v5, on obs-websocket-py, with the library's traps guarded.
+"""One connection to obs-websocket v5, with the traps of the usual client libraries guarded.
 
-obs-websocket-py 1.0 (see ``shared/OBS_HEADLESS.md``) drops OBS's status code and comment, blocks for
-ever in ``connect()`` against a frozen OBS, hangs a request for the whole timeout when OBS dies while
-it is in flight (its receive thread dies silently), and runs event callbacks on its receive thread
-(calling OBS from there deadlocks). :class:`ObsClient` keeps the library's request/event classes,
-authentication and bookkeeping, and replaces the parts with those traps:
+The transport is websocket-client; the protocol (Hello → Identify with the password → requests and
+events) follows obs-websocket's own protocol document, authentication included (two SHA-256 rounds
+over password, salt and challenge); request names and their fields come from obs-websocket-py's public
+request catalogue (``obswebsocket.requests``), so a misspelt request fails before it is sent. What
+obs-websocket-py 1.0 does badly (``shared/OBS_HEADLESS.md``) is done here instead:
 
-* ``connect`` opens the socket and runs Hello/Identify under ``connect_timeout``; a close frame from
-  OBS (4009 wrong password) becomes :class:`ObsAuthError` with OBS's code and comment;
+* ``connect`` opens the socket and runs Hello/Identify under ``connect_timeout`` (a frozen OBS cannot
+  block it); nothing listening → :class:`ObsUnreachable`; a close frame 4009 → :class:`ObsAuthError`
+  with OBS's code and comment; a port that never says Hello → :class:`ObsHandshakeTimeout`;
 * the receive loop waits with ``select`` and never dies silently: when it ends, every waiting request
-  fails at once with :class:`ObsConnectionLost` and ``on_close`` is called;
-* :meth:`request` waits at most its timeout (:class:`ObsTimeout`) and raises
-  :class:`ObsRequestError` with ``code``/``comment`` when OBS refuses;
+  fails at once with :class:`ObsConnectionLost` and ``on_close(reason, cause, since)`` is called;
+* a keep-alive thread sends a WebSocket ping frame whenever the link has been quiet for
+  ``ping_interval`` (OBS's websocket server answers pings on its network thread, whatever its request
+  threads are busy with: a slow screenshot is not a freeze) and declares OBS **frozen** when nothing at
+  all — no pong, no answer, no event — has come back for ``freeze_after`` seconds (SIGSTOP, a hung
+  process): the link is closed with cause ``frozen`` and ``since`` = the wall-clock time of the last
+  frame OBS sent, the last moment it was known alive;
+* :meth:`request` waits at most its timeout (:class:`ObsTimeout`) and raises :class:`ObsRequestError`
+  with ``code``/``comment`` when OBS refuses; :meth:`request_timed` / :meth:`pipeline_timed` also
+  return when OBS's answer arrived (the moment OBS confirmed a change, for the as-run log);
 * events are stamped with their receive time on the receive thread and handed to ``on_event``, which
   must only queue them (the bridge's worker does the rest).
+
+The password is used for the Identify hash only: never logged, never in ``repr``.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
+import itertools
 import json
 import logging
 import select
@@ -28,7 +40,6 @@ from collections.abc import Callable
 from typing import Any
 
 import websocket
-from obswebsocket import obsws
 from obswebsocket import requests as obs_requests
 
 from broadcast.obs.errors import (
@@ -37,75 +48,38 @@ from broadcast.obs.errors import (
     ObsConnectError,
     ObsConnectionLost,
     ObsError,
+    ObsHandshakeTimeout,
     ObsNotConnected,
     ObsRequestError,
     ObsTimeout,
+    ObsUnreachable,
 )
 from broadcast.obs.settings import ObsSettings
 
 log = logging.getLogger(__name__)
 
 EventHandler = Callable[[str, dict[str, Any], float], None]  # (eventType, eventData, received_at)
-CloseHandler = Callable[[str], None]
+CloseHandler = Callable[[str, str, float], None]  # (reason, cause, since: last moment OBS was alive)
 
 CLOSE_AUTH_FAILED = 4009
+RPC_VERSION = 1
+EVENTS_ALL = 1023  # obs-websocket EventSubscription::All (no high-volume events)
 
 
-class _Ws(obsws):  # type: ignore[misc]
-    """obsws with a bounded handshake (the library's connect has no timeout)."""
+def auth_string(password: str, salt: str, challenge: str) -> str:
+    """obs-websocket v5 authentication (protocol document, "Creating an authentication string")."""
+    secret = base64.b64encode(hashlib.sha256((password + salt).encode()).digest()).decode()
+    return base64.b64encode(hashlib.sha256((secret + challenge).encode()).digest()).decode()
 
-    def __init__(self, settings: ObsSettings) -> None:
-        super().__init__(
-            settings.host, settings.port, settings.password, legacy=False, timeout=settings.timeout
-        )
-        self.connect_timeout = settings.connect_timeout
 
-    def __repr__(self) -> str:  # the library keeps the password in an attribute: never show it
-        return f"<obsws {self.host}:{self.port}>"
-
-    def connect(self) -> None:
-        url = f"ws://{self.host}:{self.port}"
-        self.ws = websocket.WebSocket(enable_multithread=True)
-        try:
-            self.ws.connect(url, timeout=self.connect_timeout, suppress_origin=True)
-            self._identify()
-        except ObsConnectError:
-            self.ws.abort()
-            raise
-        except (OSError, websocket.WebSocketException) as exc:
-            self.ws.abort()
-            raise ObsConnectError(
-                f"cannot connect to OBS at {url}: {exc or type(exc).__name__}",
-                message_zh=f"无法连接 OBS（{self.host}:{self.port}）",
-            ) from None
-
-    def _recv_json(self) -> dict[str, Any]:
-        opcode, frame = self.ws.recv_data_frame(True)
-        if opcode == websocket.ABNF.OPCODE_CLOSE:
-            data = bytes(frame.data or b"")
-            code = int.from_bytes(data[:2], "big") if len(data) >= 2 else 1005
-            comment = data[2:].decode("utf-8", "replace")
-            if code == CLOSE_AUTH_FAILED:
-                raise ObsAuthError(code, comment)
-            raise ObsClosed(code, comment)
-        result: dict[str, Any] = json.loads(frame.data)
-        return result
-
-    def _identify(self) -> None:
-        hello = self._recv_json()
-        if hello.get("op") != 0:
-            raise ObsConnectError(f"unexpected first message from OBS (op {hello.get('op')})")
-        self.server_version = hello["d"].get("obsWebSocketVersion")
-        auth_info = hello["d"].get("authentication")
-        auth = self._build_auth_string(auth_info["salt"], auth_info["challenge"]) if auth_info else ""
-        if auth_info and not self.password:
-            raise ObsAuthError(CLOSE_AUTH_FAILED, "OBS requires a password and none is set")
-        self.ws.send(
-            json.dumps({"op": 1, "d": {"rpcVersion": 1, "authentication": auth, "eventSubscriptions": 1023}})
-        )
-        ident = self._recv_json()
-        if ident.get("op") != 2 or ident["d"].get("negotiatedRpcVersion") != 1:
-            raise ObsConnectError(f"OBS did not identify us (op {ident.get('op')})")
+def build_request(request_type: str, data: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    """The request's name and fields through obs-websocket-py's catalogue (unknown names fail here)."""
+    try:
+        cls = getattr(obs_requests, request_type)
+    except AttributeError:
+        raise ObsRequestError(request_type, 204, "unknown request type") from None
+    req = cls(**(data or {}))
+    return str(req.name), dict(req.data())
 
 
 class ObsClient:
@@ -121,33 +95,114 @@ class ObsClient:
         self.settings = settings
         self._on_event = on_event
         self._on_close = on_close
-        self._ws = _Ws(settings)
+        self._ws: websocket.WebSocket | None = None
         self._lock = threading.Lock()
-        self._ids = 0
+        self._ids = itertools.count(1)
         self._waiting: dict[str, threading.Event] = {}
-        self._answers: dict[str, dict[str, Any]] = {}
+        self._answers: dict[str, tuple[dict[str, Any], float]] = {}
         self._alive = False
+        self._closed = threading.Event()
         self._close_reason = ""
-        self._thread: threading.Thread | None = None
+        self._close_cause = ""
+        self._threads: list[threading.Thread] = []
         self.server_version = ""
-        self.last_message_at = 0.0
+        self.last_message_at = 0.0  # monotonic
+        self.last_alive = 0.0  # wall clock of the last message from OBS
+        self._last_ping = 0.0
 
     def __repr__(self) -> str:
         return f"<ObsClient {self.settings.host}:{self.settings.port} {'up' if self._alive else 'down'}>"
 
     # -- connection ----------------------------------------------------------------------------
     def connect(self) -> None:
-        """Open and identify; raises ObsAuthError / ObsConnectError within ``connect_timeout``."""
-        self._ws.connect()
-        self.server_version = str(self._ws.server_version or "")
-        sock = self._ws.ws.sock
+        """Open and identify; raises ObsUnreachable / ObsAuthError / ObsHandshakeTimeout /
+        ObsConnectError within ``connect_timeout``."""
+        s = self.settings
+        url = f"ws://{s.host}:{s.port}"
+        ws = websocket.WebSocket(enable_multithread=True)
+        where = f"{s.host}:{s.port}"
+        try:
+            ws.connect(url, timeout=s.connect_timeout, suppress_origin=True)
+        except ConnectionRefusedError:
+            ws.abort()
+            raise ObsUnreachable(
+                f"nothing is listening at {where} (OBS not running, websocket server off, or wrong port)",
+                message_zh=f"{where} 没有程序在监听（OBS 未运行、未开 WebSocket 服务器或端口不对）",
+            ) from None
+        except (TimeoutError, websocket.WebSocketTimeoutException):
+            ws.abort()
+            raise ObsHandshakeTimeout(
+                f"{where} accepted the connection but did not answer in {s.connect_timeout:.1f}s",
+                message_zh=f"{where} 端口有响应但不握手（OBS 冻结或忙）",
+            ) from None
+        except (OSError, websocket.WebSocketException) as exc:
+            ws.abort()
+            raise ObsUnreachable(
+                f"cannot connect to OBS at {url}: {exc or type(exc).__name__}",
+                message_zh=f"无法连接 OBS（{where}）：{exc or type(exc).__name__}",
+            ) from None
+        try:
+            self._identify(ws)
+        except (TimeoutError, websocket.WebSocketTimeoutException):
+            ws.abort()
+            raise ObsHandshakeTimeout(
+                f"{where}: no obs-websocket Hello/Identify within {s.connect_timeout:.1f}s",
+                message_zh=f"{where} 端口有响应但不握手（OBS 冻结或不是 obs-websocket）",
+            ) from None
+        except ObsError:
+            ws.abort()
+            raise
+        except (OSError, websocket.WebSocketException, ValueError, KeyError) as exc:
+            ws.abort()
+            raise ObsConnectError(
+                f"OBS at {where} broke off the handshake ({type(exc).__name__})",
+                message_zh=f"OBS（{where}）握手中断",
+            ) from None
+        sock = ws.sock
         if sock is None:
             raise ObsConnectError("OBS closed the connection during the handshake")
-        sock.settimeout(max(self.settings.timeout, 1.0))  # sends never block for ever
+        sock.settimeout(max(s.timeout, 1.0))  # sends never block for ever
+        self._ws = ws
         self._alive = True
-        self.last_message_at = time.monotonic()
-        self._thread = threading.Thread(target=self._recv_loop, name="obs-recv", daemon=True)
-        self._thread.start()
+        self._touch()
+        for target, name in ((self._recv_loop, "obs-recv"), (self._keepalive, "obs-keepalive")):
+            t = threading.Thread(target=target, name=name, daemon=True)
+            self._threads.append(t)
+            t.start()
+
+    def _recv_json(self, ws: websocket.WebSocket) -> dict[str, Any]:
+        opcode, frame = ws.recv_data_frame(True)
+        if opcode == websocket.ABNF.OPCODE_CLOSE:
+            data = bytes(frame.data or b"")
+            code = int.from_bytes(data[:2], "big") if len(data) >= 2 else 1005
+            comment = data[2:].decode("utf-8", "replace")
+            if code == CLOSE_AUTH_FAILED:
+                raise ObsAuthError(code, comment)
+            raise ObsClosed(code, comment)
+        result: dict[str, Any] = json.loads(frame.data)
+        return result
+
+    def _identify(self, ws: websocket.WebSocket) -> None:
+        hello = self._recv_json(ws)
+        if hello.get("op") != 0:
+            raise ObsConnectError(f"unexpected first message from OBS (op {hello.get('op')})")
+        self.server_version = str(hello["d"].get("obsWebSocketVersion") or "")
+        auth_info = hello["d"].get("authentication")
+        ident: dict[str, Any] = {"rpcVersion": RPC_VERSION, "eventSubscriptions": EVENTS_ALL}
+        if auth_info:
+            if not self.settings.password:
+                raise ObsAuthError(
+                    CLOSE_AUTH_FAILED,
+                    "OBS requires a password and none is set",
+                    message_zh="OBS 要求密码，但没有设置（GOUJI_OBS_PASSWORD 或设置文件 password_env）",
+                )
+            ident["authentication"] = auth_string(
+                self.settings.password, str(auth_info["salt"]), str(auth_info["challenge"])
+            )
+        ws.send(json.dumps({"op": 1, "d": ident}))
+        answer = self._recv_json(ws)
+        if answer.get("op") != 2 or answer["d"].get("negotiatedRpcVersion") != RPC_VERSION:
+            raise ObsConnectError(f"OBS did not identify us (op {answer.get('op')})")
 
     @property
     def connected(self) -> bool:
@@ -157,18 +212,37 @@ class ObsClient:
     def close_reason(self) -> str:
         return self._close_reason
 
-    def close(self, reason: str = "closed by the application") -> None:
+    @property
+    def close_cause(self) -> str:
+        return self._close_cause
+
+    def close(self, reason: str = "closed by the application", cause: str = "stopped") -> None:
         """Drop the link at once (no close handshake: a frozen OBS would make that wait)."""
-        self._close_reason = self._close_reason or reason
-        was = self._alive
-        self._alive = False
-        try:
-            self._ws.ws.abort()
-        except Exception:  # noqa: BLE001 - a socket already gone
-            pass
-        if was and self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(1.0)
+        self._shutdown(reason, cause, notify=False, since=time.time())
+
+    def _shutdown(self, reason: str, cause: str, *, notify: bool, since: float) -> None:
+        with self._lock:
+            was = self._alive
+            self._alive = False
+            if not self._close_reason:
+                self._close_reason, self._close_cause = reason, cause
+        self._closed.set()
+        ws = self._ws
+        if ws is not None:
+            try:
+                ws.abort()
+            except Exception:  # noqa: BLE001 - a socket already gone
+                pass
+        me = threading.current_thread()
+        for t in self._threads:
+            if t is not me and was:
+                t.join(1.0)
         self._fail_waiting()
+        if was and notify and self._on_close is not None:
+            try:
+                self._on_close(self._close_reason, self._close_cause, since)
+            except Exception:  # noqa: BLE001
+                log.exception("on_close handler failed")
 
     def _fail_waiting(self) -> None:
         with self._lock:
@@ -176,23 +250,53 @@ class ObsClient:
         for ev in waiting:
             ev.set()
 
+    def _touch(self) -> None:
+        self.last_message_at = time.monotonic()
+        self.last_alive = time.time()
+
+    def _keepalive(self) -> None:
+        """Ping a quiet link; a link silent for ``freeze_after`` seconds is a frozen OBS."""
+        s = self.settings
+        step = min(0.05, s.ping_interval / 4)
+        while not self._closed.wait(step):
+            now = time.monotonic()
+            quiet = now - self.last_message_at
+            if quiet >= s.freeze_after:
+                self._shutdown(
+                    f"OBS 无响应 {quiet:.1f} 秒 / OBS silent for {quiet:.1f}s (frozen)",
+                    "frozen",
+                    notify=True,
+                    since=self.last_alive,
+                )
+                return
+            if quiet >= s.ping_interval and now - self._last_ping >= s.ping_interval:
+                self._last_ping = now
+                ws = self._ws
+                try:
+                    if ws is not None:
+                        ws.ping(b"gouji")
+                except (OSError, websocket.WebSocketException) as exc:
+                    self._shutdown(f"ping failed: {exc}", "lost", notify=True, since=self.last_alive)
+                    return
+
     def _recv_loop(self) -> None:
-        ws = self._ws.ws
-        reason = "connection closed by OBS"
+        ws = self._ws
+        assert ws is not None
+        reason, cause = "connection closed by OBS", "lost"
         try:
             while self._alive:
                 sock = ws.sock
                 if sock is None:
                     break
                 # websocket-client reads exactly one frame's bytes, so select() sees what is left
-                ready, _, _ = select.select([sock], [], [], 0.25)
+                ready, _, _ = select.select([sock], [], [], 0.1)
                 if not ready:
                     continue
                 try:
                     opcode, frame = ws.recv_data_frame(True)
                 except websocket.WebSocketTimeoutException:
                     continue
-                self.last_message_at = time.monotonic()
+                self._touch()
                 if opcode == websocket.ABNF.OPCODE_CLOSE:
                     data = bytes(frame.data or b"")
                     code = int.from_bytes(data[:2], "big") if len(data) >= 2 else 1005
@@ -202,25 +306,12 @@ class ObsClient:
                     continue
                 self._dispatch(frame.data)
         except (OSError, websocket.WebSocketException, ValueError) as exc:
-            if self._alive:
-                reason = f"connection lost ({type(exc).__name__}: {exc})"
+            reason = f"connection lost ({type(exc).__name__}: {exc})"
         except Exception:  # noqa: BLE001 - never die silently
             log.exception("OBS receive loop failed")
             reason = "receive loop failed"
-        finally:
-            was = self._alive
-            self._alive = False
-            self._close_reason = self._close_reason or reason
-            self._fail_waiting()
-            try:
-                ws.abort()
-            except Exception:  # noqa: BLE001
-                pass
-            if was and self._on_close is not None:
-                try:
-                    self._on_close(self._close_reason)
-                except Exception:  # noqa: BLE001
-                    log.exception("on_close handler failed")
+        if self._alive:
+            self._shutdown(reason, cause, notify=True, since=time.time())
 
     def _dispatch(self, raw: bytes | str) -> None:
         msg = json.loads(raw)
@@ -237,45 +328,36 @@ class ObsClient:
             with self._lock:
                 ev = self._waiting.get(rid)
                 if ev is not None:
-                    self._answers[rid] = d
+                    self._answers[rid] = (d, time.time())
             if ev is not None:
                 ev.set()
+
+    def _send(self, payload: dict[str, Any]) -> None:
+        ws = self._ws
+        if ws is None or not self._alive:
+            raise ObsNotConnected(f"not connected to OBS ({self._close_reason or 'never connected'})")
+        try:
+            ws.send(json.dumps(payload, ensure_ascii=False))
+        except (OSError, websocket.WebSocketException) as exc:
+            self._shutdown(f"send failed: {exc}", "lost", notify=True, since=time.time())
+            raise ObsConnectionLost(f"send failed ({exc})") from None
 
     # -- requests ------------------------------------------------------------------------------
     def request(
         self, request_type: str, data: dict[str, Any] | None = None, *, timeout: float | None = None
     ) -> dict[str, Any]:
         """Send one request and return its ``responseData``; never waits longer than ``timeout``."""
-        if not self._alive:
-            raise ObsNotConnected(f"not connected to OBS ({self._close_reason or 'never connected'})")
-        # the library's request class validates nothing but gives us its name/data conventions
-        req = getattr(obs_requests, request_type)(**(data or {}))
-        timeout = self.settings.timeout if timeout is None else timeout
-        ev = threading.Event()
-        with self._lock:
-            self._ids += 1
-            rid = f"g{self._ids}"
-            self._waiting[rid] = ev
-        try:
-            payload = {"op": 6, "d": {"requestId": rid, "requestType": req.name, "requestData": req.data()}}
-            try:
-                self._ws.ws.send(json.dumps(payload, ensure_ascii=False))
-            except (OSError, websocket.WebSocketException) as exc:
-                self.close(f"send failed: {exc}")
-                raise ObsConnectionLost(f"{request_type}: send failed ({exc})") from None
-            if not ev.wait(timeout):
-                raise ObsTimeout(request_type, timeout)
-        finally:
-            with self._lock:
-                self._waiting.pop(rid, None)
-                answer = self._answers.pop(rid, None)
-        if answer is None:
-            raise ObsConnectionLost(f"{request_type}: {self._close_reason or 'connection lost'}")
-        status = answer.get("requestStatus") or {}
-        if not status.get("result"):
-            raise ObsRequestError(request_type, int(status.get("code", 0)), str(status.get("comment", "")))
-        out: dict[str, Any] = answer.get("responseData") or {}
-        return out
+        return self.request_timed(request_type, data, timeout=timeout)[0]
+
+    def request_timed(
+        self, request_type: str, data: dict[str, Any] | None = None, *, timeout: float | None = None
+    ) -> tuple[dict[str, Any], float]:
+        """As :meth:`request`, with the wall-clock time OBS's answer arrived."""
+        out, at = self.pipeline_timed([(request_type, data or {})], timeout=timeout)
+        result = out[0]
+        if isinstance(result, ObsError):
+            raise result
+        return result, at
 
     def pipeline(
         self, calls: list[tuple[str, dict[str, Any]]], *, timeout: float | None = None
@@ -285,37 +367,43 @@ class ObsClient:
         Returns, in order, each ``responseData`` or the :class:`ObsError` of that request. Only use
         for requests that do not depend on each other. Waits at most ``timeout`` overall.
         """
+        return self.pipeline_timed(calls, timeout=timeout)[0]
+
+    def pipeline_timed(
+        self, calls: list[tuple[str, dict[str, Any]]], *, timeout: float | None = None
+    ) -> tuple[list[dict[str, Any] | ObsError], float]:
+        """As :meth:`pipeline`, with the wall-clock time the last answer arrived (0 for no calls)."""
         if not calls:
-            return []
+            return [], 0.0
         if not self._alive:
             raise ObsNotConnected(f"not connected to OBS ({self._close_reason or 'never connected'})")
         timeout = self.settings.timeout if timeout is None else timeout
+        built = [build_request(t, d) for t, d in calls]
         pending: list[tuple[str, str, threading.Event]] = []
         with self._lock:
-            for rtype, _data in calls:
-                self._ids += 1
-                rid = f"g{self._ids}"
+            for rtype, _d in calls:
+                rid = f"g{next(self._ids)}"
                 ev = threading.Event()
                 self._waiting[rid] = ev
                 pending.append((rid, rtype, ev))
         out: list[dict[str, Any] | ObsError] = []
+        last = 0.0
         try:
-            for (rid, rtype, _ev), (_t, data) in zip(pending, calls, strict=True):
-                req = getattr(obs_requests, rtype)(**data)
-                msg = {"op": 6, "d": {"requestId": rid, "requestType": req.name, "requestData": req.data()}}
-                try:
-                    self._ws.ws.send(json.dumps(msg, ensure_ascii=False))
-                except (OSError, websocket.WebSocketException) as exc:
-                    self.close(f"send failed: {exc}")
-                    raise ObsConnectionLost(f"{rtype}: send failed ({exc})") from None
+            for (rid, _rtype, _ev), (name, data) in zip(pending, built, strict=True):
+                self._send({"op": 6, "d": {"requestId": rid, "requestType": name, "requestData": data}})
             deadline = time.monotonic() + timeout
             for rid, rtype, ev in pending:
                 if not ev.wait(max(0.0, deadline - time.monotonic())):
                     raise ObsTimeout(rtype, timeout)
                 with self._lock:
-                    answer = self._answers.pop(rid, None)
-                if answer is None:
-                    raise ObsConnectionLost(f"{rtype}: {self._close_reason or 'connection lost'}")
+                    got = self._answers.pop(rid, None)
+                if got is None:
+                    raise ObsConnectionLost(
+                        f"{rtype}: {self._close_reason or 'connection lost'}",
+                        cause=self._close_cause or "lost",
+                    )
+                answer, at = got
+                last = max(last, at)
                 status = answer.get("requestStatus") or {}
                 if status.get("result"):
                     out.append(answer.get("responseData") or {})
@@ -328,7 +416,7 @@ class ObsClient:
                 for rid, _r, _e in pending:
                     self._waiting.pop(rid, None)
                     self._answers.pop(rid, None)
-        return out
+        return out, last
 
     def screenshot(
         self,

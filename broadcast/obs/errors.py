@@ -4,14 +4,18 @@ from __future__ import annotations
 
 
 class ObsError(Exception):
-    """Anything that went wrong talking to OBS. ``message_zh`` is for the operator."""
+    """Anything that went wrong talking to OBS. ``message_zh`` is for the operator; ``cause`` is the
+    reason code the bridge shows and the as-run records (``broadcast.core.airlog.CAUSES``)."""
 
     message_zh: str = "OBS 出错"
+    cause: str = "lost"
 
-    def __init__(self, message: str, *, message_zh: str = "") -> None:
+    def __init__(self, message: str, *, message_zh: str = "", cause: str = "") -> None:
         super().__init__(message)
         if message_zh:
             self.message_zh = message_zh
+        if cause:
+            self.cause = cause
 
 
 class ObsNotConnected(ObsError):
@@ -22,15 +26,30 @@ class ObsConnectError(ObsError):
     """The connection could not be opened (nothing listening, handshake timed out, bad answer)."""
 
     message_zh = "无法连接 OBS"
+    cause = "unreachable"
+
+
+class ObsUnreachable(ObsConnectError):
+    """Nothing listens at the address (OBS not running, websocket server off, wrong port)."""
+
+    cause = "unreachable"
+
+
+class ObsHandshakeTimeout(ObsConnectError):
+    """The port answered but obs-websocket's Hello/Identify did not come in time (OBS frozen or busy)."""
+
+    cause = "handshake"
 
 
 class ObsAuthError(ObsConnectError):
     """OBS refused the password: websocket close code 4009 "Authentication failed."."""
 
-    def __init__(self, code: int, comment: str) -> None:
+    cause = "auth_failed"
+
+    def __init__(self, code: int, comment: str, *, message_zh: str = "") -> None:
         super().__init__(
             f"OBS refused the password (close code {code}: {comment})",
-            message_zh=f"OBS 密码错误（{code}：{comment}）",
+            message_zh=message_zh or f"OBS 密码错误（{code}：{comment}）",
         )
         self.code = code
         self.comment = comment
@@ -58,6 +77,7 @@ class ObsTimeout(ObsError):
     """No answer within the configured time (OBS frozen, overloaded, or the link is gone)."""
 
     message_zh = "OBS 无响应（超时）"
+    cause = "frozen"
 
     def __init__(self, request_type: str, timeout: float) -> None:
         super().__init__(f"no answer from OBS to {request_type} within {timeout:.1f}s")

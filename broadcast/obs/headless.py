@@ -87,7 +87,10 @@ class HeadlessObs:
             d.mkdir(parents=True, exist_ok=True)
         os.chmod(self.root / "runtime", 0o700)
         auth = "true" if self.password else "false"
-        (cfg / "global.ini").write_text(
+        ini = cfg / "global.ini"
+        ini.touch(mode=0o600, exist_ok=True)
+        os.chmod(ini, 0o600)
+        ini.write_text(
             "[General]\nFirstRun=true\nEnableAutoUpdates=false\nConfirmOnExit=false\n"
             "LastVersion=486539264\n\n"
             f"[Basic]\nProfile={PROFILE}\nProfileDir={PROFILE}\nSceneCollection={COLLECTION}\n"
@@ -189,8 +192,8 @@ class HeadlessObs:
             "--websocket_port",
             str(self.port),
         ]
-        if self.password:
-            cmd += ["--websocket_password", self.password]
+        # the password is in global.ini (mode 0600), never on the command line where ps and OBS's
+        # own log would show it
         t0 = time.monotonic()
         log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child
         try:

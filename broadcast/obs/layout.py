@@ -18,7 +18,7 @@ Z order in an air scene is the order of its items (first = bottom).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -191,13 +191,11 @@ def graphics_on_scene(layout: Layout, scene: str, bus: Mapping[str, Any]) -> set
 
 
 def resolve_asset(ref: str, assets_dir: str | Path) -> str:
-    """A logo/photo reference from the state as a local file OBS can open ("" when there is none)."""
-    if not ref or "://" in ref:
-        return ""
-    p = Path(ref)
-    if not p.is_absolute():
-        p = Path(assets_dir) / p
-    return str(p.resolve()) if p.is_file() else ""
+    """A logo/photo reference from the state (a web path of the overlay server, or a file) as a local
+    file OBS can open ("" when there is none); see :mod:`broadcast.obs.assets`."""
+    from broadcast.obs.assets import AssetResolver
+
+    return AssetResolver(base=assets_dir)(ref)
 
 
 def build_layout(
@@ -212,7 +210,14 @@ def build_layout(
     height: int = T.canvas()[1],
     camera_kind: str = "",
     camera_settings: Mapping[str, Any] | None = None,
+    resolve: Callable[[str], str] | None = None,
 ) -> Layout:
+    """``resolve`` turns the state's logo references into files (default: the overlay server's roots,
+    then ``assets_dir`` for relative paths)."""
+    if resolve is None:
+        from broadcast.obs.assets import AssetResolver
+
+        resolve = AssetResolver(base=assets_dir)
     lay = Layout(browser=browser, films=dict(films or {}))
     bg: list[ItemSpec] = [ItemSpec(INPUT_BG_STUDIO)]
     lay.inputs[INPUT_BG_STUDIO] = InputSpec(
@@ -272,7 +277,7 @@ def build_layout(
             if scene != SCENE_BREAK:
                 lay.scenes[scene] = [*bg, ItemSpec(INPUT_OVERLAY)]
         return lay
-    _native_graphics(lay, state, font=font, assets=assets_dir, w=width, h=height)
+    _native_graphics(lay, state, font=font, assets=resolve, w=width, h=height)
     for scene, gfx in SCENE_GRAPHICS.items():
         if scene == SCENE_BREAK:
             continue
@@ -321,7 +326,7 @@ def text_width(text: str, size: float) -> int:
 class _Painter:
     """Adds one graphic's sources to its nested scene, bottom to top."""
 
-    def __init__(self, lay: Layout, graphic: str, font: str, assets: str | Path) -> None:
+    def __init__(self, lay: Layout, graphic: str, font: str, assets: Callable[[str], str]) -> None:
         self.lay, self.scene, self.font, self.assets = lay, GFX_SCENE[graphic], font, assets
         lay.scenes.setdefault(self.scene, [])
 
@@ -367,9 +372,7 @@ class _Painter:
         self.add(name, COLOR, color_settings(c, w, h, alpha), x, y)
 
     def image(self, name: str, ref: str, x: float, y: float, bw: int, bh: int) -> None:
-        self.add(
-            name, IMAGE, {"file": resolve_asset(ref, self.assets), "unload": False}, x, y, bounds=(bw, bh)
-        )
+        self.add(name, IMAGE, {"file": self.assets(ref), "unload": False}, x, y, bounds=(bw, bh))
 
     def panel(
         self,
@@ -415,7 +418,7 @@ class _Painter:
 
 
 def _native_graphics(
-    lay: Layout, st: Mapping[str, Any], *, font: str, assets: str | Path, w: int, h: int
+    lay: Layout, st: Mapping[str, Any], *, font: str, assets: Callable[[str], str], w: int, h: int
 ) -> None:
     for g in GFX_SCENE:
         lay.scenes.setdefault(GFX_SCENE[g], [])

@@ -1,9 +1,11 @@
 """Create or update the show's scenes and sources in OBS, idempotently (run twice, same result).
 
 Only names the layout owns are touched: scenes and inputs are created when missing, inputs' settings
-and items' placement are set to the layout's, duplicate items of ours are removed. Whatever else the
-studio keeps in OBS is left alone. A name that exists with another kind of source is refused with a
-clear message rather than deleted.
+and items' placement are set to the layout's where OBS holds something else (read back first: the
+sources OBS kept in its saved collection are re-used, not re-created or re-sent), duplicate items of
+ours are removed. Whatever else the studio keeps in OBS is left alone. A name that exists with another
+kind of source is refused with a clear message rather than deleted. The comparisons are pure functions
+in :mod:`broadcast.obs.sync`.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from broadcast.obs import layout as L
+from broadcast.obs import sync as S
 from broadcast.obs.errors import ALREADY_EXISTS, OUTPUT_RUNNING, ObsError, ObsRequestError
 
 log = logging.getLogger(__name__)
@@ -42,9 +45,12 @@ class ProvisionReport:
     items_created: list[str] = field(default_factory=list)
     items_removed: list[str] = field(default_factory=list)
     inputs_updated: int = 0
+    transforms_set: int = 0
     warnings: list[str] = field(default_factory=list)
-    # (scene, source) -> sceneItemId, for the bridge's visibility sync
+    # (scene, source) -> sceneItemId and whether OBS shows it, for the bridge's visibility sync
     item_ids: dict[tuple[str, str], int] = field(default_factory=dict)
+    enabled: dict[tuple[str, str], bool] = field(default_factory=dict)
+    settings: dict[str, dict[str, Any]] = field(default_factory=dict)  # what OBS now holds, per input
 
     @property
     def changed(self) -> bool:
@@ -55,7 +61,7 @@ class ProvisionReport:
         return (
             f"图形方式：{mode}；新建场景 {len(self.scenes_created)}，新建源 {len(self.inputs_created)}，"
             f"新建场景项 {len(self.items_created)}，移除重复项 {len(self.items_removed)}，"
-            f"更新设置 {self.inputs_updated}"
+            f"更新设置 {self.inputs_updated}，调整位置 {self.transforms_set}"
         )
 
 
@@ -65,43 +71,6 @@ def input_kinds(obs: Requester) -> list[str]:
 
 def has_browser_source(kinds: list[str]) -> bool:
     return "browser_source" in kinds
-
-
-def transform(spec: L.InputSpec | None, item: L.ItemSpec, scene: str) -> dict[str, Any]:
-    """An input sits where the layout says in its home scene; elsewhere (nested scenes) at 0,0."""
-    home = spec is not None and spec.scene == scene
-    x, y, align = (spec.x, spec.y, spec.align) if spec is not None and home else (0.0, 0.0, L.ALIGN_TOP_LEFT)
-    t: dict[str, Any] = {
-        "positionX": float(x),
-        "positionY": float(y),
-        "alignment": int(align),
-        "rotation": 0.0,
-        "scaleX": 1.0,
-        "scaleY": 1.0,
-        "cropTop": 0,
-        "cropBottom": 0,
-        "cropLeft": 0,
-        "cropRight": 0,
-    }
-    bounds = item.bounds or (spec.bounds if spec is not None else None)
-    if spec is not None and home and spec.fit and not bounds:
-        # a text that may run long: shrunk to its box, never enlarged, anchored like the item
-        t.update(
-            boundsType="OBS_BOUNDS_MAX_ONLY",
-            boundsWidth=float(spec.fit[0]),
-            boundsHeight=float(spec.fit[1]),
-            boundsAlignment=int(align),
-        )
-    elif bounds:
-        t.update(
-            boundsType="OBS_BOUNDS_SCALE_INNER",
-            boundsWidth=float(bounds[0]),
-            boundsHeight=float(bounds[1]),
-            boundsAlignment=0,
-        )
-    else:
-        t.update(boundsType="OBS_BOUNDS_NONE")
-    return t
 
 
 def _check(results: list[dict[str, Any] | ObsError], ok_codes: tuple[int, ...] = ()) -> list[dict[str, Any]]:
@@ -127,11 +96,25 @@ def provision(
     transition_ms: int = 300,
     timeout: float = 10.0,
 ) -> ProvisionReport:
-    """Bring OBS to the layout. Independent requests go out together (OBS runs them in parallel)."""
+    """Bring OBS to the layout, sending only what differs from what OBS already holds.
+
+    After a crash OBS reloads the sources it saved, so a re-sync is mostly reading back (settings,
+    items and transforms, in two pipelines) and changing the few things that differ; a fresh OBS gets
+    everything created. Independent requests go out together (OBS runs them on its thread pool)."""
     rep = ProvisionReport(browser=lay.browser)
-    _video(obs, rep, width, height, fps)
-    scenes = {s["sceneName"] for s in obs.request("GetSceneList").get("scenes", [])}
-    inputs = {i["inputName"]: i["inputKind"] for i in obs.request("GetInputList").get("inputs", [])}
+    video, scene_list, input_list, trans = _check(
+        obs.pipeline(
+            [
+                ("GetVideoSettings", {}),
+                ("GetSceneList", {}),
+                ("GetInputList", {}),
+                ("GetCurrentSceneTransition", {}),
+            ],
+            timeout=timeout,
+        )
+    )
+    scenes = {s["sceneName"] for s in scene_list.get("scenes", [])}
+    inputs = {i["inputName"]: i["inputKind"] for i in input_list.get("inputs", [])}
     for name in lay.inputs:
         if name in scenes:
             raise ProvisionError(
@@ -152,17 +135,17 @@ def provision(
                 f"OBS source {spec.name!r} is a {have}, the show needs a {spec.kind}",
                 message_zh=f"OBS 源“{spec.name}”类型是 {have}，节目需要 {spec.kind}：请删除或改名后重试",
             )
+    _video(obs, rep, video, width, height, fps)
     missing = [s for s in order if s not in scenes]
     _check(
         obs.pipeline([("CreateScene", {"sceneName": s}) for s in missing], timeout=timeout),
         ok_codes=(ALREADY_EXISTS,),
     )
     rep.scenes_created.extend(missing)
-    # inputs: create in their home scene, else bring their settings up to date
-    calls: list[tuple[str, dict[str, Any]]] = []
+    creates: list[tuple[str, dict[str, Any]]] = []
     for spec in lay.inputs.values():
         if spec.name not in inputs:
-            calls.append(
+            creates.append(
                 (
                     "CreateInput",
                     {
@@ -175,120 +158,63 @@ def provision(
                 )
             )
             rep.inputs_created.append(spec.name)
-        else:
-            calls.append(
-                (
-                    "SetInputSettings",
-                    {"inputName": spec.name, "inputSettings": spec.settings, "overlay": True},
-                )
-            )
-            rep.inputs_updated += 1
-    # a new text source loads its font and renders its glyphs (20-50 ms each on this kind of machine):
-    # in batches, each bounded by the timeout, so a first provisioning of every graphic never times out
-    for k in range(0, len(calls), CREATE_BATCH):
-        _check(obs.pipeline(calls[k : k + CREATE_BATCH], timeout=timeout))
-    # items: one per (scene, source), in the layout's order, placed as the layout says
-    lists = _check(obs.pipeline([("GetSceneItemList", {"sceneName": s}) for s in order], timeout=timeout))
-    creates: list[tuple[str, L.ItemSpec]] = []
-    calls = []
-    for scene, listing in zip(order, lists, strict=True):
-        by_source: dict[str, list[dict[str, Any]]] = {}
-        for it in sorted(listing.get("sceneItems", []), key=lambda i: int(i.get("sceneItemIndex", 0))):
-            by_source.setdefault(str(it["sourceName"]), []).append(it)
-        for item in lay.scenes[scene]:
-            found = by_source.get(item.source, [])
-            if not found:
-                creates.append((scene, item))
-                continue
-            rep.item_ids[(scene, item.source)] = int(found[0]["sceneItemId"])
-            for extra in found[1:]:
-                calls.append(
-                    ("RemoveSceneItem", {"sceneName": scene, "sceneItemId": int(extra["sceneItemId"])})
-                )
-                rep.items_removed.append(f"{scene}/{item.source}")
-    created = _check(
+    # what OBS holds: the settings of the inputs it kept and every scene's items, read in one go
+    kept = [n for n in lay.inputs if n in inputs]
+    reads = _check(
         obs.pipeline(
-            [
-                (
-                    "CreateSceneItem",
-                    {
-                        "sceneName": sc,
-                        "sourceName": it.source,
-                        "sceneItemEnabled": not (it.graphic or it.film),
-                    },
-                )
-                for sc, it in creates
-            ],
+            [("GetInputSettings", {"inputName": n}) for n in kept]
+            + [("GetSceneItemList", {"sceneName": s}) for s in order if s not in missing],
             timeout=timeout,
         )
     )
-    for (scene, item), out in zip(creates, created, strict=True):
-        rep.item_ids[(scene, item.source)] = int(out["sceneItemId"])
-        rep.items_created.append(f"{scene}/{item.source}")
-    for scene in order:
-        for item in lay.scenes[scene]:
-            item_id = rep.item_ids[(scene, item.source)]
-            calls.append(
-                (
-                    "SetSceneItemTransform",
-                    {
-                        "sceneName": scene,
-                        "sceneItemId": item_id,
-                        "sceneItemTransform": transform(lay.inputs.get(item.source), item, scene),
-                    },
-                )
-            )
-            if not (item.graphic or item.film):
-                calls.append(
-                    (
-                        "SetSceneItemEnabled",
-                        {"sceneName": scene, "sceneItemId": item_id, "sceneItemEnabled": True},
-                    )
-                )
-    _check(obs.pipeline(calls, timeout=timeout))
-    _order(
-        obs, {scene: [rep.item_ids[(scene, i.source)] for i in lay.scenes[scene]] for scene in order}, timeout
-    )
-    _transition(obs, rep, transition, transition_ms)
+    have = {n: dict(r.get("inputSettings") or {}) for n, r in zip(kept, reads, strict=False)}
+    listings: dict[str, list[S.SceneItem]] = {s: [] for s in order}
+    for s, r in zip([s for s in order if s not in missing], reads[len(kept) :], strict=True):
+        listings[s] = S.scene_items(r)
+    changed = S.plan_settings(lay, {**have, **{n: lay.inputs[n].settings for n in rep.inputs_created}})
+    rep.inputs_updated = len(changed)
+    # a new text source loads its font and renders its glyphs (20-50 ms each on this kind of machine):
+    # in batches, each bounded by the timeout, so a first provisioning of every graphic never times out
+    calls = creates + S.settings_requests(changed)
+    for k in range(0, len(calls), CREATE_BATCH):
+        _check(obs.pipeline(calls[k : k + CREATE_BATCH], timeout=timeout))
+    if creates:  # CreateInput put each new input in its home scene: list those scenes again
+        homes = sorted({lay.inputs[n].scene for n in rep.inputs_created})
+        for s, r in zip(
+            homes, _check(obs.pipeline([("GetSceneItemList", {"sceneName": s}) for s in homes])), strict=True
+        ):
+            listings[s] = S.scene_items(r)
+    plan = S.plan_items(lay, listings)
+    created = _check(obs.pipeline(S.create_requests(plan.create), timeout=timeout))
+    new = [(sc, it, int(out["sceneItemId"])) for (sc, it), out in zip(plan.create, created, strict=True)]
+    for sc, it, iid in new:
+        plan.item_ids[(sc, it.source)] = iid
+        plan.enabled[(sc, it.source)] = not (it.graphic or it.film)
+        rep.items_created.append(f"{sc}/{it.source}")
+    for sc, _iid, src in plan.remove:
+        rep.items_removed.append(f"{sc}/{src}")
+    _check(obs.pipeline(plan.requests() + S.created_transforms(lay, new), timeout=timeout))
+    rep.transforms_set = len(plan.transforms) + len(new)
+    rep.item_ids = dict(plan.item_ids)
+    rep.enabled = dict(plan.enabled)
+    rep.settings = {n: dict(spec.settings) for n, spec in lay.inputs.items()}
+    # items created together land in any order (OBS runs the requests in parallel): list again
+    moved = sorted({sc for sc, _it, _i in new} | {sc for sc, _i, _s in plan.remove})
+    for sc, r in zip(
+        moved, _check(obs.pipeline([("GetSceneItemList", {"sceneName": s}) for s in moved])), strict=True
+    ):
+        listings[sc] = S.scene_items(r)
+    current = {s: [i.id for i in listings[s]] for s in order}
+    wanted = {s: [plan.item_ids[(s, i.source)] for i in lay.scenes[s]] for s in order}
+    for batch in S.plan_order(current, wanted):
+        _check(obs.pipeline(batch, timeout=timeout))
+    _transition(obs, rep, trans, transition, transition_ms)
     return rep
 
 
-def _create_scene(obs: Requester, scene: str) -> None:
-    try:
-        obs.request("CreateScene", {"sceneName": scene})
-    except ObsRequestError as exc:
-        if exc.code != ALREADY_EXISTS:
-            raise
-
-
-def _order(obs: Requester, wanted: dict[str, list[int]], timeout: float) -> None:
-    """Our items bottom→top in layout order (index 0 = bottom) in every scene; anything else stays
-    above them. Items created together land in any order, and each SetSceneItemIndex costs OBS about a
-    frame: the moves of one scene depend on each other, those of different scenes do not, so the k-th
-    move of every scene goes out in one pipeline."""
-    scenes = list(wanted)
-    lists = _check(obs.pipeline([("GetSceneItemList", {"sceneName": s}) for s in scenes], timeout=timeout))
-    moves: list[list[tuple[str, dict[str, Any]]]] = []
-    for scene, listing in zip(scenes, lists, strict=True):
-        current = listing.get("sceneItems", [])
-        order = [int(i["sceneItemId"]) for i in sorted(current, key=lambda i: int(i["sceneItemIndex"]))]
-        mine: list[tuple[str, dict[str, Any]]] = []
-        for want, item_id in enumerate(wanted[scene]):
-            if item_id in order and order.index(item_id) != want:
-                mine.append(
-                    (
-                        "SetSceneItemIndex",
-                        {"sceneName": scene, "sceneItemId": item_id, "sceneItemIndex": want},
-                    )
-                )
-                order.remove(item_id)  # OBS moves the item: the others keep their order
-                order.insert(want, item_id)
-        moves.append(mine)
-    for k in range(max((len(m) for m in moves), default=0)):
-        _check(obs.pipeline([m[k] for m in moves if len(m) > k], timeout=timeout))
-
-
-def _video(obs: Requester, rep: ProvisionReport, width: int, height: int, fps: int) -> None:
+def _video(
+    obs: Requester, rep: ProvisionReport, have: dict[str, Any], width: int, height: int, fps: int
+) -> None:
     want = {
         "baseWidth": width,
         "baseHeight": height,
@@ -297,7 +223,6 @@ def _video(obs: Requester, rep: ProvisionReport, width: int, height: int, fps: i
         "fpsNumerator": fps,
         "fpsDenominator": 1,
     }
-    have = obs.request("GetVideoSettings")
     if all(int(have.get(k, 0)) == v for k, v in want.items()):
         return
     try:
@@ -308,11 +233,11 @@ def _video(obs: Requester, rep: ProvisionReport, width: int, height: int, fps: i
         rep.warnings.append(f"画面设置未改（OBS 正在输出）：需要 {width}×{height} {fps}fps")
 
 
-def _transition(obs: Requester, rep: ProvisionReport, name: str, ms: int) -> None:
+def _transition(obs: Requester, rep: ProvisionReport, have: dict[str, Any], name: str, ms: int) -> None:
     try:
-        if obs.request("GetCurrentSceneTransition").get("transitionName") != name:
+        if have.get("transitionName") != name:
             obs.request("SetCurrentSceneTransition", {"transitionName": name})
-        if name != "Cut":
+        if name != "Cut" and int(have.get("transitionDuration") or 0) != int(ms):
             obs.request("SetCurrentSceneTransitionDuration", {"transitionDuration": int(ms)})
     except ObsRequestError as exc:
         rep.warnings.append(f"转场 {name} 未设置：{exc.code} {exc.comment}")

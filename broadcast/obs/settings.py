@@ -41,8 +41,10 @@ class ObsSettings:
     password: str = field(default="", repr=False)
     timeout: float = 2.0  # a request's answer
     connect_timeout: float = 2.0  # TCP + websocket handshake + Identify
-    ping_interval: float = 0.5  # watchdog: how often an idle link is checked
-    backoff_initial: float = 0.2  # reconnect: first wait, doubled up to backoff_max
+    ping_interval: float = 0.25  # keep-alive: a link quiet this long is pinged
+    freeze_after: float = 1.0  # nothing at all from OBS this long (pings unanswered) = OBS frozen
+    retry_interval: float = 0.1  # nothing listening: try again this often (a refused connect is cheap)
+    backoff_initial: float = 0.2  # other failures: first wait, doubled up to backoff_max
     backoff_max: float = 2.0
     fps: int = 25
     width: int = 1920
@@ -62,8 +64,13 @@ class ObsSettings:
             raise SettingsError(f"OBS port {self.port} out of range (1–65535)")
         if self.fps not in (25, 50):
             raise SettingsError(f"fps {self.fps}: the show is 1920×1080 at 25 or 50 fps")
-        if self.timeout <= 0 or self.connect_timeout <= 0:
+        if self.timeout <= 0 or self.connect_timeout <= 0 or self.ping_interval <= 0:
             raise SettingsError("timeouts must be positive seconds")
+        if self.freeze_after <= self.ping_interval:
+            raise SettingsError(
+                f"freeze_after ({self.freeze_after}s) must be longer than "
+                f"ping_interval ({self.ping_interval}s)"
+            )
         if self.transition not in ("Cut", "Fade"):
             raise SettingsError(f"transition {self.transition!r}: use Cut or Fade")
 
@@ -120,7 +127,15 @@ class ObsSettings:
             for key in ("port", "fps", "width", "height", "transition_ms", "proof_width"):
                 if key in values:
                     values[key] = int(values[key])
-            for key in ("timeout", "connect_timeout", "ping_interval", "backoff_initial", "backoff_max"):
+            for key in (
+                "timeout",
+                "connect_timeout",
+                "ping_interval",
+                "freeze_after",
+                "retry_interval",
+                "backoff_initial",
+                "backoff_max",
+            ):
                 if key in values:
                     values[key] = float(values[key])
         except (TypeError, ValueError) as exc:

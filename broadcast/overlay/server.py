@@ -12,7 +12,9 @@ Protocol (``/ws?bus=program&token=…``, JSON text frames):
   action, carrying the whole of each top-level section that changed (``meta`` always). Pages replace
   those sections. ``{"type": "hb"}`` every few seconds so a page can tell a dead link from a quiet show.
 * page → server ``{"type": "rendered", "seq": n}`` from inside the ``requestAnimationFrame`` that put
-  state ``n`` on screen, when the page was opened with ``echo=1`` (tests and the latency benchmark).
+  state ``n`` on screen, when the page was opened with ``echo=1`` (tests and the latency benchmark) or
+  runs inside OBS's browser source (``window.obsstudio`` exists: the page connects with ``obs=1`` and
+  its echoes are the as-run log's evidence of what OBS painted, ``Rendered.inside_obs``).
 
 The store's listener runs on the dispatching thread; it only hands the change to the server's loop
 with ``call_soon_threadsafe``. Serialisation happens once per change on the loop, and every client has
@@ -94,6 +96,7 @@ class Rendered:
     page_arrived: float = 0.0  # page clock, seconds since the epoch: the state reached the page
     page_frame: float = 0.0  # page clock: the requestAnimationFrame callback that rendered it began
     page_sent: float = 0.0  # page clock: the echo was sent (end of that callback)
+    inside_obs: bool = False  # the page runs in OBS's browser source (window.obsstudio)
 
 
 class PathRefused(Exception):
@@ -116,9 +119,12 @@ def safe_join(root: Path, tail: str) -> Path:
 
 
 class _Client:
-    __slots__ = ("id", "ws", "bus", "echo", "queue", "task", "peer")
+    __slots__ = ("id", "ws", "bus", "echo", "queue", "task", "peer", "inside_obs")
 
-    def __init__(self, cid: int, ws: web.WebSocketResponse, bus: str, echo: bool, peer: str) -> None:
+    def __init__(
+        self, cid: int, ws: web.WebSocketResponse, bus: str, echo: bool, peer: str, inside_obs: bool = False
+    ) -> None:
+        self.inside_obs = inside_obs
         self.id = cid
         self.ws = ws
         self.bus = bus
@@ -460,7 +466,10 @@ class OverlayServer:
         await ws.prepare(request)
         cid = self._next_id
         self._next_id += 1
-        client = _Client(cid, ws, bus, request.query.get("echo") == "1", request.remote or "")
+        inside_obs = request.query.get("obs") == "1"
+        client = _Client(
+            cid, ws, bus, request.query.get("echo") == "1" or inside_obs, request.remote or "", inside_obs
+        )
         self._clients[cid] = client
         if self._state:
             client.queue.put_nowait(self._snapshot())
@@ -500,7 +509,9 @@ class OverlayServer:
                 sent = float(msg.get("sent", 0)) / 1000.0
             except (TypeError, ValueError):
                 arrived = frame = sent = 0.0
-            event = Rendered(int(msg.get("seq", -1)), client.bus, client.id, now, arrived, frame, sent)
+            event = Rendered(
+                int(msg.get("seq", -1)), client.bus, client.id, now, arrived, frame, sent, client.inside_obs
+            )
             for fn in list(self._rendered_listeners):
                 try:
                     fn(event)

@@ -1,7 +1,8 @@
 // The on-air pages' connection to the overlay server: a snapshot on connect, then patches; reconnects
 // by itself (after a page reload, a server restart or a dead link) with backoff; renders in
 // requestAnimationFrame, at most once per frame, and records what reached the screen in
-// window.__rendered (and echoes it to the server when the page was opened with echo=1).
+// window.__rendered (and echoes it to the server when the page was opened with echo=1, or runs inside
+// OBS's browser source — window.obsstudio exists — where the echo is the as-run log's evidence of air).
 
 const HB_TIMEOUT_MS = 7000;   // the server sends a heartbeat every 2 s
 const BACKOFF_MIN_MS = 150;
@@ -14,14 +15,16 @@ export function pageParams(defaultBus = 'program') {
     bus: bus === 'preview' ? 'preview' : 'program',
     token: q.get('token') || '',
     echo: q.get('echo') === '1',
+    insideObs: typeof window.obsstudio !== 'undefined',
   };
 }
 
 export class Feed {
-  constructor({ bus, token = '', echo = false, onFrame }) {
+  constructor({ bus, token = '', echo = false, insideObs = false, onFrame }) {
     this.bus = bus;
     this.token = token;
-    this.echo = echo;
+    this.insideObs = insideObs;
+    this.echo = echo || insideObs;
     this.onFrame = onFrame;
     this.state = null;
     this.seq = -1;
@@ -47,6 +50,7 @@ export class Feed {
     const q = new URLSearchParams({ bus: this.bus });
     if (this.token) q.set('token', this.token);
     if (this.echo) q.set('echo', '1');
+    if (this.insideObs) q.set('obs', '1');
     return `${proto}//${location.host}/ws?${q}`;
   }
 

@@ -32,9 +32,14 @@ class MemoryAirLog:
             self.events.append(event)
             return len(self.events)
 
-    def attach_proof(self, event_id: int, jpeg: bytes, width: int, height: int) -> None:
+    def attach_proof(
+        self, event_id: int | None, jpeg: bytes, width: int, height: int, ts: float = 0.0, scene: str = ""
+    ) -> int:
         with self._lock:
-            self.proofs[event_id] = (jpeg, width, height)
+            self.events.append(AirEvent(ts, "proof", scene, "obs", detail={"of": event_id}))
+            pid = len(self.events)
+            self.proofs[event_id if event_id is not None else pid] = (jpeg, width, height)
+            return pid
 
     def kinds(self, kind: str) -> list[AirEvent]:
         with self._lock:
@@ -76,9 +81,11 @@ def bridge_settings(obs: HeadlessObs, **kw: object) -> ObsSettings:
     base: dict[str, object] = dict(
         port=obs.port,
         password=PASSWORD,
-        timeout=1.0,
-        connect_timeout=1.0,
+        timeout=3.0,  # generous: the tests share 2 cores with other work
+        connect_timeout=2.0,
         ping_interval=0.25,
+        freeze_after=1.0,
+        retry_interval=0.1,
         backoff_initial=0.1,
         backoff_max=0.4,
     )

@@ -35,6 +35,7 @@ class FakeObs:
         self.inputs: dict[str, tuple[str, dict[str, Any]]] = {}
         self.next_id = 1
         self.calls: list[str] = []
+        self.transition = "Fade"
 
     def request(
         self, t: str, d: dict[str, Any] | None = None, *, timeout: float | None = None
@@ -52,10 +53,17 @@ class FakeObs:
                 "fpsNumerator": 30,
                 "fpsDenominator": 1,
             }
-        if t in ("SetVideoSettings", "SetCurrentSceneTransition", "SetCurrentSceneTransitionDuration"):
+        if t in ("SetVideoSettings", "SetCurrentSceneTransitionDuration"):
             return {}
         if t == "GetCurrentSceneTransition":
-            return {"transitionName": "Fade"}
+            return {"transitionName": self.transition}
+        if t == "SetCurrentSceneTransition":
+            self.transition = d["transitionName"]
+            return {}
+        if t == "GetInputSettings":
+            if d["inputName"] not in self.inputs:
+                raise ObsRequestError(t, NOT_FOUND, "no input")
+            return {"inputSettings": copy.deepcopy(self.inputs[d["inputName"]][1])}
         if t == "GetSceneList":
             return {"scenes": [{"sceneName": s} for s in self.scenes]}
         if t == "GetInputList":

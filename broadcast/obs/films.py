@@ -1,0 +1,150 @@
+"""Sponsor films through OBS: one media source per film in the break scene (够级·中插).
+
+Playing a film shows only its item in the break scene and takes program there (or restarts it when
+program is already there); OBS's ``MediaInputPlaybackStarted`` puts it on air in the as-run log,
+``MediaInputPlaybackEnded`` takes it off and program goes back to the show. A film that has not
+started within ``START_GRACE`` seconds is given up. Taking the 英雄榜 off rolls the 英雄榜冠名 film.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from broadcast.obs import layout as L
+from broadcast.obs.client import ObsClient
+from broadcast.obs.errors import ObsError, ObsNotConnected, ObsRequestError
+from broadcast.obs.onair import OnAirTracker
+
+log = logging.getLogger(__name__)
+
+START_GRACE = 3.0  # a film that has not started by then is given up
+
+
+@dataclass
+class Film:
+    film_id: str
+    reason: str
+    asked: float  # monotonic when asked
+    playing: bool = False
+    event_id: int | None = None
+
+
+class FilmHost(Protocol):
+    """What the player needs from the bridge's worker."""
+
+    @property
+    def layout(self) -> L.Layout | None: ...
+
+    @property
+    def item_ids(self) -> Mapping[tuple[str, str], int]: ...
+
+    @property
+    def program(self) -> str: ...
+
+    @property
+    def tracker(self) -> OnAirTracker: ...
+
+    def set_program(self, client: ObsClient, scene: str) -> None: ...
+
+    def after(self, seconds: float, fn: Callable[[], None]) -> None: ...
+
+    def film_changed(self, film_id: str) -> None: ...
+
+    def return_to_show(self, client: ObsClient) -> None: ...
+
+    def proof_later(self, event_id: int, delay: float) -> None: ...
+
+
+class FilmPlayer:
+    def __init__(self, host: FilmHost, films: Mapping[str, Path]) -> None:
+        self.host = host
+        self.films = dict(films)
+        self.current: Film | None = None
+
+    def start(self, client: ObsClient, film_id: str, reason: str) -> None:
+        if film_id not in self.films:
+            raise KeyError(f"unknown film {film_id!r}; known: {', '.join(sorted(self.films)) or 'none'}")
+        if self.current is not None:
+            self.stop(client, "replaced")
+        lay = self.host.layout
+        if lay is None:
+            raise ObsNotConnected("not provisioned")
+        name = L.film_input(film_id)
+        calls = [
+            (
+                "SetSceneItemEnabled",
+                {
+                    "sceneName": L.SCENE_BREAK,
+                    "sceneItemId": self.host.item_ids[(L.SCENE_BREAK, item.source)],
+                    "sceneItemEnabled": item.source == name,
+                },
+            )
+            for item in lay.scenes.get(L.SCENE_BREAK, [])
+            if item.film
+        ]
+        for r in client.pipeline(calls):
+            if isinstance(r, ObsError):
+                raise r
+        film = Film(film_id, reason, time.monotonic())
+        self.current = film
+        if self.host.program == L.SCENE_BREAK:
+            client.request(
+                "TriggerMediaInputAction",
+                {"inputName": name, "mediaAction": "OBS_WEBSOCKET_MEDIA_INPUT_ACTION_RESTART"},
+            )
+        else:
+            self.host.set_program(client, L.SCENE_BREAK)
+        self.host.film_changed(film_id)
+
+        def check_started() -> None:
+            if self.current is film and not film.playing:
+                log.warning("film %s did not start within %.0fs: back to the show", film_id, START_GRACE)
+                self.stop(client, "did_not_start")
+                self.host.return_to_show(client)
+
+        self.host.after(START_GRACE, check_started)
+
+    def stop(self, client: ObsClient, why: str) -> None:
+        film, self.current = self.current, None
+        if film is None:
+            return
+        try:
+            client.request(
+                "TriggerMediaInputAction",
+                {
+                    "inputName": L.film_input(film.film_id),
+                    "mediaAction": "OBS_WEBSOCKET_MEDIA_INPUT_ACTION_STOP",
+                },
+            )
+        except ObsRequestError as exc:
+            log.warning("stopping film %s: %s", film.film_id, exc)
+        if film.playing:
+            self.host.tracker.film_ended(time.time(), film.film_id, {"stopped": why})
+        self.host.film_changed("")
+
+    def forget(self) -> None:
+        """OBS went away: the tracker closed the film; nothing to stop."""
+        self.current = None
+
+    # -- OBS events ----------------------------------------------------------------------------
+    def on_event(self, client: ObsClient, name: str, data: Mapping[str, Any], ts: float) -> None:
+        film = self.current
+        if film is None or data.get("inputName") != L.film_input(film.film_id):
+            return
+        if name == "MediaInputPlaybackStarted" and not film.playing:
+            film.playing = True
+            detail = {"reason": film.reason, "file": str(self.films.get(film.film_id, ""))}
+            film.event_id = self.host.tracker.film_started(ts, film.film_id, detail)
+            if film.event_id is not None:
+                self.host.proof_later(film.event_id, 1.0)
+        elif name == "MediaInputPlaybackEnded":
+            self.current = None
+            if film.playing:
+                self.host.tracker.film_ended(ts, film.film_id)
+            self.host.film_changed("")
+            self.host.return_to_show(client)
