@@ -11,12 +11,12 @@ obs-websocket-py 1.0 does badly (``shared/OBS_HEADLESS.md``) is done here instea
   with OBS's code and comment; a port that never says Hello → :class:`ObsHandshakeTimeout`;
 * the receive loop waits with ``select`` and never dies silently: when it ends, every waiting request
   fails at once with :class:`ObsConnectionLost` and ``on_close(reason, cause, since)`` is called;
-* a keep-alive thread sends a WebSocket ping frame whenever the link has been quiet for
-  ``ping_interval`` (OBS's websocket server answers pings on its network thread, whatever its request
-  threads are busy with: a slow screenshot is not a freeze) and declares OBS **frozen** when nothing at
-  all — no pong, no answer, no event — has come back for ``freeze_after`` seconds (SIGSTOP, a hung
-  process): the link is closed with cause ``frozen`` and ``since`` = the wall-clock time of the last
-  frame OBS sent, the last moment it was known alive;
+* a keep-alive thread asks OBS ``GetVersion`` every ``ping_interval`` over a second, silent session of
+  its own (obs-websocket answers one session's requests in order, so a screenshot or a cut that waits
+  for OBS's busy render or UI thread would hold a ping on the same session; other sessions are served
+  meanwhile) and declares OBS **frozen** when nothing at all has come back on either session for
+  ``freeze_after`` seconds (SIGSTOP, a hung process): the link is closed with cause ``frozen`` and
+  ``since`` = the wall-clock time of the last answer, the last moment OBS was known alive;
 * :meth:`request` waits at most its timeout (:class:`ObsTimeout`) and raises :class:`ObsRequestError`
   with ``code``/``comment`` when OBS refuses; :meth:`request_timed` / :meth:`pipeline_timed` also
   return when OBS's answer arrived (the moment OBS confirmed a change, for the as-run log);
@@ -142,7 +142,7 @@ class ObsClient:
                 message_zh=f"无法连接 OBS（{where}）：{exc or type(exc).__name__}",
             ) from None
         try:
-            self._identify(ws)
+            self._identify(ws, EVENTS_ALL)
         except (TimeoutError, websocket.WebSocketTimeoutException):
             ws.abort()
             raise ObsHandshakeTimeout(
@@ -182,13 +182,13 @@ class ObsClient:
         result: dict[str, Any] = json.loads(frame.data)
         return result
 
-    def _identify(self, ws: websocket.WebSocket) -> None:
+    def _identify(self, ws: websocket.WebSocket, events: int) -> None:
         hello = self._recv_json(ws)
         if hello.get("op") != 0:
             raise ObsConnectError(f"unexpected first message from OBS (op {hello.get('op')})")
         self.server_version = str(hello["d"].get("obsWebSocketVersion") or "")
         auth_info = hello["d"].get("authentication")
-        ident: dict[str, Any] = {"rpcVersion": RPC_VERSION, "eventSubscriptions": EVENTS_ALL}
+        ident: dict[str, Any] = {"rpcVersion": RPC_VERSION, "eventSubscriptions": events}
         if auth_info:
             if not self.settings.password:
                 raise ObsAuthError(
@@ -254,30 +254,76 @@ class ObsClient:
         self.last_message_at = time.monotonic()
         self.last_alive = time.time()
 
+    def _open_probe(self) -> websocket.WebSocket | None:
+        """The keep-alive's own session (no events); None when OBS will not give us a second one."""
+        s = self.settings
+        ws = websocket.WebSocket(enable_multithread=True)
+        try:
+            ws.connect(f"ws://{s.host}:{s.port}", timeout=s.connect_timeout, suppress_origin=True)
+            self._identify(ws, 0)
+            if ws.sock is None:
+                return None
+            ws.sock.settimeout(max(s.timeout, 1.0))
+            return ws
+        except (OSError, websocket.WebSocketException, ObsError, ValueError, KeyError):
+            ws.abort()
+            return None
+
     def _keepalive(self) -> None:
-        """Ping a quiet link; a link silent for ``freeze_after`` seconds is a frozen OBS."""
+        """Ask OBS how it is every ``ping_interval`` on a session of our own; a link silent for
+        ``freeze_after`` seconds is a frozen OBS."""
         s = self.settings
         step = min(0.05, s.ping_interval / 4)
-        while not self._closed.wait(step):
-            now = time.monotonic()
-            quiet = now - self.last_message_at
-            if quiet >= s.freeze_after:
-                self._shutdown(
-                    f"OBS 无响应 {quiet:.1f} 秒 / OBS silent for {quiet:.1f}s (frozen)",
-                    "frozen",
-                    notify=True,
-                    since=self.last_alive,
-                )
-                return
-            if quiet >= s.ping_interval and now - self._last_ping >= s.ping_interval:
-                self._last_ping = now
-                ws = self._ws
-                try:
-                    if ws is not None:
-                        ws.ping(b"gouji")
-                except (OSError, websocket.WebSocketException) as exc:
-                    self._shutdown(f"ping failed: {exc}", "lost", notify=True, since=self.last_alive)
+        probe = self._open_probe()
+        asked = 0.0
+        try:
+            while not self._closed.wait(0 if probe is not None else step):
+                now = time.monotonic()
+                if probe is not None and probe.sock is not None:
+                    if now - asked >= s.ping_interval:
+                        asked = now
+                        rid = f"alive{next(self._ids)}"
+                        try:
+                            probe.send(
+                                json.dumps({"op": 6, "d": {"requestId": rid, "requestType": "GetVersion"}})
+                            )
+                        except (OSError, websocket.WebSocketException):
+                            probe.abort()
+                            probe = None
+                            continue
+                    ready, _, _ = select.select([probe.sock], [], [], step)
+                    if ready:
+                        try:
+                            opcode, _frame = probe.recv_data_frame(True)
+                        except (OSError, websocket.WebSocketException):
+                            probe.abort()
+                            probe = None
+                            continue
+                        if opcode == websocket.ABNF.OPCODE_CLOSE:
+                            probe.abort()
+                            probe = None
+                            continue
+                        self._touch()
+                elif now - self._last_ping >= s.ping_interval:  # no second session: ping frames
+                    self._last_ping = now
+                    ws = self._ws
+                    try:
+                        if ws is not None:
+                            ws.ping(b"gouji")
+                    except (OSError, websocket.WebSocketException):
+                        pass
+                quiet = time.monotonic() - self.last_message_at
+                if quiet >= s.freeze_after and self._alive:
+                    self._shutdown(
+                        f"OBS 无响应 {quiet:.1f} 秒 / OBS silent for {quiet:.1f}s (frozen)",
+                        "frozen",
+                        notify=True,
+                        since=self.last_alive,
+                    )
                     return
+        finally:
+            if probe is not None:
+                probe.abort()
 
     def _recv_loop(self) -> None:
         ws = self._ws

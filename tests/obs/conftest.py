@@ -84,7 +84,7 @@ def bridge_settings(obs: HeadlessObs, **kw: object) -> ObsSettings:
         timeout=3.0,  # generous: the tests share 2 cores with other work
         connect_timeout=2.0,
         ping_interval=0.25,
-        freeze_after=1.0,
+        freeze_after=3.0,  # the freeze tests set 1.0 (the product's default) and measure it
         retry_interval=0.1,
         backoff_initial=0.1,
         backoff_max=0.4,

@@ -360,7 +360,7 @@ def test_frozen_obs_is_an_outage_from_its_last_answer(fresh_obs: HeadlessObs, st
     """SIGSTOP: calls fail within their timeout, the watchdog notices, the as-run records an outage
     "frozen" from the last moment OBS answered; after SIGCONT the bridge re-syncs and OBS's
     confirmation puts the graphics back. The detection time is printed."""
-    settings = bridge_settings(fresh_obs)
+    settings = bridge_settings(fresh_obs, freeze_after=1.0)
     rec = MemoryAirLog()
     with ObsBridge(store, settings, airlog=rec) as bridge:
         assert bridge.wait_connected(30), bridge.status
