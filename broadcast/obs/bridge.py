@@ -759,10 +759,11 @@ class ObsBridge:
                 if prog != L.SCENE_BREAK and self._enabled.get((prog, L.INPUT_OVERLAY), False):
                     shown = dict(self._echo_bus)
             else:
+                # a graphic is on air once OBS shows every one of its items
                 shown = {
-                    i.graphic: self._confirmed_bus.get(i.graphic, "")
-                    for i in lay.scenes[prog]
-                    if i.graphic and self._enabled.get((prog, i.source), False)
+                    g: self._confirmed_bus.get(g, "")
+                    for g, items in L.graphic_items(lay, prog).items()
+                    if all(self._enabled.get((prog, i.source), False) for i in items)
                 }
         self.tracker.observe(ts, prog, shown, source="echo" if lay is not None and lay.browser else "obs")
 

@@ -153,7 +153,7 @@ def provision(
                         "inputName": spec.name,
                         "inputKind": spec.kind,
                         "inputSettings": spec.settings,
-                        "sceneItemEnabled": True,
+                        "sceneItemEnabled": not spec.graphic,  # a graphic's items wait for the sync
                     },
                 )
             )

@@ -60,8 +60,9 @@ def same(want: Any, have: Any) -> bool:
 
 
 def transform(spec: L.InputSpec | None, item: L.ItemSpec, scene: str) -> dict[str, Any]:
-    """An input sits where the layout says in its home scene; elsewhere (nested scenes) at 0,0."""
-    home = spec is not None and spec.scene == scene
+    """An input sits where the layout says in its home scene and, for a native graphic, in every air
+    scene that carries the graphic; elsewhere (a background shared by scenes) at 0,0."""
+    home = spec is not None and (spec.scene == scene or bool(spec.graphic))
     x, y, align = (spec.x, spec.y, spec.align) if spec is not None and home else (0.0, 0.0, L.ALIGN_TOP_LEFT)
     t: dict[str, Any] = {
         "positionX": float(x),
@@ -140,6 +141,8 @@ def plan_items(lay: L.Layout, listings: Mapping[str, list[SceneItem]]) -> ItemPl
         by_source: dict[str, list[SceneItem]] = {}
         for it in listings.get(scene, []):
             by_source.setdefault(it.source, []).append(it)
+        for legacy in L.LEGACY_GRAPHIC_SCENES & set(by_source):  # nested graphics of an older layout
+            plan.remove += [(scene, it.id, legacy) for it in by_source[legacy]]
         for item in lay.scenes[scene]:
             found = by_source.get(item.source, [])
             if not found:

@@ -18,6 +18,8 @@ from broadcast.obs import layout as L
 from broadcast.obs.bridge import AUTH_FAILED, BridgeStatus, ObsBridge, ObsEvent
 from broadcast.obs.client import ObsClient
 from broadcast.obs.errors import ObsAuthError, ObsConnectError, ObsError
+from broadcast.obs.graphics import paint as P
+from broadcast.obs.graphics import scoreboard as SB
 from broadcast.obs.headless import HeadlessObs, free_port
 from broadcast.obs.provision import provision, snapshot
 from broadcast.studio import open_store
@@ -99,6 +101,12 @@ def client(obs_server: HeadlessObs) -> Iterator[ObsClient]:
     c.close()
 
 
+def lay_of(bridge: ObsBridge) -> L.Layout:
+    lay = bridge.layout
+    assert lay is not None
+    return lay
+
+
 def shot(c: ObsClient, scene: str, width: int = 1920) -> Image.Image:
     data = c.screenshot(scene, width=width, fmt="png", timeout=20)  # a 1080p PNG is slow on a busy machine
     return Image.open(io.BytesIO(data)).convert("RGB")
@@ -115,11 +123,14 @@ def test_provision_twice_same_scenes_and_corner_bug(client: ObsClient, store: Sh
         assert scene in first["scenes"]
     for scene, items in first["scenes"].items():
         names = [i[0] for i in items]
+        bug = [i.source for i in lay.graphics["corner_bug"]]
         if scene in L.CORNER_BUG_SCENES:
-            assert names.count(L.GFX_SCENE["corner_bug"]) == 1, scene
-            assert names[-1] == L.GFX_SCENE["corner_bug"], f"{scene}: the bug must be on top"
+            assert names[-len(bug) :] == bug, f"{scene}: the bug must be on top, whole, once"
+            assert all(names.count(b) == 1 for b in bug), scene
         elif scene in L.AIR_SCENES:
-            assert L.GFX_SCENE["corner_bug"] not in names, scene
+            assert not set(bug) & set(names), scene
+        if scene in lay.scenes:  # exactly the layout's items, in the layout's order
+            assert names[: len(lay.scenes[scene])] == [i.source for i in lay.scenes[scene]], scene
     video = client.request("GetVideoSettings")
     assert (video["baseWidth"], video["baseHeight"], video["fpsNumerator"]) == (1920, 1080, 25)
 
@@ -152,8 +163,8 @@ def test_scoreboard_update_shows_on_program(
         wait_frames(client)
         after = shot(client, L.SCENE_GAME)
         after.save(obs_artifacts / "scoreboard_after.png")
-        x0, y0 = L.SCOREBOARD[0] + L.SEAT_POS[1][0], L.SCOREBOARD[1] + L.TABLE_TOP + L.SEAT_POS[1][1]
-        seat1 = (x0, y0, x0 + L.SEAT_CELL[0], y0 + L.SEAT_CELL[1])  # seat 1's cell, bottom of the table
+        x0, y0 = SB.SCOREBOARD[0] + SB.SEAT_POS[1][0], SB.SCOREBOARD[1] + SB.TABLE_TOP + SB.SEAT_POS[1][1]
+        seat1 = (x0, y0, x0 + SB.SEAT_CELL[0], y0 + SB.SEAT_CELL[1])  # seat 1's cell, bottom of the table
         assert (L.SAFE[0], L.SAFE[1]) <= (x0, y0) and (seat1[2], seat1[3]) <= (L.SAFE[2], L.SAFE[3])
         elsewhere = (700, 200, 1200, 600)  # empty studio area
         diff = ImageChops.difference(before.crop(seat1), after.crop(seat1))
@@ -231,7 +242,10 @@ def test_panic_clears_program_and_leaves_no_stale_flags(
         assert not any(v["on"] for v in store.state["graphics"]["program"].values())
         items = bridge.request("GetSceneItemList", {"sceneName": L.SCENE_GAME})["sceneItems"]
         shown = {i["sourceName"] for i in items if i["sceneItemEnabled"]}
-        assert shown & set(L.GFX_SCENE.values()) == set()
+        graphic_items = {
+            i.source for items in L.graphic_items(lay_of(bridge), L.SCENE_GAME).values() for i in items
+        }
+        assert graphic_items and shown & graphic_items == set()
         on: set[str] = set()
         for e in rec.events:
             if e.kind == A.GRAPHIC_ON:
@@ -324,7 +338,8 @@ def test_kill_and_restart_counts_nothing_while_down_and_resyncs(
             stop.set()
             items = bridge.request("GetSceneItemList", {"sceneName": L.SCENE_GAME})["sceneItems"]
             shown = {i["sourceName"] for i in items if i["sceneItemEnabled"]}
-            assert {L.GFX_SCENE["scoreboard"], L.GFX_SCENE["corner_bug"]} <= shown
+            items = L.graphic_items(lay_of(bridge), L.SCENE_GAME)
+            assert {i.source for g in ("scoreboard", "corner_bug") for i in items[g]} <= shown
             text = bridge.request("GetInputSettings", {"inputName": "比分·2号位"})["inputSettings"]["text"]
             assert text.startswith("断线期间改名")
             assert bridge.request("GetCurrentProgramScene")["currentProgramSceneName"] == L.SCENE_GAME
@@ -441,7 +456,7 @@ def test_native_graphics_on_program_look_like_the_design(
         )
         # state-driven colours reached OBS: seat 1 has 7 cards (报牌), seat 4 has the turn
         settings = client.request("GetInputSettings", {"inputName": "比分·1号位·张数"})["inputSettings"]
-        assert settings["text"] == "7" and settings["color1"] == L.abgr(L.WARN)
+        assert settings["text"] == "7" and settings["color1"] == P.abgr(P.WARN)
         frame = client.request("GetInputSettings", {"inputName": "比分·4号位·轮到"})["inputSettings"]
         assert int(frame["color"]) >> 24 == 255
         wait_frames(client)

@@ -11,6 +11,7 @@ import pytest
 
 from broadcast.obs import layout as L
 from broadcast.obs.errors import ALREADY_EXISTS, NOT_FOUND, ObsError, ObsRequestError
+from broadcast.obs.graphics import paint as P
 from broadcast.obs.provision import ProvisionError, has_browser_source, provision
 from broadcast.obs.settings import ObsSettings, SettingsError
 from broadcast.studio import default_state
@@ -211,11 +212,11 @@ def test_native_layout_texts_are_text_and_follow_state() -> None:
     # 报牌 at ≤ 10: the cell lights up and the number turns orange (ABGR)
     assert [alpha(f"比分·{n}号位·报牌") for n in range(1, 7)] == [0, 0, 0, 0, 255, 0]
     five = lay2.inputs["比分·5号位·张数"].settings
-    assert five["text"] == "9" and five["color1"] == five["color2"] == L.abgr(L.WARN)
-    assert lay2.inputs["比分·1号位·张数"].settings["color1"] == L.abgr("#ffffff")
+    assert five["text"] == "9" and five["color1"] == five["color2"] == P.abgr(P.WARN)
+    assert lay2.inputs["比分·1号位·张数"].settings["color1"] == P.abgr("#ffffff")
     # team colours: stripes per seat, team bars in the header
-    assert lay2.inputs["比分·2号位色"].settings["color"] == L.abgr("#1f5fbf")
-    assert lay2.inputs["比分·单队底"].settings["color"] == L.abgr("#c8372d")
+    assert lay2.inputs["比分·2号位色"].settings["color"] == P.abgr("#1f5fbf")
+    assert lay2.inputs["比分·单队底"].settings["color"] == P.abgr("#c8372d")
 
 
 def test_native_positions_never_follow_the_state_and_stay_title_safe() -> None:
@@ -231,7 +232,7 @@ def test_native_positions_never_follow_the_state_and_stay_title_safe() -> None:
         assert where == (b.scene, b.x, b.y, b.align, b.bounds, b.fit), name
     x0, y0, x1, y1 = L.SAFE
     for name, spec in busy.inputs.items():
-        if spec.scene not in L.GFX_OF_SCENE:
+        if not spec.graphic:
             continue
         assert x0 <= spec.x <= x1 and y0 <= spec.y <= y1, name
         if spec.kind == L.COLOR:
@@ -290,9 +291,10 @@ def test_native_provisioning_is_idempotent() -> None:
     assert not second.changed
     assert (obs.scenes, obs.inputs) == snap
     # a duplicate item (e.g. added by hand) is removed; the order is restored
-    obs._add(L.SCENE_GAME, L.GFX_SCENE["scoreboard"], True)
+    seat1 = L.graphic_items(lay, L.SCENE_GAME)["scoreboard"][0].source
+    obs._add(L.SCENE_GAME, seat1, True)
     third = provision(obs, lay)
-    assert third.items_removed == [f"{L.SCENE_GAME}/{L.GFX_SCENE['scoreboard']}"]
+    assert third.items_removed == [f"{L.SCENE_GAME}/{seat1}"]
     assert [i["sourceName"] for i in obs.scenes[L.SCENE_GAME]] == [i.source for i in lay.scenes[L.SCENE_GAME]]
 
 

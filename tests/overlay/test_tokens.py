@@ -11,6 +11,7 @@ import pytest
 
 from broadcast import tokens as T
 from broadcast.obs import layout as L
+from broadcast.obs.graphics import paint as P
 from broadcast.overlay import OverlayServer
 from tests.overlay.conftest import SAFE, open_page
 
@@ -42,17 +43,17 @@ def test_the_pages_use_tokens_and_define_none_of_their_own() -> None:
 
 def test_the_native_obs_graphics_read_the_same_tokens() -> None:
     data = json.loads((ROOT / "overlays" / "tokens.json").read_text(encoding="utf-8"))
-    assert (L.GOLD, L.INK, L.WARN) == (data["color"]["gold"], data["color"]["ink"], data["color"]["warn"])
-    assert L.TEAM_COLOR == {"odd": data["color"]["odd"], "even": data["color"]["even"]}
-    assert (L.PLATE, L.PLATE_2, L.HEADER) == tuple(data["native"][k] for k in ("plate", "plate-2", "header"))
-    assert L.SAFE == SAFE == T.safe_area()
+    assert (P.GOLD, P.INK, P.WARN) == (data["color"]["gold"], data["color"]["ink"], data["color"]["warn"])
+    assert P.TEAM_COLOR == {"odd": data["color"]["odd"], "even": data["color"]["even"]}
+    assert (P.PLATE, P.PLATE_2, P.HEADER) == tuple(data["native"][k] for k in ("plate", "plate-2", "header"))
+    assert P.SAFE == L.SAFE == SAFE == T.safe_area()
     lay = L.build_layout({}, browser=False)
     assert lay.inputs["比分·1号位"].settings["font"]["face"] == data["font"]["native"]
     # a team's default colour in the show state is the token's
     from broadcast.studio import default_state
 
     teams = default_state()["table"]["teams"]
-    assert {s: teams[s]["color"] for s in teams} == L.TEAM_COLOR
+    assert {s: teams[s]["color"] for s in teams} == P.TEAM_COLOR
 
 
 @pytest.mark.browser

@@ -1,0 +1,55 @@
+"""九宫格: the native graphic ``jiugongge`` drawn with OBS's own sources (see ``paint.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from broadcast.obs.graphics.paint import GOLD, Painter
+from broadcast.obs.spec import ALIGN_CENTER, ALIGN_TOP
+
+
+def paint(p: Painter, st: Mapping[str, Any]) -> None:
+    """九宫格 3×3 with the drawn cell lit."""
+    sponsors = st.get("sponsors", {})
+    cells = list(st.get("jiugongge", {}).get("cells", []))
+    draw = st.get("jiugongge", {}).get("draw") or {}
+    board_sp = sponsors.get("jiugongge_board", {})
+    p.panel("九宫格·板", 420, 64, 1080, 940, fill="#1d1030")
+    p.text(
+        "九宫格·标题",
+        "奖品九宫格" + (f"  {draw.get('contestant')} 抽奖" if draw else ""),
+        52,
+        960,
+        80,
+        color="#ffe08a",
+        color2=GOLD,
+        bold=True,
+        align=ALIGN_TOP,
+        fit=(1000, 80),
+    )
+    for k in range(9):
+        c = cells[k] if k < len(cells) else {}
+        cx, cy = 505 + (k % 3) * 310, 170 + (k // 3) * 260
+        lit = bool(draw) and int(draw.get("cell", -1)) == k
+        p.rect(f"九宫格·边{k + 1}", GOLD, cx - 2, cy - 2, 294, 244, 255 if lit else 90)
+        p.rect(f"九宫格·格{k + 1}", "#c8372d" if lit else "#2e2450", cx, cy, 290, 240)
+        p.text(
+            f"九宫格·字{k + 1}",
+            f"{k + 1}\n{c.get('prize', '')}\n{c.get('sponsor', '')}".rstrip(),
+            28,
+            cx + 145,
+            cy + 120,
+            align=ALIGN_CENTER,
+            fit=(270, 220),
+        )
+    p.text(
+        "九宫格·广告",
+        str(board_sp.get("name", "")),
+        30,
+        960,
+        968,
+        color="#d5d9e6",
+        align=ALIGN_CENTER,
+        fit=(1000, 44),
+    )

@@ -1,0 +1,134 @@
+"""英雄榜: the native graphic ``leaderboard`` drawn with OBS's own sources (see ``paint.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from broadcast.obs.graphics.paint import DARK_INK, GOLD, INK, Painter, num
+from broadcast.obs.spec import ALIGN_CENTER, ALIGN_LEFT, ALIGN_RIGHT
+
+LEADERBOARD = (452, 96, 1016, 856)
+
+
+def paint(p: Painter, st: Mapping[str, Any]) -> None:
+    """英雄榜, centred: the sponsor's logo and name before the title, the season, ten rows (rank on a
+    gold/silver/bronze chip for the top three, 并列 for ties, name, team colour and team, 局数 头科 大落,
+    points)."""
+    board, sp = st.get("leaderboard", {}), st.get("sponsors", {}).get("leaderboard", {})
+    sponsor = str(sp.get("name") or board.get("sponsor") or "")
+    x0, y0, pw, ph = LEADERBOARD
+    p.panel("英雄榜·板", x0, y0, pw, ph, fill="#2a1218")
+    p.rect("英雄榜·表头", "#3a1620", x0, y0, pw, 160)
+    lx, rx = x0 + 36, x0 + pw - 36
+    p.image("英雄榜·冠名标", sp.get("logo", ""), lx, y0 + 30, 110, 110)
+    p.text(
+        "英雄榜·冠名", sponsor, 30, lx + 134, y0 + 26, color="#ffe08a", color2=GOLD, bold=True, fit=(560, 44)
+    )
+    p.text(
+        "英雄榜·标题",
+        str(board.get("title") or "够级英雄榜"),
+        64,
+        lx + 130,
+        y0 + 62,
+        bold=True,
+        shadow=True,
+        fit=(560, 84),
+    )
+    p.text(
+        "英雄榜·期",
+        str(board.get("season", "")),
+        26,
+        rx,
+        y0 + 96,
+        color="#d5d9e6",
+        align=ALIGN_RIGHT,
+        fit=(300, 40),
+    )
+    p.rect("英雄榜·金线", GOLD, lx, y0 + 158, rx - lx, 2)
+    hy = y0 + 184
+    rank_x, name_x, team_x, points_x = lx + 56, lx + 112, lx + 304, rx - 8
+    stats = {"games": ("局数", lx + 570), "firsts": ("头科", lx + 662), "lasts": ("大落", lx + 754)}
+    players = board.get("kind", "players") == "players"
+    head = "#c9cede"
+    p.text("英雄榜·列名次", "名次", 20, rank_x, hy, color=head, align=ALIGN_CENTER)
+    p.text("英雄榜·列选手", "选手" if players else "队伍", 20, name_x, hy, color=head, align=ALIGN_LEFT)
+    p.text("英雄榜·列队伍", "队伍" if players else "", 20, team_x, hy, color=head, align=ALIGN_LEFT)
+    for label, sx in stats.values():
+        p.text(f"英雄榜·列{label}", label, 20, sx, hy, color=head, align=ALIGN_CENTER)
+    p.text("英雄榜·列积分", "积分", 20, points_x, hy, color=GOLD, align=ALIGN_RIGHT)
+    rows = list(board.get("rows", []))[:10]
+    medals = {1: ("#f5c542", DARK_INK), 2: ("#d9dde8", "#1a1f35"), 3: ("#d9915c", "#2a1400")}
+    for i in range(10):
+        r = rows[i] if i < len(rows) else None
+        cy = hy + 22 + 62 * i + 31
+        n = f"英雄榜·第{i + 1}行"
+        rank = int(r.get("rank", i + 1)) if r else 0
+        medal = medals.get(rank) if r else None
+        tied = bool(r and r.get("tied"))
+        p.rect(f"{n}·线", "#ffffff", lx, cy + 30, rx - lx, 1, 28 if r else 0)
+        p.rect(
+            f"{n}·名次底", medal[0] if medal else "#000000", rank_x - 46, cy - 20, 92, 40, 255 if medal else 0
+        )
+        p.rect(f"{n}·名次光", "#ffffff", rank_x - 46, cy - 20, 92, 2, 110 if medal else 0)
+        p.text(
+            f"{n}·名次",
+            (f"{rank} 并列" if tied else str(rank)) if r else "",
+            22 if tied else 28,
+            rank_x,
+            cy,
+            color=medal[1] if medal else INK,
+            bold=True,
+            align=ALIGN_CENTER,
+            numeric=True,
+        )
+        p.text(
+            f"{n}·选手",
+            str(r.get("name", "")) if r else "",
+            28,
+            name_x,
+            cy,
+            bold=True,
+            align=ALIGN_LEFT,
+            fit=(180, 42),
+        )
+        p.rect(
+            f"{n}·队色",
+            str((r or {}).get("team_color") or "#888888"),
+            team_x,
+            cy - 14,
+            5,
+            28,
+            255 if r and r.get("team") else 0,
+        )
+        p.text(
+            f"{n}·队伍",
+            str(r.get("team", "")) if r else "",
+            22,
+            team_x + 14,
+            cy,
+            color="#d5d9e6",
+            align=ALIGN_LEFT,
+            fit=(190, 36),
+        )
+        for key, (label, sx) in stats.items():
+            p.text(
+                f"{n}·{label}",
+                str(int(r.get(key, 0))) if r else "",
+                24,
+                sx,
+                cy,
+                align=ALIGN_CENTER,
+                numeric=True,
+            )
+        p.text(
+            f"{n}·积分",
+            num(r.get("points", 0)) if r else "",
+            30,
+            points_x,
+            cy,
+            color="#ffd75e",
+            bold=True,
+            align=ALIGN_RIGHT,
+            numeric=True,
+        )
