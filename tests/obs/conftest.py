@@ -81,7 +81,7 @@ def bridge_settings(obs: HeadlessObs, **kw: object) -> ObsSettings:
     base: dict[str, object] = dict(
         port=obs.port,
         password=PASSWORD,
-        timeout=10.0,  # generous: the tests share 2 cores with other sessions (OBS cuts took 3-5 s at load 15)
+        timeout=10.0,  # generous: tests share 2 cores with other sessions (OBS cuts took 3-5 s at load 15)
         connect_timeout=2.0,
         ping_interval=0.25,
         freeze_after=3.0,  # the freeze tests set 1.0 (the product's default) and measure it
