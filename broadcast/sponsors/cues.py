@@ -130,7 +130,7 @@ def cues_go(state: State, payload: Payload, ctx: Context) -> None:
     for j in range(cq["next"], i):
         cid = lst[j]["id"]
         if cid not in cq["log"]:
-            cq["log"][cid] = _log("skipped", now, now, note="跳过")
+            cq["log"][cid] = _log("skipped", now, now)
     _start(state, i, now)
 
 
@@ -164,7 +164,7 @@ def cues_skip(state: State, payload: Payload, ctx: Context) -> None:
     if i >= len(cq["list"]):
         raise _refuse("节目流程已经走完，没有可跳过的提示", "nothing left to skip", "cues.end")
     now = float(ctx.ts)
-    cq["log"][cq["list"][i]["id"]] = _log("skipped", now, now, note="跳过")
+    cq["log"][cq["list"][i]["id"]] = _log("skipped", now, now)
     cq["next"] = i + 1
 
 

@@ -84,14 +84,14 @@ def default_sizes(window: Any) -> None:
     w, h = window.width(), window.height()
     right = [window.dock(k) for k in ("monitors", "graphics", "sponsors") if k in window._docks]
     if right:
-        window.resizeDocks([right[0]], [max(560, w * 32 // 100)], Qt.Orientation.Horizontal)
+        window.resizeDocks([right[0]], [max(560, w * 37 // 100)], Qt.Orientation.Horizontal)
         heights = {"monitors": h * 17 // 100, "graphics": h * 24 // 100, "sponsors": h * 40 // 100}
         keys = [k for k in ("monitors", "graphics", "sponsors") if k in window._docks]
         window.resizeDocks(right, [heights[k] for k in keys], Qt.Orientation.Vertical)
     if "cues" in window._docks:
         window.resizeDocks([window.dock("cues")], [h * 27 // 100], Qt.Orientation.Vertical)
     if "table" in window._docks:
-        window.resizeDocks([window.dock("table")], [w * 36 // 100], Qt.Orientation.Horizontal)
+        window.resizeDocks([window.dock("table")], [w * 31 // 100], Qt.Orientation.Horizontal)
 
 
 def install(

@@ -112,34 +112,27 @@ class GraphicTile(QAbstractButton):
         p.setPen(QPen(QColor(PVW if self.pvw else (PGM if self.pgm else theme.BORDER)), 3 if self.pvw else 1))
         p.drawRoundedRect(r, 6, 6)
         inner = r.adjusted(8, 4, -8, -4)
+        top = int(Qt.AlignmentFlag.AlignTop)
+        bottom = int(Qt.AlignmentFlag.AlignBottom)
+        left, right = int(Qt.AlignmentFlag.AlignLeft), int(Qt.AlignmentFlag.AlignRight)
         p.setPen(QColor(theme.TEXT))
         p.setFont(theme.font(theme.SIZE_BASE + 3, bold=True))
-        p.drawText(
-            inner, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), tr(GRAPHIC_ZH[self.graphic])
-        )
-        p.setFont(theme.font(theme.SIZE_BASE - 1))
+        p.drawText(inner, left | top, tr(GRAPHIC_ZH[self.graphic]))
         p.setPen(QColor(theme.MUTED))
-        p.drawText(inner, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop), native(self.key))
-        flags = []
-        if self.pvw:
-            flags.append(("PVW", PVW))
-        if self.pgm:
-            flags.append(("PGM", "#ff8a80"))
-        x = inner.left()
+        p.setFont(theme.font(theme.SIZE_BASE - 2))
+        p.drawText(inner, right | top, native(self.key))
         p.setFont(theme.font(theme.SIZE_BASE - 2, bold=True))
-        for text, colour in flags:
-            p.setPen(QColor(colour))
-            p.drawText(QRectF(x, inner.bottom() - 18, 40, 18), int(Qt.AlignmentFlag.AlignLeft), text)
-            x += 38
+        x = inner.left()
+        for text, colour, on in (("PVW", PVW, self.pvw), ("PGM", "#ff8a80", self.pgm)):
+            if on:
+                p.setPen(QColor(colour))
+                p.drawText(QRectF(x, inner.bottom() - 18, 40, 18), left, text)
+                x += 36
         will = self.take_will
-        if will:
+        if will:  # what the next TAKE does to it
             p.setPen(QColor(theme.ACCENT))
             p.setFont(theme.font(theme.SIZE_BASE, bold=True))
-            p.drawText(
-                inner,
-                int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom),
-                "↑" + tr("上") if will == "on" else "↓" + tr("下"),
-            )
+            p.drawText(inner, right | bottom, "↑" + tr("上") if will == "on" else "↓" + tr("下"))
         p.end()
 
 

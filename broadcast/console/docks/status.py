@@ -125,7 +125,8 @@ class StatusWidgets:
 
     def recording_started(self) -> float:
         """The first GO of the episode's cue list (the recording's start), 0 before it."""
-        gos = [float(e["go"]) for e in self.console.state["cues"]["log"].values() if e.get("go")]
+        log = self.console.state["cues"]["log"].values()
+        gos = [float(e["go"]) for e in log if e.get("go") and e.get("status") != "skipped"]
         return min(gos) if gos else 0.0
 
 

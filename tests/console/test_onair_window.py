@@ -1,0 +1,251 @@
+"""The real console window with its on-air docks under Xvfb at 1920×1080: driven as on a recording day
+(decisions typed into the entry line, keys pressed with xdotool, a Stream Deck's presses through the HTTP
+control API) and photographed into test-artifacts/console/ for a person to look at."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageStat
+
+import engine
+from tests.console.conftest import NAMES, TEAMS
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "console"
+TOKEN = "console-onair-test"
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def _need(*tools: str) -> None:
+    missing = [t for t in tools if not shutil.which(t)]
+    if missing:
+        pytest.skip(f"{', '.join(missing)} not installed (scripts/setup.sh installs them)")
+
+
+@pytest.fixture
+def display() -> Iterator[str]:
+    _need("Xvfb", "xdotool", "import")
+    r, w = os.pipe()
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(w), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        pass_fds=(w,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(w)
+    with os.fdopen(r) as f:
+        number = f.readline().strip()
+    assert number, "Xvfb did not report a display"
+    try:
+        yield f":{number}"
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)
+
+
+class Console:
+    """``python -m broadcast console`` as a process of its own (own session: killed with its children)."""
+
+    def __init__(self, tmp: Path, display: str) -> None:
+        self.env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
+        self.env.pop("QT_QPA_PLATFORM_PLUGIN_PATH", None)
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "broadcast",
+                "console",
+                "--db",
+                str(tmp / "studio.sqlite"),
+                "--port",
+                "0",
+                "--token",
+                TOKEN,
+                "--no-obs",
+                "--geometry",
+                "1920x1080+0+0",
+                "--settings",
+                str(tmp / "console.ini"),
+                "--type-from",
+                "-",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.output: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        self.base = ""
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.output.append(line)
+            self.lines.put(line)
+
+    def wait_for(self, marker: str, timeout: float = 120) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.5)
+            except queue.Empty:
+                assert self.proc.poll() is None, "console exited:\n" + "".join(self.output[-30:])
+                continue
+            if "program :" in line and not self.base:
+                self.base = line.split("program :", 1)[1].strip().split("/overlay/")[0]
+            if marker in line:
+                return line
+        raise AssertionError(f"no {marker!r} from the console:\n" + "".join(self.output[-30:]))
+
+    def wait_pages(self, n: int, timeout: float = 90) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with urllib.request.urlopen(f"{self.base}/healthz", timeout=10) as r:
+                if json.loads(r.read())["clients"] >= n:
+                    return
+            time.sleep(0.25)
+        raise AssertionError(f"fewer than {n} pages connected to the overlay server")
+
+    def type(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def api(self, op: str, body: dict[str, Any] | None = None, method: str = "POST") -> Any:
+        req = urllib.request.Request(
+            f"{self.base}/api/{op}",
+            data=json.dumps(body or {}).encode() if method == "POST" else None,
+            method=method,
+            headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def xdotool(self, *args: str) -> str:
+        return subprocess.run(
+            ["xdotool", *args], env=self.env, capture_output=True, text=True, timeout=20, check=True
+        ).stdout
+
+    def screenshot(self, name: str) -> Path:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        path = SHOTS / name
+        subprocess.run(["import", "-window", "root", str(path)], env=self.env, check=True, timeout=30)
+        return path
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(10)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+
+
+def _prepare(db: Path) -> list[str]:
+    """A match set up in the project database before the console opens; a self-played game's lines."""
+    from broadcast.studio import open_store
+
+    store = open_store(db)
+    try:
+        store.dispatch("show.update", {"episode": "第7期", "air_date": "2012-05-07", "host": "李主持"})
+        store.dispatch("match.new", {"teams": TEAMS, "names": NAMES})
+    finally:
+        store.close()
+    g = engine.new_game("tv_match", seed=7)
+    rng = random.Random(7)
+    while not g.is_over() and len(g.moves) < 24:
+        g.push(g.random_action(rng))
+    return [str(g.leader)] + [str(a) for a in g.moves]
+
+
+def _busy(path: Path) -> float:
+    """How much the picture varies (a blank or black screen is near 0)."""
+    with Image.open(path) as im:
+        assert im.size == (1920, 1080)
+        return float(sum(ImageStat.Stat(im.convert("L")).stddev))
+
+
+def test_the_whole_console_on_air_at_1920x1080(tmp_path: Path, display: str) -> None:
+    lines = _prepare(tmp_path / "studio.sqlite")
+    c = Console(tmp_path, display)
+    try:
+        c.wait_for("导播台已打开", timeout=150)
+        assert c.base.startswith("http://127.0.0.1:")
+        c.wait_pages(2)  # the preview and program monitors (Qt WebEngine) are connected
+        for line in lines[:14]:  # the 上班 seat, then 13 decisions
+            c.type(line)
+        for _ in range(13):
+            c.wait_for("已确认", timeout=30)
+        # the opening: corner bug, then the title bumper running with its countdown
+        assert c.api("go")["ok"] and c.api("go")["ok"]
+        c.api("preview", {"graphic": "scoreboard"})
+        c.api("lower_third", {"seat": 3})
+        for _ in range(2):
+            c.api("mention", {"sponsor": "xiaodangjia"})
+        c.api("shot", {"slot": "table"})
+        c.api("draw", {"contestant": NAMES[2], "cell": 5})
+        time.sleep(2.0)  # the pages in the monitors have loaded and painted
+        wid = c.xdotool("search", "--onlyvisible", "--pid", str(c.proc.pid)).split()[0]
+        c.xdotool("windowfocus", "--sync", wid)
+        c.xdotool("key", "F12")  # TAKE, as the operator presses it
+        deadline = time.monotonic() + 10
+        while "scoreboard" not in c.api("status", method="GET")["program"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        status = c.api("status", method="GET")
+        assert {"scoreboard", "lower_third", "corner_bug"} <= set(status["program"])
+        assert status["mentions"]["xiaodangjia"]["count"] == 2
+        assert status["jiugongge"]["drawn"] == [{"cell": 5, "contestant": NAMES[2]}]
+        time.sleep(2.0)
+        first = c.screenshot("onair-1920x1080.png")
+        # later in the show: the rest of the opening skipped, GO to the 英雄榜 from the keyboard (F9);
+        # the skipped cues stay in the list, marked
+        while True:
+            nxt = c.api("status", method="GET")["cues"]["next"]
+            if nxt["id"] == "leaderboard":
+                break
+            c.api("skip")
+        time.sleep(
+            1.5
+        )  # the operator sees the 英雄榜 highlighted as next (a GO for a cue no longer next is refused)
+        c.xdotool("key", "F9")
+        deadline = time.monotonic() + 10
+        while "leaderboard" not in c.api("status", method="GET")["program"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "leaderboard" in c.api("status", method="GET")["program"]
+        time.sleep(2.0)
+        board = c.screenshot("onair-leaderboard-1920x1080.png")
+        c.xdotool("key", "shift+Escape")  # panic
+        deadline = time.monotonic() + 10
+        while c.api("status", method="GET")["program"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert c.api("status", method="GET")["program"] == []
+        c.xdotool("key", "F1")
+        time.sleep(1.5)
+        help_shot = c.screenshot("onair-help-1920x1080.png")
+        c.xdotool("key", "Escape")
+    finally:
+        c.stop()
+    for shot in (first, board, help_shot):
+        assert _busy(shot) > 20, shot
