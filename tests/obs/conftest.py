@@ -62,9 +62,11 @@ def obs_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeadlessObs
     """One OBS for the session (tests use idempotent provisioning and their own bridges)."""
     _need_obs()
     obs = HeadlessObs(tmp_path_factory.mktemp("obs-session"), password=PASSWORD)
-    obs.start()
-    yield obs
-    obs.close()
+    try:  # a failed start still stops its Xvfb (and an OBS that came up too late)
+        obs.start()
+        yield obs
+    finally:
+        obs.close()
 
 
 @pytest.fixture
@@ -72,9 +74,11 @@ def fresh_obs(tmp_path: Path) -> Iterator[HeadlessObs]:
     """An OBS of the test's own, for tests that kill or freeze it."""
     _need_obs()
     obs = HeadlessObs(tmp_path / "obs", password=PASSWORD)
-    obs.start()
-    yield obs
-    obs.close()
+    try:  # a failed start still stops its Xvfb (and an OBS that came up too late)
+        obs.start()
+        yield obs
+    finally:
+        obs.close()
 
 
 def bridge_settings(obs: HeadlessObs, **kw: object) -> ObsSettings:

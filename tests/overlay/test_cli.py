@@ -79,10 +79,10 @@ def test_serve_demo_prints_urls_serves_and_stops_on_ctrl_c() -> None:
     try:
         url, _ = _program_url(proc)
         assert "bus=program" in url and "token=abc" in url and url.startswith("http://127.0.0.1:")
-        with urllib.request.urlopen(url, timeout=5) as resp:
+        with urllib.request.urlopen(url, timeout=20) as resp:
             assert resp.status == 200 and b"js/page.js" in resp.read()
         with pytest.raises(urllib.error.HTTPError) as err:
-            urllib.request.urlopen(url.replace("token=abc", "token=abd"), timeout=5)
+            urllib.request.urlopen(url.replace("token=abc", "token=abd"), timeout=20)
         assert err.value.code == 403
     finally:
         rc, out, err = _stop(proc)
@@ -141,13 +141,13 @@ def test_serve_db_follows_the_journal(db_path: Path) -> None:
 
         async def follow() -> tuple[str, str]:
             async with aiohttp.ClientSession() as s, s.ws_connect(ws_url) as ws:
-                snap = await ws.receive_json(timeout=5)
+                snap = await ws.receive_json(timeout=20)
                 first = snap["state"]["table"]["seats"][0]["name"]
                 await asyncio.get_running_loop().run_in_executor(
                     None, lambda: store.dispatch("match.update", {"names": {"1": "新甲"}})
                 )
                 while True:
-                    msg = await ws.receive_json(timeout=5)
+                    msg = await ws.receive_json(timeout=20)
                     if msg["type"] in ("patch", "snapshot"):
                         table = (msg.get("set") or msg.get("state") or {}).get("table")
                         if table:

@@ -28,7 +28,7 @@ TOKEN = "tok-123"
 
 def _get(srv: OverlayServer, raw_path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes, Any]:
     """A request with the path sent exactly as given (no client-side normalisation of '..')."""
-    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=5)
+    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=20)
     try:
         conn.putrequest("GET", raw_path, skip_accept_encoding=True)
         for k, v in (headers or {}).items():
@@ -43,12 +43,12 @@ def _get(srv: OverlayServer, raw_path: str, headers: dict[str, str] | None = Non
 async def _ws_messages(url: str, n: int, after: Any = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     async with aiohttp.ClientSession() as s, s.ws_connect(url) as ws:
-        first = await ws.receive_json(timeout=5)
+        first = await ws.receive_json(timeout=20)
         out.append(first)
         if after is not None:
             await asyncio.get_running_loop().run_in_executor(None, after)
         while len(out) < n:
-            msg = await ws.receive_json(timeout=5)
+            msg = await ws.receive_json(timeout=20)
             if msg["type"] != "hb":
                 out.append(msg)
     return out
@@ -135,7 +135,7 @@ def test_pages_assets_and_fonts_are_served_with_headers(server: OverlayServer) -
     status, body, _ = _get(server, "/healthz")
     assert status == 200 and json.loads(body)["ok"] is True
     if Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc").exists():
-        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
         conn.request("HEAD", "/fonts/NotoSansCJK-Regular.ttc")
         resp = conn.getresponse()
         assert resp.status == 200 and int(resp.headers["Content-Length"]) > 1_000_000
@@ -174,7 +174,7 @@ def test_token_over_http_and_websocket() -> None:
             async with aiohttp.ClientSession() as s:
                 try:
                     async with s.ws_connect(f"ws://127.0.0.1:{srv.port}/ws?bus=program&token={token}") as w:
-                        return str((await w.receive_json(timeout=5))["type"])
+                        return str((await w.receive_json(timeout=20))["type"])
                 except aiohttp.WSServerHandshakeError as exc:
                     return f"refused {exc.status}"
 
@@ -188,7 +188,7 @@ async def _ws_first(port: int, headers: dict[str, str] | None = None, query: str
     async with aiohttp.ClientSession() as s:
         try:
             async with s.ws_connect(f"ws://127.0.0.1:{port}/ws?bus=program{query}", headers=headers) as w:
-                return str((await w.receive_json(timeout=10))["type"])
+                return str((await w.receive_json(timeout=20))["type"])
         except aiohttp.WSServerHandshakeError as exc:
             return f"refused {exc.status}"
 
