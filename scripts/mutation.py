@@ -173,7 +173,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "engine/cards.py",
         '            "G4.1",\n            f"{q} has {qs} cards',
         '            "G4.2",\n            f"{q} has {qs} cards',
-        ("tests/overlay/test_table.py",),
+        ("tests/game/test_table.py",),
         "a beat of another size is refused naming the wrong clause",
     ),
     Mutant(
@@ -181,7 +181,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "engine/game.py",
         'return None, _err("G3.1", f"seat {seat} does not hold {pl}"',
         'return None, _err("G3.2", f"seat {seat} does not hold {pl}"',
-        ("tests/overlay/test_table.py",),
+        ("tests/game/test_table.py",),
         "a play of cards the seat does not hold is refused naming the wrong clause",
     ),
     Mutant(
@@ -333,6 +333,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"mutation: the copy does not import its own code: {probe.stdout}{probe.stderr}",
                 file=sys.stderr,
             )
+            return 2
+        missing = sorted({t for m in mutants for t in m.tests if not (tree / t.split("::")[0]).exists()})
+        if missing:
+            print(f"mutation: stale list, these tests are gone: {', '.join(missing)}", file=sys.stderr)
             return 2
         tests = tuple(dict.fromkeys(t for m in mutants for t in m.tests))
         print(f"baseline: {' '.join(tests)}", flush=True)
