@@ -107,18 +107,20 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "replay-keeps-partial-state",
         STORE,
-        "new = copy.deepcopy(self._state)\n            ctx = Context(\n                ts=entry.ts,",
-        "new = self._state\n            ctx = Context(\n                ts=entry.ts,",
-        ("tests/core",),
-        "a journal entry refused on replay leaves what its reducer changed before refusing",
+        "dict.__setitem__(self, key, _clone(dict.__getitem__(self, key)))",
+        "pass",
+        ("tests/core/test_replay.py",),
+        "a journal entry refused on replay leaves what its reducer changed before refusing "
+        "(the copy-on-write draft writes into the state itself)",
     ),
     Mutant(
         "dispatch-keeps-partial-state",
         STORE,
-        "new = copy.deepcopy(self._state)\n            ctx = Context(ts=ts, seq=seq, replaying=False,",
-        "new = self._state\n            ctx = Context(ts=ts, seq=seq, replaying=False,",
-        ("tests/core",),
-        "a refused dispatch leaves what its reducer changed before refusing",
+        "dict.__setitem__(self, key, _clone(dict.__getitem__(self, key)))",
+        "pass",
+        ("tests/core/test_store.py", "tests/core/test_storage.py"),
+        "a refused dispatch leaves what its reducer changed before refusing (the same change, "
+        "seen from a dispatch)",
     ),
     Mutant(
         "schema-not-validated",
@@ -187,10 +189,10 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "G5.2-named-G5.3",
         "engine/game.py",
-        'if seat != pending:\n                return None, _err(\n                    "G5.2",',
-        'if seat != pending:\n                return None, _err(\n                    "G5.3",',
+        '"G5.2",\n            f"it is not seat {seat}\'s turn; {act_en}",',
+        '"G5.3",\n            f"it is not seat {seat}\'s turn; {act_en}",',
         ("tests/season/test_model.py",),
-        "a pass out of turn is refused naming the wrong clause",
+        "a move out of turn is refused naming the wrong clause",
     ),
     Mutant(
         "G4.4-enumerate-beats",
