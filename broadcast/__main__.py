@@ -11,6 +11,7 @@ import importlib
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("broadcast.app", "演播室：演示赛季、图形、OBS（未运行也可）/ the studio, demo season"),
@@ -30,6 +31,16 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Bad arguments are one line on stderr and exit status 2 (argparse prints the usage block too).
+
+    Sub-command parsers (``season match`` …) are of the same class, so they answer the same way.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: 错误 error: {message}（用法见 --help / see --help）\n")
+
+
 def _usage() -> str:
     lines = ["用法 usage: python -m broadcast COMMAND [options]", "", "commands:"]
     for name, (_mod, help_) in COMMANDS.items():
@@ -47,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"未知命令 unknown command: {name}\n\n{_usage()}", file=sys.stderr)
         return 2
     module = importlib.import_module(COMMANDS[name][0])
-    parser = argparse.ArgumentParser(prog=f"python -m broadcast {name}", description=COMMANDS[name][1])
+    parser = OneLineParser(prog=f"python -m broadcast {name}", description=COMMANDS[name][1])
     module.register(parser)
     args = parser.parse_args(argv[1:])
     try:

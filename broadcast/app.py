@@ -21,11 +21,12 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from broadcast import resources
 from broadcast.overlay.cli import add_server_arguments, fail, print_urls, resolve_token, wait_for_interrupt
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DB = ROOT / "data" / "studio.sqlite"
-DEMO_PLACEMENTS = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
+DEMO_PLACEMENTS = resources.demo_placements()
 RETRY_S = 2.0  # a write the disk refused is tried again this often
 
 

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from broadcast import resources
 from broadcast.game.actions import RUNTIME_KEY
 from broadcast.overlay.cli import add_server_arguments, fail, print_urls, resolve_token, wait_for_interrupt
 
-ROOT = Path(__file__).resolve().parents[1]
-DEMO_PLACEMENTS = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
+DEMO_PLACEMENTS = resources.demo_placements()
 TEAMS = {"odd": {"name": "小当家联盟队"}, "even": {"name": "沂河源代表队"}}
 NAMES = ["张立国", "李春燕", "王建军", "赵海峰", "刘晓东", "陈桂兰"]
 

@@ -1,18 +1,21 @@
 """Rule presets (RULES.md: `tv_match`, `dagang`) loaded from YAML data files.
 
 Every key is checked against :data:`SCHEMA`; an unknown, duplicated, missing or mistyped key raises
-:class:`PresetError` naming ``file:line`` (taken from the YAML node marks).
+:class:`PresetError` naming ``file:line`` (taken from the YAML node marks of :mod:`engine.yamlread`, the
+project's one YAML reader). The shipped presets are package data, found with ``importlib.resources``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
+from .yamlread import MappingNode, Node, ScalarNode, SequenceNode, YamlError, as_bool, as_int, compose, decode
 
-PRESET_DIR = Path(__file__).resolve().parent / "presets"
+PRESETS = resources.files("engine") / "presets"  # works from a source tree and from an installed wheel
+PRESET_DIR = Path(str(PRESETS))
 
 
 class PresetError(ValueError):
@@ -66,41 +69,38 @@ _UNSUPPORTED = {
 }
 
 
-def _scalar(node: yaml.Node, kind: str, filename: str, key: str) -> Any:
+def _scalar(node: Node, kind: str, filename: str, key: str) -> Any:
     line = node.start_mark.line + 1
-    if not isinstance(node, yaml.ScalarNode):
+    if not isinstance(node, ScalarNode):
         raise PresetError(filename, line, f"{key}: expected a {kind}, got a {type(node).__name__}")
-    tag = node.tag
     val = node.value
     if kind == "bool":
-        if tag != "tag:yaml.org,2002:bool":
+        flag = as_bool(node)
+        if flag is None:
             raise PresetError(filename, line, f"{key}: expected true or false, got {val!r}")
-        return val.lower() in ("true", "yes", "on")
+        return flag
     if kind == "int":
-        if tag != "tag:yaml.org,2002:int":
-            raise PresetError(filename, line, f"{key}: expected an integer, got {val!r}")
-        return int(val)
-    if tag != "tag:yaml.org,2002:str":
+        number = as_int(node)
+        if number is None:
+            raise PresetError(filename, line, f"{key}: expected an integer, got {val[:40]!r}")
+        return number
+    if node.tag != "tag:yaml.org,2002:str":
         raise PresetError(filename, line, f"{key}: expected a string, got {val!r}")
     return val
 
 
 def parse_preset(text: str, filename: str = "<string>") -> Preset:
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line = mark.line + 1 if mark is not None else 1
-        raise PresetError(filename, line, f"YAML syntax: {e.problem or e}") from None
-    except yaml.YAMLError as e:  # pragma: no cover - defensive
-        raise PresetError(filename, 1, f"YAML: {e}") from None
-    if root is None or not isinstance(root, yaml.MappingNode):
+        root = compose(text, filename)
+    except YamlError as e:
+        raise PresetError(filename, e.line, f"{e.zh} / {e.en}") from None
+    if root is None or not isinstance(root, MappingNode):
         line = root.start_mark.line + 1 if root is not None else 1
         raise PresetError(filename, line, "a preset is a mapping of keys to values")
     values: dict[str, Any] = {}
     for knode, vnode in root.value:
         line = knode.start_mark.line + 1
-        if not isinstance(knode, yaml.ScalarNode):
+        if not isinstance(knode, ScalarNode):
             raise PresetError(filename, line, "keys must be plain names")
         key = knode.value
         if key not in SCHEMA:
@@ -112,7 +112,7 @@ def parse_preset(text: str, filename: str = "<string>") -> Preset:
         kind, allowed, clause = SCHEMA[key]
         vline = vnode.start_mark.line + 1
         if kind == "int6":
-            if not isinstance(vnode, yaml.SequenceNode) or len(vnode.value) != 6:
+            if not isinstance(vnode, SequenceNode) or len(vnode.value) != 6:
                 raise PresetError(filename, vline, f"{key}: expected a list of 6 integers")
             value: Any = tuple(_scalar(n, "int", filename, key) for n in vnode.value)
         else:
@@ -134,6 +134,11 @@ def parse_preset(text: str, filename: str = "<string>") -> Preset:
 _SHIPPED: dict[str, Preset] = {}
 
 
+def preset_names() -> tuple[str, ...]:
+    """The presets shipped with the engine (``engine/presets/*.yaml``), sorted."""
+    return tuple(sorted(f.name[: -len(".yaml")] for f in PRESETS.iterdir() if f.name.endswith(".yaml")))
+
+
 def load_preset(name_or_path: str | Path) -> Preset:
     """Load ``tv_match``, ``dagang`` (shipped in engine/presets/) or a YAML file by path.
 
@@ -146,17 +151,20 @@ def load_preset(name_or_path: str | Path) -> Preset:
         cached = _SHIPPED.get(s)
         if cached is not None:
             return cached
-        path = PRESET_DIR / f"{s}.yaml"
-        if not path.exists():
-            raise PresetError(s, 0, f"no preset named {s!r} (known: tv_match, dagang)")
-        _SHIPPED[s] = preset = _read_preset(path)
+        if s not in preset_names():
+            raise PresetError(s, 0, f"no preset named {s!r} (known: {', '.join(preset_names())})")
+        _SHIPPED[s] = preset = _read_preset(f"engine/presets/{s}.yaml", (PRESETS / f"{s}.yaml").read_bytes())
         return preset
-    return _read_preset(Path(s))
-
-
-def _read_preset(path: Path) -> Preset:
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = Path(s).read_bytes()
     except OSError as e:
-        raise PresetError(str(path), 0, f"cannot read preset: {e.strerror}") from None
-    return parse_preset(text, str(path))
+        raise PresetError(s, 0, f"cannot read preset: {e.strerror}") from None
+    return _read_preset(s, raw)
+
+
+def _read_preset(shown: str, raw: bytes) -> Preset:
+    try:
+        text = decode(raw, shown)
+    except YamlError as e:
+        raise PresetError(shown, e.line, f"{e.zh} / {e.en}") from None
+    return parse_preset(text, shown)

@@ -45,11 +45,12 @@ from urllib.parse import quote, unquote, urlencode
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from broadcast import resources
+
 log = logging.getLogger(__name__)
 
-ROOT = Path(__file__).resolve().parents[2]
-OVERLAY_ROOT = ROOT / "overlays"
-SPONSOR_ASSETS = ROOT / "sponsor_assets"
+OVERLAY_ROOT = resources.overlays_dir()  # package data: the same in a checkout and an installed wheel
+SPONSOR_ASSETS = resources.sponsor_assets_dir()
 FONT_DIRS = (Path("/usr/share/fonts/opentype/noto"), Path("/usr/share/fonts/truetype/noto"))
 FONT_FILES = (
     "NotoSansCJK-Regular.ttc",

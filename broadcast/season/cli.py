@@ -20,12 +20,19 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+import sqlite3
 import sys
 from pathlib import Path
 
 from broadcast.season.clitools import add_db, db_must_exist, run
 from broadcast.season.model import SeasonDB, SeasonError, round_name
 from broadcast.season.rankings import DEFAULT_SPECS, compute, rank_label
+
+# what a sub-command opens before its handler runs
+NO_DB = "no-db"  # nothing (demo builds its own file)
+NEW_DB = "new-db"  # the database, created if absent (create)
+DB = "db"  # an existing database (list)
+SEASON = "season"  # an existing database and its --season (default: the latest)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -34,6 +41,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("demo", help="建立演示赛季（引擎自对弈）/ build the demo season")
     add_db(p, season=False)
     p.add_argument("--seed", default="2012", help="随机种子 / seed (default 2012)")
+    p.set_defaults(handler=_demo, scope=NO_DB)
 
     p = sub.add_parser("create", help="新建赛季 / create a season")
     add_db(p, season=False)
@@ -43,6 +51,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--sponsor", default="", help="英雄榜冠名 / the 英雄榜 sponsor")
     p.add_argument("--ranking-players", default="", help=f"default: {DEFAULT_SPECS['players']}")
     p.add_argument("--ranking-teams", default="", help=f"default: {DEFAULT_SPECS['teams']}")
+    p.set_defaults(handler=_create, scope=NEW_DB)
 
     p = sub.add_parser("set", help="修改赛季设置 / change season settings")
     add_db(p)
@@ -51,26 +60,33 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--sponsor-logo")
     p.add_argument("--ranking-players")
     p.add_argument("--ranking-teams")
+    p.set_defaults(handler=_set, scope=SEASON)
 
-    for name, help_ in (
-        ("list", "列出赛季 / list seasons"),
-        ("show", "赛季概况 / season overview"),
-        ("verify", "用引擎复核全部牌谱与累计表 / re-check records and totals"),
-    ):
-        p = sub.add_parser(name, help=help_)
-        add_db(p, season=name != "list")
+    p = sub.add_parser("list", help="列出赛季 / list seasons")
+    add_db(p, season=False)
+    p.set_defaults(handler=_list, scope=DB)
+
+    p = sub.add_parser("show", help="赛季概况 / season overview")
+    add_db(p)
+    p.set_defaults(handler=_show, scope=SEASON)
+
+    p = sub.add_parser("verify", help="用引擎复核全部牌谱与累计表 / re-check records and totals")
+    add_db(p)
+    p.set_defaults(handler=_verify, scope=SEASON)
 
     p = sub.add_parser("episode", help="添加一期节目 / add an episode")
     add_db(p)
     p.add_argument("number", type=int)
     p.add_argument("--air-date", default="")
     p.add_argument("--title", default="")
+    p.set_defaults(handler=_episode, scope=SEASON)
 
     p = sub.add_parser("team", help="添加队伍 / add a team")
     add_db(p)
     p.add_argument("name")
     p.add_argument("--sponsor", default="")
     p.add_argument("--color", default="")
+    p.set_defaults(handler=_team_add, scope=SEASON)
 
     p = sub.add_parser("match", help="安排一场比赛 / schedule a match")
     add_db(p)
@@ -81,11 +97,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--team-b", required=True, help="B队（双号位 2、4、6）")
     p.add_argument("--a", required=True, help="A队上场选手，按座位 1,3,5 / names for seats 1,3,5")
     p.add_argument("--b", required=True, help="B队上场选手，按座位 2,4,6 / names for seats 2,4,6")
+    p.set_defaults(handler=_match, scope=SEASON)
 
     p = sub.add_parser("game", help="录入一局牌谱（GJN，引擎复核）/ record games from GJN files")
     add_db(p)
     p.add_argument("match", type=int)
     p.add_argument("files", nargs="+")
+    p.set_defaults(handler=_game, scope=SEASON)
 
     p = sub.add_parser("penalty", help="裁判罚分（每次 −2）/ referee penalty")
     add_db(p)
@@ -93,17 +111,20 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--team", required=True)
     p.add_argument("--reason", required=True)
     p.add_argument("--game", type=int)
+    p.set_defaults(handler=_penalty, scope=SEASON)
 
     p = sub.add_parser("forfeit", help="弃权 / forfeit")
     add_db(p)
     p.add_argument("match", type=int)
     p.add_argument("--team", required=True)
     p.add_argument("--reason", default="迟到超过5分钟")
+    p.set_defaults(handler=_forfeit, scope=SEASON)
 
     p = sub.add_parser("finish", help="结束比赛（加赛、抽签）/ decide a match")
     add_db(p)
     p.add_argument("match", type=int)
     p.add_argument("--lots-seed", help="抽签种子（整数或 auto，记录在案）/ lots seed, recorded")
+    p.set_defaults(handler=_finish, scope=SEASON)
 
     p = sub.add_parser("prize", help="记录九宫格奖品 / record a 九宫格 prize")
     add_db(p)
@@ -113,6 +134,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--prize", required=True)
     p.add_argument("--sponsor", default="")
     p.add_argument("--value", type=float, default=0.0)
+    p.set_defaults(handler=_prize, scope=SEASON)
 
     p = sub.add_parser("leaderboard", help="显示英雄榜 / print the 英雄榜")
     add_db(p)
@@ -122,16 +144,31 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--spec", default=None, help="排名规则 / ranking key, e.g. 'points desc, firsts desc, h2h, name'"
     )
     p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=_leaderboard, scope=SEASON)
 
     p = sub.add_parser("push", help="把英雄榜送到节目状态（图形）/ feed the overlay's 英雄榜")
     add_db(p)
     p.add_argument("--kind", choices=("players", "teams"), default="players")
     p.add_argument("--top", type=int, default=10)
     p.add_argument("--sponsor", default=None)
+    p.set_defaults(handler=_push, scope=SEASON)
 
 
 def main(args: argparse.Namespace) -> int:
-    return run(_main, args)
+    return run(_dispatch, args)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    """Open what the sub-command needs (scope) and run its handler; bad input raises a user error."""
+    if args.scope == NO_DB:
+        return int(args.handler(args))
+    if args.scope != NEW_DB:
+        db_must_exist(args.db)
+    with SeasonDB.open(args.db) as sdb:
+        if args.scope in (NEW_DB, DB):
+            return int(args.handler(args, sdb))
+        season = sdb.season(args.season)
+        return int(args.handler(args, sdb, season))
 
 
 def _team(sdb: SeasonDB, sid: int, name: str) -> int:
@@ -161,183 +198,222 @@ def _player(sdb: SeasonDB, sid: int, name: str, team_id: int | None = None) -> i
     return int(rows[0]["id"])
 
 
-def _main(args: argparse.Namespace) -> int:
-    if args.cmd == "demo":
-        from broadcast.season.demo import build_demo_season
+Season = sqlite3.Row  # a row of season_seasons (name, title, rules, sponsor …)
 
-        summary = build_demo_season(args.db, args.seed)
+
+def _demo(args: argparse.Namespace) -> int:
+    from broadcast.season.demo import build_demo_season
+
+    summary = build_demo_season(args.db, args.seed)
+    print(
+        f"演示赛季已建立 demo season built: {summary.db_path} — {summary.teams} 队 teams, "
+        f"{summary.players} 名选手 players, "
+        f"{summary.episodes} 期 episodes, {summary.matches} 场 matches, {summary.games} 局 games"
+    )
+    return 0
+
+
+def _create(args: argparse.Namespace, sdb: SeasonDB) -> int:
+    sid = sdb.create_season(
+        args.name,
+        title=args.title,
+        rules=args.rules,
+        sponsor=args.sponsor,
+        ranking_players=args.ranking_players,
+        ranking_teams=args.ranking_teams,
+    )
+    print(f"赛季已建立 season created: #{sid} {args.name}")
+    return 0
+
+
+def _list(args: argparse.Namespace, sdb: SeasonDB) -> int:
+    for s in sdb.seasons():
+        n = sdb.conn.execute("SELECT COUNT(*) FROM season_matches WHERE season_id=?", (s["id"],)).fetchone()
         print(
-            f"演示赛季已建立 demo season built: {summary.db_path} — {summary.teams} 队 teams, "
-            f"{summary.players} 名选手 players, "
-            f"{summary.episodes} 期 episodes, {summary.matches} 场 matches, {summary.games} 局 games"
+            f"#{s['id']} {s['name']}  {s['title']}  规则 {s['rules']}  冠名 {s['sponsor'] or '—'}  "
+            f"{n[0]} 场比赛"
+        )
+    return 0
+
+
+def _set(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    fields = {
+        k: v
+        for k, v in (
+            ("title", args.title),
+            ("sponsor", args.sponsor),
+            ("sponsor_logo", args.sponsor_logo),
+            ("ranking_players", args.ranking_players),
+            ("ranking_teams", args.ranking_teams),
+        )
+        if v is not None
+    }
+    sdb.update_season(int(season["id"]), **fields)
+    print(f"已更新 updated: {', '.join(fields) or '(nothing)'}")
+    return 0
+
+
+def _show(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    _print_overview(sdb, int(season["id"]))
+    return 0
+
+
+def _verify(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    from broadcast.season.demo import verify_records
+
+    sid = int(season["id"])
+    n = verify_records(sdb, sid)
+    diffs = _compare_totals(sdb, sid)
+    if diffs:
+        print("\n".join(diffs), file=sys.stderr)
+        return 1
+    print(f"{n} 局牌谱经引擎复核无误，累计表与明细一致 / {n} records re-checked, totals consistent")
+    return 0
+
+
+def _episode(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    eid = sdb.add_episode(int(season["id"]), args.number, air_date=args.air_date, title=args.title)
+    print(f"第{args.number}期已添加 episode added (#{eid})")
+    return 0
+
+
+def _team_add(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    tid = sdb.add_team(int(season["id"]), args.name, sponsor=args.sponsor, color=args.color)
+    print(f"队伍已添加 team added: #{tid} {args.name}")
+    return 0
+
+
+def _match(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    sid = int(season["id"])
+    ta, tb = _team(sdb, sid, args.team_a), _team(sdb, sid, args.team_b)
+    a = [x.strip() for x in args.a.replace("，", ",").split(",") if x.strip()]
+    b = [x.strip() for x in args.b.replace("，", ",").split(",") if x.strip()]
+    if len(a) != 3 or len(b) != 3:
+        raise SeasonError("每队上场三人 / three players per team (--a X,Y,Z --b U,V,W)", rule="G1.1")
+    lineup = {
+        1: _player(sdb, sid, a[0], ta),
+        3: _player(sdb, sid, a[1], ta),
+        5: _player(sdb, sid, a[2], ta),
+        2: _player(sdb, sid, b[0], tb),
+        4: _player(sdb, sid, b[1], tb),
+        6: _player(sdb, sid, b[2], tb),
+    }
+    ep = sdb.episode(sid, args.episode)
+    mid = sdb.create_match(
+        sid,
+        ta,
+        tb,
+        lineup,
+        episode_id=int(ep["id"]),
+        round_=args.round,
+        label=args.label or round_name(args.round),
+    )
+    print(f"比赛已安排 match scheduled: #{mid}")
+    return 0
+
+
+def _game(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    for f in args.files:
+        path = Path(f)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise SeasonError(f"{f}:0: 无法读取 / cannot read ({e})", rule="GJN") from None
+        gid = sdb.record_game(args.match, text, filename=str(path))
+        g = sdb.conn.execute(
+            "SELECT number, points_a, points_b FROM season_games WHERE id=?", (gid,)
+        ).fetchone()
+        print(f"{f}: 第{g[0]}局 已录入 recorded — A {g[1]} : B {g[2]}")
+    return 0
+
+
+def _penalty(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    m = sdb.match(args.match)
+    tid = _team(sdb, int(m["season_id"]), args.team)
+    sdb.add_penalty(args.match, tid, args.reason, game_number=args.game)
+    print(f"{args.team} 罚 2 分 penalised: {args.reason}")
+    return 0
+
+
+def _forfeit(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    m = sdb.match(args.match)
+    r = sdb.record_forfeit(args.match, _team(sdb, int(m["season_id"]), args.team), args.reason)
+    print(f"{args.team} 弃权 forfeits; 胜方 winner: {_team_name(sdb, r.winner)}")
+    return 0
+
+
+def _finish(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    seed = None
+    if args.lots_seed is not None:
+        if args.lots_seed == "auto":
+            seed = secrets.randbelow(1_000_000_000)
+        elif args.lots_seed.lstrip("-").isdigit():
+            seed = int(args.lots_seed)
+        else:
+            raise SeasonError(f"--lots-seed 应为整数或 auto：{args.lots_seed!r}", rule="G11.2")
+    r = sdb.finish_match(args.match, lots_seed=seed)
+    if r.needs_extra_game:
+        print(f"三局打平 {r.score_a}:{r.score_b}，需要加赛一局 / tied: record one more game (G11.2)")
+        return 0
+    how = {
+        "points": "比分",
+        "extra_game": "加赛",
+        "lots": f"抽签（种子 {r.lots_seed}）",
+        "forfeit": "弃权",
+    }
+    print(
+        f"比赛结束 final: {r.score_a}:{r.score_b}，胜方 winner {_team_name(sdb, r.winner)}"
+        f"（{how.get(r.decided_by, r.decided_by)}）"
+    )
+    return 0
+
+
+def _prize(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    sid = int(season["id"])
+    ep = sdb.episode(sid, args.episode)
+    pid = _player(sdb, sid, args.player)
+    sdb.add_prize(
+        sid,
+        pid,
+        args.cell,
+        args.prize,
+        sponsor=args.sponsor,
+        value_yuan=args.value,
+        episode_id=int(ep["id"]),
+    )
+    print(f"{args.player} 抽中第{args.cell}格：{args.prize}")
+    return 0
+
+
+def _leaderboard(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    ranking = compute(sdb.conn, int(season["id"]), args.kind, spec=args.spec)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "season": season["name"],
+                    "kind": args.kind,
+                    "spec": ranking.spec,
+                    "rows": [r.as_dict() for r in ranking.rows[: args.top]],
+                },
+                ensure_ascii=False,
+                indent=1,
+            )
         )
         return 0
-    if args.cmd != "create":
-        db_must_exist(args.db)
-    with SeasonDB.open(args.db) as sdb:
-        if args.cmd == "create":
-            sid = sdb.create_season(
-                args.name,
-                title=args.title,
-                rules=args.rules,
-                sponsor=args.sponsor,
-                ranking_players=args.ranking_players,
-                ranking_teams=args.ranking_teams,
-            )
-            print(f"赛季已建立 season created: #{sid} {args.name}")
-            return 0
-        if args.cmd == "list":
-            for s in sdb.seasons():
-                n = sdb.conn.execute(
-                    "SELECT COUNT(*) FROM season_matches WHERE season_id=?", (s["id"],)
-                ).fetchone()
-                print(
-                    f"#{s['id']} {s['name']}  {s['title']}  规则 {s['rules']}  冠名 {s['sponsor'] or '—'}  "
-                    f"{n[0]} 场比赛"
-                )
-            return 0
-        season = sdb.season(args.season)
-        sid = int(season["id"])
-        if args.cmd == "set":
-            fields = {
-                k: v
-                for k, v in (
-                    ("title", args.title),
-                    ("sponsor", args.sponsor),
-                    ("sponsor_logo", args.sponsor_logo),
-                    ("ranking_players", args.ranking_players),
-                    ("ranking_teams", args.ranking_teams),
-                )
-                if v is not None
-            }
-            sdb.update_season(sid, **fields)
-            print(f"已更新 updated: {', '.join(fields) or '(nothing)'}")
-        elif args.cmd == "show":
-            _show(sdb, sid)
-        elif args.cmd == "verify":
-            from broadcast.season.demo import verify_records
+    _print_ranking(season, ranking, args.top)
+    return 0
 
-            n = verify_records(sdb, sid)
-            diffs = _compare_totals(sdb, sid)
-            if diffs:
-                print("\n".join(diffs), file=sys.stderr)
-                return 1
-            print(f"{n} 局牌谱经引擎复核无误，累计表与明细一致 / {n} records re-checked, totals consistent")
-        elif args.cmd == "episode":
-            eid = sdb.add_episode(sid, args.number, air_date=args.air_date, title=args.title)
-            print(f"第{args.number}期已添加 episode added (#{eid})")
-        elif args.cmd == "team":
-            tid = sdb.add_team(sid, args.name, sponsor=args.sponsor, color=args.color)
-            print(f"队伍已添加 team added: #{tid} {args.name}")
-        elif args.cmd == "match":
-            ta, tb = _team(sdb, sid, args.team_a), _team(sdb, sid, args.team_b)
-            a = [x.strip() for x in args.a.replace("，", ",").split(",") if x.strip()]
-            b = [x.strip() for x in args.b.replace("，", ",").split(",") if x.strip()]
-            if len(a) != 3 or len(b) != 3:
-                raise SeasonError("每队上场三人 / three players per team (--a X,Y,Z --b U,V,W)", rule="G1.1")
-            lineup = {
-                1: _player(sdb, sid, a[0], ta),
-                3: _player(sdb, sid, a[1], ta),
-                5: _player(sdb, sid, a[2], ta),
-                2: _player(sdb, sid, b[0], tb),
-                4: _player(sdb, sid, b[1], tb),
-                6: _player(sdb, sid, b[2], tb),
-            }
-            ep = sdb.episode(sid, args.episode)
-            mid = sdb.create_match(
-                sid,
-                ta,
-                tb,
-                lineup,
-                episode_id=int(ep["id"]),
-                round_=args.round,
-                label=args.label or round_name(args.round),
-            )
-            print(f"比赛已安排 match scheduled: #{mid}")
-        elif args.cmd == "game":
-            for f in args.files:
-                path = Path(f)
-                try:
-                    text = path.read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError) as e:
-                    raise SeasonError(f"{f}:0: 无法读取 / cannot read ({e})", rule="GJN") from None
-                gid = sdb.record_game(args.match, text, filename=str(path))
-                g = sdb.conn.execute(
-                    "SELECT number, points_a, points_b FROM season_games WHERE id=?", (gid,)
-                ).fetchone()
-                print(f"{f}: 第{g[0]}局 已录入 recorded — A {g[1]} : B {g[2]}")
-        elif args.cmd == "penalty":
-            m = sdb.match(args.match)
-            tid = _team(sdb, int(m["season_id"]), args.team)
-            sdb.add_penalty(args.match, tid, args.reason, game_number=args.game)
-            print(f"{args.team} 罚 2 分 penalised: {args.reason}")
-        elif args.cmd == "forfeit":
-            m = sdb.match(args.match)
-            r = sdb.record_forfeit(args.match, _team(sdb, int(m["season_id"]), args.team), args.reason)
-            print(f"{args.team} 弃权 forfeits; 胜方 winner: {_team_name(sdb, r.winner)}")
-        elif args.cmd == "finish":
-            seed = None
-            if args.lots_seed is not None:
-                if args.lots_seed == "auto":
-                    seed = secrets.randbelow(1_000_000_000)
-                elif args.lots_seed.lstrip("-").isdigit():
-                    seed = int(args.lots_seed)
-                else:
-                    raise SeasonError(f"--lots-seed 应为整数或 auto：{args.lots_seed!r}", rule="G11.2")
-            r = sdb.finish_match(args.match, lots_seed=seed)
-            if r.needs_extra_game:
-                print(f"三局打平 {r.score_a}:{r.score_b}，需要加赛一局 / tied: record one more game (G11.2)")
-                return 0
-            how = {
-                "points": "比分",
-                "extra_game": "加赛",
-                "lots": f"抽签（种子 {r.lots_seed}）",
-                "forfeit": "弃权",
-            }
-            print(
-                f"比赛结束 final: {r.score_a}:{r.score_b}，胜方 winner {_team_name(sdb, r.winner)}"
-                f"（{how.get(r.decided_by, r.decided_by)}）"
-            )
-        elif args.cmd == "prize":
-            ep = sdb.episode(sid, args.episode)
-            pid = _player(sdb, sid, args.player)
-            sdb.add_prize(
-                sid,
-                pid,
-                args.cell,
-                args.prize,
-                sponsor=args.sponsor,
-                value_yuan=args.value,
-                episode_id=int(ep["id"]),
-            )
-            print(f"{args.player} 抽中第{args.cell}格：{args.prize}")
-        elif args.cmd == "leaderboard":
-            ranking = compute(sdb.conn, sid, args.kind, spec=args.spec)
-            if args.json:
-                print(
-                    json.dumps(
-                        {
-                            "season": season["name"],
-                            "kind": args.kind,
-                            "spec": ranking.spec,
-                            "rows": [r.as_dict() for r in ranking.rows[: args.top]],
-                        },
-                        ensure_ascii=False,
-                        indent=1,
-                    )
-                )
-                return 0
-            _print_ranking(season, ranking, args.top)
-        elif args.cmd == "push":
-            from broadcast.season.actions import push_leaderboard
-            from broadcast.studio import open_store
 
-            with open_store(args.db) as store:
-                change = push_leaderboard(store, sdb, sid, kind=args.kind, top=args.top, sponsor=args.sponsor)
-            print(
-                f"英雄榜已送出 leaderboard.set #{change.seq}: "
-                f"{len(change.state['leaderboard']['rows'])} 行 rows"
-            )
+def _push(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    from broadcast.season.actions import push_leaderboard
+    from broadcast.studio import open_store
+
+    with open_store(args.db) as store:
+        change = push_leaderboard(
+            store, sdb, int(season["id"]), kind=args.kind, top=args.top, sponsor=args.sponsor
+        )
+    print(f"英雄榜已送出 leaderboard.set #{change.seq}: {len(change.state['leaderboard']['rows'])} 行 rows")
     return 0
 
 
@@ -378,7 +454,7 @@ def _print_ranking(season: object, ranking: object, top: int) -> None:
             )
 
 
-def _show(sdb: SeasonDB, sid: int) -> None:
+def _print_overview(sdb: SeasonDB, sid: int) -> None:
     s = sdb.season(sid)
     print(f"{s['title']}（{s['name']}）规则 {s['rules']}  英雄榜冠名 {s['sponsor'] or '—'}")
     for t in sdb.teams(sid):

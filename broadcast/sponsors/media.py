@@ -1,20 +1,27 @@
 """Probe sponsor assets: is a logo really an image, is a film really a video, and how long does it run.
 
-Images are opened and verified with Pillow. Films must be ISO base media files (MP4/MOV, what OBS's
-media source and the browser both play); their duration is read from the ``mvhd`` box and the presence
-of a video track from the ``hdlr`` boxes, so no external tool is needed at check time.
+Images are opened and verified with Pillow. Films are probed with ``ffprobe`` (FFmpeg, Debian package
+``ffmpeg``, installed by ``scripts/setup.sh``): the container must be ISO base media (MP4/MOV, what OBS's
+media source and the browser both play) with a video track, and its duration is what ffprobe reads.
+A missing ffprobe is :class:`ProbeUnavailable` (one line saying what to install); a damaged or foreign
+file is :class:`MediaError` saying what ffprobe found instead.
 """
 
 from __future__ import annotations
 
-import struct
+import json
+import os
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 
 IMAGE_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp"}
 VIDEO_SUFFIXES = (".mp4", ".mov", ".m4v")
+ISO_MEDIA = "mov"  # ffprobe's demuxer for MP4/MOV/M4V reports format_name "mov,mp4,m4a,3gp,3g2,mj2"
+PROBE_TIMEOUT = 30.0
 
 
 class MediaError(Exception):
@@ -48,58 +55,71 @@ def probe_image(path: Path) -> ImageInfo:
     return ImageInfo(fmt, int(size[0]), int(size[1]))
 
 
-def _boxes(data: bytes, start: int, end: int) -> list[tuple[bytes, int, int]]:
-    """(type, payload_start, payload_end) of the boxes in data[start:end]."""
-    out: list[tuple[bytes, int, int]] = []
-    pos = start
-    while pos + 8 <= end:
-        size, kind = struct.unpack(">I4s", data[pos : pos + 8])
-        header = 8
-        if size == 1:
-            if pos + 16 > end:
-                break
-            size = struct.unpack(">Q", data[pos + 8 : pos + 16])[0]
-            header = 16
-        elif size == 0:
-            size = end - pos
-        if size < header or pos + size > end:
-            raise MediaError("MP4 文件结构损坏（box 长度越界）")
-        out.append((kind, pos + header, pos + size))
-        pos += size
-    return out
+class ProbeUnavailable(MediaError):
+    """ffprobe is not installed (or cannot run): films cannot be checked on this machine."""
+
+
+def ffprobe_command() -> str:
+    """The ffprobe to run (``GOUJI_FFPROBE`` overrides, e.g. for a build of FFmpeg elsewhere)."""
+    return os.environ.get("GOUJI_FFPROBE", "ffprobe")
+
+
+def _ffprobe(path: Path) -> dict[str, Any]:
+    cmd = [
+        ffprobe_command(),
+        "-v",
+        "error",
+        "-print_format",
+        "json",
+        "-show_entries",
+        "format=format_name,duration:format_tags=major_brand:stream=codec_type:stream_disposition=attached_pic",
+        str(path),
+    ]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=PROBE_TIMEOUT, check=False)
+    except (FileNotFoundError, PermissionError) as exc:
+        raise ProbeUnavailable(
+            f"需要 ffprobe 才能检查宣传片（{cmd[0]}: {exc.strerror}）/ ffprobe is needed to check films"
+        ) from None
+    except subprocess.TimeoutExpired:
+        raise MediaError(f"ffprobe {PROBE_TIMEOUT:g} 秒内没有读完，文件可能已损坏") from None
+    if done.returncode != 0:
+        raise MediaError(f"已损坏或不是视频（ffprobe：{_reason(done.stderr, path)}）")
+    try:
+        data = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        raise MediaError("ffprobe 的输出无法读取，文件可能已损坏") from None
+    return data if isinstance(data, dict) else {}
+
+
+def _reason(stderr: str, path: Path) -> str:
+    """ffprobe's most specific complaint, without its ``[demuxer @ 0x…]`` prefix or the file name."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    for ln in lines:
+        if ln.startswith("[") and "] " in ln:
+            return ln.split("] ", 1)[1]
+    last = lines[-1] if lines else "unknown error"
+    return last.removeprefix(f"{path}: ")
 
 
 def probe_video(path: Path) -> VideoInfo:
     if path.suffix.lower() not in VIDEO_SUFFIXES:
         raise MediaError(f"扩展名 {path.suffix or '(无)'} 不是 MP4/MOV 视频")
-    data = path.read_bytes()
-    if len(data) < 16 or data[4:8] != b"ftyp":
-        raise MediaError("不是 MP4/MOV 视频（文件头没有 ftyp）")
-    top = _boxes(data, 0, len(data))
-    brand = data[8:12].decode("latin-1").strip()
-    moov = next(((s, e) for k, s, e in top if k == b"moov"), None)
-    if moov is None:
-        raise MediaError("MP4 缺少 moov（文件不完整，可能没有录完或没有 faststart）")
-    seconds = -1.0
-    has_video = False
-    for kind, s, e in _boxes(data, *moov):
-        if kind == b"mvhd":
-            version = data[s]
-            if version == 1:
-                timescale, duration = struct.unpack(">IQ", data[s + 20 : s + 32])
-            else:
-                timescale, duration = struct.unpack(">II", data[s + 12 : s + 20])
-            if timescale == 0:
-                raise MediaError("MP4 的 timescale 为 0")
-            seconds = duration / timescale
-        elif kind == b"trak":
-            for k2, s2, e2 in _boxes(data, s, e):
-                if k2 == b"mdia":
-                    for k3, s3, _e3 in _boxes(data, s2, e2):
-                        if k3 == b"hdlr" and data[s3 + 8 : s3 + 12] == b"vide":
-                            has_video = True
-    if seconds < 0:
-        raise MediaError("MP4 缺少 mvhd（无法得知时长）")
+    data = _ffprobe(path)
+    fmt = data.get("format") or {}
+    names = str(fmt.get("format_name", "")).split(",")
+    if ISO_MEDIA not in names:
+        raise MediaError(f"不是 MP4/MOV 视频（ffprobe 识别为 {','.join(names) or '未知格式'}）")
+    streams = data.get("streams") or []
+    has_video = any(
+        s.get("codec_type") == "video" and not (s.get("disposition") or {}).get("attached_pic")
+        for s in streams
+    )
     if not has_video:
         raise MediaError("MP4 里没有视频轨")
+    try:
+        seconds = float(fmt["duration"])
+    except (KeyError, TypeError, ValueError):
+        raise MediaError("MP4 无法得知时长（文件可能不完整）") from None
+    brand = str((fmt.get("tags") or {}).get("major_brand", "")).strip()
     return VideoInfo(brand, seconds, has_video)

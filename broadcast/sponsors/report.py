@@ -20,7 +20,7 @@ import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
 
@@ -31,6 +31,7 @@ from openpyxl.utils import get_column_letter
 from PIL import Image
 
 from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS
+from broadcast.clock import STUDIO_TZ
 from broadcast.core.airlog import (
     CAUSES,
     DRAW,
@@ -50,7 +51,6 @@ from broadcast.sponsors.asrun import SHOT, Proof, StoredEvent
 from broadcast.sponsors.exposure import EpisodeExposure, Metric, SponsorExposure
 from broadcast.sponsors.placements import Asset, Placements
 
-BEIJING = timezone(timedelta(hours=8))
 RED_FILL = PatternFill("solid", fgColor="FFC7CE")
 RED_FONT = Font(color="9C0006", bold=True)
 GREEN_FONT = Font(color="006100")
@@ -110,7 +110,7 @@ class ReportFiles:
 
 
 def beijing(ts: float, fmt: str = "%H:%M:%S") -> str:
-    return datetime.fromtimestamp(ts, BEIJING).strftime(fmt)
+    return datetime.fromtimestamp(ts, STUDIO_TZ).strftime(fmt)
 
 
 def rel(ts: float, start: float) -> str:

@@ -10,15 +10,15 @@ the table top is shot three times and the second 八宝豆豉 spot is cut after 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 
+from broadcast.clock import STUDIO_TZ
 from broadcast.core.store import ShowStore
 from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
 from broadcast.sponsors.placements import Placements
 from broadcast.sponsors.rundown import build_rundown
 from broadcast.studio import open_store
 
-BEIJING = timezone(timedelta(hours=8))
 CONTESTANTS = ("王建国", "李秀英", "张大山", "刘桂兰", "陈志强", "赵玉梅")
 
 
@@ -49,7 +49,7 @@ class Script:
 
 
 def air_start(air_date: str, hhmm: str = "21:35") -> float:
-    day = datetime.strptime(f"{air_date} {hhmm}", "%Y-%m-%d %H:%M").replace(tzinfo=BEIJING)
+    day = datetime.strptime(f"{air_date} {hhmm}", "%Y-%m-%d %H:%M").replace(tzinfo=STUDIO_TZ)
     return day.timestamp()
 
 

@@ -1,0 +1,97 @@
+"""The files a placements file points at: where they are served from, and are they what they claim.
+
+A logo must be a real PNG/JPEG/WebP image and a film a real MP4/MOV video of the declared length
+(:mod:`broadcast.sponsors.media` probes them); both must lie inside the served folder
+(``sponsor_assets/``, served at ``/assets/sponsors/``), since the pages can only show what the overlay
+server can serve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from broadcast import resources
+from broadcast.sponsors import media
+from broadcast.sponsors.placements.context import Build
+from broadcast.sponsors.placements.model import Asset, Issue, PlacementError, Placements
+from engine.yamlread import Node
+
+ASSETS_URL = "/assets/sponsors/"
+
+
+def served_root(base: Path, assets_root: str | Path | None) -> Path:
+    """The folder served at /assets/sponsors/: given, or sponsor_assets/ for files inside it, or base."""
+    if assets_root is not None:
+        return Path(assets_root).resolve()
+    shipped = resources.sponsor_assets_dir().resolve()
+    try:
+        base.relative_to(shipped)
+        return shipped
+    except ValueError:
+        return base
+
+
+def read_asset(b: Build, node: Node, what: str, kind: str) -> Asset | None:
+    """The asset a node names (``kind`` "image" or "video"), probed; None after an error."""
+    rel = b.r.text(node, what)
+    if rel is None:
+        return None
+    if Path(rel).is_absolute() or rel.startswith("~"):
+        b.r.error(node, f"{what} {rel!r} 是绝对路径", "写成相对于排期文件所在文件夹的路径（如 logos/x.png）")
+        return None
+    path = (b.base / rel).resolve()
+    try:
+        served = path.relative_to(b.root)
+    except ValueError:
+        b.r.error(
+            node,
+            f"{what} {rel!r} 在素材文件夹 {b.root} 之外，图形服务器无法提供",
+            "把文件放进 sponsor_assets/ 里并改写路径",
+        )
+        return None
+    if not path.is_file():
+        b.r.error(
+            node,
+            f"{what} 文件不存在：{rel}",
+            "检查文件名（区分大小写），或先运行 python sponsor_assets/make_demo_assets.py 生成演示素材",
+        )
+        return None
+    url = ASSETS_URL + served.as_posix()
+    try:
+        if kind == "image":
+            info = media.probe_image(path)
+            return Asset(rel, path, url, "image", width=info.width, height=info.height)
+        vinfo = media.probe_video(path)
+        return Asset(rel, path, url, "video", seconds=vinfo.seconds)
+    except media.ProbeUnavailable as exc:  # not this file's fault: one line for the whole check
+        raise PlacementError(
+            [
+                Issue(
+                    b.r.file,
+                    b.r.line(node),
+                    node.start_mark.column + 1,
+                    f"{what} {rel} 无法检查：{exc}",
+                    "安装 FFmpeg（sudo apt-get install ffmpeg，或运行 scripts/setup.sh）",
+                )
+            ]
+        ) from None
+    except media.MediaError as exc:
+        want = "PNG/JPEG/WebP 图片" if kind == "image" else "MP4（H.264）视频"
+        b.r.error(node, f"{what} {rel} {exc}", f"换成真正的{want}")
+        return None
+    except OSError as exc:
+        b.r.error(node, f"{what} {rel} 无法读取（{exc}）", "检查文件权限")
+        return None
+
+
+def iter_assets(p: Placements) -> Iterator[tuple[str, Asset]]:
+    """Every asset the placements use: (what, asset)."""
+    for sp in p.sponsors.values():
+        if sp.logo:
+            yield f"{sp.name} logo", sp.logo
+    for s in p.slots:
+        if s.logo:
+            yield f"{s.label} logo", s.logo
+        if s.film:
+            yield f"{s.label} 宣传片 {s.film.id}", s.film.asset

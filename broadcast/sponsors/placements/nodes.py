@@ -1,0 +1,184 @@
+"""Typed access to the placements file's YAML nodes; every problem becomes an :class:`Issue` with its line.
+
+The YAML itself is parsed by the project's one reader, :mod:`engine.yamlread` (line numbers, depth
+limit, hostile input refused); this layer knows the placements' shapes — a mapping with these fields, a
+list, a text, an id, a whole number, a date — and collects every problem instead of stopping at the
+first, so ``sponsors check`` lists them all.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from datetime import date, datetime
+
+from broadcast.sponsors.placements.model import Issue
+from engine.yamlread import TAG, MappingNode, Node, ScalarNode, SequenceNode, as_float, as_int
+
+DATE_FORMATS = ("%Y-%m-%d", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S")
+IDENT = re.compile(r"[a-z0-9][a-z0-9_\-]*")
+
+
+def describe(node: Node | None) -> str:
+    """How a message names what was found instead: 映射, 列表, 空值, or the scalar itself."""
+    if isinstance(node, MappingNode):
+        return "映射"
+    if isinstance(node, SequenceNode):
+        return "列表"
+    if isinstance(node, ScalarNode):
+        if node.tag == TAG + "null" or node.value == "":
+            return "空值"
+        return repr(str(node.value))
+    return "空"
+
+
+class NodeReader:
+    """Reads the nodes of one file; ``issues`` collects every error and warning found."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.issues: list[Issue] = []
+        self.key_of: dict[int, Node] = {}  # id(value node) → its key node
+
+    # -- reporting -------------------------------------------------------------------------------
+    def error(self, node: Node | None, message: str, fix: str = "", level: str = "error") -> None:
+        if isinstance(node, MappingNode | SequenceNode) and not node.flow_style and id(node) in self.key_of:
+            node = self.key_of[id(node)]  # a block collection: point at its key, not its first item
+        line = node.start_mark.line + 1 if node is not None else 1
+        col = node.start_mark.column + 1 if node is not None else 1
+        self.issues.append(Issue(self.file, line, col, message, fix, level))
+
+    def warn(self, node: Node | None, message: str, fix: str = "") -> None:
+        self.error(node, message, fix, level="warning")
+
+    def error_at(self, line: int, message: str, fix: str = "", level: str = "error") -> None:
+        """An issue about something read earlier, known by its line (cross-rules)."""
+        self.issues.append(Issue(self.file, line, 1, message, fix, level))
+
+    def has_errors(self) -> bool:
+        return any(i.level == "error" for i in self.issues)
+
+    def line(self, node: Node) -> int:
+        """The line a value belongs to: its key's line for block collections."""
+        if isinstance(node, MappingNode | SequenceNode) and not node.flow_style and id(node) in self.key_of:
+            node = self.key_of[id(node)]
+        return int(node.start_mark.line) + 1
+
+    # -- shapes ----------------------------------------------------------------------------------
+    def mapping(
+        self, node: Node, what: str, required: tuple[str, ...], optional: tuple[str, ...]
+    ) -> dict[str, Node] | None:
+        if not isinstance(node, MappingNode):
+            self.error(
+                node,
+                f"{what} 应为映射（key: value），这里是 {describe(node)}",
+                "按 docs/sponsors.md 的格式写成 key: value 的形式",
+            )
+            return None
+        out: dict[str, Node] = {}
+        allowed = required + optional
+        for knode, vnode in node.value:
+            key = knode.value if isinstance(knode, ScalarNode) else None
+            if not isinstance(key, str):
+                self.error(knode, f"{what} 的键应为文字", "把键写成普通文字")
+                continue
+            if key in out:
+                self.error(knode, f"{what} 中 {key!r} 出现了两次", f"删除重复的 {key}，只保留一个")
+                continue
+            if key not in allowed:
+                near = difflib.get_close_matches(key, allowed, n=1)
+                hint = f"是不是 {near[0]!r}？" if near else ""
+                self.error(knode, f"{what} 没有字段 {key!r}", f"{hint}可用字段：{', '.join(allowed)}")
+                continue
+            out[key] = vnode
+            self.key_of[id(vnode)] = knode
+        for key in required:
+            if key not in out:
+                self.error(node, f"{what} 缺少必填字段 {key!r}", f"加上 {key}: …")
+        return out
+
+    def seq(self, node: Node, what: str) -> list[Node] | None:
+        if not isinstance(node, SequenceNode):
+            self.error(
+                node, f"{what} 应为列表（每项以 - 开头），这里是 {describe(node)}", "写成 - 开头的列表"
+            )
+            return None
+        return list(node.value)
+
+    # -- scalars ---------------------------------------------------------------------------------
+    def text(self, node: Node, what: str, *, allow_empty: bool = False) -> str | None:
+        if not isinstance(node, ScalarNode) or node.tag in (TAG + "null", TAG + "bool"):
+            self.error(node, f"{what} 应为文字，这里是 {describe(node)}", "写成文字（必要时加引号）")
+            return None
+        value = str(node.value).strip()
+        if not value and not allow_empty:
+            self.error(node, f"{what} 不能为空", "填写内容")
+            return None
+        return value
+
+    def texts(self, node: Node, what: str) -> list[tuple[str, Node]]:
+        items = self.seq(node, what)
+        out: list[tuple[str, Node]] = []
+        for i, item in enumerate(items or []):
+            value = self.text(item, f"{what}第{i + 1}项")
+            if value is not None:
+                out.append((value, item))
+        return out
+
+    def ident(self, node: Node, what: str) -> str | None:
+        value = self.text(node, what)
+        if value is not None and not IDENT.fullmatch(value):
+            self.error(
+                node,
+                f"{what} {value!r} 不是合法的编号",
+                "编号只用小写英文字母、数字、下划线和减号（如 xiaodangjia、spot_douchi_15）",
+            )
+            return None
+        return value
+
+    def integer(
+        self, node: Node, what: str, *, minimum: int | None = None, maximum: int | None = None
+    ) -> int | None:
+        value = as_int(node)
+        if value is None:
+            self.error(node, f"{what} 应为整数，这里是 {describe(node)[:40]}", "写一个不带引号的整数")
+            return None
+        if minimum is not None and value < minimum:
+            self.error(node, f"{what} 为 {value}，不能小于 {minimum}", f"改为 ≥ {minimum} 的数")
+            return None
+        if maximum is not None and value > maximum:
+            self.error(node, f"{what} 为 {value}，不能大于 {maximum}", f"改为 ≤ {maximum} 的数")
+            return None
+        return value
+
+    def number(self, node: Node, what: str, *, minimum: float = 0.0) -> float | None:
+        if not isinstance(node, ScalarNode) or node.tag not in (TAG + "int", TAG + "float"):
+            self.error(node, f"{what} 应为数字，这里是 {describe(node)[:40]}", "写一个不带引号的数字")
+            return None
+        value = as_float(node)
+        if value is None or value != value:  # unreadable, or .nan
+            self.error(node, f"{what} {node.value[:40]!r} 不是数字", "写一个数字")
+            return None
+        if value < minimum:
+            self.error(node, f"{what} 为 {value:g}，不能小于 {minimum:g}", f"改为 ≥ {minimum:g} 的数")
+            return None
+        return value
+
+    def day(self, node: Node, what: str) -> date | None:
+        moment = self.moment(node, what)
+        return moment.date() if moment is not None else None
+
+    def moment(self, node: Node, what: str) -> datetime | None:
+        raw = str(node.value).strip() if isinstance(node, ScalarNode) else None
+        if raw is not None:
+            for fmt in DATE_FORMATS:
+                try:
+                    return datetime.strptime(raw, fmt)
+                except ValueError:
+                    pass
+        self.error(
+            node,
+            f"{what} 应为日期 YYYY-MM-DD（签约时间可写 YYYY-MM-DD HH:MM），这里是 {describe(node)}",
+            "例如 2012-04-01",
+        )
+        return None

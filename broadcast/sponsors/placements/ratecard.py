@@ -1,0 +1,81 @@
+"""The rate card: what the sponsorship package sells (shared/SPONSORSHIP.md), as data.
+
+Slot kinds and their Chinese names, which slots are exclusive, how many 赞助播出 may be sold, the spot
+lengths and their list prices, film and bumper lengths, the per-episode minimums every contract gets
+unless it says more, and which program graphics put a slot on screen. Nothing here reads a file.
+"""
+
+from __future__ import annotations
+
+# slot kinds, in the order the package lists them, with their Chinese names
+KIND_LABELS: dict[str, str] = {
+    "title": "冠名",
+    "special": "独家特约播出",
+    "supporter": "赞助播出",
+    "spot": "中插广告",
+    "cell": "奖品九宫格",
+    "jiugongge_board": "九宫格下方广告位",
+    "prize_stand": "奖品展示台",
+    "table": "桌面广告位",
+    "leaderboard": "够级英雄榜冠名",
+    "commentary": "解说区电脑背面",
+    "shirts": "选手文化衫",
+    "ticker": "底线流字",
+    "credits": "片尾鸣谢",
+}
+EXCLUSIVE = (
+    "title",
+    "special",
+    "jiugongge_board",
+    "prize_stand",
+    "table",
+    "leaderboard",
+    "commentary",
+    "shirts",
+)
+MAX_SUPPORTERS = 3
+JIUGONGGE_CELLS = 9
+SPOT_LENGTHS = (5, 10, 15, 20, 30)
+SPOT_LIST_PRICE = {5: 1000, 10: 1700, 15: 2500, 20: 3200, 30: 4400}
+FILM_LENGTH = {"title": 15, "special": 15, "supporter": 10, "leaderboard": 15}
+BUMPER_SECONDS = 5
+FILM_TOLERANCE = 0.5  # seconds between the declared and the real length of a film
+
+MINIMUM_KEYS: dict[str, str] = {
+    "mentions": "主持人口播次数",
+    "appearances": "出镜次数",
+    "seconds": "在屏秒数",
+    "bumper": "5 秒标版播出次数",
+    "film": "宣传片播出次数",
+    "coverage": "角标覆盖节目时长百分比",
+    "draws": "九宫格被抽中次数",
+}
+# what SPONSORSHIP.md promises per episode when the file says nothing
+DEFAULT_MINIMUMS: dict[str, dict[str, float]] = {
+    "title": {"mentions": 5, "bumper": 1, "film": 1},
+    "special": {"bumper": 1, "film": 1, "coverage": 100},
+    "supporter": {"bumper": 1, "film": 1},
+    "spot": {"film": 1},
+    "cell": {},
+    "jiugongge_board": {"appearances": 4},
+    "prize_stand": {"mentions": 1},
+    "table": {"appearances": 5},
+    "leaderboard": {"appearances": 1, "film": 1},
+    "commentary": {},
+    "shirts": {},
+    "ticker": {},
+    "credits": {"appearances": 1},
+}
+# which program graphics put a slot on screen when the file says nothing (see docs/sponsors.md)
+DEFAULT_GRAPHICS: dict[str, tuple[str, ...]] = {
+    "title": ("scoreboard",),  # name + logo at the centre of the game platform
+    "special": ("corner_bug",),  # 右上角标 for the whole broadcast
+    "leaderboard": ("leaderboard",),
+    "commentary": ("commentary",),
+    "ticker": ("ticker",),
+    "credits": ("credits",),
+}
+DEFAULT_DRAWS = ("jiugongge_board",)  # each 九宫格 draw close-up shows the board under the grid
+PRICE_UNITS = {"year": "年", "month": "月", "episode": "期", "airing": "次"}
+# the end-credit role of the broadcast-rights packages, credited automatically
+CREDIT_ROLES = {"title": "独家冠名播出", "special": "独家特约播出", "supporter": "赞助播出"}
