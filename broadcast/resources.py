@@ -9,6 +9,7 @@ checkout, an editable install and a wheel installed anywhere, whatever the worki
     resources.overlays_dir()            # …/overlays   (served at /overlay/)
     resources.sponsor_assets_dir()      # …/sponsor_assets   (served at /assets/sponsors/)
     resources.demo_placements()         # …/sponsor_assets/demo/placements.yaml
+    resources.presets_dir()             # …/engine/presets   (served at /assets/presets/)
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ def sponsor_assets_dir() -> Path:
 def demo_placements() -> Path:
     """The demo placement set (every slot used; logos and films beside it)."""
     return sponsor_assets_dir() / "demo" / "placements.yaml"
+
+
+def presets_dir() -> Path:
+    """The rule presets the engine ships (``tv_match.yaml``, ``dagang.yaml``)."""
+    return package_dir("engine") / "presets"
 
 
 def i18n_dir() -> Path:

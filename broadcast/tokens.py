@@ -15,10 +15,11 @@ from __future__ import annotations
 import json
 import sys
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-OVERLAYS = Path(__file__).resolve().parents[1] / "overlays"
+OVERLAYS = Path(str(resources.files("overlays")))  # package data: a checkout or an installed wheel
 TOKENS_FILE = OVERLAYS / "tokens.json"
 CSS_FILE = OVERLAYS / "css" / "tokens.css"
 

@@ -22,11 +22,12 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Signal
 
+from broadcast import resources
 from broadcast.overlay.cli import add_server_arguments
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DB = ROOT / "data" / "studio.sqlite"
-DEMO_PLACEMENTS = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
+DEMO_PLACEMENTS = resources.demo_placements()
 
 
 def register(parser: argparse.ArgumentParser) -> None:

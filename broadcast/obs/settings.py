@@ -25,9 +25,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from broadcast import tokens
+from engine import yamlread
 
 
 class SettingsError(ValueError):
@@ -147,17 +146,16 @@ class ObsSettings:
 
 def _read_file(p: Path) -> dict[str, Any]:
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
     except OSError as exc:
         raise SettingsError(f"{p}: cannot read settings ({exc.strerror})") from None
     try:
-        data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+        text = yamlread.decode(raw, str(p))
+        data = json.loads(text) if p.suffix == ".json" else yamlread.load(text, str(p))
     except json.JSONDecodeError as exc:
         raise SettingsError(f"{p}:{exc.lineno}: invalid JSON ({exc.msg})") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        raise SettingsError(f"{p}{line}: invalid YAML ({getattr(exc, 'problem', exc)})") from None
+    except yamlread.YamlError as exc:
+        raise SettingsError(f"{p}:{exc.line}: invalid YAML: {exc.en} / {exc.zh}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -51,6 +51,7 @@ log = logging.getLogger(__name__)
 
 OVERLAY_ROOT = resources.overlays_dir()  # package data: the same in a checkout and an installed wheel
 SPONSOR_ASSETS = resources.sponsor_assets_dir()
+PRESETS = resources.presets_dir()  # the rule presets as shipped (/assets/presets/tv_match.yaml)
 FONT_DIRS = (Path("/usr/share/fonts/opentype/noto"), Path("/usr/share/fonts/truetype/noto"))
 FONT_FILES = (
     "NotoSansCJK-Regular.ttc",
@@ -70,6 +71,7 @@ mimetypes.add_type("image/svg+xml", ".svg")
 mimetypes.add_type("font/collection", ".ttc")
 mimetypes.add_type("font/otf", ".otf")
 mimetypes.add_type("font/woff2", ".woff2")
+mimetypes.add_type("text/yaml", ".yaml")
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -112,6 +114,8 @@ def safe_join(root: Path, tail: str) -> Path:
     parts = [p for p in tail.split("/") if p not in ("", ".")]
     if any(p == ".." or p.startswith(".") for p in parts) or tail.startswith("/"):
         raise PathRefused(tail)
+    if any(p == "__pycache__" or p.endswith((".py", ".pyc")) for p in parts):
+        raise PathRefused(tail)  # the served folders are Python packages (package data): not their code
     root_r = root.resolve()
     target = root_r.joinpath(*parts).resolve() if parts else root_r
     if target != root_r and not target.is_relative_to(root_r):
@@ -157,7 +161,7 @@ class OverlayServer:
         self._want_port = int(port)
         self.port = int(port)
         self.token = token or None
-        roots = {"sponsors": SPONSOR_ASSETS} if asset_roots is None else dict(asset_roots)
+        roots = {"sponsors": SPONSOR_ASSETS, "presets": PRESETS} if asset_roots is None else dict(asset_roots)
         self.asset_roots: dict[str, Path] = {k: Path(v) for k, v in roots.items()}
         self.overlay_root = Path(overlay_root)
         self.font_dirs = font_dirs

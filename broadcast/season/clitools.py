@@ -10,8 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from broadcast.core.db import DatabaseError, describe
 from broadcast.core.files import WriteFailed, describe_os_error
 from broadcast.season.export import ExportError
@@ -19,6 +17,7 @@ from broadcast.season.importer import ImportError_
 from broadcast.season.model import SeasonError
 from broadcast.season.rankings import SpecError
 from broadcast.season.render import RenderError
+from engine import yamlread
 
 DEFAULT_DB = os.environ.get("GOUJI_DB", "studio.sqlite")
 USER_ERRORS = (
@@ -83,18 +82,9 @@ def sponsor_from_placements(path: str | Path) -> tuple[str, str]:
     """
     p = Path(path)
     try:
-        raw = p.read_bytes()
-        data: Any = yaml.safe_load(raw.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise SeasonError(
-            f"{p}:{line}: 文件不是 UTF-8 编码，请用 UTF-8 另存 / not UTF-8 text: save the file as UTF-8",
-            rule="placements",
-        ) from None
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 0
-        raise SeasonError(f"{p}:{line}: YAML 格式错误 / malformed YAML", rule="placements") from None
+        data: Any = yamlread.load(yamlread.decode(p.read_bytes(), str(p)), str(p))
+    except yamlread.YamlError as e:
+        raise SeasonError(str(e), rule="placements") from None
     slot = (data or {}).get("leaderboard") if isinstance(data, dict) else None
     if not isinstance(slot, dict) or "sponsor" not in slot:
         raise SeasonError(

@@ -12,6 +12,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import threading
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,7 @@ IMAGE_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp"}
 VIDEO_SUFFIXES = (".mp4", ".mov", ".m4v")
 ISO_MEDIA = "mov"  # ffprobe's demuxer for MP4/MOV/M4V reports format_name "mov,mp4,m4a,3gp,3g2,mj2"
 PROBE_TIMEOUT = 30.0
+PROBE_WORKERS = 4  # ffprobe's start-up (loading FFmpeg's libraries) dominates: overlap a few
 
 
 class MediaError(Exception):
@@ -102,7 +106,52 @@ def _reason(stderr: str, path: Path) -> str:
     return last.removeprefix(f"{path}: ")
 
 
+# (path, size, mtime_ns) → what ffprobe said: a file is probed once per process until it changes
+_probed: dict[tuple[str, int, int], VideoInfo | MediaError] = {}
+_probed_lock = threading.Lock()
+
+
 def probe_video(path: Path) -> VideoInfo:
+    """Container, video track and duration of a film; :class:`MediaError` if it is not a usable one."""
+    try:
+        st = path.stat()
+        key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    except OSError:
+        return _probe_video(path)  # the probe reports the unreadable file
+    with _probed_lock:
+        known = _probed.get(key)
+    if known is None:
+        try:
+            known = _probe_video(path)
+        except ProbeUnavailable:
+            raise
+        except MediaError as exc:
+            known = exc
+        with _probed_lock:
+            _probed[key] = known
+    if isinstance(known, MediaError):
+        raise known
+    return known
+
+
+def prefetch_videos(paths: Iterable[Path]) -> None:
+    """Probe several films at once (before a placements file is read film by film); errors are kept
+    for :func:`probe_video` to report, and a missing ffprobe is reported there too."""
+    todo = sorted({p for p in paths if p.suffix.lower() in VIDEO_SUFFIXES and p.is_file()})
+    if len(todo) < 2:
+        return
+
+    def one(p: Path) -> None:
+        try:
+            probe_video(p)
+        except MediaError:
+            pass
+
+    with ThreadPoolExecutor(max_workers=min(PROBE_WORKERS, len(todo))) as pool:
+        list(pool.map(one, todo))
+
+
+def _probe_video(path: Path) -> VideoInfo:
     if path.suffix.lower() not in VIDEO_SUFFIXES:
         raise MediaError(f"扩展名 {path.suffix or '(无)'} 不是 MP4/MOV 视频")
     data = _ffprobe(path)

@@ -15,7 +15,7 @@ from broadcast import resources
 from broadcast.sponsors import media
 from broadcast.sponsors.placements.context import Build
 from broadcast.sponsors.placements.model import Asset, Issue, PlacementError, Placements
-from engine.yamlread import Node
+from engine.yamlread import MappingNode, Node, ScalarNode, SequenceNode
 
 ASSETS_URL = "/assets/sponsors/"
 
@@ -83,6 +83,30 @@ def read_asset(b: Build, node: Node, what: str, kind: str) -> Asset | None:
     except OSError as exc:
         b.r.error(node, f"{what} {rel} 无法读取（{exc}）", "检查文件权限")
         return None
+
+
+def film_files(node: Node | None) -> list[str]:
+    """Every ``film: {file: …}`` written anywhere in a file's YAML (to probe them all at once)."""
+    out: list[str] = []
+    stack = [node]
+    seen: set[int] = set()
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, MappingNode):
+            for k, v in n.value:
+                if isinstance(k, ScalarNode) and k.value == "film" and isinstance(v, MappingNode):
+                    out.extend(
+                        str(fv.value)
+                        for fk, fv in v.value
+                        if isinstance(fk, ScalarNode) and fk.value == "file" and isinstance(fv, ScalarNode)
+                    )
+                stack.append(v)
+        elif isinstance(n, SequenceNode):
+            stack.extend(n.value)
+    return out
 
 
 def iter_assets(p: Placements) -> Iterator[tuple[str, Asset]]:

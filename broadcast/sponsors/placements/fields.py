@@ -45,6 +45,7 @@ def read_sponsors(b: Build, node: Node) -> None:
             b.r.error(knode, f"赞助商编号 {sid!r} 登记了两次", "删掉重复的一项，或换一个编号")
             continue
         b.sponsor_nodes[sid] = knode
+        b.r.key_of[id(vnode)] = knode  # problems of a block entry point at its id, as for every field
         f = b.r.mapping(vnode, f"赞助商 {sid}", ("name",), ("full_name", "logo", "contact"))
         if f is None:
             continue

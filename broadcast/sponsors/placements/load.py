@@ -11,7 +11,8 @@ from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
 
-from broadcast.sponsors.placements.assets import served_root
+from broadcast.sponsors import media
+from broadcast.sponsors.placements.assets import film_files, served_root
 from broadcast.sponsors.placements.breaks import read_rundown
 from broadcast.sponsors.placements.context import Build
 from broadcast.sponsors.placements.fields import read_sponsors
@@ -75,6 +76,7 @@ def parse_placements(
         raise PlacementError([Issue(filename, 1, 1, "文件是空的", "按 docs/sponsors.md 写排期")])
     r = NodeReader(filename)
     b = Build(r, base, served_root(base, assets_root), air_date)
+    media.prefetch_videos(base / f for f in film_files(root_node))  # ffprobe them side by side
     top = r.mapping(root_node, "排期文件", REQUIRED_SECTIONS, OPTIONAL_SECTIONS)
     if top is None:
         raise PlacementError(r.issues)

@@ -1,0 +1,57 @@
+"""``season`` is argparse sub-commands, each with its own handler: bad arguments are one line on stderr
+and exit 2, the user-facing commands and messages are those of before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from broadcast.__main__ import main as cli
+from broadcast.season.cli import register
+
+SUBCOMMANDS = (
+    "demo create set list show verify episode team match game penalty forfeit finish prize leaderboard push"
+).split()
+
+
+def test_every_season_subcommand_has_a_handler() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    register(parser)
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert sorted(sub.choices) == sorted(SUBCOMMANDS)
+    for name, p in sub.choices.items():
+        defaults = p._defaults
+        assert callable(defaults["handler"]) and defaults["scope"], name
+
+
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (["season"], ("SUBCOMMAND",)),
+        (["season", "nope"], ("invalid choice", "'nope'")),
+        (["season", "episode", "one"], ("number", "invalid int value")),
+        (["season", "match", "--episode", "x"], ("--episode", "invalid int value")),
+        (["season", "leaderboard", "--kind", "fans"], ("--kind", "invalid choice")),
+        (["season", "prize", "--episode", "1"], ("required",)),
+    ],
+)
+def test_bad_arguments_are_one_line_and_exit_2(
+    argv: list[str], words: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as ei:
+        cli(argv)
+    assert ei.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("python -m broadcast season") and "错误 error" in err[0], err
+    assert all(w in err[0] for w in words), err
+
+
+def test_a_missing_database_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "none.sqlite"
+    assert cli(["season", "show", "--db", str(db)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(db) in err[0] and "数据库文件不存在" in err[0]
+    assert not db.exists()  # a read command never creates the file
