@@ -13,7 +13,7 @@ from a Stream Deck at the same moment) is refused instead of running the cue aft
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import (
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from broadcast.clock import STUDIO_TZ
 from broadcast.console import theme
 from broadcast.console.docks.onair import OnAir
 from broadcast.sponsors.cues import CueView, rows
@@ -44,7 +45,6 @@ from broadcast.sponsors.cues import CueView, rows
 CTX = "CueList"
 GROUP = "节目流程 Cue list"
 GO_KEY, GO_EMPTY_KEY, SKIP_KEY = "F9", "Space", "Shift+F9"
-BEIJING = timezone(timedelta(hours=8))
 Index = QModelIndex | QPersistentModelIndex
 NO_INDEX = QModelIndex()
 KIND_ZH = {
@@ -71,7 +71,7 @@ def tr(text: str) -> str:
 
 
 def clock_text(ts: float) -> str:
-    return datetime.fromtimestamp(ts, BEIJING).strftime("%H:%M:%S") if ts else ""
+    return datetime.fromtimestamp(ts, STUDIO_TZ).strftime("%H:%M:%S") if ts else ""
 
 
 def mmss(seconds: float) -> str:

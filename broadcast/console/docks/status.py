@@ -8,16 +8,16 @@ read once a second on the Qt thread from values already in memory (never SQLite,
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel
 
+from broadcast.clock import STUDIO_TZ
 from broadcast.console import theme
 
 CTX = "StatusBar"
-BEIJING = timezone(timedelta(hours=8))
 
 
 def tr(text: str) -> str:
@@ -25,7 +25,7 @@ def tr(text: str) -> str:
 
 
 def hms(ts: float) -> str:
-    return datetime.fromtimestamp(ts, BEIJING).strftime("%H:%M:%S")
+    return datetime.fromtimestamp(ts, STUDIO_TZ).strftime("%H:%M:%S")
 
 
 def duration(seconds: float) -> str:
