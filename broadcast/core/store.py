@@ -122,7 +122,7 @@ class _Draft(dict[str, Any]):
         self._own(key)
         return dict.__getitem__(self, key)
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: str, default: Any = None) -> Any:
         if dict.__contains__(self, key):
             self._own(key)
         return dict.get(self, key, default)
