@@ -56,6 +56,12 @@ def main(args: argparse.Namespace) -> int:
             f"{path}: {stored - len(checkpoints)} 个检查点与日志对不上（日志在其后被截断或改动）/ "
             f"{stored - len(checkpoints)} checkpoint(s) no longer match the journal (cut or edited since)"
         )
+    for first, last, noted, why in journal.gaps():
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(noted))
+        findings.append(
+            f"{path}: 操作 #{first}–#{last} 已丢失（{when} 发现：{why}）/ actions #{first}–#{last} were lost "
+            f"(found {when}: {why})"
+        )
     restart = store.state
     compared = 0
 

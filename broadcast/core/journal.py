@@ -350,6 +350,15 @@ class Journal:
         return None
 
     # -- checks ----------------------------------------------------------------------------------
+    def gaps(self) -> list[tuple[int, int, float, str]]:
+        """Recorded losses: ``(first, last, when noted, why)`` for every run of numbers that was
+        confirmed once and is not in the journal any more."""
+        try:
+            rows = self._conn.execute("SELECT first, last, noted, reason FROM journal_gaps ORDER BY first")
+            return [(int(a), int(b), float(t), str(r)) for a, b, t, r in rows]
+        except sqlite3.DatabaseError as exc:
+            raise db.storage_error(exc, self.path) from exc
+
     def check(self) -> list[str]:
         """What start-up must report: numbers missing inside the journal (rows taken out) and a journal
         shorter than its head file (``-wal`` deleted or emptied, an older copy put back). A cut is

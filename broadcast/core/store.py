@@ -17,7 +17,7 @@ thread (the overlay server's event loop, the OBS bridge's worker).
 
 The copy a reducer works on is copy-on-write (:class:`_Draft`): a top-level section is copied the first
 time the reducer touches it, the others are shared with the state before, so an action costs what
-its sections cost, not what the whole state costs. Every ``checkpoint_every`` actions (or
+its sections cost, not what the whole state costs. Every ``checkpoint_every`` actions (100; or
 ``checkpoint_seconds``) the state is stored with the journal position it belongs to, in the same
 transaction as that action; opening a store loads the newest checkpoint written by the same software
 (:func:`fingerprint`) and replays only the actions after it. ``python -m broadcast verify-journal``
@@ -230,7 +230,7 @@ class ShowStore:
         components: Iterable[Component],
         validate: bool = True,
         clock: Callable[[], float] = time.time,
-        checkpoint_every: int = 500,
+        checkpoint_every: int = 100,
         checkpoint_seconds: float = 60.0,
         use_checkpoints: bool = True,
     ) -> None:
@@ -404,7 +404,7 @@ class ShowStore:
         self._journal.damaged.clear()
         for msg in self.replay_errors:
             log.error("%s", msg)
-        if self.replayed >= self.checkpoint_every and not self._journal.readonly:
+        if use_checkpoints and self.replayed >= self.checkpoint_every and not self._journal.readonly:
             self.checkpoint()  # a long replay (first start after an upgrade): the next start is quick
 
     def _replay(self, entries: Iterable[Any], *, notify: bool = False) -> int:

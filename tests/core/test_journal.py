@@ -1,0 +1,196 @@
+"""The journal's checkpoints, running hash and head file, and copy-on-write dispatch (issue 13).
+
+A restart loads the newest checkpoint and replays only what follows it, and always comes back to the
+state the whole journal describes; an edit, a removed row or a cut-off tail (the -wal file deleted or
+emptied) is reported at start, and the numbers of lost actions are never given out again. Real SQLite
+files, real processes killed with SIGKILL."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from broadcast.__main__ import main as cli
+from broadcast.studio import open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _fill(db: Path, n: int, every: int = 50) -> None:
+    store = open_store(db, checkpoint_every=every)
+    for i in range(n):
+        if i % 3 == 0:
+            store.dispatch("show.update", {"round": f"第{i}轮"})
+        else:
+            store.dispatch("graphic.set", {"bus": "preview", "graphic": "ticker", "on": i % 2 == 0})
+    store.close()
+
+
+def _full_replay(db: Path) -> dict:
+    store = open_store(db, use_checkpoints=False)
+    state = store.state
+    store.close()
+    return state
+
+
+def test_a_restart_loads_the_newest_checkpoint_and_replays_only_the_tail(tmp_path: Path) -> None:
+    db = tmp_path / "studio.sqlite"
+    _fill(db, 230)
+    store = open_store(db, checkpoint_every=50)
+    assert (store.loaded_from, store.replayed, store.seq) == (200, 30, 230)
+    assert store.state == _full_replay(db)
+    assert store.replay_errors == []
+    kept = sqlite3.connect(db).execute("SELECT seq FROM journal_checkpoints ORDER BY seq").fetchall()
+    assert [r[0] for r in kept] == [100, 150, 200]  # the newest three are kept
+    store.close()
+
+
+def test_a_checkpoint_from_other_software_is_not_used_and_a_fresh_one_is_written(tmp_path: Path) -> None:
+    db = tmp_path / "studio.sqlite"
+    _fill(db, 120, every=50)
+    c = sqlite3.connect(db)
+    c.execute("UPDATE journal_checkpoints SET fingerprint='an older build'")
+    c.commit()
+    c.close()
+    store = open_store(db, checkpoint_every=500)  # 120 replayed is short of 500: no new checkpoint
+    assert (store.loaded_from, store.replayed) == (0, 120)
+    assert store.state == _full_replay(db)
+    store.close()
+    store = open_store(db, checkpoint_every=100)  # a long replay writes a checkpoint at its end
+    assert store.replayed == 120
+    store.close()
+    again = open_store(db, checkpoint_every=100)
+    assert (again.loaded_from, again.replayed) == (120, 0)
+    again.close()
+
+
+def test_dispatch_copies_only_the_sections_the_action_touches(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "studio.sqlite")
+    before = store.state
+    change = store.dispatch("show.update", {"episode": "第9期"})
+    after = store.state
+    assert change.changed == frozenset({"show"})
+    for key in after:
+        if key in ("show", "meta"):
+            assert after[key] is not before[key]
+        else:
+            assert after[key] is before[key], key  # shared, not copied
+    assert before["show"]["episode"] != "第9期"  # the state before is left as it was
+    # a reducer that fails half-way leaves the current state untouched
+    snapshot = store.snapshot()
+    try:
+        store.dispatch("graphic.set", {"bus": "preview", "graphic": "no-such-graphic"})
+    except Exception:
+        pass
+    assert store.state == snapshot
+    store.close()
+
+
+_WRITER = """
+import sys
+from broadcast.studio import open_store
+store = open_store(sys.argv[1], checkpoint_every=7)
+i = store.seq
+print("ready", flush=True)
+while True:
+    i += 1
+    if i % 2:
+        store.dispatch("show.update", {"round": f"第{i}轮"})
+    else:
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "ticker", "on": i % 4 == 0})
+"""
+
+
+def _kill_writer(db: Path, after: float) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _WRITER, str(db)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(after)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(30)
+    proc.stdout.close()
+
+
+def test_kills_at_random_moments_lose_nothing_and_the_checkpointed_restart_equals_a_full_replay(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "studio.sqlite"
+    for after in (0.3, 0.55, 0.8, 0.45):
+        _kill_writer(db, after)
+        store = open_store(db, checkpoint_every=7)
+        journal_seq = sqlite3.connect(db).execute("SELECT MAX(seq) FROM journal").fetchone()[0]
+        assert store.seq == journal_seq and store.replay_errors == []
+        assert 0 <= store.replayed < 7 + 1
+        assert store.state == _full_replay(db)
+        store.close()
+    assert cli(["verify-journal", "--db", str(db)]) == 0
+
+
+def test_a_deleted_or_emptied_wal_is_reported_and_the_lost_numbers_are_not_reused(tmp_path: Path) -> None:
+    for how in ("delete", "empty"):
+        db = tmp_path / f"{how}.sqlite"
+        _fill(db, 40)  # closed cleanly: everything in the main file
+        _kill_writer(db, 0.4)  # then more actions, some only in the -wal, and a SIGKILL
+        wal = Path(f"{db}-wal")
+        assert wal.stat().st_size > 0
+        head_seq = int(Path(f"{db}-head").read_text().split()[0])  # the last confirmed action
+        assert head_seq > 40
+        # the -wal taken away (or emptied), as an operator or a disk tool might do
+        Path(f"{db}-shm").unlink(missing_ok=True)
+        if how == "delete":
+            wal.unlink()
+        else:
+            wal.write_bytes(b"")
+        store = open_store(db)
+        assert store.seq < head_seq  # what was only in the -wal is gone …
+        lost = [e for e in store.replay_errors if "confirmed action(s) are lost" in e]
+        assert len(lost) == 1 and str(db) in lost[0], store.replay_errors  # … and that is said
+        assert f"#{store.seq + 1}–#{head_seq}" in lost[0]
+        change = store.dispatch("show.update", {"round": "决赛"})
+        assert change.seq == head_seq + 1  # never a number that was confirmed once before
+        store.close()
+        again = open_store(db)  # said once: the loss is recorded, the next start is clean
+        assert again.replay_errors == [] and again.seq == head_seq + 1
+        again.close()
+        assert cli(["verify-journal", "--db", str(db)]) == 1  # the full check keeps naming the loss
+
+
+def test_an_edited_or_removed_row_is_named_at_start_and_by_verify_journal(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "studio.sqlite"
+    _fill(db, 60, every=1000)  # no checkpoint: the start-up replay checks every row
+    c = sqlite3.connect(db)
+    c.execute("""UPDATE journal SET payload='{"round":"改过的"}' WHERE seq=10""")
+    c.execute("DELETE FROM journal WHERE seq=20")
+    c.commit()
+    c.close()
+    store = open_store(db)
+    errors = store.replay_errors
+    assert any("#10" in e and "hash does not chain" in e for e in errors)
+    assert any("#21" in e and "hash does not chain" in e for e in errors)  # the row after the hole
+    assert any("1 action(s) are missing from inside the journal" in e for e in errors)
+    store.close()
+    capsys.readouterr()
+    assert cli(["verify-journal", "--db", str(db)]) == 1
+    out = capsys.readouterr().out
+    assert "#10" in out and "#21" in out and "problem(s) found" in out
+
+
+def test_verify_journal_finds_a_checkpoint_that_differs_from_the_full_replay(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "studio.sqlite"
+    _fill(db, 120, every=50)
+    assert cli(["verify-journal", "--db", str(db)]) == 0
+    assert "journal intact" in capsys.readouterr().out
+    c = sqlite3.connect(db)
+    state = c.execute("SELECT state FROM journal_checkpoints WHERE seq=100").fetchone()[0]
+    c.execute("UPDATE journal_checkpoints SET state=? WHERE seq=100", (state.replace("第", "弟"),))
+    c.commit()
+    c.close()
+    assert cli(["verify-journal", "--db", str(db)]) == 1
+    out = capsys.readouterr().out
+    assert "checkpoint #100 differs from the full replay in: show" in out
