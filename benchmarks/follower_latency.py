@@ -57,7 +57,7 @@ def main() -> int:
     ap.add_argument("--poll", type=float, default=0.02)
     args = ap.parse_args()
     cycle = match_actions()
-    with tempfile.TemporaryDirectory(dir=ROOT) as tmp:
+    with tempfile.TemporaryDirectory(prefix=".bench-", dir=ROOT) as tmp:
         db = Path(tmp) / "studio.sqlite"
         grow(db, args.journal, cycle)
         start = args.journal % len(cycle)

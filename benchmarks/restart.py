@@ -88,7 +88,7 @@ def copy_cost(cycle: list[tuple[str, dict[str, Any]]], n: int = 1400) -> None:
         return new, frozenset(k for k in new if k != "meta" and new[k] != state.get(k))
 
     got = {}
-    with tempfile.TemporaryDirectory(dir=ROOT) as tmp:
+    with tempfile.TemporaryDirectory(prefix=".bench-", dir=ROOT) as tmp:
         for label, fn, validate in (
             ("whole-state deepcopy", whole, False),
             ("copy-on-write", cow, False),
@@ -120,7 +120,7 @@ def sync_cost(cycle: list[tuple[str, dict[str, Any]]], n: int = 2000) -> None:
     import sqlite3
 
     results = {}
-    with tempfile.TemporaryDirectory(dir=ROOT) as tmp:  # the project's disk, not /tmp's
+    with tempfile.TemporaryDirectory(prefix=".bench-", dir=ROOT) as tmp:  # the project's disk, not /tmp's
         for mode in ("NORMAL", "FULL"):
             path = Path(tmp) / f"{mode}.sqlite"
             store = open_store(path, validate=False)
@@ -151,7 +151,7 @@ def main() -> int:
     copy_cost(cycle)
     if args.synchronous:
         sync_cost(cycle)
-    with tempfile.TemporaryDirectory(dir=ROOT) as tmp:
+    with tempfile.TemporaryDirectory(prefix=".bench-", dir=ROOT) as tmp:
         path = Path(tmp) / "studio.sqlite"
         for n in sizes:
             # one short of N: the newest checkpoint is then 99 actions back, the most a restart replays

@@ -194,7 +194,10 @@ class Studio:
         from broadcast.overlay.server import OverlayServer
 
         self.server = OverlayServer(
-            self.store, host=self.args.host, port=self.args.port, token=resolve_token(self.args)
+            self.store,
+            host=self.args.host,
+            port=self.args.port,
+            token=getattr(self.args, "resolved_token", None) or resolve_token(self.args),
         )
         try:
             self.server.start()
@@ -317,6 +320,7 @@ def main(args: argparse.Namespace) -> int:
 
     if args.pace < 0:
         fail("run: --pace 不能为负 must not be negative")
+    args.resolved_token = resolve_token(args)  # before anything is opened: a bad token is one line
     studio = Studio(args)
     stop = threading.Event()
     try:

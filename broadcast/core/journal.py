@@ -93,6 +93,10 @@ class Journal:
         self.damaged: list[str] = []  # entries that could not be read or do not chain (see entries())
         self.last_hash = GENESIS  # the chain hash of the last entry read by entries()
         db.migrate(conn, "journal", MIGRATIONS)
+        if not self.readonly:
+            # every confirmed action on the disk before it is confirmed, even through a power cut:
+            # the WAL is synced at each commit (benchmarks/restart.py --synchronous prints the cost)
+            conn.execute("PRAGMA synchronous=FULL")
         self._fill_missing_hashes()
 
     @classmethod

@@ -12,11 +12,14 @@ serves its pages directly with no polling; this command is for a second machine 
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import os
 import signal
 import sys
 import threading
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from broadcast.show.actions import GRAPHICS
 
@@ -50,24 +53,66 @@ def add_server_arguments(parser: argparse.ArgumentParser, port: int | None = Non
         default=DEFAULT_PORT if port is None else port,
         help="端口，0 = 任选空闲端口 / port (0 = any free port)",
     )
-    parser.add_argument("--token", default=None, help="访问令牌 / access token required by every page")
-    parser.add_argument("--token-file", default=None, help="从文件读取访问令牌 / read the token from a file")
+    parser.add_argument("--token", default=None, help=argparse.SUPPRESS)  # refused: it shows in ps
+    parser.add_argument(
+        "--token-file",
+        default=None,
+        help=f"从文件读取访问令牌（或环境变量 {TOKEN_ENV}）/ the access token's file (or {TOKEN_ENV})",
+    )
+
+
+TOKEN_ENV = "GOUJI_OVERLAY_TOKEN"
+LOCAL_HOSTS = ("127.0.0.1", "::1", "localhost")
 
 
 def resolve_token(args: argparse.Namespace) -> str | None:
-    """The token from --token or --token-file; a bad file is a one-line error (SystemExit 2)."""
+    """The access token, from ``--token-file`` or the environment (``GOUJI_OVERLAY_TOKEN``) — never
+    from the command line, where every user of the machine sees it in ``ps``. A server listening
+    beyond this machine (``--host`` not loopback) must have one. Bad input: one line, SystemExit 2."""
+    if getattr(args, "token", None):
+        fail(
+            f"--token：令牌写在命令行上别人用 ps 就能看到，请用 --token-file 文件或环境变量 {TOKEN_ENV} / "
+            f"a token on the command line shows in ps: use --token-file FILE or {TOKEN_ENV}"
+        )
+    token: str | None = None
     if args.token_file:
         try:
             token = Path(args.token_file).read_text(encoding="utf-8").strip()
         except OSError as exc:
             fail(f"{args.token_file}:0: 读不到令牌文件 cannot read the token file: {exc.strerror}")
+        except UnicodeDecodeError:
+            fail(f"{args.token_file}:1: 令牌文件不是 UTF-8 文本 / the token file is not UTF-8 text")
         if not token:
             fail(
                 f"{args.token_file}:1: 令牌文件是空的 the token file is empty: "
                 "put the token on its first line"
             )
-        return token
-    return str(args.token) if args.token else None
+    else:
+        token = os.environ.get(TOKEN_ENV, "").strip() or None
+    host = str(getattr(args, "host", "127.0.0.1"))
+    if not token and not _loopback(host):
+        fail(
+            f"--host {host}：图形服务器将对网络开放，必须设访问令牌（--token-file 或 {TOKEN_ENV}）/ "
+            f"--host {host} opens the pages to the network: a token is required (--token-file or {TOKEN_ENV})"
+        )
+    return token
+
+
+def _loopback(host: str) -> bool:
+    if host in LOCAL_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def masked(url: str, token: str | None) -> str:
+    """The address with its token hidden (the token is never printed in full)."""
+    if not token:
+        return url
+    shown = token[:2] + "…" if len(token) >= 12 else "…"
+    return url.replace(f"token={quote(token)}", f"token={shown}")
 
 
 def fail(message: str) -> None:
@@ -76,10 +121,17 @@ def fail(message: str) -> None:
 
 
 def print_urls(server: Any, out: Any = sys.stdout) -> None:
+    token = getattr(server, "token", None)
     print("OBS 浏览器源（1920×1080，透明）/ add as OBS browser sources (1920×1080, transparent):", file=out)
-    print(f"  节目 program : {server.url('program')}", file=out)
-    print(f"  预览 preview : {server.url('preview')}", file=out)
+    print(f"  节目 program : {masked(server.url('program'), token)}", file=out)
+    print(f"  预览 preview : {masked(server.url('preview'), token)}", file=out)
     print(f"  单个图形 single graphics: {server.base_url}/overlay/", file=out)
+    if token:
+        print(
+            "  地址里的 token=… 请换成你的访问令牌（不在屏幕上显示）/ put your access token for token=… "
+            "(it is not shown)",
+            file=out,
+        )
     out.flush()
 
 

@@ -17,21 +17,33 @@ Protocol (``/ws?bus=program&token=…``, JSON text frames):
   its echoes are the as-run log's evidence of what OBS painted, ``Rendered.inside_obs``).
 
 The store's listener runs on the dispatching thread; it only hands the change to the server's loop
-with ``call_soon_threadsafe``. Serialisation happens once per change on the loop, and every client has
-its own bounded queue, so a stalled browser never holds up the console or the other pages.
+with ``call_soon_threadsafe``. Updates are coalesced per page: each page has the set of sections
+changed since its last message, and its writer sends one patch of their *current* values whenever its
+socket can take it — so a page that is slow (or a burst of thousands of changes) gets fewer, newer
+patches, never a backlog, and every page ends on the latest state. A section is serialised once per
+change, whatever the number of pages. A page that reads nothing for ``SEND_TIMEOUT`` seconds is closed
+(it reconnects when it wakes); there is no ping timeout that a busy machine could trip.
+
+Pages receive only what they render: a section whose schema says ``"x-pages": false`` (the game's
+record and the dealt hands) never leaves the process, not in a snapshot, a patch or ``/state.json``.
 
 The HTTP control API (``/api/…``, :mod:`broadcast.overlay.control`) is served beside the pages.
 
 Security: binds 127.0.0.1 unless told otherwise; with a token, every request except ``/healthz`` must
 carry it (query ``token=``, the ``overlay_token`` cookie the first page load sets, or
-``Authorization: Bearer``); files are served only from inside their roots (``..``, absolute paths,
-symlinks leading out and hidden files are refused); a Content-Security-Policy forbids inline scripts.
+``Authorization: Bearer``); every request must name this server by an IP address or ``localhost``
+(``Host``; a DNS name could be an attacker's pointed at this machine) and, when it carries an
+``Origin``, come from this server's own origin, and cross-site fetches are refused — so a web page open
+in a browser on the studio machine can neither read the state nor open the WebSocket; files are served
+only from inside their roots (``..``, absolute paths, symlinks leading out and hidden files are
+refused); a Content-Security-Policy forbids inline scripts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hmac
+import ipaddress
 import json
 import logging
 import mimetypes
@@ -61,8 +73,8 @@ FONT_FILES = (
 )
 BUSES = ("preview", "program")
 DEFAULT_PORT = 8610
-HEARTBEAT_S = 2.0
-CLIENT_QUEUE = 512  # updates a page may fall behind before it is sent a fresh snapshot instead
+HEARTBEAT_S = 2.0  # a page that was sent nothing for this long is sent {"type": "hb"}
+SEND_TIMEOUT = 60.0  # a page whose socket takes nothing for this long is closed (it reconnects)
 COOKIE = "overlay_token"
 
 mimetypes.add_type("text/javascript", ".js")
@@ -124,7 +136,22 @@ def safe_join(root: Path, tail: str) -> Path:
 
 
 class _Client:
-    __slots__ = ("id", "ws", "bus", "echo", "queue", "task", "peer", "inside_obs")
+    """One page: what it has not been sent yet (coalesced), woken by every change."""
+
+    __slots__ = (
+        "id",
+        "ws",
+        "bus",
+        "echo",
+        "task",
+        "peer",
+        "pending",
+        "snapshot",
+        "hb",
+        "wake",
+        "last_sent",
+        "inside_obs",
+    )
 
     def __init__(
         self, cid: int, ws: web.WebSocketResponse, bus: str, echo: bool, peer: str, inside_obs: bool = False
@@ -135,8 +162,27 @@ class _Client:
         self.bus = bus
         self.echo = echo
         self.peer = peer
-        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=CLIENT_QUEUE)
+        self.pending: set[str] = set()  # sections changed since the last message sent
+        self.snapshot = False  # the next message is the whole state
+        self.hb = False  # a heartbeat is due
+        self.wake = asyncio.Event()
+        self.last_sent = 0.0
         self.task: asyncio.Task[None] | None = None
+
+
+def _number(value: Any) -> float:
+    """A finite number from a page's message, else 0.0 (never an exception: the page is not trusted)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0.0
+    f = float(value)
+    return f if f == f and abs(f) != float("inf") else 0.0
+
+
+def private_sections(store: Any) -> frozenset[str]:
+    """The sections a store's schema keeps from the pages (``"x-pages": false``)."""
+    schema = getattr(store, "schema", None)
+    props = getattr(schema, "schema", {}).get("properties", {}) if schema is not None else {}
+    return frozenset(k for k, sub in props.items() if isinstance(sub, dict) and sub.get("x-pages") is False)
 
 
 class OverlayServer:
@@ -170,13 +216,22 @@ class OverlayServer:
         self._runner: web.AppRunner | None = None
         self._clients: dict[int, _Client] = {}
         self._next_id = 1
-        self._state: dict[str, Any] = {}
+        self._state: dict[str, Any] = {}  # what the pages may see (private sections left out)
         self._seq = -1
         self._snapshot_text = ""
+        self._section_text: dict[str, str] = {}  # serialised once per change of the section
+        self.private = private_sections(store)
         self._unsubscribe: Callable[[], None] | None = None
         self._rendered_listeners: list[Callable[[Rendered], None]] = []
         self._hb_task: asyncio.Task[None] | None = None
-        self.stats = {"changes": 0, "snapshots": 0, "overflows": 0, "refused": 0}
+        self.stats = {
+            "changes": 0,
+            "snapshots": 0,
+            "patches": 0,
+            "coalesced": 0,
+            "refused": 0,
+            "closed_slow": 0,
+        }
         self.control: Any = None
         if control:  # the HTTP control API (broadcast.overlay.control), behind the same checks
             from broadcast.overlay.control import ControlApi
@@ -301,21 +356,28 @@ class OverlayServer:
         seq = int(state.get("meta", {}).get("seq", 0))
         if seq < self._seq or (seq == self._seq and changed is None):
             return
-        self._state = state
+        public = {k: v for k, v in state.items() if k not in self.private} if self.private else state
+        self._state = public
         self._seq = seq
         self._snapshot_text = ""
         self.stats["changes"] += 1
-        if not self._clients:
-            return
-        if changed is None or self.updates == "full":
-            text = self._snapshot()
+        full = changed is None or self.updates == "full"
+        if full:
+            self._section_text.clear()
+            sections: set[str] = set()
         else:
-            sections = {k: state[k] for k in sorted(set(changed) | {"meta"}) if k in state}
-            text = json.dumps(
-                {"type": "patch", "seq": seq, "set": sections}, ensure_ascii=False, separators=(",", ":")
-            )
+            assert changed is not None
+            sections = {k for k in changed if k in public} | {"meta"}
+            for k in sections:
+                self._section_text.pop(k, None)
         for client in list(self._clients.values()):
-            self._enqueue(client, text)
+            if full:
+                client.snapshot = True
+            else:
+                if client.pending or client.wake.is_set():
+                    self.stats["coalesced"] += 1
+                client.pending |= sections
+            client.wake.set()
 
     def _snapshot(self) -> str:
         if not self._snapshot_text:
@@ -326,15 +388,19 @@ class OverlayServer:
             )
         return self._snapshot_text
 
-    def _enqueue(self, client: _Client, text: str) -> None:
-        try:
-            client.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            # the page is far behind: drop what it has not read and send it the whole state instead
-            self.stats["overflows"] += 1
-            while not client.queue.empty():
-                client.queue.get_nowait()
-            client.queue.put_nowait(self._snapshot())
+    def _patch(self, sections: set[str]) -> str:
+        """One patch of the current value of ``sections`` (each serialised once per change)."""
+        parts = []
+        for k in sorted(sections | {"meta"}):
+            if k not in self._state:
+                continue
+            text = self._section_text.get(k)
+            if text is None:
+                text = self._section_text[k] = json.dumps(
+                    self._state[k], ensure_ascii=False, separators=(",", ":")
+                )
+            parts.append(f"{json.dumps(k)}:{text}")
+        return f'{{"type":"patch","seq":{self._seq},"set":{{{",".join(parts)}}}}}'
 
     # -- aiohttp -------------------------------------------------------------------------------
     async def _startup(self) -> None:
@@ -374,12 +440,46 @@ class OverlayServer:
             self._runner = None
 
     async def _heartbeat(self) -> None:
-        text = json.dumps({"type": "hb"})
+        loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(HEARTBEAT_S)
+            await asyncio.sleep(HEARTBEAT_S / 2)
+            now = loop.time()
             for client in list(self._clients.values()):
-                if client.queue.empty():
-                    self._enqueue(client, text)
+                if now - client.last_sent >= HEARTBEAT_S and not client.wake.is_set():
+                    client.hb = True
+                    client.wake.set()
+
+    def host_ok(self, host: str) -> bool:
+        """The Host header names this server: an IP address or ``localhost``, with the server's port
+        (a DNS name could be an attacker's, pointed at this machine: DNS rebinding)."""
+        name, _, port = host.rpartition(":")
+        if not name:
+            name, port = host, "80"
+        if port != str(self.port):
+            return False
+        name = name[1:-1] if name.startswith("[") and name.endswith("]") else name
+        if name == "localhost":
+            return True
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return False
+        return True
+
+    def foreign(self, request: web.Request) -> str:
+        """Why a request does not come from this server's own pages (or OBS, or a local tool): a
+        ``Host`` that is not this server, an ``Origin`` of another site, a cross-site fetch. ``""``
+        when it is fine."""
+        host = request.headers.get("Host")
+        if host is not None and not self.host_ok(host):
+            return f"主机名 {host} 不是本服务器，请用 IP 地址 / host {host} is not this server: use its IP"
+        origin = request.headers.get("Origin")
+        if origin is not None and (host is None or origin != f"http://{host}"):
+            return f"不接受来自 {origin} 的页面的请求 / requests from pages of {origin} are refused"
+        site = request.headers.get("Sec-Fetch-Site")
+        if site is not None and site not in ("same-origin", "none"):
+            return f"不接受跨站请求（{site}）/ cross-site requests are refused"
+        return ""
 
     def _token_ok(self, request: web.Request) -> bool:
         if not self.token:
@@ -394,6 +494,11 @@ class OverlayServer:
     async def _security(
         self, request: web.Request, handler: Callable[[web.Request], Any]
     ) -> web.StreamResponse:
+        if request.path != "/healthz":
+            foreign = self.foreign(request)
+            if foreign:
+                self.stats["refused"] += 1
+                return web.Response(status=403, text=foreign + "\n")
         if request.path != "/healthz" and not self._token_ok(request):
             self.stats["refused"] += 1
             return web.Response(status=403, text="访问令牌无效 / bad or missing token\n")
@@ -467,7 +572,8 @@ class OverlayServer:
         bus = request.query.get("bus", "program")
         if bus not in BUSES:
             return web.Response(status=400, text=f"bus 应为 preview 或 program，不是 {bus!r}\n")
-        ws = web.WebSocketResponse(compress=False, heartbeat=10.0, max_msg_size=64 * 1024)
+        # no ping timeout (a loaded machine answers pongs late): a dead page is found by its socket
+        ws = web.WebSocketResponse(compress=False, heartbeat=None, autoping=True, max_msg_size=64 * 1024)
         await ws.prepare(request)
         cid = self._next_id
         self._next_id += 1
@@ -477,8 +583,8 @@ class OverlayServer:
         )
         self._clients[cid] = client
         if self._state:
-            client.queue.put_nowait(self._snapshot())
-            self.stats["snapshots"] += 1
+            client.snapshot = True
+            client.wake.set()
         client.task = asyncio.get_running_loop().create_task(self._writer(client))
         try:
             async for msg in ws:
@@ -491,10 +597,36 @@ class OverlayServer:
         return ws
 
     async def _writer(self, client: _Client) -> None:
+        """Send the page what changed since its last message, as one patch of the current values,
+        whenever its socket can take it (while a send waits, later changes are coalesced)."""
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                text = await client.queue.get()
-                await client.ws.send_str(text)
+                await client.wake.wait()
+                client.wake.clear()
+                if client.snapshot:
+                    client.snapshot, client.hb = False, False
+                    client.pending.clear()
+                    text = self._snapshot()
+                    self.stats["snapshots"] += 1
+                elif client.pending:
+                    text = self._patch(client.pending)
+                    client.pending = set()
+                    client.hb = False
+                    self.stats["patches"] += 1
+                elif client.hb:
+                    client.hb = False
+                    text = '{"type":"hb"}'
+                else:
+                    continue
+                try:
+                    await asyncio.wait_for(client.ws.send_str(text), SEND_TIMEOUT)
+                except TimeoutError:
+                    # the page has read nothing for a minute (frozen or gone): close; it reconnects
+                    self.stats["closed_slow"] += 1
+                    await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"page too slow")
+                    return
+                client.last_sent = loop.time()
         except (ConnectionError, RuntimeError, asyncio.CancelledError):
             pass
 
@@ -508,19 +640,19 @@ class OverlayServer:
             return
         kind = msg.get("type")
         if kind == "rendered" and client.echo:
-            try:
-                arrived = float(msg.get("arrived", 0)) / 1000.0
-                frame = float(msg.get("frame", 0)) / 1000.0
-                sent = float(msg.get("sent", 0)) / 1000.0
-            except (TypeError, ValueError):
-                arrived = frame = sent = 0.0
-            event = Rendered(
-                int(msg.get("seq", -1)), client.bus, client.id, now, arrived, frame, sent, client.inside_obs
-            )
+            seq = msg.get("seq")
+            if isinstance(seq, bool) or not isinstance(seq, int):
+                self.stats["refused"] += 1  # "abc", 1e999, [1]: not a state number; ignored
+                return
+            arrived = _number(msg.get("arrived", 0)) / 1000.0
+            frame = _number(msg.get("frame", 0)) / 1000.0
+            sent = _number(msg.get("sent", 0)) / 1000.0
+            event = Rendered(seq, client.bus, client.id, now, arrived, frame, sent, client.inside_obs)
             for fn in list(self._rendered_listeners):
                 try:
                     fn(event)
                 except Exception:
                     log.exception("rendered listener failed")
         elif kind == "resync":
-            self._enqueue(client, self._snapshot())
+            client.snapshot = True
+            client.wake.set()

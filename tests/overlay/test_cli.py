@@ -74,11 +74,14 @@ def _stop(proc: subprocess.Popen[str], sig: int = signal.SIGINT, timeout: float 
     return proc.returncode, out, err
 
 
-def test_serve_demo_prints_urls_serves_and_stops_on_ctrl_c() -> None:
-    proc = _start("serve", "--demo", "--port", "0", "--token", "abc")
+def test_serve_demo_prints_urls_serves_and_stops_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GOUJI_OVERLAY_TOKEN", "abc")
+    proc = _start("serve", "--demo", "--port", "0")
     try:
-        url, _ = _program_url(proc)
-        assert "bus=program" in url and "token=abc" in url and url.startswith("http://127.0.0.1:")
+        shown, _ = _program_url(proc)
+        assert "bus=program" in shown and "token=…" in shown and shown.startswith("http://127.0.0.1:")
+        assert "abc" not in shown  # the token is never printed
+        url = shown.replace("token=…", "token=abc")
         with urllib.request.urlopen(url, timeout=20) as resp:
             assert resp.status == 200 and b"js/page.js" in resp.read()
         with pytest.raises(urllib.error.HTTPError) as err:
@@ -99,6 +102,15 @@ def test_serve_demo_prints_urls_serves_and_stops_on_ctrl_c() -> None:
         (["serve", "--demo", "--token-file", "no/such/token"], r"no/such/token:0: .*cannot read"),
         (["rehearse", "--games", "no/such.gjn"], r"no/such\.gjn:0: .*cannot read the record"),
         (["rehearse", "--pace", "-1"], r"--pace .*negative"),
+        (
+            ["serve", "--demo", "--token", "s3cret"],
+            r"shows in ps: use --token-file FILE or GOUJI_OVERLAY_TOKEN",
+        ),
+        (["serve", "--demo", "--host", "0.0.0.0", "--port", "0"], r"--host 0\.0\.0\.0 .*a token is required"),
+        (
+            ["run", "--host", "192.0.2.7", "--port", "0", "--no-obs"],
+            r"--host 192\.0\.2\.7 .*a token is required",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], expect: str) -> None:
