@@ -62,12 +62,36 @@ def test_snapshot_on_connect_then_patches_of_changed_sections(
         demo_store.edit(lambda st: st["lower_third"].update(name="新"))
 
     before = demo_store.snapshot()
-    msgs = run_async(_ws_messages(f"ws://127.0.0.1:{server.port}/ws?bus=program", 3, change))
-    snap, p1, p2 = msgs
-    assert snap["type"] == "snapshot" and snap["state"] == before and snap["seq"] == before["meta"]["seq"]
-    assert p1["type"] == "patch" and set(p1["set"]) == {"meta", "table"} and p1["set"]["table"]["turn"] == 5
-    assert p2["seq"] == p1["seq"] + 1 and set(p2["set"]) == {"meta", "lower_third"}
-    assert p2["set"]["lower_third"]["name"] == "新"
+    final = before["meta"]["seq"] + 2
+
+    async def until_final() -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        url = f"ws://127.0.0.1:{server.port}/ws?bus=program"
+        async with aiohttp.ClientSession() as s, s.ws_connect(url) as ws:
+            out.append(await ws.receive_json(timeout=5))
+            await asyncio.get_running_loop().run_in_executor(None, change)
+            while out[-1]["seq"] < final:
+                msg = await ws.receive_json(timeout=5)
+                if msg["type"] != "hb":
+                    out.append(msg)
+        return out
+
+    snap, *patches = run_async(until_final())
+    on_pages = {k: v for k, v in before.items() if k != "game"}  # the game section stays in the process
+    assert snap["type"] == "snapshot" and snap["state"] == on_pages and snap["seq"] == before["meta"]["seq"]
+    # one patch per change, or fewer when the second change came before the first was sent (coalesced):
+    # always whole sections, never a section that did not change, in order, ending on the latest state
+    assert 1 <= len(patches) <= 2 and all(p["type"] == "patch" for p in patches)
+    assert [p["seq"] for p in patches] == sorted({p["seq"] for p in patches}) and patches[-1]["seq"] == final
+    sent = {k: v for p in patches for k, v in p["set"].items()}
+    assert all("meta" in p["set"] for p in patches)
+    assert set(sent) == {"meta", "table", "lower_third"}
+    assert sent["table"]["turn"] == 5 and sent["lower_third"]["name"] == "新"
+    if len(patches) == 2:
+        assert set(patches[0]["set"]) == {"meta", "table"} and set(patches[1]["set"]) == {
+            "meta",
+            "lower_third",
+        }
 
 
 def test_ws_refuses_a_bad_bus(server: OverlayServer) -> None:
