@@ -32,6 +32,7 @@ from broadcast.console.entry import NRANKS, Entry, contains, counts_of
 
 TWO, SMALL, BIG = 12, 13, 14
 LIMIT = 8
+MAX_EXTRA = 4  # cards added to the typed ones when guessing a lead from an unknown hand
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ class Completer:
 
     def _generated_leads(self, seat: int, typed: tuple[int, ...], want: int) -> Iterator[Any]:
         """Leads containing the typed cards for a seat whose hand is unknown: the typed cards plus
-        k = 0, 1, 2 … more cards of the base rank or wild cards, each asked of ``legal_plays``."""
+        k = 0 … 4 more cards of the base rank or wild cards, nearest first, each asked of the engine."""
         ranks = [r for r in range(NRANKS) if typed[r]]
         if not ranks:
             return
@@ -167,14 +168,13 @@ class Completer:
         addable = [base] + [r for r in (TWO, SMALL, BIG) if r > base]
         left = self.game.cards_left(seat) - sum(typed)
         found = 0
-        for k in range(0, min(left, 16) + 1):
+        for k in range(0, min(left, MAX_EXTRA) + 1):
             for extra in combinations_with_replacement(addable, k):
                 counts = list(typed)
                 for r in extra:
                     counts[r] += 1
-                try:
-                    play = engine.Play.from_cards([r for r in range(NRANKS) for _ in range(counts[r])])
-                except (engine.PlayError, engine.CardError):
+                play = _play_of(counts, base)
+                if play is None:
                     continue
                 a = engine.Action.play(seat, play)
                 if a in self._legal:
@@ -210,6 +210,18 @@ class Completer:
         else:
             w = words.KIND_WORDS[a.kind]
         return Suggestion(str(a), a.seat, a.kind, str(a.cards) if a.cards else "", w, burn)
+
+
+def _play_of(counts: list[int], base: int) -> Any | None:
+    """The play of these rank counts with base ``base`` (None if they are not one, G3)."""
+    if any(counts[r] for r in range(TWO) if r != base):
+        return None
+    if any(counts[r] > (4 if r >= SMALL else 16) for r in range(NRANKS)):
+        return None
+    if base >= TWO:  # wild ranks alone: 2s (with jokers), 小王 (with 大王), 大王
+        n = counts[base]
+        return engine.Play(base, n, 0, counts[SMALL] if base == TWO else 0, counts[BIG] if base < BIG else 0)
+    return engine.Play(base, counts[base], counts[TWO], counts[SMALL], counts[BIG])
 
 
 def _word_action(seat: int, word: str) -> Any:

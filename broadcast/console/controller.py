@@ -73,14 +73,33 @@ class Console(QObject):
         return self._completer
 
     def mode(self) -> Mode:
+        """What Enter does now (see :class:`Mode`): a decision, the 上班 seat of the next game, saving
+        the finished game to the season, the lots after a tied extra game, finishing the match."""
         table = self.state["table"]
+        match = self.state["match"]
+        link = match["season"]
+        result = match["result"]
         game = self.game
+        n = table["game_no"]
         if game is not None and not game.is_over():
             seat = game.pending_seat
             return Mode("play", tr("轮到 {seat}号 {name}").format(seat=seat, name=self.seat_name(seat)))
-        if game is not None and game.is_over():
+        over = game is not None and game.is_over()
+        if over and link and not any(s["game_no"] == n for s in link["saved"]):
+            return Mode("save", tr("第{n}局结束：回车存入赛季（Ctrl+S）").format(n=n))
+        if link and link["final"]:
+            return Mode("none", tr("比赛已结束并存入赛季 · Ctrl+N 新比赛"))
+        if result["needs_lots"]:
+            return Mode("lots", tr("加赛后总分仍相同：回车抽签（种子记录在案，G11.2）"))
+        if result["winner"] is not None:
+            who = table["teams"][result["winner"]]["name"] or result["winner"]
+            if link:
+                return Mode("finish", tr("本场胜者：{who}。回车结束比赛并存入赛季").format(who=who))
+            return Mode("none", tr("本场胜者：{who} · Ctrl+N 新比赛").format(who=who))
+        if over:
+            extra = tr("（加赛，G11.2）") if result["needs_extra_game"] else ""
             return Mode(
-                "leader", tr("第{n}局结束 · 下一局：输入上班座位 1–6，回车").format(n=table["game_no"])
+                "leader", tr("第{n}局结束 · 下一局{extra}：输入上班座位 1–6，回车").format(n=n, extra=extra)
             )
         return Mode("leader", tr("开局：输入上班座位 1–6（第一个亮出同花色一对3的人，G12.1），回车"))
 
@@ -132,6 +151,12 @@ class Console(QObject):
         mode = self.mode()
         if mode.name == "leader":
             return self._submit_leader(text)
+        if mode.name in ("save", "finish", "lots") and not text.strip():
+            {"save": self.save_game, "finish": self.finish_match, "lots": self.draw_lots}[mode.name]()
+            return True
+        if mode.name != "play":
+            self.rejected.emit(Verdict("match", mode.prompt, ""))
+            return False
         entry: Entry = read(text)
         if not entry.complete:
             if entry.bad:
@@ -176,6 +201,73 @@ class Console(QObject):
 
         self._callbacks[ticket] = (done, refused)
         self.bridge.dispatch(type_, payload, ticket=ticket)
+
+    # -- the season and the match ------------------------------------------------------------
+    @property
+    def db_path(self) -> str:
+        if not hasattr(self, "_db_path"):
+            row = self.bridge.store.journal.connection.execute("PRAGMA database_list").fetchone()
+            self._db_path = str(row[2])
+        return self._db_path
+
+    def _entry_call(self, fn: Callable[..., Any], *args: Any, done: str, **kw: Any) -> None:
+        """A season call started from the entry line: busy until it answers, refusals shown under it."""
+        ticket = self.bridge.ticket()
+        self._entry_ticket = ticket
+        self.busyChanged.emit(True)
+
+        def ok(_value: Any) -> None:
+            self.accepted.emit(done)
+            self.notice.emit(done)
+
+        def failed(exc: Any) -> None:
+            self.rejected.emit(
+                Verdict(
+                    getattr(exc, "rule", "") or "season",
+                    getattr(exc, "message", str(exc)),
+                    getattr(exc, "message_en", "") or str(exc),
+                )
+            )
+
+        self._callbacks[ticket] = (ok, failed)
+        self.bridge.call(lambda: fn(*args, **kw), ticket=ticket)
+
+    def save_game(self) -> None:
+        from broadcast.season.live import save_game
+
+        n = self.state["table"]["game_no"]
+        self._entry_call(
+            save_game, self.bridge.store, self.db_path, done=tr("第{n}局已存入赛季，英雄榜已更新").format(n=n)
+        )
+
+    def finish_match(self) -> None:
+        from broadcast.season.live import finish_match
+
+        self._entry_call(
+            finish_match, self.bridge.store, self.db_path, done=tr("比赛结果已存入赛季，英雄榜已更新")
+        )
+
+    def draw_lots(self) -> None:
+        import secrets
+
+        seed = secrets.randbelow(2**31)
+        self._send_entry("match.lots", {"seed": seed}, tr("抽签（种子 {seed}）").format(seed=seed))
+
+    def start_match(self, payload: dict[str, Any], on_done: Callback | None = None) -> None:
+        from broadcast.season.live import start_match
+
+        def failed(exc: Any) -> None:
+            self.rejected.emit(
+                Verdict(
+                    getattr(exc, "rule", "") or "season",
+                    getattr(exc, "message", str(exc)),
+                    getattr(exc, "message_en", "") or str(exc),
+                )
+            )
+
+        self.call(
+            lambda: start_match(self.bridge.store, self.db_path, **payload), on_done=on_done, on_failed=failed
+        )
 
     # -- answers from the store thread (queued to the Qt thread) -----------------------------------------
     def _on_change(self, change: Any) -> None:

@@ -16,9 +16,7 @@ NO_INDEX = QModelIndex()
 
 
 class RecordModel(QAbstractTableModel):
-    """The game's record, one decision a row: number, seat and name, the move, its words, rule events.
-
-    Rows dropped by a correction (decisions that no longer stand) follow the record, struck out."""
+    """The game's record, one decision a row: number, seat and name, the move, its words, rule events."""
 
     COLUMNS = ("number", "seat", "move", "words", "tags")
     MoveRole = Qt.ItemDataRole.UserRole + 1
@@ -27,30 +25,24 @@ class RecordModel(QAbstractTableModel):
         super().__init__(parent)
         self._moves: list[MoveInfo] = []
         self._names: dict[int, str] = {}
-        self._dropped: list[dict[str, Any]] = []
         self._headers = ("#", "座位", "出牌", "说法", "")
         self._bold = theme.font(theme.SIZE_RECORD, bold=True)
-        self._strike = theme.font(theme.SIZE_RECORD)
-        self._strike.setStrikeOut(True)
 
     def set_headers(self, headers: tuple[str, ...]) -> None:
         self._headers = headers
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.COLUMNS) - 1)
 
-    def set_record(
-        self, moves: list[MoveInfo], names: dict[int, str], dropped: list[dict[str, Any]] | None = None
-    ) -> None:
-        dropped = list(dropped or [])
+    def set_record(self, moves: list[MoveInfo], names: dict[int, str]) -> None:
         old = self._moves
         same_prefix = len(moves) >= len(old) and moves[: len(old)] == old
-        if same_prefix and names == self._names and dropped == self._dropped:
+        if same_prefix and names == self._names:
             if len(moves) > len(old):
                 self.beginInsertRows(NO_INDEX, len(old), len(moves) - 1)
                 self._moves = list(moves)
                 self.endInsertRows()
             return
         self.beginResetModel()
-        self._moves, self._names, self._dropped = list(moves), dict(names), dropped
+        self._moves, self._names = list(moves), dict(names)
         self.endResetModel()
 
     def move_at(self, row: int) -> MoveInfo | None:
@@ -62,7 +54,7 @@ class RecordModel(QAbstractTableModel):
 
     # -- model ---------------------------------------------------------------------------------
     def rowCount(self, parent: Index = NO_INDEX) -> int:
-        return 0 if parent.isValid() else len(self._moves) + len(self._dropped)
+        return 0 if parent.isValid() else len(self._moves)
 
     def columnCount(self, parent: Index = NO_INDEX) -> int:
         return 0 if parent.isValid() else len(self.COLUMNS)
@@ -75,16 +67,12 @@ class RecordModel(QAbstractTableModel):
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        if index.row() >= len(self._moves):
-            return Qt.ItemFlag.ItemIsEnabled
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
         row, col = index.row(), index.column()
-        if row >= len(self._moves):
-            return self._dropped_data(self._dropped[row - len(self._moves)], col, role)
         m = self._moves[row]
         if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
@@ -108,25 +96,6 @@ class RecordModel(QAbstractTableModel):
             return f"{m.number}. {m.line}  {m.words}  {' · '.join(m.tags)}"
         if role == self.MoveRole:
             return m
-        return None
-
-    def _dropped_data(self, d: dict[str, Any], col: int, role: int) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole:
-            line = str(d.get("line", ""))
-            seat, _, act = line.partition(" ")
-            return (
-                str(d.get("number", "")),
-                f"{seat} {self._names.get(int(seat or 0), '')}",
-                act,
-                str(d.get("rule", "")),
-                "不再成立",
-            )[col]
-        if role == Qt.ItemDataRole.ForegroundRole:
-            return QBrush(QColor(theme.DANGER))
-        if role == Qt.ItemDataRole.FontRole:
-            return self._strike
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{d.get('line')}: [{d.get('rule')}] {d.get('zh', '')} / {d.get('en', '')}"
         return None
 
 

@@ -74,6 +74,7 @@ class SeatCard(QFrame):
         lay.addWidget(self.name)
         lay.addLayout(row)
         self.state: dict[str, Any] = {}
+        self._look: tuple[str, bool] = (theme.BORDER, False)
 
     def show_seat(
         self, seat: dict[str, Any], colour: str, turn: bool, report_max: int, badges: list[str]
@@ -86,12 +87,24 @@ class SeatCard(QFrame):
         self.count.setText(str(title) if title else self.tr("{n} 张").format(n=cards))
         _set_props(self.count, hot=hot, title=bool(title))
         self.badges.setText("  ".join(badges))
-        border = theme.ACCENT if turn else theme.BORDER
-        width = 3 if turn else 1
-        self.setStyleSheet(
-            f"QFrame#{self.objectName()} {{ background: {theme.PANEL_2}; border: {width}px solid {border};"
-            f" border-left: 8px solid {colour}; border-radius: 6px; }}"
-        )
+        if (colour, turn) != self._look:
+            self._look = (colour, turn)
+            self.update()
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
+        """The card: panel colour, the team's stripe on the left, an accent frame on the seat to act
+        (painted, not styled: restyling a widget on every decision is slow)."""
+        colour, turn = self._look
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        r = QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5)
+        p.setPen(QPen(QColor(theme.ACCENT if turn else theme.BORDER), 3 if turn else 1))
+        p.setBrush(QColor(theme.PANEL_2))
+        p.drawRoundedRect(r, 6, 6)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(colour))
+        p.drawRoundedRect(QRectF(r.left(), r.top(), 8, r.height()), 3, 3)
+        p.end()
 
 
 class TopPlay(QWidget):
@@ -160,6 +173,10 @@ class TablePanel(QWidget):
         self.penalties.setObjectName("penalties")
         self.penalties.setWordWrap(True)
         outer.addWidget(self.penalties)
+        self.result = QLabel()
+        self.result.setObjectName("prompt")
+        self.result.setWordWrap(True)
+        outer.addWidget(self.result)
         console.stateChanged.connect(self.refresh)
         self.refresh()
 
@@ -225,6 +242,28 @@ class TablePanel(QWidget):
                 b=even["name"] or self.tr("双号队"),
             )
         )
+        res = state["match"]["result"]
+        status = ""
+        if state["match"]["forfeit"]:
+            f = state["match"]["forfeit"]
+            status = self.tr("弃权：{team}（{why}）").format(
+                team=teams[f["team"]]["name"] or f["team"], why=f["reason"]
+            )
+        if res["winner"]:
+            by = {
+                "points": self.tr("总分"),
+                "extra_game": self.tr("加赛"),
+                "lots": self.tr("抽签"),
+                "forfeit": self.tr("对方弃权"),
+            }.get(res["decided_by"], res["decided_by"])
+            status = self.tr("本场胜者：{who}（{by}）").format(
+                who=teams[res["winner"]]["name"] or res["winner"], by=by
+            )
+        elif res["needs_lots"]:
+            status = self.tr("加赛后仍平：抽签（G11.2）")
+        elif res["needs_extra_game"]:
+            status = self.tr("三局总分相同：加赛一局（G11.2）")
+        self.result.setText(status)
         pens = state["game"]["penalties"]
         if pens:
             parts = [
@@ -259,11 +298,12 @@ class RecordView(QTableView):
         self.verticalHeader().setDefaultSectionSize(theme.SIZE_RECORD + 14)
         self.setShowGrid(False)
         self.setWordWrap(False)
-        h = self.horizontalHeader()
-        h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        h.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        h.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        h.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        h = self.horizontalHeader()  # fixed widths (measuring every row on each decision is slow)
+        fm = self.fontMetrics()
+        em = max(fm.horizontalAdvance("国"), theme.SIZE_RECORD)
+        for col, ems in ((0, 2.4), (1, 6.2), (2, 6.5), (3, 11.0)):
+            h.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            self.setColumnWidth(col, int(em * ems))
         h.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         model.rowsInserted.connect(lambda *_: self.scrollToBottom())
         model.modelReset.connect(self.scrollToBottom)
@@ -290,9 +330,7 @@ class EntryLine(QLineEdit):
 
     def set_busy(self, busy: bool) -> None:
         self._busy = busy
-        self.setProperty("busy", busy)
-        self.style().unpolish(self)
-        self.style().polish(self)
+        _set_props(self, busy=busy)
         if not busy:
             held, self._held = self._held, []
             for ev in held:
@@ -401,8 +439,22 @@ class EntryPanel(QWidget):
     def refresh(self) -> None:
         c = self.console
         names = {s["seat"]: s["name"] for s in c.state["table"]["seats"]}
-        self.record_model.set_record(c.mirror.moves(), names, c.state["game"].get("dropped", []))
+        self.record_model.set_record(c.mirror.moves(), names)
         self.prompt.setText(c.mode().prompt)
+        dropped = c.state["game"]["dropped"]
+        if dropped:
+            first = dropped[0]
+            lines = "、".join(f"{d['number']}. {d['line']}" for d in dropped[:8]) + (
+                "…" if len(dropped) > 8 else ""
+            )
+            self.banner.setText(
+                self.tr("更正后不再成立（请按实际重新录入）：{lines}\n第{n}步 {rule} {zh} / {en}").format(
+                    lines=lines, n=first["number"], rule=first["rule"], zh=first["zh"], en=first["en"]
+                )
+            )
+            self.banner.show()
+        elif self.banner.property("kind") != "recovered":
+            self.banner.hide()
         self._text_changed()
 
     def _text_changed(self, *_: Any) -> None:
@@ -424,14 +476,10 @@ class EntryPanel(QWidget):
         rule = f"{v.rule}  " if v.rule else ""
         mark = "" if hint else "✕ "
         self.verdict.setText(f"{mark}{rule}{v.zh}\n{v.en}")
-        self.verdict.setProperty("hint", hint)
-        self.verdict.style().unpolish(self.verdict)
-        self.verdict.style().polish(self.verdict)
+        _set_props(self.verdict, hint=hint)
 
     def _set_refused(self, refused: bool) -> None:
-        self.entry.setProperty("refused", refused)
-        self.entry.style().unpolish(self.entry)
-        self.entry.style().polish(self.entry)
+        _set_props(self.entry, refused=refused)
 
     # -- keys ----------------------------------------------------------------------------------------
     def _move(self, step: int) -> None:
@@ -471,6 +519,9 @@ class EntryPanel(QWidget):
         self.console.submit(text)
 
     def _accepted(self, _line: str) -> None:
+        if self.banner.property("kind") == "recovered":  # the recovery notice stays until work resumes
+            self.banner.setProperty("kind", "")
+            self.banner.hide()
         self.entry.clear()
         self._refused_text = None
         self._set_refused(False)

@@ -14,7 +14,8 @@ from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QWidget
 
-from broadcast.console import i18n
+from broadcast.console import dialogs, i18n
+from broadcast.console.completion import Verdict
 from broadcast.console.controller import Console
 from broadcast.console.hotkeys import HelpSheet, HotkeyRegistry
 from broadcast.console.widgets import EntryPanel, TablePanel
@@ -37,6 +38,7 @@ class MainWindow(QMainWindow):
         self._menus: dict[str, tuple[QMenu, str]] = {}
         self._docks: dict[str, tuple[QDockWidget, str, str]] = {}
         self._retranslators: list[Callable[[], None]] = []
+        self.dialog: Any = None  # the dialog opened last (tests and automation find it here)
         for key, title in (
             ("match", "比赛(&M)"),
             ("edit", "编辑(&E)"),
@@ -107,6 +109,7 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
+        QTimer.singleShot(0, self.focus_entry)  # the entry line has the focus from the start
         if getattr(self, "_default_sizes", False):
             self._default_sizes = False
             QTimer.singleShot(0, self.default_sizes)
@@ -123,47 +126,183 @@ class MainWindow(QMainWindow):
     # -- keys ------------------------------------------------------------------------------------------
     def _add_core_hotkeys(self) -> None:
         hk = self.hotkeys
-        edit, view, help_ = self.menu("edit"), self.menu("view"), self.menu("help")
-        g_edit, g_view = "编辑 Edit", "视图 View"
-        hk.add(
-            "edit.undo",
-            "撤销上一步（写明原因）",
-            "Ctrl+Z",
-            self.undo,
-            group=g_edit,
-            menu=edit,
-            context="MainWindow",
-        )
-        hk.add(
-            "view.entry",
-            "回到输入行",
-            "Ctrl+L",
-            self.panel.entry.setFocus,
-            group=g_view,
-            context="MainWindow",
-        )
+        match, edit, view, help_ = self.menu("match"), self.menu("edit"), self.menu("view"), self.menu("help")
+        g_match, g_edit, g_view = "比赛 Match", "编辑 Edit", "视图 View"
+        ctx = "MainWindow"
+        for id_, text, keys, slot, group, menu in (
+            ("match.new", "新比赛（从赛季选队、排座）", "Ctrl+N", self.new_match, g_match, match),
+            ("match.hands", "录入手牌（发牌时）", "Ctrl+H", self.enter_hands, g_match, match),
+            ("match.penalty", "裁判罚分 −2（写明原因）", "Ctrl+P", self.penalty, g_match, match),
+            ("match.save", "存入赛季（本局 / 比赛结果）", "Ctrl+S", self.save, g_match, match),
+            ("match.late", "选手迟到", "Ctrl+Shift+L", self.late, g_match, match),
+            ("match.forfeit", "弃权", "Ctrl+Shift+F", self.forfeit, g_match, match),
+            ("match.lots", "抽签（加赛后仍平）", "Ctrl+Shift+D", self.console.draw_lots, g_match, match),
+            ("edit.undo", "撤销上一步（写明原因）", "Ctrl+Z", self.undo, g_edit, edit),
+            ("edit.redo", "重做撤销的一步", ("Ctrl+Shift+Z", "Ctrl+Y"), self.redo, g_edit, edit),
+            ("edit.correct", "更正所选的一步", "Ctrl+E", lambda: self.correct("correct"), g_edit, edit),
+            (
+                "edit.insert",
+                "在所选的一步前插入漏录的一步",
+                "Ctrl+I",
+                lambda: self.correct("insert"),
+                g_edit,
+                edit,
+            ),
+            ("edit.delete", "删除所选的一步（多录）", "Ctrl+D", lambda: self.correct("delete"), g_edit, edit),
+            ("edit.history", "更正记录", "Ctrl+Shift+H", self.history, g_edit, edit),
+            ("record.up", "牌谱中选上一步", "Alt+Up", lambda: self.select_move(-1), g_edit, None),
+            ("record.down", "牌谱中选下一步", "Alt+Down", lambda: self.select_move(1), g_edit, None),
+            ("view.entry", "回到输入行", "Ctrl+L", self.panel.entry.setFocus, g_view, None),
+        ):
+            hk.add(id_, text, keys, slot, group=group, menu=menu, context=ctx)
         view.addSeparator()
         for lang, label in (("zh_CN", "中文界面"), ("en", "English UI")):
             action = view.addAction(label)
             action.triggered.connect(lambda _c=False, lang=lang: self.set_language(lang))
         view.addAction(tr("恢复默认布局")).triggered.connect(self.reset_layout)
-        hk.add(
-            "help.keys",
-            "快捷键一览",
-            "F1",
-            self.show_help,
-            group="帮助 Help",
-            menu=help_,
-            context="MainWindow",
-        )
+        hk.add("help.keys", "快捷键一览", "F1", self.show_help, group="帮助 Help", menu=help_, context=ctx)
+
+    def focus_entry(self) -> None:
+        """Back to the entry line (after a dialog): the window active again, so its keys work."""
+        self.activateWindow()
+        self.panel.entry.setFocus()
 
     def show_help(self) -> HelpSheet:
         sheet = HelpSheet(self.hotkeys, self)
         sheet.show()
+        self.dialog = sheet
         return sheet
 
+    # -- operations (each asks the store through the controller) ------------------------------------------
+    def _open(self, dialog: Any, on_accept: Callable[[], None]) -> Any:
+        self.dialog = dialog
+        dialog.finished.connect(lambda _r: self.focus_entry())
+        return dialogs.run(dialog, on_accept)
+
+    def _refused(self, exc: Any) -> None:
+        self.console.rejected.emit(
+            Verdict(
+                getattr(exc, "rule", "") or "?",
+                getattr(exc, "message", str(exc)),
+                getattr(exc, "message_en", ""),
+            )
+        )
+
     def undo(self) -> None:
-        self.console.act("game.undo", {})
+        record = self.console.state["game"]["record"]
+        if not record:
+            self.statusBar().showMessage(tr("本局还没有出牌，无法撤销"), 5000)
+            return
+        d = dialogs.ReasonDialog(
+            self,
+            tr("撤销第{n}步").format(n=len(record)),
+            tr("撤销：{line}").format(line=record[-1]),
+            dialogs.UNDO_REASONS,
+        )
+        self._open(d, lambda: self.console.act("game.undo", {"reason": d.value()}, on_refused=self._refused))
+
+    def redo(self) -> None:
+        redo = self.console.state["game"]["redo"]
+        if not redo:
+            self.statusBar().showMessage(tr("没有可以重做的一步"), 5000)
+            return
+        d = dialogs.ReasonDialog(self, tr("重做"), tr("重做：{line}").format(line=redo[-1]), ("撤销错了",))
+        self._open(d, lambda: self.console.act("game.redo", {"reason": d.value()}, on_refused=self._refused))
+
+    def selected_move(self) -> int:
+        """The record row the operator selected (1-based), else the last decision."""
+        rows = self.panel.record.selectionModel().selectedRows()
+        n = len(self.console.state["game"]["record"])
+        if rows and rows[0].row() < n:
+            return rows[0].row() + 1
+        return n
+
+    def select_move(self, step: int) -> None:
+        n = len(self.console.state["game"]["record"])
+        if not n:
+            return
+        rows = self.panel.record.selectionModel().selectedRows()
+        cur = rows[0].row() if rows else n
+        row = max(0, min(n - 1, cur + step))
+        self.panel.record.selectRow(row)
+        self.panel.record.scrollTo(self.panel.record_model.index(row, 0))
+        self.panel.entry.setFocus()
+
+    def correct(self, mode: str) -> None:
+        record = self.console.state["game"]["record"]
+        number = self.selected_move()
+        if not number and mode != "insert":
+            self.statusBar().showMessage(tr("本局还没有出牌"), 5000)
+            return
+        number = max(1, number)
+        before = self.console.game.copy() if self.console.game is not None else None
+        if before is not None:
+            while len(before.moves) > number - 1:
+                before.pop()
+        old = record[number - 1] if number <= len(record) else ""
+        d = dialogs.CorrectionDialog(self, number, old, before, mode)
+        self._open(d, lambda: self.console.act("game.correct", d.payload(), on_refused=self._refused))
+
+    def history(self) -> None:
+        self._open(dialogs.HistoryDialog(self, self.console.state["game"]["history"]), lambda: None)
+
+    def _teams(self) -> dict[str, str]:
+        teams = self.console.state["table"]["teams"]
+        return {
+            k: teams[k]["name"] or (tr("单号队") if k == "odd" else tr("双号队")) for k in ("odd", "even")
+        }
+
+    def _names(self) -> dict[int, str]:
+        return {s["seat"]: s["name"] for s in self.console.state["table"]["seats"]}
+
+    def penalty(self) -> None:
+        d = dialogs.PenaltyDialog(self, self._teams())
+        self._open(d, lambda: self.console.act("match.penalty", d.payload(), on_refused=self._refused))
+
+    def forfeit(self) -> None:
+        d = dialogs.ForfeitDialog(self, self._teams())
+        self._open(d, lambda: self.console.act("match.forfeit", d.payload(), on_refused=self._refused))
+
+    def late(self) -> None:
+        d = dialogs.LateDialog(self, self._names())
+        self._open(d, lambda: self.console.act("match.late", d.payload(), on_refused=self._refused))
+
+    def enter_hands(self) -> None:
+        g = self.console.state["game"]
+        if g["leader"] is None:
+            self.statusBar().showMessage(tr("先开局（输入上班座位）再录手牌"), 5000)
+            return
+        dealt = {s: (g["counts"][s - 1] if g["counts"] else 36) for s in range(1, 7)}
+        d = dialogs.HandsDialog(self, self._names(), list(g["hands"]), dealt)
+        self._open(
+            d,
+            lambda: self.console.act(
+                "game.hands", {"hands": d.hands(), "reason": tr("发牌")}, on_refused=self._refused
+            ),
+        )
+
+    def save(self) -> None:
+        mode = self.console.mode().name
+        if mode == "finish":
+            self.console.finish_match()
+        elif mode == "save":
+            self.console.save_game()
+        elif not self.console.state["match"]["season"]:
+            self.statusBar().showMessage(tr("这场比赛没有关联赛季（Ctrl+N 从赛季新建比赛）"), 8000)
+        else:
+            self.statusBar().showMessage(tr("没有要存的：本局还没结束，或已存入赛季"), 8000)
+
+    def new_match(self) -> None:
+        from broadcast.season.live import season_choices
+
+        def show(choices: Any) -> None:
+            if not choices["seasons"]:
+                self.statusBar().showMessage(tr("数据库里还没有赛季（season create）"), 8000)
+                return
+            d = dialogs.NewMatchDialog(self, choices)
+            self._open(d, lambda: self.console.start_match(d.payload()))
+
+        self.console.call(season_choices, self.console.db_path, on_done=show, on_failed=self._refused)
 
     # -- language ------------------------------------------------------------------------------------------
     def set_language(self, lang: str) -> None:
@@ -196,6 +335,7 @@ class MainWindow(QMainWindow):
             "已从日志恢复 {n} 个操作：回到第{g}局第{m}步 / recovered {n} actions from the journal"
         ).format(n=n, g=self.console.state["table"]["game_no"], m=len(self.console.state["game"]["record"]))
         self.panel.banner.setText(text)
+        self.panel.banner.setProperty("kind", "recovered")
         self.panel.banner.show()
         self.statusBar().showMessage(text, 30000)
 

@@ -64,3 +64,59 @@ def new_match(window: Any, qtbot: Any, **payload: Any) -> None:
     done: list[Any] = []
     window.console.act("match.new", {"teams": TEAMS, "names": NAMES, **payload}, on_done=done.append)
     qtbot.waitUntil(lambda: bool(done), timeout=5000)
+
+
+@pytest.fixture(scope="session")
+def demo_db_master(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from broadcast.season.demo import build_demo_season
+
+    path = tmp_path_factory.mktemp("console-demo") / "demo.sqlite"
+    build_demo_season(path, 2012)
+    return path
+
+
+@pytest.fixture
+def demo_window(demo_db_master: Path, tmp_path: Path, qtbot: Any) -> Iterator[Any]:
+    """The console on a private copy of the demo season's database."""
+    import shutil
+
+    from broadcast.console.app import build
+
+    db = tmp_path / "demo.sqlite"
+    shutil.copy(demo_db_master, db)
+    s = open_store(db)
+    w = build(s, QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat), lang="zh_CN")
+    qtbot.addWidget(w)
+    w.resize(1600, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.console.bridge.close()
+    s.close()
+
+
+def selfplay(seed: int) -> Any:
+    import random
+
+    import engine
+
+    g = engine.new_game("tv_match", seed=seed)
+    rng = random.Random(seed)
+    while not g.is_over():
+        g.push(g.random_action(rng))
+    return g
+
+
+def typed(line: str, pending: int | None) -> str:
+    """What an operator types for ``line``: the action alone for the pending seat, else the whole line."""
+    seat, act = line.split(" ", 1)
+    short = {"pass": "p", "yield": "y"}.get(act, act)
+    return short if pending is not None and int(seat) == pending else line
+
+
+def type_game(qtbot: Any, window: Any, game: Any) -> None:
+    """Key in a whole game: the 上班 seat, then every decision as the operator types it."""
+    type_line(qtbot, window, str(game.leader))
+    for a in game.moves:
+        type_line(qtbot, window, typed(str(a), window.console.game.pending_seat))
+        assert window.panel.verdict.text() == "", f"{a}: {window.panel.verdict.text()}"

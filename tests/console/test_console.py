@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import engine
 from tests.console.conftest import NAMES, new_match, settle, type_line
 
@@ -35,6 +37,7 @@ def _typed(line: str, pending: int | None) -> str:
     return short if pending is not None and int(seat) == pending else line
 
 
+@pytest.mark.timeout(600)  # a whole game typed key by key
 def test_a_whole_typed_game_ends_with_the_engines_titles_and_points(
     window: Any, qtbot: Any, tmp_path: Path
 ) -> None:

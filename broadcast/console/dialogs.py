@@ -1,0 +1,423 @@
+"""The console's dialogs: keyboard first (Enter accepts, Esc cancels), opened window-modal with
+``open()`` so the store's answers keep arriving; each calls back with what the operator entered."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QCompleter,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGridLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from broadcast.console.completion import Completer
+from broadcast.console.entry import read
+
+UNDO_REASONS = ("录入错误", "裁判改判", "选手收回（裁判允许）")
+CORRECT_REASONS = ("录入错误", "裁判改判", "漏录", "多录")
+PENALTY_REASONS = ("大声喧哗", "偷看牌", "发暗语", "发肢体暗号", "违背够级规则")
+PACK = {r: 16 for r in "3456789TJQKA2"} | {"B": 4, "R": 4}
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("Dialogs", text)
+
+
+class _Base(QDialog):
+    def __init__(self, parent: QWidget | None, title: str) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setWindowModality(Qt.WindowModality.WindowModal)
+        self.lay = QVBoxLayout(self)
+        self.form = QFormLayout()
+        self.lay.addLayout(self.form)
+        self.error = QLabel()
+        self.error.setObjectName("verdict")
+        self.error.setWordWrap(True)
+        self.lay.addWidget(self.error)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self._ok)
+        self.buttons.rejected.connect(self.reject)
+        self.lay.addWidget(self.buttons)
+
+    def enter_accepts(self, box: QComboBox) -> QComboBox:
+        """Enter in an editable combo box confirms the dialog (the box would swallow it otherwise)."""
+        box.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        if box.lineEdit() is not None:
+            box.lineEdit().returnPressed.connect(self._ok)
+        return box
+
+    def _ok(self) -> None:
+        problem = self.problem()
+        if problem:
+            self.error.setText(problem)
+            return
+        self.accept()
+
+    def problem(self) -> str:
+        return ""
+
+
+def reason_box(reasons: tuple[str, ...]) -> QComboBox:
+    box = QComboBox()
+    box.setEditable(True)
+    box.addItems(list(reasons))
+    box.setCurrentIndex(0)
+    box.lineEdit().selectAll()
+    return box
+
+
+class ReasonDialog(_Base):
+    """One reason for an undo/redo (Enter takes the first, the most common)."""
+
+    def __init__(self, parent: QWidget | None, title: str, detail: str, reasons: tuple[str, ...]) -> None:
+        super().__init__(parent, title)
+        label = QLabel(detail)
+        label.setWordWrap(True)
+        self.lay.insertWidget(0, label)
+        self.reason = self.enter_accepts(reason_box(reasons))
+        self.form.addRow(tr("原因"), self.reason)
+        self.reason.setFocus()
+
+    def problem(self) -> str:
+        return "" if self.value() else tr("请写明原因")
+
+    def value(self) -> str:
+        return self.reason.currentText().strip()
+
+
+class CorrectionDialog(_Base):
+    """Correct decision n: the new line (checked live by the engine at that point), or delete it, or
+    insert a forgotten one before it; with the reason."""
+
+    def __init__(
+        self, parent: QWidget | None, number: int, old: str, game_before: Any, mode: str = "correct"
+    ) -> None:
+        titles = {"correct": tr("更正第{n}步"), "delete": tr("删除第{n}步"), "insert": tr("在第{n}步前插入")}
+        super().__init__(parent, titles[mode].format(n=number))
+        self.number, self.mode, self.game = number, mode, game_before
+        self.completer = Completer(game_before) if game_before is not None else None
+        info = QLabel(tr("原来：第{n}步 {line}").format(n=number, line=old) if old else "")
+        self.lay.insertWidget(0, info)
+        self.line = QLineEdit(old if mode == "correct" else "")
+        self.line.setObjectName("correctLine")
+        if mode != "delete":
+            self.form.addRow(tr("应为"), self.line)
+            self.line.textChanged.connect(self._check)
+        self.reason = self.enter_accepts(
+            reason_box(CORRECT_REASONS if mode != "delete" else ("多录", "录入错误"))
+        )
+        self.form.addRow(tr("原因"), self.reason)
+        (self.line if mode != "delete" else self.reason).setFocus()
+        self.line.selectAll()
+
+    def _check(self) -> None:
+        self.error.setText(self._verdict())
+
+    def _verdict(self) -> str:
+        if self.completer is None:
+            return ""
+        v = self.completer.verdict(read(self.line.text()))
+        return f"{v.rule}  {v.zh}\n{v.en}" if v else ""
+
+    def new_line(self) -> str:
+        pending = self.game.pending_seat if self.game is not None else None
+        return read(self.line.text()).line(pending) or ""
+
+    def problem(self) -> str:
+        if self.mode != "delete":
+            if not self.new_line():
+                return tr("请输入这一步（如 3 TTTTT、4 pass）")
+            v = self._verdict()
+            if v:
+                return v
+        if not self.reason.currentText().strip():
+            return tr("请写明原因")
+        return ""
+
+    def payload(self) -> dict[str, Any]:
+        p: dict[str, Any] = {"move": self.number, "reason": self.reason.currentText().strip()}
+        if self.mode == "delete":
+            p["delete"] = True
+        else:
+            p["line"] = self.new_line()
+            if self.mode == "insert":
+                p["insert"] = True
+        return p
+
+
+class PenaltyDialog(_Base):
+    """A referee penalty (G11.2: −2 for the team), with the reason."""
+
+    def __init__(self, parent: QWidget | None, teams: dict[str, str], points: int = 2) -> None:
+        super().__init__(parent, tr("裁判罚分（G11.2：每次扣{p}分）").format(p=points))
+        self.team = QComboBox()
+        for key in ("odd", "even"):
+            side = tr("单号 1·3·5") if key == "odd" else tr("双号 2·4·6")
+            self.team.addItem(f"{teams[key]}（{side}）", key)
+        self.form.addRow(tr("受罚队伍"), self.team)
+        self.reason = self.enter_accepts(reason_box(PENALTY_REASONS))
+        self.form.addRow(tr("原因"), self.reason)
+        self.team.setFocus()
+
+    def problem(self) -> str:
+        return "" if self.reason.currentText().strip() else tr("请写明原因")
+
+    def payload(self) -> dict[str, Any]:
+        return {"team": self.team.currentData(), "reason": self.reason.currentText().strip()}
+
+
+class ForfeitDialog(_Base):
+    def __init__(self, parent: QWidget | None, teams: dict[str, str]) -> None:
+        super().__init__(parent, tr("弃权（G11.2：对方胜）"))
+        self.team = QComboBox()
+        for key in ("odd", "even"):
+            self.team.addItem(teams[key], key)
+        self.form.addRow(tr("弃权队伍"), self.team)
+        self.reason = self.enter_accepts(reason_box(("弃权", "选手迟到超过5分钟", "选手退赛")))
+        self.form.addRow(tr("原因"), self.reason)
+
+    def problem(self) -> str:
+        return "" if self.reason.currentText().strip() else tr("请写明原因")
+
+    def payload(self) -> dict[str, Any]:
+        return {"team": self.team.currentData(), "reason": self.reason.currentText().strip()}
+
+
+class LateDialog(_Base):
+    def __init__(self, parent: QWidget | None, names: dict[int, str]) -> None:
+        super().__init__(parent, tr("选手迟到（超过5分钟按弃权，G11.2）"))
+        self.seat = QComboBox()
+        for s in range(1, 7):
+            self.seat.addItem(f"{s} {names.get(s, '')}", s)
+        self.form.addRow(tr("座位"), self.seat)
+        self.minutes = QDoubleSpinBox()
+        self.minutes.setRange(0, 120)
+        self.minutes.setDecimals(1)
+        self.minutes.setSuffix(tr(" 分钟"))
+        self.form.addRow(tr("迟到"), self.minutes)
+        self.reason = QLineEdit()
+        self.form.addRow(tr("说明"), self.reason)
+
+    def payload(self) -> dict[str, Any]:
+        m = self.minutes.value()
+        return {
+            "seat": self.seat.currentData(),
+            "minutes": int(m) if m == int(m) else m,
+            "reason": self.reason.text().strip(),
+        }
+
+
+class HandsDialog(_Base):
+    """The hands at the deal, one line per seat, checked as typed: 36 cards, ≤ 16 of a rank (4 of each
+    joker), the six together no more than the pack (G2.1)."""
+
+    def __init__(
+        self, parent: QWidget | None, names: dict[int, str], hands: list[str], dealt: dict[int, int]
+    ) -> None:
+        super().__init__(parent, tr("录入手牌（发牌时）"))
+        self.dealt = dealt
+        grid = QGridLayout()
+        self.lines: dict[int, QLineEdit] = {}
+        self.counts: dict[int, QLabel] = {}
+        for s in range(1, 7):
+            grid.addWidget(QLabel(f"{s} {names.get(s, '')}"), s, 0)
+            e = QLineEdit(hands[s - 1] if hands else "")
+            e.setObjectName(f"hand{s}")
+            e.setPlaceholderText(tr("未知（只核对张数）"))
+            e.setMinimumWidth(520)
+            e.textChanged.connect(self._check)
+            grid.addWidget(e, s, 1)
+            c = QLabel()
+            grid.addWidget(c, s, 2)
+            self.lines[s], self.counts[s] = e, c
+        self.lay.insertLayout(0, grid)
+        self.lay.insertWidget(0, QLabel(tr("牌：3–9 T(10) J Q K A 2 B(小王) R(大王)；留空 = 未知")))
+        self._check()
+
+    def hands(self) -> list[str]:
+        out = []
+        for s in range(1, 7):
+            text = self.lines[s].text().upper().replace("10", "T")
+            out.append("".join(ch for ch in text if ch in PACK))
+        return out
+
+    def _check(self) -> None:
+        hands = self.hands()
+        for s in range(1, 7):
+            n = len(hands[s - 1])
+            self.counts[s].setText(f"{n}/{self.dealt[s]}" if n else "—")
+        self.error.setText(self.problem())
+
+    def problem(self) -> str:
+        hands = self.hands()
+        for s in range(1, 7):
+            raw = self.lines[s].text().upper().replace("10", "T")
+            bad = [ch for ch in raw if ch not in PACK and not ch.isspace()]
+            if bad:
+                return tr("{s}号：看不懂“{ch}”").format(s=s, ch=bad[0])
+            n = len(hands[s - 1])
+            if n and n != self.dealt[s]:
+                return tr("{s}号：{n}张，应为{m}张（G2.1）").format(s=s, n=n, m=self.dealt[s])
+        total = "".join(hands)
+        over = [f"{r}×{total.count(r)}" for r in PACK if total.count(r) > PACK[r]]
+        if over:
+            return tr("合计超过四副牌：{over}（每点16张，大小王各4张，G2.1）").format(over="、".join(over))
+        return ""
+
+
+class NewMatchDialog(_Base):
+    """A new match from the season: season, episode, the two teams, six players seated (search by name)."""
+
+    picked = Signal(dict)
+
+    def __init__(self, parent: QWidget | None, choices: dict[str, Any]) -> None:
+        super().__init__(parent, tr("新比赛（从赛季）"))
+        self.choices = choices
+        self.season = QComboBox()
+        for s in choices["seasons"]:
+            self.season.addItem(s["title"] or s["name"], s)
+        self.form.addRow(tr("赛季"), self.season)
+        self.episode = QSpinBox()
+        self.episode.setRange(1, 999)
+        self.form.addRow(tr("期数"), self.episode)
+        self.label = QLineEdit()
+        self.label.setPlaceholderText(tr("如：积分赛、第一轮"))
+        self.form.addRow(tr("轮次"), self.label)
+        self.odd = QComboBox()
+        self.even = QComboBox()
+        self.form.addRow(tr("单号队（1·3·5）"), self.odd)
+        self.form.addRow(tr("双号队（2·4·6）"), self.even)
+        self.seats: dict[int, QComboBox] = {}
+        for s in range(1, 7):
+            box = QComboBox()
+            box.setEditable(True)
+            box.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+            box.setObjectName(f"seatPlayer{s}")
+            self.seats[s] = box
+            self.form.addRow(tr("{s}号座位").format(s=s), box)
+        self.season.currentIndexChanged.connect(self._season_changed)
+        self.odd.currentIndexChanged.connect(lambda _i: self._team_changed("odd"))
+        self.even.currentIndexChanged.connect(lambda _i: self._team_changed("even"))
+        self._season_changed()
+
+    def _season_changed(self) -> None:
+        s = self.season.currentData()
+        if s is None:
+            return
+        self.episode.setValue((max(s["episodes"]) + 1) if s["episodes"] else 1)
+        for box in (self.odd, self.even):
+            box.blockSignals(True)
+            box.clear()
+            for t in s["teams"]:
+                box.addItem(t["name"], t)
+            box.blockSignals(False)
+        if len(s["teams"]) > 1:
+            self.even.setCurrentIndex(1)
+        self._team_changed("odd")
+        self._team_changed("even")
+
+    def _team_changed(self, side: str) -> None:
+        team = (self.odd if side == "odd" else self.even).currentData()
+        seats = (1, 3, 5) if side == "odd" else (2, 4, 6)
+        names = [p["name"] for p in team["players"]] if team else []
+        for i, s in enumerate(seats):
+            box = self.seats[s]
+            box.clear()
+            for p in team["players"] if team else []:
+                box.addItem(p["name"], p["id"])
+            c = QCompleter(names, box)
+            c.setFilterMode(Qt.MatchFlag.MatchContains)
+            c.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            box.setCompleter(c)
+            if i < box.count():
+                box.setCurrentIndex(i)
+
+    def lineup(self) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for s, box in self.seats.items():
+            i = box.findText(box.currentText().strip())
+            if i >= 0:
+                out[s] = int(box.itemData(i))
+        return out
+
+    def problem(self) -> str:
+        if self.odd.currentData() is None or self.even.currentData() is None:
+            return tr("请选择两支队伍")
+        if self.odd.currentData()["id"] == self.even.currentData()["id"]:
+            return tr("两支队伍不能相同（G1.2）")
+        lineup = self.lineup()
+        missing = [str(s) for s in range(1, 7) if s not in lineup]
+        if missing:
+            return tr("{seats}号座位：找不到这名选手").format(seats="、".join(missing))
+        if len(set(lineup.values())) != 6:
+            return tr("同一选手不能坐两个座位（G1.1）")
+        return ""
+
+    def payload(self) -> dict[str, Any]:
+        s = self.season.currentData()
+        return {
+            "season": s["name"],
+            "episode": self.episode.value(),
+            "odd": self.odd.currentData()["id"],
+            "even": self.even.currentData()["id"],
+            "lineup": self.lineup(),
+            "label": self.label.text().strip(),
+        }
+
+
+class HistoryDialog(QDialog):
+    """Every undo, redo and correction of this game with its reason (the journal keeps them all)."""
+
+    def __init__(self, parent: QWidget | None, history: list[dict[str, Any]]) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("更正记录"))
+        self.resize(820, 420)
+        lay = QVBoxLayout(self)
+        self.list = QListWidget()
+        kinds = {
+            "undo": tr("撤销"),
+            "redo": tr("重做"),
+            "correct": tr("更正"),
+            "delete": tr("删除"),
+            "insert": tr("插入"),
+            "hands": tr("手牌"),
+        }
+        for h in history:
+            text = f"#{h['seq']}  {kinds.get(h['kind'], h['kind'])} "
+            if h["kind"] == "hands":
+                text += tr("座位 {s}").format(s=h["line"])
+            else:
+                text += tr("第{n}步").format(n=h["move"]) + f"  {h['line']}"
+                if h.get("new_line"):
+                    text += f" → {h['new_line']}"
+            if h.get("dropped"):
+                text += tr("（其后{n}步不再成立）").format(n=h["dropped"])
+            text += f"  · {h.get('reason') or '—'}"
+            self.list.addItem(text)
+        lay.addWidget(self.list)
+        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        box.rejected.connect(self.reject)
+        lay.addWidget(box)
+
+
+def run(dialog: QDialog, on_accept: Callable[[], None]) -> QDialog:
+    """Open ``dialog`` window-modal; ``on_accept`` runs when the operator confirms."""
+    dialog.accepted.connect(on_accept)
+    dialog.open()
+    return dialog

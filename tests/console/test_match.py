@@ -1,0 +1,72 @@
+"""A whole match run from the console: a new match from the season (teams and seats picked in the
+dialog), three games keyed in, each saved to the season with Enter, the extra game or the lots if the
+totals tie (G11.2), the match made final; the season's totals and the 英雄榜 on air follow."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from broadcast.season.model import SeasonDB
+from tests.console.conftest import selfplay, settle, type_game, type_line
+
+
+@pytest.mark.timeout(900)  # three whole games typed key by key on a shared 2-core machine
+def test_a_three_game_match_is_saved_to_the_season_and_the_leaderboard_follows(
+    demo_window: Any, qtbot: Any
+) -> None:
+    w = demo_window
+    db = Path(w.console.db_path)
+    entry = w.panel.entry
+    QTest.keyClick(entry, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(
+        lambda: type(w.dialog).__name__ == "NewMatchDialog" and w.dialog.isVisible(), timeout=10000
+    )
+    d = w.dialog
+    lineup = d.lineup()
+    QTest.keyClick(d, Qt.Key.Key_Return)  # the defaults: the season's first two teams, players in order
+    qtbot.waitUntil(lambda: w.console.state["match"]["season"] is not None, timeout=10000)
+    link = w.console.state["match"]["season"]
+    with SeasonDB.open(db) as sdb:
+        before = {
+            p: sdb.conn.execute("SELECT games FROM season_player_totals WHERE player_id=?", (p,)).fetchone()[
+                0
+            ]
+            for p in lineup.values()
+        }
+        names = {s: r["name"] for s, r in sdb.lineup(link["match_id"]).items()}
+    assert [s["name"] for s in w.console.state["table"]["seats"]] == [names[i] for i in range(1, 7)]
+    boards = 0
+    seeds = iter(range(101, 120))
+    while w.console.mode().name != "none":
+        mode = w.console.mode().name
+        if mode == "leader":
+            type_game(qtbot, w, selfplay(next(seeds)))
+        else:  # save / lots / finish: Enter on the empty entry line
+            seq = w.console.state["leaderboard"]
+            type_line(qtbot, w, "")
+            settle(qtbot, w)
+            boards += w.console.state["leaderboard"] is not seq
+        assert w.panel.verdict.text() == "", w.panel.verdict.text()
+    settle(qtbot, w)
+    state = w.console.state
+    saved = state["match"]["season"]["saved"]
+    assert len(saved) >= 3 and state["match"]["season"]["final"]
+    with SeasonDB.open(db) as sdb:
+        m = sdb.match(link["match_id"])
+        assert m["status"] == "final" and len(sdb.games(link["match_id"])) == len(saved)
+        winner = "odd" if m["winner"] == link["team_ids"]["odd"] else "even"
+        assert winner == state["match"]["result"]["winner"]
+        after = {
+            p: sdb.conn.execute("SELECT games FROM season_player_totals WHERE player_id=?", (p,)).fetchone()[
+                0
+            ]
+            for p in lineup.values()
+        }
+    assert all(after[p] == before[p] + len(saved) for p in lineup.values())
+    assert boards == len(saved) + 1  # the 英雄榜 pushed after every save and the final
+    assert "比赛已结束" in w.panel.prompt.text()
