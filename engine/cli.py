@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Sequence
@@ -162,6 +163,19 @@ def record_text(g: Game, seed: str, event: str, r: GameResult | None = None) -> 
     return text + tail
 
 
+def _write(path: Path, text: str) -> None:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        try:
+            data = memoryview(text.encode("utf-8"))
+            while data:
+                data = data[os.write(fd, data) :]
+        finally:
+            os.close(fd)
+    except OSError as e:
+        _fail(f"{path}:0: cannot write: {e.strerror}")
+
+
 def cmd_selfplay(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
@@ -174,7 +188,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         g = play_game(args.rules, seed)
         r = g.result()
         text = record_text(g, seed, f"selfplay {i + 1}", r)
-        (out / f"game_{i + 1:04d}.gjn").write_text(text, encoding="utf-8")
+        _write(out / f"game_{i + 1:04d}.gjn", text)
         if r.team_points["odd"] != r.team_points["even"]:
             wins[max(r.team_points, key=lambda k: r.team_points[k])] += 1
     print(

@@ -223,22 +223,27 @@ def write_game(game: Game, tags: list[tuple[str, str]] | None = None) -> str:
     return _text(_game_tags(game, tags), game._moves)
 
 
+_KIND_LINES = {k: tuple(f"{s} {k}" for s in range(7)) for k in ("pass", "yield", "revolt")}
+
+
 def _text(tags: list[tuple[str, str]], actions: list[Action]) -> str:
     out = [f'[{k} "{_quote(v)}"]' for k, v in tags]
     if out:
         out.append("")
-    words: dict[Play, str] = {}  # each distinct play formatted once: a record repeats most of them
-    get = words.get
+    # each seat's distinct plays are formatted once: a record repeats most of them
+    lines: tuple[dict[Play, str], ...] = ({}, {}, {}, {}, {}, {}, {})
     add = out.append
+    kinds = _KIND_LINES
     for a in actions:
         pl = a.cards
         if pl is None:  # pass, yield, revolt; a NotAPlay is written as read
-            add(str(a) if type(a) is NotAPlay else f"{a.seat} {a.kind}")
+            add(str(a) if type(a) is NotAPlay else kinds[a.kind][a.seat])
         else:
-            w = get(pl)
+            seen = lines[a.seat]
+            w = seen.get(pl)
             if w is None:
-                w = words[pl] = str(pl)
-            add(f"{a.seat} {w}")
+                w = seen[pl] = f"{a.seat} {pl}"
+            add(w)
     return "\n".join(out) + "\n"
 
 
