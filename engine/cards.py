@@ -58,6 +58,14 @@ _SYM_INDEX.update({c.lower(): i for i, c in enumerate(SYMBOLS) if c.isalpha()})
 ZH_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "小王", "大王")
 
 
+def quote(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters (a bad token may be a whole line)."""
+    if len(text) > limit:
+        q = repr(text[:limit])
+        return q[:-1] + "…" + q[-1]
+    return repr(text)
+
+
 class CardError(ValueError):
     """A malformed card string. ``column`` is the 1-based position of the offending character."""
 

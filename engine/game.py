@@ -30,6 +30,7 @@ from .cards import (
     gouji_thresholds,
     parse_counts,
     play_from_counts,
+    quote,
 )
 from .errors import IllegalAction
 from .preset import Preset, load_preset
@@ -135,10 +136,10 @@ class Action:
         """Parse a GJN move: ``"1 TTTTT"``, ``"4 pass"``, ``"3 yield"``. Raises ValueError/CardError."""
         parts = text.split()
         if len(parts) != 2:
-            raise ValueError(f"a move is '<seat> <cards|pass|yield>', got {text.strip()!r}")
+            raise ValueError(f"a move is '<seat> <cards|pass|yield>', got {quote(text.strip())}")
         seat_s, act = parts
         if seat_s not in ("1", "2", "3", "4", "5", "6"):
-            raise ValueError(f"seat must be 1..6, got {seat_s!r}")
+            raise ValueError(f"seat must be 1..6, got {quote(seat_s)}")
         kind = _KIND_WORDS.get(act.lower() if act.isascii() else act)
         if kind is not None:
             return cls._make(int(seat_s), kind, None)

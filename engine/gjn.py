@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .cards import CardError, Play, PlayError, format_counts, parse_counts
+from .cards import CardError, Play, PlayError, format_counts, parse_counts, quote
 from .errors import GJNError, IllegalAction
 from .game import SEATS, Action, Game, NotAPlay
 from .preset import PresetError, load_preset
@@ -14,6 +14,7 @@ from .preset import PresetError, load_preset
 PRESETS = ("tv_match", "dagang")
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _SEAT_TAG = re.compile(r"(Seat|Hand|Count)(\d+)$", re.IGNORECASE)
+_HAND_TAGS = {f"Hand{s}" for s in range(1, 7)}
 _KNOWN = {"rules", "event", "leader", "seed", "date", "round", "site", "result", "game"}
 
 
@@ -96,13 +97,6 @@ def _strip_comment(line: str) -> str:
     return line
 
 
-def quote(text: str, limit: int = 40) -> str:
-    """``text`` quoted for a message, cut to ``limit`` characters (a bad token may be a whole line)."""
-    if len(text) > limit:
-        return repr(text[:limit])[:-1] + "…" + repr(text[:limit])[-1]
-    return repr(text)
-
-
 def split_lines(text: str) -> list[str]:
     """Appendix A: lines end at LF; CRLF and a lone CR are read as LF, and nothing else ends a line.
 
@@ -177,7 +171,7 @@ def parse(text: str, filename: str = "<string>") -> Record:
                 seen.add(key)
                 rec.tags.append((key, value))
                 rec.tag_lines[key] = lineno
-                if key.startswith("Hand"):  # the pack (G2.1): the tag that goes over it is named
+                if key in _HAND_TAGS:  # the pack (G2.1): the tag that goes over it is named
                     for r, c in enumerate(parse_counts(value)):
                         total[r] += c
                         lim = 4 if r >= 13 else 16

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Game, gjn, random_playout
+from engine import Action, Game, gjn, random_playout
 from engine.deal import new_game
 
 from .helpers import game, illegal, legal, play
@@ -261,11 +261,22 @@ def test_appendix_A_a_bad_token_is_quoted_at_most_40_characters() -> None:
         assert len(str(ei.value)) < 160
 
 
+def test_a_bad_operator_entry_is_quoted_at_most_40_characters() -> None:
+    with pytest.raises(ValueError) as ei:
+        Action.parse("1 " + "X" * 300 + " extra")
+    assert "X" * 38 + "…" in str(ei.value) and "X" * 39 not in str(ei.value)
+
+
 def test_appendix_A_a_record_without_moves_names_a_real_line() -> None:
     out = gjn.check('; a header only\n[Rules "tv_match"]\n[Leader "2"]\n\n')
     err = out["error"]
     assert err["rule"] == "G10.4" and err["move"] == 1 and err["line"] == 3 and err["seat"] == 2
     assert "未完" in err["message"] and "seat 2 is to act" in err["message"]
+
+
+def test_appendix_A_a_tag_that_only_looks_like_a_hand_is_an_ordinary_tag() -> None:
+    rec = gjn.parse('[Handp "not cards"] [Hand1 "5"]\n[Leader "1"]\n1 5\n')
+    assert rec.tag("Handp") == "not cards" and rec.hands() == {1: "5"}
 
 
 def test_appendix_A_the_hand_tag_that_overfills_the_pack_is_named() -> None:
