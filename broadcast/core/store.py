@@ -39,7 +39,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from broadcast.core import db
 from broadcast.core.component import ActionSpec, Component, Context, Payload, Reducer, State
 from broadcast.core.journal import Checkpoint, Journal
 from broadcast.core.schema import SchemaConflict, StateSchema, compose
@@ -384,15 +383,12 @@ class ShowStore:
             return ok
 
     def _load(self, use_checkpoints: bool) -> None:
-        self.replay_errors.extend(self._journal.check())
         cp: Checkpoint | None = None
         if use_checkpoints:
-            try:
-                cp = self._journal.latest_checkpoint(self._fingerprint)
-            except db.StorageError:
-                raise
+            cp = self._journal.latest_checkpoint(self._fingerprint)
             if cp is not None and set(cp.state) != set(self._state):
                 cp = None  # sections added or removed since: not this state
+        self.replay_errors.extend(self._journal.check(since=cp.seq if cp is not None else 0))
         if cp is not None:
             self._state = cp.state
             self.loaded_from = cp.seq
