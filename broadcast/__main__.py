@@ -25,7 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("broadcast.season.import_cli", "导入选手名单 CSV/XLSX / import rosters"),
     "export": ("broadcast.season.export_cli", "导出英雄榜、成绩、牌谱 / export rankings, results, records"),
     "verify-journal": (
-        "broadcast.verify_journal",
+        "broadcast.journal_cli",
         "完整核对操作日志（校验链、检查点、重放）/ full check of the journal: hashes, checkpoints, replay",
     ),
 }
