@@ -19,6 +19,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rehearse": ("broadcast.rehearsal", "彩排：重放演示比赛到图形 / replay a demo match on the graphics"),
     "serve": ("broadcast.overlay.cli", "只启动图形服务器 / serve the on-air pages only"),
     "obs": ("broadcast.obs.cli", "OBS：连接、布置场景、截图 / OBS bridge: provision, status, proof"),
+    "companion": (
+        "broadcast.overlay.companion_cli",
+        "Stream Deck 按钮页（Bitfocus Companion）/ a Companion page for the control API",
+    ),
     "sponsors": ("broadcast.sponsors.cli", "赞助商排期：检查、节目流程 / sponsor placements: check, rundown"),
     "report": ("broadcast.sponsors.report_cli", "赞助商播出报告 / sponsor exposure report for an episode"),
     "season": ("broadcast.season.cli", "赛季、比赛、英雄榜 / seasons, matches, the 英雄榜"),

@@ -45,7 +45,7 @@ class CueRunner:
         clock: Callable[[], float] = time.time,
         interval: float = 0.1,
         threaded: bool = True,
-        film_timeout: float = 5.0,
+        film_timeout: float = 10.0,
     ) -> None:
         self.store = store
         self.bridge = bridge

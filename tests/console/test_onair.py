@@ -218,7 +218,7 @@ def test_mentions_and_shots_keyed_are_the_reports_figures(studio: SimpleNamespac
     for _ in range(owed["xiaodangjia"] - 2):  # two short
         s.clock.advance(30)
         key(s, qtbot, F.Key_1, CTRL)
-    n2 = roster.index("langya") + 1  # the prize stand's sponsor: owed one
+    n2 = roster.index("langya") + 1  # a sponsor owed no mention: counted, never short
     s.clock.advance(30)
     key(s, qtbot, getattr(F, f"Key_{n2}"), CTRL)
     for _ in range(3):  # the table top: 3 of 5
