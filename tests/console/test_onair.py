@@ -15,6 +15,8 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
 
 from broadcast.console.docks.graphics import KEYS, native
+from broadcast.core import airlog as A
+from broadcast.core.airlog import AirEvent
 from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
 from broadcast.sponsors.cuerunner import CueRunner
 from broadcast.sponsors.exposure import compute
@@ -211,6 +213,10 @@ def test_go_through_a_whole_episode_on_a_scripted_clock(studio: SimpleNamespace,
 
 def test_mentions_and_shots_keyed_are_the_reports_figures(studio: SimpleNamespace, qtbot: Any) -> None:
     s = studio
+    # the report credits operator marks only while OBS is seen: the rows a connected bridge writes
+    # (obs_up, the program scene) stand in for it here; tests/obs/test_console_asrun.py has the real one
+    s.log.record(AirEvent(s.clock(), A.OBS_UP, "29.0.2", "obs", EPISODE, {"obs_version": "29.0.2"}))
+    s.log.record(AirEvent(s.clock(), A.PROGRAM_SCENE, "够级·比赛", "obs", EPISODE))
     sp = s.window.onair.sponsors
     roster = sp._roster_ids
     assert roster[0] == "xiaodangjia"  # the sponsor owed most mentions gets Ctrl+1

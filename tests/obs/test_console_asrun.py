@@ -22,6 +22,7 @@ from broadcast.obs.bridge import ObsBridge, ObsEvent
 from broadcast.obs.headless import HeadlessObs
 from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
 from broadcast.sponsors.cuerunner import CueRunner
+from broadcast.sponsors.exposure import compute
 from broadcast.sponsors.placements import load_placements
 from broadcast.studio import open_store
 
@@ -161,6 +162,14 @@ def test_a_console_run_episodes_as_run_is_what_obs_reported(
         )
         go("game_1")
         wait_for(lambda: bridge.status.program_scene == L.SCENE_GAME, WAIT, "the game on program", qtbot)
+        # the host names the title sponsor twice; the table top is on camera once
+        for k, mods in (
+            (Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier),
+            (Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier),
+            (Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier),
+        ):
+            QTest.keyClick(entry, k, mods)
+        wait_for(lambda: store.state["sponsors"]["shots"].get("table") == 1, WAIT, "the marks", qtbot)
         qtbot.wait(1000)
         go("leaderboard")
         wait_for(lambda: bridge.status.program_scene == L.SCENE_LEADERBOARD, WAIT, "the 英雄榜", qtbot)
@@ -247,6 +256,13 @@ def test_a_console_run_episodes_as_run_is_what_obs_reported(
     ):
         assert want in shown, (want, shown)
     assert not [r for r in log_rows if r.source == "app" and r.kind in (A.GRAPHIC_ON, A.FILM_START)]
+    # the operator's marks, made while OBS was seen, are the report's figures
+    x = compute(p, EPISODE, log_rows, info=log.episode(EPISODE))
+    metrics = {(m.sponsor, m.slot_key): m for sx in x.sponsors for m in sx.metrics}
+    said = metrics[("xiaodangjia", "mentions")]
+    assert (said.delivered, said.shortfall) == (2, True)
+    table = next(m for (_sid, key), m in metrics.items() if key == "table")
+    assert table.delivered == 1 and table.shortfall
 
 
 def _dedupe(scenes: list[str]) -> list[str]:
