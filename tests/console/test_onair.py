@@ -290,3 +290,8 @@ def test_lower_thirds_for_a_seat_and_the_host_go_to_preview(studio: SimpleNamesp
     assert s.store.state["lower_third"]["name"] == "李主持"
     key(s, qtbot, F.Key_F12)
     assert "lower_third" in bus(s, "program")
+    s.window.onair.sponsors.set_host("王小丫")  # the 赞助 menu's 主持人姓名… sets it
+    settle(s, qtbot)
+    assert "王小丫" in s.window.onair.sponsors.host_button.text()
+    key(s, qtbot, F.Key_0, ALT)
+    assert s.store.state["lower_third"]["name"] == "王小丫"

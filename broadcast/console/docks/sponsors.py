@@ -185,6 +185,22 @@ class SponsorPanel(QWidget):
         else:
             self.onair.run("lower_third", seat=seat)
 
+    def set_host(self, name: str) -> None:
+        """The host's name (on the host's lower third), kept in the show state."""
+        self.console.act("show.update", {"host": name.strip()})
+
+    def ask_host(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        name, ok = QInputDialog.getText(
+            self,
+            tr("主持人"),
+            tr("主持人姓名（人名条）/ host's name"),
+            text=self.console.state["show"]["host"],
+        )
+        if ok:
+            self.set_host(name)
+
     def _refused(self, name: str, zh: str, en: str) -> None:
         if name in ("draw", "draw_clear"):
             self._say(f"✕ {zh}\n{en}")
@@ -334,5 +350,6 @@ def register(window: Any, onair: OnAir, placements: Any = None) -> SponsorPanel:
         menu=menu,
         context=CTX,
     )
+    menu.addAction(tr("主持人姓名…")).triggered.connect(lambda _c=False: panel.ask_host())
     window.add_dock("sponsors", "赞助 SPONSOR EVENTS", panel, Qt.DockWidgetArea.RightDockWidgetArea, CTX)
     return panel
