@@ -16,19 +16,18 @@ same reducers the console's keys use (:mod:`broadcast.control`), on one worker t
 400 bad parameters, 409 refused by the show's rules (e.g. a 九宫格 cell already drawn), 403 no token
 or a foreign origin, 503 a server that only follows a database.
 
-Security (on top of the server's own token check, which covers these paths too): the API needs the
-server's token, given as ``Authorization: Bearer …`` or ``?token=`` — never the page cookie alone —
-and a server started without a token refuses every operation. A request carrying an ``Origin`` (every
-browser's cross-site request does) must come from the same address it was sent to, and that address (the
-``Host``) must be an IP address or ``localhost`` on the server's port — so a web page, even through DNS
-rebinding, cannot press the buttons.
+Security (on top of the server's own checks, which cover these paths too): the API needs the server's
+token, given as ``Authorization: Bearer …`` or ``?token=`` — never the page cookie alone — and a server
+started without a token refuses every operation. A request carrying an ``Origin`` (every browser's
+cross-site request does) must come from the same address it was sent to, a cross-site fetch is refused,
+and that address (the ``Host``) must be an IP address or ``localhost`` on the server's port — so a web
+page, even through DNS rebinding, cannot press the buttons.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hmac
-import ipaddress
 import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -58,44 +57,23 @@ class ControlApi:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     # -- checks ---------------------------------------------------------------------------------
-    def host_ok(self, host: str) -> bool:
-        """The Host header names this server: an IP address or ``localhost`` with the server's port
-        (a DNS name could be an attacker's, pointed at 127.0.0.1: DNS rebinding)."""
-        name, _, port = host.rpartition(":")
-        if not name or port != str(self.server.port):
-            return False
-        name = name[1:-1] if name.startswith("[") and name.endswith("]") else name
-        if name == "localhost":
-            return True
-        try:
-            ipaddress.ip_address(name)
-        except ValueError:
-            return False
-        return True
-
     def refusal(self, request: web.Request) -> web.Response | None:
-        """403 for a request without the token (header or query) or from a foreign origin/host."""
+        """403 for a request without the token (header or query: the page cookie alone is not enough)
+        or from a foreign origin, site or host (the server's own checks, ``OverlayServer.foreign``)."""
         token = self.server.token
         if not token:
             return self._forbidden(
-                "控制接口需要访问令牌：请用 --token 或 --token-file 启动",
-                "the control API needs a token: start the studio with --token or --token-file",
+                "控制接口需要访问令牌：请用 --token-file 或环境变量 GOUJI_OVERLAY_TOKEN 启动",
+                "the control API needs a token: start the studio with --token-file or GOUJI_OVERLAY_TOKEN",
             )
         auth = request.headers.get("Authorization", "")
         given = auth[7:].strip() if auth.lower().startswith("bearer ") else request.query.get("token", "")
         if not hmac.compare_digest(given.encode("utf-8"), token.encode("utf-8")):
             return self._forbidden("访问令牌无效或缺失", "bad or missing token")
-        if not self.host_ok(request.host):
-            return self._forbidden(
-                f"主机名 {request.host} 不是本服务器", f"host {request.host} is not this server"
-            )
-        origin = request.headers.get("Origin")
-        if origin is not None and origin != f"http://{request.host}":
-            return self._forbidden(
-                f"不接受来自 {origin} 的请求", f"requests from origin {origin} are refused"
-            )
-        if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
-            return self._forbidden("不接受跨站请求", "cross-site requests are refused")
+        why = self.server.foreign(request)
+        if why:
+            zh, _, en = why.partition(" / ")
+            return self._forbidden(zh, en or zh)
         return None
 
     def _forbidden(self, zh: str, en: str) -> web.Response:

@@ -63,6 +63,8 @@ class Console:
     """``python -m broadcast console`` as a process of its own (own session: killed with its children)."""
 
     def __init__(self, tmp: Path, display: str) -> None:
+        token_file = tmp / "token"
+        token_file.write_text(TOKEN + "\n", encoding="utf-8")
         self.env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
         self.env.pop("QT_QPA_PLATFORM_PLUGIN_PATH", None)
         self.proc = subprocess.Popen(
@@ -75,8 +77,8 @@ class Console:
                 str(tmp / "studio.sqlite"),
                 "--port",
                 "0",
-                "--token",
-                TOKEN,
+                "--token-file",
+                str(token_file),
                 "--no-obs",
                 "--geometry",
                 "1920x1080+0+0",

@@ -41,21 +41,13 @@ from broadcast.clock import STUDIO_TZ
 from broadcast.console import theme
 from broadcast.console.docks.onair import OnAir
 from broadcast.sponsors.cues import CueView, rows
+from broadcast.sponsors.rundown import KIND_ZH
 
 CTX = "CueList"
 GROUP = "节目流程 Cue list"
 GO_KEY, GO_EMPTY_KEY, SKIP_KEY = "F9", "Space", "Shift+F9"
 Index = QModelIndex | QPersistentModelIndex
 NO_INDEX = QModelIndex()
-KIND_ZH = {
-    "graphic": "图形",
-    "bumper": "标版",
-    "film": "宣传片",
-    "segment": "环节",
-    "draw": "抽奖",
-    "leaderboard": "英雄榜",
-    "credits": "片尾",
-}
 STATUS_MARK = {
     "running": ("▶", theme.OK),
     "done": ("✓", theme.MUTED),
