@@ -118,6 +118,11 @@ def install(
     s = sponsors.register(window, onair, placements)
     c = cue_dock.register(window, onair)
     st = status.install(window, studio)
+    # a language switch (View menu) redraws the docks' words
+    window.on_retranslate(lambda: g.refresh(force=True))
+    window.on_retranslate(lambda: s.refresh(force=True))
+    window.on_retranslate(c.refresh)
+    window.on_retranslate(st.refresh)
     # the right-hand column runs the full height; the cue list sits under the table and the record
     window.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
     window.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)

@@ -258,7 +258,8 @@ class CuePanel(QWidget):
         self.timer.setInterval(250)
         self.timer.timeout.connect(self.tick)
         self.timer.start()
-        self.console.stateChanged.connect(self.refresh)
+        self._seen: Any = None
+        self.console.stateChanged.connect(self._changed)
         onair.refused.connect(self._refused)
         onair.done.connect(self._done)
         self._last_next = -1
@@ -294,8 +295,13 @@ class CuePanel(QWidget):
         self.message.show()
 
     # -- view -----------------------------------------------------------------------------------
+    def _changed(self) -> None:
+        if self.console.state["cues"] is not self._seen:  # an action that touched the cue list
+            self.refresh()
+
     def refresh(self) -> None:
         cq = self.console.state["cues"]
+        self._seen = cq
         views = rows(cq, self.clock())
         self.model.set_views(views)
         nxt = self.next_view()

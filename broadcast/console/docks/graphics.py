@@ -174,6 +174,7 @@ class GraphicsPanel(QWidget):
         self.message.hide()
         lay.addWidget(self.message)
         lay.addStretch(1)
+        self._seen: Any = None
         self.console.stateChanged.connect(self.refresh)
         onair.refused.connect(self._refused)
         onair.done.connect(lambda *_: self.message.hide())
@@ -215,8 +216,11 @@ class GraphicsPanel(QWidget):
             self.message.show()
 
     # -- view -----------------------------------------------------------------------------------
-    def refresh(self) -> None:
+    def refresh(self, force: bool = False) -> None:
         g = self.console.state["graphics"]
+        if g is self._seen and not force:  # an action that did not touch the graphics
+            return
+        self._seen = g
         for name, tile in self.tiles.items():
             tile.set_state(
                 bool(g["preview"][name]["on"]), bool(g["program"][name]["on"]), g["program"][name]["item"]

@@ -66,6 +66,17 @@ def count_text(n: int, need: int | None) -> tuple[str, str]:
     return str(n), theme.TEXT
 
 
+def _style(b: QPushButton, sheet: str) -> None:
+    """Set a style sheet only when it differs (re-polishing a button costs a layout pass)."""
+    if b.styleSheet() != sheet:
+        b.setStyleSheet(sheet)
+
+
+def _text(b: QPushButton, text: str) -> None:
+    if b.text() != text:
+        b.setText(text)
+
+
 def _button(text: str, name: str) -> QPushButton:
     b = QPushButton(text)
     b.setObjectName(name)
@@ -95,6 +106,7 @@ class SponsorPanel(QWidget):
         lay.addWidget(self.mention_box)
         self.mention_buttons: dict[str, QPushButton] = {}
         self._roster_ids: list[str] = []
+        self._seen: tuple[Any, ...] = ()
         # 镜头
         self.shot_box = QGroupBox(tr("镜头 Shots（广告位出镜时按）"))
         shot_grid = QGridLayout(self.shot_box)
@@ -232,8 +244,13 @@ class SponsorPanel(QWidget):
         need = slot.minimums.get("appearances")
         return int(need) if need else None
 
-    def refresh(self) -> None:
+    def refresh(self, force: bool = False) -> None:
         st = self.console.state
+        # the store shares every section an action did not touch: nothing of ours changed, nothing to do
+        seen = tuple(st[k] for k in ("sponsors", "jiugongge", "table", "show", "cues"))
+        if not force and all(a is b for a, b in zip(seen, self._seen, strict=False)) and self._seen:
+            return
+        self._seen = seen
         sp = st["sponsors"]
         roster = sorted(sp["roster"], key=lambda r: -int(r["mentions_min"]))  # owed ones first
         ids = [r["id"] for r in roster][: len(MENTION_KEYS)]
@@ -251,23 +268,23 @@ class SponsorPanel(QWidget):
         for n, r in enumerate(roster[: len(MENTION_KEYS)]):
             text, colour = count_text(int(sp["mentions"].get(r["id"], 0)), int(r["mentions_min"]) or None)
             b = self.mention_buttons[r["id"]]
-            b.setText(f"{r['name']}  {text}   {native(MENTION_KEYS[n])}")
-            b.setStyleSheet(f"QPushButton {{ color: {colour}; text-align: left; padding: 4px 8px; }}")
+            _text(b, f"{r['name']}  {text}   {native(MENTION_KEYS[n])}")
+            _style(b, f"QPushButton {{ color: {colour}; text-align: left; padding: 4px 8px; }}")
         self.mention_box.setVisible(bool(roster))
         for slot, b in self.shot_buttons.items():
             held = bool(sp.get(slot, {}).get("name"))
             b.setVisible(held)
             text, colour = count_text(int(sp["shots"].get(slot, 0)), self._minimum(slot))
-            b.setText(f"{tr(SHOT_PLACE[slot])} {text}  {native(SHOT_KEYS[slot])}")
+            _text(b, f"{tr(SHOT_PLACE[slot])} {text}  {native(SHOT_KEYS[slot])}")
             b.setToolTip(sp.get(slot, {}).get("name", ""))
-            b.setStyleSheet(f"QPushButton {{ color: {colour}; padding: 4px 6px; }}")
+            _style(b, f"QPushButton {{ color: {colour}; padding: 4px 6px; }}")
         self._refresh_draw(st)
         for seat, b in self.lower_buttons.items():
             name, _line2 = lower_third_for(st, seat)
             label = name if name.startswith(str(seat)) else f"{seat} {name}"
-            b.setText(f"{label}  {native(LOWER_KEYS[seat])}")
+            _text(b, f"{label}  {native(LOWER_KEYS[seat])}")
         host, _ = lower_third_for(st, None)
-        self.host_button.setText(tr("主持人 {name}  {key}").format(name=host, key=native(HOST_KEY)))
+        _text(self.host_button, tr("主持人 {name}  {key}").format(name=host, key=native(HOST_KEY)))
 
     def _refresh_draw(self, st: dict[str, Any]) -> None:
         jg = st["jiugongge"]
@@ -279,17 +296,18 @@ class SponsorPanel(QWidget):
             prize = c.get("prize", "") or "—"
             b.setToolTip(f"{i + 1}. {prize} · {c.get('sponsor', '')}")
             if i in drawn:
-                b.setText(f"{i + 1} ✕ {drawn[i]}")
+                _text(b, f"{i + 1} ✕ {drawn[i]}")
                 b.setToolTip(tr("{n}. {prize}：已被 {who} 抽走").format(n=i + 1, prize=prize, who=drawn[i]))
                 on_air = current is not None and current.get("cell") == i
                 border = theme.ACCENT if on_air else theme.BORDER
-                b.setStyleSheet(
+                _style(
+                    b,
                     f"QPushButton {{ color: {theme.MUTED}; background: #2a2230;"
-                    f" border: 2px solid {border}; }}"
+                    f" border: 2px solid {border}; }}",
                 )
             else:
-                b.setText(f"{i + 1} {prize}")
-                b.setStyleSheet("QPushButton { padding: 4px 6px; }")
+                _text(b, f"{i + 1} {prize}")
+                _style(b, "QPushButton { padding: 4px 6px; }")
             b.setEnabled(bool(cells))
         names = [s["name"] for s in st["table"]["seats"] if s.get("name")]
         for cue in st["cues"]["list"]:
