@@ -17,6 +17,7 @@ from PySide6.QtTest import QTest
 from broadcast.console.docks.graphics import KEYS, native
 from broadcast.core import airlog as A
 from broadcast.core.airlog import AirEvent
+from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
 from broadcast.sponsors.cuerunner import CueRunner
 from broadcast.sponsors.exposure import compute
@@ -144,6 +145,7 @@ def test_every_operation_shows_its_key_on_its_button_and_in_the_help_sheet(
     g = w.onair.graphics
     assert g.take_button.text().endswith("F12") and g.cut_button.text().endswith("F11")
     assert native("Shift+Esc") in g.panic_button.text()
+    assert set(g.tiles) == set(GRAPHICS)  # every graphic of the show state has a tile and a key
     for name, tile in g.tiles.items():
         assert tile.key == KEYS[name]
     cues = w.onair.cues

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from broadcast.console import theme
 from broadcast.console.docks.onair import OnAir
 from broadcast.control import GRAPHIC_ZH
+from broadcast.show.actions import GRAPHICS
 
 CTX = "GraphicsDock"
 GROUP = "图形 Graphics"
@@ -49,6 +50,14 @@ KEYS: dict[str, str] = {
     "commentary": "Ctrl+F4",
 }
 TAKE_KEY, CUT_KEY, PANIC_KEYS = "F12", "F11", ("Shift+Esc", "Pause")
+SPARE_KEYS = ("Ctrl+F5", "Ctrl+F6", "Ctrl+F7", "Ctrl+F8", "Ctrl+F9", "Ctrl+F10")
+
+
+def graphic_keys() -> dict[str, str]:
+    """Every graphic of the show state with its key: the ones above, and a spare key for each graphic a
+    later part adds to the schema (so it has a tile and a key without a change here)."""
+    spare = iter(SPARE_KEYS)
+    return {g: KEYS.get(g) or next(spare) for g in (*KEYS, *(g for g in GRAPHICS if g not in KEYS))}
 
 
 def tr(text: str) -> str:
@@ -80,7 +89,7 @@ class GraphicTile(QAbstractButton):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setToolTip(
             tr("{name}：{key} 放到预览/撤下预览；{clear} 清除（节目和预览）").format(
-                name=tr(GRAPHIC_ZH[graphic]), key=native(key), clear=native(clear_key(key))
+                name=tr(GRAPHIC_ZH.get(graphic, graphic)), key=native(key), clear=native(clear_key(key))
             )
         )
 
@@ -117,7 +126,7 @@ class GraphicTile(QAbstractButton):
         left, right = int(Qt.AlignmentFlag.AlignLeft), int(Qt.AlignmentFlag.AlignRight)
         p.setPen(QColor(theme.TEXT))
         p.setFont(theme.font(theme.SIZE_BASE + 3, bold=True))
-        p.drawText(inner, left | top, tr(GRAPHIC_ZH[self.graphic]))
+        p.drawText(inner, left | top, tr(GRAPHIC_ZH.get(self.graphic, self.graphic)))
         p.setPen(QColor(theme.MUTED))
         p.setFont(theme.font(theme.SIZE_BASE - 2))
         p.drawText(inner, right | top, native(self.key))
@@ -151,8 +160,8 @@ class GraphicsPanel(QWidget):
         grid = QGridLayout()
         grid.setSpacing(6)
         self.tiles: dict[str, GraphicTile] = {}
-        for n, g in enumerate(KEYS):
-            tile = GraphicTile(g, KEYS[g])
+        for n, (g, key) in enumerate(graphic_keys().items()):
+            tile = GraphicTile(g, key)
             tile.clicked.connect(lambda _c=False, g=g: self.toggle(g))
             tile.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             tile.customContextMenuRequested.connect(lambda _pos, g=g: self.clear(g))
@@ -227,7 +236,10 @@ class GraphicsPanel(QWidget):
             )
         changes = [t for t in self.tiles.values() if t.take_will]
         if changes:
-            parts = [("↑" if t.take_will == "on" else "↓") + tr(GRAPHIC_ZH[t.graphic]) for t in changes]
+            parts = [
+                ("↑" if t.take_will == "on" else "↓") + tr(GRAPHIC_ZH.get(t.graphic, t.graphic))
+                for t in changes
+            ]
             self.legend.setText(tr("TAKE 将：{what}").format(what="  ".join(parts)))
         else:
             self.legend.setText(tr("预览与节目相同 · 绿框=预览 PVW，红底=节目 PGM"))
@@ -258,8 +270,8 @@ def register(window: Any, onair: OnAir) -> GraphicsPanel:
         context=CTX,
     )
     menu.addSeparator()
-    for g, key in KEYS.items():
-        name = GRAPHIC_ZH[g]
+    for g, key in graphic_keys().items():
+        name = GRAPHIC_ZH.get(g, g)
         hk.add(
             f"graphics.preview.{g}",
             f"{name}：放到预览 / 撤下预览",
@@ -270,10 +282,10 @@ def register(window: Any, onair: OnAir) -> GraphicsPanel:
             context=CTX,
         )
     menu.addSeparator()
-    for g, key in KEYS.items():
+    for g, key in graphic_keys().items():
         hk.add(
             f"graphics.clear.{g}",
-            f"{GRAPHIC_ZH[g]}：清除（节目和预览）",
+            f"{GRAPHIC_ZH.get(g, g)}：清除（节目和预览）",
             clear_key(key),
             lambda g=g: panel.clear(g),
             group=GROUP,
