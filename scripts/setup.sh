@@ -43,3 +43,19 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   fi
   echo "$want" > "$stamp"
 fi
+# Going back from PySide6 6.12 leaves PySide6/__init__.py deleted (both versions' wheels own it): the
+# Qt modules still import, but PySide6's own tools (pyside6-lrelease) fail. Put the package back whole.
+if ! .venv/bin/python -c "import PySide6, sys; sys.exit(0 if PySide6.__file__ else 1)" 2>/dev/null; then
+  v=$(.venv/bin/python -c "from importlib.metadata import version; print(version('pyside6'))")
+  echo "setup: repairing the PySide6 $v install"
+  .venv/bin/python -m pip install -q --force-reinstall --no-deps "pyside6==$v" "pyside6-essentials==$v" \
+    "pyside6-addons==$v" "shiboken6==$v" >> .venv/pip.log 2>&1 || { cat .venv/pip.log >&2; exit 1; }
+fi
+# the console's translation catalogs (.ts sources in broadcast/i18n) compiled to .qm
+for ts in broadcast/i18n/*.ts; do
+  [ -e "$ts" ] || continue
+  qm="${ts%.ts}.qm"
+  if [ ! -f "$qm" ] || [ "$ts" -nt "$qm" ]; then
+    .venv/bin/pyside6-lrelease -silent "$ts" -qm "$qm" || { echo "setup: pyside6-lrelease failed on $ts" >&2; exit 1; }
+  fi
+done

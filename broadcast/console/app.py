@@ -210,6 +210,7 @@ def main(args: argparse.Namespace) -> int:
         if args.type_from:
             _Typist(window, args.type_from)
         print("导播台已打开 / the console is open", flush=True)
+        _quit_on_signals(app)
         rc = app.exec()
     except KeyboardInterrupt:
         rc = 130
@@ -220,6 +221,20 @@ def main(args: argparse.Namespace) -> int:
             window.console.bridge.close()
         studio.stop()
     return int(rc)
+
+
+def _quit_on_signals(app: Any) -> None:
+    """SIGTERM / SIGINT close the window properly (layout saved, store closed) instead of killing the
+    process mid-way; a timer lets Python's signal handlers run while Qt's event loop waits."""
+    import signal
+
+    from PySide6.QtCore import QTimer
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda _s, _f: app.closeAllWindows() or app.quit())
+    timer = QTimer(app)
+    timer.timeout.connect(lambda: None)
+    timer.start(200)
 
 
 def _set_geometry(window: Any, spec: str) -> None:

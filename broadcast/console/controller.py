@@ -23,7 +23,8 @@ Callback = Callable[[Any], None]
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate("Console", text)
+    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
+    return QCoreApplication.translate("", text)
 
 
 @dataclass(frozen=True)

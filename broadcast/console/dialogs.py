@@ -33,7 +33,8 @@ PACK = {r: 16 for r in "3456789TJQKA2"} | {"B": 4, "R": 4}
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate("Dialogs", text)
+    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
+    return QCoreApplication.translate("", text)
 
 
 class _Base(QDialog):

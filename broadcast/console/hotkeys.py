@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -31,7 +31,8 @@ from PySide6.QtWidgets import (
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate("Hotkeys", text)
+    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
+    return QCoreApplication.translate("", text)
 
 
 @dataclass
@@ -50,13 +51,13 @@ class Hotkey:
 
 # keys the entry line handles itself (listed on the help sheet, not registered as shortcuts)
 ENTRY_KEYS: tuple[tuple[str, str], ...] = (
-    ("Enter", "记录所打的一手（或所选的提示）"),
-    ("↑ ↓", "在提示列表中选择"),
-    ("Tab", "把所选提示填入输入行"),
-    ("Esc", "清空输入行"),
-    ("p / 过", "过牌 pass（再按回车）"),
-    ("y / 让", "让牌 yield（再按回车）"),
-    ("3 TTTTT", "指明座位：烧牌或其他不在轮次的出牌"),
+    ("Enter", QT_TRANSLATE_NOOP("Hotkeys", "记录所打的一手（或所选的提示）")),
+    ("↑ ↓", QT_TRANSLATE_NOOP("Hotkeys", "在提示列表中选择")),
+    ("Tab", QT_TRANSLATE_NOOP("Hotkeys", "把所选提示填入输入行")),
+    ("Esc", QT_TRANSLATE_NOOP("Hotkeys", "清空输入行")),
+    ("p / 过", QT_TRANSLATE_NOOP("Hotkeys", "过牌 pass（再按回车）")),
+    ("y / 让", QT_TRANSLATE_NOOP("Hotkeys", "让牌 yield（再按回车）")),
+    ("3 TTTTT", QT_TRANSLATE_NOOP("Hotkeys", "指明座位：烧牌或其他不在轮次的出牌")),
 )
 
 

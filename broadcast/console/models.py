@@ -28,6 +28,10 @@ class RecordModel(QAbstractTableModel):
         self._headers = ("#", "座位", "出牌", "说法", "")
         self._bold = theme.font(theme.SIZE_RECORD, bold=True)
 
+    @property
+    def headers(self) -> tuple[str, ...]:
+        return self._headers
+
     def set_headers(self, headers: tuple[str, ...]) -> None:
         self._headers = headers
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.COLUMNS) - 1)

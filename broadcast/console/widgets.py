@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QModelIndex, QRectF, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QModelIndex, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -33,7 +33,11 @@ OPP = {1: 4, 2: 5, 3: 6, 4: 1, 5: 2, 6: 3}
 # where each seat sits on screen (row, column of a 4×3 grid): counterclockwise from seat 1 at the
 # bottom, 对头 across (1↔4, 2↔5, 3↔6), as in the studio seen from the camera above
 SEAT_CELLS = {1: (3, 1), 2: (2, 2), 3: (1, 2), 4: (0, 1), 5: (1, 0), 6: (2, 0)}
-STATUS_BADGES = {"wutou": "无头", "burning": "烧牌中", "sitting_out": "革命"}
+STATUS_BADGES = {
+    "wutou": QT_TRANSLATE_NOOP("TablePanel", "无头"),
+    "burning": QT_TRANSLATE_NOOP("TablePanel", "烧牌中"),
+    "sitting_out": QT_TRANSLATE_NOOP("TablePanel", "革命"),
+}
 
 
 def _set_props(w: QWidget, **props: bool) -> None:
@@ -55,7 +59,7 @@ class SeatCard(QFrame):
         super().__init__(parent)
         self.seat = seat
         self.setObjectName(f"seat{seat}")
-        self.setMinimumSize(150, 92)
+        self.setMinimumSize(128, 80)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(14, 6, 10, 6)
@@ -112,7 +116,7 @@ class TopPlay(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setMinimumSize(220, 130)
+        self.setMinimumSize(170, 100)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.lines: tuple[str, str] = ("", "")
 
@@ -308,6 +312,14 @@ class RecordView(QTableView):
         model.rowsInserted.connect(lambda *_: self.scrollToBottom())
         model.modelReset.connect(self.scrollToBottom)
 
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
+        """Keep the latest decision in view when the panel is resized (docks moved, window sized)."""
+        bar = self.verticalScrollBar()
+        at_end = bar.value() >= bar.maximum() - 1
+        super().resizeEvent(event)
+        if at_end:
+            self.scrollToBottom()
+
 
 class EntryLine(QLineEdit):
     """The entry line: keeps focus; owns Enter, Tab, Esc and the arrows; gives up registered hotkeys;
@@ -405,6 +417,7 @@ class EntryPanel(QWidget):
         lay.addWidget(self.banner)
         self.prompt = QLabel()
         self.prompt.setObjectName("prompt")
+        self.prompt.setWordWrap(True)
         lay.addWidget(self.prompt)
         self.entry = EntryLine(hotkeys)
         lay.addWidget(self.entry)
@@ -419,7 +432,8 @@ class EntryPanel(QWidget):
         self.completions.setModel(self.completion_model)
         self.completions.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.completions.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.completions.setFixedHeight(5 * (theme.SIZE_RECORD + 12) + 6)
+        self.completions.setUniformItemSizes(True)
+        self._fit_completions(4)
         self.completions.clicked.connect(self._clicked)
         lay.addWidget(self.completions)
         self._chosen = -1  # a row picked with the arrows (-1: Enter records what was typed)
@@ -439,6 +453,9 @@ class EntryPanel(QWidget):
     def refresh(self) -> None:
         c = self.console
         names = {s["seat"]: s["name"] for s in c.state["table"]["seats"]}
+        headers = ("#", self.tr("座位"), self.tr("出牌"), self.tr("说法"), "")
+        if headers != self.record_model.headers:
+            self.record_model.set_headers(headers)
         self.record_model.set_record(c.mirror.moves(), names)
         self.prompt.setText(c.mode().prompt)
         dropped = c.state["game"]["dropped"]
@@ -462,6 +479,8 @@ class EntryPanel(QWidget):
         self._chosen = -1
         self.completions.clearSelection()
         self.completion_model.set_suggestions(self.console.suggestions(text))
+        if not self._rows_fitted and self.completion_model.rowCount():
+            self._fit_completions(4)
         if self._refused_text is not None and text == self._refused_text:
             return  # keep the refusal on screen until the text is edited
         self._refused_text = None
@@ -480,6 +499,13 @@ class EntryPanel(QWidget):
 
     def _set_refused(self, refused: bool) -> None:
         _set_props(self.entry, refused=refused)
+
+    def _fit_completions(self, rows: int) -> None:
+        """Exactly ``rows`` rows high (no half row at the bottom)."""
+        probe = self.completions.sizeHintForRow(0)
+        row = probe if probe > 0 else self.completions.fontMetrics().height() + 8
+        self._rows_fitted = probe > 0
+        self.completions.setFixedHeight(rows * row + 2 * self.completions.frameWidth())
 
     # -- keys ----------------------------------------------------------------------------------------
     def _move(self, step: int) -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, QTimer
-from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QWidget
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSettings, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QGuiApplication
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QScrollArea, QWidget
 
 from broadcast.console import dialogs, i18n
 from broadcast.console.completion import Verdict
@@ -24,7 +24,17 @@ LAYOUT_VERSION = 1
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
+    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
+    return QCoreApplication.translate("", text)
+
+
+def small_screen() -> bool:
+    """A screen too small for every dock side by side (a 1366×768 laptop)."""
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return False
+    g = screen.availableGeometry()
+    return g.width() < 1700 or g.height() < 950
 
 
 class MainWindow(QMainWindow):
@@ -39,17 +49,23 @@ class MainWindow(QMainWindow):
         self._docks: dict[str, tuple[QDockWidget, str, str]] = {}
         self._retranslators: list[Callable[[], None]] = []
         self.dialog: Any = None  # the dialog opened last (tests and automation find it here)
+        self.compact = False  # the laptop layout (compact_layout)
         for key, title in (
-            ("match", "比赛(&M)"),
-            ("edit", "编辑(&E)"),
-            ("view", "视图(&V)"),
-            ("help", "帮助(&H)"),
+            ("match", QT_TRANSLATE_NOOP("MainWindow", "比赛(&M)")),
+            ("edit", QT_TRANSLATE_NOOP("MainWindow", "编辑(&E)")),
+            ("view", QT_TRANSLATE_NOOP("MainWindow", "视图(&V)")),
+            ("help", QT_TRANSLATE_NOOP("MainWindow", "帮助(&H)")),
         ):
             self.menu(key, title)
         self.panel = EntryPanel(console, self.hotkeys)
         self.setCentralWidget(self.panel)
         self.table = TablePanel(console)
-        self.add_dock("table", "牌桌 TABLE", self.table, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.add_dock(
+            "table",
+            QT_TRANSLATE_NOOP("MainWindow", "牌桌 TABLE"),
+            self.table,
+            Qt.DockWidgetArea.LeftDockWidgetArea,
+        )
         self.journal_label = QLabel()
         self.statusBar().addPermanentWidget(self.journal_label)
         self._add_core_hotkeys()
@@ -106,6 +122,31 @@ class MainWindow(QMainWindow):
             QByteArray(state), LAYOUT_VERSION
         )
         self._default_sizes = not restored
+        if not restored and small_screen():
+            self.compact_layout()
+
+    def compact_layout(self) -> None:
+        """For a laptop screen (below 1700×950): the table and the record side by side, every other
+        dock in one row of tabs underneath (their keys work whichever tab is in front)."""
+        self.compact = True
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
+        others = [dock for key, (dock, _t, _c) in self._docks.items() if key != "table"]
+        for dock in others:
+            self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+            inner = dock.widget()
+            if inner is not None and not isinstance(inner, QScrollArea):  # tall panels scroll here
+                scroll = QScrollArea()
+                scroll.setObjectName(f"scroll_{dock.objectName()}")
+                scroll.setWidgetResizable(True)
+                scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+                scroll.setWidget(inner)
+                dock.setWidget(scroll)
+        for dock in others[1:]:
+            self.tabifyDockWidget(others[0], dock)
+        if others:  # the cue list in front: its rows read well in a short dock; every key still works
+            front = self._docks["cues"][0] if "cues" in self._docks else others[0]
+            QTimer.singleShot(0, front.raise_)
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
@@ -115,7 +156,14 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self.default_sizes)
 
     def default_sizes(self) -> None:
-        """The default proportions: the table takes about 45 % of the width."""
+        """The default proportions: the table takes about 45 % of the width (40 % beside the other
+        docks on a laptop screen, which then take the lower third)."""
+        if self.compact:
+            self.resizeDocks([self.dock("table")], [self.width() * 48 // 100], Qt.Orientation.Horizontal)
+            others = [d for k, (d, _t, _c) in self._docks.items() if k != "table"]
+            if others:
+                self.resizeDocks([others[0]], [self.height() * 36 // 100], Qt.Orientation.Vertical)
+            return
         self.resizeDocks([self.dock("table")], [self.width() * 45 // 100], Qt.Orientation.Horizontal)
 
     def save_layout(self) -> None:
@@ -127,40 +175,155 @@ class MainWindow(QMainWindow):
     def _add_core_hotkeys(self) -> None:
         hk = self.hotkeys
         match, edit, view, help_ = self.menu("match"), self.menu("edit"), self.menu("view"), self.menu("help")
-        g_match, g_edit, g_view = "比赛 Match", "编辑 Edit", "视图 View"
+        g_match = QT_TRANSLATE_NOOP("MainWindow", "比赛 Match")
+        g_edit = QT_TRANSLATE_NOOP("MainWindow", "编辑 Edit")
+        g_view = QT_TRANSLATE_NOOP("MainWindow", "视图 View")
         ctx = "MainWindow"
         for id_, text, keys, slot, group, menu in (
-            ("match.new", "新比赛（从赛季选队、排座）", "Ctrl+N", self.new_match, g_match, match),
-            ("match.hands", "录入手牌（发牌时）", "Ctrl+H", self.enter_hands, g_match, match),
-            ("match.penalty", "裁判罚分 −2（写明原因）", "Ctrl+P", self.penalty, g_match, match),
-            ("match.save", "存入赛季（本局 / 比赛结果）", "Ctrl+S", self.save, g_match, match),
-            ("match.late", "选手迟到", "Ctrl+Shift+L", self.late, g_match, match),
-            ("match.forfeit", "弃权", "Ctrl+Shift+F", self.forfeit, g_match, match),
-            ("match.lots", "抽签（加赛后仍平）", "Ctrl+Shift+D", self.console.draw_lots, g_match, match),
-            ("edit.undo", "撤销上一步（写明原因）", "Ctrl+Z", self.undo, g_edit, edit),
-            ("edit.redo", "重做撤销的一步", ("Ctrl+Shift+Z", "Ctrl+Y"), self.redo, g_edit, edit),
-            ("edit.correct", "更正所选的一步", "Ctrl+E", lambda: self.correct("correct"), g_edit, edit),
+            (
+                "match.new",
+                QT_TRANSLATE_NOOP("MainWindow", "新比赛（从赛季选队、排座）"),
+                "Ctrl+N",
+                self.new_match,
+                g_match,
+                match,
+            ),
+            (
+                "match.hands",
+                QT_TRANSLATE_NOOP("MainWindow", "录入手牌（发牌时）"),
+                "Ctrl+H",
+                self.enter_hands,
+                g_match,
+                match,
+            ),
+            (
+                "match.penalty",
+                QT_TRANSLATE_NOOP("MainWindow", "裁判罚分 −2（写明原因）"),
+                "Ctrl+P",
+                self.penalty,
+                g_match,
+                match,
+            ),
+            (
+                "match.save",
+                QT_TRANSLATE_NOOP("MainWindow", "存入赛季（本局 / 比赛结果）"),
+                "Ctrl+S",
+                self.save,
+                g_match,
+                match,
+            ),
+            (
+                "match.late",
+                QT_TRANSLATE_NOOP("MainWindow", "选手迟到"),
+                "Ctrl+Shift+L",
+                self.late,
+                g_match,
+                match,
+            ),
+            (
+                "match.forfeit",
+                QT_TRANSLATE_NOOP("MainWindow", "弃权"),
+                "Ctrl+Shift+F",
+                self.forfeit,
+                g_match,
+                match,
+            ),
+            (
+                "match.lots",
+                QT_TRANSLATE_NOOP("MainWindow", "抽签（加赛后仍平）"),
+                "Ctrl+Shift+D",
+                self.console.draw_lots,
+                g_match,
+                match,
+            ),
+            (
+                "edit.undo",
+                QT_TRANSLATE_NOOP("MainWindow", "撤销上一步（写明原因）"),
+                "Ctrl+Z",
+                self.undo,
+                g_edit,
+                edit,
+            ),
+            (
+                "edit.redo",
+                QT_TRANSLATE_NOOP("MainWindow", "重做撤销的一步"),
+                ("Ctrl+Shift+Z", "Ctrl+Y"),
+                self.redo,
+                g_edit,
+                edit,
+            ),
+            (
+                "edit.correct",
+                QT_TRANSLATE_NOOP("MainWindow", "更正所选的一步"),
+                "Ctrl+E",
+                lambda: self.correct("correct"),
+                g_edit,
+                edit,
+            ),
             (
                 "edit.insert",
-                "在所选的一步前插入漏录的一步",
+                QT_TRANSLATE_NOOP("MainWindow", "在所选的一步前插入漏录的一步"),
                 "Ctrl+I",
                 lambda: self.correct("insert"),
                 g_edit,
                 edit,
             ),
-            ("edit.delete", "删除所选的一步（多录）", "Ctrl+D", lambda: self.correct("delete"), g_edit, edit),
-            ("edit.history", "更正记录", "Ctrl+Shift+H", self.history, g_edit, edit),
-            ("record.up", "牌谱中选上一步", "Alt+Up", lambda: self.select_move(-1), g_edit, None),
-            ("record.down", "牌谱中选下一步", "Alt+Down", lambda: self.select_move(1), g_edit, None),
-            ("view.entry", "回到输入行", "Ctrl+L", self.panel.entry.setFocus, g_view, None),
+            (
+                "edit.delete",
+                QT_TRANSLATE_NOOP("MainWindow", "删除所选的一步（多录）"),
+                "Ctrl+D",
+                lambda: self.correct("delete"),
+                g_edit,
+                edit,
+            ),
+            (
+                "edit.history",
+                QT_TRANSLATE_NOOP("MainWindow", "更正记录"),
+                "Ctrl+Shift+H",
+                self.history,
+                g_edit,
+                edit,
+            ),
+            (
+                "record.up",
+                QT_TRANSLATE_NOOP("MainWindow", "牌谱中选上一步"),
+                "Alt+Up",
+                lambda: self.select_move(-1),
+                g_edit,
+                None,
+            ),
+            (
+                "record.down",
+                QT_TRANSLATE_NOOP("MainWindow", "牌谱中选下一步"),
+                "Alt+Down",
+                lambda: self.select_move(1),
+                g_edit,
+                None,
+            ),
+            (
+                "view.entry",
+                QT_TRANSLATE_NOOP("MainWindow", "回到输入行"),
+                "Ctrl+L",
+                self.panel.entry.setFocus,
+                g_view,
+                None,
+            ),
         ):
             hk.add(id_, text, keys, slot, group=group, menu=menu, context=ctx)
         view.addSeparator()
-        for lang, label in (("zh_CN", "中文界面"), ("en", "English UI")):
+        for lang, label in (("zh_CN", "中文界面 Chinese UI"), ("en", "English UI 英文界面")):
             action = view.addAction(label)
             action.triggered.connect(lambda _c=False, lang=lang: self.set_language(lang))
         view.addAction(tr("恢复默认布局")).triggered.connect(self.reset_layout)
-        hk.add("help.keys", "快捷键一览", "F1", self.show_help, group="帮助 Help", menu=help_, context=ctx)
+        hk.add(
+            "help.keys",
+            QT_TRANSLATE_NOOP("MainWindow", "快捷键一览"),
+            "F1",
+            self.show_help,
+            group=QT_TRANSLATE_NOOP("MainWindow", "帮助 Help"),
+            menu=help_,
+            context=ctx,
+        )
 
     def focus_entry(self) -> None:
         """Back to the entry line (after a dialog): the window active again, so its keys work."""
@@ -312,7 +475,7 @@ class MainWindow(QMainWindow):
 
     def retranslate(self) -> None:
         for m, title in self._menus.values():
-            m.setTitle(tr(title))
+            m.setTitle(QCoreApplication.translate("MainWindow", title))
         for dock, title, context in self._docks.values():
             dock.setWindowTitle(QCoreApplication.translate(context, title))
         self.hotkeys.retranslate()

@@ -150,11 +150,32 @@ def storage_error(exc: sqlite3.Error, path: str | Path) -> StorageError:
     return StorageError(f"{path}: {zh} / {en} ({exc})", kind=kind, path=path)
 
 
+_header_fds: dict[tuple[int, int], int] = {}
+_header_lock = threading.Lock()
+
+
+def _read_header(p: Path) -> bytes:
+    """The file's first bytes, read through a descriptor this process keeps open for good.
+
+    POSIX drops every fcntl lock a process holds on a file when the process closes *any* descriptor of
+    it, and SQLite's locks are fcntl locks: an ``open()``/``close()`` here, while this process has the
+    database open in SQLite, would leave it looking unused to other processes — the next one to close
+    its connection then checkpoints and deletes the -wal file this process is still appending to, and
+    every action written after that is lost at the next crash. So the descriptor is never closed."""
+    st = p.stat()
+    key = (st.st_dev, st.st_ino)
+    with _header_lock:
+        fd = _header_fds.get(key)
+        if fd is None:
+            fd = os.open(p, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            _header_fds[key] = fd
+    return os.pread(fd, len(SQLITE_HEADER), 0)
+
+
 def _check_file(p: Path) -> None:
     """Refuse a file that is not SQLite before SQLite touches it."""
     try:
-        with p.open("rb") as f:
-            head = f.read(len(SQLITE_HEADER))
+        head = _read_header(p)
     except OSError as exc:
         raise DatabaseError(f"{p}: 无法读取 cannot read the file ({exc.strerror})") from exc
     if head and head != SQLITE_HEADER:

@@ -81,6 +81,8 @@ class _FirstShow(QObject):
 def default_sizes(window: Any) -> None:
     """The default proportions at 1920×1080: the cue list under everything, the graphics, monitors
     and sponsor events in a right-hand column."""
+    if getattr(window, "compact", False):
+        return  # the laptop layout sizes its docks itself (MainWindow.compact_layout)
     w, h = window.width(), window.height()
     right = [window.dock(k) for k in ("monitors", "graphics", "sponsors") if k in window._docks]
     if right:

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
@@ -58,8 +59,16 @@ STATUS_MARK = {
 }
 
 
+_ENDED = {  # how a cue that did not run its length ended
+    "cut": QT_TRANSLATE_NOOP("", "提前结束"),
+    "stopped": QT_TRANSLATE_NOOP("", "清屏中断"),
+    "failed": QT_TRANSLATE_NOOP("", "未播出"),
+}
+
+
 def tr(text: str) -> str:
-    return QCoreApplication.translate(CTX, text)
+    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
+    return QCoreApplication.translate("", text)
 
 
 def clock_text(ts: float) -> str:
@@ -176,7 +185,7 @@ class CueModel(QAbstractTableModel):
             if v.status in ("done", "cut", "stopped", "failed") and v.end and v.go:
                 text = mmss(v.end - v.go)
                 if v.status != "done":
-                    text += " " + tr({"cut": "提前结束", "stopped": "清屏中断", "failed": "未播出"}[v.status])
+                    text += " " + tr(_ENDED[v.status])
                 return text
             if v.status == "skipped":
                 return tr("跳过")

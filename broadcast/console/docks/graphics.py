@@ -61,7 +61,8 @@ def graphic_keys() -> dict[str, str]:
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate(CTX, text)
+    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
+    return QCoreApplication.translate("", text)
 
 
 def native(key: str) -> str:

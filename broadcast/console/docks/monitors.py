@@ -23,7 +23,8 @@ SHOT_WIDTH = 480
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate(CTX, text)
+    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
+    return QCoreApplication.translate("", text)
 
 
 def prepare() -> None:

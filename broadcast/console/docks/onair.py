@@ -15,7 +15,8 @@ from broadcast.console.controller import Console
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate("OnAir", text)
+    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
+    return QCoreApplication.translate("", text)
 
 
 class OnAir(QObject):

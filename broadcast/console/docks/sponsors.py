@@ -52,7 +52,8 @@ HOST_KEY = "Alt+0"
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate(CTX, text)
+    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
+    return QCoreApplication.translate("", text)
 
 
 def native(key: str) -> str:

@@ -21,7 +21,8 @@ CTX = "StatusBar"
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate(CTX, text)
+    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
+    return QCoreApplication.translate("", text)
 
 
 def hms(ts: float) -> str:

@@ -1,0 +1,260 @@
+"""The console's two figures: a key press → the on-air page has painted the change, and keystrokes per
+decision with the completion list.
+
+    .venv/bin/python benchmarks/console_latency.py [--decisions 500] [--games 20]
+
+1. **Latency.** The real console (offscreen Qt, its store on a SQLite file, every decision a journaled
+   ``game.play`` on the console's store thread) beside the real overlay server, with the program page
+   open in headless Debian Chromium (``echo=1``: the page answers from inside the requestAnimationFrame
+   callback that renders each state). Self-played decisions are typed into the entry line; the clock
+   starts at the Enter key press (the typing before it is not counted) and stops when the page reports
+   the frame that shows that decision. Printed: p50/p99 of key → frame (the page's rAF start, same
+   machine clock; the goal p99 ≤ 30 ms), key → echo back in Python (an upper bound), and key → journaled
+   (the store has appended it and swapped the state in).
+2. **Keystrokes.** For every decision of ``--games`` self-played games: the fewest keys that enter it
+   with the completion list — type a prefix of what an operator writes (``TTTTT``, ``p``, ``5 QQQQQ``),
+   arrow down to the wanted row if it is not what was typed, Enter — as the console computes its list
+   (the engine's legal plays, best guesses first). Twice: hands unknown (a live table, the default)
+   and hands entered at the deal. The goal is ≤ 3.0 on average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import engine  # noqa: E402
+from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from broadcast.console.completion import Completer  # noqa: E402
+from broadcast.console.entry import read  # noqa: E402
+
+
+def pct(xs: list[float], p: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))]
+
+
+def selfplay(seed: int) -> Any:
+    g = engine.new_game("tv_match", seed=seed)
+    rng = random.Random(seed)
+    while not g.is_over():
+        g.push(g.random_action(rng))
+    return g
+
+
+def operator_text(a: Any, pending: int | None) -> str:
+    """What an operator types for decision ``a``: the action alone for the seat to act."""
+    act = {"pass": "p", "yield": "y"}.get(a.kind, str(a.cards) if a.cards is not None else a.kind)
+    return act if a.seat == pending else f"{a.seat} {act}"
+
+
+# ----------------------------------------------------------------------------------- keystrokes
+def keystrokes(game: Any, a: Any) -> int:
+    """The fewest keys that enter ``a`` at ``game``'s position with the console's completion list."""
+    full = operator_text(a, game.pending_seat)
+    best = len(full) + 1  # typed in full, then Enter
+    target = str(a)
+    completer = Completer(game)
+    for k in range(len(full) + 1):
+        if k + 2 >= best:
+            break
+        for i, s in enumerate(completer.suggest(read(full[:k]))):
+            if s.line == target:
+                best = min(best, k + (i + 1) + 1)  # k keys, i+1 arrows down, Enter
+                break
+    return best
+
+
+def keystroke_figures(games: int) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for known in (False, True):
+        total = n = 0
+        worst = 0
+        for seed in range(1, games + 1):
+            played = selfplay(seed)
+            g = engine.Game("tv_match", hands=engine.deal(seed) if known else None, leader=played.leader)
+            for a in played.moves:
+                k = keystrokes(g, a)
+                total, n, worst = total + k, n + 1, max(worst, k)
+                g.push(a)
+        out["known" if known else "unknown"] = total / n
+        out[f"decisions_{'known' if known else 'unknown'}"] = n
+        out[f"worst_{'known' if known else 'unknown'}"] = worst
+    return out
+
+
+# ----------------------------------------------------------------------------------- latency
+class Page:
+    """The program page in headless Chromium, on a thread of its own (Playwright's sync API keeps its
+    own loop; the Qt loop runs on the main thread)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.ready = threading.Event()
+        self.stop = threading.Event()
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            from playwright.sync_api import sync_playwright
+
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                page = browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
+                page.goto(self.url)
+                page.wait_for_function("window.__rendered && window.__rendered.seq >= 0", timeout=20000)
+                self.ready.set()
+                self.stop.wait()
+                browser.close()
+        except BaseException as exc:  # reported by the main thread
+            self.error = exc
+            self.ready.set()
+
+
+def latency_figures(decisions: int) -> dict[str, float]:
+    from PySide6.QtCore import QSettings, Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from broadcast.console.app import build
+    from broadcast.overlay.server import OverlayServer, Rendered
+    from broadcast.studio import open_store
+
+    app = QApplication.instance() or QApplication([])
+    tmp = Path(tempfile.mkdtemp(prefix="console-bench-"))
+    store = open_store(tmp / "bench.sqlite")
+    store.dispatch(
+        "match.new",
+        {
+            "teams": {"odd": {"name": "小当家联盟队"}, "even": {"name": "沂蒙山泉队"}},
+            "names": ["张立国", "李春燕", "王建军", "赵海峰", "刘晓东", "陈桂兰"],
+        },
+    )
+    for g in ("scoreboard", "corner_bug", "jipaiqi"):
+        store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True})
+    journaled: dict[int, float] = {}
+    store.subscribe(lambda ch: journaled.setdefault(ch.seq, time.perf_counter()), "bench")
+    rendered: dict[int, Rendered] = {}
+    cond = threading.Condition()
+
+    def on_echo(r: Rendered) -> None:
+        with cond:
+            rendered.setdefault(r.seq, r)
+            cond.notify_all()
+
+    server = OverlayServer(store, port=0)
+    server.on_rendered(on_echo)
+    server.start()
+    page = Page(server.url("program", echo="1"))
+    page.ready.wait(60)
+    if page.error is not None:
+        raise SystemExit(f"Chromium: {page.error}")
+    window = build(store, QSettings(str(tmp / "ui.ini"), QSettings.Format.IniFormat), lang="zh_CN")
+    window.resize(1920, 1080)
+    window.show()
+    entry = window.panel.entry
+    console = window.console
+    key_frame: list[float] = []
+    key_echo: list[float] = []
+    key_journal: list[float] = []
+
+    def pump_until(pred: Any, timeout: float = 10.0) -> None:
+        end = time.monotonic() + timeout
+        while not pred():
+            app.processEvents()
+            if time.monotonic() > end:
+                raise SystemExit("timed out waiting for the console or the page")
+            time.sleep(0.0005)
+
+    seed = 1000
+    try:
+        while len(key_frame) < decisions:
+            played = selfplay(seed)
+            seed += 1
+            QTest.keyClicks(entry, str(played.leader))
+            QTest.keyClick(entry, Qt.Key.Key_Return)
+            pump_until(lambda: not console.busy and console.mode().name == "play")
+            for a in played.moves:
+                if len(key_frame) >= decisions:
+                    break
+                QTest.keyClicks(entry, operator_text(a, console.game.pending_seat))
+                app.processEvents()
+                before = store.seq
+                t0, w0 = time.perf_counter(), time.time()
+                QTest.keyClick(entry, Qt.Key.Key_Return)
+                pump_until(lambda b=before: store.seq > b)
+                seq = store.seq
+                with cond:
+                    if not cond.wait_for(lambda s=seq: any(k >= s for k in rendered), timeout=10):
+                        raise SystemExit(f"the page never rendered #{seq}")
+                    r = rendered[min(k for k in rendered if k >= seq)]
+                key_frame.append((r.page_frame - w0) * 1000)
+                key_echo.append((r.received - t0) * 1000)
+                key_journal.append((journaled[seq] - t0) * 1000)
+                pump_until(lambda: not console.busy)
+    finally:
+        window.console.bridge.close()
+        page.stop.set()
+        page.thread.join(30)
+        server.stop()
+        store.close()
+    return {
+        "n": len(key_frame),
+        "frame_p50": statistics.median(key_frame),
+        "frame_p99": pct(key_frame, 99),
+        "echo_p50": statistics.median(key_echo),
+        "echo_p99": pct(key_echo, 99),
+        "journal_p50": statistics.median(key_journal),
+        "journal_p99": pct(key_journal, 99),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--decisions", type=int, default=500)
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--skip-latency", action="store_true")
+    args = ap.parse_args()
+    k = keystroke_figures(args.games)
+    print(
+        f"keystrokes per decision over {args.games} self-played games with the completion list (goal ≤ 3.0):"
+    )
+    print(
+        f"  hands unknown (live table): {k['unknown']:.2f} per decision ({k['decisions_unknown']:.0f} "
+        f"decisions, worst {k['worst_unknown']:.0f})"
+    )
+    print(f"  hands entered at the deal:  {k['known']:.2f} per decision (worst {k['worst_known']:.0f})")
+    if args.skip_latency:
+        return 0
+    lat = latency_figures(args.decisions)
+    print(f"key press (Enter) → program page painted, {lat['n']:.0f} decisions (goal p99 ≤ 30 ms):")
+    print(
+        f"  key → frame that shows it (page rAF, same clock): p50 {lat['frame_p50']:.1f} ms, "
+        f"p99 {lat['frame_p99']:.1f} ms"
+    )
+    print(
+        f"  key → page's echo back in Python:                p50 {lat['echo_p50']:.1f} ms, "
+        f"p99 {lat['echo_p99']:.1f} ms"
+    )
+    print(
+        f"  key → journaled (store thread):                  p50 {lat['journal_p50']:.1f} ms, "
+        f"p99 {lat['journal_p99']:.1f} ms"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1096 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="zh_CN">
+<context>
+    <name></name>
+    <message>
+        <location filename="../console/controller.py" line="87"/>
+        <source>轮到 {seat}号 {name}</source>
+        <translation>Seat {seat} {name} to act</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="90"/>
+        <source>第{n}局结束：回车存入赛季（Ctrl+S）</source>
+        <translation>Game {n} over: Enter saves it to the season (Ctrl+S)</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="92"/>
+        <source>比赛已结束并存入赛季 · Ctrl+N 新比赛</source>
+        <translation>Match over and saved to the season · Ctrl+N new match</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="94"/>
+        <source>加赛后总分仍相同：回车抽签（种子记录在案，G11.2）</source>
+        <translation>Still tied after the extra game: Enter draws lots (seed recorded, G11.2)</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="98"/>
+        <source>本场胜者：{who}。回车结束比赛并存入赛季</source>
+        <translation>Winner: {who}. Enter finishes the match and saves it to the season</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="99"/>
+        <source>本场胜者：{who} · Ctrl+N 新比赛</source>
+        <translation>Winner: {who} · Ctrl+N new match</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="101"/>
+        <source>（加赛，G11.2）</source>
+        <translation> (extra game, G11.2)</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="103"/>
+        <source>第{n}局结束 · 下一局{extra}：输入上班座位 1–6，回车</source>
+        <translation>Game {n} over · next game{extra}: type the first leader&apos;s seat 1–6, Enter</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="105"/>
+        <source>开局：输入上班座位 1–6（第一个亮出同花色一对3的人，G12.1），回车</source>
+        <translation>New game: type the first leader&apos;s seat 1–6 (who first shows a same-suit pair of 3s, G12.1), Enter</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="166"/>
+        <source>看不懂“{ch}”：牌用 3–9 T J Q K A 2 B R，过 p，让 y</source>
+        <translation>Cannot read “{ch}”: cards are 3–9 T J Q K A 2 B R, pass p, yield y</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="170"/>
+        <source>请输入一手牌、过 (p) 或让 (y)</source>
+        <translation>Type a play, pass (p) or yield (y)</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="181"/>
+        <source>上班座位应为 1–6</source>
+        <translation>The first leader&apos;s seat is 1–6</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="241"/>
+        <source>第{n}局已存入赛季，英雄榜已更新</source>
+        <translation>Game {n} saved to the season; leaderboard updated</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="248"/>
+        <source>比赛结果已存入赛季，英雄榜已更新</source>
+        <translation>Match result saved to the season; leaderboard updated</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="255"/>
+        <source>抽签（种子 {seed}）</source>
+        <translation>Lots drawn (seed {seed})</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="95"/>
+        <location filename="../console/dialogs.py" line="126"/>
+        <location filename="../console/dialogs.py" line="176"/>
+        <location filename="../console/dialogs.py" line="194"/>
+        <source>原因</source>
+        <translation>Reason</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="99"/>
+        <location filename="../console/dialogs.py" line="151"/>
+        <location filename="../console/dialogs.py" line="180"/>
+        <location filename="../console/dialogs.py" line="197"/>
+        <source>请写明原因</source>
+        <translation>Give the reason</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="112"/>
+        <source>更正第{n}步</source>
+        <translation>Correct move {n}</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="112"/>
+        <source>删除第{n}步</source>
+        <translation>Delete move {n}</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="112"/>
+        <source>在第{n}步前插入</source>
+        <translation>Insert before move {n}</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="116"/>
+        <source>原来：第{n}步 {line}</source>
+        <translation>Was: move {n} {line}</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="121"/>
+        <source>应为</source>
+        <translation>Should be</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="146"/>
+        <source>请输入这一步（如 3 TTTTT、4 pass）</source>
+        <translation>Type the move (e.g. 3 TTTTT, 4 pass)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="169"/>
+        <source>裁判罚分（G11.2：每次扣{p}分）</source>
+        <translation>Referee penalty (G11.2: −{p} points each)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="172"/>
+        <source>单号 1·3·5</source>
+        <translation>odd seats 1·3·5</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="172"/>
+        <source>双号 2·4·6</source>
+        <translation>even seats 2·4·6</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="174"/>
+        <source>受罚队伍</source>
+        <translation>Team penalised</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="188"/>
+        <source>弃权（G11.2：对方胜）</source>
+        <translation>Forfeit (G11.2: the other team wins)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="192"/>
+        <source>弃权队伍</source>
+        <translation>Team forfeiting</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="205"/>
+        <source>选手迟到（超过5分钟按弃权，G11.2）</source>
+        <translation>Player late (more than 5 minutes forfeits, G11.2)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="209"/>
+        <source>座位</source>
+        <translation>Seat</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="213"/>
+        <source> 分钟</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="214"/>
+        <source>迟到</source>
+        <translation>Late by</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="216"/>
+        <location filename="../console/docks/cues.py" line="105"/>
+        <source>说明</source>
+        <translation>Note</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="234"/>
+        <source>录入手牌（发牌时）</source>
+        <translation>Enter the hands (at the deal)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="243"/>
+        <source>未知（只核对张数）</source>
+        <translation>unknown (counts only)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="251"/>
+        <source>牌：3–9 T(10) J Q K A 2 B(小王) R(大王)；留空 = 未知</source>
+        <translation>Cards: 3–9 T(10) J Q K A 2 B(small joker) R(big joker); empty = unknown</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="274"/>
+        <source>{s}号：看不懂“{ch}”</source>
+        <translation>Seat {s}: cannot read “{ch}”</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="277"/>
+        <source>{s}号：{n}张，应为{m}张（G2.1）</source>
+        <translation>Seat {s}: {n} cards, should be {m} (G2.1)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="281"/>
+        <source>合计超过四副牌：{over}（每点16张，大小王各4张，G2.1）</source>
+        <translation>More than the four-deck pack: {over} (16 of a rank, 4 of each joker, G2.1)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="291"/>
+        <source>新比赛（从赛季）</source>
+        <translation>New match (from the season)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="296"/>
+        <source>赛季</source>
+        <translation>Season</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="299"/>
+        <source>期数</source>
+        <translation>Episode</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="301"/>
+        <source>如：积分赛、第一轮</source>
+        <translation>e.g. league, round 1</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="302"/>
+        <source>轮次</source>
+        <translation>Round</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="305"/>
+        <source>单号队（1·3·5）</source>
+        <translation>Odd team (1·3·5)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="306"/>
+        <source>双号队（2·4·6）</source>
+        <translation>Even team (2·4·6)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="314"/>
+        <source>{s}号座位</source>
+        <translation>Seat {s}</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="362"/>
+        <source>请选择两支队伍</source>
+        <translation>Pick two teams</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="364"/>
+        <source>两支队伍不能相同（G1.2）</source>
+        <translation>The two teams must differ (G1.2)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="368"/>
+        <source>{seats}号座位：找不到这名选手</source>
+        <translation>Seat {seats}: no such player</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="370"/>
+        <source>同一选手不能坐两个座位（G1.1）</source>
+        <translation>A player holds one seat (G1.1)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="390"/>
+        <source>更正记录</source>
+        <translation>Corrections</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="395"/>
+        <source>撤销</source>
+        <translation>Undo</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="396"/>
+        <location filename="../console/window.py" line="372"/>
+        <source>重做</source>
+        <translation>Redo</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="397"/>
+        <source>更正</source>
+        <translation>Correct</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="398"/>
+        <source>删除</source>
+        <translation>Delete</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="399"/>
+        <source>插入</source>
+        <translation>Insert</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="400"/>
+        <source>手牌</source>
+        <translation>Hands</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="405"/>
+        <source>座位 {s}</source>
+        <translation>seats {s}</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="407"/>
+        <source>第{n}步</source>
+        <translation>move {n}</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="411"/>
+        <source>（其后{n}步不再成立）</source>
+        <translation> ({n} later moves no longer stand)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="100"/>
+        <source>提示</source>
+        <translation>Cue</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="101"/>
+        <source>类别</source>
+        <translation>Kind</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="102"/>
+        <source>开始</source>
+        <translation>Start</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="103"/>
+        <source>时长/剩余</source>
+        <translation>Length/left</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="104"/>
+        <source>赞助商</source>
+        <translation>Sponsor</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="176"/>
+        <source>（接上条自动）</source>
+        <translation>(follows automatically)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="185"/>
+        <source> 迟{s}秒</source>
+        <translation> {s} s late</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="190"/>
+        <source>剩 {t}</source>
+        <translation>{t} left</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="192"/>
+        <source>进行中 {t}</source>
+        <translation>running {t}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="192"/>
+        <source>进行中</source>
+        <translation>running</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="71"/>
+        <source>提前结束</source>
+        <translation>cut short</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="72"/>
+        <source>清屏中断</source>
+        <translation>stopped by panic</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="73"/>
+        <source>未播出</source>
+        <translation>did not air</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="199"/>
+        <source>跳过</source>
+        <translation>Skip</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="267"/>
+        <source>双击一条提示：设为下一条（不执行）</source>
+        <translation>Double-click a cue: make it the next one (not run)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="291"/>
+        <source>节目流程已走完（或未载入）</source>
+        <translation>Rundown done (or not loaded)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="321"/>
+        <source>节目流程 {ep}</source>
+        <translation>Rundown {ep}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="324"/>
+        <source>进行中：{label}{left}</source>
+        <translation>Running: {label}{left}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="326"/>
+        <source>下一条：{n}. {label}</source>
+        <translation>Next: {n}. {label}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="328"/>
+        <location filename="../console/docks/cues.py" line="333"/>
+        <source>已走完</source>
+        <translation>done</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="330"/>
+        <source>未载入（需要赞助排期）</source>
+        <translation>not loaded (needs the placements)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="333"/>
+        <source>GO  {a} / {b}</source>
+        <translation>GO  {a} / {b}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="333"/>
+        <source>空格</source>
+        <translation>Space</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="336"/>
+        <source>跳过 {k}</source>
+        <translation>Skip {k}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="83"/>
+        <source>{name}：{key} 放到预览/撤下预览；{clear} 清除（节目和预览）</source>
+        <translation>{name}: {key} to/from preview; {clear} clears it (program and preview)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="136"/>
+        <source>上</source>
+        <translation>on</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="136"/>
+        <source>下</source>
+        <translation>off</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="228"/>
+        <source>TAKE 将：{what}</source>
+        <translation>TAKE will: {what}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="230"/>
+        <source>预览与节目相同 · 绿框=预览 PVW，红底=节目 PGM</source>
+        <translation>Preview equals program · green frame = PVW, red = PGM</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/monitors.py" line="86"/>
+        <source>没有 Qt WebEngine / Qt WebEngine missing</source>
+        <translation>Qt WebEngine missing</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/monitors.py" line="161"/>
+        <source>OBS 节目输出（每秒一张）</source>
+        <translation>OBS program output (one a second)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/monitors.py" line="185"/>
+        <source>OBS 未启用（--no-obs）</source>
+        <translation>OBS disabled (--no-obs)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/monitors.py" line="191"/>
+        <source>OBS 未连接：{why}</source>
+        <translation>OBS not connected: {why}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/monitors.py" line="202"/>
+        <source>OBS 截图失败：{why}</source>
+        <translation>OBS screenshot failed: {why}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/monitors.py" line="229"/>
+        <source>预览 PVW（页面）</source>
+        <translation>Preview PVW (page)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/monitors.py" line="230"/>
+        <source>节目 PGM（页面）</source>
+        <translation>Program PGM (page)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/monitors.py" line="236"/>
+        <source>图形服务器未运行：没有页面可看</source>
+        <translation>Graphics server not running: no page to show</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/onair.py" line="47"/>
+        <source>未执行：{zh} / {en}</source>
+        <translation>Not done: {en}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="92"/>
+        <source>口播 Mentions（主持人说出名称时按）</source>
+        <translation>Mentions (press when the host says the name)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="100"/>
+        <source>镜头 Shots（广告位出镜时按）</source>
+        <translation>Shots (press when the placement is on camera)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="112"/>
+        <source>九宫格抽奖 Draw：选手选格 → 上节目揭晓 → 记入奖品</source>
+        <translation>Nine-grid draw: contestant picks a cell → reveal on air → prize logged</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="118"/>
+        <source>选手</source>
+        <translation>Contestant</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="125"/>
+        <source>收起揭晓</source>
+        <translation>Hide the reveal</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="147"/>
+        <source>人名条 Lower third（到预览，再 TAKE）</source>
+        <translation>Lower third (to preview, then TAKE)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="179"/>
+        <source>✕ 请先选择抽奖选手 / pick the contestant first</source>
+        <translation>✕ pick the contestant first</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="255"/>
+        <source>主持人 {name}  {key}</source>
+        <translation>Host {name}  {key}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="268"/>
+        <source>{n}. {prize}：已被 {who} 抽走</source>
+        <translation>{n}. {prize}: drawn by {who}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/status.py" line="86"/>
+        <source>OBS 未启用</source>
+        <translation>OBS off</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/status.py" line="94"/>
+        <source>OBS 已连接</source>
+        <translation>OBS connected</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/status.py" line="107"/>
+        <source>图形页 {n} 个</source>
+        <translation>{n} pages</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/status.py" line="109"/>
+        <source>图形服务器未运行</source>
+        <translation>Graphics server not running</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/status.py" line="115"/>
+        <source>播出记录出错 {n} 次</source>
+        <translation>As-run errors: {n}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/status.py" line="117"/>
+        <source>播出记录中 {ep}</source>
+        <translation>As-run recording {ep}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/status.py" line="119"/>
+        <source>播出记录未启动</source>
+        <translation>As-run not started</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/status.py" line="123"/>
+        <source>录制 {t}</source>
+        <translation>Recording {t}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/status.py" line="125"/>
+        <source>录制 未开始</source>
+        <translation>Recording not started</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="317"/>
+        <source>恢复默认布局</source>
+        <translation>Reset the layout</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="357"/>
+        <source>本局还没有出牌，无法撤销</source>
+        <translation>Nothing to undo in this game yet</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="361"/>
+        <source>撤销第{n}步</source>
+        <translation>Undo move {n}</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="362"/>
+        <source>撤销：{line}</source>
+        <translation>Undo: {line}</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="370"/>
+        <source>没有可以重做的一步</source>
+        <translation>Nothing to redo</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="372"/>
+        <source>重做：{line}</source>
+        <translation>Redo: {line}</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="398"/>
+        <source>本局还没有出牌</source>
+        <translation>No move in this game yet</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="415"/>
+        <source>单号队</source>
+        <translation>Odd team</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="415"/>
+        <source>双号队</source>
+        <translation>Even team</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="436"/>
+        <source>先开局（输入上班座位）再录手牌</source>
+        <translation>Start the game (type the first leader&apos;s seat) before entering hands</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="443"/>
+        <source>发牌</source>
+        <translation>deal</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="454"/>
+        <source>这场比赛没有关联赛季（Ctrl+N 从赛季新建比赛）</source>
+        <translation>This match is not linked to a season (Ctrl+N: new match from the season)</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="456"/>
+        <source>没有要存的：本局还没结束，或已存入赛季</source>
+        <translation>Nothing to save: the game is not over, or already saved</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="463"/>
+        <source>数据库里还没有赛季（season create）</source>
+        <translation>No season in the database yet (season create)</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="498"/>
+        <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步 / recovered {n} actions from the journal</source>
+        <translation>Recovered {n} actions from the journal: back at game {g}, move {m}</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="513"/>
+        <source>第{n}局/共{m}局</source>
+        <translation>Game {n} of {m}</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="514"/>
+        <source>导播台</source>
+        <translation>Operator console</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="515"/>
+        <source>日志 #{seq}</source>
+        <translation>Journal #{seq}</translation>
+    </message>
+</context>
+<context>
+    <name>EntryPanel</name>
+    <message>
+        <location filename="../console/widgets.py" line="456"/>
+        <source>座位</source>
+        <translation>Seat</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="456"/>
+        <source>出牌</source>
+        <translation>Move</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="456"/>
+        <source>说法</source>
+        <translation>Words</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="468"/>
+        <source>更正后不再成立（请按实际重新录入）：{lines}
+第{n}步 {rule} {zh} / {en}</source>
+        <translation>No longer standing after the correction (key them again as played): {lines}
+Move {n} {rule} {en}</translation>
+    </message>
+</context>
+<context>
+    <name>HelpSheet</name>
+    <message>
+        <location filename="../console/hotkeys.py" line="141"/>
+        <source>快捷键 Keys</source>
+        <translation>Keys</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="144"/>
+        <source>所有按键（输入行有焦点时也有效）</source>
+        <translation>Every key (they work while the entry line has the focus)</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="149"/>
+        <source>按键</source>
+        <translation>Key</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="149"/>
+        <source>操作</source>
+        <translation>Operation</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="149"/>
+        <source>分组</source>
+        <translation>Group</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="154"/>
+        <source>输入行</source>
+        <translation>Entry line</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="161"/>
+        <source>（输入行为空时）</source>
+        <translation> (entry line empty)</translation>
+    </message>
+</context>
+<context>
+    <name>Hotkeys</name>
+    <message>
+        <location filename="../console/hotkeys.py" line="54"/>
+        <source>记录所打的一手（或所选的提示）</source>
+        <translation>Record what was typed (or the picked suggestion)</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="55"/>
+        <source>在提示列表中选择</source>
+        <translation>Pick in the suggestion list</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="56"/>
+        <source>把所选提示填入输入行</source>
+        <translation>Put the picked suggestion into the entry line</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="57"/>
+        <source>清空输入行</source>
+        <translation>Clear the entry line</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="58"/>
+        <source>过牌 pass（再按回车）</source>
+        <translation>Pass (then Enter)</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="59"/>
+        <source>让牌 yield（再按回车）</source>
+        <translation>Yield (then Enter)</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="60"/>
+        <source>指明座位：烧牌或其他不在轮次的出牌</source>
+        <translation>Name the seat: a burn or any other out-of-turn play</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../console/window.py" line="54"/>
+        <source>比赛(&amp;M)</source>
+        <translation>&amp;Match</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="55"/>
+        <source>编辑(&amp;E)</source>
+        <translation>&amp;Edit</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="56"/>
+        <source>视图(&amp;V)</source>
+        <translation>&amp;View</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="57"/>
+        <source>帮助(&amp;H)</source>
+        <translation>&amp;Help</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="65"/>
+        <source>牌桌 TABLE</source>
+        <translation>TABLE</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="178"/>
+        <source>比赛 Match</source>
+        <translation>Match</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="179"/>
+        <source>编辑 Edit</source>
+        <translation>Edit</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="180"/>
+        <source>视图 View</source>
+        <translation>View</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="185"/>
+        <source>新比赛（从赛季选队、排座）</source>
+        <translation>New match (teams and seats from the season)</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="193"/>
+        <source>录入手牌（发牌时）</source>
+        <translation>Enter the hands (at the deal)</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="201"/>
+        <source>裁判罚分 −2（写明原因）</source>
+        <translation>Referee penalty −2 (with the reason)</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="209"/>
+        <source>存入赛季（本局 / 比赛结果）</source>
+        <translation>Save to the season (this game / the match result)</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="217"/>
+        <source>选手迟到</source>
+        <translation>Player late</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="225"/>
+        <source>弃权</source>
+        <translation>Forfeit</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="233"/>
+        <source>抽签（加赛后仍平）</source>
+        <translation>Draw lots (tied after the extra game)</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="241"/>
+        <source>撤销上一步（写明原因）</source>
+        <translation>Undo the last move (with the reason)</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="249"/>
+        <source>重做撤销的一步</source>
+        <translation>Redo the undone move</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="257"/>
+        <source>更正所选的一步</source>
+        <translation>Correct the selected move</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="265"/>
+        <source>在所选的一步前插入漏录的一步</source>
+        <translation>Insert a forgotten move before the selected one</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="273"/>
+        <source>删除所选的一步（多录）</source>
+        <translation>Delete the selected move (keyed by mistake)</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="281"/>
+        <source>更正记录</source>
+        <translation>Corrections</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="289"/>
+        <source>牌谱中选上一步</source>
+        <translation>Select the previous move in the record</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="297"/>
+        <source>牌谱中选下一步</source>
+        <translation>Select the next move in the record</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="305"/>
+        <source>回到输入行</source>
+        <translation>Back to the entry line</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="320"/>
+        <source>快捷键一览</source>
+        <translation>All keys</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="323"/>
+        <source>帮助 Help</source>
+        <translation>Help</translation>
+    </message>
+</context>
+<context>
+    <name>SeatCard</name>
+    <message>
+        <location filename="../console/widgets.py" line="91"/>
+        <source>{n} 张</source>
+        <translation>{n} cards</translation>
+    </message>
+</context>
+<context>
+    <name>TablePanel</name>
+    <message>
+        <location filename="../console/widgets.py" line="37"/>
+        <source>无头</source>
+        <translation>no 对头 (无头)</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="38"/>
+        <source>烧牌中</source>
+        <translation>burning</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="39"/>
+        <source>革命</source>
+        <translation>revolt</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="201"/>
+        <source>开点</source>
+        <translation>opened</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="203"/>
+        <source>闷</source>
+        <translation>stuck (闷)</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="205"/>
+        <source>诈烧</source>
+        <translation>false burn</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="207"/>
+        <source>让牌</source>
+        <translation>yielded</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="209"/>
+        <source>过</source>
+        <translation>passed</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="214"/>
+        <source>上手 {seat}号 {words}</source>
+        <translation>Top: seat {seat} {words}</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="216"/>
+        <source> 够级</source>
+        <translation> 够级</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="218"/>
+        <source> 烧牌</source>
+        <translation> burn</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="220"/>
+        <source>发牌（新一轮）</source>
+        <translation>Lead (new round)</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="222"/>
+        <source>本局结束</source>
+        <translation>Game over</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="224"/>
+        <source>等待开局</source>
+        <translation>Waiting for the game</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="226"/>
+        <source>轮到 {seat}号 {name}</source>
+        <translation>Seat {seat} {name} to act</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="228"/>
+        <source>（对头）</source>
+        <translation> (across)</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="232"/>
+        <source>比赛规则</source>
+        <translation>tv_match rules</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="232"/>
+        <source>够级大纲</source>
+        <translation>dagang rules</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="236"/>
+        <source>第{n}局 / 共{m}局 · {rules}</source>
+        <translation>Game {n} of {m} · {rules}</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="242"/>
+        <source>比分  {a} {pa} : {pb} {b}</source>
+        <translation>Score  {a} {pa} : {pb} {b}</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="243"/>
+        <source>单号队</source>
+        <translation>Odd team</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="246"/>
+        <source>双号队</source>
+        <translation>Even team</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="253"/>
+        <source>弃权：{team}（{why}）</source>
+        <translation>Forfeit: {team} ({why})</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="258"/>
+        <source>总分</source>
+        <translation>points</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="259"/>
+        <source>加赛</source>
+        <translation>extra game</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="260"/>
+        <source>抽签</source>
+        <translation>lots</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="261"/>
+        <source>对方弃权</source>
+        <translation>forfeit</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="263"/>
+        <source>本场胜者：{who}（{by}）</source>
+        <translation>Winner: {who} ({by})</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="267"/>
+        <source>加赛后仍平：抽签（G11.2）</source>
+        <translation>Tied after the extra game: lots (G11.2)</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="269"/>
+        <source>三局总分相同：加赛一局（G11.2）</source>
+        <translation>Tied after three games: one extra game (G11.2)</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="277"/>
+        <source>罚分：</source>
+        <translation>Penalties: </translation>
+    </message>
+</context>
+</TS>

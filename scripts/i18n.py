@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Refresh the console's translation catalogs from the code: ``scripts/i18n.py [--check]``.
+
+Runs ``pyside6-lupdate`` over ``broadcast/console`` into ``broadcast/i18n/console_en.ts`` (existing
+translations kept; new source strings marked unfinished for Qt Linguist) and compiles the ``.qm``.
+``--check`` changes nothing and exits 1 if a string of the code has no translation in the catalog.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGS = [ROOT / "broadcast" / "i18n" / "console_en.ts"]
+
+
+def sources() -> list[str]:
+    base = ROOT / "broadcast" / "console"
+    return [str(p) for p in sorted(base.rglob("*.py"))]
+
+
+def tool(name: str) -> str:
+    exe = Path(sys.executable).with_name(name)
+    return str(exe) if exe.exists() else (shutil.which(name) or name)
+
+
+def untranslated(ts: Path) -> list[str]:
+    root = ET.parse(ts).getroot()
+    out = []
+    for ctx in root.iter("context"):
+        for m in ctx.iter("message"):
+            tr = m.find("translation")
+            if tr is None or tr.get("type") in ("unfinished",) or not (tr.text or "").strip():
+                out.append(f"{ctx.findtext('name')}: {m.findtext('source')}")
+    return out
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    bad = 0
+    for ts in CATALOGS:
+        target = ts
+        if check:
+            tmp = Path(tempfile.mkdtemp()) / ts.name
+            shutil.copy(ts, tmp)
+            target = tmp
+        cmd = [tool("pyside6-lupdate"), *sources(), "-no-obsolete", "-ts", str(target)]
+        subprocess.run(cmd, check=True, capture_output=True)
+        missing = untranslated(target)
+        for m in missing:
+            print(f"{ts.relative_to(ROOT)}: no translation for {m}")
+        bad += len(missing)
+        if not check:
+            subprocess.run(
+                [tool("pyside6-lrelease"), "-silent", str(ts), "-qm", str(ts.with_suffix(".qm"))], check=True
+            )
+    return 1 if bad and check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

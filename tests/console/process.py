@@ -1,0 +1,150 @@
+"""``python -m broadcast console`` as a real process for the tests: offscreen or on an Xvfb display of a
+given size, fed through ``--type-from -`` (lines typed into the entry line as key presses), its
+``已确认`` lines read as they come."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "console"
+
+
+def need(*tools: str) -> None:
+    missing = [t for t in tools if not shutil.which(t)]
+    if missing:
+        pytest.skip(f"{', '.join(missing)} not installed (scripts/setup.sh installs them)")
+
+
+@contextlib.contextmanager
+def xvfb(size: str) -> Iterator[str]:
+    """An Xvfb display of ``size`` (WxH) on a number Xvfb picks itself; yields ":N"."""
+    need("Xvfb")
+    r, w = os.pipe()
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(w), "-screen", "0", f"{size}x24", "-nolisten", "tcp"],
+        pass_fds=(w,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(w)
+    with os.fdopen(r) as f:
+        number = f.readline().strip()
+    assert number, "Xvfb did not report a display"
+    try:
+        yield f":{number}"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+class ConsoleProcess:
+    """One console process (its own session, so a kill takes its children too)."""
+
+    def __init__(self, db: Path, settings: Path, *, display: str | None = None, geometry: str = "") -> None:
+        env = dict(os.environ)
+        if display is None:
+            env["QT_QPA_PLATFORM"] = "offscreen"
+        else:
+            env.update(DISPLAY=display, QT_QPA_PLATFORM="xcb")
+        env.pop("QT_QPA_PLATFORM_PLUGIN_PATH", None)
+        self.env = env
+        cmd = [
+            sys.executable,
+            "-m",
+            "broadcast",
+            "console",
+            "--db",
+            str(db),
+            "--port",
+            "0",
+            "--no-obs",
+            "--no-monitors",
+            "--settings",
+            str(settings),
+            "--type-from",
+            "-",
+        ]
+        if geometry:
+            cmd += ["--geometry", geometry]
+        self.proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        self.output: list[str] = []
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.confirmed: list[str] = []  # "n line" of every decision the console showed as recorded
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.output.append(line)
+            if "已确认 confirmed #" in line:
+                self.confirmed.append(line.split(": ", 1)[1].strip())
+            self.lines.put(line)
+
+    def wait_for(self, marker: str, timeout: float = 180) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.5)
+            except queue.Empty:
+                assert self.proc.poll() is None, "console exited:\n" + "".join(self.output[-30:])
+                continue
+            if marker in line:
+                return line
+        raise AssertionError(f"no {marker!r} from the console:\n" + "".join(self.output[-30:]))
+
+    def type(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def xdotool(self, *args: str) -> str:
+        return subprocess.run(
+            ["xdotool", *args], env=self.env, capture_output=True, text=True, timeout=30, check=True
+        ).stdout
+
+    def focus(self) -> None:
+        """Find the window by the process and give it the keyboard, as a person clicking into it."""
+        wid = self.xdotool("search", "--onlyvisible", "--pid", str(self.proc.pid)).split()[0]
+        self.xdotool("windowfocus", "--sync", wid)
+
+    def screenshot(self, name: str) -> Path:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        path = SHOTS / name
+        subprocess.run(["import", "-window", "root", str(path)], env=self.env, check=True, timeout=60)
+        return path
+
+    def kill(self) -> None:
+        """SIGKILL, no warning: what a power cut or a crash does to the process."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(30)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(20)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                self.kill()
