@@ -19,7 +19,10 @@ from broadcast.studio import open_store
 
 
 def _other_process(path: Path, sql: str) -> str:
-    code = f"import sqlite3; c = sqlite3.connect({str(path)!r}); print(c.execute({sql!r}).fetchone()[0]); c.close()"
+    code = (
+        f"import sqlite3; c = sqlite3.connect({str(path)!r}); "
+        f"print(c.execute({sql!r}).fetchone()[0]); c.close()"
+    )
     return subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     ).stdout.strip()
