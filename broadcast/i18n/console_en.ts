@@ -176,7 +176,7 @@
     </message>
     <message>
         <location filename="../console/dialogs.py" line="216"/>
-        <location filename="../console/docks/cues.py" line="105"/>
+        <location filename="../console/docks/cues.py" line="97"/>
         <source>说明</source>
         <translation>Note</translation>
     </message>
@@ -322,148 +322,148 @@
         <translation> ({n} later moves no longer stand)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="100"/>
+        <location filename="../console/docks/cues.py" line="92"/>
         <source>提示</source>
         <translation>Cue</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="101"/>
+        <location filename="../console/docks/cues.py" line="93"/>
         <source>类别</source>
         <translation>Kind</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="102"/>
+        <location filename="../console/docks/cues.py" line="94"/>
         <source>开始</source>
         <translation>Start</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="103"/>
+        <location filename="../console/docks/cues.py" line="95"/>
         <source>时长/剩余</source>
         <translation>Length/left</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="104"/>
+        <location filename="../console/docks/cues.py" line="96"/>
         <source>赞助商</source>
         <translation>Sponsor</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="176"/>
+        <location filename="../console/docks/cues.py" line="168"/>
         <source>（接上条自动）</source>
         <translation>(follows automatically)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="185"/>
+        <location filename="../console/docks/cues.py" line="177"/>
         <source> 迟{s}秒</source>
         <translation> {s} s late</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="190"/>
+        <location filename="../console/docks/cues.py" line="182"/>
         <source>剩 {t}</source>
         <translation>{t} left</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="192"/>
+        <location filename="../console/docks/cues.py" line="184"/>
         <source>进行中 {t}</source>
         <translation>running {t}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="192"/>
+        <location filename="../console/docks/cues.py" line="184"/>
         <source>进行中</source>
         <translation>running</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="71"/>
+        <location filename="../console/docks/cues.py" line="63"/>
         <source>提前结束</source>
         <translation>cut short</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="72"/>
+        <location filename="../console/docks/cues.py" line="64"/>
         <source>清屏中断</source>
         <translation>stopped by panic</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="73"/>
+        <location filename="../console/docks/cues.py" line="65"/>
         <source>未播出</source>
         <translation>did not air</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="199"/>
+        <location filename="../console/docks/cues.py" line="191"/>
         <source>跳过</source>
         <translation>Skip</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="267"/>
+        <location filename="../console/docks/cues.py" line="259"/>
         <source>双击一条提示：设为下一条（不执行）</source>
         <translation>Double-click a cue: make it the next one (not run)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="291"/>
+        <location filename="../console/docks/cues.py" line="284"/>
         <source>节目流程已走完（或未载入）</source>
         <translation>Rundown done (or not loaded)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="321"/>
+        <location filename="../console/docks/cues.py" line="319"/>
         <source>节目流程 {ep}</source>
         <translation>Rundown {ep}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="324"/>
+        <location filename="../console/docks/cues.py" line="322"/>
         <source>进行中：{label}{left}</source>
         <translation>Running: {label}{left}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="326"/>
+        <location filename="../console/docks/cues.py" line="324"/>
         <source>下一条：{n}. {label}</source>
         <translation>Next: {n}. {label}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="328"/>
-        <location filename="../console/docks/cues.py" line="333"/>
+        <location filename="../console/docks/cues.py" line="326"/>
+        <location filename="../console/docks/cues.py" line="331"/>
         <source>已走完</source>
         <translation>done</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="330"/>
+        <location filename="../console/docks/cues.py" line="328"/>
         <source>未载入（需要赞助排期）</source>
         <translation>not loaded (needs the placements)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="333"/>
+        <location filename="../console/docks/cues.py" line="331"/>
         <source>GO  {a} / {b}</source>
         <translation>GO  {a} / {b}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="333"/>
+        <location filename="../console/docks/cues.py" line="331"/>
         <source>空格</source>
         <translation>Space</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="336"/>
+        <location filename="../console/docks/cues.py" line="334"/>
         <source>跳过 {k}</source>
         <translation>Skip {k}</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="83"/>
+        <location filename="../console/docks/graphics.py" line="92"/>
         <source>{name}：{key} 放到预览/撤下预览；{clear} 清除（节目和预览）</source>
         <translation>{name}: {key} to/from preview; {clear} clears it (program and preview)</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="136"/>
+        <location filename="../console/docks/graphics.py" line="145"/>
         <source>上</source>
         <translation>on</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="136"/>
+        <location filename="../console/docks/graphics.py" line="145"/>
         <source>下</source>
         <translation>off</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="228"/>
+        <location filename="../console/docks/graphics.py" line="244"/>
         <source>TAKE 将：{what}</source>
         <translation>TAKE will: {what}</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="230"/>
+        <location filename="../console/docks/graphics.py" line="246"/>
         <source>预览与节目相同 · 绿框=预览 PVW，红底=节目 PGM</source>
         <translation>Preview equals program · green frame = PVW, red = PGM</translation>
     </message>
@@ -513,49 +513,64 @@
         <translation>Not done: {en}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="92"/>
+        <location filename="../console/docks/sponsors.py" line="103"/>
         <source>口播 Mentions（主持人说出名称时按）</source>
         <translation>Mentions (press when the host says the name)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="100"/>
+        <location filename="../console/docks/sponsors.py" line="112"/>
         <source>镜头 Shots（广告位出镜时按）</source>
         <translation>Shots (press when the placement is on camera)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="112"/>
+        <location filename="../console/docks/sponsors.py" line="124"/>
         <source>九宫格抽奖 Draw：选手选格 → 上节目揭晓 → 记入奖品</source>
         <translation>Nine-grid draw: contestant picks a cell → reveal on air → prize logged</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="118"/>
+        <location filename="../console/docks/sponsors.py" line="130"/>
         <source>选手</source>
         <translation>Contestant</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="125"/>
+        <location filename="../console/docks/sponsors.py" line="137"/>
         <source>收起揭晓</source>
         <translation>Hide the reveal</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="147"/>
+        <location filename="../console/docks/sponsors.py" line="159"/>
         <source>人名条 Lower third（到预览，再 TAKE）</source>
         <translation>Lower third (to preview, then TAKE)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="179"/>
+        <location filename="../console/docks/sponsors.py" line="191"/>
         <source>✕ 请先选择抽奖选手 / pick the contestant first</source>
         <translation>✕ pick the contestant first</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="255"/>
+        <location filename="../console/docks/sponsors.py" line="210"/>
+        <source>主持人</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="211"/>
+        <source>主持人姓名（人名条）/ host&apos;s name</source>
+        <translation>Host&apos;s name (lower third)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="288"/>
         <source>主持人 {name}  {key}</source>
         <translation>Host {name}  {key}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="268"/>
+        <location filename="../console/docks/sponsors.py" line="301"/>
         <source>{n}. {prize}：已被 {who} 抽走</source>
         <translation>{n}. {prize}: drawn by {who}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="372"/>
+        <source>主持人姓名…</source>
+        <translation>Host&apos;s name…</translation>
     </message>
     <message>
         <location filename="../console/docks/status.py" line="86"/>
