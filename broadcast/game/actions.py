@@ -26,6 +26,7 @@ from typing import Any
 
 import engine
 from broadcast.core import ActionRefused, Component, Context, Payload, State
+from broadcast.core.text import name_key
 from engine.game import SEATS
 from engine.words import PRESETS, QUAN_SAN, TEAMS, VOID, label_of, seat_name, team_name
 
@@ -218,6 +219,24 @@ def _seat_names(payload: Payload) -> dict[int, str] | None:
     return out
 
 
+def _no_look_alikes(seats: list[dict[str, Any]]) -> None:
+    """Two seats may not carry names that look the same on air (compared after NFKC: 王建军 / 王建军)."""
+    seen: dict[str, int] = {}
+    for seat in seats:
+        name = str(seat.get("name") or "")
+        if not name:
+            continue
+        key = name_key(name)
+        if key in seen:
+            raise _no(
+                "names",
+                f"{seen[key]}号和{seat['seat']}号的名字在屏幕上看起来相同（{name}），请区分（如加上地名）",
+                f"seats {seen[key]} and {seat['seat']} carry names that look the same on air ({name}): "
+                "tell them apart",
+            )
+        seen[key] = int(seat["seat"])
+
+
 def _apply_match_fields(state: State, payload: Payload) -> None:
     table = state["table"]
     names = _seat_names(payload)
@@ -225,6 +244,7 @@ def _apply_match_fields(state: State, payload: Payload) -> None:
         for seat in table["seats"]:
             if seat["seat"] in names:
                 seat["name"] = seat_name(seat["seat"], names[seat["seat"]])
+        _no_look_alikes(table["seats"])
     teams = payload.get("teams")
     if teams is not None:
         if not isinstance(teams, dict) or set(teams) - set(TEAMS):

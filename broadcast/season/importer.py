@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from broadcast.core.text import invisible, name_key
 from broadcast.season.model import SeasonDB
 
 # canonical column → accepted headers (compared without spaces, case-insensitive)
@@ -191,6 +192,13 @@ def read_roster(path: str | Path, *, sheet: str | None = None) -> tuple[list[Ros
         for i, key in header.items():
             setattr(rec, key, cells[i] if i < len(cells) else "")
         problems: list[str] = []
+        for col in ("name", "team", "code", "gender", "phone", "photo", "hometown", "team_sponsor", "note"):
+            code = invisible(getattr(rec, col))
+            if code:
+                problems.append(
+                    f"{COLUMNS[col][0]} 含不可见的控制字符 {code}（会让文字倒序或藏起差别），请删除 / the "
+                    f"{COLUMNS[col][-1]} field holds the invisible control character {code}: remove it"
+                )
         if not rec.name:
             problems.append("姓名为空 / empty name")
         elif len(rec.name) > MAX_NAME:
@@ -223,7 +231,7 @@ def read_roster(path: str | Path, *, sheet: str | None = None) -> tuple[list[Ros
                 problems.append(f"编号 {rec.code} 与第 {seen_code[rec.code]} 行重复 / duplicate code")
             seen_code.setdefault(rec.code, row_no)
         elif rec.name:
-            k = (rec.name, rec.team)
+            k = (name_key(rec.name), name_key(rec.team))  # look-alikes (全角/半角 …) are the same name
             if k in seen_name:
                 problems.append(f"与第 {seen_name[k]} 行重复（同名同队，请加“编号”列区分）/ duplicate player")
             seen_name.setdefault(k, row_no)
@@ -263,12 +271,24 @@ def import_roster(
                 existing = c.execute(
                     "SELECT id FROM season_players WHERE season_id=? AND code=?", (season_id, rec.code)
                 ).fetchall()
-            else:
-                existing = c.execute(
-                    "SELECT id FROM season_players WHERE season_id=? AND name=? "
-                    "AND team_id IS ? AND code IS NULL",
-                    (season_id, rec.name, team_id),
-                ).fetchall()
+            else:  # the same name, compared as it looks (NFKC): a look-alike is not a new player
+                key = name_key(rec.name)
+                existing = [
+                    (pid, name)
+                    for pid, name in c.execute(
+                        "SELECT id, name FROM season_players "
+                        "WHERE season_id=? AND team_id IS ? AND code IS NULL",
+                        (season_id, team_id),
+                    ).fetchall()
+                    if name_key(name) == key
+                ]
+                if len(existing) == 1 and existing[0][1] != rec.name:
+                    errors.append(
+                        f"{path}:row {rec.row}: 姓名“{rec.name}”与赛季中已有的“{existing[0][1]}”"
+                        "看起来相同（全角/半角等写法不同），请统一写法 / the name looks the same as a "
+                        "player already in the season: write it the same way"
+                    )
+                    continue
             if len(existing) > 1:
                 errors.append(
                     f"{path}:row {rec.row}: 赛季中已有 {len(existing)} 位同名同队选手，请加“编号”列 / "

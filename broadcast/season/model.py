@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from broadcast.core import db
+from broadcast.core.text import describe_invisible, invisible
 from broadcast.season import scoring
 from broadcast.season.migrations import COMPONENT, MIGRATIONS
 
@@ -43,6 +44,15 @@ class SeasonError(Exception):
     def __str__(self) -> str:
         msg = super().__str__()
         return f"[{self.rule}] {msg}" if self.rule else msg
+
+
+def _visible(*, rule: str, **fields: str) -> None:
+    """Refuse text holding an invisible control character (U+202E airs 王建军 as 军建王), naming the field."""
+    for field, value in fields.items():
+        code = invisible(value or "")
+        if code:
+            zh, en = describe_invisible(code, field)
+            raise SeasonError(f"{zh} / {en}", rule=rule)
 
 
 @dataclass(frozen=True)
@@ -106,6 +116,7 @@ class SeasonDB:
         name = name.strip()
         if not name:
             raise SeasonError("赛季名称不能为空 / season name is empty", rule="season")
+        _visible(rule="season", 赛季=name, 标题=title, 冠名=sponsor)
         if self.conn.execute("SELECT 1 FROM season_seasons WHERE name=?", (name,)).fetchone():
             raise SeasonError(f"赛季已存在：{name} / season exists", rule="season")
         from broadcast.season.rankings import parse_spec  # validate specs before storing them
@@ -191,6 +202,7 @@ class SeasonDB:
         name = name.strip()
         if not name:
             raise SeasonError("队名不能为空 / team name is empty", rule="team")
+        _visible(rule="team", 队名=name, 冠名=sponsor)
         with self.transaction() as c:
             try:
                 cur = c.execute(
@@ -230,6 +242,7 @@ class SeasonDB:
         name = name.strip()
         if not name:
             raise SeasonError("姓名不能为空 / player name is empty", rule="player")
+        _visible(rule="player", 姓名=name, 籍贯=hometown, 备注=note, 编号=code or "")
         with self.transaction() as c:
             try:
                 cur = c.execute(

@@ -1,0 +1,96 @@
+"""On-air text is text (issue 13): bidi overrides (U+202E airs 王建军 as 军建王) and zero-width characters
+(look-alike names) are refused at every input, naming the field; names are compared after NFKC, so a
+full-width/half-width look-alike is a duplicate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from broadcast.core import ActionRefused
+from broadcast.core.text import find_invisible, invisible, name_key
+from broadcast.season.importer import ImportError_, import_file
+from broadcast.season.model import SeasonDB, SeasonError
+from broadcast.studio import open_store
+
+RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE
+ZWSP = "\u200b"  # ZERO WIDTH SPACE
+
+
+def test_invisible_characters_are_found_and_named() -> None:
+    assert invisible("王建军") is None and invisible("第一行\n第二行") is None
+    for ch, code in (
+        (RLO, "U+202E"),
+        (ZWSP, "U+200B"),
+        ("\u2066", "U+2066"),
+        ("\ufeff", "U+FEFF"),
+        ("\x07", "U+0007"),
+    ):
+        assert invisible(f"王建{ch}军") == code
+    assert find_invisible({"teams": {"odd": {"name": "甲队"}}, "names": ["a", "b", f"c{ZWSP}"]}) == (
+        "names[2]",
+        "U+200B",
+    )
+    assert name_key("Ｌｉ Ｌｅｉ") == name_key("li lei") == name_key("LiLei")
+    assert name_key("王建军") != name_key("王建国")
+
+
+@pytest.mark.parametrize(
+    "type_, payload, field",
+    [
+        ("show.update", {"title": f"够级{RLO}英雄"}, "title"),
+        ("lower_third.set", {"name": f"王建{ZWSP}军", "line2": "沂河源队"}, "name"),
+        ("match.new", {"names": ["张三", "李四", f"{RLO}王建军", "赵六", "钱七", "孙八"]}, "names[2]"),
+        ("table.message", {"text": "本场胜者\u2067小当家"}, "text"),
+    ],
+)
+def test_an_action_with_an_invisible_character_is_refused_naming_the_field(
+    tmp_path: Path, type_: str, payload: dict, field: str
+) -> None:
+    store = open_store(tmp_path / "studio.sqlite")
+    before, seq = store.snapshot(), store.journal.last_seq()
+    with pytest.raises(ActionRefused) as err:
+        store.dispatch(type_, payload)
+    assert err.value.rule == "text"
+    assert field in err.value.message and field in err.value.message_en and "U+" in err.value.message
+    assert store.state == before and store.journal.last_seq() == seq  # nothing changed, nothing journaled
+    store.close()
+
+
+def test_look_alike_names_at_one_table_are_refused(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "studio.sqlite")
+    with pytest.raises(ActionRefused) as err:
+        store.dispatch("match.new", {"names": ["Ｌｉ Ｌｅｉ", "张三", "Li Lei", "赵六", "钱七", "孙八"]})
+    assert err.value.rule == "names" and "1" in err.value.message and "3" in err.value.message
+    store.dispatch("match.new", {"names": ["李雷", "张三", "韩梅梅", "赵六", "钱七", "孙八"]})
+    with pytest.raises(ActionRefused):  # a later change of one seat is checked against the others
+        store.dispatch("match.new", {"names": {"4": "张 三"}})
+    store.close()
+
+
+def test_a_roster_with_an_invisible_character_or_a_look_alike_imports_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite"
+    with SeasonDB.open(db) as sdb:
+        sid = sdb.create_season("第二季")
+        sdb.add_player(sid, "Han Meimei", team_id=sdb.add_team(sid, "甲队"))
+        bad = tmp_path / "名单.csv"
+        bad.write_text(f"姓名,队伍\n王建军,甲队\n王建{RLO}国,甲队\n", encoding="utf-8")
+        with pytest.raises(ImportError_) as err:
+            import_file(sdb, sid, bad)
+        assert any(f"{bad}:row 3" in e and "姓名" in e and "U+202E" in e for e in err.value.errors)
+        twins = tmp_path / "twins.csv"
+        twins.write_text("姓名,队伍\nＬｉ Ｌｅｉ,乙队\nLi Lei,乙队\n", encoding="utf-8")
+        with pytest.raises(ImportError_) as err2:
+            import_file(sdb, sid, twins)
+        assert any(f"{twins}:row 3" in e and "duplicate player" in e for e in err2.value.errors)
+        again = tmp_path / "again.csv"  # a look-alike of a player already in the season
+        again.write_text("姓名,队伍\nＨａｎ Ｍｅｉｍｅｉ,甲队\n", encoding="utf-8")
+        with pytest.raises(ImportError_) as err3:
+            import_file(sdb, sid, again)
+        assert any("looks the same as a player already in the season" in e for e in err3.value.errors)
+        names = [r["name"] for r in sdb.players(sid)]
+        assert names == ["Han Meimei"]  # nothing of the three files was imported
+        with pytest.raises(SeasonError) as err4:
+            sdb.add_player(sid, f"王{ZWSP}建军")
+        assert "姓名" in str(err4.value) and "U+200B" in str(err4.value)
