@@ -15,7 +15,7 @@ $PY -m mypy --strict engine broadcast/core broadcast/studio.py broadcast/tokens.
 # No test can hang the run: pytest-timeout fails a test past its timeout, and the session guard
 # (tests/session_guard.py) ends a run that still hangs, naming the test, with every thread's stack.
 # This outer limit only catches a pytest that could not even do that.
-LIMIT=${GOUJI_SUITE_LIMIT:-3000}
+LIMIT=${GOUJI_SUITE_LIMIT:-5100}
 timeout --kill-after=30 "$LIMIT" $PY -m pytest -q -p no:cacheprovider "$@"
 rc=$?
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then

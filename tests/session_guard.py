@@ -9,7 +9,8 @@ goes on. This guard covers what it cannot:
 * a test stuck inside C code that holds the GIL (no signal handler and no Python thread can run):
   ``faulthandler``'s own C thread dumps the stacks (the test function is in them) and exits 1,
   ``GOUJI_GUARD_BACKSTOP`` seconds (30) after the watchdog should have fired;
-* the whole run past ``GOUJI_SESSION_TIMEOUT`` seconds (2400): ended the same way, naming the test;
+* the whole run past ``GOUJI_SESSION_TIMEOUT`` seconds (4800, inside CI's 90 minutes): ended the
+  same way, naming the test;
 * threads a test started and left running (the hang at exit that ``--timeout`` never sees): at the
   end of the run every non-daemon thread still alive ``GOUJI_GUARD_WAIT`` seconds (10) after the last
   test is named with the test it appeared in, the run fails, and if Python still cannot exit
@@ -93,7 +94,7 @@ class SessionGuard:
         self.fd = os.dup(2)  # the terminal's stderr: pytest is not capturing while plugins configure
         self.grace = _env_seconds("GOUJI_TEST_GRACE", 60)
         self.backstop = _env_seconds("GOUJI_GUARD_BACKSTOP", 30)
-        self.session_limit = _env_seconds("GOUJI_SESSION_TIMEOUT", 2400)
+        self.session_limit = _env_seconds("GOUJI_SESSION_TIMEOUT", 4800)
         self.wait = _env_seconds("GOUJI_GUARD_WAIT", 10)
         self.exit_grace = _env_seconds("GOUJI_EXIT_GRACE", 30)
         self.started = time.monotonic()
@@ -101,6 +102,7 @@ class SessionGuard:
         self.thread_origin: dict[threading.Thread, str] = {}  # thread → the test it appeared in
         self.process_origin: dict[int, tuple[str, str]] = {}  # pid → (test, command line)
         self.exitstatus = 0
+        self.failed: list[str] = []  # tests failed so far (named again if the guard ends the run)
         self._stop = threading.Event()
         self._fired = threading.Lock()
         self._watchdog = threading.Thread(target=self._watch, name="session-guard", daemon=True)
@@ -143,6 +145,8 @@ class SessionGuard:
         if not self._fired.acquire(blocking=False):
             return
         self.write(f"\n{'!' * 30} session guard {'!' * 30}\n{why}\n\n{self._stacks()}\n")
+        if self.failed:
+            self.write("failed before the run was ended:\n" + "".join(f"  {n}\n" for n in self.failed))
         killed = self.kill_descendants()
         if killed:
             self.write("killed the processes left running:\n" + "\n".join(killed) + "\n")
@@ -269,8 +273,13 @@ class SessionGuard:
 _KEY = pytest.StashKey[SessionGuard]()
 
 
+_GUARD: list[SessionGuard] = []
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    config.stash[_KEY] = SessionGuard(config)
+    guard = SessionGuard(config)
+    config.stash[_KEY] = guard
+    _GUARD[:] = [guard]
 
 
 @pytest.hookimpl(wrapper=True)
@@ -283,6 +292,15 @@ def pytest_runtest_protocol(
         return (yield)
     finally:
         guard.after(item, seen)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.failed:
+        guard = _GUARD[0] if _GUARD else None
+        if guard is not None and report.nodeid not in guard.failed:
+            guard.failed.append(
+                f"{report.nodeid} ({report.when})" if report.when != "call" else report.nodeid
+            )
 
 
 @pytest.hookimpl(trylast=True)

@@ -122,6 +122,9 @@ def test_a_test_that_will_not_stop_ends_the_run_with_its_name_and_stacks(tmp_pat
         """
         import time
 
+        def test_fails_first():
+            assert False
+
         def test_ignores_its_timeout():
             while True:
                 try:
@@ -135,6 +138,7 @@ def test_a_test_that_will_not_stop_ends_the_run_with_its_name_and_stacks(tmp_pat
     )
     assert rc == 1, out
     assert "STUCK TEST: test_inner.py::test_ignores_its_timeout" in out, out
+    assert "failed before the run was ended:\n  test_inner.py::test_fails_first" in out, out
     assert "in test_ignores_its_timeout" in out  # its stack
     assert "test_never_reached" not in out.split("STUCK TEST")[1]
     assert seconds < TIMEOUT + GRACE + SLACK
