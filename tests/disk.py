@@ -1,6 +1,6 @@
 """Real full and read-only disks for the storage tests: a small tmpfs mounted for the test (root, as the
 test command runs), filled to the last byte or remounted read-only. Never a stand-in: SQLite and the
-exporters meet the kernel's own ENOSPC / EROFS."""
+exporters meet the kernel's own ENOSPC / EROFS. And a real damaged database file."""
 
 from __future__ import annotations
 
@@ -58,3 +58,26 @@ def remount_readonly(where: Path) -> None:
 
 def remount_writable(where: Path) -> None:
     subprocess.run(["mount", "-o", "remount,rw", str(where)], check=True, capture_output=True)
+
+
+def damaged_journal(db: Path, actions: int = 300) -> Path:
+    """A studio database whose journal b-tree root page is scribbled over (a damaged disk sector):
+    ``actions`` journaled first so the journal spans pages, then its root's cell pointers overwritten."""
+    import sqlite3
+
+    from broadcast.studio import open_store
+
+    store = open_store(db)
+    for i in range(actions):
+        store.dispatch("show.update", {"round": f"第{i}轮 " + "字" * 40})
+    store.close()
+    c = sqlite3.connect(db)
+    c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    root = c.execute("SELECT rootpage FROM sqlite_master WHERE name='journal'").fetchone()[0]
+    page = c.execute("PRAGMA page_size").fetchone()[0]
+    c.close()
+    raw = bytearray(db.read_bytes())
+    start = (root - 1) * page
+    raw[start + 8 : start + 200] = b"\xff" * 192
+    db.write_bytes(bytes(raw))
+    return db

@@ -21,7 +21,7 @@ import pytest
 
 from broadcast.season.demo import build_demo_season
 from broadcast.studio import open_store
-from tests.disk import fill, remount_readonly, small_disk
+from tests.disk import damaged_journal, fill, remount_readonly, small_disk
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEMENTS = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
@@ -192,18 +192,7 @@ def test_import_of_an_xlsx_whose_sheet_xml_is_cut_short(season_db: Path, tmp_pat
 
 
 def test_a_damaged_journal_stops_run_with_one_line(tmp_path: Path) -> None:
-    db = tmp_path / "studio.sqlite"
-    s = open_store(db)
-    for i in range(300):
-        s.dispatch("show.update", {"round": f"第{i}轮 " + "字" * 40})
-    s.close()
-    c = sqlite3.connect(db)
-    root = c.execute("SELECT rootpage FROM sqlite_master WHERE name='journal'").fetchone()[0]
-    page = c.execute("PRAGMA page_size").fetchone()[0]
-    c.close()
-    raw = bytearray(db.read_bytes())
-    raw[(root - 1) * page + 8 : (root - 1) * page + 200] = b"\xff" * 192
-    db.write_bytes(bytes(raw))
+    db = damaged_journal(tmp_path / "studio.sqlite")
     r = cli("run", "--db", str(db), "--no-obs", "--no-rehearsal", "--exit-when-done", "--port", "0")
     one_clear_line(r, str(db), "damaged", "backup")
 

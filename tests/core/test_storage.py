@@ -13,7 +13,7 @@ import pytest
 from broadcast.core.db import DatabaseError, StorageError, connect
 from broadcast.season.model import SeasonDB
 from broadcast.studio import open_store
-from tests.disk import fill, remount_readonly, remount_writable, small_disk
+from tests.disk import damaged_journal, fill, remount_readonly, remount_writable, small_disk
 
 
 def _tables(path: Path) -> list[str]:
@@ -165,20 +165,7 @@ def test_journal_rows_that_are_not_json_objects_are_named_not_a_traceback(tmp_pa
 
 
 def test_a_damaged_journal_page_is_a_clear_error_naming_the_file(tmp_path: Path) -> None:
-    db = tmp_path / "studio.sqlite"
-    s = open_store(db)
-    for i in range(300):
-        s.dispatch("show.update", {"round": f"第{i}轮 " + "字" * 40})
-    s.close()
-    c = sqlite3.connect(db)
-    c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    root = c.execute("SELECT rootpage FROM sqlite_master WHERE name='journal'").fetchone()[0]
-    page = c.execute("PRAGMA page_size").fetchone()[0]
-    c.close()
-    raw = bytearray(db.read_bytes())
-    start = (root - 1) * page  # the journal's b-tree root: scribble over its cell pointers
-    raw[start + 8 : start + 200] = b"\xff" * 192
-    db.write_bytes(bytes(raw))
+    db = damaged_journal(tmp_path / "studio.sqlite")
     with pytest.raises(DatabaseError) as err:
         open_store(db)
     assert str(db) in str(err.value) and "damaged" in str(err.value)
