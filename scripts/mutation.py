@@ -89,22 +89,6 @@ MUTANTS: tuple[Mutant, ...] = (
         "a symlink leading out of a served folder is followed",
     ),
     Mutant(
-        "client-queue-unbounded",
-        SERVER,
-        "asyncio.Queue(maxsize=CLIENT_QUEUE)",
-        "asyncio.Queue()",
-        SERVER_TESTS,
-        "a page that stops reading gets an unbounded backlog",
-    ),
-    Mutant(
-        "overflow-without-snapshot",
-        SERVER,
-        "                client.queue.get_nowait()\n            client.queue.put_nowait(self._snapshot())",
-        "                client.queue.get_nowait()",
-        SERVER_TESTS,
-        "a page that fell behind loses updates and is not sent the whole state",
-    ),
-    Mutant(
         "replay-keeps-partial-state",
         STORE,
         "dict.__setitem__(self, key, _clone(dict.__getitem__(self, key)))",
