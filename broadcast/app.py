@@ -174,7 +174,14 @@ class Studio:
         except PlacementError as exc:
             _say(f"赞助排期有错，未加载 placements NOT loaded:\n{exc}")
             return
-        self.store.dispatch("sponsors.load", self.placements.to_state(), source="run")
+        from broadcast.core import ActionRefused
+
+        try:
+            self.store.dispatch("sponsors.load", self.placements.to_state(), source="run")
+        except ActionRefused as exc:  # e.g. an invisible control character in a sponsor's text
+            _say(f"赞助排期有错，未加载 placements NOT loaded: {exc} / {exc.message_en}")
+            self.placements = None
+            return
         title = self.store.state["sponsors"]["title"]["name"]
         n = len(self.placements.slots)
         _say(f"赞助排期 placements: {self.args.placements}（冠名 {title}，{n} 个广告位）")

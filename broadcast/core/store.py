@@ -342,10 +342,15 @@ class ShowStore:
             new, changed = _apply(spec.reducer, self._state, payload, ctx)
             if self._validate:  # the untouched sections were valid already
                 self._schema.validate(new, changed)
+            last_checkpoint = self._last_checkpoint
             cp = self._checkpoint_for(new, seq)
-            real_seq = self._journal.append(
-                type_, payload, ts, source, checkpoint=None if cp is None else _only_at(seq, cp)
-            )
+            try:
+                real_seq = self._journal.append(
+                    type_, payload, ts, source, checkpoint=None if cp is None else _only_at(seq, cp)
+                )
+            except BaseException:
+                self._last_checkpoint = last_checkpoint  # not written: due again with the next action
+                raise
             if real_seq != seq:  # another writer on the same file: keep the journal's numbering
                 new["meta"] = dict(new["meta"], seq=real_seq)
             previous, self._state = self._state, new
