@@ -41,6 +41,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-rehearsal", action="store_true", help="不彩排，只上图形 / serve only")
     parser.add_argument("--no-obs", action="store_true", help="不连接 OBS / do not connect to OBS")
     parser.add_argument("--obs-settings", default=None, help="OBS 设置文件 / OBS settings file (YAML)")
+    parser.add_argument(
+        "--wait-obs",
+        type=float,
+        default=3.0,
+        metavar="S",
+        help="开演前最多等 OBS 上线的秒数 / seconds to wait for OBS on air before the show starts (3)",
+    )
     parser.add_argument("--exit-when-done", action="store_true", help="彩排结束即退出 / exit after it")
 
 
@@ -247,7 +254,7 @@ class Studio:
         self.server.on_rendered(self.bridge.on_rendered)  # a program page inside OBS: evidence too
         self.bridge.start()
         _say(f"OBS：连接 {settings.host}:{settings.port} …（在后台，不影响图形 / in the background）")
-        if not self.bridge.wait_connected(3.0):
+        if not self.bridge.wait_connected(max(0.0, float(getattr(self.args, "wait_obs", 3.0)))):
             _say(
                 f"OBS 未连接 / OBS not connected: {self.bridge.status.line}\n"
                 "  图形照常服务，后台继续重试；OBS 没有确认的画面不计入播出记录 / the pages are served, "

@@ -24,7 +24,7 @@ from broadcast.obs.headless import HeadlessObs, free_port
 from broadcast.obs.provision import provision, snapshot
 from broadcast.studio import open_store
 
-from .conftest import MemoryAirLog, bridge_settings
+from .conftest import PASSWORD, MemoryAirLog, bridge_settings
 
 pytestmark = pytest.mark.obs
 
@@ -271,6 +271,11 @@ def test_the_operator_sees_the_real_reason(obs_server: HeadlessObs, store: ShowS
     with ObsBridge(store, bridge_settings(obs_server, password="")) as bridge:
         wait_for(lambda: bridge.status.reason == "no_password", 10, "no_password status")
         assert "没有设置" in bridge.status.message_zh
+    # the password is never on OBS's command line (ps) nor in its log: OBS reads it from global.ini
+    assert obs_server.pid is not None
+    cmdline = Path(f"/proc/{obs_server.pid}/cmdline").read_bytes().decode("utf-8", "replace")
+    assert "obs" in cmdline and PASSWORD not in cmdline
+    assert PASSWORD not in obs_server.log_path.read_text(encoding="utf-8", errors="replace")
     closed = free_port()
     with ObsBridge(store, bridge_settings(obs_server, port=closed)) as bridge:
         wait_for(lambda: bridge.status.reason == "unreachable", 10, "unreachable status")

@@ -69,11 +69,11 @@ def color_settings(color: str, w: int, h: int, alpha: int = 255) -> dict[str, An
     return {"color": abgr(color, alpha), "width": int(w), "height": int(h)}
 
 
-def text_width(text: str, size: float) -> int:
+def text_width(text: str, size: float) -> float:
     """An estimate of a line's width in Noto Sans CJK (CJK glyphs are square, Latin about half)."""
     import unicodedata
 
-    return int(sum(size if unicodedata.east_asian_width(ch) in "WF" else 0.6 * size for ch in text))
+    return sum(size if unicodedata.east_asian_width(ch) in "WF" else 0.6 * size for ch in text)
 
 
 class Painter:
