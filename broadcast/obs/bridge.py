@@ -86,6 +86,7 @@ log = logging.getLogger(__name__)
 
 PROOF_DELAY = 0.3  # a graphic is drawn on the next frame: wait a little before the shot
 PROOF_DELAY_FILM = 1.0
+PROOF_EVERY = 30.0  # seconds between automatic proofs of the same graphic and item
 ECHO_MEMORY = 512  # states remembered for the pages' echoes (by journal seq)
 
 
@@ -104,6 +105,44 @@ class Proof:
     height: int
     scene: str
     ts: float
+
+
+class _ProgramWatch:
+    """Polls ``GetCurrentProgramScene`` on a session of its own while a cut is under way, and keeps the
+    time OBS first reported the new scene (what an independent poller of OBS sees)."""
+
+    POLL = 0.02
+
+    def __init__(self, watcher: ObsClient | None, scene: str) -> None:
+        self.scene = scene
+        self.seen = 0.0
+        self._done = threading.Event()
+        self._watcher = watcher
+        self._thread: threading.Thread | None = None
+        if watcher is not None and watcher.connected:
+            self._thread = threading.Thread(target=self._run, name="obs-program-watch", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        assert self._watcher is not None
+        while True:
+            try:
+                out, at = self._watcher.request_timed("GetCurrentProgramScene", timeout=2.0)
+            except ObsError:
+                return
+            if out.get("currentProgramSceneName") == self.scene:
+                self.seen = at
+                return
+            if self._done.wait(self.POLL):
+                return
+
+    def result(self) -> float:
+        """Stop watching (one more look is allowed after the cut's answer) and say when it was seen."""
+        if self._thread is not None:
+            self._thread.join(0.5)
+            self._done.set()
+            self._thread.join(2.5)
+        return self.seen
 
 
 @dataclass(order=True)
@@ -155,10 +194,13 @@ class ObsBridge:
         self._stopping = threading.Event()
         self._unsubscribe: Callable[[], None] | None = None
         self._client: ObsClient | None = None
+        self._watcher: ObsClient | None = None  # a quiet second session that times cuts
         self._close_since = 0.0
         self._timers: list[_Timer] = []
         self._timer_seq = itertools.count()
         self._bus_by_seq: OrderedDict[int, dict[str, str]] = OrderedDict()
+        self._seen: dict[tuple[Any, ...], float] = {}  # what OBS's events said, when (receive thread)
+        self._proofs_at: dict[tuple[str, str], float] = {}
         self.tracker = OnAirTracker(self._record, on_graphic_on=self._graphic_went_on)
         self.player = FilmPlayer(self, self.films)
         self._reset_obs_view()
@@ -248,6 +290,7 @@ class ObsBridge:
         if self._client is not None:
             self._client.close("bridge stopped")
             self._client = None
+        self._close_watcher()
         if self.tracker.link == UP:
             self.tracker.down(time.time(), "stopped")
         self._set_status(STOPPED, "stopped")
@@ -376,8 +419,19 @@ class ObsBridge:
         self._q.put(("sync", None))
 
     def _on_obs_event(self, name: str, data: dict[str, Any], ts: float) -> None:
-        # the receive thread: never call OBS from here
+        # the receive thread: never call OBS from here. What OBS says it did is noted at once, so a
+        # change confirmed by our request's (later) answer is timed by OBS's (earlier) event
+        if name == "CurrentProgramSceneChanged":
+            self._seen[("scene", str(data.get("sceneName", "")))] = ts
+        elif name == "SceneItemEnableStateChanged":
+            key = ("item", str(data.get("sceneName", "")), int(data.get("sceneItemId", -1)))
+            self._seen[(*key, bool(data.get("sceneItemEnabled")))] = ts
         self._q.put(("event", ObsEvent(name, data, ts)))
+
+    def _when(self, key: tuple[Any, ...], sent: float, answered: float) -> float:
+        """When OBS made a change we asked for at ``sent``: its event if it came, else its answer."""
+        seen = self._seen.get(key, 0.0)
+        return seen if sent <= seen <= answered else answered
 
     def _on_obs_close(self, reason: str, cause: str, since: float) -> None:
         self._close_since = since
@@ -422,6 +476,7 @@ class ObsBridge:
         client, self._client = self._client, None
         if client is not None:
             client.close("connect failed", exc.cause)
+        self._close_watcher()
         reason = exc.cause
         if isinstance(exc, ObsAuthError) and "none is set" in str(exc):
             reason = "no_password"
@@ -463,6 +518,13 @@ class ObsBridge:
         client.connect()
         self._client = client
         self._reset_obs_view()
+        self._close_watcher()
+        watcher = ObsClient(self.settings, keepalive=False)
+        try:
+            watcher.connect()
+            self._watcher = watcher
+        except ObsError:
+            self._watcher = None  # cuts are then timed by OBS's event or answer
         self._set_status(PROVISIONING, "provisioning", f"{self.settings.host}:{self.settings.port}")
         try:
             version, kinds, studio, program = client.pipeline(
@@ -546,6 +608,11 @@ class ObsBridge:
             except ObsError as exc:
                 log.warning("OBS timer task failed: %s", exc)
 
+    def _close_watcher(self) -> None:
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None:
+            watcher.close("bridge: new connection")
+
     def _lost(self, reason: str, cause: str) -> None:
         """The link is gone: nothing is on air as far as we can tell, from the last moment OBS was
         known alive (a frozen OBS: its last answer; a dropped link: now)."""
@@ -554,6 +621,7 @@ class ObsBridge:
         self._close_since = 0.0
         self.tracker.down(now, cause, since=since, detail=reason)
         self._client = None
+        self._close_watcher()
         self._reset_obs_view()
         zh, _en = reason_text(cause)
         log.warning("OBS: %s (%s)", zh, reason)
@@ -627,20 +695,17 @@ class ObsBridge:
         last = 0.0
         # shown first, then the scene switch, then hidden: a graphic leaving with its scene is never
         # seen vanishing on air
+        sent = time.time()
         results, at = client.pipeline_timed(plan.first(), timeout=max(self.settings.timeout, 5.0))
-        self._confirm(plan.first(), results, at, _bus_items(state))
-        last = max(last, at)
+        last = max(last, self._confirm(plan.first(), results, sent, at, _bus_items(state)))
         if film:
             self.player.start(client, film, "leaderboard")
         elif plan.cut() is not None:
-            _out, at = client.request_timed("SetCurrentProgramScene", {"sceneName": plan.program})
-            self._program = self._program_asked = plan.program
-            self._program_at = at
-            self._observe(at)
-            last = max(last, at)
+            self.set_program(client, plan.program)
+            last = max(last, self._program_at)
+        sent = time.time()
         results, at = client.pipeline_timed(plan.last(), timeout=max(self.settings.timeout, 5.0))
-        self._confirm(plan.last(), results, at, None)
-        last = max(last, at)
+        last = max(last, self._confirm(plan.last(), results, sent, at, None))
         self._sync_preview(client, state)
         self._set_status(
             self._status.state, self._status.reason, self._status.detail, program_scene=self._program
@@ -651,10 +716,23 @@ class ObsBridge:
         self,
         calls: list[S.Request],
         results: list[dict[str, Any] | ObsError],
+        sent: float,
         at: float,
         bus: dict[str, str] | None,
-    ) -> None:
-        """What OBS answered for ``calls`` is what it now holds (a refused request changes nothing)."""
+    ) -> float:
+        """What OBS answered for ``calls`` is what it now holds (a refused request changes nothing).
+        Returns when OBS made the last of these changes (its events' times where they came)."""
+        if calls:
+            at = max(
+                [
+                    self._when(
+                        ("item", d["sceneName"], d["sceneItemId"], bool(d["sceneItemEnabled"])), sent, at
+                    )
+                    for t, d in calls
+                    if t == "SetSceneItemEnabled"
+                ]
+                or [at]
+            )
         for (rtype, data), r in zip(calls, results, strict=True):
             if isinstance(r, ObsTimeout):
                 raise r
@@ -674,6 +752,7 @@ class ObsBridge:
             self._confirmed_bus = {**self._confirmed_bus, **bus}
         if at:
             self._observe(at)
+        return at
 
     def _scene_decision(
         self,
@@ -707,7 +786,21 @@ class ObsBridge:
 
     def set_program(self, client: ObsClient, scene: str) -> None:
         if scene != self._program_asked or scene != self._program:
-            _out, at = client.request_timed("SetCurrentProgramScene", {"sceneName": scene})
+            sent = time.time()
+            watch = _ProgramWatch(self._watcher, scene)
+            try:
+                _out, at = client.request_timed("SetCurrentProgramScene", {"sceneName": scene})
+            except ObsError:
+                seen = watch.result()
+                if seen:  # OBS did switch (the watcher saw it) before the link went: that aired
+                    self._program = self._program_asked = scene
+                    self._program_at = seen
+                    self._observe(seen)
+                raise
+            seen = watch.result()
+            # OBS switches program at once, then may spend seconds in its UI (the scene's source list)
+            # before its event and its answer go out: the watcher saw the switch as any poller would
+            at = min(self._when(("scene", scene), sent, at), seen or at)
             self._program = self._program_asked = scene
             self._program_at = at
             self._observe(at)
@@ -784,7 +877,12 @@ class ObsBridge:
             return None
 
     def _graphic_went_on(self, graphic: str, event_id: int) -> None:
-        if graphic in L.SPONSOR_GRAPHICS:
+        # one proof per sponsor graphic and item per PROOF_EVERY seconds: a screenshot makes OBS render
+        # the scene once more, which a busy software renderer pays for in seconds
+        item = self.tracker.on_air.get(graphic, "")
+        now = time.monotonic()
+        if graphic in L.SPONSOR_GRAPHICS and now - self._proofs_at.get((graphic, item), -1e9) >= PROOF_EVERY:
+            self._proofs_at[(graphic, item)] = now
             self.after(PROOF_DELAY, functools.partial(self._auto_proof, event_id))
 
     def _auto_proof(self, event_id: int) -> None:

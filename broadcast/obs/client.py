@@ -91,8 +91,10 @@ class ObsClient:
         *,
         on_event: EventHandler | None = None,
         on_close: CloseHandler | None = None,
+        keepalive: bool = True,
     ) -> None:
         self.settings = settings
+        self._keepalive_on = keepalive
         self._on_event = on_event
         self._on_close = on_close
         self._ws: websocket.WebSocket | None = None
@@ -165,7 +167,10 @@ class ObsClient:
         self._ws = ws
         self._alive = True
         self._touch()
-        for target, name in ((self._recv_loop, "obs-recv"), (self._keepalive, "obs-keepalive")):
+        jobs = [(self._recv_loop, "obs-recv")] + (
+            [(self._keepalive, "obs-keepalive")] if self._keepalive_on else []
+        )
+        for target, name in jobs:
             t = threading.Thread(target=target, name=name, daemon=True)
             self._threads.append(t)
             t.start()

@@ -214,7 +214,10 @@ def watched_spans(
             began = [d for d in downs if d[0] <= t + MIN_OUTAGE]
             during = [d for d in downs if t < d[0] < a]
             cause = began[-1] if began else (during[0] if during else (t, "not_started", ""))
-            outages.append(Outage(t, a, cause[1], cause[2]))
+            if not (
+                cause[1] == "stopped" and a >= end
+            ):  # the studio stopped at the show's end: not an outage
+                outages.append(Outage(t, a, cause[1], cause[2]))
         t = max(t, b)
     return watched, outages
 
