@@ -87,6 +87,7 @@ log = logging.getLogger(__name__)
 PROOF_DELAY = 0.3  # a graphic is drawn on the next frame: wait a little before the shot
 PROOF_DELAY_FILM = 1.0
 PROOF_EVERY = 30.0  # seconds between automatic proofs of the same graphic and item
+CUT_TIMEOUT = 15.0  # seconds a cut may wait for OBS's answer (its UI thread), see set_program
 ECHO_MEMORY = 512  # states remembered for the pages' echoes (by journal seq)
 
 
@@ -201,6 +202,7 @@ class ObsBridge:
         self._bus_by_seq: OrderedDict[int, dict[str, str]] = OrderedDict()
         self._seen: dict[tuple[Any, ...], float] = {}  # what OBS's events said, when (receive thread)
         self._proofs_at: dict[tuple[str, str], float] = {}
+        self.resync_phases: dict[str, float] = {}
         self.tracker = OnAirTracker(self._record, on_graphic_on=self._graphic_went_on)
         self.player = FilmPlayer(self, self.films)
         self._reset_obs_view()
@@ -540,17 +542,21 @@ class ObsBridge:
                     raise r
             assert not isinstance(version, ObsError) and not isinstance(kinds, ObsError)
             assert not isinstance(studio, ObsError) and not isinstance(program, ObsError)
+            phases = {"connect": time.monotonic() - t_open}
             self._browser = has_browser_source([str(k) for k in kinds.get("inputKinds", [])])
             self._studio = bool(studio.get("studioModeEnabled"))
             self._program = self._program_asked = str(program.get("currentProgramSceneName", ""))
             self._provision(client)
+            phases["provision"] = time.monotonic() - t_open - sum(phases.values())
             confirmed = self._sync(client)
+            phases["sync"] = time.monotonic() - t_open - sum(phases.values())
+            self.resync_phases = phases  # where a re-sync's time went (benchmarks/obs_resync.py)
         except ObsError:
             client.close("initial sync failed", "lost")
             self._client = None
             raise
         # OBS confirmed program and graphics: from here on they count (start-up graphics included)
-        ts = confirmed or time.time()
+        ts = min(confirmed or time.time(), time.time())
         self.tracker.up(ts, {"obs_version": str(version.get("obsVersion", "")), "browser": self._browser})
         self._observe(ts)
         st = self._status
@@ -561,8 +567,10 @@ class ObsBridge:
             obs_version=str(version.get("obsVersion", "")),
             browser_source=self._browser,
             program_scene=self._program,
-            synced_at=time.monotonic(),
-            resync_seconds=time.monotonic() - t_open,
+            # on air when OBS showed it (its answers, events, the cut's watcher), not when the last
+            # answer came back
+            synced_at=time.monotonic() - (time.time() - ts),
+            resync_seconds=time.monotonic() - (time.time() - ts) - t_open,
             connects=st.connects + 1,
             down_since=0.0,
         )
@@ -789,7 +797,13 @@ class ObsBridge:
             sent = time.time()
             watch = _ProgramWatch(self._watcher, scene)
             try:
-                _out, at = client.request_timed("SetCurrentProgramScene", {"sceneName": scene})
+                # OBS answers a cut only once its UI has caught up (seconds on a busy machine): a long
+                # wait is not a fault here, the freeze watchdog tells a frozen OBS apart
+                _out, at = client.request_timed(
+                    "SetCurrentProgramScene",
+                    {"sceneName": scene},
+                    timeout=max(self.settings.timeout, CUT_TIMEOUT),
+                )
             except ObsError:
                 seen = watch.result()
                 if seen:  # OBS did switch (the watcher saw it) before the link went: that aired

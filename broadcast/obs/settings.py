@@ -41,7 +41,7 @@ class ObsSettings:
     timeout: float = 2.0  # a request's answer
     connect_timeout: float = 2.0  # TCP + websocket handshake + Identify
     ping_interval: float = 0.25  # keep-alive: a link quiet this long is pinged
-    freeze_after: float = 1.0  # nothing at all from OBS this long (pings unanswered) = OBS frozen
+    freeze_after: float = 1.2  # nothing at all from OBS this long (pings unanswered) = OBS frozen
     retry_interval: float = 0.1  # nothing listening: try again this often (a refused connect is cheap)
     backoff_initial: float = 0.2  # other failures: first wait, doubled up to backoff_max
     backoff_max: float = 2.0
