@@ -75,7 +75,9 @@ class AirLog(Protocol):
     def record(self, event: AirEvent) -> int:
         """Store one event; return its id."""
 
-    def attach_proof(self, event_id: int, jpeg: bytes, width: int, height: int, ts: float = 0.0) -> int:
-        """Store a proof-of-air screenshot (JPEG bytes) of event ``event_id``: a row of its own (kind
-        ``proof``) whose detail carries the JPEG's SHA-256, so the picture is part of the chain. Returns
-        the proof row's id."""
+    def attach_proof(
+        self, event_id: int | None, jpeg: bytes, width: int, height: int, ts: float = 0.0
+    ) -> int:
+        """Store a proof-of-air screenshot (JPEG bytes) of event ``event_id`` (None: taken on demand): a
+        row of its own (kind ``proof``) whose detail carries the JPEG's SHA-256, so the picture is part
+        of the chain. Returns the proof row's id."""

@@ -20,9 +20,9 @@ log = logging.getLogger(__name__)
 
 def default_roots() -> dict[str, Path]:
     """The overlay server's roots: web path prefix → served folder."""
-    from broadcast.overlay.server import OVERLAY_ROOT, SPONSOR_ASSETS
+    from broadcast import resources
 
-    return {"/assets/sponsors/": SPONSOR_ASSETS, "/overlay/": OVERLAY_ROOT}
+    return {"/assets/sponsors/": resources.sponsor_assets_dir(), "/overlay/": resources.overlays_dir()}
 
 
 def server_roots(server: object) -> dict[str, Path]:
