@@ -57,7 +57,7 @@ CAUSES: dict[str, tuple[str, str]] = {
     "frozen": ("OBS 无响应（冻结）", "OBS stopped answering (frozen)"),
     "provisioning": ("正在布置 OBS 场景", "provisioning OBS"),
     "stopped": ("演播室程序已停止", "the studio application stopped"),
-    "not_started": ("OBS 桥未启动", "OBS bridge not running"),
+    "not_started": ("尚未看到 OBS 画面（未连接或未启动）", "OBS not seen yet (not connected or not started)"),
 }
 
 

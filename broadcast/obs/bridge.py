@@ -528,6 +528,8 @@ class ObsBridge:
         except ObsError:
             self._watcher = None  # cuts are then timed by OBS's event or answer
         self._set_status(PROVISIONING, "provisioning", f"{self.settings.host}:{self.settings.port}")
+        if self.tracker.link != UP:  # the first connection: not on air until provisioned and confirmed
+            self.tracker.down(time.time(), "provisioning")
         try:
             version, kinds, studio, program = client.pipeline(
                 [
