@@ -140,7 +140,7 @@ def test_scoreboard_update_shows_on_program(
 ) -> None:
     rec = MemoryAirLog()
     with ObsBridge(store, bridge_settings(obs_server), airlog=rec) as bridge:
-        assert bridge.wait_connected(30), bridge.status
+        assert bridge.wait_connected(120), bridge.status
         store.dispatch("graphic.set", {"bus": "program", "graphic": "scoreboard", "on": True})
         store.dispatch("graphic.set", {"bus": "program", "graphic": "corner_bug", "on": True})
         wait_for(
@@ -195,7 +195,7 @@ def test_film_sequence_after_the_leaderboard(obs_server: HeadlessObs, store: Sho
     )
     bridge.add_event_listener(on_event)
     with bridge:
-        assert bridge.wait_connected(30)
+        assert bridge.wait_connected(120)
         wait_for(lambda: bridge.status.program_scene == L.SCENE_GAME, 10, "game scene")
         seen.clear()
         store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": True})
@@ -230,7 +230,7 @@ def test_panic_clears_program_and_leaves_no_stale_flags(
     with ObsBridge(
         store, bridge_settings(obs_server), airlog=rec, films={"guanming": film}, leaderboard_film="guanming"
     ) as bridge:
-        assert bridge.wait_connected(30)
+        assert bridge.wait_connected(120)
         for g in ("scoreboard", "corner_bug", "leaderboard"):
             store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True})
         wait_for(lambda: bridge.status.program_scene == L.SCENE_LEADERBOARD, 10, "英雄榜")
@@ -315,7 +315,7 @@ def test_kill_and_restart_counts_nothing_while_down_and_resyncs(
     callers: list[threading.Thread] = []
     try:
         with ObsBridge(store, settings, airlog=rec) as bridge:
-            assert bridge.wait_connected(30), bridge.status
+            assert bridge.wait_connected(120), bridge.status
             store.dispatch("graphic.set", {"bus": "program", "graphic": "scoreboard", "on": True})
             store.dispatch("graphic.set", {"bus": "program", "graphic": "corner_bug", "on": True})
             wait_for(lambda: _on_air(rec.events) >= {"scoreboard", "corner_bug"}, 15, "graphics on")
@@ -383,7 +383,7 @@ def test_frozen_obs_is_an_outage_from_its_last_answer(fresh_obs: HeadlessObs, st
     settings = bridge_settings(fresh_obs, freeze_after=1.0)
     rec = MemoryAirLog()
     with ObsBridge(store, settings, airlog=rec) as bridge:
-        assert bridge.wait_connected(30), bridge.status
+        assert bridge.wait_connected(120), bridge.status
         store.dispatch("graphic.set", {"bus": "program", "graphic": "corner_bug", "on": True})
         wait_for(lambda: "corner_bug" in _on_air(rec.events), 15, "corner bug on")
         t_freeze = time.time()
@@ -403,7 +403,7 @@ def test_frozen_obs_is_an_outage_from_its_last_answer(fresh_obs: HeadlessObs, st
             assert time.monotonic() - t0 <= settings.connect_timeout + 5.0
         finally:
             fresh_obs.thaw()
-        assert bridge.wait_connected(30), bridge.status
+        assert bridge.wait_connected(120), bridge.status
         wait_for(lambda: "corner_bug" in _on_air(rec.events), 15, "corner bug confirmed again")
     down = next(e for e in rec.events if e.kind == A.OBS_DOWN and e.subject == "frozen")
     assert t_freeze - settings.ping_interval - 0.5 <= down.detail["since"] <= t_freeze + 0.5
@@ -421,7 +421,7 @@ def test_each_bumper_line_is_timed_on_its_own(obs_server: HeadlessObs, store: Sh
     must give each sponsor's line its own on/off pair, or one sponsor is credited with all of them."""
     rec = MemoryAirLog()
     with ObsBridge(store, bridge_settings(obs_server), airlog=rec) as bridge:
-        assert bridge.wait_connected(30), bridge.status
+        assert bridge.wait_connected(120), bridge.status
         store.dispatch("graphic.set", {"bus": "program", "graphic": "bumper", "on": True, "item": "title"})
         wait_for(lambda: any(e.subject == "bumper" for e in rec.kinds(A.GRAPHIC_ON)), 15, "bumper on air")
         store.dispatch("graphic.set", {"bus": "program", "graphic": "bumper", "on": True, "item": "special"})
@@ -450,7 +450,7 @@ def test_native_graphics_on_program_look_like_the_design(
     is drawn outside the title-safe area (the studio background shows there untouched)."""
     rec = MemoryAirLog()
     with ObsBridge(store, bridge_settings(obs_server), airlog=rec) as bridge:
-        assert bridge.wait_connected(30), bridge.status
+        assert bridge.wait_connected(120), bridge.status
         store.dispatch("obs_test.demo", {})
         game = ("scoreboard", "corner_bug", "jipaiqi", "lower_third", "commentary", "ticker")
         for g in game:

@@ -97,6 +97,7 @@ class Poller:
         return out
 
 
+@pytest.mark.timeout(600)  # a real OBS through outages on a shared, loaded machine
 def test_outage_run_against_an_independent_poller(fresh_obs: HeadlessObs, tmp_path: Path) -> None:
     out_dir = ROOT / "test-artifacts" / "obs" / "outage_run"
     shutil.rmtree(out_dir, ignore_errors=True)
@@ -128,7 +129,7 @@ def test_outage_run_against_an_independent_poller(fresh_obs: HeadlessObs, tmp_pa
     try:
         poller.thread.start()
         bridge.start()
-        assert bridge.wait_connected(30), bridge.status
+        assert bridge.wait_connected(120), bridge.status
         take("corner_bug", True)
         take("scoreboard", True)
         cuts(4)
@@ -138,7 +139,7 @@ def test_outage_run_against_an_independent_poller(fresh_obs: HeadlessObs, tmp_pa
         take("scoreboard", True, 0.3)
         fresh_obs.start()
         t_port = time.monotonic()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while (
             not (bridge.status.connected and bridge.status.synced_at > t_port) and time.monotonic() < deadline
         ):
@@ -156,7 +157,7 @@ def test_outage_run_against_an_independent_poller(fresh_obs: HeadlessObs, tmp_pa
             time.sleep(max(0.0, 4.0 - (time.monotonic() - t0)))
         finally:
             fresh_obs.thaw()
-        assert bridge.wait_connected(30), bridge.status
+        assert bridge.wait_connected(120), bridge.status
         cuts(3)
         bridge.flush(30)  # best effort: the last change reaches OBS before the clean stop
     finally:
@@ -201,7 +202,7 @@ def test_outage_run_against_an_independent_poller(fresh_obs: HeadlessObs, tmp_pa
             kind = A.GRAPHIC_ON if value == "on" else A.GRAPHIC_OFF
             cands = [e.ts for e in obs_rows if e.kind == kind and e.subject == "scoreboard"]
         best = min(cands, key=lambda c: abs(c - ts), default=None)
-        if best is None or abs(best - ts) > 1.0:
+        if best is None or abs(best - ts) > 3.0:  # matched (its time difference is the measurement)
             missing.append(
                 (round(ts - t_start, 3), what, value, None if best is None else round(best - ts, 3))
             )
