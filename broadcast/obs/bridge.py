@@ -139,10 +139,10 @@ class _ProgramWatch:
 
     def result(self) -> float:
         """Stop watching (one more look is allowed after the cut's answer) and say when it was seen."""
-        if self._thread is not None:
-            self._thread.join(0.5)
+        if self._thread is not None:  # never holds the worker long: a watcher still asking is let go
+            self._thread.join(0.1)
             self._done.set()
-            self._thread.join(2.5)
+            self._thread.join(0.1)
         return self.seen
 
 
