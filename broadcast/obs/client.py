@@ -55,6 +55,7 @@ from broadcast.obs.errors import (
     ObsUnreachable,
 )
 from broadcast.obs.settings import ObsSettings
+from broadcast.obs.watchdog import FreezeJudge, LocalProcess
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,7 @@ CloseHandler = Callable[[str, str, float], None]  # (reason, cause, since: last 
 CLOSE_AUTH_FAILED = 4009
 RPC_VERSION = 1
 EVENTS_ALL = 1023  # obs-websocket EventSubscription::All (no high-volume events)
+BATCH_SERIAL_REALTIME, BATCH_SERIAL_FRAME, BATCH_PARALLEL = 0, 1, 2  # RequestBatchExecutionType
 
 
 def auth_string(password: str, salt: str, challenge: str) -> str:
@@ -276,39 +278,50 @@ class ObsClient:
 
     def _keepalive(self) -> None:
         """Ask OBS how it is every ``ping_interval`` on a session of our own; a link silent for
-        ``freeze_after`` seconds is a frozen OBS."""
+        ``freeze_after`` seconds is judged by :class:`~broadcast.obs.watchdog.FreezeJudge` (a stopped
+        OBS process is frozen at once, a starved one that still works is given up to ``freeze_max``)."""
         s = self.settings
         step = min(0.05, s.ping_interval / 4)
         probe = self._open_probe()
-        asked = 0.0
+        judge = FreezeJudge(s.freeze_after, s.freeze_max, LocalProcess.find(s.host, s.port))
+        asked: dict[str, float] = {}
+        last_ask = 0.0
+        woke = time.monotonic()
         try:
             while not self._closed.wait(0 if probe is not None else step):
                 now = time.monotonic()
+                lag, woke = max(0.0, now - woke - step), now
                 if probe is not None and probe.sock is not None:
-                    if now - asked >= s.ping_interval:
-                        asked = now
+                    if now - last_ask >= s.ping_interval:
+                        last_ask = now
                         rid = f"alive{next(self._ids)}"
                         try:
                             probe.send(
                                 json.dumps({"op": 6, "d": {"requestId": rid, "requestType": "GetVersion"}})
                             )
+                            asked[rid] = now
                         except (OSError, websocket.WebSocketException):
                             probe.abort()
                             probe = None
                             continue
-                    ready, _, _ = select.select([probe.sock], [], [], step)
-                    if ready:
-                        try:
-                            opcode, _frame = probe.recv_data_frame(True)
-                        except (OSError, websocket.WebSocketException):
-                            probe.abort()
-                            probe = None
-                            continue
-                        if opcode == websocket.ABNF.OPCODE_CLOSE:
-                            probe.abort()
-                            probe = None
-                            continue
-                        self._touch()
+                    try:
+                        wait = step
+                        while select.select([probe.sock], [], [], wait)[0]:  # everything waiting
+                            wait = 0.0
+                            opcode, frame = probe.recv_data_frame(True)
+                            if opcode == websocket.ABNF.OPCODE_CLOSE:
+                                raise websocket.WebSocketConnectionClosedException("probe closed")
+                            self._touch()
+                            got = time.monotonic()
+                            rid = str((json.loads(frame.data).get("d") or {}).get("requestId", ""))
+                            if rid in asked:
+                                judge.answered(got, got - asked.pop(rid))
+                    except (OSError, websocket.WebSocketException, ValueError):
+                        probe.abort()
+                        probe = None
+                        continue
+                    for rid in [r for r, t in asked.items() if now - t > s.freeze_max * 2]:
+                        asked.pop(rid)
                 elif now - self._last_ping >= s.ping_interval:  # no second session: ping frames
                     self._last_ping = now
                     ws = self._ws
@@ -318,9 +331,9 @@ class ObsClient:
                     except (OSError, websocket.WebSocketException):
                         pass
                 quiet = time.monotonic() - self.last_message_at
-                if quiet >= s.freeze_after and self._alive:
+                if self._alive and judge.frozen(quiet, time.monotonic(), lag=lag):
                     self._shutdown(
-                        f"OBS 无响应 {quiet:.1f} 秒 / OBS silent for {quiet:.1f}s (frozen)",
+                        f"OBS 无响应 {quiet:.1f} 秒 / OBS silent for {quiet:.1f}s (frozen: {judge.reason})",
                         "frozen",
                         notify=True,
                         since=self.last_alive,
@@ -374,7 +387,7 @@ class ObsClient:
                     self._on_event(str(d.get("eventType", "")), dict(d.get("eventData") or {}), received)
                 except Exception:  # noqa: BLE001 - a handler's bug must not kill the link
                     log.exception("OBS event handler failed")
-        elif op == 7:
+        elif op in (7, 9):  # RequestResponse, RequestBatchResponse
             rid = str(d.get("requestId"))
             with self._lock:
                 ev = self._waiting.get(rid)
@@ -468,6 +481,80 @@ class ObsClient:
                     self._waiting.pop(rid, None)
                     self._answers.pop(rid, None)
         return out, last
+
+    def batch_timed(
+        self,
+        calls: list[tuple[str, dict[str, Any]]],
+        *,
+        timeout: float | None = None,
+        execution: int = BATCH_SERIAL_REALTIME,
+        halt_on_failure: bool = False,
+    ) -> tuple[list[dict[str, Any] | ObsError], float]:
+        """Many requests in one message and one answer (obs-websocket 5's ``RequestBatch``, op 8).
+
+        OBS runs them in order on one of its threads (``execution``: serial, as fast as it can; or one
+        per rendered frame; or in parallel) and answers once with every result: one round trip and one
+        message to parse instead of one per request. Returns each ``responseData`` or the
+        :class:`ObsError` of that request, in order, and the wall-clock time the answer arrived.
+        With ``halt_on_failure`` the requests after a failed one are not run (:class:`ObsRequestError`
+        code 0 "not run")."""
+        if not calls:
+            return [], 0.0
+        if not self._alive:
+            raise ObsNotConnected(f"not connected to OBS ({self._close_reason or 'never connected'})")
+        timeout = self.settings.timeout if timeout is None else timeout
+        built = [build_request(t, d) for t, d in calls]
+        rid = f"b{next(self._ids)}"
+        ev = threading.Event()
+        with self._lock:
+            self._waiting[rid] = ev
+        try:
+            self._send(
+                {
+                    "op": 8,
+                    "d": {
+                        "requestId": rid,
+                        "haltOnFailure": bool(halt_on_failure),
+                        "executionType": int(execution),
+                        "requests": [
+                            {"requestType": name, "requestId": str(k), "requestData": data}
+                            for k, (name, data) in enumerate(built)
+                        ],
+                    },
+                }
+            )
+            if not ev.wait(timeout):
+                raise ObsTimeout(f"RequestBatch[{len(calls)}: {calls[0][0]} …]", timeout)
+            with self._lock:
+                got = self._answers.pop(rid, None)
+        finally:
+            with self._lock:
+                self._waiting.pop(rid, None)
+                self._answers.pop(rid, None)
+        if got is None:
+            raise ObsConnectionLost(
+                f"RequestBatch: {self._close_reason or 'connection lost'}", cause=self._close_cause or "lost"
+            )
+        answer, at = got
+        by_id = {str(r.get("requestId")): r for r in answer.get("results") or []}
+        out: list[dict[str, Any] | ObsError] = []
+        for k, (rtype, _d) in enumerate(calls):
+            r = by_id.get(str(k))
+            if r is None:
+                out.append(ObsRequestError(rtype, 0, "not run (an earlier request of the batch failed)"))
+                continue
+            status = r.get("requestStatus") or {}
+            if status.get("result"):
+                out.append(r.get("responseData") or {})
+            else:
+                out.append(ObsRequestError(rtype, int(status.get("code", 0)), str(status.get("comment", ""))))
+        return out, at
+
+    def batch(
+        self, calls: list[tuple[str, dict[str, Any]]], *, timeout: float | None = None
+    ) -> list[dict[str, Any] | ObsError]:
+        """As :meth:`batch_timed`, without the time."""
+        return self.batch_timed(calls, timeout=timeout)[0]
 
     def screenshot(
         self,

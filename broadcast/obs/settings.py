@@ -41,7 +41,8 @@ class ObsSettings:
     timeout: float = 2.0  # a request's answer
     connect_timeout: float = 2.0  # TCP + websocket handshake + Identify
     ping_interval: float = 0.25  # keep-alive: a link quiet this long is pinged
-    freeze_after: float = 1.2  # nothing at all from OBS this long (pings unanswered) = OBS frozen
+    freeze_after: float = 1.2  # nothing at all from OBS this long (pings unanswered) = OBS frozen …
+    freeze_max: float = 6.0  # … unless OBS is seen working (CPU time, late answers): then this long
     retry_interval: float = 0.1  # nothing listening: try again this often (a refused connect is cheap)
     backoff_initial: float = 0.2  # other failures: first wait, doubled up to backoff_max
     backoff_max: float = 2.0
@@ -69,6 +70,11 @@ class ObsSettings:
             raise SettingsError(
                 f"freeze_after ({self.freeze_after}s) must be longer than "
                 f"ping_interval ({self.ping_interval}s)"
+            )
+        if self.freeze_max < self.freeze_after:
+            raise SettingsError(
+                f"freeze_max ({self.freeze_max}s) must not be shorter than "
+                f"freeze_after ({self.freeze_after}s)"
             )
         if self.transition not in ("Cut", "Fade"):
             raise SettingsError(f"transition {self.transition!r}: use Cut or Fade")
@@ -131,6 +137,7 @@ class ObsSettings:
                 "connect_timeout",
                 "ping_interval",
                 "freeze_after",
+                "freeze_max",
                 "retry_interval",
                 "backoff_initial",
                 "backoff_max",
