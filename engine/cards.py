@@ -46,6 +46,7 @@ class Rank(IntEnum):
 
 SYMBOLS = "3456789TJQKA2BR"
 _RANKS: tuple[Rank, ...] = tuple(Rank)
+_DESCENDING = tuple(range(14, -1, -1))  # 大王 first
 NRANKS = 15
 TWO = 12
 SMALL = 13
@@ -136,7 +137,7 @@ def cards_to_counts(cards: Iterable[int] | str) -> list[int]:
 
 def format_counts(counts: Sequence[int]) -> str:
     """Highest rank first, as a hand is usually shown: ``RB22AKK...``."""
-    return "".join(SYMBOLS[r] * counts[r] for r in range(NRANKS - 1, -1, -1))
+    return "".join([SYMBOLS[r] * counts[r] for r in _DESCENDING if counts[r]])
 
 
 def format_cards(cards: Iterable[int] | Play) -> str:

@@ -163,7 +163,7 @@ def record_text(g: Game, seed: str, event: str, r: GameResult | None = None) -> 
     return text + tail
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: str, text: str) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
         try:
@@ -188,7 +188,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         g = play_game(args.rules, seed)
         r = g.result()
         text = record_text(g, seed, f"selfplay {i + 1}", r)
-        _write(out / f"game_{i + 1:04d}.gjn", text)
+        _write(f"{out}/game_{i + 1:04d}.gjn", text)
         if r.team_points["odd"] != r.team_points["even"]:
             wins[max(r.team_points, key=lambda k: r.team_points[k])] += 1
     print(

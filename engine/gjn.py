@@ -204,6 +204,8 @@ def parse(text: str, filename: str = "<string>") -> Record:
 
 
 def _quote(v: str) -> str:
+    if "\\" not in v and '"' not in v:
+        return v
     return v.replace("\\", "\\\\").replace('"', '\\"')
 
 
@@ -218,14 +220,17 @@ def write_game(game: Game, tags: list[tuple[str, str]] | None = None) -> str:
 
 
 _KIND_LINES = {k: tuple(f"{s} {k}" for s in range(7)) for k in ("pass", "yield", "revolt")}
+#: each seat's move lines by play, kept across records (self-play writes thousands of records whose plays
+#: repeat); cleared when it grows past _LINES_MAX
+_LINES: tuple[dict[Play, str], ...] = ({}, {}, {}, {}, {}, {}, {})
+_LINES_MAX = 20000
 
 
 def _text(tags: list[tuple[str, str]], actions: list[Action]) -> str:
     out = [f'[{k} "{_quote(v)}"]' for k, v in tags]
     if out:
         out.append("")
-    # each seat's distinct plays are formatted once: a record repeats most of them
-    lines: tuple[dict[Play, str], ...] = ({}, {}, {}, {}, {}, {}, {})
+    lines = _LINES
     add = out.append
     kinds = _KIND_LINES
     for a in actions:
@@ -236,6 +241,8 @@ def _text(tags: list[tuple[str, str]], actions: list[Action]) -> str:
             seen = lines[a.seat]
             w = seen.get(pl)
             if w is None:
+                if len(seen) > _LINES_MAX:
+                    seen.clear()
                 w = seen[pl] = f"{a.seat} {pl}"
             add(w)
     return "\n".join(out) + "\n"
@@ -286,8 +293,9 @@ def _game_tags(game: Game, tags: list[tuple[str, str]] | None) -> list[tuple[str
     for k, v in tags or []:
         if k not in ("Rules", "Leader") and not k.startswith("Hand"):
             out.append((k, v))
+    dealt = game._dealt_hands
     for s in SEATS:
-        h = game.dealt_hand_counts(s)
+        h = dealt[s]
         if h is not None:
             out.append((f"Hand{s}", format_counts(h)))
         elif game.dealt_count(s) != 36:
