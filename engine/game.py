@@ -792,106 +792,90 @@ class Game:
         assert top is not None
         t = self._top_seat
         if seat == t:
+            act = self._to_act()
             return _err(
-                "G5.2",
-                f"seat {seat} cannot beat its own play; {self._to_act_en()}",
-                f"{seat}号不能灭自己的牌；{self._to_act_zh()}",
+                "G5.2", f"seat {seat} cannot beat its own play; {act[0]}", f"{seat}号不能灭自己的牌；{act[1]}"
             )
         if self._tinfo[5]:  # a dead play: G4.3 in every mode (Appendix A)
             return self._keep_out(seat, pending)
         if self._luan:
+            act = self._to_act()
             return _err(
                 "G10.2",
-                f"四户乱缠: plain counterclockwise order, no burning; {self._to_act_en()}",
-                f"四户乱缠不烧牌，按顺序出牌；{self._to_act_zh()}",
+                f"四户乱缠: plain counterclockwise order, no burning; {act[0]}",
+                f"四户乱缠不烧牌，按顺序出牌；{act[1]}",
             )
         if self._yprot:
             return self._keep_out(seat, pending)
         if not self._tinfo[3]:
             return self._keep_out(seat, pending)
         if not self._gprot:
-            o = OPP[t]
+            (gone_en, gone_zh), act = self._gone(OPP[t]), self._to_act()
             return _err(
                 "G8",
-                f"seat {t} is 无头 because {self._gone_en(o)}: its 够级牌 is beaten in turn order, not "
-                f"burned; {self._to_act_en()}",
-                f"{t}号无头（因{self._gone_zh(o)}），其够级牌按顺序上，不能烧；{self._to_act_zh()}",
+                f"seat {t} is 无头 because {gone_en}: its 够级牌 is beaten in turn order, not burned; "
+                f"{act[0]}",
+                f"{t}号无头（因{gone_zh}），其够级牌按顺序上，不能烧；{act[1]}",
             )
         if seat == OPP[t]:
             return self._keep_out(seat, pending)
         if self._passed & BIT[seat]:
+            act = self._to_act()
             return _err(
                 "G7.4",
-                f"seat {seat} passed in this round and may not burn (过牌不烧); {self._to_act_en()}",
-                f"{seat}号本轮已过牌，过牌不烧；{self._to_act_zh()}",
+                f"seat {seat} passed in this round and may not burn (过牌不烧); {act[0]}",
+                f"{seat}号本轮已过牌，过牌不烧；{act[1]}",
             )
         if not self._window():  # pragma: no cover - the 对头's pass ends the round (G6.4)
             return _err("G7.1", "a burn must come before the 对头 acts", "烧牌须在对头上牌之前")
         return None
 
     # ---- why a seat may not act (Appendix A: the clause that keeps it out, and who is to act)
-    def _gone_en(self, o: int) -> str:
+    def _gone(self, o: int) -> tuple[str, str]:
+        """Why seat ``o`` is no longer in play, as the reason its 对头 is 无头 (G8): (en, zh)."""
         st = self._status[o]
         if st == MEN:
-            return f"its 对头, seat {o}, is 闷 (stuck with 3s)"
+            return f"its 对头, seat {o}, is 闷 (stuck with 3s)", f"其对头{o}号已闷"
         if st == ZHA:
-            return f"its 对头, seat {o}, failed a burn (诈烧) and is out"
+            return f"its 对头, seat {o}, failed a burn (诈烧) and is out", f"其对头{o}号诈烧出局"
         if st == REVOLT:
-            return f"its 对头, seat {o}, declared 革命"
-        return f"its 对头, seat {o}, has played out"
+            return f"its 对头, seat {o}, declared 革命", f"其对头{o}号革命"
+        return f"its 对头, seat {o}, has played out", f"其对头{o}号已出完"
 
-    def _gone_zh(self, o: int) -> str:
-        st = self._status[o]
-        if st == MEN:
-            return f"其对头{o}号已闷"
-        if st == ZHA:
-            return f"其对头{o}号诈烧出局"
-        if st == REVOLT:
-            return f"其对头{o}号革命"
-        return f"其对头{o}号已出完"
-
-    def _to_act_en(self) -> str:
-        """Who is to act and why, in English (for refusals)."""
+    def _to_act(self) -> tuple[str, str]:
+        """Who is to act and why (en, zh), for refusals (Appendix A)."""
         p = self._queue[0] if self._queue else 0
-        if not p:
-            return "no one is to act"
         t = self._top_seat
-        if self._top is None:
-            return f"seat {p} is to lead"
-        if self._tinfo[5]:
-            return f"seat {p}, the 对头 of seat {t}, is to 扣牌 (pass) on its dead play"
-        if self._luan:
-            return f"seat {p} is next in turn"
-        if self._yprot:
-            return f"seat {p}, the yielder's 对头, is to answer"
-        if self._gprot:
-            if p == OPP[t]:
-                if self._burner == t:
-                    return f"seat {p}, the 对头 of the burner (seat {t}), is to answer"
-                return f"seat {p}, the 对头 of seat {t}, is to answer its 够级牌"
-            return f"seat {p} is to act first, in turn: it is 无头 because {self._gone_en(OPP[p])}"
-        return f"seat {p} is next in turn"
-
-    def _to_act_zh(self) -> str:
-        p = self._queue[0] if self._queue else 0
         if not p:
-            return "无人可行动"
-        t = self._top_seat
+            return "no one is to act", "无人可行动"
         if self._top is None:
-            return f"应由{p}号发牌"
+            return f"seat {p} is to lead", f"应由{p}号发牌"
         if self._tinfo[5]:
-            return f"应由{t}号的对头{p}号扣牌"
+            return (
+                f"seat {p}, the 对头 of seat {t}, is to 扣牌 (pass) on its dead play",
+                f"应由{t}号的对头{p}号扣牌",
+            )
         if self._luan:
-            return f"应由{p}号按顺序出牌"
+            return f"seat {p} is next in turn", f"应由{p}号按顺序出牌"
         if self._yprot:
-            return f"应由让牌人的对头{p}号上牌"
+            return f"seat {p}, the yielder's 对头, is to answer", f"应由让牌人的对头{p}号上牌"
         if self._gprot:
+            if p == OPP[t] and self._burner == t:
+                return (
+                    f"seat {p}, the 对头 of the burner (seat {t}), is to answer",
+                    f"应由烧牌人{t}号的对头{p}号应答",
+                )
             if p == OPP[t]:
-                if self._burner == t:
-                    return f"应由烧牌人{t}号的对头{p}号应答"
-                return f"应由{t}号的对头{p}号应答够级牌"
-            return f"应由{p}号按顺序先行动：{p}号无头，因{self._gone_zh(OPP[p])}"
-        return f"应由{p}号按顺序出牌"
+                return (
+                    f"seat {p}, the 对头 of seat {t}, is to answer its 够级牌",
+                    f"应由{t}号的对头{p}号应答够级牌",
+                )
+            en, zh = self._gone(OPP[p])
+            return (
+                f"seat {p} is to act first, in turn: it is 无头 because {en}",
+                f"应由{p}号按顺序先行动：{p}号无头，因{zh}",
+            )
+        return f"seat {p} is next in turn", f"应由{p}号按顺序出牌"
 
     def _out_error(self, seat: int) -> tuple[str, str, str]:
         """G10.1: the seat is no longer in play (played out, 闷, 诈烧, 革命, or dealt no cards)."""
@@ -913,7 +897,8 @@ class Game:
             en, zh = f"seat {seat} declared 革命 and sits the game out", f"{seat}号已革命，不参与本局"
         if self._over:
             return _err("G10.1", en, zh)
-        return _err("G10.1", f"{en}; {self._to_act_en()}", f"{zh}；{self._to_act_zh()}")
+        act = self._to_act()
+        return _err("G10.1", f"{en}; {act[0]}", f"{zh}；{act[1]}")
 
     def _lead_error(self, seat: int, pending: int, pl: Play) -> tuple[str, str, str]:
         """A play by ``seat`` when ``pending`` holds the lead: G5.1, or G7.1/G7.4 when it would have
@@ -957,7 +942,7 @@ class Game:
     def _keep_out(self, seat: int, pending: int) -> tuple[str, str, str]:
         """Why ``seat`` (in play, not the one to act) has no decision now: Appendix A's clause."""
         top = self._top
-        act_en, act_zh = self._to_act_en(), self._to_act_zh()
+        act_en, act_zh = self._to_act()
         if top is None:
             return self._not_the_leader(seat, pending)
         t = self._top_seat

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from itertools import product
+
 import pytest
 
 from engine import Action, Game, IllegalAction
+from engine.cards import NRANKS
 
 
 def game(hands: dict[int, str], leader: int = 1, rules: str = "tv_match") -> Game:
@@ -32,3 +35,16 @@ def legal(g: Game, move: str) -> None:
     assert a in g.legal_plays(), g.why_illegal(a)
     assert a in set(g.legal_plays())
     g.push(a)
+
+
+def sub_multisets(h: list[int]) -> list[list[int]]:
+    """Every non-empty sub-multiset of a hand of rank counts (the cards any play of it is made of)."""
+    ranks = [r for r in range(NRANKS) if h[r]]
+    out = []
+    for combo in product(*[range(h[r] + 1) for r in ranks]):
+        c = [0] * NRANKS
+        for r, k in zip(ranks, combo, strict=True):
+            c[r] = k
+        if any(c):
+            out.append(c)
+    return out

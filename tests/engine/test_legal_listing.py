@@ -9,13 +9,15 @@ every top play that carries a 小王 (or is one), against every small hand of 9,
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement
 
 import pytest
 
 from engine import Action, Game, IllegalAction, Play, PlayError
-from engine.cards import NRANKS, TOTALS, beat_error, parse_counts, play_from_counts
+from engine.cards import TOTALS, beat_error, parse_counts, play_from_counts
 from engine.game import enumerate_beats
+
+from .helpers import sub_multisets
 
 #: top plays led by seat 1: with a 小王 attached or made of 小王s (G4.4), plain (G4.5), dead (G4.3)
 TOPS = ["8B", "8BB", "88B", "82B", "B", "BB", "2B", "22B", "8", "88", "82", "KK", "22", "8R", "BR"]
@@ -42,17 +44,12 @@ def _fits(*hands: str) -> bool:
 
 def _plays_of(counts: list[int]) -> list[Play]:
     """Every play a hand of these counts could make: each sub-multiset that is a play (G3)."""
-    ranks = [r for r in range(NRANKS) if counts[r]]
     out = []
-    for combo in product(*[range(counts[r] + 1) for r in ranks]):
-        c = [0] * NRANKS
-        for r, k in zip(ranks, combo, strict=True):
-            c[r] = k
-        if any(c):
-            try:
-                out.append(play_from_counts(c))
-            except PlayError:
-                pass
+    for c in sub_multisets(counts):
+        try:
+            out.append(play_from_counts(c))
+        except PlayError:
+            pass
     return out
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from itertools import product
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -13,6 +12,7 @@ from engine.cards import NRANKS, TOTALS, play_from_counts
 from engine.deal import check_conservation, first_leader
 from engine.game import TITLES
 
+from .helpers import sub_multisets
 from .referee_model import RefereeModel
 
 PRESETS = {name: load_preset(name) for name in ("tv_match", "dagang")}
@@ -70,18 +70,6 @@ def test_G5_every_random_action_is_in_legal_plays_and_pop_undoes(seed: int, rule
         assert g.hand(s) == start.hand(s) and g.cards_left(s) == 36
 
 
-def _sub_multisets(h: list[int]) -> list[list[int]]:
-    ranks = [r for r in range(NRANKS) if h[r]]
-    out = []
-    for combo in product(*[range(h[r] + 1) for r in ranks]):
-        c = [0] * NRANKS
-        for r, k in zip(ranks, combo, strict=True):
-            c[r] = k
-        if any(c):
-            out.append(c)
-    return out
-
-
 small_hand = st.lists(st.sampled_from("3456789TJQKA2BR"), min_size=1, max_size=5).map("".join)
 
 
@@ -115,7 +103,7 @@ def test_G3_G4_legal_plays_equals_brute_force(
                 brute.add(a)
         h = g.hand_counts(s)
         assert h is not None
-        for c in _sub_multisets(h):
+        for c in sub_multisets(h):
             try:
                 pl = play_from_counts(c)
             except PlayError:
