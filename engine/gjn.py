@@ -111,7 +111,7 @@ def _check_tag(key: str, value: str, line: int, filename: str) -> None:
     if m:
         kind, num = m.group(1), m.group(2)
         if kind not in ("Seat", "Hand", "Count"):
-            raise GJNError(f"tag [{key}]: write it as {kind.capitalize()}{num}", line, filename)
+            raise GJNError(f"tag [{quote(key)[1:-1]}]: write it as {kind.capitalize()}{num}", line, filename)
         if num not in ("1", "2", "3", "4", "5", "6"):
             raise GJNError(f"tag [{quote(key)[1:-1]}]: seats are 1..6", line, filename)
         if kind == "Hand":
