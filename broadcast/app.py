@@ -1,15 +1,20 @@
 """``python -m broadcast run``: the studio on one project database.
 
-    python -m broadcast run                      # data/studio.sqlite, OBS from GOUJI_OBS_* settings
-    python -m broadcast run --db show.sqlite --pace 0.5
-    python -m broadcast run --no-rehearsal       # serve and stay on air, nothing played
+    python -m broadcast run                      # the operator console (when there is a display)
+    python -m broadcast run --headless           # no window: the studio, rehearsing a demo match
+    python -m broadcast run --headless --db show.sqlite --pace 0.5
+    python -m broadcast run --headless --no-rehearsal   # serve and stay on air, nothing played
 
-It opens (or creates) the project database and replays its journal (crash recovery), builds the demo
-season there the first time (第一季, engine-played matches), loads the sponsor placements, feeds the
-英雄榜 from the season, serves the on-air pages, records the as-run log, and connects to OBS in the
-background — without OBS it says so and keeps retrying, and the show goes on (the as-run log is then
-kept from the application's own state). Until the operator console exists, it then rehearses a demo
-match play by play through the graphics at a watchable pace.
+With a display (``DISPLAY``/``WAYLAND_DISPLAY``) and without ``--headless`` it opens the operator
+console (``python -m broadcast console``) on the same database, which starts the same studio around
+it. Without a display it says so in one line and runs headless.
+
+The studio (:class:`Studio`, the same for both) opens (or creates) the project database and replays its
+journal (crash recovery), builds the demo season there the first time (第一季, engine-played matches),
+loads the sponsor placements, feeds the 英雄榜 from the season, serves the on-air pages, records the
+as-run log, and connects to OBS in the background — without OBS it says so and keeps retrying, and the
+show goes on (the as-run log is then kept from the application's own state). Headless, it then
+rehearses a demo match play by play through the graphics at a watchable pace.
 """
 
 from __future__ import annotations
@@ -30,15 +35,12 @@ DEMO_PLACEMENTS = resources.demo_placements()
 RETRY_S = 2.0  # a write the disk refused is tried again this often
 
 
-def register(parser: argparse.ArgumentParser) -> None:
+def add_studio_arguments(parser: argparse.ArgumentParser) -> None:
+    """What the studio around the show needs (``run`` and ``console`` both take these)."""
     parser.add_argument("--db", default=str(DEFAULT_DB), help=f"项目数据库 project database ({DEFAULT_DB})")
     add_server_arguments(parser)
     parser.add_argument("--placements", default=str(DEMO_PLACEMENTS), help="赞助排期 YAML / placements")
     parser.add_argument("--air-date", default=None, help="本期播出日期 YYYY-MM-DD（检查合同）/ air date")
-    parser.add_argument("--seed", type=int, default=2011, help="演示比赛种子 / demo match seed")
-    parser.add_argument("--pace", type=float, default=0.8, help="每手牌秒数 / seconds per play")
-    parser.add_argument("--quick", action="store_true", help="缩短片头片尾 / short bumpers (tests)")
-    parser.add_argument("--no-rehearsal", action="store_true", help="不彩排，只上图形 / serve only")
     parser.add_argument("--no-obs", action="store_true", help="不连接 OBS / do not connect to OBS")
     parser.add_argument("--obs-settings", default=None, help="OBS 设置文件 / OBS settings file (YAML)")
     parser.add_argument(
@@ -48,6 +50,33 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="开演前最多等 OBS 上线的秒数 / seconds to wait for OBS on air before the show starts (3)",
     )
+
+
+STUDIO_ARGUMENTS = (
+    "db",
+    "host",
+    "port",
+    "token",
+    "token_file",
+    "placements",
+    "air_date",
+    "no_obs",
+    "obs_settings",
+    "wait_obs",
+)
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    add_studio_arguments(parser)
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="不开导播台窗口，只运行演播室 / no console window: the studio only",
+    )
+    parser.add_argument("--seed", type=int, default=2011, help="演示比赛种子 / demo match seed")
+    parser.add_argument("--pace", type=float, default=0.8, help="每手牌秒数 / seconds per play")
+    parser.add_argument("--quick", action="store_true", help="缩短片头片尾 / short bumpers (tests)")
+    parser.add_argument("--no-rehearsal", action="store_true", help="不彩排，只上图形 / serve only")
     parser.add_argument("--exit-when-done", action="store_true", help="彩排结束即退出 / exit after it")
 
 
@@ -329,9 +358,35 @@ class Studio:
             self.store.close()
 
 
+def has_display() -> bool:
+    """A screen to open the console on (an X or Wayland display)."""
+    import os
+
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def open_console(args: argparse.Namespace) -> int:
+    """``run`` with a display: the operator console on the same database and studio options."""
+    from broadcast.console import app as console_app
+
+    parser = argparse.ArgumentParser()
+    console_app.register(parser)
+    cargs = parser.parse_args([])
+    for key in STUDIO_ARGUMENTS:
+        setattr(cargs, key, getattr(args, key))
+    return int(console_app.main(cargs))
+
+
 def main(args: argparse.Namespace) -> int:
     from broadcast.rehearsal import Rehearsal, Stopped, selfplay_records
 
+    if not args.headless:
+        if has_display():
+            return open_console(args)
+        _say(
+            "没有图形显示（未设置 DISPLAY），改为运行无界面演播室 / no display (DISPLAY is not set): "
+            "running the headless studio (run --headless)"
+        )
     if args.pace < 0:
         fail("run: --pace 不能为负 must not be negative")
     args.resolved_token = resolve_token(args)  # before anything is opened: a bad token is one line

@@ -21,6 +21,8 @@ def _closed_port() -> int:
 def _run(db: Path, obs_port: int) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, GOUJI_OBS_HOST="127.0.0.1", GOUJI_OBS_PORT=str(obs_port))
     env.pop("GOUJI_OBS_SETTINGS", None)
+    for var in ("DISPLAY", "WAYLAND_DISPLAY"):  # no screen: run says so and runs headless
+        env.pop(var, None)
     return subprocess.run(
         [
             sys.executable,
@@ -49,6 +51,7 @@ def test_run_without_obs_plays_the_demo_match_and_recovers_on_restart(tmp_path: 
     first = _run(db, _closed_port())
     assert first.returncode == 0, first.stderr
     out = first.stdout
+    assert "没有图形显示" in out and out.count("running the headless studio") == 1
     assert "OBS 未连接" in out and "OBS not connected" in out
     assert "没有程序在监听" in out and "nothing listening" in out  # the real reason, not a generic line
     assert "/overlay/program.html" in out and "/overlay/preview.html" in out

@@ -22,21 +22,13 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Signal
 
-from broadcast import resources
-from broadcast.overlay.cli import add_server_arguments
-
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_DB = ROOT / "data" / "studio.sqlite"
-DEMO_PLACEMENTS = resources.demo_placements()
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=str(DEFAULT_DB), help=f"项目数据库 project database ({DEFAULT_DB})")
-    add_server_arguments(parser)
-    parser.add_argument("--placements", default=str(DEMO_PLACEMENTS), help="赞助排期 YAML / placements")
-    parser.add_argument("--air-date", default=None, help="本期播出日期 YYYY-MM-DD / air date")
-    parser.add_argument("--no-obs", action="store_true", help="不连接 OBS / do not connect to OBS")
-    parser.add_argument("--obs-settings", default=None, help="OBS 设置文件 / OBS settings file (YAML)")
+    from broadcast.app import add_studio_arguments
+
+    add_studio_arguments(parser)
     parser.add_argument("--lang", choices=("zh_CN", "en"), default=None, help="界面语言 / UI language")
     parser.add_argument("--settings", default=None, help="界面设置文件 (INI) / window layout file")
     parser.add_argument("--geometry", default=None, help="窗口 WxH+X+Y / window geometry")

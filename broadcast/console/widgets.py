@@ -225,7 +225,7 @@ class TablePanel(QWidget):
         if turn:
             who = self.tr("轮到 {seat}号 {name}").format(seat=turn, name=self.console.seat_name(turn))
             if lp and OPP.get(lp["seat"]) == turn:
-                who += self.tr("（对头）")
+                who += "\n" + self.tr("（对头）")
         else:
             who = ""
         self.top.set_lines(top, who)
@@ -305,12 +305,29 @@ class RecordView(QTableView):
         h = self.horizontalHeader()  # fixed widths (measuring every row on each decision is slow)
         fm = self.fontMetrics()
         em = max(fm.horizontalAdvance("国"), theme.SIZE_RECORD)
-        for col, ems in ((0, 2.4), (1, 6.2), (2, 6.5), (3, 11.0)):
+        for col, ems in ((0, 2.2), (1, 5.6), (2, 4.5), (4, 3.5)):
             h.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             self.setColumnWidth(col, int(em * ems))
-        h.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        h.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)  # the words take what is left
+        model.rowsInserted.connect(self._fit_rows)
         model.rowsInserted.connect(lambda *_: self.scrollToBottom())
+        model.modelReset.connect(lambda: self._fit_rows(None, 0, model.rowCount() - 1))
         model.modelReset.connect(self.scrollToBottom)
+
+    def _fit_rows(self, _parent: Any, first: int, last: int) -> None:
+        """Widen the seat, move and rule-event columns to the widest of the rows just added (never
+        narrower): measuring only the new rows keeps a long game cheap."""
+        model = self.model()
+        fm = self.fontMetrics()
+        pad = 2 * 6 + 8
+        for col in (1, 2, 4):
+            want = self.columnWidth(col)
+            for row in range(max(0, first), last + 1):
+                text = model.data(model.index(row, col))
+                if text:
+                    want = max(want, fm.horizontalAdvance(str(text)) + pad)
+            if want > self.columnWidth(col):
+                self.setColumnWidth(col, want)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         """Keep the latest decision in view when the panel is resized (docks moved, window sized)."""

@@ -493,10 +493,14 @@ class MainWindow(QMainWindow):
         self.default_sizes()
 
     def show_recovered(self, n: int) -> None:
-        """The notice after a restart: how many journaled actions brought the show back."""
-        text = tr(
-            "已从日志恢复 {n} 个操作：回到第{g}局第{m}步 / recovered {n} actions from the journal"
-        ).format(n=n, g=self.console.state["table"]["game_no"], m=len(self.console.state["game"]["record"]))
+        """The notice after a restart: how many journaled actions brought the show back, and where."""
+        state = self.console.state
+        if state["game"]["leader"] is None:
+            text = tr("已从日志恢复 {n} 个操作：比赛已设好，尚未开局").format(n=n)
+        else:
+            text = tr("已从日志恢复 {n} 个操作：回到第{g}局第{m}步").format(
+                n=n, g=state["table"]["game_no"], m=len(state["game"]["record"])
+            )
         self.panel.banner.setText(text)
         self.panel.banner.setProperty("kind", "recovered")
         self.panel.banner.show()

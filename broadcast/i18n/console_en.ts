@@ -688,22 +688,27 @@
         <translation>No season in the database yet (season create)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="498"/>
-        <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步 / recovered {n} actions from the journal</source>
+        <location filename="../console/window.py" line="499"/>
+        <source>已从日志恢复 {n} 个操作：比赛已设好，尚未开局</source>
+        <translation>Recovered {n} actions from the journal: the match is set up, no game started yet</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="501"/>
+        <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步</source>
         <translation>Recovered {n} actions from the journal: back at game {g}, move {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="513"/>
+        <location filename="../console/window.py" line="517"/>
         <source>第{n}局/共{m}局</source>
         <translation>Game {n} of {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="514"/>
+        <location filename="../console/window.py" line="518"/>
         <source>导播台</source>
         <translation>Operator console</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="515"/>
+        <location filename="../console/window.py" line="519"/>
         <source>日志 #{seq}</source>
         <translation>Journal #{seq}</translation>
     </message>
@@ -711,22 +716,22 @@
 <context>
     <name>EntryPanel</name>
     <message>
-        <location filename="../console/widgets.py" line="456"/>
+        <location filename="../console/widgets.py" line="473"/>
         <source>座位</source>
         <translation>Seat</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="456"/>
+        <location filename="../console/widgets.py" line="473"/>
         <source>出牌</source>
         <translation>Move</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="456"/>
+        <location filename="../console/widgets.py" line="473"/>
         <source>说法</source>
         <translation>Words</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="468"/>
+        <location filename="../console/widgets.py" line="485"/>
         <source>更正后不再成立（请按实际重新录入）：{lines}
 第{n}步 {rule} {zh} / {en}</source>
         <translation>No longer standing after the correction (key them again as played): {lines}

@@ -147,3 +147,48 @@ def test_typed_by_xdotool_and_photographed(tmp_path: Path, size: str) -> None:
     w, h = (int(x) for x in size.split("x"))
     assert _busy(shot, (w, h)) > 20
     assert _record(db) == lines[:10]
+
+
+def test_run_opens_the_console_when_there_is_a_display(tmp_path: Path) -> None:
+    """The README's first command: ``run`` (scripts/run.sh) opens the console on the demo season."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.console.process import ROOT
+
+    with xvfb("1366x768") as display:
+        env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
+        cmd = [
+            sys.executable,
+            "-m",
+            "broadcast",
+            "run",
+            "--db",
+            str(tmp_path / "s.sqlite"),
+            "--port",
+            "0",
+            "--no-obs",
+        ]
+        proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        try:
+            assert proc.stdout is not None
+            seen = []
+            for line in proc.stdout:
+                seen.append(line)
+                if "导播台已打开" in line:
+                    break
+            assert any("导播台已打开" in s for s in seen), "".join(seen[-20:])
+            assert any("演示赛季已建立" in s for s in seen)  # on the demo season
+        finally:
+            os.killpg(proc.pid, 15)
+            proc.wait(30)
+    assert proc.returncode == 0  # SIGTERM closes the window properly
