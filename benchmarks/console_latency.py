@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import sys
 import tempfile
@@ -47,9 +46,7 @@ def pct(xs: list[float], p: float) -> float:
 
 def selfplay(seed: int) -> Any:
     g = engine.new_game("tv_match", seed=seed)
-    rng = random.Random(seed)
-    while not g.is_over():
-        g.push(g.random_action(rng))
+    engine.random_playout(g, seed=seed)
     return g
 
 

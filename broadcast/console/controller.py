@@ -27,6 +27,15 @@ def tr(text: str) -> str:
     return QCoreApplication.translate("", text)
 
 
+def verdict_of(exc: Any, rule: str = "?") -> Verdict:
+    """A refusal (``ActionRefused`` or another error) as the line under the entry: rule, zh, en."""
+    return Verdict(
+        getattr(exc, "rule", "") or rule,
+        getattr(exc, "message", str(exc)),
+        getattr(exc, "message_en", "") or str(exc),
+    )
+
+
 @dataclass(frozen=True)
 class Mode:
     """What the entry line is for right now: ``play`` (a decision), ``leader`` (the 上班 seat of the
@@ -183,25 +192,23 @@ class Console(QObject):
         self._send_entry("game.new", {"leader": int(t)}, f"上班 {t}")
         return True
 
-    def _send_entry(self, type_: str, payload: dict[str, Any], label: str) -> None:
+    def _entry_ticket_for(self, label: str, *, notice: bool = False, rule: str = "?") -> int:
+        """A ticket for work started from the entry line: the entry is busy until the answer, which
+        is shown as accepted (``label``) or as a refusal under the entry."""
         ticket = self.bridge.ticket()
         self._entry_ticket = ticket
         self.busyChanged.emit(True)
 
-        def done(_change: Any) -> None:
+        def done(_value: Any) -> None:
             self.accepted.emit(label)
+            if notice:
+                self.notice.emit(label)
 
-        def refused(exc: Any) -> None:
-            self.rejected.emit(
-                Verdict(
-                    getattr(exc, "rule", "") or "?",
-                    getattr(exc, "message", str(exc)),
-                    getattr(exc, "message_en", "") or str(exc),
-                )
-            )
+        self._callbacks[ticket] = (done, lambda exc: self.rejected.emit(verdict_of(exc, rule)))
+        return ticket
 
-        self._callbacks[ticket] = (done, refused)
-        self.bridge.dispatch(type_, payload, ticket=ticket)
+    def _send_entry(self, type_: str, payload: dict[str, Any], label: str) -> None:
+        self.bridge.dispatch(type_, payload, ticket=self._entry_ticket_for(label))
 
     # -- the season and the match ------------------------------------------------------------
     @property
@@ -212,25 +219,8 @@ class Console(QObject):
         return self._db_path
 
     def _entry_call(self, fn: Callable[..., Any], *args: Any, done: str, **kw: Any) -> None:
-        """A season call started from the entry line: busy until it answers, refusals shown under it."""
-        ticket = self.bridge.ticket()
-        self._entry_ticket = ticket
-        self.busyChanged.emit(True)
-
-        def ok(_value: Any) -> None:
-            self.accepted.emit(done)
-            self.notice.emit(done)
-
-        def failed(exc: Any) -> None:
-            self.rejected.emit(
-                Verdict(
-                    getattr(exc, "rule", "") or "season",
-                    getattr(exc, "message", str(exc)),
-                    getattr(exc, "message_en", "") or str(exc),
-                )
-            )
-
-        self._callbacks[ticket] = (ok, failed)
+        """A season call started from the entry line (see :meth:`_entry_ticket_for`)."""
+        ticket = self._entry_ticket_for(done, notice=True, rule="season")
         self.bridge.call(lambda: fn(*args, **kw), ticket=ticket)
 
     def save_game(self) -> None:
@@ -258,13 +248,7 @@ class Console(QObject):
         from broadcast.season.live import start_match
 
         def failed(exc: Any) -> None:
-            self.rejected.emit(
-                Verdict(
-                    getattr(exc, "rule", "") or "season",
-                    getattr(exc, "message", str(exc)),
-                    getattr(exc, "message_en", "") or str(exc),
-                )
-            )
+            self.rejected.emit(verdict_of(exc, "season"))
 
         self.call(
             lambda: start_match(self.bridge.store, self.db_path, **payload), on_done=on_done, on_failed=failed

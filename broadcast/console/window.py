@@ -15,8 +15,7 @@ from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QScrollArea, QWidget
 
 from broadcast.console import dialogs, i18n
-from broadcast.console.completion import Verdict
-from broadcast.console.controller import Console
+from broadcast.console.controller import Console, verdict_of
 from broadcast.console.hotkeys import HelpSheet, HotkeyRegistry
 from broadcast.console.widgets import EntryPanel, TablePanel
 
@@ -343,13 +342,7 @@ class MainWindow(QMainWindow):
         return dialogs.run(dialog, on_accept)
 
     def _refused(self, exc: Any) -> None:
-        self.console.rejected.emit(
-            Verdict(
-                getattr(exc, "rule", "") or "?",
-                getattr(exc, "message", str(exc)),
-                getattr(exc, "message_en", ""),
-            )
-        )
+        self.console.rejected.emit(verdict_of(exc))
 
     def undo(self) -> None:
         record = self.console.state["game"]["record"]

@@ -32,8 +32,8 @@ def store(tmp_path: Path) -> Iterator[Any]:
     s.close()
 
 
-@pytest.fixture
-def window(store: Any, tmp_path: Path, qtbot: Any) -> Iterator[Any]:
+def console_window(store: Any, tmp_path: Path, qtbot: Any) -> Any:
+    """The console built over ``store`` (Chinese UI, its layout in a file of the test), shown."""
     from broadcast.console.app import build
 
     w = build(store, QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat), lang="zh_CN")
@@ -41,6 +41,12 @@ def window(store: Any, tmp_path: Path, qtbot: Any) -> Iterator[Any]:
     w.resize(1600, 900)
     w.show()
     qtbot.waitExposed(w)
+    return w
+
+
+@pytest.fixture
+def window(store: Any, tmp_path: Path, qtbot: Any) -> Iterator[Any]:
+    w = console_window(store, tmp_path, qtbot)
     yield w
     w.console.bridge.close()
 
@@ -80,30 +86,21 @@ def demo_window(demo_db_master: Path, tmp_path: Path, qtbot: Any) -> Iterator[An
     """The console on a private copy of the demo season's database."""
     import shutil
 
-    from broadcast.console.app import build
-
     db = tmp_path / "demo.sqlite"
     shutil.copy(demo_db_master, db)
     s = open_store(db)
-    w = build(s, QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat), lang="zh_CN")
-    qtbot.addWidget(w)
-    w.resize(1600, 900)
-    w.show()
-    qtbot.waitExposed(w)
+    w = console_window(s, tmp_path, qtbot)
     yield w
     w.console.bridge.close()
     s.close()
 
 
 def selfplay(seed: int) -> Any:
-    import random
-
+    """A whole seeded game played by the engine (its moves in ``game.moves``)."""
     import engine
 
     g = engine.new_game("tv_match", seed=seed)
-    rng = random.Random(seed)
-    while not g.is_over():
-        g.push(g.random_action(rng))
+    engine.random_playout(g, seed=seed)
     return g
 
 

@@ -24,6 +24,7 @@ from PIL import Image, ImageStat
 
 import engine
 from tests.console.conftest import NAMES, TEAMS
+from tests.console.process import xvfb
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "console"
@@ -41,22 +42,8 @@ def _need(*tools: str) -> None:
 @pytest.fixture
 def display() -> Iterator[str]:
     _need("Xvfb", "xdotool", "import")
-    r, w = os.pipe()
-    xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(w), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-        pass_fds=(w,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(w)
-    with os.fdopen(r) as f:
-        number = f.readline().strip()
-    assert number, "Xvfb did not report a display"
-    try:
-        yield f":{number}"
-    finally:
-        xvfb.terminate()
-        xvfb.wait(10)
+    with xvfb("1920x1080") as d:
+        yield d
 
 
 class Console:
