@@ -182,6 +182,7 @@ def main(args: argparse.Namespace) -> int:
     app.setOrganizationName("gouji-studio")
     window = None
     runner = None
+    stopping = _quit_on_signals(app)  # before anything is said: a SIGTERM at any moment closes cleanly
     try:
         studio.start()
         runner = CueRunner(studio.store, bridge=studio.bridge)  # timed cues end, films play via OBS
@@ -202,8 +203,7 @@ def main(args: argparse.Namespace) -> int:
         if args.type_from:
             _Typist(window, args.type_from)
         print("导播台已打开 / the console is open", flush=True)
-        _quit_on_signals(app)
-        rc = app.exec()
+        rc = 0 if stopping.is_set() else app.exec()
     except KeyboardInterrupt:
         rc = 130
     finally:
@@ -215,18 +215,28 @@ def main(args: argparse.Namespace) -> int:
     return int(rc)
 
 
-def _quit_on_signals(app: Any) -> None:
+def _quit_on_signals(app: Any) -> threading.Event:
     """SIGTERM / SIGINT close the window properly (layout saved, store closed) instead of killing the
-    process mid-way; a timer lets Python's signal handlers run while Qt's event loop waits."""
+    process mid-way; a timer lets Python's signal handlers run while Qt's event loop waits. Installed
+    before the studio starts: a signal that arrives before the event loop runs is remembered (the
+    returned event) and the loop is not entered, one that arrives later quits it."""
     import signal
 
     from PySide6.QtCore import QTimer
 
+    stopping = threading.Event()
+
+    def _on_signal(_s: int, _f: object) -> None:
+        stopping.set()
+        app.closeAllWindows()
+        QTimer.singleShot(0, app.quit)
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda _s, _f: app.closeAllWindows() or app.quit())
+        signal.signal(sig, _on_signal)
     timer = QTimer(app)
     timer.timeout.connect(lambda: None)
     timer.start(200)
+    return stopping
 
 
 def _set_geometry(window: Any, spec: str) -> None:
