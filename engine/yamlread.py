@@ -185,26 +185,21 @@ class _DataConstructor(SafeConstructor):
         return super().construct_mapping(node, deep=deep)
 
     def construct_yaml_int(self, node: ScalarNode) -> int:
-        value = as_int(node)
-        if value is None:
-            raise _Refused(
-                node.start_mark,
-                f"整数 {node.value[:20]!r}… 无法读取",
-                f"integer {node.value[:20]!r}… cannot be read",
-                "写一个合理的整数",
-                "write a sensible integer",
-            )
-        return value
+        return int(self._number(node, as_int(node), "整数", "integer"))
 
     def construct_yaml_float(self, node: ScalarNode) -> float:
-        value = as_float(node)
+        return float(self._number(node, as_float(node), "数字", "number"))
+
+    @staticmethod
+    def _number(node: ScalarNode, value: float | None, zh: str, en: str) -> float:
         if value is None:
+            shown = repr(node.value if len(node.value) <= 20 else node.value[:20] + "…")
             raise _Refused(
                 node.start_mark,
-                f"数字 {node.value[:20]!r} 无法读取",
-                f"number {node.value[:20]!r} cannot be read",
-                "写一个合理的数字",
-                "write a sensible number",
+                f"{zh} {shown} 无法读取",
+                f"{en} {shown} cannot be read",
+                f"写一个合理的{zh}",
+                f"write a sensible {en}",
             )
         return value
 

@@ -26,6 +26,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "broadcast", "overlays", "sponsor_assets")
+PROBE_CATALOGS = ("broadcast/i18n/zz_wheel_probe.ts", "broadcast/i18n/zz_wheel_probe.qm")
 SKIP = shutil.ignore_patterns(".*", "__pycache__", "*.pyc", "*.egg-info", "build", "dist", "*.sqlite*")
 
 
@@ -47,6 +48,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
         shutil.copy2(ROOT / name, src / name)
     for pkg in PACKAGES:
         shutil.copytree(ROOT / pkg, src / pkg, ignore=SKIP)
+    # the console's translation catalogs (broadcast/i18n/*.ts, compiled *.qm) must ship once they exist:
+    # a probe pair in the copy proves the package data takes them before the first one is committed
+    (src / "broadcast" / "i18n").mkdir(exist_ok=True)
+    for probe in PROBE_CATALOGS:
+        (src / probe).write_bytes(b"<!DOCTYPE TS><TS/>\n" if probe.endswith(".ts") else b"\x3c\xb8\x64\x18")
     dist = base / "dist"
     pip = [sys.executable, "-m", "pip"]
     build = subprocess.run(
@@ -106,8 +112,7 @@ def test_the_wheel_holds_every_file_of_the_packages(installed: Installed) -> Non
         "sponsor_assets/demo/placements.yaml",
         "engine/presets/tv_match.yaml",
     } <= names
-    i18n = ROOT / "broadcast" / "i18n"
-    assert all(f"broadcast/i18n/{p.name}" in names for p in (i18n.glob("*") if i18n.is_dir() else []))
+    assert set(PROBE_CATALOGS) <= names  # catalogs ship, also before the first real one exists
 
 
 def test_installed_code_comes_from_the_venv_not_the_source_tree(installed: Installed) -> None:
