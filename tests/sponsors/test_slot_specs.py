@@ -53,6 +53,20 @@ def test_a_sponsor_without_a_name_is_an_error_not_a_crash(variant: Variant) -> N
     assert any(e.startswith(f"{path}:{line_of(text, '  babao:')}:") and "'name'" in e for e in errs), errs
 
 
+def test_a_nameless_sponsor_named_by_a_cross_rule_is_named_by_its_id(variant: Variant) -> None:
+    path, text = variant(
+        ("    name: 沂河源矿泉水\n", ""),
+        ("items: [xiaodangjia_15s, yiheyuan_15s]", "items: [xiaodangjia_15s]"),
+    )
+    with pytest.raises(PlacementError) as ei:
+        load_placements(path, air_date=AIR_DATE)
+    errs = [str(i) for i in ei.value.errors]
+    line = line_of(text, "film: {id: yiheyuan_15s")
+    assert any(
+        e.startswith(f"{path}:{line}:") and "（yiheyuan）的片子 yiheyuan_15s 每期应播 1 次" in e for e in errs
+    ), errs
+
+
 def test_a_list_where_one_exclusive_slot_is_sold(variant: Variant) -> None:
     path, text = variant(
         (

@@ -24,6 +24,11 @@ class Build:
     film_nodes: dict[str, Node] = field(default_factory=dict)
     break_nodes: list[Node] = field(default_factory=list)
 
+    def name_of(self, sponsor: str) -> str:
+        """The sponsor's name for a message (its id when its entry has no usable name)."""
+        sp = self.sponsors.get(sponsor)
+        return sp.name if sp is not None else sponsor
+
     def incomplete(self) -> None:
         """A slot could not be built: every failure already produced an error; make sure of it."""
         if not self.r.has_errors():

@@ -37,7 +37,7 @@ def _one_package_per_sponsor(b: Build) -> None:
             other = seen[s.sponsor]
             b.r.error_at(
                 s.line,
-                f"{b.sponsors[s.sponsor].name} 同时是{other.label}（第 {other.line} 行）和{s.label}",
+                f"{b.name_of(s.sponsor)} 同时是{other.label}（第 {other.line} 行）和{s.label}",
                 "一家企业只买一种播出权益：删除其中一项",
             )
         else:
@@ -55,14 +55,14 @@ def _supporters_in_signing_order(b: Build) -> None:
         if cs < ps:
             b.r.error_at(
                 line,
-                f"赞助播出须按签约先后播出：{b.sponsors[cur.sponsor].name}（{_fmt(cs)} 签约）比"
-                f"{b.sponsors[prev.sponsor].name}（{_fmt(ps)} 签约）先签约，却排在后面",
-                f"把 {b.sponsors[cur.sponsor].name} 移到第 {prev.index} 家之前",
+                f"赞助播出须按签约先后播出：{b.name_of(cur.sponsor)}（{_fmt(cs)} 签约）比"
+                f"{b.name_of(prev.sponsor)}（{_fmt(ps)} 签约）先签约，却排在后面",
+                f"把 {b.name_of(cur.sponsor)} 移到第 {prev.index} 家之前",
             )
         elif cs == ps:
             b.r.error_at(
                 line,
-                f"{b.sponsors[cur.sponsor].name} 与 {b.sponsors[prev.sponsor].name} "
+                f"{b.name_of(cur.sponsor)} 与 {b.name_of(prev.sponsor)} "
                 f"签约时间相同（{_fmt(cs)}），"
                 "无法确定播出顺序",
                 "写上签约时刻，如 signed: 2012-03-05 10:30",
@@ -117,7 +117,7 @@ def _films_placed(b: Build, rundown: RundownConfig) -> None:
         if got < want:
             b.r.error_at(
                 s.film.line if s.film else s.line,
-                f"{s.label}（{b.sponsors[s.sponsor].name}）的片子 {fid} 每期应播 {want} 次，"
+                f"{s.label}（{b.name_of(s.sponsor)}）的片子 {fid} 每期应播 {want} 次，"
                 f"节目流程只排了 {got} 次",
                 "在 rundown.breaks 里加上它（如 after: game 1, items: [" + fid + "]）",
             )
