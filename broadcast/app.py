@@ -27,17 +27,17 @@ from pathlib import Path
 from typing import Any
 
 from broadcast import resources
+from broadcast.core.db import add_db_argument
+from broadcast.core.db import resolve as resolve_db
 from broadcast.overlay.cli import add_server_arguments, fail, print_urls, resolve_token, wait_for_interrupt
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DB = ROOT / "data" / "studio.sqlite"
 DEMO_PLACEMENTS = resources.demo_placements()
 RETRY_S = 2.0  # a write the disk refused is tried again this often
 
 
 def add_studio_arguments(parser: argparse.ArgumentParser) -> None:
     """What the studio around the show needs (``run`` and ``console`` both take these)."""
-    parser.add_argument("--db", default=str(DEFAULT_DB), help=f"项目数据库 project database ({DEFAULT_DB})")
+    add_db_argument(parser)
     add_server_arguments(parser)
     parser.add_argument("--placements", default=str(DEMO_PLACEMENTS), help="赞助排期 YAML / placements")
     parser.add_argument("--air-date", default=None, help="本期播出日期 YYYY-MM-DD（检查合同）/ air date")
@@ -89,7 +89,7 @@ class Studio:
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.db_path = Path(args.db)
+        self.db_path = resolve_db(getattr(args, "db", None)).resolve()
         self.store: Any = None
         self.server: Any = None
         self.bridge: Any = None

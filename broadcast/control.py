@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from broadcast.errors import GoujiError
 from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors.actions import SHOT_SLOTS
 
@@ -44,12 +45,18 @@ SHOT_ZH = {
 }
 
 
-class ControlError(ValueError):
-    def __init__(self, zh: str, en: str, param: str = "") -> None:
-        super().__init__(zh)
-        self.zh = zh
-        self.en = en
+class ControlError(GoujiError, ValueError):
+    """A control operation with bad parameters: ``ControlError("control", zh, en, param=name)``;
+    ``str()`` is the Chinese message."""
+
+    rule = "control"
+
+    def __init__(self, rule: str = "", zh: str = "", en: str = "", *, param: str = "") -> None:
         self.param = param
+        super().__init__(rule, zh, en)
+
+    def text(self) -> str:
+        return self.zh
 
 
 @dataclass(frozen=True)
@@ -80,7 +87,10 @@ def _graphic(params: dict[str, Any]) -> str:
     g = params.get("graphic")
     if g not in GRAPHICS:
         raise ControlError(
-            f"没有这个图形：{g!r}（可用：{'、'.join(GRAPHICS)}）", f"unknown graphic {g!r}", "graphic"
+            "control",
+            f"没有这个图形：{g!r}（可用：{'、'.join(GRAPHICS)}）",
+            f"unknown graphic {g!r}",
+            param="graphic",
         )
     return str(g)
 
@@ -90,17 +100,21 @@ def _int(params: dict[str, Any], name: str, lo: int, hi: int) -> int:
     if isinstance(v, str) and v.strip().isdigit():
         v = int(v.strip())
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise ControlError(f"{name} 应为 {lo}–{hi} 的整数，不是 {v!r}", f"{name} must be {lo}..{hi}", name)
+        raise ControlError(
+            "control", f"{name} 应为 {lo}–{hi} 的整数，不是 {v!r}", f"{name} must be {lo}..{hi}", param=name
+        )
     return v
 
 
 def _text(params: dict[str, Any], name: str, limit: int = 40) -> str:
     v = params.get(name, "")
     if not isinstance(v, str):
-        raise ControlError(f"{name} 应为文字", f"{name} must be a string", name)
+        raise ControlError("control", f"{name} 应为文字", f"{name} must be a string", param=name)
     v = v.strip()
     if len(v) > limit:
-        raise ControlError(f"{name} 太长（最多 {limit} 字）", f"{name} longer than {limit}", name)
+        raise ControlError(
+            "control", f"{name} 太长（最多 {limit} 字）", f"{name} longer than {limit}", param=name
+        )
     return v
 
 
@@ -112,7 +126,7 @@ def _bool(params: dict[str, Any], name: str) -> bool | None:
         return v
     if isinstance(v, str) and v.lower() in ("true", "1", "on", "false", "0", "off"):
         return v.lower() in ("true", "1", "on")
-    raise ControlError(f"{name} 应为 true 或 false", f"{name} must be true or false", name)
+    raise ControlError("control", f"{name} 应为 true 或 false", f"{name} must be true or false", param=name)
 
 
 # ------------------------------------------------------------------------------------ operations
@@ -136,9 +150,10 @@ def _mention(state: Mapping[str, Any], p: dict[str, Any]) -> list[Step]:
     ids = [r["id"] for r in state["sponsors"]["roster"]]
     if sid not in ids:
         raise ControlError(
+            "control",
             f"没有这个赞助商：{sid!r}（可用：{'、'.join(ids) or '无'}）",
             f"unknown sponsor {sid!r}",
-            "sponsor",
+            param="sponsor",
         )
     return [("sponsor.mention", {"sponsor": sid})]
 
@@ -147,7 +162,10 @@ def _shot(state: Mapping[str, Any], p: dict[str, Any]) -> list[Step]:
     slot = p.get("slot")
     if slot not in SHOT_SLOTS:
         raise ControlError(
-            f"没有这个现场广告位：{slot!r}（可用：{'、'.join(SHOT_SLOTS)}）", f"unknown slot {slot!r}", "slot"
+            "control",
+            f"没有这个现场广告位：{slot!r}（可用：{'、'.join(SHOT_SLOTS)}）",
+            f"unknown slot {slot!r}",
+            param="slot",
         )
     return [("sponsor.shot", {"slot": slot})]
 
@@ -172,7 +190,9 @@ def _lower_third(state: Mapping[str, Any], p: dict[str, Any]) -> list[Step]:
     else:
         name, line2 = _text(p, "name"), _text(p, "line2")
         if not name:
-            raise ControlError("请给出 seat、host 或 name", "give seat, host or name", "name")
+            raise ControlError(
+                "control", "请给出 seat、host 或 name", "give seat, host or name", param="name"
+            )
     return [
         ("lower_third.set", {"name": name, "line2": line2}),
         ("graphic.set", {"bus": "preview", "graphic": "lower_third", "on": True}),
@@ -182,7 +202,7 @@ def _lower_third(state: Mapping[str, Any], p: dict[str, Any]) -> list[Step]:
 def _draw(state: Mapping[str, Any], p: dict[str, Any]) -> list[Step]:
     contestant = _text(p, "contestant")
     if not contestant:
-        raise ControlError("请填写抽奖选手", "contestant missing", "contestant")
+        raise ControlError("control", "请填写抽奖选手", "contestant missing", param="contestant")
     cell = _int(p, "cell", 1, 9)
     steps: list[Step] = [("jiugongge.draw", {"contestant": contestant, "cell": cell - 1})]
     if not state["graphics"]["program"]["jiugongge"]["on"]:  # the reveal must be on air
@@ -290,14 +310,17 @@ def actions(name: str, state: Mapping[str, Any], params: dict[str, Any] | None =
     """The store actions operation ``name`` stands for now (raises ControlError on bad input)."""
     op = OPERATIONS.get(name)
     if op is None:
-        raise ControlError(f"没有这个操作：{name!r}", f"unknown operation {name!r}", "operation")
+        raise ControlError(
+            "control", f"没有这个操作：{name!r}", f"unknown operation {name!r}", param="operation"
+        )
     params = dict(params or {})
     unknown = sorted(set(params) - {p.name for p in op.params})
     if unknown:
         raise ControlError(
+            "control",
             f"{name} 没有参数 {', '.join(unknown)}",
             f"{name} has no parameter(s) {', '.join(unknown)}",
-            unknown[0],
+            param=unknown[0],
         )
     return op.build(state, params)
 

@@ -19,12 +19,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", required=True, help="项目数据库 project database")
+    from broadcast.core.db import add_db_argument
+
+    add_db_argument(parser)
 
 
 def _differs(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
@@ -33,11 +34,12 @@ def _differs(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
 
 def main(args: argparse.Namespace) -> int:
     from broadcast.core.db import DatabaseError
+    from broadcast.core.db import chosen as chosen_db
     from broadcast.core.journal import Journal
     from broadcast.core.store import ShowStore
     from broadcast.studio import components
 
-    path = Path(args.db)
+    path = chosen_db(args.db)
     if not path.is_file():
         print(f"{path}: 数据库文件不存在 / no such database file", file=sys.stderr)
         return 2

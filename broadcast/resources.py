@@ -17,9 +17,14 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from broadcast.errors import GoujiError
 
-class ResourceMissing(RuntimeError):
+
+class ResourceMissing(GoujiError, RuntimeError):
     """A shipped folder is not on disk (a zipped install): one line saying which and what to do."""
+
+    rule = "resources"
+    show_rule = False
 
 
 def package_dir(package: str) -> Path:
@@ -27,8 +32,10 @@ def package_dir(package: str) -> Path:
     root = resources.files(package)
     if not isinstance(root, Path) or not root.is_dir():
         raise ResourceMissing(
-            f"{package}: 安装包里的文件不在磁盘上，请用 pip install 正常安装（不要压缩安装）"
-            f" / the package's files are not on disk: install it with pip (not zipped)"
+            "resources",
+            "安装包里的文件不在磁盘上，请用 pip install 正常安装（不要压缩安装）",
+            "the package's files are not on disk: install it with pip (not zipped)",
+            where=package,
         )
     return root
 

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
+from .errors import GoujiError
+
 
 class Rank(IntEnum):
     """Card ranks in playing order, suits ignored (G2.2)."""
@@ -67,12 +69,18 @@ def quote(text: str, limit: int = 40) -> str:
     return repr(text)
 
 
-class CardError(ValueError):
-    """A malformed card string. ``column`` is the 1-based position of the offending character."""
+class CardError(GoujiError, ValueError):
+    """A malformed card string: ``CardError(rule, zh, en, column=)``, ``column`` the 1-based position of the
+    offending character. ``str()`` is the English message."""
 
-    def __init__(self, message: str, column: int = 0) -> None:
-        super().__init__(message)
+    rule = "G2.4"
+
+    def __init__(self, rule: str = "", zh: str = "", en: str = "", *, column: int = 0) -> None:
         self.column = column
+        super().__init__(rule, zh, en)
+
+    def text(self) -> str:
+        return self.en
 
 
 def parse_counts(text: str) -> list[int]:
@@ -90,18 +98,32 @@ def parse_counts(text: str) -> list[int]:
                 counts[7] += 1
                 i += 2
                 continue
-            raise CardError(f"bad card '1' at column {i + 1} (write 10 as T or 10)", i + 1)
+            raise CardError(
+                "G2.4",
+                f"第 {i + 1} 列的“1”不是牌（10 写作 T 或 10）",
+                f"bad card '1' at column {i + 1} (write 10 as T or 10)",
+                column=i + 1,
+            )
         idx = _SYM_INDEX.get(ch)
         if idx is None:
             if ch.isspace():
                 i += 1
                 continue
-            raise CardError(f"bad card {ch!r} at column {i + 1} (cards are 3-9 T J Q K A 2 B R)", i + 1)
+            raise CardError(
+                "G2.4",
+                f"第 {i + 1} 列的 {ch!r} 不是牌（牌为 3–9 T J Q K A 2 B R）",
+                f"bad card {ch!r} at column {i + 1} (cards are 3-9 T J Q K A 2 B R)",
+                column=i + 1,
+            )
         counts[idx] += 1
         i += 1
     for r in range(NRANKS):
         if counts[r] > TOTALS[r]:
-            raise CardError(f"{counts[r]} cards of rank {SYMBOLS[r]}: the pack has only {TOTALS[r]}")
+            raise CardError(
+                "G2.1",
+                f"{SYMBOLS[r]} 有 {counts[r]} 张：四副牌只有 {TOTALS[r]} 张",
+                f"{counts[r]} cards of rank {SYMBOLS[r]}: the pack has only {TOTALS[r]}",
+            )
     return counts
 
 
@@ -130,7 +152,7 @@ def cards_to_counts(cards: Iterable[int] | str) -> list[int]:
     for c in cards:
         r = int(c)
         if not 0 <= r < NRANKS:
-            raise CardError(f"bad rank index {r}")
+            raise CardError("G2.1", f"没有这个点数：{r}", f"bad rank index {r}")
         counts[r] += 1
     return counts
 
@@ -147,14 +169,12 @@ def format_cards(cards: Iterable[int] | Play) -> str:
     return format_counts(cards_to_counts(cards))
 
 
-class PlayError(ValueError):
-    """Cards that do not form a play (G3). ``rule`` is the clause id."""
+class PlayError(GoujiError, ValueError):
+    """Cards that do not form a play (G3): ``PlayError(rule, zh, en)``, ``rule`` the clause id.
+    ``str()`` is the English message."""
 
-    def __init__(self, rule: str, en: str, zh: str) -> None:
-        super().__init__(en)
-        self.rule = rule
-        self.en = en
-        self.zh = zh
+    def text(self) -> str:
+        return self.en
 
 
 # G6.1 thresholds: base-rank cards (attached 2s counted as base) needed for 够级牌.
@@ -264,14 +284,14 @@ def play_from_counts(counts: Sequence[int]) -> Play:
             base = r
             break
     if base < 0:
-        raise PlayError("G3.1", "a play needs at least one card", "出牌至少一张")
+        raise PlayError("G3.1", "出牌至少一张", "a play needs at least one card")
     if base < TWO:
         for r in range(base + 1, TWO):
             if counts[r]:
                 raise PlayError(
                     "G3.2",
-                    f"cannot mix ranks {SYMBOLS[base]} and {SYMBOLS[r]}: only 2s and jokers may be attached",
                     f"不同点数牌不可混合发出（{ZH_NAMES[base]}与{ZH_NAMES[r]}），花、钱例外",
+                    f"cannot mix ranks {SYMBOLS[base]} and {SYMBOLS[r]}: only 2s and jokers may be attached",
                 )
         return Play(base, counts[base], counts[TWO], counts[SMALL], counts[BIG])
     if base == TWO:

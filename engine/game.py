@@ -199,7 +199,7 @@ class NotAPlay(Action):
     def illegal(self) -> IllegalAction:
         """The :class:`IllegalAction` that pushing this move raises."""
         e, t = self.error, self.text
-        return IllegalAction(e.rule, f"{t} is not a play: {e.en}", f"{t}不成一手牌：{e.zh}", action=self)
+        return IllegalAction(e.rule, f"{t}不成一手牌：{e.zh}", f"{t} is not a play: {e.en}", action=self)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, NotAPlay):
@@ -442,7 +442,9 @@ class Game:
         for r in range(NRANKS):
             if total[r] > TOTALS[r]:
                 raise CardError(
-                    f"the hands hold {total[r]} cards of rank {Rank(r).symbol}; the pack has {TOTALS[r]}"
+                    "G2.1",
+                    f"各家手牌共有 {total[r]} 张 {Rank(r).symbol}，四副牌只有 {TOTALS[r]} 张",
+                    f"the hands hold {total[r]} cards of rank {Rank(r).symbol}; the pack has {TOTALS[r]}",
                 )
         self._supply = [TOTALS[r] - total[r] for r in range(NRANKS)]  # for unknown hands
         self._hands = hs
@@ -1039,7 +1041,8 @@ class Game:
         if mode is not None:
             return None
         assert e is not None
-        return IllegalAction(e[0], e[1], e[2], action=action)
+        rule, en, zh = e
+        return IllegalAction(rule, zh, en, action=action)
 
     def _avail(self, seat: int) -> tuple[list[int], int]:
         h = self._hands[seat]
@@ -1097,7 +1100,8 @@ class Game:
         mode, e = self._classify(action.seat, action.kind, action.cards)
         if mode is None:
             assert e is not None
-            raise IllegalAction(e[0], e[1], e[2], action=action, move=len(self._moves) + 1)
+            rule, en, zh = e
+            raise IllegalAction(rule, zh, en, action=action, move=len(self._moves) + 1)
         self._undo.append(self._snapshot())
         self._apply(action.seat, mode, action.cards)
         self._moves.append(action)
@@ -1660,7 +1664,7 @@ def _not_a_play(action: Action, move: int) -> IllegalAction:
     if isinstance(action, NotAPlay):
         e = action.illegal()
     else:  # pragma: no cover - Action's constructor refuses a play without cards
-        e = IllegalAction("G3.2", "the cards do not form a play", "所出的牌不成一手牌", action=action)
+        e = IllegalAction("G3.2", "所出的牌不成一手牌", "the cards do not form a play", action=action)
     e.move = move
     return e
 

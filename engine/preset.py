@@ -12,18 +12,25 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .errors import GoujiError
 from .yamlread import MappingNode, Node, ScalarNode, SequenceNode, YamlError, as_bool, as_int, compose, decode
 
 PRESETS = resources.files("engine") / "presets"  # works from a source tree and from an installed wheel
 PRESET_DIR = Path(str(PRESETS))
 
 
-class PresetError(ValueError):
+class PresetError(GoujiError, ValueError):
+    """A preset file that cannot be used: ``PresetError(filename, line, message)``; ``str()`` is
+    ``filename:line: message`` (rule ``preset``; the messages are English)."""
+
+    rule = "preset"
+    show_rule = False
+
     def __init__(self, filename: str, line: int, message: str) -> None:
-        super().__init__(f"{filename}:{line}: {message}")
         self.filename = filename
         self.line = line
         self.message = message
+        super().__init__("preset", message, message, where=f"{filename}:{line}")
 
 
 @dataclass(frozen=True)

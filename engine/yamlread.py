@@ -30,6 +30,8 @@ from yaml.events import AliasEvent, CollectionStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
+from .errors import GoujiError
+
 __all__ = [
     "MAX_DEPTH",
     "MappingNode",
@@ -52,24 +54,25 @@ MAX_DEPTH = 50  # levels of nesting; the project's files use fewer than 8
 TAG = "tag:yaml.org,2002:"
 
 
-class YamlError(ValueError):
+class YamlError(GoujiError, ValueError):
     """A YAML text that cannot be read: where (``file``, 1-based ``line`` and ``column``) and why.
 
     ``zh``/``en`` say what is wrong, ``fix_zh``/``fix_en`` what to do; ``str()`` is the one line a
-    person sees: ``file:line:column: zh / en``.
+    person sees: ``file:line:column: zh / en`` (rule ``yaml``, the location is ``where``).
     """
+
+    rule = "yaml"
+    show_rule = False
 
     def __init__(
         self, file: str, line: int, column: int, zh: str, en: str, fix_zh: str = "", fix_en: str = ""
     ) -> None:
-        super().__init__(f"{file}:{line}:{column}: {zh} / {en}")
         self.file = file
         self.line = line
         self.column = column
-        self.zh = zh
-        self.en = en
         self.fix_zh = fix_zh
         self.fix_en = fix_en
+        super().__init__("yaml", zh, en, where=f"{file}:{line}:{column}")
 
 
 _SYNTAX_FIX = (

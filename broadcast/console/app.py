@@ -22,6 +22,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Signal
 
+from broadcast.core.db import resolve as resolve_db
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -173,7 +175,7 @@ def main(args: argparse.Namespace) -> int:
 
     from broadcast.app import Studio
 
-    db = Path(args.db)
+    db = resolve_db(args.db).resolve()
     recovered = journal_length(db)
     studio_args = argparse.Namespace(**vars(args))
     studio = Studio(studio_args)

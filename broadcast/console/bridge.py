@@ -77,9 +77,7 @@ class StoreBridge(QObject):
             self.refused.emit(ticket, exc)
         else:  # a bug or a broken disk: the action is not applied; say so, keep the show going
             log.error("dispatch failed: %s", exc, exc_info=exc)
-            self.refused.emit(
-                ticket, ActionRefused(f"操作失败：{exc}", rule="error", message_en=f"failed: {exc}")
-            )
+            self.refused.emit(ticket, ActionRefused("error", f"操作失败：{exc}", f"failed: {exc}"))
 
     def call(self, fn: Callable[..., Any], *args: Any, ticket: int | None = None, **kw: Any) -> int:
         """Run ``fn(*args, **kw)`` on the store thread (season reads/writes, saving a game …); the

@@ -14,17 +14,71 @@ SQLite error into one line naming the file and what to do.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sqlite3
+import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TextIO
+
+from broadcast.errors import GoujiError
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
+DB_ENV = "GOUJI_DB"
+DEFAULT_DB = Path("data") / "studio.sqlite"  # relative to the working directory
 
-class DatabaseError(Exception):
-    """A database file that cannot be used (newer schema, not a database, another program's, locked)."""
+
+def default_path(env: Mapping[str, str] | None = None) -> Path:
+    """The project database a command opens when it is given no ``--db``: ``$GOUJI_DB`` if set, else
+    ``./data/studio.sqlite`` in the working directory — never inside the installed package, which may
+    not be writable. Every command (run, console, season, import, export, report, sponsors,
+    verify-journal) uses this one rule."""
+    value = (os.environ if env is None else env).get(DB_ENV, "").strip()
+    return Path(value).expanduser() if value else DEFAULT_DB
+
+
+def add_db_argument(parser: argparse.ArgumentParser, what: str = "项目数据库 project database") -> None:
+    """``--db FILE`` with the project's default (:func:`default_path`, read when the command runs)."""
+    parser.add_argument(
+        "--db", default=None, help=f"{what}（默认 default: ${DB_ENV}，否则 else ./{DEFAULT_DB.as_posix()}）"
+    )
+
+
+def resolve(arg: str | Path | None) -> Path:
+    """The database a command uses: its ``--db`` if given, else :func:`default_path`."""
+    return Path(arg) if arg else default_path()
+
+
+def chosen(arg: str | Path | None, *, stream: TextIO | None = None) -> Path:
+    """The database a command opens: its ``--db``, else the project's default — and then it says which
+    file that is (the operator did not name it)."""
+    if arg:
+        return Path(arg)
+    path = default_path()
+    announce(path, stream=stream)
+    return path
+
+
+def announce(path: str | Path, *, stream: TextIO | None = None) -> None:
+    """Say which database file a command uses (on stderr unless told: stdout may be a JSON answer)."""
+    p = Path(path)
+    state = "" if p.exists() else "（新建 new）"
+    print(f"项目数据库 database: {p.resolve()}{state}", file=stream or sys.stderr, flush=True)
+
+
+class DatabaseError(GoujiError):
+    """A database file that cannot be used (newer schema, not a database, another program's, locked):
+    ``DatabaseError("database", zh, en, path=file)``; ``str()`` is ``file: 中文 / English``."""
+
+    rule = "database"
+    show_rule = False
+
+    def __init__(self, rule: str = "", zh: str = "", en: str = "", *, path: str | Path = "") -> None:
+        self.path = str(path)
+        super().__init__(rule, zh, en, where=path)
 
 
 class StorageError(DatabaseError):
@@ -32,10 +86,13 @@ class StorageError(DatabaseError):
     was kept (SQLite rolled it back); what was committed before is intact. ``kind`` is ``full``,
     ``readonly``, ``io``, ``damaged`` or ``locked``."""
 
-    def __init__(self, message: str, *, kind: str, path: str | Path = "") -> None:
-        super().__init__(message)
+    rule = "storage"
+
+    def __init__(
+        self, rule: str = "", zh: str = "", en: str = "", *, kind: str, path: str | Path = ""
+    ) -> None:
         self.kind = kind
-        self.path = str(path)
+        super().__init__(rule, zh, en, path=path)
 
 
 class StudioConnection(sqlite3.Connection):
@@ -52,9 +109,9 @@ def refused(conn: sqlite3.Connection) -> StorageError:
     path = getattr(conn, "path", "") or "database"
     reason = getattr(conn, "reason", "")
     if reason:
-        return StorageError(reason, kind="full", path=path)
+        return StorageError("storage", reason, kind="full", path=path)
     zh, en = _ADVICE["readonly"]
-    return StorageError(f"{path}: {zh} / {en}", kind="readonly", path=path)
+    return StorageError("storage", f"{zh}", f"{en}", kind="readonly", path=path)
 
 
 def writable_again(conn: sqlite3.Connection) -> sqlite3.Connection | None:
@@ -147,7 +204,7 @@ def storage_error(exc: sqlite3.Error, path: str | Path) -> StorageError:
     if kind == "io" and disk_full(path):
         kind = "full"
     zh, en = _ADVICE[kind]
-    return StorageError(f"{path}: {zh} / {en} ({exc})", kind=kind, path=path)
+    return StorageError("storage", f"{zh}", f"{en} ({exc})", kind=kind, path=path)
 
 
 _header_fds: dict[tuple[int, int], int] = {}
@@ -177,11 +234,15 @@ def _check_file(p: Path) -> None:
     try:
         head = _read_header(p)
     except OSError as exc:
-        raise DatabaseError(f"{p}: 无法读取 cannot read the file ({exc.strerror})") from exc
+        raise DatabaseError(
+            "database", f"无法读取文件（{exc.strerror}）", f"cannot read the file ({exc.strerror})", path=p
+        ) from exc
     if head and head != SQLITE_HEADER:
         raise DatabaseError(
-            f"{p}: 不是 SQLite 数据库文件 / not an SQLite database file: give the studio's .sqlite file "
-            "(or a new file name to start one)"
+            "database",
+            "不是 SQLite 数据库文件",
+            "not an SQLite database file: give the studio's .sqlite file (or a new file name to start one)",
+            path=p,
         )
 
 
@@ -221,9 +282,12 @@ def _open(p: Path, *, readonly: bool, check_same_thread: bool) -> StudioConnecti
         conn.close()
         if Path(f"{p}-wal").exists() and Path(f"{p}-wal").stat().st_size > 0:
             raise DatabaseError(
-                f"{p}: 只读磁盘上的数据库还有未合并的 -wal 文件，请把 {p.name} 和 {p.name}-wal "
-                f"一起复制到可写的位置再打开 / the read-only copy has un-merged changes in {p.name}-wal: "
-                "copy both files to a writable place and open that"
+                "database",
+                f"只读磁盘上的数据库还有未合并的 -wal 文件，请把 {p.name} 和 {p.name}-wal 一起复制到可写的"
+                "位置再打开",
+                f"the read-only copy has un-merged changes in {p.name}-wal: copy both files to a writable "
+                "place and open that",
+                path=p,
             ) from None
         conn = sqlite3.connect(
             f"{uri}?mode=ro&immutable=1",
@@ -253,21 +317,28 @@ def connect(
     exists = p.exists()
     if exists:
         if p.is_dir():
-            raise DatabaseError(f"{p}: 是一个目录，不是数据库文件 / is a folder, not a database file")
+            raise DatabaseError(
+                "database", "是一个目录，不是数据库文件", "is a folder, not a database file", path=p
+            )
         _check_file(p)
     elif readonly:
-        raise DatabaseError(f"{p}: 数据库文件不存在 / no such database file")
+        raise DatabaseError("database", "数据库文件不存在", "no such database file", path=p)
     else:
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise DatabaseError(
-                f"{p}: 无法建立数据库所在的目录 cannot create the database's folder ({exc.strerror})"
+                "database",
+                f"无法建立数据库所在的目录（{exc.strerror}）",
+                f"cannot create the database's folder ({exc.strerror})",
+                path=p,
             ) from exc
     ro = readonly or not _writable(p)
     if ro and not exists:
         raise StorageError(
-            f"{p}: 目录只读，无法新建数据库 / the folder is read-only: cannot create the database here",
+            "storage",
+            "目录只读，无法新建数据库",
+            "the folder is read-only: cannot create the database here",
             kind="readonly",
             path=p,
         )
@@ -292,9 +363,11 @@ def connect(
             conn.close()
             shown = ", ".join(sorted(tables)[:5]) + (" …" if len(tables) > 5 else "")
             raise DatabaseError(
-                f"{p}: 这是别的程序的 SQLite 数据库（表 {shown}），不是演播室的项目数据库；"
-                f"请换一个文件名 / another program's SQLite file (tables {shown}), not a studio database: "
-                "use another file name"
+                "database",
+                f"这是别的程序的 SQLite 数据库（表 {shown}），不是演播室的项目数据库；请换一个文件名",
+                f"another program's SQLite file (tables {shown}), not a studio database: use another file "
+                "name",
+                path=p,
             )
         if not ro:
             conn.execute("PRAGMA journal_mode=WAL")
@@ -311,7 +384,9 @@ def connect(
         kind = error_kind(exc)
         if kind in ("full", "readonly", "io", "locked"):
             raise storage_error(exc, p) from exc
-        raise DatabaseError(f"{p}: 不是可用的 SQLite 数据库 not a usable SQLite database ({exc})") from exc
+        raise DatabaseError(
+            "database", f"不是可用的 SQLite 数据库（{exc}）", f"not a usable SQLite database ({exc})", path=p
+        ) from exc
     conn.row_factory = sqlite3.Row
     return conn
 
@@ -334,26 +409,31 @@ def migrate(conn: sqlite3.Connection, component: str, migrations: Sequence[str])
         path = getattr(conn, "path", "") or "database"
         if have > len(migrations):
             raise DatabaseError(
-                f"{path}: 数据库来自更新的版本（{component} v{have}，本程序只认识 v{len(migrations)}），"
-                f"请升级软件后再打开 / the database holds {component} schema v{have}, newer than this build "
-                f"knows (v{len(migrations)}): upgrade the software, do not open it with this version"
+                "database",
+                f"数据库来自更新的版本（{component} v{have}，本程序只认识 v{len(migrations)}），请升级软件"
+                "后再打开",
+                f"the database holds {component} schema v{have}, newer than this build knows "
+                f"(v{len(migrations)}): upgrade the software, do not open it with this version",
+                path=path,
             )
         if have < len(migrations) and getattr(conn, "readonly", False):
             if getattr(conn, "reason", ""):  # opened read-only because the disk is full
-                raise StorageError(str(conn.reason), kind="full", path=path)  # type: ignore[attr-defined]
+                raise StorageError("storage", str(conn.reason), kind="full", path=path)  # type: ignore[attr-defined]
             if not getattr(conn, "reopenable", True) and _writable(Path(path)):  # read-only on purpose
                 raise StorageError(
-                    f"{path}: 文件来自旧版本，需要先升级（{component} v{have} → v{len(migrations)}）：先用 "
-                    "python -m broadcast run 打开一次 / the file is from an older build and needs an upgrade "
-                    f"({component} v{have} → v{len(migrations)}): open it once with python -m broadcast run",
+                    "storage",
+                    f"文件来自旧版本，需要先升级（{component} v{have} → v{len(migrations)}）：先用 "
+                    "python -m broadcast run 打开一次",
+                    f"the file is from an older build and needs an upgrade ({component} v{have} → "
+                    f"v{len(migrations)}): open it once with python -m broadcast run",
                     kind="readonly",
                     path=path,
                 )
             raise StorageError(
-                f"{path}: 只读文件需要升级（{component} v{have} → v{len(migrations)}），"
-                "请复制到可写的位置再打开 / "
-                f"a read-only file needs an upgrade ({component} v{have} → v{len(migrations)}): copy it to a "
-                "writable place and open that",
+                "storage",
+                f"只读文件需要升级（{component} v{have} → v{len(migrations)}），请复制到可写的位置再打开",
+                f"a read-only file needs an upgrade ({component} v{have} → v{len(migrations)}): copy it to "
+                "a writable place and open that",
                 kind="readonly",
                 path=path,
             )
@@ -377,8 +457,11 @@ def migrate(conn: sqlite3.Connection, component: str, migrations: Sequence[str])
             except sqlite3.OperationalError as exc:
                 if error_kind(exc) == "io" and "already exists" in str(exc):
                     raise DatabaseError(
-                        f"{path}: 表已存在但不是本程序建立的（{exc}）/ a table of {component} exists but was "
-                        "not made by this software: use another file name"
+                        "database",
+                        f"表已存在但不是本程序建立的（{exc}）",
+                        f"a table of {component} exists but was not made by this software: use another "
+                        "file name",
+                        path=path,
                     ) from exc
                 raise storage_error(exc, path) from exc
         return len(migrations)

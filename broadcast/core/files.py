@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from broadcast.errors import GoujiError
+
 _ADVICE = {
     errno.ENOSPC: ("磁盘已满，腾出空间后重试", "the disk is full: free some space, then try again"),
     errno.EDQUOT: ("超出磁盘配额，腾出空间后重试", "over the disk quota: free some space, then try again"),
@@ -28,18 +30,36 @@ _ADVICE = {
 }
 
 
-class WriteFailed(Exception):
-    """A file could not be written; the message names it and what to do. ``os_error`` is the cause."""
+class WriteFailed(GoujiError):
+    """A file could not be written: ``WriteFailed("write", zh, en, path=file, os_error=cause)``;
+    ``str()`` is ``file: 中文 / English`` (what happened and what to do)."""
 
-    def __init__(self, message: str, os_error: OSError | None = None) -> None:
-        super().__init__(message)
+    rule = "write"
+    show_rule = False
+
+    def __init__(
+        self,
+        rule: str = "",
+        zh: str = "",
+        en: str = "",
+        *,
+        path: str | Path = "",
+        os_error: OSError | None = None,
+    ) -> None:
+        self.path = str(path)
         self.os_error = os_error
+        super().__init__(rule, zh, en, where=path)
+
+
+def write_failed(path: str | Path, exc: OSError) -> WriteFailed:
+    """The error for ``exc`` writing ``path``: what happened (中文 / English) and what to do."""
+    zh, en = _ADVICE.get(exc.errno or 0, ("无法写入", f"cannot write it ({exc.strerror or exc})"))
+    return WriteFailed("write", zh, en, path=path, os_error=exc)
 
 
 def describe_os_error(path: str | Path, exc: OSError) -> str:
     """One line: the file, what happened (中文 / English) and what to do."""
-    zh, en = _ADVICE.get(exc.errno or 0, ("无法写入", f"cannot write it ({exc.strerror or exc})"))
-    return f"{path}: {zh} / {en}"
+    return str(write_failed(path, exc))
 
 
 def os_error_in(exc: BaseException | None) -> OSError | None:
@@ -74,7 +94,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
             pass
         cause = os_error_in(exc)
         if cause is not None and not isinstance(exc, WriteFailed):
-            raise WriteFailed(describe_os_error(out, cause), cause) from exc
+            raise write_failed(out, cause) from exc
         raise
 
 

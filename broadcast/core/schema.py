@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
+from broadcast.errors import GoujiError
+
 if TYPE_CHECKING:
     from broadcast.core.component import Component
 
@@ -19,12 +21,16 @@ SCHEMA_ID = "https://gouji-studio.local/show_state.schema.json"
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
-class StateInvalid(Exception):
+class StateInvalid(GoujiError):
     """A state that does not match the schema (a bug in a reducer, or a bad action payload)."""
 
+    rule = "schema"
 
-class SchemaConflict(Exception):
+
+class SchemaConflict(GoujiError):
     """Two components claim the same section or the same action type."""
+
+    rule = "component"
 
 
 def defaults_of(node: dict[str, Any]) -> Any:
@@ -66,7 +72,11 @@ class StateSchema:
         for comp in components:
             for key, sub in comp.sections.items():
                 if key in owner:
-                    raise SchemaConflict(f"section {key!r} claimed by both {owner[key]} and {comp.name}")
+                    raise SchemaConflict(
+                        "component",
+                        f"状态的 {key!r} 部分被 {owner[key]} 和 {comp.name} 同时占用",
+                        f"section {key!r} claimed by both {owner[key]} and {comp.name}",
+                    )
                 owner[key] = comp.name
                 props[key] = sub
         self.owner: dict[str, str] = owner
@@ -113,11 +123,19 @@ class StateSchema:
             known = self.schema["properties"]
             extra = sorted(set(state) - set(known))
             if extra:
-                raise StateInvalid(f"show state invalid at (root): unknown section(s) {', '.join(extra)}")
+                raise StateInvalid(
+                    "schema",
+                    f"节目状态不合规：未知部分 {', '.join(extra)}",
+                    f"show state invalid at (root): unknown section(s) {', '.join(extra)}",
+                )
             errors = []
             for key in sections:
                 if key not in state:
-                    raise StateInvalid(f"show state invalid at (root): section {key!r} missing")
+                    raise StateInvalid(
+                        "schema",
+                        f"节目状态不合规：缺少 {key!r} 部分",
+                        f"show state invalid at (root): section {key!r} missing",
+                    )
                 errors = sorted(
                     self._section_validator(key).iter_errors(state[key]), key=lambda e: list(e.absolute_path)
                 )
@@ -127,7 +145,11 @@ class StateSchema:
         if errors:
             e = errors[0]
             where = "/".join(str(p) for p in [*prefix, *e.absolute_path]) or "(root)"
-            raise StateInvalid(f"show state invalid at {where}: {e.message}")
+            raise StateInvalid(
+                "schema",
+                f"节目状态不合规：{where}：{e.message}",
+                f"show state invalid at {where}: {e.message}",
+            )
 
 
 @cache

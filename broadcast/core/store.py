@@ -43,6 +43,7 @@ from broadcast.core.component import ActionSpec, Component, Context, Payload, Re
 from broadcast.core.journal import Checkpoint, Journal
 from broadcast.core.schema import SchemaConflict, StateSchema, compose
 from broadcast.core.text import describe_invisible, find_invisible
+from broadcast.errors import GoujiError
 
 __all__ = [
     "ActionRefused",
@@ -61,21 +62,20 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
-class ActionRefused(Exception):
-    """An action the current state does not allow. ``rule`` is a clause id (G4.2) or a short code."""
+class ActionRefused(GoujiError):
+    """An action the current state does not allow: ``ActionRefused(rule, zh, en)``, ``rule`` a clause
+    id (G4.2) or a short code. Nothing is journaled. ``str()`` is ``[rule] 中文`` (what the operator sees)."""
 
-    def __init__(self, message: str, *, rule: str = "", message_en: str = "") -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-        self.message_en = message_en
+    @property
+    def message(self) -> str:
+        return self.zh
 
-    def __str__(self) -> str:
-        return f"[{self.rule}] {self.message}" if self.rule else self.message
+    def text(self) -> str:
+        return f"[{self.rule}] {self.zh}" if self.rule else self.zh
 
 
 class UnknownAction(ActionRefused):
-    pass
+    rule = "action"
 
 
 @dataclass(frozen=True)
@@ -329,13 +329,11 @@ class ShowStore:
         found = find_invisible(payload)
         if found is not None:  # U+202E airs 王建军 as 军建王; a zero-width space hides a look-alike
             zh, en = describe_invisible(found[1], found[0])
-            raise ActionRefused(zh, rule="text", message_en=en)
+            raise ActionRefused("text", zh, en)
         with self._lock:
             spec = self._actions.get(type_)
             if spec is None:
-                raise UnknownAction(
-                    f"未知操作 {type_!r}", rule="action", message_en=f"unknown action {type_!r}"
-                )
+                raise UnknownAction("action", f"未知操作 {type_!r}", f"unknown action {type_!r}")
             ts = self._clock()
             seq = self._journal.last_seq() + 1
             ctx = Context(ts=ts, seq=seq, replaying=False, runtime=self.runtime, source=source)
@@ -487,7 +485,9 @@ def _compose_actions(components: Iterable[Component]) -> dict[str, ActionSpec]:
         for type_, spec in comp.actions.items():
             if type_ in out:
                 raise SchemaConflict(
-                    f"action {type_!r} registered by both {out[type_].component} and {comp.name}"
+                    "component",
+                    f"操作 {type_!r} 被 {out[type_].component} 和 {comp.name} 重复注册",
+                    f"action {type_!r} registered by both {out[type_].component} and {comp.name}",
                 )
             out[type_] = spec
     return out

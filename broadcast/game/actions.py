@@ -10,7 +10,7 @@ result is projected into ``state.table`` (what the pages show) and ``state.game`
     store.dispatch("game.play", {"line": "3 TTTTT"})          # refused with the clause id if illegal
     store.dispatch("game.undo")
 
-An illegal move is refused with ``ActionRefused(zh, rule="G4.2", message_en=en)`` from the engine's
+An illegal move is refused with ``ActionRefused("G4.2", zh, en)`` from the engine's
 ``IllegalAction``: that is how the operator learns which rule the move broke. Nothing is journaled.
 
 The live ``Game`` lives in ``ctx.runtime`` and is rebuilt from ``state.game`` (rules, hands or seed,
@@ -34,11 +34,6 @@ COMPONENT = Component("game", schema=resources.files("broadcast.game").joinpath(
 action = COMPONENT.action
 
 RUNTIME_KEY = "table.game"
-
-
-def _no(rule: str, zh: str, en: str) -> ActionRefused:
-    """A refusal naming the rule (clause id or short code), in Chinese first and English."""
-    return ActionRefused(zh, rule=rule, message_en=en)
 
 
 @dataclass
@@ -66,7 +61,7 @@ def _fresh_game(state: State) -> Any:
     rules = state["table"]["rules"]
     leader = g["leader"]
     if leader is None:
-        raise _no("game", "还没有开局（game.new）", "no game started (game.new)")
+        raise ActionRefused("game", "还没有开局（game.new）", "no game started (game.new)")
     try:
         if g["hands"]:
             hands = [h or None for h in g["hands"]]
@@ -76,7 +71,7 @@ def _fresh_game(state: State) -> Any:
         counts = {i + 1: c for i, c in enumerate(g["counts"])} if g["counts"] else None
         return engine.Game(rules, leader=leader, counts=counts)
     except (engine.CardError, engine.PresetError, ValueError) as exc:
-        raise _no("game", f"无法开局：{exc}", f"cannot set up the game: {exc}") from exc
+        raise ActionRefused("game", f"无法开局：{exc}", f"cannot set up the game: {exc}") from exc
 
 
 def live_game(state: State, ctx: Context) -> _Live:
@@ -90,7 +85,7 @@ def live_game(state: State, ctx: Context) -> _Live:
         try:
             game.push(engine.Action.parse(line))
         except (ValueError, engine.IllegalAction) as exc:
-            raise _no(
+            raise ActionRefused(
                 "game",
                 f"牌谱第{i}步无法重放：{line}（{exc}）",
                 f"move {i} of the record does not replay: {line} ({exc})",
@@ -206,7 +201,7 @@ def _seat_names(payload: Payload) -> dict[int, str] | None:
     elif isinstance(names, list | tuple) and len(names) == 6:
         items = list(zip(SEATS, names, strict=True))
     else:
-        raise _no(
+        raise ActionRefused(
             "names",
             "names 应为六个名字的列表或 {座位: 名字}",
             "names must be a list of six names or {seat: name}",
@@ -214,7 +209,7 @@ def _seat_names(payload: Payload) -> dict[int, str] | None:
     out: dict[int, str] = {}
     for seat, name in items:
         if seat not in SEATS:
-            raise _no("G1.1", f"没有 {seat} 号座位", f"no seat {seat} (seats are 1..6)")
+            raise ActionRefused("G1.1", f"没有 {seat} 号座位", f"no seat {seat} (seats are 1..6)")
         out[seat] = str(name).strip()
     return out
 
@@ -228,7 +223,7 @@ def _no_look_alikes(seats: list[dict[str, Any]]) -> None:
             continue
         key = name_key(name)
         if key in seen:
-            raise _no(
+            raise ActionRefused(
                 "names",
                 f"{seen[key]}号和{seat['seat']}号的名字在屏幕上看起来相同（{name}），请区分（如加上地名）",
                 f"seats {seen[key]} and {seat['seat']} carry names that look the same on air ({name}): "
@@ -248,12 +243,12 @@ def _apply_match_fields(state: State, payload: Payload) -> None:
     teams = payload.get("teams")
     if teams is not None:
         if not isinstance(teams, dict) or set(teams) - set(TEAMS):
-            raise _no(
+            raise ActionRefused(
                 "G1.2", "teams 只能有 odd（单号座位）和 even（双号座位）", "teams has only odd and even"
             )
         for team, fields in teams.items():
             if not isinstance(fields, dict) or set(fields) - {"name", "color"}:
-                raise _no(
+                raise ActionRefused(
                     "teams",
                     f"队伍 {team} 只能设置 name 和 color",
                     f"team {team}: only name and color can be set",
@@ -269,7 +264,7 @@ def _apply_match_fields(state: State, payload: Payload) -> None:
                     and len(color) in (4, 7)
                     and all(c in "0123456789abcdefABCDEF" for c in color[1:])
                 ):
-                    raise _no(
+                    raise ActionRefused(
                         "teams",
                         f"颜色应写成 #RRGGBB，不是 {color!r}",
                         f"colour must be #RRGGBB, not {color!r}",
@@ -278,7 +273,7 @@ def _apply_match_fields(state: State, payload: Payload) -> None:
     if "games_in_match" in payload:
         n = payload["games_in_match"]
         if not isinstance(n, int) or n < 1:
-            raise _no("G11.2", "games_in_match 应为正整数", "games_in_match must be ≥ 1")
+            raise ActionRefused("G11.2", "games_in_match 应为正整数", "games_in_match must be ≥ 1")
         table["games_in_match"] = n
 
 
@@ -295,7 +290,7 @@ def match_new(state: State, payload: Payload, ctx: Context) -> None:
     table["games_in_match"] = old["games_in_match"]
     rules = payload.get("rules", old["rules"])
     if rules not in PRESETS:
-        raise _no("rules", f"没有这个规则预设：{rules!r}", f"unknown preset {rules!r}")
+        raise ActionRefused("rules", f"没有这个规则预设：{rules!r}", f"unknown preset {rules!r}")
     table["rules"] = rules
     state["table"] = table
     state["game"] = COMPONENT.defaults("game")
@@ -309,7 +304,7 @@ def match_update(state: State, payload: Payload, ctx: Context) -> None:
     """Team names/colours, seat names, games in the match: {teams?, names?, games_in_match?}."""
     unknown = sorted(set(payload) - {"teams", "names", "games_in_match"})
     if unknown:
-        raise _no(
+        raise ActionRefused(
             "match",
             f"match.update 没有字段 {', '.join(unknown)}",
             f"match.update has no field(s) {', '.join(unknown)}",
@@ -322,10 +317,10 @@ def match_penalty(state: State, payload: Payload, ctx: Context) -> None:
     """A referee penalty (G11.2): {team: odd|even, reason, points?: 2}."""
     team = payload.get("team")
     if team not in TEAMS:
-        raise _no("G11.2", "罚分要指明队伍 odd 或 even", "penalty: team must be odd or even")
+        raise ActionRefused("G11.2", "罚分要指明队伍 odd 或 even", "penalty: team must be odd or even")
     points = payload.get("points", engine.load_preset(state["table"]["rules"]).penalty_points)
     if not isinstance(points, int) or points <= 0:
-        raise _no("G11.2", "罚分应为正整数", "penalty points must be a positive integer")
+        raise ActionRefused("G11.2", "罚分应为正整数", "penalty points must be a positive integer")
     reason = str(payload.get("reason", ""))
     state["game"]["penalties"].append(
         {"team": team, "points": points, "reason": reason, "game_no": state["table"]["game_no"]}
@@ -350,20 +345,20 @@ def game_new(state: State, payload: Payload, ctx: Context) -> None:
     allowed = {"leader", "seed", "hands", "counts", "game_no", "names", "rules", "teams"}
     unknown = sorted(set(payload) - allowed)
     if unknown:
-        raise _no(
+        raise ActionRefused(
             "game",
             f"game.new 没有字段 {', '.join(unknown)}",
             f"game.new has no field(s) {', '.join(unknown)}",
         )
     rules = payload.get("rules", table["rules"])
     if rules not in PRESETS:
-        raise _no("rules", f"没有这个规则预设：{rules!r}", f"unknown preset {rules!r}")
+        raise ActionRefused("rules", f"没有这个规则预设：{rules!r}", f"unknown preset {rules!r}")
     seed = payload.get("seed")
     if seed is not None and not isinstance(seed, int):
-        raise _no("game", "seed 应为整数", "seed must be an integer")
+        raise ActionRefused("game", "seed 应为整数", "seed must be an integer")
     hands = payload.get("hands") or []
     if hands and (not isinstance(hands, list) or len(hands) != 6):
-        raise _no(
+        raise ActionRefused(
             "G2.1",
             "hands 应为六手牌（座位1–6，未知的写空串）",
             "hands must list six hands (seats 1..6, '' when unknown)",
@@ -375,16 +370,18 @@ def game_new(state: State, payload: Payload, ctx: Context) -> None:
         or len(counts) != 6
         or not all(isinstance(c, int) and 0 <= c <= 36 for c in counts)
     ):
-        raise _no("G2.1", "counts 应为六个 0–36 的张数", "counts must be six numbers 0..36")
+        raise ActionRefused("G2.1", "counts 应为六个 0–36 的张数", "counts must be six numbers 0..36")
     leader = payload.get("leader")
     if leader is None:
         leader = engine.first_leader(seed) if seed is not None and not hands else None
     if leader not in SEATS:
-        raise _no("G12.1", "请输入先出牌的座位（上班，1–6）", "give the seat that leads first (上班, 1..6)")
+        raise ActionRefused(
+            "G12.1", "请输入先出牌的座位（上班，1–6）", "give the seat that leads first (上班, 1..6)"
+        )
     if "game_no" in payload:
         game_no = payload["game_no"]
         if not isinstance(game_no, int) or game_no < 1:
-            raise _no("game", "game_no 应为正整数", "game_no must be ≥ 1")
+            raise ActionRefused("game", "game_no 应为正整数", "game_no must be ≥ 1")
     elif table["phase"] == "idle":
         game_no = table["game_no"]
     else:
@@ -420,16 +417,16 @@ def _parse_move(payload: Payload) -> Any:
         return engine.Action.parse(line)
     except engine.PlayError as exc:
         raise ActionRefused(
-            f"“{line}”不是一手牌：{exc.zh}", rule=exc.rule, message_en=f"{line!r} is not a play: {exc.en}"
+            exc.rule, f"“{line}”不是一手牌：{exc.zh}", f"{line!r} is not a play: {exc.en}"
         ) from exc
     except engine.CardError as exc:
-        raise _no(
+        raise ActionRefused(
             "G2.4",
-            f"“{line}”里有看不懂的牌：{exc}（用 3–9 T J Q K A 2 B R）",
-            f"bad cards in {line!r}: {exc}",
+            f"“{line}”里有看不懂的牌：{exc.zh}",
+            f"bad cards in {line!r}: {exc.en}",
         ) from exc
     except ValueError as exc:
-        raise _no(
+        raise ActionRefused(
             "GJN",
             f"出牌格式应为“座位 牌/pass/yield”，如 1 TTTTT：{line!r}",
             f"a move is '<seat> <cards|pass|yield>': {exc}",
@@ -444,11 +441,11 @@ def game_play(state: State, payload: Payload, ctx: Context) -> None:
     live = live_game(state, ctx)
     game = live.game
     if game.is_over():
-        raise _no("G10", "本局已结束，请开始下一局", "the game is over: start the next one")
+        raise ActionRefused("G10", "本局已结束，请开始下一局", "the game is over: start the next one")
     try:
         game.push(move)
     except engine.IllegalAction as exc:
-        raise ActionRefused(exc.zh, rule=exc.rule, message_en=exc.en) from exc
+        raise ActionRefused(exc.rule, exc.zh, exc.en) from exc
     state["game"]["record"] = state["game"]["record"] + [str(move)]
     state["game"]["redo"] = []  # a new decision: what was undone is not redone any more
     live.key = _key(state)

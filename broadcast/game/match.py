@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from broadcast.core import Context, Payload, State
-from broadcast.game.actions import _no, action
+from broadcast.core import ActionRefused, Context, Payload, State
+from broadcast.game.actions import action
 from engine.game import SEATS
 from engine.words import TEAMS
 
@@ -80,7 +80,7 @@ def decide(state: State) -> None:
 
 def _decided(state: State) -> None:
     if state["match"]["result"]["winner"] is not None:
-        raise _no("G11.2", "本场比赛已决出胜负", "the match is already decided")
+        raise ActionRefused("G11.2", "本场比赛已决出胜负", "the match is already decided")
 
 
 @action("match.forfeit")
@@ -88,10 +88,10 @@ def match_forfeit(state: State, payload: Payload, ctx: Context) -> None:
     """A team forfeits (弃权, G11.2): {team: odd|even, reason}; the other team wins the match."""
     team = payload.get("team")
     if team not in TEAMS:
-        raise _no("G11.2", "弃权要指明队伍 odd 或 even", "forfeit: team must be odd or even")
+        raise ActionRefused("G11.2", "弃权要指明队伍 odd 或 even", "forfeit: team must be odd or even")
     reason = str(payload.get("reason", "")).strip()
     if not reason:
-        raise _no("reason", "请写明弃权原因", "give the reason of the forfeit")
+        raise ActionRefused("reason", "请写明弃权原因", "give the reason of the forfeit")
     _decided(state)
     state["match"]["forfeit"] = {"team": team, "reason": reason, "seat": payload.get("seat")}
     decide(state)
@@ -103,10 +103,10 @@ def match_late(state: State, payload: Payload, ctx: Context) -> None:
     match for the player's team (G11.2: 迟到超过5分钟按弃权处理)."""
     seat = payload.get("seat")
     if seat not in SEATS:
-        raise _no("G1.1", f"没有 {seat} 号座位", f"no seat {seat}")
+        raise ActionRefused("G1.1", f"没有 {seat} 号座位", f"no seat {seat}")
     minutes = payload.get("minutes")
     if isinstance(minutes, bool) or not isinstance(minutes, int | float) or minutes < 0:
-        raise _no("G11.2", "迟到分钟数应为非负数", "minutes late must be a number ≥ 0")
+        raise ActionRefused("G11.2", "迟到分钟数应为非负数", "minutes late must be a number ≥ 0")
     reason = str(payload.get("reason", "")).strip()
     state["match"]["late"] = [
         *state["match"]["late"],
@@ -129,9 +129,11 @@ def match_lots(state: State, payload: Payload, ctx: Context) -> None:
     """Draw lots after a tied extra game (G11.2): {seed} (recorded; the engine draws with it)."""
     seed = payload.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise _no("G11.2", "抽签需要一个整数种子（会被记录）", "lots need an integer seed (it is recorded)")
+        raise ActionRefused(
+            "G11.2", "抽签需要一个整数种子（会被记录）", "lots need an integer seed (it is recorded)"
+        )
     if not state["match"]["result"]["needs_lots"]:
-        raise _no(
+        raise ActionRefused(
             "G11.2",
             "只有加赛后总分仍相同才抽签",
             "lots are drawn only when the totals still tie after the extra game",

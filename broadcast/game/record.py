@@ -26,7 +26,6 @@ from broadcast.game.actions import (
     RUNTIME_KEY,
     _fresh_game,
     _key,
-    _no,
     _parse_move,
     action,
     live_game,
@@ -40,7 +39,7 @@ PACK = {r: 16 for r in "3456789TJQKA2"} | {"B": 4, "R": 4}
 def _reason(payload: Payload, required: bool) -> str:
     reason = str(payload.get("reason", "")).strip()
     if required and not reason:
-        raise _no(
+        raise ActionRefused(
             "reason", "请写明原因（如：录入错误、裁判改判）", "give the reason (e.g. typo, referee's ruling)"
         )
     return reason
@@ -55,7 +54,7 @@ def _history(state: State, ctx: Context, kind: str, **fields: Any) -> None:
 def _not_saved(state: State) -> None:
     link = state["match"]["season"]
     if link and any(s["game_no"] == state["table"]["game_no"] for s in link["saved"]):
-        raise _no(
+        raise ActionRefused(
             "season",
             f"第{state['table']['game_no']}局已存入赛季，不能再改",
             "this game is saved to the season: it cannot be changed any more",
@@ -63,7 +62,7 @@ def _not_saved(state: State) -> None:
 
 
 def _refused(exc: Any) -> ActionRefused:
-    return ActionRefused(exc.zh, rule=exc.rule, message_en=exc.en)
+    return ActionRefused(exc.rule, exc.zh, exc.en)
 
 
 @action("game.undo")
@@ -73,7 +72,7 @@ def game_undo(state: State, payload: Payload, ctx: Context) -> None:
     _not_saved(state)
     live = live_game(state, ctx)
     if not live.game.moves:
-        raise _no("undo", "本局还没有出牌，无法撤销", "nothing to undo in this game")
+        raise ActionRefused("undo", "本局还没有出牌，无法撤销", "nothing to undo in this game")
     undone = str(live.game.pop())
     n = len(state["game"]["record"])
     state["game"]["record"] = state["game"]["record"][:-1]
@@ -89,7 +88,7 @@ def game_redo(state: State, payload: Payload, ctx: Context) -> None:
     reason = _reason(payload, required=False)
     redo = state["game"]["redo"]
     if not redo:
-        raise _no("redo", "没有可以重做的一步", "nothing to redo")
+        raise ActionRefused("redo", "没有可以重做的一步", "nothing to redo")
     live = live_game(state, ctx)
     move = engine.Action.parse(redo[-1])
     try:
@@ -115,11 +114,11 @@ def game_correct(state: State, payload: Payload, ctx: Context) -> None:
     delete, insert = bool(payload.get("delete")), bool(payload.get("insert"))
     last = len(record) + (1 if insert else 0)
     if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= last:
-        raise _no(
+        raise ActionRefused(
             "correct", f"没有第{n}步（本局共{len(record)}步）", f"no move {n} (the game has {len(record)})"
         )
     if delete and insert:
-        raise _no("correct", "不能同时删除和插入", "delete and insert together")
+        raise ActionRefused("correct", "不能同时删除和插入", "delete and insert together")
     game = _fresh_game(state)
     for line in record[: n - 1]:  # these stood before and stand now
         game.push(engine.Action.parse(line))
@@ -127,10 +126,10 @@ def game_correct(state: State, payload: Payload, ctx: Context) -> None:
     new_line = ""
     if not delete:
         if "line" not in payload:
-            raise _no("correct", "更正需要新的一步（line）", "a correction needs the new line")
+            raise ActionRefused("correct", "更正需要新的一步（line）", "a correction needs the new line")
         move = _parse_move(payload)
         if game.is_over():
-            raise _no("G10", "此处本局已结束", "the game is already over at that point")
+            raise ActionRefused("G10", "此处本局已结束", "the game is already over at that point")
         try:
             game.push(move)
         except engine.IllegalAction as exc:
@@ -181,18 +180,20 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
     them (possession is checked from now on); a hand that contradicts it is refused with the clause."""
     g = state["game"]
     if g["leader"] is None:
-        raise _no("game", "还没有开局", "no game started")
+        raise ActionRefused("game", "还没有开局", "no game started")
     _not_saved(state)
     hands = list(g["hands"]) if g["hands"] else [""] * 6
     if "hands" in payload:
         given = payload["hands"]
         if not isinstance(given, list) or len(given) != 6:
-            raise _no("G2.1", "hands 应为六手牌（座位1–6，未知的写空串）", "hands must list six hands")
+            raise ActionRefused(
+                "G2.1", "hands 应为六手牌（座位1–6，未知的写空串）", "hands must list six hands"
+            )
         updates = {s: str(h or "") for s, h in zip(SEATS, given, strict=True)}
     else:
         seat = payload.get("seat")
         if seat not in SEATS:
-            raise _no("G1.1", f"没有 {seat} 号座位", f"no seat {seat}")
+            raise ActionRefused("G1.1", f"没有 {seat} 号座位", f"no seat {seat}")
         updates = {int(seat): str(payload.get("cards", ""))}
     dealt = {s: (g["counts"][s - 1] if g["counts"] else 36) for s in SEATS}
     if g["seed"] is not None and not g["hands"]:  # a seeded deal: its hands stand for the unknown ones
@@ -204,10 +205,12 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
         try:
             counts = engine.cards.parse_counts(text.upper().replace("10", "T"))
         except engine.CardError as exc:
-            raise _no("G2.4", f"{seat}号手牌有看不懂的牌：{exc}", f"seat {seat}: bad cards: {exc}") from exc
+            raise ActionRefused(
+                "G2.4", f"{seat}号手牌有看不懂的牌：{exc}", f"seat {seat}: bad cards: {exc}"
+            ) from exc
         total = sum(counts)
         if total != dealt[seat]:
-            raise _no(
+            raise ActionRefused(
                 "G2.1",
                 f"{seat}号手牌是{total}张，应为{dealt[seat]}张",
                 f"seat {seat} holds {total} cards, not {dealt[seat]}",
@@ -219,7 +222,7 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
             totals[ch] += 1
     over = [f"{r}×{n}" for r, n in totals.items() if n > PACK[r]]
     if over:
-        raise _no(
+        raise ActionRefused(
             "G2.1",
             f"六手牌合计超过四副牌：{'、'.join(over)}（每点16张，大小王各4张）",
             f"the hands hold more than the pack: {', '.join(over)} (16 of a rank, 4 of each joker)",
@@ -234,9 +237,9 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
                 game.push(engine.Action.parse(line))
             except engine.IllegalAction as exc:
                 raise ActionRefused(
+                    exc.rule,
                     f"手牌与牌谱第{i}步（{line}）不符：{exc.zh}",
-                    rule=exc.rule,
-                    message_en=f"the hands contradict move {i} ({line}): {exc.en}",
+                    f"the hands contradict move {i} ({line}): {exc.en}",
                 ) from exc
     except ActionRefused:
         g.update(old)

@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 
 def default_roots() -> dict[str, Path]:
-    """The overlay server's roots: web path prefix → served folder."""
+    """The overlay server's default roots (the shipped folders): web path prefix → served folder."""
     from broadcast import resources
 
     return {"/assets/sponsors/": resources.sponsor_assets_dir(), "/overlay/": resources.overlays_dir()}

@@ -333,7 +333,7 @@ class ObsBridge:
         fut: Future[Any] = Future()
         if self._status.state not in (CONNECTED, PROVISIONING) and self._thread is not None:
             zh, en = reason_text(self._status.reason)
-            fut.set_exception(ObsNotConnected(f"OBS not connected: {en}", message_zh=zh))
+            fut.set_exception(ObsNotConnected(zh=zh, en=f"OBS not connected: {en}"))
             return fut
         self._q.put(("call", (fn, fut)))
         return fut
@@ -507,7 +507,7 @@ class ObsBridge:
                 _fn, fut = arg
                 if fut.set_running_or_notify_cancel():
                     zh, en = reason_text(self._status.reason)
-                    fut.set_exception(ObsNotConnected(f"OBS not connected: {en}", message_zh=zh))
+                    fut.set_exception(ObsNotConnected(zh=zh, en=f"OBS not connected: {en}"))
             elif kind == "sync":
                 with self._state_lock:
                     self._sync_queued = False

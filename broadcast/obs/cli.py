@@ -63,7 +63,11 @@ def _settings(args: argparse.Namespace) -> ObsSettings:
         kw["timeout"] = args.timeout
     if args.password_env:
         if args.password_env not in os.environ:
-            raise SettingsError(f"--password-env {args.password_env}: that variable is not set")
+            raise SettingsError(
+                "obs.settings",
+                f"--password-env {args.password_env}：这个环境变量没有设置",
+                f"--password-env {args.password_env}: that variable is not set",
+            )
         kw["password"] = os.environ[args.password_env]
     return s.with_(**kw) if kw else s
 

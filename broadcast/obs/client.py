@@ -130,28 +130,28 @@ class ObsClient:
         except ConnectionRefusedError:
             ws.abort()
             raise ObsUnreachable(
-                f"nothing is listening at {where} (OBS not running, websocket server off, or wrong port)",
-                message_zh=f"{where} 没有程序在监听（OBS 未运行、未开 WebSocket 服务器或端口不对）",
+                zh=f"{where} 没有程序在监听（OBS 未运行、未开 WebSocket 服务器或端口不对）",
+                en=f"nothing is listening at {where} (OBS not running, websocket server off, or wrong port)",
             ) from None
         except (TimeoutError, websocket.WebSocketTimeoutException):
             ws.abort()
             raise ObsHandshakeTimeout(
-                f"{where} accepted the connection but did not answer in {s.connect_timeout:.1f}s",
-                message_zh=f"{where} 端口有响应但不握手（OBS 冻结或忙）",
+                zh=f"{where} 端口有响应但不握手（OBS 冻结或忙）",
+                en=f"{where} accepted the connection but did not answer in {s.connect_timeout:.1f}s",
             ) from None
         except (OSError, websocket.WebSocketException) as exc:
             ws.abort()
             raise ObsUnreachable(
-                f"cannot connect to OBS at {url}: {exc or type(exc).__name__}",
-                message_zh=f"无法连接 OBS（{where}）：{exc or type(exc).__name__}",
+                zh=f"无法连接 OBS（{where}）：{exc or type(exc).__name__}",
+                en=f"cannot connect to OBS at {url}: {exc or type(exc).__name__}",
             ) from None
         try:
             self._identify(ws, EVENTS_ALL)
         except (TimeoutError, websocket.WebSocketTimeoutException):
             ws.abort()
             raise ObsHandshakeTimeout(
-                f"{where}: no obs-websocket Hello/Identify within {s.connect_timeout:.1f}s",
-                message_zh=f"{where} 端口有响应但不握手（OBS 冻结或不是 obs-websocket）",
+                zh=f"{where} 端口有响应但不握手（OBS 冻结或不是 obs-websocket）",
+                en=f"{where}: no obs-websocket Hello/Identify within {s.connect_timeout:.1f}s",
             ) from None
         except ObsError:
             ws.abort()
@@ -159,12 +159,12 @@ class ObsClient:
         except (OSError, websocket.WebSocketException, ValueError, KeyError) as exc:
             ws.abort()
             raise ObsConnectError(
-                f"OBS at {where} broke off the handshake ({type(exc).__name__})",
-                message_zh=f"OBS（{where}）握手中断",
+                zh=f"OBS（{where}）握手中断",
+                en=f"OBS at {where} broke off the handshake ({type(exc).__name__})",
             ) from None
         sock = ws.sock
         if sock is None:
-            raise ObsConnectError("OBS closed the connection during the handshake")
+            raise ObsConnectError(en="OBS closed the connection during the handshake")
         sock.settimeout(max(s.timeout, 1.0))  # sends never block for ever
         self._ws = ws
         self._alive = True
@@ -192,7 +192,7 @@ class ObsClient:
     def _identify(self, ws: websocket.WebSocket, events: int) -> None:
         hello = self._recv_json(ws)
         if hello.get("op") != 0:
-            raise ObsConnectError(f"unexpected first message from OBS (op {hello.get('op')})")
+            raise ObsConnectError(en=f"unexpected first message from OBS (op {hello.get('op')})")
         self.server_version = str(hello["d"].get("obsWebSocketVersion") or "")
         auth_info = hello["d"].get("authentication")
         ident: dict[str, Any] = {"rpcVersion": RPC_VERSION, "eventSubscriptions": events}
@@ -201,7 +201,7 @@ class ObsClient:
                 raise ObsAuthError(
                     CLOSE_AUTH_FAILED,
                     "OBS requires a password and none is set",
-                    message_zh="OBS 要求密码，但没有设置（GOUJI_OBS_PASSWORD 或设置文件 password_env）",
+                    zh="OBS 要求密码，但没有设置（GOUJI_OBS_PASSWORD 或设置文件 password_env）",
                 )
             ident["authentication"] = auth_string(
                 self.settings.password, str(auth_info["salt"]), str(auth_info["challenge"])
@@ -209,7 +209,7 @@ class ObsClient:
         ws.send(json.dumps({"op": 1, "d": ident}))
         answer = self._recv_json(ws)
         if answer.get("op") != 2 or answer["d"].get("negotiatedRpcVersion") != RPC_VERSION:
-            raise ObsConnectError(f"OBS did not identify us (op {answer.get('op')})")
+            raise ObsConnectError(en=f"OBS did not identify us (op {answer.get('op')})")
 
     @property
     def connected(self) -> bool:
@@ -399,12 +399,12 @@ class ObsClient:
     def _send(self, payload: dict[str, Any]) -> None:
         ws = self._ws
         if ws is None or not self._alive:
-            raise ObsNotConnected(f"not connected to OBS ({self._close_reason or 'never connected'})")
+            raise ObsNotConnected(en=f"not connected to OBS ({self._close_reason or 'never connected'})")
         try:
             ws.send(json.dumps(payload, ensure_ascii=False))
         except (OSError, websocket.WebSocketException) as exc:
             self._shutdown(f"send failed: {exc}", "lost", notify=True, since=time.time())
-            raise ObsConnectionLost(f"send failed ({exc})") from None
+            raise ObsConnectionLost(en=f"send failed ({exc})") from None
 
     # -- requests ------------------------------------------------------------------------------
     def request(
@@ -440,7 +440,7 @@ class ObsClient:
         if not calls:
             return [], 0.0
         if not self._alive:
-            raise ObsNotConnected(f"not connected to OBS ({self._close_reason or 'never connected'})")
+            raise ObsNotConnected(en=f"not connected to OBS ({self._close_reason or 'never connected'})")
         timeout = self.settings.timeout if timeout is None else timeout
         built = [build_request(t, d) for t, d in calls]
         pending: list[tuple[str, str, threading.Event]] = []
@@ -463,7 +463,7 @@ class ObsClient:
                     got = self._answers.pop(rid, None)
                 if got is None:
                     raise ObsConnectionLost(
-                        f"{rtype}: {self._close_reason or 'connection lost'}",
+                        en=f"{rtype}: {self._close_reason or 'connection lost'}",
                         cause=self._close_cause or "lost",
                     )
                 answer, at = got

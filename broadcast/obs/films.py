@@ -73,7 +73,7 @@ class FilmPlayer:
             self.stop(client, "replaced")
         lay = self.host.layout
         if lay is None:
-            raise ObsNotConnected("not provisioned")
+            raise ObsNotConnected(en="not provisioned")
         name = L.film_input(film_id)
         calls = [
             (

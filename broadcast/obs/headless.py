@@ -18,12 +18,16 @@ import tempfile
 import time
 from pathlib import Path
 
+from broadcast.errors import GoujiError
+
 PROFILE = "GoujiStudio"
 COLLECTION = "GoujiStudio"
 
 
-class HeadlessError(RuntimeError):
-    """OBS or Xvfb could not be started."""
+class HeadlessError(GoujiError, RuntimeError):
+    """OBS or Xvfb could not be started: ``HeadlessError("obs.headless", zh, en)``."""
+
+    rule = "obs.headless"
 
 
 def free_port() -> int:
@@ -148,7 +152,11 @@ class HeadlessObs:
         if self.xvfb is not None and self.xvfb.poll() is None:
             return
         if not shutil.which("Xvfb"):
-            raise HeadlessError("Xvfb 未安装 (apt-get install xvfb)")
+            raise HeadlessError(
+                "obs.headless",
+                "Xvfb 未安装（apt-get install xvfb）",
+                "Xvfb is not installed (apt-get install xvfb)",
+            )
         r, w = os.pipe()
         self.xvfb = subprocess.Popen(
             ["Xvfb", "-displayfd", str(w), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
@@ -172,13 +180,17 @@ class HeadlessObs:
         os.close(r)
         if not buf.strip():
             self.xvfb.kill()
-            raise HeadlessError("Xvfb did not report a display")
+            raise HeadlessError("obs.headless", "Xvfb 没有报告显示编号", "Xvfb did not report a display")
         self.display = ":" + buf.decode().strip()
 
     def start(self, timeout: float = 20.0) -> float:
         """Start OBS (and Xvfb if needed); return the seconds until its websocket port opened."""
         if not shutil.which("obs"):
-            raise HeadlessError("OBS Studio 未安装 (apt-get install obs-studio)")
+            raise HeadlessError(
+                "obs.headless",
+                "OBS Studio 未安装（apt-get install obs-studio）",
+                "OBS Studio is not installed (apt-get install obs-studio)",
+            )
         self.start_display()
         self.write_config()
         cmd = [
@@ -211,12 +223,20 @@ class HeadlessObs:
         self.start_count += 1
         while time.monotonic() - t0 < timeout:
             if not process_alive(self.proc.pid):
-                raise HeadlessError(f"OBS exited at start-up; see {self.log_path}")
+                raise HeadlessError(
+                    "obs.headless",
+                    f"OBS 启动时退出，见 {self.log_path}",
+                    f"OBS exited at start-up; see {self.log_path}",
+                )
             if port_open(self.port):
                 return time.monotonic() - t0
             time.sleep(0.02)
         self.stop()
-        raise HeadlessError(f"OBS websocket port {self.port} did not open in {timeout:.0f}s")
+        raise HeadlessError(
+            "obs.headless",
+            f"OBS 的 WebSocket 端口 {self.port} 在 {timeout:.0f} 秒内没有打开",
+            f"OBS websocket port {self.port} did not open in {timeout:.0f}s",
+        )
 
     @property
     def pid(self) -> int | None:

@@ -34,7 +34,8 @@ class Requester(Protocol):
 
 
 class ProvisionError(ObsError):
-    message_zh = "OBS 场景布置失败"
+    rule = "obs.provision"
+    zh = "OBS 场景布置失败"
 
 
 @dataclass
@@ -118,22 +119,22 @@ def provision(
     for name in lay.inputs:
         if name in scenes:
             raise ProvisionError(
-                f"OBS has a scene named {name!r} where the show needs a source",
-                message_zh=f"OBS 里已有同名场景“{name}”，与节目的源冲突：请改名后重试",
+                zh=f"OBS 里已有同名场景“{name}”，与节目的源冲突：请改名后重试",
+                en=f"OBS has a scene named {name!r} where the show needs a source",
             )
     order = lay.scene_order()
     for scene in order:
         if scene in inputs:
             raise ProvisionError(
-                f"OBS has a source named {scene!r} where the show needs a scene",
-                message_zh=f"OBS 里已有同名源“{scene}”，与节目的场景冲突：请改名后重试",
+                zh=f"OBS 里已有同名源“{scene}”，与节目的场景冲突：请改名后重试",
+                en=f"OBS has a source named {scene!r} where the show needs a scene",
             )
     for spec in lay.inputs.values():
         have = inputs.get(spec.name)
         if have is not None and have != spec.kind:
             raise ProvisionError(
-                f"OBS source {spec.name!r} is a {have}, the show needs a {spec.kind}",
-                message_zh=f"OBS 源“{spec.name}”类型是 {have}，节目需要 {spec.kind}：请删除或改名后重试",
+                zh=f"OBS 源“{spec.name}”类型是 {have}，节目需要 {spec.kind}：请删除或改名后重试",
+                en=f"OBS source {spec.name!r} is a {have}, the show needs a {spec.kind}",
             )
     _video(obs, rep, video, width, height, fps)
     missing = [s for s in order if s not in scenes]

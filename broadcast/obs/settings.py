@@ -26,11 +26,18 @@ from pathlib import Path
 from typing import Any
 
 from broadcast import tokens
+from broadcast.errors import GoujiError
 from engine import yamlread
 
 
-class SettingsError(ValueError):
-    """A settings file or variable that cannot be used; the message names file:line and the fix."""
+class SettingsError(GoujiError, ValueError):
+    """A settings file or variable that cannot be used: ``SettingsError("obs.settings", zh, en, where=)``
+    names ``file:line`` and the fix; ``str()`` is ``file:line: English`` (``zh`` for the operator)."""
+
+    rule = "obs.settings"
+
+    def text(self) -> str:
+        return f"{self.where}: {self.en}" if self.where else self.en
 
 
 @dataclass(frozen=True)
@@ -61,15 +68,25 @@ class ObsSettings:
 
     def __post_init__(self) -> None:
         if not 0 < int(self.port) < 65536:
-            raise SettingsError(f"OBS port {self.port} out of range (1–65535)")
+            raise SettingsError(
+                "obs.settings",
+                f"OBS 端口 {self.port} 超出范围（1–65535）",
+                f"OBS port {self.port} out of range (1–65535)",
+            )
         if self.fps not in (25, 50):
-            raise SettingsError(f"fps {self.fps}: the show is 1920×1080 at 25 or 50 fps")
+            raise SettingsError(
+                "obs.settings",
+                f"帧率 {self.fps}：节目为 1920×1080，25 或 50 帧",
+                f"fps {self.fps}: the show is 1920×1080 at 25 or 50 fps",
+            )
         if self.timeout <= 0 or self.connect_timeout <= 0 or self.ping_interval <= 0:
-            raise SettingsError("timeouts must be positive seconds")
+            raise SettingsError("obs.settings", "超时应为正的秒数", "timeouts must be positive seconds")
         if self.freeze_after <= self.ping_interval:
             raise SettingsError(
+                "obs.settings",
+                f"freeze_after（{self.freeze_after} 秒）应长于 ping_interval（{self.ping_interval} 秒）",
                 f"freeze_after ({self.freeze_after}s) must be longer than "
-                f"ping_interval ({self.ping_interval}s)"
+                f"ping_interval ({self.ping_interval}s)",
             )
         if self.freeze_max < self.freeze_after:
             raise SettingsError(
@@ -77,7 +94,11 @@ class ObsSettings:
                 f"freeze_after ({self.freeze_after}s)"
             )
         if self.transition not in ("Cut", "Fade"):
-            raise SettingsError(f"transition {self.transition!r}: use Cut or Fade")
+            raise SettingsError(
+                "obs.settings",
+                f"转场 {self.transition!r}：应为 Cut 或 Fade",
+                f"transition {self.transition!r}: use Cut or Fade",
+            )
 
     def __repr__(self) -> str:
         pw = "'***'" if self.password else "''"
@@ -108,12 +129,20 @@ class ObsSettings:
         unknown = sorted(set(values) - set(names) - {"password_env"})
         if unknown:
             raise SettingsError(
-                f"{path}: unknown OBS setting(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}"
+                "obs.settings",
+                f"未知的 OBS 设置：{', '.join(unknown)}（可用：{', '.join(sorted(names))}）",
+                f"unknown OBS setting(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}",
+                where=str(path),
             )
         pw_env = values.pop("password_env", "")
         if pw_env:
             if pw_env not in env:
-                raise SettingsError(f"{path}: password_env names {pw_env}, which is not set")
+                raise SettingsError(
+                    "obs.settings",
+                    f"password_env 指向的环境变量 {pw_env} 没有设置",
+                    f"password_env names {pw_env}, which is not set",
+                    where=str(path),
+                )
             values["password"] = env[pw_env]
         for key, var, conv in (
             ("host", "GOUJI_OBS_HOST", str),
@@ -125,7 +154,11 @@ class ObsSettings:
                 try:
                     values[key] = conv(env[var])
                 except ValueError:
-                    raise SettingsError(f"${var}={env[var]!r} is not a valid {key}") from None
+                    raise SettingsError(
+                        "obs.settings",
+                        f"${var}={env[var]!r} 不是有效的 {key}",
+                        f"${var}={env[var]!r} is not a valid {key}",
+                    ) from None
         if path and "assets_dir" not in values:
             values["assets_dir"] = str(Path(path).resolve().parent)
         try:
@@ -145,9 +178,16 @@ class ObsSettings:
                 if key in values:
                     values[key] = float(values[key])
         except (TypeError, ValueError) as exc:
-            raise SettingsError(f"{path or 'environment'}: {exc}") from None
+            raise SettingsError(
+                "obs.settings", f"设置值无效：{exc}", str(exc), where=str(path or "environment")
+            ) from None
         if "films" in values and not isinstance(values["films"], Mapping):
-            raise SettingsError(f"{path}: films must be a mapping film-id: file")
+            raise SettingsError(
+                "obs.settings",
+                "films 应为“片子编号: 文件”的映射",
+                "films must be a mapping film-id: file",
+                where=str(path),
+            )
         return cls(**values)
 
 
@@ -155,19 +195,36 @@ def _read_file(p: Path) -> dict[str, Any]:
     try:
         raw = p.read_bytes()
     except OSError as exc:
-        raise SettingsError(f"{p}: cannot read settings ({exc.strerror})") from None
+        raise SettingsError(
+            "obs.settings",
+            f"无法读取设置文件（{exc.strerror}）",
+            f"cannot read settings ({exc.strerror})",
+            where=p,
+        ) from None
     try:
         text = yamlread.decode(raw, str(p))
         data = json.loads(text) if p.suffix == ".json" else yamlread.load(text, str(p))
     except json.JSONDecodeError as exc:
-        raise SettingsError(f"{p}:{exc.lineno}: invalid JSON ({exc.msg})") from None
+        raise SettingsError(
+            "obs.settings",
+            f"JSON 格式错误（{exc.msg}）",
+            f"invalid JSON ({exc.msg})",
+            where=f"{p}:{exc.lineno}",
+        ) from None
     except yamlread.YamlError as exc:
-        raise SettingsError(f"{p}:{exc.line}: invalid YAML: {exc.en} / {exc.zh}") from None
+        raise SettingsError(
+            "obs.settings", exc.zh, f"invalid YAML: {exc.en}", where=f"{p}:{exc.line}"
+        ) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise SettingsError(f"{p}:1: settings must be a mapping (obs: {{host: …, port: …}})")
+        raise SettingsError(
+            "obs.settings",
+            "设置应为映射（obs: {host: …, port: …}）",
+            "settings must be a mapping (obs: {host: …, port: …})",
+            where=f"{p}:1",
+        )
     section = data.get("obs", data)
     if not isinstance(section, dict):
-        raise SettingsError(f"{p}: the obs section must be a mapping")
+        raise SettingsError("obs.settings", "obs 部分应为映射", "the obs section must be a mapping", where=p)
     return dict(section)

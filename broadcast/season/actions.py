@@ -32,33 +32,37 @@ _ROW_FIELDS: dict[str, type | tuple[type, ...]] = {
 }
 
 
-def _refuse(zh: str, en: str) -> ActionRefused:
-    return ActionRefused(zh, rule="leaderboard", message_en=en)
-
-
 @action("leaderboard.set")
 def leaderboard_set(state: State, payload: Payload, ctx: Context) -> None:
     """The 英雄榜 shown on air: {title, season, sponsor?, kind?, spec?, as_of?, rows: [{rank, name, …}]}."""
     unknown = sorted(set(payload) - {"title", "season", "sponsor", "kind", "spec", "as_of", "rows"})
     if unknown:
-        raise _refuse(
-            f"英雄榜没有字段 {', '.join(unknown)}", f"leaderboard has no field(s) {', '.join(unknown)}"
+        raise ActionRefused(
+            "leaderboard",
+            f"英雄榜没有字段 {', '.join(unknown)}",
+            f"leaderboard has no field(s) {', '.join(unknown)}",
         )
     rows = payload.get("rows")
     if not isinstance(rows, list):
-        raise _refuse("英雄榜需要 rows 列表", "leaderboard.set needs a rows list")
+        raise ActionRefused("leaderboard", "英雄榜需要 rows 列表", "leaderboard.set needs a rows list")
     if len(rows) > MAX_ROWS:
-        raise _refuse(f"英雄榜最多 {MAX_ROWS} 行", f"at most {MAX_ROWS} rows")
+        raise ActionRefused("leaderboard", f"英雄榜最多 {MAX_ROWS} 行", f"at most {MAX_ROWS} rows")
     kind = payload.get("kind", "players")
     if kind not in ("players", "teams"):
-        raise _refuse(f"英雄榜类型应为 players 或 teams：{kind!r}", f"unknown kind {kind!r}")
+        raise ActionRefused(
+            "leaderboard", f"英雄榜类型应为 players 或 teams：{kind!r}", f"unknown kind {kind!r}"
+        )
     clean: list[dict[str, Any]] = []
     for i, row in enumerate(rows, start=1):
         if not isinstance(row, dict):
-            raise _refuse(f"第{i}行不是对象", f"row {i} is not an object")
+            raise ActionRefused("leaderboard", f"第{i}行不是对象", f"row {i} is not an object")
         bad = sorted(set(row) - set(_ROW_FIELDS))
         if bad:
-            raise _refuse(f"第{i}行没有字段 {', '.join(bad)}", f"row {i} has no field(s) {', '.join(bad)}")
+            raise ActionRefused(
+                "leaderboard",
+                f"第{i}行没有字段 {', '.join(bad)}",
+                f"row {i} has no field(s) {', '.join(bad)}",
+            )
         out: dict[str, Any] = {
             "rank": i,
             "name": "",
@@ -73,12 +77,16 @@ def leaderboard_set(state: State, payload: Payload, ctx: Context) -> None:
         for k, v in row.items():
             want = _ROW_FIELDS[k]
             if isinstance(v, bool) and want is not bool:
-                raise _refuse(f"第{i}行 {k} 类型错误", f"row {i}: {k} has the wrong type")
+                raise ActionRefused(
+                    "leaderboard", f"第{i}行 {k} 类型错误", f"row {i}: {k} has the wrong type"
+                )
             if not isinstance(v, want):
-                raise _refuse(f"第{i}行 {k} 类型错误", f"row {i}: {k} has the wrong type")
+                raise ActionRefused(
+                    "leaderboard", f"第{i}行 {k} 类型错误", f"row {i}: {k} has the wrong type"
+                )
             out[k] = v
         if not out["name"]:
-            raise _refuse(f"第{i}行没有姓名", f"row {i} has no name")
+            raise ActionRefused("leaderboard", f"第{i}行没有姓名", f"row {i} has no name")
         clean.append(out)
     lb = state["leaderboard"]
     for key in ("title", "season", "sponsor", "spec", "as_of"):

@@ -174,7 +174,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 def _team(sdb: SeasonDB, sid: int, name: str) -> int:
     tid = sdb.team_id(sid, name)
     if tid is None:
-        raise SeasonError(f"没有这支队伍：{name} / no such team", rule="team")
+        raise SeasonError("team", f"没有这支队伍：{name}", "no such team")
     return tid
 
 
@@ -188,12 +188,12 @@ def _player(sdb: SeasonDB, sid: int, name: str, team_id: int | None = None) -> i
             ).fetchall()
         ]
     if not rows:
-        raise SeasonError(f"没有这位选手：{name} / no such player", rule="player")
+        raise SeasonError("player", f"没有这位选手：{name}", "no such player")
     if len(rows) > 1:
         raise SeasonError(
-            f"有 {len(rows)} 位选手叫 {name}，请用选手编号 / several players named {name}: "
-            "use the player code",
-            rule="player",
+            "player",
+            f"有 {len(rows)} 位选手叫 {name}，请用选手编号",
+            f"several players named {name}: use the player code",
         )
     return int(rows[0]["id"])
 
@@ -289,7 +289,7 @@ def _match(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
     a = [x.strip() for x in args.a.replace("，", ",").split(",") if x.strip()]
     b = [x.strip() for x in args.b.replace("，", ",").split(",") if x.strip()]
     if len(a) != 3 or len(b) != 3:
-        raise SeasonError("每队上场三人 / three players per team (--a X,Y,Z --b U,V,W)", rule="G1.1")
+        raise SeasonError("G1.1", "每队上场三人", "three players per team (--a X,Y,Z --b U,V,W)")
     lineup = {
         1: _player(sdb, sid, a[0], ta),
         3: _player(sdb, sid, a[1], ta),
@@ -318,7 +318,7 @@ def _game(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            raise SeasonError(f"{f}:0: 无法读取 / cannot read ({e})", rule="GJN") from None
+            raise SeasonError("GJN", f"无法读取（{e}）", f"cannot read ({e})", where=f"{f}:0") from None
         gid = sdb.record_game(args.match, text, filename=str(path))
         g = sdb.conn.execute(
             "SELECT number, points_a, points_b FROM season_games WHERE id=?", (gid,)
@@ -350,7 +350,11 @@ def _finish(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
         elif args.lots_seed.lstrip("-").isdigit():
             seed = int(args.lots_seed)
         else:
-            raise SeasonError(f"--lots-seed 应为整数或 auto：{args.lots_seed!r}", rule="G11.2")
+            raise SeasonError(
+                "G11.2",
+                f"--lots-seed 应为整数或 auto：{args.lots_seed!r}",
+                f"--lots-seed must be a whole number or auto: {args.lots_seed!r}",
+            )
     r = sdb.finish_match(args.match, lots_seed=seed)
     if r.needs_extra_game:
         print(f"三局打平 {r.score_a}:{r.score_b}，需要加赛一局 / tied: record one more game (G11.2)")

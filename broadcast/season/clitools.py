@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from broadcast.core.db import DatabaseError, describe
+from broadcast.core.db import DatabaseError, add_db_argument, describe
+from broadcast.core.db import chosen as chosen_db
 from broadcast.core.files import WriteFailed, describe_os_error
 from broadcast.season.export import ExportError
 from broadcast.season.importer import ImportError_
@@ -19,7 +19,6 @@ from broadcast.season.rankings import SpecError
 from broadcast.season.render import RenderError
 from engine import yamlread
 
-DEFAULT_DB = os.environ.get("GOUJI_DB", "studio.sqlite")
 USER_ERRORS = (
     SeasonError,
     ImportError_,
@@ -32,9 +31,7 @@ USER_ERRORS = (
 
 
 def add_db(p: argparse.ArgumentParser, *, season: bool = True) -> None:
-    p.add_argument(
-        "--db", default=DEFAULT_DB, help=f"项目数据库文件 / project database (default {DEFAULT_DB})"
-    )
+    add_db_argument(p)
     if season:
         p.add_argument(
             "--season", default=None, help="赛季名称或编号（默认最新）/ season name or id (default: latest)"
@@ -48,7 +45,10 @@ def fail(lines: list[str] | str) -> int:
 
 
 def run(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
-    """Run a command; bad input becomes one clear line per problem and exit status 2, never a traceback."""
+    """Run a command; bad input becomes one clear line per problem and exit status 2, never a traceback.
+    A command with ``--db`` uses the project's default database when none is given, and says which."""
+    if hasattr(args, "db"):
+        args.db = str(chosen_db(args.db))
     try:
         return fn(args)
     except ImportError_ as e:
@@ -68,9 +68,10 @@ def run(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> in
 def db_must_exist(path: str) -> None:
     if not Path(path).is_file():
         raise SeasonError(
-            f"{path}: 数据库文件不存在（先运行 python -m broadcast season demo --db {path} "
-            "或 season create）/ database not found",
-            rule="db",
+            "db",
+            f"数据库文件不存在（先运行 python -m broadcast season demo --db {path} 或 season create）",
+            f"database not found (run python -m broadcast season demo --db {path}, or season create)",
+            where=path,
         )
 
 
@@ -84,17 +85,23 @@ def sponsor_from_placements(path: str | Path) -> tuple[str, str]:
     try:
         data: Any = yamlread.load(yamlread.decode(p.read_bytes(), str(p)), str(p))
     except yamlread.YamlError as e:
-        raise SeasonError(str(e), rule="placements") from None
+        raise SeasonError("placements", e.zh, e.en, where=f"{e.file}:{e.line}:{e.column}") from None
     slot = (data or {}).get("leaderboard") if isinstance(data, dict) else None
     if not isinstance(slot, dict) or "sponsor" not in slot:
         raise SeasonError(
-            f"{p}:1: 排期里没有 leaderboard.sponsor（英雄榜冠名）/ no leaderboard sponsor", rule="placements"
+            "placements",
+            "排期里没有 leaderboard.sponsor（英雄榜冠名）",
+            "no leaderboard sponsor (leaderboard.sponsor) in the placements",
+            where=f"{p}:1",
         )
     key = str(slot["sponsor"])
     sponsor = (data.get("sponsors") or {}).get(key)
     if not isinstance(sponsor, dict):
         raise SeasonError(
-            f"{p}:1: leaderboard.sponsor {key!r} 不在 sponsors 里 / unknown sponsor key", rule="placements"
+            "placements",
+            f"leaderboard.sponsor {key!r} 不在 sponsors 里",
+            "unknown sponsor key",
+            where=f"{p}:1",
         )
     logo = str(sponsor.get("logo") or "")
     return str(sponsor.get("name") or key), str((p.parent / logo).resolve()) if logo else ""

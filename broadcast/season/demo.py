@@ -187,7 +187,7 @@ def build_demo_season(
             sdb.conn.execute("DELETE FROM season_seasons WHERE name=?", (SEASON_NAME,))
         elif status != "absent":
             raise SeasonError(
-                f"{db_path} 已有“{SEASON_NAME}” / the demo season is already in this database", rule="season"
+                "season", f"已有“{SEASON_NAME}”", "the demo season is already in this database", where=db_path
             )
         return _build(sdb, db_path, seed)
 

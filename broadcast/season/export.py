@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from broadcast.core.files import atomic_path, write_text
+from broadcast.errors import GoujiError
 from broadcast.season.model import SeasonDB, round_name
 from broadcast.season.progress import Progress
 from broadcast.season.rankings import Ranking, Row, rank_label
@@ -53,8 +54,11 @@ TEAM_COLUMNS: list[tuple[str, str, Callable[[Row], Any], int]] = [
 DECIDED_BY = {"points": "比分", "extra_game": "加赛", "lots": "抽签", "forfeit": "弃权", "": ""}
 
 
-class ExportError(Exception):
-    pass
+class ExportError(GoujiError):
+    """An export that cannot be made: ``ExportError("export", zh, en, where=file)``."""
+
+    rule = "export"
+    show_rule = False
 
 
 @dataclass
@@ -73,7 +77,10 @@ def fmt_from(path: Path, fmt: str | None) -> str:
     f = (fmt or path.suffix.lstrip(".")).lower()
     if f not in FORMATS + ("png",):
         raise ExportError(
-            f"{path}: 未知格式 {f or '(无后缀)'!r}，应为 csv、xlsx、json 或 png / unknown format"
+            "export",
+            f"未知格式 {f or '(无后缀)'!r}，应为 csv、xlsx、json 或 png",
+            "unknown format",
+            where=path,
         )
     return f
 
@@ -354,7 +361,9 @@ def export_ranking(
             write_json(ranking_json(ranking, season), path)
             bar.advance(len(table.rows))
         else:
-            raise ExportError(f"英雄榜不能导出为 {fmt}")
+            raise ExportError(
+                "export", f"英雄榜不能导出为 {fmt}", f"the leaderboard cannot be exported as {fmt}"
+            )
     return path
 
 
@@ -396,7 +405,7 @@ def export_results(
         elif fmt == "xlsx":
             write_xlsx(tables, path, bar)
         else:
-            raise ExportError(f"成绩不能导出为 {fmt}")
+            raise ExportError("export", f"成绩不能导出为 {fmt}", f"results cannot be exported as {fmt}")
     return path
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from broadcast.core.text import invisible, name_key
+from broadcast.errors import GoujiError
 from broadcast.season.model import SeasonDB
 
 # canonical column → accepted headers (compared without spaces, case-insensitive)
@@ -47,12 +48,17 @@ _PHONE = re.compile(r"^(\+?86[- ]?)?1[3-9]\d{9}$|^0\d{2,3}-?\d{7,8}(-\d{1,6})?$"
 MAX_NAME = 20
 
 
-class ImportError_(Exception):
-    """The file cannot be imported; ``errors`` lists every problem as ``file:row N: message``."""
+class ImportError_(GoujiError):
+    """The file cannot be imported; ``errors`` lists every problem as ``file:row N: 中文 / English``
+    (the first is the error's message)."""
+
+    rule = "import"
+    show_rule = False
 
     def __init__(self, errors: list[str]) -> None:
-        super().__init__(errors[0] if errors else "import failed")
         self.errors = errors
+        zh, _, en = (errors[0] if errors else "导入失败 / import failed").partition(" / ")
+        super().__init__("import", zh, en)
 
 
 @dataclass

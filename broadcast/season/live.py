@@ -23,16 +23,8 @@ from broadcast.season.actions import action, push_leaderboard
 from broadcast.season.model import ODD_SEATS, SeasonDB, SeasonError, round_name
 
 
-def _no(rule: str, zh: str, en: str) -> ActionRefused:
-    return ActionRefused(zh, rule=rule, message_en=en)
-
-
 def _refused(exc: SeasonError) -> ActionRefused:
-    msg = str(exc)
-    if exc.rule and msg.startswith(f"[{exc.rule}] "):
-        msg = msg[len(exc.rule) + 3 :]
-    zh, _, en = msg.partition(" / ")
-    return ActionRefused(zh, rule=exc.rule or "season", message_en=en or zh)
+    return ActionRefused(exc.rule or "season", exc.zh, exc.en)
 
 
 # ----------------------------------------------------------------------------------- actions
@@ -42,7 +34,7 @@ def season_link(state: State, payload: Payload, ctx: Context) -> None:
     label, team_ids: {odd, even}}."""
     for key in ("season_id", "match_id"):
         if not isinstance(payload.get(key), int):
-            raise _no("season", f"season.link 需要 {key}", f"season.link needs {key}")
+            raise ActionRefused("season", f"season.link 需要 {key}", f"season.link needs {key}")
     ids = payload.get("team_ids") or {}
     state["match"]["season"] = {
         "season_id": payload["season_id"],
@@ -62,10 +54,12 @@ def season_game_saved(state: State, payload: Payload, ctx: Context) -> None:
     """Game ``game_no`` of the match is in the season as game ``game_id``: {game_no, game_id, penalties}."""
     link = state["match"]["season"]
     if not link:
-        raise _no("season", "这场比赛没有关联赛季", "this match is not linked to a season")
+        raise ActionRefused("season", "这场比赛没有关联赛季", "this match is not linked to a season")
     game_no, game_id = payload.get("game_no"), payload.get("game_id")
     if not isinstance(game_no, int) or not isinstance(game_id, int):
-        raise _no("season", "season.game_saved 需要 game_no 和 game_id", "needs game_no and game_id")
+        raise ActionRefused(
+            "season", "season.game_saved 需要 game_no 和 game_id", "needs game_no and game_id"
+        )
     saved = [s for s in link["saved"] if s["game_no"] != game_no]
     link["saved"] = sorted([*saved, {"game_no": game_no, "game_id": game_id}], key=lambda s: s["game_no"])
     link["penalties_saved"] = int(payload.get("penalties", link["penalties_saved"]))
@@ -76,7 +70,7 @@ def season_match_final(state: State, payload: Payload, ctx: Context) -> None:
     """The season match is final (decided and stored): {penalties}."""
     link = state["match"]["season"]
     if not link:
-        raise _no("season", "这场比赛没有关联赛季", "this match is not linked to a season")
+        raise ActionRefused("season", "这场比赛没有关联赛季", "this match is not linked to a season")
     link["final"] = True
     link["penalties_saved"] = int(payload.get("penalties", link["penalties_saved"]))
 
@@ -214,9 +208,11 @@ def save_game(store: ShowStore, db_path: str | Path, *, top: int = 10) -> int:
     state = store.state
     link = state["match"]["season"]
     if not link:
-        raise _no("season", "这场比赛没有关联赛季（比赛 → 新比赛）", "this match is not linked to a season")
+        raise ActionRefused(
+            "season", "这场比赛没有关联赛季（比赛 → 新比赛）", "this match is not linked to a season"
+        )
     if state["table"]["phase"] != "over":
-        raise _no("G10.4", "本局还没有结束，不能存入赛季", "the game is not over yet")
+        raise ActionRefused("G10.4", "本局还没有结束，不能存入赛季", "the game is not over yet")
     game_no = int(state["table"]["game_no"])
     done = next((s for s in link["saved"] if s["game_no"] == game_no), None)
     if done is not None:
@@ -246,10 +242,10 @@ def finish_match(store: ShowStore, db_path: str | Path) -> dict[str, Any]:
     state = store.state
     link = state["match"]["season"]
     if not link:
-        raise _no("season", "这场比赛没有关联赛季", "this match is not linked to a season")
+        raise ActionRefused("season", "这场比赛没有关联赛季", "this match is not linked to a season")
     result = state["match"]["result"]
     if result["winner"] is None:
-        raise _no("G11.2", "比赛还没有决出胜负", "the match is not decided yet")
+        raise ActionRefused("G11.2", "比赛还没有决出胜负", "the match is not decided yet")
     mid = int(link["match_id"])
     with SeasonDB.open(db_path) as sdb:
         m = sdb.match(mid)
@@ -265,7 +261,9 @@ def finish_match(store: ShowStore, db_path: str | Path) -> dict[str, Any]:
             except SeasonError as exc:
                 raise _refused(exc) from exc
             if res.needs_extra_game:
-                raise _no("G11.2", "赛季记录显示还需要加赛", "the season says an extra game is needed")
+                raise ActionRefused(
+                    "G11.2", "赛季记录显示还需要加赛", "the season says an extra game is needed"
+                )
         else:
             penalties = len(sdb.penalties(mid))
         m = sdb.match(mid)

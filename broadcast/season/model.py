@@ -22,6 +22,7 @@ from typing import Any
 
 from broadcast.core import db
 from broadcast.core.text import describe_invisible, invisible
+from broadcast.errors import GoujiError
 from broadcast.season import scoring
 from broadcast.season.migrations import COMPONENT, MIGRATIONS
 
@@ -34,16 +35,17 @@ def round_name(n: int) -> str:
     return ROUND_NAMES.get(n, f"第{n}轮")
 
 
-class SeasonError(Exception):
-    """Bad input or a state the season does not allow. ``rule`` names a clause (G11.2) or a code."""
+class SeasonError(GoujiError):
+    """Bad input or a state the season does not allow: ``SeasonError(rule, zh, en, where=file)``, rule a
+    clause (G11.2) or a code."""
 
-    def __init__(self, message: str, *, rule: str = "") -> None:
-        super().__init__(message)
-        self.rule = rule
+    rule = "season"
 
-    def __str__(self) -> str:
-        msg = super().__str__()
-        return f"[{self.rule}] {msg}" if self.rule else msg
+    def text(self) -> str:
+        """``[rule] file:line: 中文 / English`` (the season commands' line, the rule first)."""
+        body = self.zh if self.zh == self.en else f"{self.zh} / {self.en}"
+        where = f"{self.where}: " if self.where else ""
+        return f"[{self.rule}] {where}{body}" if self.rule else f"{where}{body}"
 
 
 def _visible(*, rule: str, **fields: str) -> None:
@@ -52,7 +54,7 @@ def _visible(*, rule: str, **fields: str) -> None:
         code = invisible(value or "")
         if code:
             zh, en = describe_invisible(code, field)
-            raise SeasonError(f"{zh} / {en}", rule=rule)
+            raise SeasonError(rule, zh, en)
 
 
 @dataclass(frozen=True)
@@ -115,10 +117,10 @@ class SeasonDB:
     ) -> int:
         name = name.strip()
         if not name:
-            raise SeasonError("赛季名称不能为空 / season name is empty", rule="season")
+            raise SeasonError("season", "赛季名称不能为空", "season name is empty")
         _visible(rule="season", 赛季=name, 标题=title, 冠名=sponsor)
         if self.conn.execute("SELECT 1 FROM season_seasons WHERE name=?", (name,)).fetchone():
-            raise SeasonError(f"赛季已存在：{name} / season exists", rule="season")
+            raise SeasonError("season", f"赛季已存在：{name}", "season exists")
         from broadcast.season.rankings import parse_spec  # validate specs before storing them
 
         if ranking_players:
@@ -137,7 +139,11 @@ class SeasonDB:
         allowed = {"title", "sponsor", "sponsor_logo", "ranking_players", "ranking_teams"}
         bad = set(fields) - allowed
         if bad:
-            raise SeasonError(f"unknown season field(s): {', '.join(sorted(bad))}", rule="season")
+            raise SeasonError(
+                "season",
+                f"赛季没有这些字段：{', '.join(sorted(bad))}",
+                f"unknown season field(s): {', '.join(sorted(bad))}",
+            )
         from broadcast.season.rankings import parse_spec
 
         for key in ("ranking_players", "ranking_teams"):
@@ -155,9 +161,9 @@ class SeasonDB:
             ).fetchone()
             if row is None:
                 raise SeasonError(
-                    "数据库里还没有赛季 / no season in this database "
-                    "(python -m broadcast season create NAME, or season demo)",
-                    rule="season",
+                    "season",
+                    "数据库里还没有赛季",
+                    "no season in this database (python -m broadcast season create NAME, or season demo)",
                 )
             return row
         if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit()):
@@ -166,7 +172,7 @@ class SeasonDB:
                 return row
         row = self.conn.execute("SELECT * FROM season_seasons WHERE name=?", (str(ref),)).fetchone()
         if row is None:
-            raise SeasonError(f"没有这个赛季：{ref} / no such season", rule="season")
+            raise SeasonError("season", f"没有这个赛季：{ref}", "no such season")
         return row
 
     def seasons(self) -> list[sqlite3.Row]:
@@ -174,7 +180,9 @@ class SeasonDB:
 
     def add_episode(self, season_id: int, number: int, *, air_date: str = "", title: str = "") -> int:
         if number < 1:
-            raise SeasonError(f"期数必须 ≥ 1：{number}", rule="episode")
+            raise SeasonError(
+                "episode", f"期数必须 ≥ 1：{number}", f"the episode number must be ≥ 1: {number}"
+            )
         with self.transaction() as c:
             try:
                 cur = c.execute(
@@ -182,7 +190,7 @@ class SeasonDB:
                     (season_id, number, title or f"第{number}期", air_date),
                 )
             except sqlite3.IntegrityError as exc:
-                raise SeasonError(f"第{number}期已存在 / episode {number} exists", rule="episode") from exc
+                raise SeasonError("episode", f"第{number}期已存在", f"episode {number} exists") from exc
             return int(cur.lastrowid or 0)
 
     def episode(self, season_id: int, number: int) -> sqlite3.Row:
@@ -190,7 +198,7 @@ class SeasonDB:
             "SELECT * FROM season_episodes WHERE season_id=? AND number=?", (season_id, number)
         ).fetchone()
         if row is None:
-            raise SeasonError(f"没有第{number}期 / no episode {number}", rule="episode")
+            raise SeasonError("episode", f"没有第{number}期", f"no episode {number}")
         return row
 
     def episodes(self, season_id: int) -> list[sqlite3.Row]:
@@ -201,7 +209,7 @@ class SeasonDB:
     def add_team(self, season_id: int, name: str, *, sponsor: str = "", color: str = "") -> int:
         name = name.strip()
         if not name:
-            raise SeasonError("队名不能为空 / team name is empty", rule="team")
+            raise SeasonError("team", "队名不能为空", "team name is empty")
         _visible(rule="team", 队名=name, 冠名=sponsor)
         with self.transaction() as c:
             try:
@@ -210,7 +218,7 @@ class SeasonDB:
                     (season_id, name, sponsor, color),
                 )
             except sqlite3.IntegrityError as exc:
-                raise SeasonError(f"队伍已存在：{name} / team exists", rule="team") from exc
+                raise SeasonError("team", f"队伍已存在：{name}", "team exists") from exc
             tid = int(cur.lastrowid or 0)
             c.execute("INSERT INTO season_team_totals(season_id, team_id) VALUES(?,?)", (season_id, tid))
             return tid
@@ -241,7 +249,7 @@ class SeasonDB:
     ) -> int:
         name = name.strip()
         if not name:
-            raise SeasonError("姓名不能为空 / player name is empty", rule="player")
+            raise SeasonError("player", "姓名不能为空", "player name is empty")
         _visible(rule="player", 姓名=name, 籍贯=hometown, 备注=note, 编号=code or "")
         with self.transaction() as c:
             try:
@@ -251,7 +259,7 @@ class SeasonDB:
                     (season_id, team_id, code or None, name, gender, phone, photo, hometown, note),
                 )
             except sqlite3.IntegrityError as exc:
-                raise SeasonError(f"选手编号重复：{code} / duplicate player code", rule="player") from exc
+                raise SeasonError("player", f"选手编号重复：{code}", "duplicate player code") from exc
             pid = int(cur.lastrowid or 0)
             c.execute("INSERT INTO season_player_totals(season_id, player_id) VALUES(?,?)", (season_id, pid))
             return pid
@@ -284,24 +292,24 @@ class SeasonDB:
     ) -> int:
         """A match of ``team_a`` (odd seats) against ``team_b`` (even seats); ``lineup`` seat → player."""
         if team_a == team_b:
-            raise SeasonError("一场比赛需要两支不同的队伍 / a match needs two different teams", rule="G1.2")
+            raise SeasonError("G1.2", "一场比赛需要两支不同的队伍", "a match needs two different teams")
         if sorted(lineup) != [1, 2, 3, 4, 5, 6]:
-            raise SeasonError("上场名单必须是 1–6 号座位各一人 / the lineup needs seats 1–6", rule="G1.1")
+            raise SeasonError("G1.1", "上场名单必须是 1–6 号座位各一人", "the lineup needs seats 1–6")
         if len(set(lineup.values())) != 6:
-            raise SeasonError("同一选手不能坐两个座位 / a player holds one seat", rule="G1.1")
+            raise SeasonError("G1.1", "同一选手不能坐两个座位", "a player holds one seat")
         for seat, pid in lineup.items():
             row = self.conn.execute(
                 "SELECT team_id, name FROM season_players WHERE id=? AND season_id=?", (pid, season_id)
             ).fetchone()
             if row is None:
-                raise SeasonError(f"{seat}号座位：没有选手 #{pid} / no such player", rule="player")
+                raise SeasonError("player", f"{seat}号座位：没有选手 #{pid}", "no such player")
             want = team_a if seat in ODD_SEATS else team_b
             if row["team_id"] != want:
                 side = "单号（A队）" if seat in ODD_SEATS else "双号（B队）"
                 raise SeasonError(
-                    f"{seat}号座位是{side}，{row['name']}不是这支队伍的队员 / "
+                    "G1.2",
+                    f"{seat}号座位是{side}，{row['name']}不是这支队伍的队员",
                     f"seat {seat} belongs to the other team",
-                    rule="G1.2",
                 )
         with self.transaction() as c:
             cur = c.execute(
@@ -321,7 +329,7 @@ class SeasonDB:
             "SELECT * FROM season_matches WHERE id=?", (match_id,)
         ).fetchone()
         if row is None:
-            raise SeasonError(f"没有这场比赛 #{match_id} / no such match", rule="match")
+            raise SeasonError("match", f"没有这场比赛 #{match_id}", "no such match")
         return row
 
     def lineup(self, match_id: int) -> dict[int, sqlite3.Row]:
@@ -350,7 +358,7 @@ class SeasonDB:
     def _open_match(self, match_id: int) -> sqlite3.Row:
         m = self.match(match_id)
         if m["status"] == "final":
-            raise SeasonError(f"比赛 #{match_id} 已结束，不能再修改 / the match is final", rule="match")
+            raise SeasonError("match", f"比赛 #{match_id} 已结束，不能再修改", "the match is final")
         return m
 
     def record_game(self, match_id: int, gjn_text: str, *, filename: str = "") -> int:
@@ -364,7 +372,7 @@ class SeasonDB:
         season = self.season(int(m["season_id"]))
         games = self.games(match_id)
         if m["forfeit_team"] is not None:
-            raise SeasonError("这场比赛已判弃权 / the match was forfeited", rule="G11.2")
+            raise SeasonError("G11.2", "这场比赛已判弃权", "the match was forfeited")
         number = len(games) + 1
         regular = scoring.match_games(season["rules"])
         if number > regular:
@@ -376,29 +384,30 @@ class SeasonDB:
             )
             if not decision.needs_extra_game:
                 raise SeasonError(
-                    f"{regular}局已打完，比分 {decision.score_a}:{decision.score_b}，"
-                    "不能再加赛 / no further game: the match is decided",
-                    rule="G11.2",
+                    "G11.2",
+                    f"{regular}局已打完，比分 {decision.score_a}:{decision.score_b}，不能再加赛",
+                    "no further game: the match is decided",
                 )
         extra = number > regular
         try:
             outcome = scoring.check_record(gjn_text, filename or f"match{match_id}-game{number}.gjn")
         except scoring.RecordRejected as e:
-            raise SeasonError(
-                f"牌谱被规则引擎拒绝 / record rejected by the engine: {e}", rule=e.rule
-            ) from None
+            raise SeasonError(e.rule, "牌谱被规则引擎拒绝", f"record rejected by the engine: {e}") from None
         if outcome.rules and outcome.rules != season["rules"]:
             raise SeasonError(
-                f"{filename or '牌谱'}：规则 {outcome.rules!r} 与赛季规则 {season['rules']!r} 不符",
-                rule="Rules",
+                "Rules",
+                f"规则 {outcome.rules!r} 与赛季规则 {season['rules']!r} 不符",
+                f"the record's rules {outcome.rules!r} are not the season's {season['rules']!r}",
+                where=filename or "牌谱",
             )
         lineup = self.lineup(match_id)
         for seat, name in outcome.seat_names.items():
             if seat in lineup and name and name != lineup[seat]["name"]:
                 raise SeasonError(
-                    f"{filename or '牌谱'}：{seat}号座位是 {name!r}，上场名单是 "
-                    f"{lineup[seat]['name']!r} / seat name differs from the lineup",
-                    rule="Seat",
+                    "Seat",
+                    f"{seat}号座位是 {name!r}，上场名单是 {lineup[seat]['name']!r}",
+                    f"seat {seat} is {name!r} in the record, {lineup[seat]['name']!r} in the lineup",
+                    where=filename or "牌谱",
                 )
         points_a = sum(outcome.points[s] for s in ODD_SEATS)
         points_b = sum(outcome.points[s] for s in EVEN_SEATS)
@@ -446,9 +455,9 @@ class SeasonDB:
         m = self._open_match(match_id)
         points = scoring.penalty_points(self.season(int(m["season_id"]))["rules"])
         if team_id not in (m["team_a"], m["team_b"]):
-            raise SeasonError("受罚队伍不在这场比赛中 / the team is not in this match", rule="G11.2")
+            raise SeasonError("G11.2", "受罚队伍不在这场比赛中", "the team is not in this match")
         if not reason.strip():
-            raise SeasonError("请写明处罚原因 / give the reason", rule="G11.2")
+            raise SeasonError("G11.2", "请写明处罚原因", "give the reason")
         col = "penalty_a" if team_id == m["team_a"] else "penalty_b"
         with self.transaction() as c:
             cur = c.execute(
@@ -471,7 +480,7 @@ class SeasonDB:
         """A team forfeits (弃权, G11.2): the other team wins the match; the match is final."""
         m = self._open_match(match_id)
         if team_id not in (m["team_a"], m["team_b"]):
-            raise SeasonError("弃权队伍不在这场比赛中 / the team is not in this match", rule="G11.2")
+            raise SeasonError("G11.2", "弃权队伍不在这场比赛中", "the team is not in this match")
         with self.transaction() as c:
             c.execute(
                 "UPDATE season_matches SET forfeit_team=?, note=? WHERE id=?", (team_id, reason, match_id)
@@ -493,7 +502,7 @@ class SeasonDB:
             forfeit = "a" if m["forfeit_team"] == m["team_a"] else "b"
         elif len(games) < regular:
             raise SeasonError(
-                f"比赛只打了{len(games)}局，需要{regular}局 / a match is {regular} games", rule="G11.2"
+                "G11.2", f"比赛只打了{len(games)}局，需要{regular}局", f"a match is {regular} games"
             )
         decision = scoring.decide_match(
             [(g["points_a"], g["points_b"]) for g in games],
@@ -507,9 +516,9 @@ class SeasonDB:
             return MatchResult(match_id, decision.score_a, decision.score_b, None, "", None, True)
         if decision.winner is None:
             raise SeasonError(
-                "加赛后仍平，需要抽签：请给出抽签种子 --lots-seed / tied after the extra game: "
-                "lots need a recorded seed",
-                rule="G11.2",
+                "G11.2",
+                "加赛后仍平，需要抽签：请给出抽签种子 --lots-seed",
+                "tied after the extra game: lots need a recorded seed",
             )
         winner = m["team_a"] if decision.winner == "a" else m["team_b"]
         loser = m["team_b"] if decision.winner == "a" else m["team_a"]
@@ -555,7 +564,9 @@ class SeasonDB:
         episode_id: int | None = None,
     ) -> int:
         if not 1 <= cell <= 9:
-            raise SeasonError(f"九宫格只有 1–9 格：{cell}", rule="jiugongge")
+            raise SeasonError(
+                "jiugongge", f"九宫格只有 1–9 格：{cell}", f"the 九宫格 has cells 1–9 only: {cell}"
+            )
         if (
             episode_id is not None
             and self.conn.execute(
@@ -563,7 +574,7 @@ class SeasonDB:
             ).fetchone()
         ):
             raise SeasonError(
-                "每位选手每期只抽一次九宫格 / one draw per contestant per episode", rule="jiugongge"
+                "jiugongge", "每位选手每期只抽一次九宫格", "one draw per contestant per episode"
             )
         with self.transaction() as c:
             cur = c.execute(

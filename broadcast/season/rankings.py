@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from broadcast.errors import GoujiError
+
 Kind = Literal["players", "teams"]
 
 DEFAULT_SPECS: dict[str, str] = {
@@ -60,8 +62,10 @@ FIELDS: dict[str, dict[str, tuple[str, str]]] = {
 ORDER_ONLY = ("name", "id")
 
 
-class SpecError(ValueError):
-    pass
+class SpecError(GoujiError, ValueError):
+    """A ranking spec that cannot be used: ``SpecError("ranking", zh, en)``."""
+
+    rule = "ranking"
 
 
 @dataclass(frozen=True)
@@ -107,7 +111,11 @@ class Row:
 def parse_spec(spec: str, kind: str) -> list[Term]:
     """Parse ``"points desc, firsts desc, h2h, name"``; raises :class:`SpecError` naming the bad term."""
     if kind not in FIELDS:
-        raise SpecError(f"unknown ranking kind {kind!r} (players or teams)")
+        raise SpecError(
+            "ranking",
+            f"没有这种排名：{kind!r}（players 或 teams）",
+            f"unknown ranking kind {kind!r} (players or teams)",
+        )
     terms: list[Term] = []
     seen: set[str] = set()
     for raw in spec.split(","):
@@ -117,18 +125,23 @@ def parse_spec(spec: str, kind: str) -> list[Term]:
         name = words[0].lower()
         if name not in FIELDS[kind]:
             raise SpecError(
-                f"排名规则里没有字段 {name!r} / unknown ranking field {name!r} for {kind}; "
-                f"known: {', '.join(FIELDS[kind])}"
+                "ranking",
+                f"排名规则里没有字段 {name!r}",
+                f"unknown ranking field {name!r} for {kind}; known: {', '.join(FIELDS[kind])}",
             )
         if len(words) > 2 or (len(words) == 2 and words[1].lower() not in ("asc", "desc")):
-            raise SpecError(f"bad ranking term {raw.strip()!r}: write 'field', 'field asc' or 'field desc'")
+            raise SpecError(
+                "ranking",
+                f"排名规则 {raw.strip()!r} 写法不对：应为“字段”“字段 asc”或“字段 desc”",
+                f"bad ranking term {raw.strip()!r}: write 'field', 'field asc' or 'field desc'",
+            )
         if name in seen:
-            raise SpecError(f"ranking field {name!r} given twice")
+            raise SpecError("ranking", f"排名字段 {name!r} 写了两次", f"ranking field {name!r} given twice")
         seen.add(name)
         direction = words[1].lower() if len(words) == 2 else FIELDS[kind][name][1]
         terms.append(Term(name, direction == "desc"))
     if not terms:
-        raise SpecError("empty ranking spec")
+        raise SpecError("ranking", "排名规则是空的", "empty ranking spec")
     if "id" not in seen:
         terms.append(Term("id", False))
     return terms

@@ -11,6 +11,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from broadcast.core.files import atomic_path
+from broadcast.errors import GoujiError
 from broadcast.season.rankings import Ranking, Row
 
 W, H = 1920, 1080
@@ -35,8 +36,11 @@ FALLBACK_TEAM_COLOURS = [
 ]
 
 
-class RenderError(Exception):
-    pass
+class RenderError(GoujiError):
+    """The 英雄榜 picture cannot be drawn: ``RenderError("render", zh, en, where=file)``."""
+
+    rule = "render"
+    show_rule = False
 
 
 @cache
@@ -45,7 +49,9 @@ def font(size: int, *, bold: bool = True, serif: bool = False) -> ImageFont.Free
     family = "Serif" if serif else "Sans"
     path = FONT_DIR / f"Noto{family}CJK-{'Bold' if bold else 'Regular'}.ttc"
     if not path.is_file():
-        raise RenderError(f"{path}: 缺少中文字体（apt install fonts-noto-cjk）/ CJK font missing")
+        raise RenderError(
+            "render", "缺少中文字体（apt install fonts-noto-cjk）/ CJK font missing", where=path
+        )
     for index in range(10):
         try:
             f = ImageFont.truetype(str(path), size, index=index)
@@ -116,7 +122,7 @@ def render_leaderboard(
 ) -> Path:
     """Draw the top ``top`` rows of ``ranking`` to ``path`` (PNG, 1920×1080)."""
     if not 1 <= top <= 10:
-        raise RenderError("图片最多显示前 10 名 / at most 10 rows fit the picture")
+        raise RenderError("render", "图片最多显示前 10 名", "at most 10 rows fit the picture")
     img = _background().convert("RGBA")
     draw = ImageDraw.Draw(img)
     # frame
@@ -135,11 +141,11 @@ def render_leaderboard(
         if sponsor_logo:
             lp = Path(sponsor_logo)
             if not lp.is_file():
-                raise RenderError(f"{lp}: 冠名商标志文件不存在 / sponsor logo not found")
+                raise RenderError("render", "冠名商标志文件不存在", "sponsor logo not found", where=lp)
             try:
                 logo_img = Image.open(lp).convert("RGBA")
             except OSError as exc:
-                raise RenderError(f"{lp}: 无法读取标志图片 / unreadable logo ({exc})") from exc
+                raise RenderError("render", "无法读取标志图片", f"unreadable logo ({exc})", where=lp) from exc
             logo_img.thumbnail((160, 52))
         pad = 28
         inner = tw + (logo_img.width + 16 if logo_img else 0)

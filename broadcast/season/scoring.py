@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from broadcast.errors import GoujiError
 from engine import GameResult, GJNError, gjn, load_preset
 from engine import match as engine_match
 from engine.preset import Preset
@@ -21,27 +22,26 @@ from engine.preset import Preset
 ODD, EVEN = (1, 3, 5), (2, 4, 6)
 
 
-class RecordRejected(Exception):
-    """The engine refuses a record: ``rule`` is the clause id, ``line``/``move`` locate it."""
+class RecordRejected(GoujiError):
+    """The engine refuses a record: ``RecordRejected(rule, zh, en, filename=, line=, move=, seat=)``,
+    ``rule`` the clause id, ``line``/``move`` locating it; ``str()``: ``file:line: [rule] 中文 / English``."""
 
     def __init__(
         self,
-        message: str,
+        rule: str = "",
+        zh: str = "",
+        en: str = "",
         *,
-        rule: str,
         filename: str,
         line: int | None = None,
         move: int | None = None,
         seat: int | None = None,
     ) -> None:
-        where = f"{filename}:{line}" if line else filename
-        super().__init__(f"{where}: [{rule}] {message}")
-        self.rule = rule
         self.filename = filename
         self.line = line
         self.move = move
         self.seat = seat
-        self.message = message
+        super().__init__(rule, zh, en, where=f"{filename}:{line}" if line else filename)
 
 
 @dataclass
@@ -84,12 +84,14 @@ def check_record(text: str, filename: str = "<record>") -> GameOutcome:
         rec = gjn.parse(text, filename)
         result = gjn.check_record(rec)
     except GJNError as e:
-        raise RecordRejected(e.message, rule="GJN", filename=filename, line=e.line) from None
+        raise RecordRejected(e.rule or "GJN", e.zh, e.en, filename=filename, line=e.line) from None
     if not result.get("ok"):
         err = result.get("error", {})
+        en, _, zh = str(err.get("message", "rejected")).partition(" / ")  # the engine's "en / zh"
         raise RecordRejected(
-            str(err.get("message", "rejected")),
-            rule=str(err.get("rule", "?")),
+            str(err.get("rule") or "GJN"),
+            zh or en,
+            en,
             filename=filename,
             line=err.get("line"),
             move=err.get("move"),
@@ -98,7 +100,7 @@ def check_record(text: str, filename: str = "<record>") -> GameOutcome:
     order = [int(s) for s in result["finish_order"]]
     if not order:
         raise RecordRejected(
-            "流局不计入比赛 / a void game (流局) does not count", rule="G10.5", filename=filename
+            "G10.5", "流局不计入比赛", "a void game (流局) does not count", filename=filename
         )
     titles = {int(k): str(v) for k, v in result["titles"].items()}
     p = preset(rec.rules)
@@ -109,8 +111,9 @@ def check_record(text: str, filename: str = "<record>") -> GameOutcome:
         sum(pts[s] for s in ODD) != team["odd"] or sum(pts[s] for s in EVEN) != team["even"]
     ):
         raise RecordRejected(
+            "G11.1",
+            f"座位得分 {pts} 与规则引擎的队伍得分 {team} 对不上",
             f"seat points {pts} do not add up to the engine's team points {team}",
-            rule="G11.1",
             filename=filename,
         )
     return GameOutcome(

@@ -24,7 +24,7 @@ def _bus(payload: Payload) -> str:
     bus = payload.get("bus", "preview")
     if bus not in BUSES:
         raise ActionRefused(
-            f"没有这个通道：{bus!r}（应为 preview 或 program）", rule="bus", message_en=f"unknown bus {bus!r}"
+            "bus", f"没有这个通道：{bus!r}（应为 preview 或 program）", f"unknown bus {bus!r}"
         )
     return str(bus)
 
@@ -32,7 +32,7 @@ def _bus(payload: Payload) -> str:
 def _graphic(payload: Payload) -> str:
     g = payload.get("graphic")
     if g not in GRAPHICS:
-        raise ActionRefused(f"没有这个图形：{g!r}", rule="graphic", message_en=f"unknown graphic {g!r}")
+        raise ActionRefused("graphic", f"没有这个图形：{g!r}", f"unknown graphic {g!r}")
     return str(g)
 
 
@@ -100,9 +100,7 @@ def _update(target: dict[str, Any], payload: Payload, fields: tuple[str, ...], w
     unknown = sorted(set(payload) - set(fields))
     if unknown:
         raise ActionRefused(
-            f"{what} 没有字段 {', '.join(unknown)}",
-            rule=what,
-            message_en=f"{what} has no field(s) {', '.join(unknown)}",
+            what, f"{what} 没有字段 {', '.join(unknown)}", f"{what} has no field(s) {', '.join(unknown)}"
         )
     for k in fields:
         if k in payload:

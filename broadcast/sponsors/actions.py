@@ -29,32 +29,28 @@ SHOT_SLOTS = {
 }
 
 
-def _refuse(zh: str, en: str, rule: str) -> ActionRefused:
-    return ActionRefused(zh, rule=rule, message_en=en)
-
-
 @action("sponsors.load")
 def sponsors_load(state: State, payload: Payload, ctx: Context) -> None:
     """Install placements: {sponsors: {…state section…}, cells: [9 cells], source: {file, digest, …}}."""
     sponsors = payload.get("sponsors")
     cells = payload.get("cells")
     if not isinstance(sponsors, dict) or not isinstance(cells, list):
-        raise _refuse(
+        raise ActionRefused(
+            "sponsors.load",
             "排期数据不完整（缺少 sponsors 或 cells）",
             "placements payload needs sponsors and cells",
-            "sponsors.load",
         )
     if cells and len(cells) != 9:
-        raise _refuse(
+        raise ActionRefused(
+            "sponsors.load",
             f"九宫格必须正好 9 格，这里有 {len(cells)} 格",
             f"jiugongge needs 9 cells, got {len(cells)}",
-            "sponsors.load",
         )
     allowed = set(COMPONENT.defaults("sponsors")) - {"mentions", "shots", "source"}
     unknown = sorted(set(sponsors) - allowed)
     if unknown:
-        raise _refuse(
-            f"排期数据有未知字段：{', '.join(unknown)}", f"unknown sponsor fields {unknown}", "sponsors.load"
+        raise ActionRefused(
+            "sponsors.load", f"排期数据有未知字段：{', '.join(unknown)}", f"unknown sponsor fields {unknown}"
         )
     old = state["sponsors"]
     ids = {str(r.get("id", "")) for r in sponsors.get("roster", []) if isinstance(r, dict)}
@@ -89,25 +85,25 @@ def jiugongge_draw(state: State, payload: Payload, ctx: Context) -> None:
     jg = state["jiugongge"]
     cells = jg.get("cells") or []
     if len(cells) != 9:
-        raise _refuse("九宫格还没有奖品（先加载赞助排期）", "no jiugongge cells loaded", "jiugongge")
+        raise ActionRefused("jiugongge", "九宫格还没有奖品（先加载赞助排期）", "no jiugongge cells loaded")
     contestant = str(payload.get("contestant", "")).strip()
     if not contestant:
-        raise _refuse("请填写抽奖选手", "contestant missing", "jiugongge")
+        raise ActionRefused("jiugongge", "请填写抽奖选手", "contestant missing")
     cell = payload.get("cell")
     if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell <= 8:
-        raise _refuse(
-            f"格子编号 {cell!r} 无效（应为 0–8，对应第 1–9 格）", f"cell {cell!r} not in 0..8", "jiugongge"
+        raise ActionRefused(
+            "jiugongge", f"格子编号 {cell!r} 无效（应为 0–8，对应第 1–9 格）", f"cell {cell!r} not in 0..8"
         )
     for d in jg.get("draws", []):
         if d["contestant"] == contestant:
-            raise _refuse(
+            raise ActionRefused(
+                "jiugongge.once",
                 f"{contestant} 本期已经抽过奖（第 {d['cell'] + 1} 格）",
                 f"{contestant} already drew cell {d['cell']}",
-                "jiugongge.once",
             )
         if d["cell"] == cell:
-            raise _refuse(
-                f"第 {cell + 1} 格已被 {d['contestant']} 抽走", f"cell {cell} already drawn", "jiugongge.cell"
+            raise ActionRefused(
+                "jiugongge.cell", f"第 {cell + 1} 格已被 {d['contestant']} 抽走", f"cell {cell} already drawn"
             )
     draw = {"id": len(jg.get("draws", [])) + 1, "contestant": contestant, "cell": cell}
     jg.setdefault("draws", []).append(draw)
@@ -126,7 +122,7 @@ def sponsor_mention(state: State, payload: Payload, ctx: Context) -> None:
     sid = str(payload.get("sponsor", ""))
     roster = {r["id"]: r for r in state["sponsors"].get("roster", [])}
     if sid not in roster:
-        raise _refuse(f"没有这个赞助商：{sid!r}", f"unknown sponsor {sid!r}", "sponsor")
+        raise ActionRefused("sponsor", f"没有这个赞助商：{sid!r}", f"unknown sponsor {sid!r}")
     counts = state["sponsors"].setdefault("mentions", {})
     counts[sid] = int(counts.get(sid, 0)) + 1
 
@@ -136,13 +132,13 @@ def sponsor_shot(state: State, payload: Payload, ctx: Context) -> None:
     """A studio placement was on screen (marked by the operator): {slot: table | jiugongge_board …}."""
     slot = str(payload.get("slot", ""))
     if slot not in SHOT_SLOTS:
-        raise _refuse(
+        raise ActionRefused(
+            "sponsor.shot",
             f"没有这个现场广告位：{slot!r}（可用：{'、'.join(SHOT_SLOTS)}）",
             f"unknown studio slot {slot!r}",
-            "sponsor.shot",
         )
     if not state["sponsors"].get(slot, {}).get("name"):
-        raise _refuse(f"{SHOT_SLOTS[slot]}本期没有赞助商", f"no sponsor holds {slot}", "sponsor.shot")
+        raise ActionRefused("sponsor.shot", f"{SHOT_SLOTS[slot]}本期没有赞助商", f"no sponsor holds {slot}")
     counts = state["sponsors"].setdefault("shots", {})
     counts[slot] = int(counts.get(slot, 0)) + 1
 
@@ -154,22 +150,26 @@ def charity_update(state: State, payload: Payload, ctx: Context) -> None:
     ch = state["charity"]
     unknown = sorted(set(payload) - {"prize", "share_percent", "label", "prize_total_yuan"})
     if unknown:
-        raise _refuse(
-            f"爱心基金没有字段 {', '.join(unknown)}", f"charity has no field(s) {unknown}", "charity"
+        raise ActionRefused(
+            "charity", f"爱心基金没有字段 {', '.join(unknown)}", f"charity has no field(s) {unknown}"
         )
     if "prize_total_yuan" in payload:
         ch["prize_total_yuan"] = _money(payload["prize_total_yuan"], "奖金总额")
     if "prize" in payload:
         prize = payload["prize"]
         if not isinstance(prize, dict) or not str(prize.get("contestant", "")).strip():
-            raise _refuse("奖金记录需要 contestant 和 yuan", "prize needs contestant and yuan", "charity")
+            raise ActionRefused(
+                "charity", "奖金记录需要 contestant 和 yuan", "prize needs contestant and yuan"
+            )
         won = _money(prize.get("yuan"), "奖金")
         ch["prize_total_yuan"] = round(float(ch.get("prize_total_yuan", 0)) + won, 2)
         ch["prizes"] = int(ch.get("prizes", 0)) + 1
     if "share_percent" in payload:
         share = payload["share_percent"]
         if isinstance(share, bool) or not isinstance(share, int | float) or not 0 <= share <= 100:
-            raise _refuse(f"捐赠比例 {share!r} 应在 0–100 之间", f"share {share!r} not in 0..100", "charity")
+            raise ActionRefused(
+                "charity", f"捐赠比例 {share!r} 应在 0–100 之间", f"share {share!r} not in 0..100"
+            )
         ch["share_percent"] = share
     if "label" in payload:
         ch["label"] = str(payload["label"])
@@ -183,8 +183,8 @@ def charity_share(prize_total_yuan: float, share_percent: float = 10.0) -> float
 
 def _money(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise _refuse(
-            f"{what} {value!r} 应为不小于 0 的金额（元）", f"{what}: bad amount {value!r}", "charity"
+        raise ActionRefused(
+            "charity", f"{what} {value!r} 应为不小于 0 的金额（元）", f"{what}: bad amount {value!r}"
         )
     return round(float(value), 2)
 

@@ -16,6 +16,8 @@ import sys
 from datetime import date
 from pathlib import Path
 
+from broadcast.core.db import add_db_argument
+from broadcast.core.db import chosen as chosen_db
 from broadcast.sponsors.placements import (
     KIND_LABELS,
     PlacementError,
@@ -40,13 +42,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     r.add_argument("--json", action="store_true", help="输出 JSON（给控制台 / OBS 桥）")
     ld = sub.add_parser("load", help="把排期加载进演播室数据库 / load into the studio state")
     ld.add_argument("file")
-    ld.add_argument("--db", required=True)
+    add_db_argument(ld)
     ld.add_argument("--air-date")
     rh = sub.add_parser(
         "rehearse", help="按节目流程彩排一期，写入播出记录 / rehearse an episode into the as-run log"
     )
     rh.add_argument("file")
-    rh.add_argument("--db", required=True)
+    rh.add_argument("--db", required=True, help="新的数据库文件（彩排不写进正式记录）/ a new database file")
     rh.add_argument("--episode", required=True)
     rh.add_argument("--air-date", required=True)
     rh.add_argument("--faults", action="store_true", help="演示未达标：口播不足、桌面出镜不足、中插被切")
@@ -85,6 +87,7 @@ def main(args: argparse.Namespace) -> int:
     if args.cmd == "load":
         from broadcast.studio import open_store
 
+        args.db = str(chosen_db(args.db))
         with open_store(args.db) as store:
             change = store.dispatch("sponsors.load", p.to_state(), source="sponsors-cli")
         print(

@@ -44,10 +44,6 @@ STATUS_ZH = {
 }
 
 
-def _refuse(zh: str, en: str, rule: str = "cues") -> ActionRefused:
-    return ActionRefused(zh, rule=rule, message_en=en)
-
-
 # --------------------------------------------------------------------------------- from the rundown
 def cue_list(rundown: Any) -> dict[str, Any]:
     """The ``cues.load`` payload for a :class:`broadcast.sponsors.rundown.Rundown`: its cues as data,
@@ -65,24 +61,32 @@ def cue_list(rundown: Any) -> dict[str, Any]:
 
 def _normalise(cues: Any) -> list[dict[str, Any]]:
     if not isinstance(cues, list) or not cues:
-        raise _refuse("节目流程是空的（没有任何提示）", "the cue list is empty")
+        raise ActionRefused("cues", "节目流程是空的（没有任何提示）", "the cue list is empty")
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for n, c in enumerate(cues, start=1):
         if not isinstance(c, dict):
-            raise _refuse(f"第 {n} 条提示不是对象", f"cue {n} is not an object")
+            raise ActionRefused("cues", f"第 {n} 条提示不是对象", f"cue {n} is not an object")
         cid = str(c.get("id", "")).strip()
         if not cid or cid in seen:
-            raise _refuse(f"第 {n} 条提示的编号为空或重复：{cid!r}", f"cue {n}: empty or repeated id {cid!r}")
+            raise ActionRefused(
+                "cues", f"第 {n} 条提示的编号为空或重复：{cid!r}", f"cue {n}: empty or repeated id {cid!r}"
+            )
         seen.add(cid)
         kind = str(c.get("kind", ""))
         if kind not in KINDS:
-            raise _refuse(f"提示 {cid} 的类别 {kind!r} 不认识", f"cue {cid}: unknown kind {kind!r}")
+            raise ActionRefused(
+                "cues", f"提示 {cid} 的类别 {kind!r} 不认识", f"cue {cid}: unknown kind {kind!r}"
+            )
         seconds = c.get("seconds")
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 1):
-            raise _refuse(f"提示 {cid} 的时长 {seconds!r} 无效", f"cue {cid}: bad seconds {seconds!r}")
+            raise ActionRefused(
+                "cues", f"提示 {cid} 的时长 {seconds!r} 无效", f"cue {cid}: bad seconds {seconds!r}"
+            )
         if kind in TIMED and not seconds:
-            raise _refuse(f"提示 {cid}（{kind}）需要时长", f"cue {cid}: a {kind} needs its seconds")
+            raise ActionRefused(
+                "cues", f"提示 {cid}（{kind}）需要时长", f"cue {cid}: a {kind} needs its seconds"
+            )
         d: dict[str, Any] = {k: str(c.get(k, "") or "") for k in FIELDS}
         d["action"] = d["action"] or "on"
         d["seconds"] = seconds
@@ -113,18 +117,18 @@ def cues_go(state: State, payload: Payload, ctx: Context) -> None:
     cq = state["cues"]
     lst = cq["list"]
     if not lst:
-        raise _refuse("还没有节目流程（先载入赞助排期）", "no cue list loaded")
+        raise ActionRefused("cues", "还没有节目流程（先载入赞助排期）", "no cue list loaded")
     i = payload.get("index", cq["next"])
     if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= len(lst):
-        raise _refuse(f"提示序号 {i!r} 无效（1–{len(lst)}）", f"cue index {i!r} out of range")
+        raise ActionRefused("cues", f"提示序号 {i!r} 无效（1–{len(lst)}）", f"cue index {i!r} out of range")
     if i == len(lst):
-        raise _refuse("节目流程已经走完", "the cue list is through", "cues.end")
+        raise ActionRefused("cues.end", "节目流程已经走完", "the cue list is through")
     expect = payload.get("expect")
     if expect is not None and expect != lst[i]["id"]:
-        raise _refuse(
+        raise ActionRefused(
+            "cues.expect",
             f"下一条已不是“{expect}”（现在是“{lst[i]['label']}”），未执行",
             f"the next cue is no longer {expect!r} (it is {lst[i]['id']!r}): not done",
-            "cues.expect",
         )
     now = float(ctx.ts)
     for j in range(cq["next"], i):
@@ -142,10 +146,10 @@ def cues_end(state: State, payload: Payload, ctx: Context) -> None:
     cur = cq["current"]
     cid = str(payload.get("id", ""))
     if cur is None or cur["id"] != cid:
-        raise _refuse(f"“{cid}”没有在运行", f"{cid!r} is not running", "cues.stale")
+        raise ActionRefused("cues.stale", f"“{cid}”没有在运行", f"{cid!r} is not running")
     status = payload.get("status")
     if status not in (None, "done", "failed"):
-        raise _refuse(f"结束状态 {status!r} 无效", f"bad end status {status!r}")
+        raise ActionRefused("cues", f"结束状态 {status!r} 无效", f"bad end status {status!r}")
     now = float(ctx.ts)
     timed = _cue(cq, cid)["kind"] in TIMED
     _finish(state, now, status, str(payload.get("note", "")))
@@ -162,7 +166,7 @@ def cues_skip(state: State, payload: Payload, ctx: Context) -> None:
     cq = state["cues"]
     i = cq["next"]
     if i >= len(cq["list"]):
-        raise _refuse("节目流程已经走完，没有可跳过的提示", "nothing left to skip", "cues.end")
+        raise ActionRefused("cues.end", "节目流程已经走完，没有可跳过的提示", "nothing left to skip")
     now = float(ctx.ts)
     cq["log"][cq["list"][i]["id"]] = _log("skipped", now, now)
     cq["next"] = i + 1
@@ -174,7 +178,7 @@ def cues_next(state: State, payload: Payload, ctx: Context) -> None:
     cq = state["cues"]
     i = payload.get("index")
     if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= len(cq["list"]):
-        raise _refuse(f"提示序号 {i!r} 无效", f"cue index {i!r} out of range")
+        raise ActionRefused("cues", f"提示序号 {i!r} 无效", f"cue index {i!r} out of range")
     cq["next"] = i
 
 

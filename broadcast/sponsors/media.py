@@ -21,6 +21,8 @@ from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 
+from broadcast.errors import GoujiError
+
 IMAGE_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp"}
 VIDEO_SUFFIXES = (".mp4", ".mov", ".m4v")
 ISO_MEDIA = "mov"  # ffprobe's demuxer for MP4/MOV/M4V reports format_name "mov,mp4,m4a,3gp,3g2,mj2"
@@ -28,8 +30,11 @@ PROBE_TIMEOUT = 30.0
 PROBE_WORKERS = 4  # ffprobe's start-up (loading FFmpeg's libraries) dominates: overlap a few
 
 
-class MediaError(Exception):
-    """The file is not what it claims to be; the message says what it is instead (Chinese)."""
+class MediaError(GoujiError):
+    """The file is not what it claims to be: ``MediaError("media", zh, en)`` says what it is instead."""
+
+    rule = "media"
+    show_rule = False
 
 
 @dataclass(frozen=True)
@@ -53,9 +58,17 @@ def probe_image(path: Path) -> ImageInfo:
             size = im.size
             im.verify()
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        raise MediaError(f"不是可用的图片（{exc.__class__.__name__}）") from exc
+        raise MediaError(
+            "media",
+            f"不是可用的图片（{exc.__class__.__name__}）",
+            f"not a usable image ({exc.__class__.__name__})",
+        ) from exc
     if fmt not in IMAGE_FORMATS:
-        raise MediaError(f"图片格式 {fmt or '未知'} 不支持（应为 PNG、JPEG 或 WebP）")
+        raise MediaError(
+            "media",
+            f"图片格式 {fmt or '未知'} 不支持（应为 PNG、JPEG 或 WebP）",
+            f"image format {fmt or 'unknown'} not supported (PNG, JPEG or WebP)",
+        )
     return ImageInfo(fmt, int(size[0]), int(size[1]))
 
 
@@ -83,16 +96,30 @@ def _ffprobe(path: Path) -> dict[str, Any]:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=PROBE_TIMEOUT, check=False)
     except (FileNotFoundError, PermissionError) as exc:
         raise ProbeUnavailable(
-            f"需要 ffprobe 才能检查宣传片（{cmd[0]}: {exc.strerror}）/ ffprobe is needed to check films"
+            "media",
+            f"需要 ffprobe 才能检查宣传片（{cmd[0]}: {exc.strerror}）",
+            f"ffprobe is needed to check films ({cmd[0]}: {exc.strerror})",
         ) from None
     except subprocess.TimeoutExpired:
-        raise MediaError(f"ffprobe {PROBE_TIMEOUT:g} 秒内没有读完，文件可能已损坏") from None
+        raise MediaError(
+            "media",
+            f"ffprobe {PROBE_TIMEOUT:g} 秒内没有读完，文件可能已损坏",
+            f"ffprobe did not finish in {PROBE_TIMEOUT:g} s: the file may be damaged",
+        ) from None
     if done.returncode != 0:
-        raise MediaError(f"已损坏或不是视频（ffprobe：{_reason(done.stderr, path)}）")
+        raise MediaError(
+            "media",
+            f"已损坏或不是视频（ffprobe：{_reason(done.stderr, path)}）",
+            f"damaged or not a video (ffprobe: {_reason(done.stderr, path)})",
+        )
     try:
         data = json.loads(done.stdout)
     except json.JSONDecodeError:
-        raise MediaError("ffprobe 的输出无法读取，文件可能已损坏") from None
+        raise MediaError(
+            "media",
+            "ffprobe 的输出无法读取，文件可能已损坏",
+            "ffprobe's answer cannot be read: the file may be damaged",
+        ) from None
     return data if isinstance(data, dict) else {}
 
 
@@ -153,22 +180,34 @@ def prefetch_videos(paths: Iterable[Path]) -> None:
 
 def _probe_video(path: Path) -> VideoInfo:
     if path.suffix.lower() not in VIDEO_SUFFIXES:
-        raise MediaError(f"扩展名 {path.suffix or '(无)'} 不是 MP4/MOV 视频")
+        raise MediaError(
+            "media",
+            f"扩展名 {path.suffix or '(无)'} 不是 MP4/MOV 视频",
+            f"the suffix {path.suffix or '(none)'} is not an MP4/MOV video",
+        )
     data = _ffprobe(path)
     fmt = data.get("format") or {}
     names = str(fmt.get("format_name", "")).split(",")
     if ISO_MEDIA not in names:
-        raise MediaError(f"不是 MP4/MOV 视频（ffprobe 识别为 {','.join(names) or '未知格式'}）")
+        raise MediaError(
+            "media",
+            f"不是 MP4/MOV 视频（ffprobe 识别为 {','.join(names) or '未知格式'}）",
+            f"not an MP4/MOV video (ffprobe sees {','.join(names) or 'an unknown format'})",
+        )
     streams = data.get("streams") or []
     has_video = any(
         s.get("codec_type") == "video" and not (s.get("disposition") or {}).get("attached_pic")
         for s in streams
     )
     if not has_video:
-        raise MediaError("MP4 里没有视频轨")
+        raise MediaError("media", "MP4 里没有视频轨", "the MP4 has no video track")
     try:
         seconds = float(fmt["duration"])
     except (KeyError, TypeError, ValueError):
-        raise MediaError("MP4 无法得知时长（文件可能不完整）") from None
+        raise MediaError(
+            "media",
+            "MP4 无法得知时长（文件可能不完整）",
+            "the MP4's length is unknown (the file may be incomplete)",
+        ) from None
     brand = str((fmt.get("tags") or {}).get("major_brand", "")).strip()
     return VideoInfo(brand, seconds, has_video)

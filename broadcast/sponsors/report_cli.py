@@ -15,13 +15,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from broadcast.core.db import DatabaseError
+from broadcast.core.db import DatabaseError, add_db_argument
+from broadcast.core.db import chosen as chosen_db
 from broadcast.sponsors.placements import PlacementError, load_placements, parse_air_date
 
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("episode", help="期数（与演播室 show.episode 相同），如 第1期")
-    parser.add_argument("--db", required=True, help="演播室数据库（含播出记录）")
+    add_db_argument(parser, "演播室数据库（含播出记录）/ studio database (with the as-run log)")
     parser.add_argument("--placements", help="排期文件（默认用本期加载的那份）")
     parser.add_argument("--air-date", help="播出日期 YYYY-MM-DD（默认取播出记录）")
     parser.add_argument("--out", default="out/reports", help="输出文件夹（默认 out/reports/）")
@@ -40,7 +41,8 @@ def main(args: argparse.Namespace) -> int:
     from broadcast.sponsors.exposure import compute
     from broadcast.sponsors.report import write_reports
 
-    db = Path(args.db)
+    db = chosen_db(args.db)
+    args.db = str(db)
     if not db.is_file():
         print(f"{args.db}: 数据库文件不存在", file=sys.stderr)
         return 2

@@ -71,7 +71,7 @@ class Poller:
                     [("GetCurrentProgramScene", {}), ("GetSceneItemList", {"sceneName": L.SCENE_GAME})]
                 )
                 if isinstance(prog, ObsError) or isinstance(items, ObsError):
-                    raise ObsError("poll refused")
+                    raise ObsError(en="poll refused")
                 shown = {i["sourceName"] for i in items.get("sceneItems", []) if i["sceneItemEnabled"]}
                 board = SCOREBOARD <= shown
                 self.samples.append(Seen(at, str(prog.get("currentProgramSceneName", "")), board))

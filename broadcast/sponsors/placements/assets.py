@@ -78,7 +78,7 @@ def read_asset(b: Build, node: Node, what: str, kind: str) -> Asset | None:
         ) from None
     except media.MediaError as exc:
         want = "PNG/JPEG/WebP 图片" if kind == "image" else "MP4（H.264）视频"
-        b.r.error(node, f"{what} {rel} {exc}", f"换成真正的{want}")
+        b.r.error(node, f"{what} {rel} {exc.zh}", f"换成真正的{want}")
         return None
     except OSError as exc:
         b.r.error(node, f"{what} {rel} 无法读取（{exc}）", "检查文件权限")

@@ -12,6 +12,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from broadcast.errors import GoujiError
 from broadcast.sponsors.placements.ratecard import CREDIT_ROLES, DEFAULT_MINIMUMS, KIND_LABELS, PRICE_UNITS
 
 
@@ -30,13 +31,22 @@ class Issue:
         return f"{self.file}:{self.line}:{self.column}: {tag}: {self.message}{fix}"
 
 
-class PlacementError(Exception):
-    """The placements file cannot be used; ``issues`` holds every error (and warning) found."""
+class PlacementError(GoujiError):
+    """The placements file cannot be used; ``issues`` holds every error (and warning) found, each
+    ``file:line:col: 错误: …``; ``str()`` lists the errors, one a line."""
+
+    rule = "placements"
+    show_rule = False
 
     def __init__(self, issues: list[Issue]) -> None:
         self.issues = issues
         errors = [i for i in issues if i.level == "error"]
-        super().__init__("\n".join(str(i) for i in errors) or "invalid placements")
+        zh = "\n".join(str(i) for i in errors) or "赞助排期无效"
+        en = f"invalid placements: {len(errors)} error(s)\n{zh}" if errors else "invalid placements"
+        super().__init__("placements", zh, en)
+
+    def text(self) -> str:
+        return self.zh
 
     @property
     def errors(self) -> list[Issue]:
