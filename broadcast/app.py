@@ -39,7 +39,12 @@ def add_studio_arguments(parser: argparse.ArgumentParser) -> None:
     """What the studio around the show needs (``run`` and ``console`` both take these)."""
     add_db_argument(parser)
     add_server_arguments(parser)
-    parser.add_argument("--placements", default=str(DEMO_PLACEMENTS), help="赞助排期 YAML / placements")
+    parser.add_argument(
+        "--placements",
+        default=None,
+        help="赞助排期 YAML（默认：项目自己的 studio-assets/sponsors/placements.yaml，没有则用演示排期）/ "
+        "placements (default: the project's own file, else the demo set)",
+    )
     parser.add_argument("--air-date", default=None, help="本期播出日期 YYYY-MM-DD（检查合同）/ air date")
     parser.add_argument("--no-obs", action="store_true", help="不连接 OBS / do not connect to OBS")
     parser.add_argument("--obs-settings", default=None, help="OBS 设置文件 / OBS settings file (YAML)")
@@ -197,8 +202,11 @@ class Studio:
         return str(name) if name else None
 
     def _sponsors(self) -> None:
+        from broadcast import project
         from broadcast.sponsors.placements import PlacementError, load_placements
 
+        if self.args.placements is None:
+            self.args.placements = str(project.default_placements(self.db_path))
         if not self.args.placements:
             return
         try:
@@ -234,13 +242,20 @@ class Studio:
         self.recorder = AsRunRecorder(self.store, self.asrun)
 
     def _serve(self) -> None:
+        from broadcast import project
         from broadcast.overlay.server import OverlayServer
 
+        sponsors = None
+        if self.placements is not None:  # its logos and films are served from its own folder
+            from broadcast.sponsors.placements.assets import served_root
+
+            sponsors = served_root(Path(self.placements.file).resolve().parent, None)
         self.server = OverlayServer(
             self.store,
             host=self.args.host,
             port=self.args.port,
             token=getattr(self.args, "resolved_token", None) or resolve_token(self.args),
+            asset_roots=project.asset_roots(self.db_path, sponsors=sponsors),
         )
         try:
             self.server.start()

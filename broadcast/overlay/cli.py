@@ -226,7 +226,11 @@ def main(args: argparse.Namespace) -> int:
         for msg in follower.errors:
             print(f"警告 warning: {msg}", file=sys.stderr)
         source = follower.store
-    server = OverlayServer(source, host=args.host, port=args.port, token=token)
+    from broadcast import project
+
+    # a project database's own files: its players' photos at /assets/photos/ (lower thirds)
+    roots = project.asset_roots(Path(args.db)) if args.db else None
+    server = OverlayServer(source, host=args.host, port=args.port, token=token, asset_roots=roots)
     try:
         server.start()
     except OSError as exc:

@@ -1,6 +1,8 @@
 """``python -m broadcast import ROSTER.csv|xlsx [--season S] [--sheet NAME] [--dry-run]``: import rosters.
 
-All or nothing: every bad row is reported as ``file:row N: …`` and nothing of the file is imported
+Photos named in the file are checked (real PNG/JPEG/WebP pictures) and copied into the project's photo
+folder beside the database (``studio-assets/photos/``), which the overlay server serves at
+``/assets/photos/`` for the lower thirds. All or nothing: every bad row is reported as ``file:row N: …`` and nothing of the file is imported
 (exit status 2). Headers: 姓名 (required), 队伍, 编号, 性别, 电话, 照片, 籍贯, 队伍冠名, 备注 (aliases in
 docs/season.md).
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 
+from broadcast.producer.files import roster_photos
 from broadcast.season.clitools import add_db, db_must_exist, run
 from broadcast.season.importer import import_file
 from broadcast.season.model import SeasonDB
@@ -30,7 +33,14 @@ def _main(args: argparse.Namespace) -> int:
     with SeasonDB.open(args.db) as sdb:
         season = sdb.season(args.season)
         for f in args.files:
-            rep = import_file(sdb, int(season["id"]), f, sheet=args.sheet, dry_run=args.dry_run)
+            rep = import_file(
+                sdb,
+                int(season["id"]),
+                f,
+                sheet=args.sheet,
+                dry_run=args.dry_run,
+                photos=roster_photos(args.db),
+            )
             verb = "检查通过（未导入）checked, not imported" if args.dry_run else "已导入 imported"
             line = f"{f}: {verb} — 新增 {rep.added} 名, 更新 {rep.updated} 名选手 into {season['name']}"
             if rep.teams_created:

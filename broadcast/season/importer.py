@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -253,13 +253,34 @@ def read_roster(path: str | Path, *, sheet: str | None = None) -> tuple[list[Ros
     return out, ignored
 
 
+# (photo file, dry run) → what the season stores for it; ValueError(message) when it is not usable
+PhotoHook = Callable[[Path, bool], str]
+
+
 def import_roster(
-    sdb: SeasonDB, season_id: int, path: str | Path, *, sheet: str | None = None, dry_run: bool = False
+    sdb: SeasonDB,
+    season_id: int,
+    path: str | Path,
+    *,
+    sheet: str | None = None,
+    dry_run: bool = False,
+    photos: PhotoHook | None = None,
 ) -> ImportReport:
-    """Check then import a roster file into the season, all or nothing (use :func:`import_file`)."""
+    """Check then import a roster file into the season, all or nothing (use :func:`import_file`).
+    ``photos``: what to do with each row's photo (the project's copy of it, e.g.
+    ``broadcast.producer.files.roster_photos(db)``); without it the file's own path is stored."""
     rows, ignored = read_roster(path, sheet=sheet)
     report = ImportReport(file=str(path), ignored_columns=ignored)
     errors: list[str] = []
+    if photos is not None:
+        for rec in rows:
+            if rec.photo:
+                try:
+                    rec.photo = photos(Path(rec.photo), dry_run)
+                except ValueError as exc:
+                    errors.append(f"{path}:row {rec.row}: {exc}")
+        if errors:
+            raise ImportError_(errors)
     with sdb.transaction() as c:
         team_ids = {r["name"]: int(r["id"]) for r in sdb.teams(season_id)}
         for rec in rows:
@@ -344,10 +365,16 @@ class _DryRun(Exception):
 
 
 def import_file(
-    sdb: SeasonDB, season_id: int, path: str | Path, *, sheet: str | None = None, dry_run: bool = False
+    sdb: SeasonDB,
+    season_id: int,
+    path: str | Path,
+    *,
+    sheet: str | None = None,
+    dry_run: bool = False,
+    photos: PhotoHook | None = None,
 ) -> ImportReport:
     """:func:`import_roster`; with ``dry_run`` everything is checked and counted, then rolled back."""
     try:
-        return import_roster(sdb, season_id, path, sheet=sheet, dry_run=dry_run)
+        return import_roster(sdb, season_id, path, sheet=sheet, dry_run=dry_run, photos=photos)
     except _DryRun as dr:
         return dr.report

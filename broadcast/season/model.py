@@ -13,10 +13,12 @@ Every write is one transaction; the materialised totals are updated in the same 
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +195,31 @@ class SeasonDB:
                 raise SeasonError("episode", f"第{number}期已存在", f"episode {number} exists") from exc
             return int(cur.lastrowid or 0)
 
+    def update_episode(
+        self, season_id: int, number: int, *, air_date: str | None = None, title: str | None = None
+    ) -> None:
+        """Set an episode's air date (``YYYY-MM-DD`` or "") or title."""
+        if air_date:
+            try:
+                date.fromisoformat(air_date)
+            except ValueError as exc:
+                raise SeasonError(
+                    f"播出日期应写成 YYYY-MM-DD：{air_date!r} / air date must be YYYY-MM-DD", rule="episode"
+                ) from exc
+        self.episode(season_id, number)
+        with self.transaction() as c:
+            if air_date is not None:
+                c.execute(
+                    "UPDATE season_episodes SET air_date=? WHERE season_id=? AND number=?",
+                    (air_date, season_id, number),
+                )
+            if title is not None:
+                _visible(rule="episode", 标题=title)
+                c.execute(
+                    "UPDATE season_episodes SET title=? WHERE season_id=? AND number=?",
+                    (title or f"第{number}期", season_id, number),
+                )
+
     def episode(self, season_id: int, number: int) -> sqlite3.Row:
         row: sqlite3.Row | None = self.conn.execute(
             "SELECT * FROM season_episodes WHERE season_id=? AND number=?", (season_id, number)
@@ -222,6 +249,27 @@ class SeasonDB:
             tid = int(cur.lastrowid or 0)
             c.execute("INSERT INTO season_team_totals(season_id, team_id) VALUES(?,?)", (season_id, tid))
             return tid
+
+    def update_team(self, team_id: int, **fields: str) -> None:
+        """Change a team's ``name``, ``sponsor`` or ``color`` (#rrggbb)."""
+        allowed = {"name", "sponsor", "color"}
+        bad = set(fields) - allowed
+        if bad:
+            raise SeasonError(f"unknown team field(s): {', '.join(sorted(bad))}", rule="team")
+        if "name" in fields:
+            fields["name"] = fields["name"].strip()
+            if not fields["name"]:
+                raise SeasonError("队名不能为空 / team name is empty", rule="team")
+        color = fields.get("color", "")
+        if color and not re.fullmatch(r"#[0-9a-fA-F]{6}", color):
+            raise SeasonError(f"队伍颜色应写成 #RRGGBB：{color!r} / colour must be #RRGGBB", rule="team")
+        _visible(rule="team", 队名=fields.get("name", ""), 冠名=fields.get("sponsor", ""))
+        with self.transaction() as c:
+            for k, v in fields.items():
+                try:
+                    c.execute(f"UPDATE season_teams SET {k}=? WHERE id=?", (v, team_id))
+                except sqlite3.IntegrityError as exc:
+                    raise SeasonError(f"队伍已存在：{v} / team exists", rule="team") from exc
 
     def team_id(self, season_id: int, name: str) -> int | None:
         row = self.conn.execute(
@@ -263,6 +311,37 @@ class SeasonDB:
             pid = int(cur.lastrowid or 0)
             c.execute("INSERT INTO season_player_totals(season_id, player_id) VALUES(?,?)", (season_id, pid))
             return pid
+
+    def update_player(self, player_id: int, **fields: Any) -> None:
+        """Change a player's ``name``, ``team_id``, ``code``, ``gender``, ``phone``, ``photo`` (a file name
+        in the project's photo folder), ``hometown`` or ``note``."""
+        allowed = {"name", "team_id", "code", "gender", "phone", "photo", "hometown", "note"}
+        bad = set(fields) - allowed
+        if bad:
+            raise SeasonError(f"unknown player field(s): {', '.join(sorted(bad))}", rule="player")
+        if "name" in fields:
+            fields["name"] = str(fields["name"]).strip()
+            if not fields["name"]:
+                raise SeasonError("姓名不能为空 / player name is empty", rule="player")
+        if fields.get("gender") not in (None, "", "男", "女"):
+            raise SeasonError(
+                f"性别应为 男 或 女：{fields['gender']!r} / gender must be 男 or 女", rule="player"
+            )
+        if "code" in fields:
+            fields["code"] = str(fields["code"] or "").strip() or None
+        _visible(
+            rule="player",
+            **{
+                label: str(fields.get(key) or "")
+                for key, label in (("name", "姓名"), ("hometown", "籍贯"), ("note", "备注"), ("code", "编号"))
+            },
+        )
+        with self.transaction() as c:
+            for k, v in fields.items():
+                try:
+                    c.execute(f"UPDATE season_players SET {k}=? WHERE id=?", (v, player_id))
+                except sqlite3.IntegrityError as exc:
+                    raise SeasonError(f"选手编号重复：{v} / duplicate player code", rule="player") from exc
 
     def players(self, season_id: int, team_id: int | None = None) -> list[sqlite3.Row]:
         if team_id is None:

@@ -530,6 +530,11 @@ def report_context(
     }
 
 
+def render_template(name: str, context: dict[str, object]) -> str:
+    """One of the report templates (``templates/*.j2``, autoescaped): the episode report, the season's."""
+    return _ENV.get_template(name).render(context)
+
+
 def render_html(
     x: EpisodeExposure, p: Placements, proofs: dict[int, Proof] | None = None, only: str | None = None
 ) -> str:

@@ -37,6 +37,21 @@ MAX_SUPPORTERS = 3
 JIUGONGGE_CELLS = 9
 SPOT_LENGTHS = (5, 10, 15, 20, 30)
 SPOT_LIST_PRICE = {5: 1000, 10: 1700, 15: 2500, 20: 3200, 30: 4400}
+# the list prices of the rate card (SPONSORSHIP.md): (yuan, per); a contract may differ (the producer's
+# forms start from these). 中插 are priced per airing by length (SPOT_LIST_PRICE); the ticker and the
+# credits come with the broadcast-rights packages.
+LIST_PRICE: dict[str, tuple[int, str]] = {
+    "title": (2_000_000, "year"),
+    "special": (1_600_000, "year"),
+    "supporter": (1_200_000, "year"),
+    "cell": (10_000, "month"),
+    "jiugongge_board": (20_000, "month"),
+    "prize_stand": (10_000, "month"),
+    "table": (240_000, "year"),
+    "leaderboard": (600_000, "year"),
+    "shirts": (800_000, "year"),
+    "commentary": (300_000, "year"),
+}
 FILM_LENGTH = {"title": 15, "special": 15, "supporter": 10, "leaderboard": 15}
 BUMPER_SECONDS = 5
 FILM_TOLERANCE = 0.5  # seconds between the declared and the real length of a film
