@@ -2,9 +2,9 @@
 
 Photos named in the file are checked (real PNG/JPEG/WebP pictures) and copied into the project's photo
 folder beside the database (``studio-assets/photos/``), which the overlay server serves at
-``/assets/photos/`` for the lower thirds. All or nothing: every bad row is reported as ``file:row N: …`` and nothing of the file is imported
-(exit status 2). Headers: 姓名 (required), 队伍, 编号, 性别, 电话, 照片, 籍贯, 队伍冠名, 备注 (aliases in
-docs/season.md).
+``/assets/photos/`` for the lower thirds. All or nothing: every bad row is reported as
+``file:row N: …`` and nothing of the file is imported (exit status 2). Headers: 姓名 (required), 队伍,
+编号, 性别, 电话, 照片, 籍贯, 队伍冠名, 备注 (aliases in docs/season.md).
 """
 
 from __future__ import annotations
