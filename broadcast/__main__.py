@@ -16,6 +16,10 @@ from typing import NoReturn
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("broadcast.app", "演播室：演示赛季、图形、OBS（未运行也可）/ the studio, demo season"),
     "console": ("broadcast.console.app", "导播台：键盘录入现场比赛 / the operator console (PySide6)"),
+    "producer": (
+        "broadcast.producer.app",
+        "制片工作台：赞助、合同、广告位预览、选手、赛季播出 / the producer's workspace (PySide6)",
+    ),
     "rehearse": ("broadcast.rehearsal", "彩排：重放演示比赛到图形 / replay a demo match on the graphics"),
     "serve": ("broadcast.overlay.cli", "只启动图形服务器 / serve the on-air pages only"),
     "obs": ("broadcast.obs.cli", "OBS：连接、布置场景、截图 / OBS bridge: provision, status, proof"),

@@ -45,6 +45,7 @@ Path_ = tuple[str | int, ...]
 ORDER: tuple[str, ...] = (
     ("format", "show", "season", "sponsors") + tuple(s.section for s in SLOT_SPECS) + ("rundown",)
 )
+NO_AIR_DATE = "没有给出播出日期"  # the checker's warning when no --air-date is given
 FLOW = {"contract", "price", "film", "minimums", "on_air"}  # small mappings written on one line
 SECTION_NOTES = {
     "sponsors": "赞助企业登记（编号: 名称、全称、logo）",
@@ -134,6 +135,7 @@ class Check:
     placements: Placements | None
     issues: list[Issue]
     positions: dict[Path_, tuple[int, int, int, int]] = field(default_factory=dict)  # key l,c; value l,c
+    _where: dict[tuple[int, int, str], Path_] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def errors(self) -> list[Issue]:
@@ -144,6 +146,12 @@ class Check:
         return not self.errors
 
     def where(self, issue: Issue) -> Path_:
+        key = (issue.line, issue.column, issue.message)
+        if key not in self._where:
+            self._where[key] = self._locate(issue)
+        return self._where[key]
+
+    def _locate(self, issue: Issue) -> Path_:
         """The field an issue is about: the one whose key or value starts where the issue points; else
         the deepest one whose key is on the issue's line; else the deepest one holding that line."""
         exact = [
@@ -168,25 +176,38 @@ class Check:
         return [i for i in self.issues if (self.where(i) == path if exact else self.where(i)[:n] == path)]
 
 
-def _positions(doc: Any) -> dict[Path_, tuple[int, int, int, int]]:
+def _positions(text: str, filename: str) -> dict[Path_, tuple[int, int, int, int]]:
+    """Where every key, field and list item of ``text`` starts, read by the checker's own YAML reader
+    (so the lines and columns are the ones its issues name)."""
+    from engine.yamlread import MappingNode, ScalarNode, SequenceNode, YamlError, compose
+
     out: dict[Path_, tuple[int, int, int, int]] = {}
+    try:
+        root = compose(text, filename)
+    except YamlError:
+        return out
 
-    def walk(node: Any, path: Path_) -> None:
-        if isinstance(node, CommentedMap):
-            for k in node:
-                kl, kc = node.lc.key(k)
-                vl, vc = node.lc.value(k)
-                p = (*path, str(k))
-                out[p] = (kl + 1, kc + 1, vl + 1, vc + 1)
-                walk(node[k], p)
-        elif isinstance(node, CommentedSeq):
-            for i, item in enumerate(node):
-                line, col = node.lc.item(i)
+    def walk(node: Any, path: Path_, seen: frozenset[int]) -> None:
+        if id(node) in seen:  # an alias: its place is where the anchor is
+            return
+        seen = seen | {id(node)}
+        if isinstance(node, MappingNode):
+            for k, v in node.value:
+                if not isinstance(k, ScalarNode):
+                    continue
+                p = (*path, str(k.value))
+                km, vm = k.start_mark, v.start_mark
+                out[p] = (km.line + 1, km.column + 1, vm.line + 1, vm.column + 1)
+                walk(v, p, seen)
+        elif isinstance(node, SequenceNode):
+            for i, item in enumerate(node.value):
+                m = item.start_mark
                 p = (*path, i)
-                out[p] = (line + 1, col + 1, line + 1, col + 1)
-                walk(item, p)
+                out[p] = (m.line + 1, m.column + 1, m.line + 1, m.column + 1)
+                walk(item, p, seen)
 
-    walk(doc, ())
+    if root is not None:
+        walk(root, (), frozenset())
     return out
 
 
@@ -431,11 +452,9 @@ class PlacementsDraft:
             issues = list(placements.warnings) if placements is not None else []
         except PlacementError as exc:
             placements, issues = None, list(exc.issues)
-        try:
-            reread = self._y.load(text)
-        except YAMLError:
-            reread = None
-        return Check(text, placements, issues, _positions(reread) if reread is not None else {})
+        # the air date is checked per episode (the season's air dates), not for the file as a whole
+        issues = [i for i in issues if not (i.level == "warning" and i.message.startswith(NO_AIR_DATE))]
+        return Check(text, placements, issues, _positions(text, filename))
 
     # -- saving ----------------------------------------------------------------------------------------------
     @property

@@ -83,44 +83,70 @@ def copy_in(src: Path, folder: Path, stem: str) -> tuple[Path, bool]:
         n += 1
 
 
-def _place(
-    draft: PlacementsDraft, field: Path_, value: Any, check_at: list[Path_], dest: Path, copied: bool
-) -> Check:
-    old = draft.get(field)
-    draft.set(field, value)
+def refusals(check: Check, fields: list[Path_]) -> list[Issue]:
+    """The checker's errors about the fields a picked file fills (other problems do not refuse it)."""
+    return [i for p in fields for i in check.at(p) if i.level == "error"]
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A file copied into the project, and what to write at the field for it (not written yet)."""
+
+    dest: Path
+    copied: bool
+    field: Path_
+    value: Any
+    checked: tuple[Path_, ...]  # the fields whose issues refuse it
+
+    def undo(self) -> None:
+        if self.copied:
+            self.dest.unlink(missing_ok=True)
+
+
+def stage_logo(draft: PlacementsDraft, field: Path_, src: Path, *, stem: str = "") -> Staged:
+    """Copy a logo into ``logos/`` beside the placements (the worker's part of picking it)."""
+    dest, copied = copy_in(src, draft.path.parent / LOGOS, stem or Path(src).stem)
+    return Staged(dest, copied, field, f"{LOGOS}/{dest.name}", (field,))
+
+
+def stage_film(
+    draft: PlacementsDraft, field: Path_, src: Path, *, seconds: int, film_id: str, stem: str = ""
+) -> Staged:
+    """Copy a brand film into ``films/``; the field gets ``{id, file, seconds}`` (``seconds``: what the
+    slot sells, which the checker compares with the film's real length)."""
+    dest, copied = copy_in(src, draft.path.parent / FILMS, stem or film_id)
+    value = {"id": film_id, "file": f"{FILMS}/{dest.name}", "seconds": seconds}
+    return Staged(dest, copied, field, value, ((*field, "file"), (*field, "seconds")))
+
+
+def keep(draft: PlacementsDraft, staged: Staged) -> Check:
+    """Write the staged file at its field and check; refused (:class:`AssetRefused`, field and copy as
+    before) when the checker finds fault with that field."""
+    old = draft.get(staged.field)
+    draft.set(staged.field, staged.value)
     check = draft.check()
-    bad = [i for p in check_at for i in check.at(p) if i.level == "error"]
+    bad = refusals(check, list(staged.checked))
     if bad:
-        draft.set(field, old)
-        if copied:
-            dest.unlink(missing_ok=True)
+        draft.set(staged.field, old)
+        staged.undo()
         raise AssetRefused(bad)
     return check
 
 
 def place_logo(draft: PlacementsDraft, field: Path_, src: Path, *, stem: str = "") -> Picked:
-    """Copy a logo into ``logos/`` beside the placements and write it at ``field``."""
-    base = draft.path.parent
-    dest, copied = copy_in(src, base / LOGOS, stem or Path(src).stem)
-    rel = f"{LOGOS}/{dest.name}"
-    check = _place(draft, field, rel, [field], dest, copied)
-    return Picked(rel, dest, check)
+    """Copy a logo in and write it at ``field`` if the checker accepts it there (one thread)."""
+    staged = stage_logo(draft, field, src, stem=stem)
+    check = keep(draft, staged)
+    return Picked(str(staged.value), staged.dest, check)
 
 
 def place_film(
     draft: PlacementsDraft, field: Path_, src: Path, *, seconds: int, film_id: str, stem: str = ""
 ) -> Picked:
-    """Copy a brand film into ``films/`` and write ``{id, file, seconds}`` at ``field`` (the slot's
-    ``film``); refused when the checker finds it is not a usable video of ``seconds`` (the length the
-    slot sells)."""
-    base = draft.path.parent
-    dest, copied = copy_in(src, base / FILMS, stem or film_id)
-    rel = f"{FILMS}/{dest.name}"
-    old = draft.get(field)
-    fid = str(old.get("id")) if isinstance(old, dict) and old.get("id") else film_id
-    value = {"id": fid, "file": rel, "seconds": seconds}
-    check = _place(draft, field, value, [(*field, "file"), (*field, "seconds")], dest, copied)
-    return Picked(rel, dest, check)
+    """Copy a film in and write it at ``field`` if the checker accepts it (one thread)."""
+    staged = stage_film(draft, field, src, seconds=seconds, film_id=film_id, stem=stem)
+    check = keep(draft, staged)
+    return Picked(str(staged.value["file"]), staged.dest, check)
 
 
 def film_seconds(path: Path) -> float:

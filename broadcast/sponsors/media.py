@@ -51,7 +51,32 @@ class VideoInfo:
     has_video: bool
 
 
+# (path, size, mtime_ns) → what Pillow said: a logo is verified once per process until it changes (the
+# producer's workspace checks the whole file at every keystroke)
+_images: dict[tuple[str, int, int], ImageInfo | MediaError] = {}
+
+
 def probe_image(path: Path) -> ImageInfo:
+    try:
+        st = path.stat()
+        key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    except OSError:
+        return _probe_image(path)
+    with _probed_lock:
+        known = _images.get(key)
+    if known is None:
+        try:
+            known = _probe_image(path)
+        except MediaError as exc:
+            known = exc
+        with _probed_lock:
+            _images[key] = known
+    if isinstance(known, MediaError):
+        raise known
+    return known
+
+
+def _probe_image(path: Path) -> ImageInfo:
     try:
         with Image.open(path) as im:
             fmt = str(im.format or "")

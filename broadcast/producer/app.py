@@ -1,0 +1,127 @@
+"""``python -m broadcast producer [--db FILE]``: the producer's workspace (sponsors, contracts, slots with
+their preview, roster and season, the season's delivery), also opened from the console's 制片 menu.
+
+It works on the project's files beside the database (``studio-assets/``; see :mod:`broadcast.project`)
+and on the season tables and as-run log inside it; it never opens the studio's show store, so it can
+run beside a console that is on air. Without a display it says so in one line and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    from broadcast.console.app import DEFAULT_DB
+
+    parser.add_argument("--db", default=str(DEFAULT_DB), help=f"项目数据库 project database ({DEFAULT_DB})")
+    parser.add_argument(
+        "--placements",
+        default=None,
+        help="要编辑的排期文件（默认：数据库旁 studio-assets/sponsors/placements.yaml）/ placements to edit",
+    )
+    parser.add_argument("--lang", choices=("zh_CN", "en"), default=None, help="界面语言 / UI language")
+    parser.add_argument("--settings", default=None, help="界面设置文件 (INI) / settings file")
+    parser.add_argument("--geometry", default=None, help="窗口 WxH / window size")
+    parser.add_argument("--no-web", action="store_true", help="不用 Qt WebEngine 预览 / no page preview")
+
+
+def build(
+    db: str | Path,
+    *,
+    placements: str | Path | None = None,
+    settings: QSettings | None = None,
+    lang: str | None = None,
+    web: bool = True,
+    parent: Any = None,
+) -> Any:
+    """The producer's window over ``db`` (a QApplication must exist). ``window.ws`` is its workspace:
+    close it (``window.ws.close()``) when the window is done with."""
+    from PySide6.QtWidgets import QApplication
+
+    from broadcast.console import i18n, theme
+    from broadcast.producer.window import ProducerWindow
+    from broadcast.producer.workspace import Workspace
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication), "a QApplication must exist"
+    if parent is None:
+        theme.apply(app)
+        i18n.install(lang or (str(settings.value("language", "zh_CN")) if settings is not None else "zh_CN"))
+    ws = Workspace(db, placements)
+    window = ProducerWindow(ws, settings, web=web, parent=parent)
+    return window
+
+
+def open_from_console(console_window: Any) -> Any:
+    """The console's 制片 menu: the producer's window on the console's database (its own worker; the
+    console's store thread is never used for the producer's work)."""
+    from PySide6.QtCore import Qt
+
+    db = getattr(console_window.console, "db_path", None) or console_window.console.bridge.store.journal.path
+    existing = getattr(console_window, "producer", None)
+    if existing is not None and existing.isVisible():
+        existing.raise_()
+        existing.activateWindow()
+        return existing
+    window = build(db, settings=console_window.settings, web=True, parent=None)
+    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+    window.destroyed.connect(window.ws.close)
+    console_window.producer = window
+    window.show()
+    return window
+
+
+def main(args: argparse.Namespace) -> int:
+    from broadcast.console.app import has_display
+
+    if not has_display():
+        print(
+            "没有图形显示（DISPLAY 未设置），制片工作台无法打开 / no display (DISPLAY is not set): "
+            "the producer's workspace cannot open; QT_QPA_PLATFORM=offscreen runs it without one",
+            file=sys.stderr,
+        )
+        return 2
+    db = Path(args.db)
+    if os.geteuid() == 0:
+        os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--no-sandbox")
+    from PySide6.QtWidgets import QApplication
+
+    from broadcast.console.docks.monitors import prepare
+    from broadcast.producer.draft import DraftError
+
+    if not args.no_web:
+        prepare()
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app.setApplicationName("gouji-producer")
+    app.setOrganizationName("gouji-studio")
+    settings = (
+        QSettings(args.settings, QSettings.Format.IniFormat)
+        if args.settings
+        else QSettings("gouji-studio", "producer")
+    )
+    db.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        window = build(db, placements=args.placements, settings=settings, lang=args.lang, web=not args.no_web)
+    except DraftError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if args.geometry:
+        w, _, h = args.geometry.partition("x")
+        window.resize(int(w), int(h))
+    window.show()
+    print(
+        f"制片工作台已打开 / the producer's workspace is open: {db}（排期 {window.ws.draft.path}）",
+        flush=True,
+    )
+    try:
+        rc = app.exec()
+    finally:
+        window.ws.close()
+    return int(rc)
