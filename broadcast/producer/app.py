@@ -18,9 +18,9 @@ from PySide6.QtCore import QSettings
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    from broadcast.console.app import DEFAULT_DB
+    from broadcast.core.db import add_db_argument
 
-    parser.add_argument("--db", default=str(DEFAULT_DB), help=f"项目数据库 project database ({DEFAULT_DB})")
+    add_db_argument(parser)
     parser.add_argument(
         "--placements",
         default=None,
@@ -88,7 +88,9 @@ def main(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    db = Path(args.db)
+    from broadcast.core.db import chosen
+
+    db = chosen(args.db)
     if os.geteuid() == 0:
         os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--no-sandbox")
     from PySide6.QtWidgets import QApplication

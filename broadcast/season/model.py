@@ -204,7 +204,9 @@ class SeasonDB:
                 date.fromisoformat(air_date)
             except ValueError as exc:
                 raise SeasonError(
-                    f"播出日期应写成 YYYY-MM-DD：{air_date!r} / air date must be YYYY-MM-DD", rule="episode"
+                    "episode",
+                    f"播出日期应写成 YYYY-MM-DD：{air_date!r}",
+                    f"air date must be YYYY-MM-DD: {air_date!r}",
                 ) from exc
         self.episode(season_id, number)
         with self.transaction() as c:
@@ -255,21 +257,27 @@ class SeasonDB:
         allowed = {"name", "sponsor", "color"}
         bad = set(fields) - allowed
         if bad:
-            raise SeasonError(f"unknown team field(s): {', '.join(sorted(bad))}", rule="team")
+            raise SeasonError(
+                "team",
+                f"没有这些队伍字段：{'、'.join(sorted(bad))}",
+                f"unknown team field(s): {', '.join(sorted(bad))}",
+            )
         if "name" in fields:
             fields["name"] = fields["name"].strip()
             if not fields["name"]:
-                raise SeasonError("队名不能为空 / team name is empty", rule="team")
+                raise SeasonError("team", "队名不能为空", "team name is empty")
         color = fields.get("color", "")
         if color and not re.fullmatch(r"#[0-9a-fA-F]{6}", color):
-            raise SeasonError(f"队伍颜色应写成 #RRGGBB：{color!r} / colour must be #RRGGBB", rule="team")
+            raise SeasonError(
+                "team", f"队伍颜色应写成 #RRGGBB：{color!r}", f"colour must be #RRGGBB: {color!r}"
+            )
         _visible(rule="team", 队名=fields.get("name", ""), 冠名=fields.get("sponsor", ""))
         with self.transaction() as c:
             for k, v in fields.items():
                 try:
                     c.execute(f"UPDATE season_teams SET {k}=? WHERE id=?", (v, team_id))
                 except sqlite3.IntegrityError as exc:
-                    raise SeasonError(f"队伍已存在：{v} / team exists", rule="team") from exc
+                    raise SeasonError("team", f"队伍已存在：{v}", f"team exists: {v}") from exc
 
     def team_id(self, season_id: int, name: str) -> int | None:
         row = self.conn.execute(
@@ -318,14 +326,20 @@ class SeasonDB:
         allowed = {"name", "team_id", "code", "gender", "phone", "photo", "hometown", "note"}
         bad = set(fields) - allowed
         if bad:
-            raise SeasonError(f"unknown player field(s): {', '.join(sorted(bad))}", rule="player")
+            raise SeasonError(
+                "player",
+                f"没有这些选手字段：{'、'.join(sorted(bad))}",
+                f"unknown player field(s): {', '.join(sorted(bad))}",
+            )
         if "name" in fields:
             fields["name"] = str(fields["name"]).strip()
             if not fields["name"]:
-                raise SeasonError("姓名不能为空 / player name is empty", rule="player")
+                raise SeasonError("player", "姓名不能为空", "player name is empty")
         if fields.get("gender") not in (None, "", "男", "女"):
             raise SeasonError(
-                f"性别应为 男 或 女：{fields['gender']!r} / gender must be 男 or 女", rule="player"
+                "player",
+                f"性别应为 男 或 女：{fields['gender']!r}",
+                f"gender must be 男 or 女: {fields['gender']!r}",
             )
         if "code" in fields:
             fields["code"] = str(fields["code"] or "").strip() or None
@@ -341,7 +355,7 @@ class SeasonDB:
                 try:
                     c.execute(f"UPDATE season_players SET {k}=? WHERE id=?", (v, player_id))
                 except sqlite3.IntegrityError as exc:
-                    raise SeasonError(f"选手编号重复：{v} / duplicate player code", rule="player") from exc
+                    raise SeasonError("player", f"选手编号重复：{v}", f"duplicate player code: {v}") from exc
 
     def players(self, season_id: int, team_id: int | None = None) -> list[sqlite3.Row]:
         if team_id is None:
