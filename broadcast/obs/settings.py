@@ -90,8 +90,9 @@ class ObsSettings:
             )
         if self.freeze_max < self.freeze_after:
             raise SettingsError(
-                f"freeze_max ({self.freeze_max}s) must not be shorter than "
-                f"freeze_after ({self.freeze_after}s)"
+                "obs.settings",
+                f"freeze_max（{self.freeze_max} 秒）不能短于 freeze_after（{self.freeze_after} 秒）",
+                f"freeze_max ({self.freeze_max}s) must not be shorter than freeze_after ({self.freeze_after}s)",
             )
         if self.transition not in ("Cut", "Fade"):
             raise SettingsError(

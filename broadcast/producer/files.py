@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from broadcast import project
+from broadcast.errors import GoujiError
 from broadcast.producer.draft import Check, Path_, PlacementsDraft
 from broadcast.sponsors import media
 from broadcast.sponsors.placements import Issue
@@ -31,12 +32,20 @@ FILMS = "films"
 THUMBS = ".thumbs"  # film poster frames (hidden: the overlay server never serves them)
 
 
-class AssetRefused(Exception):
-    """A picked file would not air; ``issues`` are the checker's lines about the field."""
+class AssetRefused(GoujiError):
+    """A picked file would not air; ``issues`` are the checker's lines about the field (``str()`` lists
+    them, one a line)."""
+
+    rule = "asset"
+    show_rule = False
 
     def __init__(self, issues: list[Issue]) -> None:
         self.issues = issues
-        super().__init__("\n".join(i.message + (f"；{i.fix}" if i.fix else "") for i in issues))
+        zh = "\n".join(i.message + (f"；{i.fix}" if i.fix else "") for i in issues) or "文件无法播出"
+        super().__init__("asset", zh, f"the file would not air:\n{zh}")
+
+    def text(self) -> str:
+        return self.zh
 
 
 @dataclass(frozen=True)
