@@ -92,7 +92,8 @@ class ObsSettings:
             raise SettingsError(
                 "obs.settings",
                 f"freeze_max（{self.freeze_max} 秒）不能短于 freeze_after（{self.freeze_after} 秒）",
-                f"freeze_max ({self.freeze_max}s) must not be shorter than freeze_after ({self.freeze_after}s)",
+                f"freeze_max ({self.freeze_max}s) must not be shorter than "
+                f"freeze_after ({self.freeze_after}s)",
             )
         if self.transition not in ("Cut", "Fade"):
             raise SettingsError(

@@ -35,6 +35,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
 from broadcast.core.files import atomic_path
+from broadcast.errors import GoujiError
 from broadcast.sponsors.placements import FORMAT, SLOT_SPECS, Issue, PlacementError, Placements
 from broadcast.sponsors.placements import parse_placements as _parse
 from broadcast.sponsors.placements.nodes import DATE_FORMATS
@@ -54,18 +55,32 @@ SECTION_NOTES = {
 }
 
 
-class DraftError(Exception):
-    """The file cannot be opened as a placements draft (not YAML, not a mapping); one line."""
+class DraftError(GoujiError):
+    """The file cannot be opened as a placements draft (not YAML, not a mapping); one line, naming
+    ``file:line:col``: ``DraftError(zh, en, where=)``."""
+
+    rule = "placements"
+    show_rule = False
+
+    def __init__(self, zh: str, en: str, *, where: str | Path) -> None:
+        super().__init__("placements", zh, en, where=where)
 
 
-class SaveRefused(Exception):
-    """The text does not validate (``issues``), or the file changed on disk since it was read."""
+class SaveRefused(GoujiError):
+    """The text does not validate (``issues``), or the file changed on disk since it was read;
+    ``str()`` lists the errors, one a line."""
+
+    rule = "placements"
+    show_rule = False
 
     def __init__(self, issues: list[Issue], *, conflict: bool = False) -> None:
         self.issues = issues
         self.conflict = conflict
-        errors = [str(i) for i in issues if i.level == "error"]
-        super().__init__("\n".join(errors) or "refused")
+        zh = "\n".join(str(i) for i in issues if i.level == "error") or "排期未保存"
+        super().__init__("placements", zh, f"the placements were not saved:\n{zh}")
+
+    def text(self) -> str:
+        return self.zh
 
 
 def _yaml() -> YAML:
@@ -230,11 +245,13 @@ class PlacementsDraft:
         except FileNotFoundError:
             return cls(p, "", disk_digest="")
         except OSError as exc:
-            raise DraftError(f"{p}: 无法读取（{exc.strerror or exc}）/ cannot read it") from exc
+            raise DraftError(
+                f"无法读取（{exc.strerror or exc}）", f"cannot read it ({exc.strerror or exc})", where=p
+            ) from exc
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise DraftError(f"{p}:1:1: 不是 UTF-8 文本 / not UTF-8 text") from exc
+            raise DraftError("不是 UTF-8 文本", "not UTF-8 text", where=f"{p}:1:1") from exc
         return cls(p, text, disk_digest=hashlib.sha256(raw).hexdigest())
 
     # -- reading ---------------------------------------------------------------------------------------
@@ -245,7 +262,9 @@ class PlacementsDraft:
             mark = getattr(exc, "problem_mark", None)
             where = f"{mark.line + 1}:{mark.column + 1}" if mark is not None else "1:1"
             raise DraftError(
-                f"{self.path}:{where}: YAML 写法有错，请先在文本编辑器里改正 / not valid YAML"
+                "YAML 写法有错，请先在文本编辑器里改正",
+                "not valid YAML: correct it in a text editor first",
+                where=f"{self.path}:{where}",
             ) from exc
         if doc is None:
             doc = CommentedMap()
@@ -257,7 +276,11 @@ class PlacementsDraft:
                 "# 《够级大明星》赞助排期（制片工作台编写；可以手工编辑，格式见 docs/sponsors.md）\n"
             )
         elif not isinstance(doc, CommentedMap):
-            raise DraftError(f"{self.path}:1:1: 排期文件应为映射（key: value）/ the file must be a mapping")
+            raise DraftError(
+                "排期文件应为映射（key: value）",
+                "the file must be a mapping (key: value)",
+                where=f"{self.path}:1:1",
+            )
         else:
             self._blocks, self._tail = _split(text, doc)
             self._header = ""
