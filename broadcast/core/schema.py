@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
+from broadcast.core.compiled import Check, compile_schema
 from broadcast.errors import GoujiError
 
 if TYPE_CHECKING:
@@ -96,6 +97,10 @@ class StateSchema:
         self._cls = cls
         self._validator: jsonschema.protocols.Validator = cls(self.schema)
         self._sections: dict[str, jsonschema.protocols.Validator] = {}
+        # the fast "valid?" of each section and of the whole state (None: jsonschema alone); a state
+        # they refuse is checked again by jsonschema, which names the error (broadcast/core/compiled.py)
+        self._fast: dict[str, Check | None] = {key: compile_schema(sub) for key, sub in props.items()}
+        self._fast_all = compile_schema(self.schema)
         self._default_json = json.dumps(_defaults(self.schema), ensure_ascii=False)
 
     @property
@@ -117,6 +122,8 @@ class StateSchema:
         """Validate the whole state, or only the named top-level sections (the ones an action changed:
         the others were valid before and are the same objects' values)."""
         if sections is None:
+            if self._fast_all is not None and self._fast_all(state):
+                return
             errors = sorted(self._validator.iter_errors(state), key=lambda e: list(e.absolute_path))
             prefix: list[str] = []
         else:
@@ -136,6 +143,9 @@ class StateSchema:
                         f"节目状态不合规：缺少 {key!r} 部分",
                         f"show state invalid at (root): section {key!r} missing",
                     )
+                fast = self._fast.get(key)
+                if fast is not None and fast(state[key]):
+                    continue
                 errors = sorted(
                     self._section_validator(key).iter_errors(state[key]), key=lambda e: list(e.absolute_path)
                 )
