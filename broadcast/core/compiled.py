@@ -149,11 +149,7 @@ def _compile(node: Any) -> Check:
         names = node["type"] if isinstance(node["type"], list) else [node["type"]]
         if not names or any(n not in _TYPES for n in names):
             raise _NotCompiled(f"type {node['type']!r}")
-        if len(names) == 1:
-            checks.append(_TYPES[names[0]])
-        else:
-            tests = tuple(_TYPES[n] for n in names)
-            checks.append(lambda x, tests=tests: any(t(x) for t in tests))
+        checks.append(_TYPES[names[0]] if len(names) == 1 else _any_of(tuple(_TYPES[n] for n in names)))
 
     if "enum" in node or "const" in node:
         values = node["enum"] if "enum" in node else [node["const"]]
@@ -162,34 +158,42 @@ def _compile(node: Any) -> Check:
         keys = [_scalar_key(v) for v in values]
         if any(k is None for k in keys):
             raise _NotCompiled("enum of non-scalars")
-        allowed = frozenset(keys)
-        checks.append(lambda x, allowed=allowed: _scalar_key(x) in allowed)
+        checks.append(_one_of_values(frozenset(keys)))
 
-    object_checks = _object_checks(node)
-    if object_checks is not None:
-        checks.append(lambda x, f=object_checks: not isinstance(x, dict) or f(x))
-
-    array_checks = _array_checks(node)
-    if array_checks is not None:
-        checks.append(lambda x, f=array_checks: not isinstance(x, list) or f(x))
-
-    number_checks = _number_checks(node)
-    if number_checks is not None:
-        checks.append(lambda x, f=number_checks: not _is_number(x) or f(x))
-
-    string_checks = _string_checks(node)
-    if string_checks is not None:
-        checks.append(lambda x, f=string_checks: not isinstance(x, str) or f(x))
+    # each group of keywords applies only to instances of its own type
+    for applies, group in (
+        (_TYPES["object"], _object_checks(node)),
+        (_TYPES["array"], _array_checks(node)),
+        (_is_number, _number_checks(node)),
+        (_TYPES["string"], _string_checks(node)),
+    ):
+        if group is not None:
+            checks.append(_only_for(applies, group))
 
     if not checks:
         return lambda x: True
     if len(checks) == 1:
         return checks[0]
-    if len(checks) == 2:
-        a, b = checks
+    return _all_of(tuple(checks))
+
+
+def _any_of(tests: tuple[Check, ...]) -> Check:
+    return lambda x: any(t(x) for t in tests)
+
+
+def _all_of(tests: tuple[Check, ...]) -> Check:
+    if len(tests) == 2:
+        a, b = tests
         return lambda x: a(x) and b(x)
-    all_checks = tuple(checks)
-    return lambda x: all(c(x) for c in all_checks)
+    return lambda x: all(t(x) for t in tests)
+
+
+def _one_of_values(allowed: frozenset[tuple[str, Any] | None]) -> Check:
+    return lambda x: _scalar_key(x) in allowed
+
+
+def _only_for(applies: Check, check: Check) -> Check:
+    return lambda x: not applies(x) or check(x)
 
 
 def _object_checks(node: dict[str, Any]) -> Check | None:

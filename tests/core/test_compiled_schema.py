@@ -135,7 +135,11 @@ def test_the_store_refuses_the_same_states_with_the_same_words(tmp_path: Any) ->
         ({"exclusiveMinimum": 0, "exclusiveMaximum": 2}, [1, 1.5, "z"], [0, 2, -1]),
         ({"maxLength": 3, "minLength": 1}, ["王建军", "a", 12345], ["", "王建军啊"]),
         ({"pattern": "^#[0-9a-f]{6}$"}, ["#00ff00", 7], ["#00FF00", "x#00ff00"]),
-        ({"maxItems": 2, "minItems": 1, "items": {"type": "integer"}}, [[1], [1, 2], "s"], [[], [1, 2, 3], ["1"]]),
+        (
+            {"maxItems": 2, "minItems": 1, "items": {"type": "integer"}},
+            [[1], [1, 2], "s"],
+            [[], [1, 2, 3], ["1"]],
+        ),
         (
             {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
             [{"a": 1}, {"a": 1, "b": "anything"}],

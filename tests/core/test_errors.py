@@ -18,7 +18,7 @@ from engine import IllegalAction, new_game
 from engine.cards import CardError, parse_counts
 
 # exceptions used for control flow, never shown to a person
-INTERNAL = {"Stopped", "_DryRun", "PathRefused", "_Refused"}
+INTERNAL = {"Stopped", "_DryRun", "PathRefused", "_Refused", "_NotCompiled"}
 
 
 def _project_exceptions() -> dict[str, type[BaseException]]:
