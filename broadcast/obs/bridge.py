@@ -54,7 +54,8 @@ from broadcast.obs.errors import (
     ObsTimeout,
     ObsUnreachable,
 )
-from broadcast.obs.films import FilmPlayer
+from broadcast.obs.films import FilmPlayer, cue_film
+from broadcast.obs.graphics.raster import PictureStore, default_folder
 from broadcast.obs.onair import UP, OnAirTracker
 from broadcast.obs.provision import ProvisionError, ProvisionReport, has_browser_source, provision
 from broadcast.obs.settings import ObsSettings
@@ -110,15 +111,21 @@ class Proof:
 
 class _ProgramWatch:
     """Polls ``GetCurrentProgramScene`` on a session of its own while a cut is under way, and keeps the
-    time OBS first reported the new scene (what an independent poller of OBS sees)."""
+    time OBS first reported the new scene (what an independent poller of OBS sees). When the cut's
+    answer does not come in time, :meth:`detach` lets it go on watching and report the switch later
+    (OBS does switch, and its UI answers seconds later on a busy machine)."""
 
     POLL = 0.02
+    DETACHED_FOR = 120.0  # seconds a detached watch keeps looking
 
     def __init__(self, watcher: ObsClient | None, scene: str) -> None:
         self.scene = scene
         self.seen = 0.0
         self._done = threading.Event()
         self._watcher = watcher
+        self._report: Callable[[str, float], None] | None = None
+        self._over = False
+        self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         if watcher is not None and watcher.connected:
             self._thread = threading.Thread(target=self._run, name="obs-program-watch", daemon=True)
@@ -126,16 +133,32 @@ class _ProgramWatch:
 
     def _run(self) -> None:
         assert self._watcher is not None
-        while True:
+        deadline = time.monotonic() + self.DETACHED_FOR
+        seen = 0.0
+        while time.monotonic() < deadline and not seen:
             try:
                 out, at = self._watcher.request_timed("GetCurrentProgramScene", timeout=2.0)
             except ObsError:
-                return
+                break
             if out.get("currentProgramSceneName") == self.scene:
-                self.seen = at
-                return
-            if self._done.wait(self.POLL):
-                return
+                seen = at
+            elif self._done.wait(self.POLL):
+                break
+        with self._lock:
+            self.seen, self._over = seen, True
+            report = self._report
+        if report is not None:
+            report(self.scene, seen)  # 0.0: never seen (the worker may cut again)
+
+    def detach(self, report: Callable[[str, float], None]) -> None:
+        """Keep watching after the worker gave up waiting; ``report(scene, when)`` once OBS shows it
+        (``when`` 0.0: it never did)."""
+        with self._lock:
+            over = self._over or self._thread is None
+            if not over:
+                self._report = report
+        if over:
+            report(self.scene, self.seen)
 
     def result(self) -> float:
         """Stop watching (one more look is allowed after the cut's answer) and say when it was seen."""
@@ -159,6 +182,8 @@ def _bus_items(state: Mapping[str, Any]) -> dict[str, str]:
 
 
 class ObsBridge:
+    rolls_film_cues = True  # the state's running film cue is rolled here (cue runners only check it)
+
     def __init__(
         self,
         store: Any,
@@ -203,6 +228,8 @@ class ObsBridge:
         self._seen: dict[tuple[Any, ...], float] = {}  # what OBS's events said, when (receive thread)
         self._proofs_at: dict[tuple[str, str], float] = {}
         self.resync_phases: dict[str, float] = {}
+        self.pictures = PictureStore(self.settings.pictures_dir or default_folder())
+        self._rolled_cue: tuple[str, float] | None = None  # the film cue of the state already rolled
         self.tracker = OnAirTracker(self._record, on_graphic_on=self._graphic_went_on)
         self.player = FilmPlayer(self, self.films)
         self._reset_obs_view()
@@ -215,14 +242,15 @@ class ObsBridge:
         self._item_of_id: dict[tuple[str, int], str] = {}
         self._enabled: dict[tuple[str, str], bool] = {}
         self._confirmed_at: dict[tuple[str, str], float] = {}  # when OBS last confirmed each item
-        self._sent: dict[str, dict[str, Any]] = {}
+        self._sent: dict[str, dict[str, Any]] = {}  # what OBS holds per input (read back, then confirmed)
         self._program = ""  # as OBS last confirmed
         self._program_at = 0.0
         self._program_asked = ""
-        self._preview = ""
-        self._studio = False
+        self._pending_cut = ""  # a cut OBS has not answered in time: its switch is reported later
+        self._transition = ""  # OBS's current scene transition
         self._applied: dict[str, Any] | None = None  # the state last pushed to OBS
-        self._confirmed_bus: dict[str, str] = {}  # graphic → item of the state whose settings OBS holds
+        self._front: dict[str, str] = {}  # native graphic → the picture source that shows it
+        self._holds: dict[str, str] = {}  # picture source → the state's item whose picture it holds
         self._echo_bus: dict[str, str] = {}  # browser mode: what the page inside OBS last painted
         self._timers = []
         self.player.forget()
@@ -273,6 +301,7 @@ class ObsBridge:
         if self._thread is not None and self._thread.is_alive():
             return
         self._stopping.clear()
+        self._rolled_cue = cue_film(self.store.state, self.films)[0] or None  # one running before us
         self._on_change_state(self.store.state)
         self._unsubscribe = self.store.subscribe(self._on_store_change, name="obs-bridge")
         self._thread = threading.Thread(target=self._run, name="obs-bridge", daemon=True)
@@ -374,22 +403,6 @@ class ObsBridge:
         if film_id not in self.films:
             raise KeyError(f"unknown film {film_id!r}; known: {', '.join(sorted(self.films)) or 'none'}")
         self._wait(self.submit(lambda c: self.player.start(c, film_id, reason)), timeout, "play_film")
-
-    def set_studio_mode(self, on: bool, timeout: float | None = None) -> None:
-        def go(c: ObsClient) -> None:
-            c.request("SetStudioModeEnabled", {"studioModeEnabled": bool(on)})
-            self._studio = bool(on)
-            self._sync(c)
-
-        self._wait(self.submit(go), timeout, "SetStudioModeEnabled")
-
-    def transition(self, timeout: float | None = None) -> None:
-        """Studio mode: take the preview scene to program with the configured transition."""
-        self._wait(
-            self.submit(lambda c: c.request("TriggerStudioModeTransition")),
-            timeout,
-            "TriggerStudioModeTransition",
-        )
 
     def panic(self) -> None:
         """Everything off program at once (dispatches ``bus.panic``; the worker cleans OBS up)."""
@@ -546,7 +559,8 @@ class ObsBridge:
             assert not isinstance(studio, ObsError) and not isinstance(program, ObsError)
             phases = {"connect": time.monotonic() - t_open}
             self._browser = has_browser_source([str(k) for k in kinds.get("inputKinds", [])])
-            self._studio = bool(studio.get("studioModeEnabled"))
+            if studio.get("studioModeEnabled"):
+                self._leave_studio_mode(client)
             self._program = self._program_asked = str(program.get("currentProgramSceneName", ""))
             self._provision(client)
             phases["provision"] = time.monotonic() - t_open - sum(phases.values())
@@ -594,6 +608,13 @@ class ObsBridge:
             self._sync(client)
         elif kind == "event":
             self._handle_event(client, arg)
+        elif kind == "program_seen":  # a cut OBS answered too late for the worker to wait
+            scene, ts = arg
+            if ts:
+                self._program_seen(scene, ts)
+            elif scene == self._pending_cut:  # OBS never showed it: the state's scene is asked again
+                self._pending_cut = ""
+                self._on_change_state(self._state())
         elif kind == "echo":
             seq, ts = arg
             with self._state_lock:
@@ -677,6 +698,7 @@ class ObsBridge:
         self._item_of_id = {(sc, iid): src for (sc, src), iid in rep.item_ids.items()}
         self._enabled = dict(rep.enabled)
         self._sent = copy.deepcopy(rep.settings)
+        self._transition = rep.transition
         return rep
 
     def _sync(self, client: ObsClient) -> float:
@@ -691,6 +713,9 @@ class ObsBridge:
             self._provision(client)
         self._layout = lay
         bus = state["graphics"]["program"]
+        # the native graphics' pictures, rendered where new (the same state gives the same files)
+        paths = self.pictures.ensure(list(lay.pictures.values()))
+        files = {g: str(path) for g, path in zip(lay.pictures, paths, strict=True)}
         want, film = self._scene_decision(client, state, prev, bus, panic)
         plan = S.plan_sync(
             lay,
@@ -698,25 +723,38 @@ class ObsBridge:
             sent=self._sent,
             enabled=self._enabled,
             item_ids=self._item_ids,
-            program=self._program,
+            program=self._pending_cut or self._program,
             want_scene=want,
+            files=files,
+            front=self._front,
         )
         self._applied = state
         last = 0.0
-        # shown first, then the scene switch, then hidden: a graphic leaving with its scene is never
-        # seen vanishing on air
+        # new pictures into hidden sources and shown items first, then the scene switch, then hidden:
+        # a graphic leaving with its scene is never seen vanishing on air, nor one changing blanking
         sent = time.time()
         results, at = client.pipeline_timed(plan.first(), timeout=max(self.settings.timeout, 5.0))
-        last = max(last, self._confirm(plan.first(), results, sent, at, _bus_items(state)))
+        failed = {
+            d.get("inputName")
+            for (t, d), r in zip(plan.first(), results, strict=True)
+            if t == "SetInputSettings" and isinstance(r, ObsError)
+        }
+        for graphic, front in plan.front:
+            if front in failed:
+                continue  # OBS did not take the picture: that source does not hold it
+            self._front[graphic] = front
+            if bus.get(graphic, {}).get("on"):
+                self._holds[front] = str(bus[graphic].get("item", ""))
+        last = max(last, self._confirm(plan.first(), results, sent, at))
         if film:
-            self.player.start(client, film, "leaderboard")
+            self.player.start(client, film, "leaderboard" if film == self.leaderboard_film else "cue")
         elif plan.cut() is not None:
-            self.set_program(client, plan.program)
+            cut = "Cut" if panic or state["graphics"].get("transition") == "cut" else self.settings.transition
+            self.set_program(client, plan.program, transition=cut)
             last = max(last, self._program_at)
         sent = time.time()
         results, at = client.pipeline_timed(plan.last(), timeout=max(self.settings.timeout, 5.0))
-        last = max(last, self._confirm(plan.last(), results, sent, at, None))
-        self._sync_preview(client, state)
+        last = max(last, self._confirm(plan.last(), results, sent, at))
         self._set_status(
             self._status.state, self._status.reason, self._status.detail, program_scene=self._program
         )
@@ -728,7 +766,6 @@ class ObsBridge:
         results: list[dict[str, Any] | ObsError],
         sent: float,
         at: float,
-        bus: dict[str, str] | None,
     ) -> float:
         """What OBS answered for ``calls`` is what it now holds (a refused request changes nothing).
         Returns when OBS made the last of these changes (its events' times where they came)."""
@@ -749,19 +786,15 @@ class ObsBridge:
             if isinstance(r, ObsError):
                 log.warning("OBS sync: %s", r)
                 continue
-            if rtype == "SetInputSettings":
-                self._sent[data["inputName"]] = copy.deepcopy(data["inputSettings"])
+            if rtype == "SetInputSettings":  # OBS overlays the settings on what it held
+                name = data["inputName"]
+                self._sent[name] = {**self._sent.get(name, {}), **copy.deepcopy(data["inputSettings"])}
             elif rtype == "SetSceneItemEnabled":
                 key = (data["sceneName"], self._item_of_id.get((data["sceneName"], data["sceneItemId"]), ""))
                 self._enabled[key] = bool(data["sceneItemEnabled"])
                 self._confirmed_at[key] = at
-        if bus is not None:
-            # OBS holds this state's texts now (or already did: nothing had to change)
-            # (a graphic the state takes off keeps its last item until OBS hides it)
-            at = at or time.time()
-            self._confirmed_bus = {**self._confirmed_bus, **bus}
-        if at:
-            self._observe(at)
+        at = at or time.time()  # nothing had to change: OBS held this state already
+        self._observe(at)
         return at
 
     def _scene_decision(
@@ -773,73 +806,108 @@ class ObsBridge:
         panic: bool,
     ) -> tuple[str, str]:
         """The program scene the state wants ("" = leave program to the film player) and the film to
-        roll instead of a cut ("" = none)."""
+        roll instead of a cut ("" = none): the 英雄榜冠名 film when the board comes off, or the film of
+        a film cue the state has just started (rolled straight from the scene before: no flash of the
+        game scene between a bumper and the break)."""
         if panic and self.player.current is not None:
             self.player.stop(client, "panic")
+        key, cue_film_id = cue_film(state, self.films)
+        new_cue = key is not None and key != self._rolled_cue
+        if new_cue:
+            self._rolled_cue = key
         was_board = bool(prev and prev["graphics"]["program"]["leaderboard"]["on"])
         want = L.program_scene_for(bus)
         if not panic and was_board and not bus["leaderboard"]["on"] and self.leaderboard_film in self.films:
             return "", self.leaderboard_film  # the board coming off rolls the 英雄榜冠名 film
+        if not panic and new_cue and cue_film_id:
+            return "", cue_film_id
         if self.player.current is not None:
             if prev is not None and L.program_scene_for(prev["graphics"]["program"]) == want:
                 return "", ""  # the film keeps program until it ends
             self.player.stop(client, "interrupted")
         return want, ""
 
-    def _sync_preview(self, client: ObsClient, state: Mapping[str, Any]) -> None:
-        if not self._studio:
-            return
-        want = L.program_scene_for(state["graphics"]["preview"])
-        if want != self._preview:
-            client.request("SetCurrentPreviewScene", {"sceneName": want})
-            self._preview = want
+    def _leave_studio_mode(self, client: ObsClient) -> None:
+        """The bridge switches program itself; in studio mode OBS would put a private copy of the scene
+        on program (its "duplicate scene" default), which our show/hide of items never reaches: the
+        as-run would say what program does not show. Studio mode is switched off, and said."""
+        log.warning("OBS 工作室模式已关闭：节目由本软件切换 / OBS studio mode off: the bridge cuts program")
+        client.request("SetStudioModeEnabled", {"studioModeEnabled": False})
 
-    def set_program(self, client: ObsClient, scene: str) -> None:
-        if scene != self._program_asked or scene != self._program:
-            sent = time.time()
-            watch = _ProgramWatch(self._watcher, scene)
-            try:
-                # OBS answers a cut only once its UI has caught up (seconds on a busy machine): a long
-                # wait is not a fault here, the freeze watchdog tells a frozen OBS apart
-                _out, at = client.request_timed(
-                    "SetCurrentProgramScene",
-                    {"sceneName": scene},
-                    timeout=max(self.settings.timeout, CUT_TIMEOUT),
+    def set_program(self, client: ObsClient, scene: str, *, transition: str = "") -> None:
+        """Cut program to ``scene`` with OBS's ``transition`` (Cut for CUT and panic, the configured one
+        for TAKE). Timed as OBS switched (the watcher session, OBS's event, else its answer); when OBS's
+        answer does not come in time the switch is still recorded once OBS shows it."""
+        if scene == self._program_asked and scene == self._program:
+            return
+        calls: list[S.Request] = []
+        if transition and transition != self._transition:
+            calls.append(("SetCurrentSceneTransition", {"transitionName": transition}))
+            if transition != "Cut":
+                calls.append(
+                    (
+                        "SetCurrentSceneTransitionDuration",
+                        {"transitionDuration": int(self.settings.transition_ms)},
+                    )
                 )
-            except ObsError:
-                seen = watch.result()
-                if seen:  # OBS did switch (the watcher saw it) before the link went: that aired
-                    self._program = self._program_asked = scene
-                    self._program_at = seen
-                    self._observe(seen)
-                raise
+        calls.append(("SetCurrentProgramScene", {"sceneName": scene}))
+        sent = time.time()
+        watch = _ProgramWatch(self._watcher, scene)
+        self._pending_cut = scene
+        try:
+            # OBS answers a cut only once its UI has caught up (seconds on a busy machine): a long
+            # wait is not a fault here, the freeze watchdog tells a frozen OBS apart
+            results, at = client.pipeline_timed(calls, timeout=max(self.settings.timeout, CUT_TIMEOUT))
+        except ObsTimeout:
+            # OBS may still switch: the watcher (or OBS's event) reports it when it does
+            watch.detach(lambda sc, ts: self._q.put(("program_seen", (sc, ts))))
+            raise
+        except ObsError:
             seen = watch.result()
-            # OBS switches program at once, then may spend seconds in its UI (the scene's source list)
-            # before its event and its answer go out: the watcher saw the switch as any poller would
-            at = min(self._when(("scene", scene), sent, at), seen or at)
-            self._program = self._program_asked = scene
-            self._program_at = at
-            self._observe(at)
-            self._set_status(
-                self._status.state, self._status.reason, self._status.detail, program_scene=scene
-            )
+            self._pending_cut = ""
+            if seen:  # OBS did switch (the watcher saw it) before the link went: that aired
+                self._program_seen(scene, seen)
+            raise
+        seen = watch.result()
+        self._pending_cut = ""
+        for (rtype, data), r in zip(calls, results, strict=True):
+            if isinstance(r, ObsError):
+                if rtype == "SetCurrentProgramScene":
+                    raise r
+                log.warning("OBS transition %s: %s", data, r)
+            elif rtype == "SetCurrentSceneTransition":
+                self._transition = str(data["transitionName"])
+        # OBS switches program at once, then may spend seconds in its UI (the scene's source list)
+        # before its event and its answer go out: the watcher saw the switch as any poller would
+        at = min(self._when(("scene", scene), sent, at), seen or at)
+        self._program_asked = scene
+        self._program_seen(scene, at, force=True)
+
+    def _program_seen(self, scene: str, ts: float, *, force: bool = False) -> None:
+        """OBS showed ``scene`` on program from ``ts`` (its answer, its event, or the watcher)."""
+        if scene == self._pending_cut:
+            self._pending_cut = ""
+        if scene == self._program and not force:
+            return
+        if not force and ts < self._program_at:
+            return  # older than what OBS confirmed since
+        self._program = scene
+        self._program_at = ts
+        self._observe(ts)
+        self._set_status(self._status.state, self._status.reason, self._status.detail, program_scene=scene)
 
     # -- OBS events ----------------------------------------------------------------------------
     def _handle_event(self, client: ObsClient, ev: ObsEvent) -> None:
         t, d = ev.type, ev.data
         if t == "CurrentProgramSceneChanged":
             scene = str(d.get("sceneName", ""))
-            if ev.ts >= self._program_at and scene != self._program:  # a cut made elsewhere
-                self._program = self._program_asked = scene
-                self._program_at = ev.ts
-                self._observe(ev.ts)
-                self._set_status(
-                    self._status.state, self._status.reason, self._status.detail, program_scene=scene
-                )
-        elif t == "CurrentPreviewSceneChanged":
-            self._preview = str(d.get("sceneName", ""))
-        elif t == "StudioModeStateChanged":
-            self._studio = bool(d.get("studioModeEnabled"))
+            if scene != self._program and ev.ts >= self._program_at:  # ours answered late, or elsewhere
+                self._program_asked = scene
+                self._program_seen(scene, ev.ts)
+        elif t == "CurrentSceneTransitionChanged":
+            self._transition = str(d.get("transitionName", ""))
+        elif t == "StudioModeStateChanged" and d.get("studioModeEnabled"):
+            self._leave_studio_mode(client)
         elif t == "SceneItemEnableStateChanged":
             scene, iid = str(d.get("sceneName", "")), int(d.get("sceneItemId", -1))
             src = self._item_of_id.get((scene, iid))
@@ -868,12 +936,12 @@ class ObsBridge:
                 if prog != L.SCENE_BREAK and self._enabled.get((prog, L.INPUT_OVERLAY), False):
                     shown = dict(self._echo_bus)
             else:
-                # a graphic is on air once OBS shows every one of its items
-                shown = {
-                    g: self._confirmed_bus.get(g, "")
-                    for g, items in L.graphic_items(lay, prog).items()
-                    if all(self._enabled.get((prog, i.source), False) for i in items)
-                }
+                # a graphic is on air while OBS shows one of its picture sources (the top one, when it
+                # shows both for a moment while a new picture takes over): as the item it holds
+                for g, items in L.graphic_items(lay, prog).items():
+                    on = [i.source for i in items if self._enabled.get((prog, i.source), False)]
+                    if on:
+                        shown[g] = self._holds.get(on[-1], "")
         self.tracker.observe(ts, prog, shown, source="echo" if lay is not None and lay.browser else "obs")
 
     # -- as-run and proof ----------------------------------------------------------------------

@@ -426,10 +426,11 @@ class ObsClient:
     def pipeline(
         self, calls: list[tuple[str, dict[str, Any]]], *, timeout: float | None = None
     ) -> list[dict[str, Any] | ObsError]:
-        """Send every request at once, then collect the answers (OBS runs them on its thread pool).
+        """Send every request at once — as one ``RequestBatch`` when there are several — and collect
+        the answers.
 
-        Returns, in order, each ``responseData`` or the :class:`ObsError` of that request. Only use
-        for requests that do not depend on each other. Waits at most ``timeout`` overall.
+        Returns, in order, each ``responseData`` or the :class:`ObsError` of that request (a failed
+        one does not stop the others). Waits at most ``timeout`` overall.
         """
         return self.pipeline_timed(calls, timeout=timeout)[0]
 
@@ -439,6 +440,8 @@ class ObsClient:
         """As :meth:`pipeline`, with the wall-clock time the last answer arrived (0 for no calls)."""
         if not calls:
             return [], 0.0
+        if len(calls) > 1:  # one message each way (OBS runs them in order, as fast as it can)
+            return self.batch_timed(calls, timeout=timeout)
         if not self._alive:
             raise ObsNotConnected(en=f"not connected to OBS ({self._close_reason or 'never connected'})")
         timeout = self.settings.timeout if timeout is None else timeout

@@ -3,7 +3,8 @@
 Playing a film shows only its item in the break scene and takes program there (or restarts it when
 program is already there); OBS's ``MediaInputPlaybackStarted`` puts it on air in the as-run log,
 ``MediaInputPlaybackEnded`` takes it off and program goes back to the show. A film that has not
-started within ``START_GRACE`` seconds is given up. Taking the 英雄榜 off rolls the 英雄榜冠名 film.
+started within ``START_GRACE`` seconds is given up. Taking the 英雄榜 off rolls the 英雄榜冠名 film;
+a film cue the state starts (:func:`cue_film`) rolls its film.
 """
 
 from __future__ import annotations
@@ -23,6 +24,24 @@ from broadcast.obs.onair import OnAirTracker
 log = logging.getLogger(__name__)
 
 START_GRACE = 3.0  # a film that has not started by then is given up
+
+
+def cue_film(state: Mapping[str, Any], films: Mapping[str, Any]) -> tuple[tuple[str, float] | None, str]:
+    """The film the state's running film cue names (``cues.current`` of kind film, action play, a film
+    the bridge has), keyed by the cue and when it started: ``(key, film id)``, else ``(None, "")``. The
+    bridge rolls it itself on that change of state, so nothing else (the game scene after a bumper)
+    reaches program before the film."""
+    cues = state.get("cues") or {}
+    cur = cues.get("current") or None
+    if not cur:
+        return None, ""
+    cue = next((c for c in cues.get("list", []) if c.get("id") == cur.get("id")), None)
+    if cue is None or cue.get("kind") != "film" or cue.get("action", "play") not in ("play", "on", ""):
+        return None, ""
+    film = str(cue.get("film") or "")
+    if film not in films:
+        return None, ""
+    return (str(cur["id"]), float(cur.get("started") or 0.0)), film
 
 
 @dataclass

@@ -9,12 +9,17 @@ Two ways to draw graphics:
 * **browser** (OBS with ``browser_source``): every air scene but the break holds one browser source
   showing the overlay server's program page, which draws whatever graphic is on the program bus
   (the corner bug included); a 预览 scene holds the preview page. Full-screen graphics switch scenes.
-* **native** (Debian's OBS has no browser source): each graphic is drawn with OBS's own sources
-  (``text_ft2_source_v2`` in Noto Sans CJK SC, ``image_source``, ``color_source_v3``; see
-  ``graphics/``, one file per graphic) whose items sit directly in every air scene that carries the
-  graphic; taking a graphic shows its items, the texts and colours follow the state. (Not nested
-  scenes: OBS renders a nested scene through a full-canvas texture every frame, which with a software
-  renderer costs ~0.1 s per graphic and per frame — the output dropped to a frame a second.)
+* **native** (Debian's OBS has no browser source): each graphic is one picture (``graphics/``, one
+  file per graphic, rendered by ``graphics/raster.py``) shown by an ``image_source`` sitting directly
+  in every air scene that carries the graphic, at the graphic's fixed frame. Two image sources per
+  graphic, shown one at a time: a new picture is loaded into the hidden one, which is then shown before
+  the other is hidden (OBS's image source drops its old picture before it has decoded the new one, so
+  re-loading the one on air could blank it for a frame). An air scene holds a handful of items: OBS's
+  frames stay cheap under a software renderer, its UI rebuilds a short source list on a cut, and a
+  re-sync reads back a couple of dozen sources. (Not nested scenes: OBS renders a nested scene through
+  a full-canvas texture every frame, ~0.1 s per graphic and frame with a software renderer; not one
+  OBS source per word and rectangle either: ~160 items in the game scene made every cut wait seconds
+  for OBS's UI.)
 
 Z order in an air scene is the order of its items (first = bottom).
 """
@@ -96,11 +101,24 @@ GRAPHICS = (
     "commentary",
     "jipaiqi",
 )
+# each graphic's name in OBS: its two picture sources are "<name>·画面1" and "<name>·画面2"
+GRAPHIC_ZH = {
+    "scoreboard": "比分",
+    "corner_bug": "角标",
+    "leaderboard": "英雄榜",
+    "bumper": "垫片",
+    "jiugongge": "九宫格",
+    "credits": "片尾",
+    "ticker": "字幕条",
+    "lower_third": "人名条",
+    "commentary": "解说",
+    "jipaiqi": "记牌器",
+}
+BUFFERS = ("画面1", "画面2")
 # nested graphic scenes of an older layout: their items are removed from our air scenes
-LEGACY_GRAPHIC_SCENES = frozenset(
-    f"图形·{n}"
-    for n in ("比分", "角标", "英雄榜", "垫片", "九宫格", "片尾", "字幕条", "人名条", "解说", "记牌器")
-)
+LEGACY_GRAPHIC_SCENES = frozenset(f"图形·{n}" for n in GRAPHIC_ZH.values())
+# one OBS source per word and rectangle (an older layout): "<name>·…" inputs that are not ours any more
+LEGACY_PREFIXES = tuple(f"{n}·" for n in GRAPHIC_ZH.values())
 
 # which graphics each air scene carries, bottom to top. The 独家特约 corner bug is promised "for the
 # whole broadcast": it is in every programme scene, and not over the break's spots nor over another
@@ -132,6 +150,17 @@ FILM_PREFIX = "影片·"
 
 def film_input(film_id: str) -> str:
     return FILM_PREFIX + film_id
+
+
+def buffer_inputs(graphic: str) -> tuple[str, str]:
+    """The graphic's two picture sources (bottom, top)."""
+    zh = GRAPHIC_ZH[graphic]
+    return (f"{zh}·{BUFFERS[0]}", f"{zh}·{BUFFERS[1]}")
+
+
+def is_legacy_input(name: str, lay: Layout) -> bool:
+    """An input of an older native layout (one source per word): not in ``lay``, in our namespace."""
+    return name not in lay.inputs and name.startswith(LEGACY_PREFIXES)
 
 
 def program_scene_for(bus: Mapping[str, Any]) -> str:
@@ -247,7 +276,14 @@ def build_layout(
             if scene != SCENE_BREAK:
                 lay.scenes[scene] = [*bg, ItemSpec(INPUT_OVERLAY)]
         return lay
-    paint_all(lay, state, font=font, assets=resolve, home=HOME_SCENE)
+    lay.pictures = dict(paint_all(state, font=font, assets=resolve))
+    for graphic, pic in lay.pictures.items():
+        x, y, _w, _h = pic.frame
+        for name in buffer_inputs(graphic):
+            lay.inputs[name] = InputSpec(
+                name, IMAGE, {"unload": False}, HOME_SCENE[graphic], x, y, ALIGN_TOP_LEFT, graphic=graphic
+            )
+        lay.graphics[graphic] = [ItemSpec(name, graphic=graphic) for name in buffer_inputs(graphic)]
     for scene, gfx in SCENE_GRAPHICS.items():
         if scene == SCENE_BREAK:
             continue

@@ -3,8 +3,9 @@
 Only names the layout owns are touched: scenes and inputs are created when missing, inputs' settings
 and items' placement are set to the layout's where OBS holds something else (read back first: the
 sources OBS kept in its saved collection are re-used, not re-created or re-sent), duplicate items of
-ours are removed. Whatever else the studio keeps in OBS is left alone. A name that exists with another
-kind of source is refused with a clear message rather than deleted. The comparisons are pure functions
+ours and the sources of an older layout of ours are removed. Whatever else the studio keeps in OBS is
+left alone. A name that exists with another kind of source is refused with a clear message rather than
+deleted. The comparisons are pure functions
 in :mod:`broadcast.obs.sync`.
 """
 
@@ -16,7 +17,7 @@ from typing import Any, Protocol
 
 from broadcast.obs import layout as L
 from broadcast.obs import sync as S
-from broadcast.obs.errors import ALREADY_EXISTS, OUTPUT_RUNNING, ObsError, ObsRequestError
+from broadcast.obs.errors import ALREADY_EXISTS, NOT_FOUND, OUTPUT_RUNNING, ObsError, ObsRequestError
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,7 @@ class ProvisionReport:
     inputs_created: list[str] = field(default_factory=list)
     items_created: list[str] = field(default_factory=list)
     items_removed: list[str] = field(default_factory=list)
+    inputs_removed: list[str] = field(default_factory=list)  # an older layout's sources
     inputs_updated: int = 0
     transforms_set: int = 0
     warnings: list[str] = field(default_factory=list)
@@ -52,16 +54,24 @@ class ProvisionReport:
     item_ids: dict[tuple[str, str], int] = field(default_factory=dict)
     enabled: dict[tuple[str, str], bool] = field(default_factory=dict)
     settings: dict[str, dict[str, Any]] = field(default_factory=dict)  # what OBS now holds, per input
+    transition: str = ""  # OBS's current scene transition afterwards
 
     @property
     def changed(self) -> bool:
-        return bool(self.scenes_created or self.inputs_created or self.items_created or self.items_removed)
+        return bool(
+            self.scenes_created
+            or self.inputs_created
+            or self.items_created
+            or self.items_removed
+            or self.inputs_removed
+        )
 
     def summary_zh(self) -> str:
         mode = "网页图形（browser source）" if self.browser else "OBS 自带源（无 browser source）"
         return (
             f"图形方式：{mode}；新建场景 {len(self.scenes_created)}，新建源 {len(self.inputs_created)}，"
             f"新建场景项 {len(self.items_created)}，移除重复项 {len(self.items_removed)}，"
+            f"移除旧版源 {len(self.inputs_removed)}，"
             f"更新设置 {self.inputs_updated}，调整位置 {self.transforms_set}"
         )
 
@@ -99,21 +109,24 @@ def provision(
 ) -> ProvisionReport:
     """Bring OBS to the layout, sending only what differs from what OBS already holds.
 
-    After a crash OBS reloads the sources it saved, so a re-sync is mostly reading back (settings,
-    items and transforms, in two pipelines) and changing the few things that differ; a fresh OBS gets
-    everything created. Independent requests go out together (OBS runs them on its thread pool)."""
+    After a crash OBS reloads the sources it saved, so a re-sync is one read-back — video settings,
+    scenes, inputs, the transition, every input's settings and every scene's items, in one batch (one
+    round trip) — and then only the few changes that differ; a fresh OBS gets everything created."""
     rep = ProvisionReport(browser=lay.browser)
-    video, scene_list, input_list, trans = _check(
-        obs.pipeline(
-            [
-                ("GetVideoSettings", {}),
-                ("GetSceneList", {}),
-                ("GetInputList", {}),
-                ("GetCurrentSceneTransition", {}),
-            ],
-            timeout=timeout,
-        )
+    order = lay.scene_order()
+    names = list(lay.inputs)
+    reads = obs.pipeline(
+        [
+            ("GetVideoSettings", {}),
+            ("GetSceneList", {}),
+            ("GetInputList", {}),
+            ("GetCurrentSceneTransition", {}),
+        ]
+        + [("GetInputSettings", {"inputName": n}) for n in names]
+        + [("GetSceneItemList", {"sceneName": s}) for s in order],
+        timeout=timeout,
     )
+    video, scene_list, input_list, trans = _check(reads[:4])
     scenes = {s["sceneName"] for s in scene_list.get("scenes", [])}
     inputs = {i["inputName"]: i["inputKind"] for i in input_list.get("inputs", [])}
     for name in lay.inputs:
@@ -122,7 +135,6 @@ def provision(
                 zh=f"OBS 里已有同名场景“{name}”，与节目的源冲突：请改名后重试",
                 en=f"OBS has a scene named {name!r} where the show needs a source",
             )
-    order = lay.scene_order()
     for scene in order:
         if scene in inputs:
             raise ProvisionError(
@@ -130,12 +142,21 @@ def provision(
                 en=f"OBS has a source named {scene!r} where the show needs a scene",
             )
     for spec in lay.inputs.values():
-        have = inputs.get(spec.name)
-        if have is not None and have != spec.kind:
+        have_kind = inputs.get(spec.name)
+        if have_kind is not None and have_kind != spec.kind:
             raise ProvisionError(
-                zh=f"OBS 源“{spec.name}”类型是 {have}，节目需要 {spec.kind}：请删除或改名后重试",
-                en=f"OBS source {spec.name!r} is a {have}, the show needs a {spec.kind}",
+                zh=f"OBS 源“{spec.name}”类型是 {have_kind}，节目需要 {spec.kind}：请删除或改名后重试",
+                en=f"OBS source {spec.name!r} is a {have_kind}, the show needs a {spec.kind}",
             )
+    # what OBS holds: the settings of the inputs it kept and every scene's items (read in the batch)
+    have: dict[str, dict[str, Any]] = {}
+    for n, r in zip(names, reads[4 : 4 + len(names)], strict=True):
+        if n in inputs:
+            have[n] = dict(_check([r])[0].get("inputSettings") or {})
+    listings: dict[str, list[S.SceneItem]] = {s: [] for s in order}
+    for s, r in zip(order, reads[4 + len(names) :], strict=True):
+        if s in scenes:
+            listings[s] = S.scene_items(_check([r])[0])
     _video(obs, rep, video, width, height, fps)
     missing = [s for s in order if s not in scenes]
     _check(
@@ -143,6 +164,13 @@ def provision(
         ok_codes=(ALREADY_EXISTS,),
     )
     rep.scenes_created.extend(missing)
+    # the sources of an older layout (one per word and rectangle) go; their items go with them
+    legacy = sorted(n for n in inputs if L.is_legacy_input(n, lay))
+    _check(
+        obs.pipeline([("RemoveInput", {"inputName": n}) for n in legacy], timeout=timeout),
+        ok_codes=(NOT_FOUND,),
+    )
+    rep.inputs_removed.extend(legacy)
     creates: list[tuple[str, dict[str, Any]]] = []
     for spec in lay.inputs.values():
         if spec.name not in inputs:
@@ -159,30 +187,15 @@ def provision(
                 )
             )
             rep.inputs_created.append(spec.name)
-    # what OBS holds: the settings of the inputs it kept and every scene's items, read in one go
-    kept = [n for n in lay.inputs if n in inputs]
-    reads = _check(
-        obs.pipeline(
-            [("GetInputSettings", {"inputName": n}) for n in kept]
-            + [("GetSceneItemList", {"sceneName": s}) for s in order if s not in missing],
-            timeout=timeout,
-        )
-    )
-    have = {n: dict(r.get("inputSettings") or {}) for n, r in zip(kept, reads, strict=False)}
-    listings: dict[str, list[S.SceneItem]] = {s: [] for s in order}
-    for s, r in zip([s for s in order if s not in missing], reads[len(kept) :], strict=True):
-        listings[s] = S.scene_items(r)
     changed = S.plan_settings(lay, {**have, **{n: lay.inputs[n].settings for n in rep.inputs_created}})
     rep.inputs_updated = len(changed)
-    # a new text source loads its font and renders its glyphs (20-50 ms each on this kind of machine):
-    # in batches, each bounded by the timeout, so a first provisioning of every graphic never times out
     calls = creates + S.settings_requests(changed)
     for k in range(0, len(calls), CREATE_BATCH):
         _check(obs.pipeline(calls[k : k + CREATE_BATCH], timeout=timeout))
-    if creates:  # CreateInput put each new input in its home scene: list those scenes again
-        homes = sorted({lay.inputs[n].scene for n in rep.inputs_created})
+    if creates or legacy:  # CreateInput put each new input in its home scene: list those scenes again
+        again = sorted({lay.inputs[n].scene for n in rep.inputs_created} | ({*order} if legacy else set()))
         for s, r in zip(
-            homes, _check(obs.pipeline([("GetSceneItemList", {"sceneName": s}) for s in homes])), strict=True
+            again, _check(obs.pipeline([("GetSceneItemList", {"sceneName": s}) for s in again])), strict=True
         ):
             listings[s] = S.scene_items(r)
     plan = S.plan_items(lay, listings)
@@ -194,11 +207,17 @@ def provision(
         rep.items_created.append(f"{sc}/{it.source}")
     for sc, _iid, src in plan.remove:
         rep.items_removed.append(f"{sc}/{src}")
-    _check(obs.pipeline(plan.requests() + S.created_transforms(lay, new), timeout=timeout))
+    _check(
+        obs.pipeline(plan.requests() + S.created_transforms(lay, new), timeout=timeout), ok_codes=(NOT_FOUND,)
+    )
     rep.transforms_set = len(plan.transforms) + len(new)
     rep.item_ids = dict(plan.item_ids)
     rep.enabled = dict(plan.enabled)
-    rep.settings = {n: dict(spec.settings) for n, spec in lay.inputs.items()}
+    # what OBS holds now: what it had, with what was set on top (SetInputSettings overlays)
+    rep.settings = {n: dict(have.get(n, {})) for n in lay.inputs}
+    for n, spec in lay.inputs.items():
+        if n in rep.inputs_created or any(n == c for c, _s in changed):
+            rep.settings[n] = {**rep.settings[n], **spec.settings}
     # items created together land in any order (OBS runs the requests in parallel): list again
     moved = sorted({sc for sc, _it, _i in new} | {sc for sc, _i, _s in plan.remove})
     for sc, r in zip(
@@ -235,9 +254,11 @@ def _video(
 
 
 def _transition(obs: Requester, rep: ProvisionReport, have: dict[str, Any], name: str, ms: int) -> None:
+    rep.transition = str(have.get("transitionName") or "")
     try:
         if have.get("transitionName") != name:
             obs.request("SetCurrentSceneTransition", {"transitionName": name})
+            rep.transition = name
         if name != "Cut" and int(have.get("transitionDuration") or 0) != int(ms):
             obs.request("SetCurrentSceneTransitionDuration", {"transitionDuration": int(ms)})
     except ObsRequestError as exc:

@@ -65,6 +65,7 @@ class ObsSettings:
     camera_kind: str = ""  # e.g. v4l2_input; "" = a plain background until a camera is set
     camera_settings: Mapping[str, Any] = field(default_factory=dict)
     proof_width: int = 640
+    pictures_dir: str = ""  # where the native graphics' pictures are written ("" = ~/.cache/gouji/…)
 
     def __post_init__(self) -> None:
         if not 0 < int(self.port) < 65536:

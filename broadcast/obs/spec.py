@@ -52,6 +52,7 @@ class Layout:
     inputs: dict[str, InputSpec] = field(default_factory=dict)
     films: dict[str, Path] = field(default_factory=dict)
     graphics: dict[str, list[ItemSpec]] = field(default_factory=dict)  # graphic -> its items bottom→top
+    pictures: dict[str, Any] = field(default_factory=dict)  # native: graphic -> its raster.Picture
 
     def scene_order(self) -> list[str]:
         return sorted(self.scenes)

@@ -6,8 +6,9 @@ return, and the unit tests check them without an OBS.
 * :func:`plan_items` — the scene items to create, the duplicates to remove, the transforms that differ
   and the always-on items that are off, from OBS's ``GetSceneItemList`` answers;
 * :func:`plan_order` — the ``SetSceneItemIndex`` moves, batched so that independent scenes go together;
-* :func:`plan_sync` — one state change: settings to send, items to show (before the cut), the program
-  scene, items to hide (after the cut), so nothing is ever seen vanishing on air.
+* :func:`plan_sync` — one state change: settings to send (a graphic's new picture into its hidden
+  source), items to show (before the cut), the program scene, items to hide (after the cut), so
+  nothing is ever seen vanishing or blanking on air.
 """
 
 from __future__ import annotations
@@ -141,8 +142,9 @@ def plan_items(lay: L.Layout, listings: Mapping[str, list[SceneItem]]) -> ItemPl
         by_source: dict[str, list[SceneItem]] = {}
         for it in listings.get(scene, []):
             by_source.setdefault(it.source, []).append(it)
-        for legacy in L.LEGACY_GRAPHIC_SCENES & set(by_source):  # nested graphics of an older layout
-            plan.remove += [(scene, it.id, legacy) for it in by_source[legacy]]
+        for legacy in sorted(by_source):  # nested graphics, or one source per word, of an older layout
+            if legacy in L.LEGACY_GRAPHIC_SCENES or L.is_legacy_input(legacy, lay):
+                plan.remove += [(scene, it.id, legacy) for it in by_source[legacy]]
         for item in lay.scenes[scene]:
             found = by_source.get(item.source, [])
             if not found:
@@ -214,12 +216,14 @@ def plan_order(current: Mapping[str, list[int]], wanted: Mapping[str, list[int]]
 
 @dataclass(frozen=True)
 class SyncPlan:
-    """One state change in OBS: shown first, then the cut, then hidden."""
+    """One state change in OBS: settings (new pictures into hidden sources) and shown items first,
+    then the cut, then hidden items."""
 
     settings: tuple[tuple[str, dict[str, Any]], ...] = ()
     show: tuple[tuple[str, int], ...] = ()
     hide: tuple[tuple[str, int], ...] = ()
     program: str = ""  # the scene to cut to ("" = program stays)
+    front: tuple[tuple[str, str], ...] = ()  # graphic → the picture source that shows it after this
 
     @property
     def empty(self) -> bool:
@@ -241,14 +245,27 @@ class SyncPlan:
         ]
 
 
-def wanted_visible(lay: L.Layout, bus: Mapping[str, Any]) -> dict[ItemKey, bool]:
-    """Every graphic item of every scene: shown when its graphic is on the bus."""
-    return {
-        (scene, item.source): bool(bus.get(item.graphic, {}).get("on"))
-        for scene, items in lay.scenes.items()
-        for item in items
-        if item.graphic
-    }
+def graphic_scenes(lay: L.Layout, graphic: str) -> list[str]:
+    return [sc for sc, items in lay.scenes.items() if any(i.graphic == graphic for i in items)]
+
+
+def choose_front(
+    names: list[str], held: Mapping[str, str], shown: set[str], want_file: str, front: str | None
+) -> tuple[str, str | None]:
+    """Which of a graphic's picture sources shows ``want_file`` next, and which one must load it first
+    (None: it holds it already). The one on air is never re-loaded (it would blank for a frame): the
+    new picture goes into the hidden one, which is then shown before the other is hidden."""
+    if front not in names:  # after a (re)connect: the one OBS shows, else the one holding the picture
+        on = [n for n in names if n in shown]
+        front = on[-1] if on else next((n for n in names if held.get(n) == want_file), names[0])
+    if not want_file or held.get(front) == want_file:
+        return front, None
+    other = next(n for n in names if n != front)
+    if held.get(other) == want_file:
+        return other, None
+    if front in shown:
+        return other, other
+    return front, front
 
 
 def plan_sync(
@@ -260,22 +277,44 @@ def plan_sync(
     item_ids: Mapping[ItemKey, int],
     program: str,
     want_scene: str,
-    force: bool = False,
+    files: Mapping[str, str] | None = None,
+    front: Mapping[str, str] | None = None,
 ) -> SyncPlan:
-    """What to send for the show state's program ``bus``: the settings OBS does not hold (``sent``),
-    the graphic items to show and hide (``enabled`` as OBS last confirmed), the cut to ``want_scene``
-    when program (``program``, as OBS last confirmed) is elsewhere. ``force`` re-sends everything."""
-    changed = [(n, s) for n, s in lay.inputs.items() if force or not same(s.settings, sent.get(n))]
+    """What to send for the show state's program ``bus``: the settings OBS does not hold (``sent``: what
+    OBS holds per input), for each native graphic its picture file (``files``: graphic → file) in the
+    source that will show it (``front``: graphic → the source showing it now), the items to show and hide
+    (``enabled`` as OBS last confirmed), and the cut to ``want_scene`` when program (``program``, as OBS
+    last confirmed) is elsewhere."""
+    files, front = files or {}, front or {}
+    settings: dict[str, dict[str, Any]] = {
+        n: dict(s.settings) for n, s in lay.inputs.items() if not same(s.settings, sent.get(n))
+    }
+    held = {n: str((sent.get(n) or {}).get("file", "")) for n in lay.inputs}
+    fronts: dict[str, str] = {}
+    visible: dict[ItemKey, bool] = {}
+    for graphic, items in lay.graphics.items():
+        names = [i.source for i in items]
+        scenes = graphic_scenes(lay, graphic)
+        shown = {n for n in names for sc in scenes if enabled.get((sc, n))}
+        f, load = choose_front(names, held, shown, files.get(graphic, ""), front.get(graphic))
+        if load is not None:
+            settings[load] = {**settings.get(load, {}), "file": files[graphic]}
+        fronts[graphic] = f
+        on = bool(bus.get(graphic, {}).get("on"))
+        for sc in scenes:
+            for n in names:
+                visible[(sc, n)] = on and n == f
     show: list[tuple[str, int]] = []
     hide: list[tuple[str, int]] = []
-    for key, want in wanted_visible(lay, bus).items():
+    for key, want in visible.items():
         iid = item_ids.get(key)
-        if iid is None or (not force and enabled.get(key) == want):
+        if iid is None or enabled.get(key) == want:
             continue
         (show if want else hide).append((key[0], iid))
     return SyncPlan(
-        tuple((n, s.settings) for n, s in changed),
+        tuple(settings.items()),
         tuple(show),
         tuple(hide),
-        want_scene if want_scene and (force or want_scene != program) else "",
+        want_scene if want_scene and want_scene != program else "",
+        tuple(fronts.items()),
     )

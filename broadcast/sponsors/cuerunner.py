@@ -10,10 +10,13 @@ was down is ended at once.
     runner = CueRunner(store, clock=script_clock, threaded=False)   # tests: a scripted clock
     runner.tick()                                  # does what is due at the clock's time
 
-A film cue plays through ``bridge.play_film`` on the runner's own thread (never the caller's); the
-英雄榜冠名 film after the 英雄榜 is rolled by the bridge itself when the board comes off, so the runner
-only waits for it. Without OBS a film cannot air: the cue is ended as ``failed`` with the reason, which
-the cue list shows in red (and the as-run log, kept from OBS's evidence, has no airing of it).
+A film cue is rolled by the OBS bridge itself on the change of state that starts the cue (the bridge
+reads the running film cue from the state, so nothing else — the game scene after a bumper — reaches
+program before the film); the runner checks that it started, or fails the cue. The 英雄榜冠名 film after
+the 英雄榜 is rolled by the bridge when the board comes off. A bridge that does not roll film cues
+(``rolls_film_cues`` false) gets ``bridge.play_film`` on the runner's own thread. Without OBS a film
+cannot air: the cue is ended as ``failed`` with the reason, which the cue list shows in red (and the
+as-run log, kept from OBS's evidence, has no airing of it).
 """
 
 from __future__ import annotations
@@ -164,10 +167,25 @@ class CueRunner:
                 self.player(fid, int(cue["seconds"] or 0))
             elif bridge is None or not bridge.status.connected:
                 self._fail(cue, NOT_CONNECTED)
+            elif getattr(bridge, "rolls_film_cues", False):
+                # the bridge rolls the cue's film itself on the state change that started the cue (so no
+                # other scene reaches program first): the runner only checks that it did
+                if not self._wait_film(bridge, fid):
+                    self._fail(cue, f"片子未能播出 / the film could not air: OBS did not start {fid}")
             else:
                 bridge.play_film(fid, reason="cue", timeout=self.film_timeout)
         except Exception as exc:  # noqa: BLE001 - said on the cue, the show goes on
             self._fail(cue, f"片子未能播出 / the film could not air: {exc}")
+
+    def _wait_film(self, bridge: Any, fid: str) -> bool:
+        deadline = time.monotonic() + self.film_timeout
+        while time.monotonic() < deadline and not self._stop.is_set():
+            if bridge.status.film == fid:
+                return True
+            if not bridge.status.connected:
+                return False
+            time.sleep(0.05)
+        return False
 
     def _fail(self, cue: dict[str, Any], note: str) -> None:
         cur = self.store.state["cues"]["current"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,13 @@ from broadcast.obs.settings import ObsSettings
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "obs"
 PASSWORD = "gouji-test-pw"
+PICTURES = Path(tempfile.mkdtemp(prefix="gouji-test-obs-pictures-"))  # the bridges' rendered graphics
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _pictures_folder() -> Iterator[None]:
+    yield
+    shutil.rmtree(PICTURES, ignore_errors=True)
 
 
 class MemoryAirLog:
@@ -92,6 +100,7 @@ def bridge_settings(obs: HeadlessObs, **kw: object) -> ObsSettings:
         retry_interval=0.1,
         backoff_initial=0.1,
         backoff_max=0.4,
+        pictures_dir=str(PICTURES),
     )
     base.update(kw)
     return ObsSettings(**base)  # type: ignore[arg-type]

@@ -107,6 +107,17 @@ def lay_of(bridge: ObsBridge) -> L.Layout:
     return lay
 
 
+def shown_picture(c: ObsClient, graphic: str, scene: str = L.SCENE_GAME) -> str:
+    """The picture file OBS shows for a native graphic in ``scene`` ("" when it shows none): the top
+    one of its picture sources that is enabled."""
+    items = c.request("GetSceneItemList", {"sceneName": scene})["sceneItems"]
+    on = [i for i in items if i["sourceName"] in L.buffer_inputs(graphic) and i["sceneItemEnabled"]]
+    if not on:
+        return ""
+    top = max(on, key=lambda i: int(i["sceneItemIndex"]))["sourceName"]
+    return str(c.request("GetInputSettings", {"inputName": top})["inputSettings"].get("file", ""))
+
+
 def shot(c: ObsClient, scene: str, width: int = 1920) -> Image.Image:
     data = c.screenshot(scene, width=width, fmt="png", timeout=20)  # a 1080p PNG is slow on a busy machine
     return Image.open(io.BytesIO(data)).convert("RGB")
@@ -152,14 +163,12 @@ def test_scoreboard_update_shows_on_program(
         before = shot(client, L.SCENE_GAME)
         before.save(obs_artifacts / "scoreboard_before.png")
         seat1_new = {"name": "王大锤", "cards_left": 7, "title": "头科"}
+        was = shown_picture(client, "scoreboard")
         store.dispatch("obs_test.table", {"seats": {"1": seat1_new}, "special": "小当家"})
         wait_for(
-            lambda: client.request("GetInputSettings", {"inputName": "比分·1号位"})["inputSettings"][
-                "text"
-            ].startswith("王大锤"),
-            15,
-            "seat 1 text in OBS",
+            lambda: shown_picture(client, "scoreboard") not in ("", was), 15, "the new picture on program"
         )
+        assert lay_of(bridge).pictures["scoreboard"].op("比分·1号位").settings["text"] == "王大锤"
         wait_frames(client)
         after = shot(client, L.SCENE_GAME)
         after.save(obs_artifacts / "scoreboard_after.png")
@@ -459,11 +468,12 @@ def test_native_graphics_on_program_look_like_the_design(
         wait_for(
             lambda: {e.subject for e in rec.kinds(A.GRAPHIC_ON)} >= set(game), 15, "game graphics on air"
         )
-        # state-driven colours reached OBS: seat 1 has 7 cards (报牌), seat 4 has the turn
-        settings = client.request("GetInputSettings", {"inputName": "比分·1号位·张数"})["inputSettings"]
-        assert settings["text"] == "7" and settings["color1"] == P.abgr(P.WARN)
-        frame = client.request("GetInputSettings", {"inputName": "比分·4号位·轮到"})["inputSettings"]
-        assert int(frame["color"]) >> 24 == 255
+        # state-driven colours reached OBS's picture: seat 1 has 7 cards (报牌), seat 4 has the turn
+        pic = lay_of(bridge).pictures["scoreboard"]
+        count = pic.op("比分·1号位·张数").settings
+        assert count["text"] == "7" and count["color1"] == P.abgr(P.WARN)
+        assert int(pic.op("比分·4号位·轮到").settings["color"]) >> 24 == 255
+        assert Path(shown_picture(client, "scoreboard")).name == bridge.pictures.path(pic).name
         wait_frames(client)
         shots = {"scoreboard_demo": shot(client, L.SCENE_GAME)}
         store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": True})

@@ -15,7 +15,6 @@ from broadcast.obs.graphics.credits import NAME_BOX, ROLE_BOX, credits_table
 from broadcast.obs.graphics.paint import text_width
 from broadcast.obs.headless import HeadlessObs
 from broadcast.obs.onair import OnAirTracker
-from broadcast.overlay.demo import demo_state
 from broadcast.studio import default_state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,8 +70,8 @@ def test_only_what_differs_is_sent() -> None:
     assert [(sc, iid) for sc, iid, _t in plan.transforms] == [(L.SCENE_GAME, seat1.id)]
     assert plan.base_show == [(L.SCENE_LEADERBOARD, bg.id)]
     have = {n: dict(s.settings) for n, s in lay.inputs.items()}
-    have["角标·文字"] = {**have["角标·文字"], "text": "别家"}
-    assert [n for n, _s in S.plan_settings(lay, have)] == ["角标·文字"]
+    have["角标·画面2"] = {**have["角标·画面2"], "unload": True}
+    assert [n for n, _s in S.plan_settings(lay, have)] == ["角标·画面2"]
 
 
 def test_order_moves_batch_across_scenes() -> None:
@@ -88,20 +87,26 @@ def test_order_moves_batch_across_scenes() -> None:
     assert order == wanted and len(batches) == 2 and len(batches[0]) == 2
 
 
-def test_one_state_change_shows_before_the_cut_and_hides_after() -> None:
-    lay = _native()
-    ids = {
+def _ids(lay: L.Layout) -> dict[tuple[str, str], int]:
+    return {
         (sc, it.source): i
         for i, (sc, it) in enumerate((sc, it) for sc in lay.scenes for it in lay.scenes[sc])
     }
+
+
+def test_one_state_change_shows_before_the_cut_and_hides_after() -> None:
+    lay = _native()
+    ids = _ids(lay)
     enabled = {k: False for k in ids}
     bus = default_state()["graphics"]["program"]
+    files = {g: f"/pictures/{g}-1.png" for g in lay.graphics}
+    sent: dict[str, dict[str, Any]] = {n: dict(s.settings) for n, s in lay.inputs.items()}
+    for g in lay.graphics:  # every graphic's first picture source holds its picture already
+        sent[L.buffer_inputs(g)[0]]["file"] = files[g]
     for g in ("corner_bug", "scoreboard"):
-        for it in lay.graphics[g]:
-            enabled[(L.SCENE_GAME, it.source)] = True
+        enabled[(L.SCENE_GAME, L.buffer_inputs(g)[0])] = True
     bus["corner_bug"]["on"] = True
     bus["leaderboard"]["on"] = True  # the board: cut to its scene; the scoreboard goes off
-    sent = {n: s.settings for n, s in lay.inputs.items()}
     plan = S.plan_sync(
         lay,
         bus,
@@ -110,17 +115,18 @@ def test_one_state_change_shows_before_the_cut_and_hides_after() -> None:
         item_ids=ids,
         program=L.SCENE_GAME,
         want_scene=L.program_scene_for(bus),
+        files=files,
     )
-    shown = {(sc, ids_src) for sc, ids_src in plan.show}
-    hidden = {(sc, ids_src) for sc, ids_src in plan.hide}
-    board = {
-        (L.SCENE_LEADERBOARD, ids[(L.SCENE_LEADERBOARD, it.source)]) for it in lay.graphics["leaderboard"]
-    }
-    bug_there = {
-        (L.SCENE_LEADERBOARD, ids[(L.SCENE_LEADERBOARD, it.source)]) for it in lay.graphics["corner_bug"]
-    }
-    score = {(L.SCENE_GAME, ids[(L.SCENE_GAME, it.source)]) for it in lay.graphics["scoreboard"]}
-    assert board | bug_there <= shown and score <= hidden and not shown & hidden
+    shown = set(plan.show)
+    hidden = set(plan.hide)
+
+    def item(scene: str, g: str, k: int = 0) -> tuple[str, int]:
+        return (scene, ids[(scene, L.buffer_inputs(g)[k])])
+
+    # the board in its scene; the corner bug in every scene that carries it (it already shows in the game)
+    bug = {item(sc, "corner_bug") for sc in L.CORNER_BUG_SCENES if sc != L.SCENE_GAME}
+    assert shown == {item(L.SCENE_LEADERBOARD, "leaderboard")} | bug
+    assert hidden == {item(L.SCENE_GAME, "scoreboard")}
     assert plan.program == L.SCENE_LEADERBOARD and plan.settings == ()
     assert plan.cut() == ("SetCurrentProgramScene", {"sceneName": L.SCENE_LEADERBOARD})
     first, last = plan.first(), plan.last()
@@ -132,14 +138,64 @@ def test_one_state_change_shows_before_the_cut_and_hides_after() -> None:
         sent=sent,
         enabled={
             **enabled,
-            **dict.fromkeys([(sc, src) for (sc, src) in ids if (sc, ids[(sc, src)]) in shown], True),
-            **dict.fromkeys([(sc, src) for (sc, src) in ids if (sc, ids[(sc, src)]) in hidden], False),
+            **{k: True for k in ids if (k[0], ids[k]) in shown},
+            **{k: False for k in ids if (k[0], ids[k]) in hidden},
         },
         item_ids=ids,
         program=L.SCENE_LEADERBOARD,
         want_scene=L.SCENE_LEADERBOARD,
+        files=files,
+        front=dict(plan.front),
     )
     assert again.empty
+
+
+def test_a_new_picture_on_air_goes_into_the_hidden_source_first() -> None:
+    """OBS's image source drops its picture before it has decoded a new one: the picture on air is
+    never re-loaded. The new one is loaded into the graphic's other source, which is shown before the
+    old one is hidden; a graphic off air is re-loaded where it is; a picture the other source still
+    holds is shown again without loading."""
+    lay = _native()
+    ids = _ids(lay)
+    a, b = L.buffer_inputs("scoreboard")
+    bus = default_state()["graphics"]["program"]
+    bus["scoreboard"]["on"] = True
+    sent: dict[str, dict[str, Any]] = {n: dict(s.settings) for n, s in lay.inputs.items()}
+    sent[a]["file"] = "/p/score-1.png"
+    enabled = {k: False for k in ids}
+    enabled[(L.SCENE_GAME, a)] = True  # on air: the first source, picture 1
+
+    def plan(files: dict[str, str], front: dict[str, str] | None = None) -> S.SyncPlan:
+        return S.plan_sync(
+            lay,
+            bus,
+            sent=sent,
+            enabled=enabled,
+            item_ids=ids,
+            program=L.SCENE_GAME,
+            want_scene=L.SCENE_GAME,
+            files=files,
+            front=front,
+        )
+
+    p = plan({"scoreboard": "/p/score-2.png"})
+    assert dict(p.settings) == {b: {"file": "/p/score-2.png"}}  # loaded where it is not on air
+    assert p.show == ((L.SCENE_GAME, ids[(L.SCENE_GAME, b)]),)
+    assert p.hide == ((L.SCENE_GAME, ids[(L.SCENE_GAME, a)]),)
+    assert dict(p.front)["scoreboard"] == b
+    first = p.first()
+    assert first[0][0] == "SetInputSettings" and first[-1][1]["sceneItemEnabled"]  # loaded, then shown
+    # back to picture 1, which the first source still holds: shown again, nothing loaded
+    sent[b]["file"] = "/p/score-2.png"
+    enabled[(L.SCENE_GAME, a)], enabled[(L.SCENE_GAME, b)] = False, True
+    back = plan({"scoreboard": "/p/score-1.png"}, {"scoreboard": b})
+    assert back.settings == () and dict(back.front)["scoreboard"] == a
+    assert back.show == ((L.SCENE_GAME, ids[(L.SCENE_GAME, a)]),)
+    # off air: its own source is re-loaded, nothing shown
+    bus["scoreboard"]["on"] = False
+    enabled[(L.SCENE_GAME, b)] = False
+    off = plan({"scoreboard": "/p/score-3.png"}, {"scoreboard": b})
+    assert dict(off.settings) == {b: {"file": "/p/score-3.png"}} and off.show == () and off.hide == ()
 
 
 # -- on-air tracking -----------------------------------------------------------------------------
@@ -227,9 +283,18 @@ def test_web_paths_of_the_state_reach_obs_as_files(tmp_path: Path) -> None:
         "https://x.example/a.png",
     ):
         assert resolve(bad) == "", bad
-    # every logo of the demo show reaches the native graphics
-    lay = L.build_layout(demo_state(), browser=False)
-    images = {n: s.settings["file"] for n, s in lay.inputs.items() if s.kind == L.IMAGE}
+    # every logo of the placements reaches the native graphics' pictures as a file
+    from datetime import date
+
+    from broadcast.sponsors.placements import load_placements
+
+    state = default_state()
+    p = load_placements(ROOT / "sponsor_assets" / "demo" / "placements.yaml", air_date=date(2012, 5, 7))
+    state["sponsors"].update(p.to_state()["sponsors"])
+    lay = L.build_layout(state, browser=False)
+    images = {
+        o.name: o.settings["file"] for pic in lay.pictures.values() for o in pic.ops if o.kind == L.IMAGE
+    }
     assert images and all(f and Path(f).is_file() for f in images.values()), images
 
 
@@ -248,7 +313,7 @@ def test_credits_are_one_table_whose_rows_stay_aligned() -> None:
         state = default_state()
         state["sponsors"]["credits"] = credits
         lay = _native(state)
-        role, name = lay.inputs["片尾·职务"], lay.inputs["片尾·名单"]
+        role, name = lay.pictures["credits"].op("片尾·职务"), lay.pictures["credits"].op("片尾·名单")
         assert role.settings["font"]["size"] == name.settings["font"]["size"] == size
         assert role.fit is None and name.fit is None  # never shrunk by OBS on its own
         assert role.y == name.y

@@ -77,6 +77,14 @@ class FakeObs:
         if t == "CreateInput":
             self.inputs[d["inputName"]] = (d["inputKind"], dict(d["inputSettings"]))
             return {"sceneItemId": self._add(d["sceneName"], d["inputName"], True)}
+        if t == "RemoveInput":
+            if d["inputName"] not in self.inputs:
+                raise ObsRequestError(t, NOT_FOUND, "no input")
+            del self.inputs[d["inputName"]]
+            for scene in self.scenes:
+                self.scenes[scene] = [i for i in self.scenes[scene] if i["sourceName"] != d["inputName"]]
+                self._reindex(scene)
+            return {}
         if t == "SetInputSettings":
             if d["inputName"] not in self.inputs:
                 raise ObsRequestError(t, NOT_FOUND, "no input")
@@ -84,6 +92,8 @@ class FakeObs:
             self.inputs[d["inputName"]] = (kind, {**s, **d["inputSettings"]})
             return {}
         if t == "GetSceneItemList":
+            if d["sceneName"] not in self.scenes:
+                raise ObsRequestError(t, NOT_FOUND, "no scene")
             return {"sceneItems": [dict(i) for i in self.scenes[d["sceneName"]]]}
         if t == "CreateSceneItem":
             enabled = d.get("sceneItemEnabled", True)
@@ -186,14 +196,22 @@ def test_bad_settings_name_file_and_line(tmp_path: Path) -> None:
 
 
 # -- layout -------------------------------------------------------------------------------------
+def _op(lay: L.Layout, name: str) -> L.InputSpec:
+    """A drawing op of one of the layout's pictures, by name."""
+    for pic in lay.pictures.values():
+        if name in {o.name for o in pic.ops}:
+            return pic.op(name)
+    raise KeyError(name)
+
+
 def test_native_layout_texts_are_text_and_follow_state() -> None:
     lay = L.build_layout(_state_with_names(), browser=False)
     assert all(spec.kind != L.BROWSER for spec in lay.inputs.values())
-    seat1 = lay.inputs["比分·1号位"]
+    seat1 = _op(lay, "比分·1号位")
     assert seat1.kind == L.TEXT and seat1.settings["text"] == "<script>alert(1)</script>"
     assert seat1.settings["font"]["face"] == "Noto Sans CJK SC"
-    assert lay.inputs["角标·文字"].settings["text"] == "小当家"
-    assert lay.inputs["角标·标签"].settings["text"] == "独家特约"
+    assert _op(lay, "角标·文字").settings["text"] == "小当家"
+    assert _op(lay, "角标·标签").settings["text"] == "独家特约"
     st = _state_with_names()
     st["table"]["seats"][2].update(cards_left=0, title="头科", status="out")
     st["table"]["seats"][4].update(cards_left=9, baopai=True)  # as the engine reports it (G5.6)
@@ -201,46 +219,76 @@ def test_native_layout_texts_are_text_and_follow_state() -> None:
     lay2 = L.build_layout(st, browser=False)
 
     def alpha(name: str) -> int:
-        return int(lay2.inputs[name].settings["color"]) >> 24
+        return int(_op(lay2, name).settings["color"]) >> 24
 
     # the title replaces the count, on its badge
-    assert lay2.inputs["比分·3号位·张数"].settings["text"] == "头科"
+    assert _op(lay2, "比分·3号位·张数").settings["text"] == "头科"
     assert alpha("比分·3号位·称号底") == 255 and alpha("比分·1号位·称号底") == 0
     # whose turn: the gold frame of seat 4 only
     assert [alpha(f"比分·{n}号位·轮到") for n in range(1, 7)] == [0, 0, 0, 255, 0, 0]
-    assert lay2.inputs["比分·轮到人"].settings["text"] == "4号 4号位"
+    assert _op(lay2, "比分·轮到人").settings["text"] == "4号 4号位"
     # 报牌 at ≤ 10: the cell lights up and the number turns orange (ABGR)
     assert [alpha(f"比分·{n}号位·报牌") for n in range(1, 7)] == [0, 0, 0, 0, 255, 0]
-    five = lay2.inputs["比分·5号位·张数"].settings
+    five = _op(lay2, "比分·5号位·张数").settings
     assert five["text"] == "9" and five["color1"] == five["color2"] == P.abgr(P.WARN)
-    assert lay2.inputs["比分·1号位·张数"].settings["color1"] == P.abgr("#ffffff")
+    assert _op(lay2, "比分·1号位·张数").settings["color1"] == P.abgr("#ffffff")
     # team colours: stripes per seat, team bars in the header
-    assert lay2.inputs["比分·2号位色"].settings["color"] == P.abgr("#1f5fbf")
-    assert lay2.inputs["比分·单队底"].settings["color"] == P.abgr("#c8372d")
+    assert _op(lay2, "比分·2号位色").settings["color"] == P.abgr("#1f5fbf")
+    assert _op(lay2, "比分·单队底").settings["color"] == P.abgr("#c8372d")
+    # a new state is a new picture of the scoreboard only where the scoreboard changed
+    assert lay2.pictures["scoreboard"].digest != lay.pictures["scoreboard"].digest
+    assert lay2.pictures["leaderboard"].digest == lay.pictures["leaderboard"].digest
+
+
+def test_native_graphics_are_one_picture_source_pair_each() -> None:
+    """Each graphic is two image sources in OBS (shown one at a time), at its frame: an air scene holds
+    a handful of items, not one per word and rectangle."""
+    lay = L.build_layout(default_state(), browser=False)
+    for g, items in lay.graphics.items():
+        assert [i.source for i in items] == list(L.buffer_inputs(g))
+        for name in L.buffer_inputs(g):
+            spec = lay.inputs[name]
+            assert spec.kind == L.IMAGE and spec.graphic == g
+            assert (spec.x, spec.y, spec.align) == (*lay.pictures[g].frame[:2], L.ALIGN_TOP_LEFT)
+    assert len(lay.scenes[L.SCENE_GAME]) == 1 + 2 * len(L.SCENE_GRAPHICS[L.SCENE_GAME])
+    assert max(len(items) for items in lay.scenes.values()) <= 16
 
 
 def test_native_positions_never_follow_the_state_and_stay_title_safe() -> None:
-    """The bridge re-sends settings only: where a source sits must not depend on the state. And every
-    graphic is drawn inside the 90 % title-safe area."""
+    """Where a source sits, and where each op is drawn, must not depend on the state; every graphic is
+    drawn inside its frame, and every frame inside the 90 % title-safe area."""
+    import copy
+
+    from broadcast.obs.graphics import raster as R
     from broadcast.overlay.demo import demo_state
 
-    busy, empty = L.build_layout(demo_state(), browser=False), L.build_layout(default_state(), browser=False)
+    long = copy.deepcopy(demo_state())
+    for seat in long["table"]["seats"]:
+        seat.update(name="欧阳长长长长长长名字", title="圈三", baopai=True)
+    long["lower_third"].update(name="很长很长的名字" * 6, line2="很长的说明" * 10)
+    long["table"]["message"] = "一条很长很长很长很长很长很长很长很长很长很长的消息" * 3
+    layouts = [L.build_layout(st, browser=False) for st in (demo_state(), default_state(), long)]
+    busy, empty = layouts[0], layouts[1]
     assert set(busy.inputs) == set(empty.inputs)
     for name, a in busy.inputs.items():
         b = empty.inputs[name]
-        where = (a.scene, a.x, a.y, a.align, a.bounds, a.fit)
-        assert where == (b.scene, b.x, b.y, b.align, b.bounds, b.fit), name
+        assert (a.scene, a.x, a.y, a.align, a.bounds, a.fit) == (b.scene, b.x, b.y, b.align, b.bounds, b.fit)
+    for g, pic in busy.pictures.items():
+        other = empty.pictures[g]
+        assert [(o.name, o.x, o.y, o.align, o.bounds, o.fit) for o in pic.ops] == [
+            (o.name, o.x, o.y, o.align, o.bounds, o.fit) for o in other.ops
+        ], g
     x0, y0, x1, y1 = L.SAFE
-    for name, spec in busy.inputs.items():
-        if not spec.graphic:
-            continue
-        assert x0 <= spec.x <= x1 and y0 <= spec.y <= y1, name
-        if spec.kind == L.COLOR:
-            w, h = spec.settings["width"], spec.settings["height"]
-            if spec.settings["color"] >> 24 and w > 1:
-                assert spec.x + w <= x1 and spec.y + h <= y1, name
-        elif spec.bounds:
-            assert spec.x + spec.bounds[0] <= x1 and spec.y + spec.bounds[1] <= y1, name
+    for lay in layouts:
+        for g, pic in lay.pictures.items():
+            fx, fy, fw, fh = pic.frame
+            assert x0 <= fx and y0 <= fy and fx + fw <= x1 and fy + fh <= y1, g
+            for op in pic.ops:
+                box = R.op_box(op)
+                if box is None:
+                    continue
+                bx, by, bw, bh = box
+                assert fx <= bx and fy <= by and bx + bw <= fx + fw and by + bh <= fy + fh, (g, op.name, box)
 
 
 def test_corner_bug_where_the_contract_wants_it() -> None:
@@ -300,8 +348,29 @@ def test_native_provisioning_is_idempotent() -> None:
 
 def test_conflicting_names_are_refused_not_deleted() -> None:
     obs = FakeObs(DEBIAN_KINDS)
-    obs.inputs["比分·1号位"] = ("image_source", {})
+    obs.inputs["比分·画面1"] = ("text_ft2_source_v2", {})
     with pytest.raises(ProvisionError) as err:
         provision(obs, L.build_layout(default_state(), browser=False))
-    assert "比分·1号位" in err.value.message_zh
-    assert obs.inputs["比分·1号位"][0] == "image_source"
+    assert "比分·画面1" in err.value.message_zh
+    assert obs.inputs["比分·画面1"][0] == "text_ft2_source_v2"
+
+
+def test_an_older_layouts_sources_go_and_the_studios_own_stay() -> None:
+    """OBS kept the sources of the layout before (one per word and rectangle, "比分·1号位" …) in its
+    saved collection: provisioning removes them (and so their items); a source of the studio's own in
+    one of our scenes stays."""
+    obs = FakeObs(DEBIAN_KINDS)
+    obs.scenes[L.SCENE_GAME] = []
+    for name, kind in (("比分·1号位", "text_ft2_source_v2"), ("角标·底", "color_source_v3")):
+        obs.inputs[name] = (kind, {})
+        obs._add(L.SCENE_GAME, name, True)
+    obs.inputs["台标"] = ("image_source", {})
+    obs._add(L.SCENE_GAME, "台标", True)
+    lay = L.build_layout(default_state(), browser=False)
+    rep = provision(obs, lay)
+    assert sorted(rep.inputs_removed) == ["比分·1号位", "角标·底"]
+    assert "比分·1号位" not in obs.inputs and "台标" in obs.inputs
+    names = [i["sourceName"] for i in obs.scenes[L.SCENE_GAME]]
+    assert "台标" in names and not {"比分·1号位", "角标·底"} & set(names)
+    assert names[: len(lay.scenes[L.SCENE_GAME])] == [i.source for i in lay.scenes[L.SCENE_GAME]]
+    assert not provision(obs, lay).changed

@@ -1,9 +1,11 @@
-"""The second renderer: every on-air graphic redrawn with OBS's own sources, one file per graphic.
+"""The second renderer: every on-air graphic redrawn for OBS without a browser, one file per graphic.
 
 Debian's OBS has no browser source, so the pages in ``overlays/`` cannot be shown in it; these modules
 draw the same design (the same tokens, the same words, decided by the engine and projected into the
-state) with text, colour and image sources. Each ``paint(p, state)`` adds its graphic's sources bottom
-to top through a :class:`~broadcast.obs.graphics.paint.Painter`; positions never follow the state.
+state) as ops — rectangles, words, logos — that ``raster.py`` renders into one picture per graphic,
+shown by one OBS image source. Each ``paint(p, state)`` adds its graphic's ops bottom to top through a
+:class:`~broadcast.obs.graphics.paint.Painter`; each module's ``FRAME`` is where its picture sits;
+positions never follow the state.
 """
 
 from __future__ import annotations
@@ -24,31 +26,29 @@ from broadcast.obs.graphics import (
     ticker,
 )
 from broadcast.obs.graphics.paint import Painter
-from broadcast.obs.spec import Layout
+from broadcast.obs.graphics.raster import Picture
 
-PAINTERS: dict[str, Callable[[Painter, Mapping[str, Any]], None]] = {
-    "scoreboard": scoreboard.paint,
-    "corner_bug": corner_bug.paint,
-    "leaderboard": leaderboard.paint,
-    "bumper": bumper.paint,
-    "jiugongge": jiugongge.paint,
-    "credits": credits.paint,
-    "ticker": ticker.paint,
-    "lower_third": lower_third.paint,
-    "commentary": commentary.paint,
-    "jipaiqi": jipaiqi.paint,
+MODULES: dict[str, Any] = {
+    "scoreboard": scoreboard,
+    "corner_bug": corner_bug,
+    "leaderboard": leaderboard,
+    "bumper": bumper,
+    "jiugongge": jiugongge,
+    "credits": credits,
+    "ticker": ticker,
+    "lower_third": lower_third,
+    "commentary": commentary,
+    "jipaiqi": jipaiqi,
 }
+PAINTERS: dict[str, Callable[[Painter, Mapping[str, Any]], None]] = {g: m.paint for g, m in MODULES.items()}
+FRAMES: dict[str, tuple[int, int, int, int]] = {g: tuple(m.FRAME) for g, m in MODULES.items()}
 
 
-def paint_all(
-    lay: Layout,
-    state: Mapping[str, Any],
-    *,
-    font: str,
-    assets: Callable[[str], str],
-    home: Mapping[str, str],
-) -> None:
-    """Every graphic's sources into ``lay.inputs`` and ``lay.graphics`` (``home``: graphic → the air
-    scene its inputs are created in)."""
+def paint_all(state: Mapping[str, Any], *, font: str, assets: Callable[[str], str]) -> dict[str, Picture]:
+    """Every graphic's picture for ``state`` (graphic → :class:`Picture`: its ops inside its frame)."""
+    out: dict[str, Picture] = {}
     for graphic, paint in PAINTERS.items():
-        paint(Painter(lay, graphic, font, assets, home[graphic]), state)
+        p = Painter(graphic, font, assets)
+        paint(p, state)
+        out[graphic] = Picture(graphic, FRAMES[graphic], tuple(p.ops))
+    return out

@@ -8,6 +8,9 @@ from typing import Any
 from broadcast.obs.graphics.paint import GOLD, Painter
 from broadcast.obs.spec import ALIGN_CENTER
 
+# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
+FRAME = (210, 457, 1506, 173)
+
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:
     """垫片: the chosen line (graphics.program.bumper.item = bumper id, else the first) on a red band

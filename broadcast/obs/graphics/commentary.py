@@ -8,6 +8,9 @@ from typing import Any
 from broadcast.obs.graphics.paint import GOLD, INK, Painter
 from broadcast.obs.spec import ALIGN_LEFT, ALIGN_TOP
 
+# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
+FRAME = (96, 54, 363, 176)
+
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:
     """解说 top left: the show's name plate and the commentary sponsor under it."""

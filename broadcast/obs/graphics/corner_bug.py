@@ -7,6 +7,9 @@ from typing import Any
 
 from broadcast.obs.graphics.paint import GOLD, Painter
 
+# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
+FRAME = (1540, 54, 284, 104)
+
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:
     """角标 (独家特约), top right: logo, “独家特约”, the sponsor's name, a gold edge."""

@@ -8,6 +8,9 @@ from typing import Any
 from broadcast.obs.graphics.paint import GOLD, Painter, text_width
 from broadcast.obs.spec import ALIGN_TOP, ALIGN_TOP_LEFT, ALIGN_TOP_RIGHT
 
+# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
+FRAME = (458, 62, 1010, 954)
+
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:
     """片尾 credits card: roles right-aligned, names left-aligned, around the centre line."""

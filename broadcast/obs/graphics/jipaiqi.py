@@ -8,6 +8,9 @@ from typing import Any
 from broadcast.obs.graphics.paint import GOLD, INK, INK_DIM, Painter
 from broadcast.obs.spec import ALIGN_LEFT, ALIGN_RIGHT
 
+# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
+FRAME = (1564, 174, 260, 184)
+
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:
     """记牌器 under the corner bug: 大王, 小王 and 2 still out."""

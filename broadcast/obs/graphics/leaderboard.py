@@ -11,6 +11,10 @@ from broadcast.obs.spec import ALIGN_CENTER, ALIGN_LEFT, ALIGN_RIGHT
 LEADERBOARD = (452, 96, 1016, 856)
 
 
+# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
+FRAME = (450, 94, 1026, 870)
+
+
 def paint(p: Painter, st: Mapping[str, Any]) -> None:
     """英雄榜, centred: the sponsor's logo and name before the title, the season, ten rows (rank on a
     gold/silver/bronze chip for the top three, 并列 for ties, name, team colour and team, 局数 头科 大落,

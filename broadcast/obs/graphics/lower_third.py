@@ -7,6 +7,9 @@ from typing import Any
 
 from broadcast.obs.graphics.paint import GOLD, Painter
 
+# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
+FRAME = (96, 800, 884, 138)
+
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:
     """人名条 bottom left: gold edge, name, second line."""

@@ -1,10 +1,12 @@
-"""What every native graphic is drawn with: the design tokens, OBS's colour/text settings, and the
-:class:`Painter` that adds a graphic's sources (bottom to top) to the layout.
+"""What every native graphic is drawn with: the design tokens, the drawing ops' settings, and the
+:class:`Painter` that collects a graphic's ops (bottom to top).
 
-The HTML design (overlays/css) is redrawn with OBS's own sources: rectangles of ``color_source_v3``
-for panels, borders, shadows, stripes, chips and highlight cells; ``text_ft2_source_v2`` for every
-word; ``image_source`` for logos. Positions never depend on the state (the bridge only re-sends
-settings): what changes with the state is text, colour and alpha (alpha 0 hides a cell or a chip).
+The HTML design (overlays/css) is redrawn as ops described the way OBS's own sources are set:
+rectangles (``color_source_v3`` settings) for panels, borders, shadows, stripes, chips and highlight
+cells; words (``text_ft2_source_v2`` settings: Noto Sans CJK, size, colours, shadow) for every word;
+logos (``image_source`` files, scaled into their box). ``raster.py`` renders them into the graphic's
+one picture. Positions never depend on the state: what changes with the state is text, colour and alpha
+(alpha 0 hides a cell or a chip).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from broadcast import tokens as T
-from broadcast.obs.spec import ALIGN_LEFT, ALIGN_TOP_LEFT, COLOR, IMAGE, TEXT, InputSpec, ItemSpec, Layout
+from broadcast.obs.spec import ALIGN_LEFT, ALIGN_TOP_LEFT, COLOR, IMAGE, TEXT, InputSpec
 
 # the design tokens (overlays/tokens.json), the same the pages' CSS is generated from
 GOLD = T.color("gold")
@@ -77,12 +79,13 @@ def text_width(text: str, size: float) -> float:
 
 
 class Painter:
-    """Adds one graphic's sources, bottom to top: its inputs (created in the graphic's ``home`` air scene)
-    and its items (every air scene that carries the graphic gets them, in this order)."""
+    """Collects one graphic's drawing ops, bottom to top (rectangles, words, logos: each as the OBS
+    source settings that describe it), which :mod:`~broadcast.obs.graphics.raster` renders into the
+    graphic's one picture."""
 
-    def __init__(self, lay: Layout, graphic: str, font: str, assets: Callable[[str], str], home: str) -> None:
-        self.lay, self.graphic, self.font, self.assets, self.home = lay, graphic, font, assets, home
-        lay.graphics.setdefault(graphic, [])
+    def __init__(self, graphic: str, font: str, assets: Callable[[str], str]) -> None:
+        self.graphic, self.font, self.assets = graphic, font, assets
+        self.ops: list[InputSpec] = []
 
     def add(
         self,
@@ -96,10 +99,7 @@ class Painter:
         bounds: tuple[int, int] | None = None,
         fit: tuple[int, int] | None = None,
     ) -> None:
-        self.lay.inputs[name] = InputSpec(
-            name, kind, settings, self.home, x, y, align, bounds, fit, self.graphic
-        )
-        self.lay.graphics[self.graphic].append(ItemSpec(name, graphic=self.graphic, bounds=bounds))
+        self.ops.append(InputSpec(name, kind, settings, "", x, y, align, bounds, fit, self.graphic))
 
     def text(
         self,

@@ -54,6 +54,10 @@ def seat_tags(seat: Mapping[str, Any]) -> list[str]:
     return tags
 
 
+# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
+FRAME = (1092, 426, 730, 534)
+
+
 def paint(p: Painter, st: Mapping[str, Any]) -> None:
     """比分: panel bottom right — header (game N of M, teams, totals), finished games, the six seats
     around the table with the title sponsor at its centre, the last play and whose turn it is."""

@@ -8,6 +8,9 @@ from typing import Any
 from broadcast.obs.graphics.paint import GOLD, Painter
 from broadcast.obs.spec import ALIGN_CENTER, ALIGN_LEFT
 
+# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
+FRAME = (96, 968, 1728, 58)
+
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:
     """字幕条 along the bottom of the safe area: the show's name in red, the sponsors' lines."""
