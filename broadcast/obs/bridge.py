@@ -88,7 +88,6 @@ log = logging.getLogger(__name__)
 PROOF_DELAY = 0.3  # a graphic is drawn on the next frame: wait a little before the shot
 PROOF_DELAY_FILM = 1.0
 PROOF_EVERY = 30.0  # seconds between automatic proofs of the same graphic and item
-CUT_TIMEOUT = 15.0  # seconds a cut may wait for OBS's answer (its UI thread), see set_program
 ECHO_MEMORY = 512  # states remembered for the pages' echoes (by journal seq)
 
 
@@ -232,10 +231,12 @@ class ObsBridge:
         self._rolled_cue: tuple[str, float] | None = None  # the film cue of the state already rolled
         self.tracker = OnAirTracker(self._record, on_graphic_on=self._graphic_went_on)
         self.player = FilmPlayer(self, self.films)
+        self._link = 0
         self._reset_obs_view()
 
     def _reset_obs_view(self) -> None:
         """Forget what we knew of OBS (a new connection starts from what OBS says)."""
+        self._link += 1  # which connection a late report belongs to
         self._browser = False
         self._layout: L.Layout | None = None
         self._item_ids: dict[tuple[str, str], int] = {}
@@ -609,8 +610,10 @@ class ObsBridge:
         elif kind == "event":
             self._handle_event(client, arg)
         elif kind == "program_seen":  # a cut OBS answered too late for the worker to wait
-            scene, ts = arg
-            if ts:
+            link, scene, ts = arg
+            if link != self._link:
+                pass  # seen on a connection since lost: the re-sync asked OBS afresh
+            elif ts:
                 self._program_seen(scene, ts)
             elif scene == self._pending_cut:  # OBS never showed it: the state's scene is asked again
                 self._pending_cut = ""
@@ -857,10 +860,12 @@ class ObsBridge:
         try:
             # OBS answers a cut only once its UI has caught up (seconds on a busy machine): a long
             # wait is not a fault here, the freeze watchdog tells a frozen OBS apart
-            results, at = client.pipeline_timed(calls, timeout=max(self.settings.timeout, CUT_TIMEOUT))
+            results, at = client.pipeline_timed(calls, timeout=self.settings.cut_timeout)
         except ObsTimeout:
-            # OBS may still switch: the watcher (or OBS's event) reports it when it does
-            watch.detach(lambda sc, ts: self._q.put(("program_seen", (sc, ts))))
+            # OBS may still switch: the watcher (or OBS's event) reports it when it does — on this
+            # connection only (a report after a reconnect would be older than what OBS said since)
+            link = self._link
+            watch.detach(lambda sc, ts: self._q.put(("program_seen", (link, sc, ts))))
             raise
         except ObsError:
             seen = watch.result()
@@ -891,7 +896,7 @@ class ObsBridge:
             return
         if not force and ts < self._program_at:
             return  # older than what OBS confirmed since
-        self._program = scene
+        self._program = self._program_asked = scene
         self._program_at = ts
         self._observe(ts)
         self._set_status(self._status.state, self._status.reason, self._status.detail, program_scene=scene)

@@ -504,7 +504,7 @@ class ObsClient:
         if not calls:
             return [], 0.0
         if not self._alive:
-            raise ObsNotConnected(f"not connected to OBS ({self._close_reason or 'never connected'})")
+            raise ObsNotConnected(en=f"not connected to OBS ({self._close_reason or 'never connected'})")
         timeout = self.settings.timeout if timeout is None else timeout
         built = [build_request(t, d) for t, d in calls]
         rid = f"b{next(self._ids)}"
@@ -536,7 +536,8 @@ class ObsClient:
                 self._answers.pop(rid, None)
         if got is None:
             raise ObsConnectionLost(
-                f"RequestBatch: {self._close_reason or 'connection lost'}", cause=self._close_cause or "lost"
+                en=f"RequestBatch: {self._close_reason or 'connection lost'}",
+                cause=self._close_cause or "lost",
             )
         answer, at = got
         by_id = {str(r.get("requestId")): r for r in answer.get("results") or []}

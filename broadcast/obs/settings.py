@@ -46,6 +46,7 @@ class ObsSettings:
     port: int = 4455
     password: str = field(default="", repr=False)
     timeout: float = 2.0  # a request's answer
+    cut_timeout: float = 15.0  # a cut's answer (OBS answers once its UI caught up: seconds when busy)
     connect_timeout: float = 2.0  # TCP + websocket handshake + Identify
     ping_interval: float = 0.25  # keep-alive: a link quiet this long is pinged
     freeze_after: float = 1.2  # nothing at all from OBS this long (pings unanswered) = OBS frozen …
@@ -80,7 +81,7 @@ class ObsSettings:
                 f"帧率 {self.fps}：节目为 1920×1080，25 或 50 帧",
                 f"fps {self.fps}: the show is 1920×1080 at 25 or 50 fps",
             )
-        if self.timeout <= 0 or self.connect_timeout <= 0 or self.ping_interval <= 0:
+        if min(self.timeout, self.cut_timeout, self.connect_timeout, self.ping_interval) <= 0:
             raise SettingsError("obs.settings", "超时应为正的秒数", "timeouts must be positive seconds")
         if self.freeze_after <= self.ping_interval:
             raise SettingsError(

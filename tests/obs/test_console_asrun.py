@@ -131,6 +131,8 @@ def test_a_console_run_episodes_as_run_is_what_obs_reported(
         assert bridge.wait_connected(60), bridge.status
         with lock:
             reported.clear()
+        # what OBS shows from the start (its event for the first cut may have come before the clear)
+        first_scene = bridge.request("GetCurrentProgramScene")["currentProgramSceneName"]
         runner.start()
         window = build(
             store,
@@ -233,7 +235,9 @@ def test_a_console_run_episodes_as_run_is_what_obs_reported(
         assert a0 < a1 and any(inside), (fid, a0, a1, played)
     assert all(r.source == "obs" for r in log_rows if r.kind in (A.FILM_START, A.FILM_END))
     # program scenes: the as-run's switches are the ones OBS reported, in the same order
-    obs_scenes = [e.data["sceneName"] for e in events if e.type == "CurrentProgramSceneChanged"]
+    obs_scenes = [first_scene] + [
+        e.data["sceneName"] for e in events if e.type == "CurrentProgramSceneChanged"
+    ]
     # (from OBS's first confirmation on: a cut is timed when OBS switched — seen by the bridge's watcher
     # session — which can be seconds before OBS's own event goes out on a busy machine)
     up = next(r.id for r in log_rows if r.kind == A.OBS_UP)

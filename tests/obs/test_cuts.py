@@ -1,0 +1,219 @@
+"""Program cuts against a real OBS Studio started headless: the transition the operator chose reaches
+OBS (TAKE: the configured one, CUT and panic: OBS's Cut), a cut whose answer comes too late is still in
+the as-run once OBS shows it (and only then), and a film cue rolls straight from the bumper before it,
+with no flash of the game scene between them."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from broadcast.core import ShowStore
+from broadcast.core import airlog as A
+from broadcast.obs import layout as L
+from broadcast.obs.bridge import ObsBridge, ObsEvent
+from broadcast.obs.client import ObsClient
+from broadcast.obs.errors import ObsError
+from broadcast.obs.headless import HeadlessObs
+from broadcast.sponsors.cuerunner import CueRunner
+from broadcast.studio import open_store
+
+from .conftest import MemoryAirLog, bridge_settings
+from .test_live import wait_for
+
+pytestmark = pytest.mark.obs
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> ShowStore:
+    return open_store(tmp_path / "studio.sqlite")
+
+
+class Poller:
+    """An independent look at OBS: its program scene every 20 ms on a session of its own, each change
+    kept with the time it was first seen."""
+
+    def __init__(self, obs: HeadlessObs) -> None:
+        self.seen: list[tuple[float, str]] = []
+        self._stop = threading.Event()
+        self._client = ObsClient(bridge_settings(obs))
+        self._client.connect()
+        self._thread = threading.Thread(target=self._run, name="test-poller", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                scene = self._client.request("GetCurrentProgramScene")["currentProgramSceneName"]
+            except ObsError:
+                return
+            if not self.seen or self.seen[-1][1] != scene:
+                self.seen.append((time.time(), scene))
+            self._stop.wait(0.02)
+
+    def scenes(self) -> list[str]:
+        return [s for _t, s in self.seen]
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self._client.close()
+
+
+@pytest.fixture
+def poller(obs_server: HeadlessObs) -> Iterator[Poller]:
+    p = Poller(obs_server)
+    yield p
+    p.close()
+
+
+def _program_rows(rec: MemoryAirLog, since: float) -> list[A.AirEvent]:
+    return [e for e in rec.kinds(A.PROGRAM_SCENE) if e.ts >= since]
+
+
+def test_cut_and_panic_reach_obs_as_its_cut_take_as_the_configured_transition(
+    obs_server: HeadlessObs, store: ShowStore
+) -> None:
+    """bus.cut (the console's CUT) and panic switch OBS's program with OBS's Cut transition, bus.take
+    with the one configured (Fade here): OBS's own SceneTransitionStarted events say which ran."""
+    rec = MemoryAirLog()
+    seen: list[tuple[str, str]] = []
+
+    def on_event(ev: ObsEvent) -> None:
+        if ev.type == "SceneTransitionStarted":
+            seen.append(("transition", str(ev.data.get("transitionName"))))
+        elif ev.type == "CurrentProgramSceneChanged":
+            seen.append(("program", str(ev.data.get("sceneName"))))
+
+    bridge = ObsBridge(store, bridge_settings(obs_server, transition="Fade", transition_ms=200), airlog=rec)
+    bridge.add_event_listener(on_event)
+    with bridge:
+        assert bridge.wait_connected(120), bridge.status
+        wait_for(lambda: bridge.status.program_scene == L.SCENE_GAME, 15, "the game scene on program")
+        assert bridge.flush(10)
+        seen.clear()
+        t0 = time.time()
+
+        def to_program(graphic: str, on: bool, how: str, scene: str) -> None:
+            store.dispatch("graphic.set", {"bus": "preview", "graphic": graphic, "on": on})
+            store.dispatch(how, {})
+            wait_for(lambda: ("program", scene) in seen[-1:], 30, f"{how} → {scene}")
+
+        to_program("leaderboard", True, "bus.take", L.SCENE_LEADERBOARD)
+        to_program("leaderboard", False, "bus.cut", L.SCENE_GAME)
+        to_program("credits", True, "bus.take", L.SCENE_CREDITS)
+        store.dispatch("bus.panic", {})
+        wait_for(lambda: ("program", L.SCENE_GAME) in seen[-1:], 30, "panic → the game scene")
+        assert bridge.flush(10)
+    assert seen == [
+        ("transition", "Fade"),
+        ("program", L.SCENE_LEADERBOARD),
+        ("transition", "Cut"),
+        ("program", L.SCENE_GAME),
+        ("transition", "Fade"),
+        ("program", L.SCENE_CREDITS),
+        ("transition", "Cut"),
+        ("program", L.SCENE_GAME),
+    ], seen
+    rows = [e.subject for e in _program_rows(rec, t0)]
+    assert rows == [L.SCENE_LEADERBOARD, L.SCENE_GAME, L.SCENE_CREDITS, L.SCENE_GAME]
+
+
+def test_a_cut_obs_answers_too_late_is_on_the_as_run_once_obs_shows_it(
+    obs_server: HeadlessObs, store: ShowStore, poller: Poller, caplog: pytest.LogCaptureFixture
+) -> None:
+    """OBS answers a cut only once its UI has caught up; when that answer does not come in time the
+    switch may still have happened. The bridge gives up waiting (here: at once, cut_timeout 1 µs) but
+    keeps looking: the switch is in the as-run when OBS shows it — once, in time order — and the bridge
+    does not cut again meanwhile (an independent poller sees each switch once)."""
+    rec = MemoryAirLog()
+    caplog.set_level(logging.WARNING, logger="broadcast.obs.bridge")
+    with ObsBridge(store, bridge_settings(obs_server, cut_timeout=1e-6), airlog=rec) as bridge:
+        assert bridge.wait_connected(120), bridge.status
+        wait_for(lambda: bridge.status.program_scene == L.SCENE_GAME, 15, "the game scene on program")
+        assert bridge.flush(10)
+        t0 = time.time()
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": True})
+        wait_for(lambda: _program_rows(rec, t0), 30, "the 英雄榜 scene in the as-run")
+        t_off = time.time()
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": False})
+        wait_for(lambda: len(_program_rows(rec, t0)) >= 2, 30, "the game scene in the as-run")
+        assert bridge.flush(10)
+        assert bridge.status.program_scene == L.SCENE_GAME
+        assert bridge.request("GetCurrentProgramScene")["currentProgramSceneName"] == L.SCENE_GAME
+    timed_out = [r.getMessage() for r in caplog.records if "SetCurrentProgramScene" in r.getMessage()]
+    assert timed_out, "the cut's answer was expected too late (cut_timeout 1 µs)"
+    rows = _program_rows(rec, t0)
+    assert [e.subject for e in rows] == [L.SCENE_LEADERBOARD, L.SCENE_GAME]  # one row per switch
+    assert t0 <= rows[0].ts <= t_off <= rows[1].ts and rows[1].source == "obs"
+    assert poller.scenes()[-2:] == [L.SCENE_LEADERBOARD, L.SCENE_GAME]  # OBS did switch, both times
+    board = [(e.kind, e.subject) for e in rec.events if e.subject == "leaderboard" and e.ts >= t0]
+    assert board == [(A.GRAPHIC_ON, "leaderboard"), (A.GRAPHIC_OFF, "leaderboard")]
+
+
+def _film_rundown(film_seconds: int) -> dict[str, Any]:
+    return {
+        "episode": "测试",
+        "cues": [
+            {"id": "bumper_title", "kind": "bumper", "graphic": "bumper", "item": "title", "seconds": 1},
+            {
+                "id": "bumper_special",
+                "kind": "bumper",
+                "graphic": "bumper",
+                "item": "special",
+                "seconds": 1,
+                "follow": True,
+            },
+            {"id": "film_open", "kind": "film", "film": "open", "seconds": film_seconds, "follow": True},
+            {"id": "game_1", "kind": "segment", "label": "第一局"},
+        ],
+    }
+
+
+def test_a_film_cue_rolls_straight_from_the_last_bumper(
+    obs_server: HeadlessObs, store: ShowStore, poller: Poller, film: Path
+) -> None:
+    """The opening bumpers run into the opening film (cues marked follow): program goes from the bumper
+    scene to the break scene with nothing between — the game scene is not seen on OBS's program, by
+    OBS's events nor by an independent poller — and back to the game when the film ends."""
+    rec = MemoryAirLog()
+    seen: list[str] = []
+    bridge = ObsBridge(store, bridge_settings(obs_server), airlog=rec, films={"open": film})
+    bridge.add_event_listener(
+        lambda ev: seen.append(str(ev.data["sceneName"])) if ev.type == "CurrentProgramSceneChanged" else None
+    )
+    store.dispatch("cues.load", _film_rundown(2))
+    with bridge, CueRunner(store, bridge=bridge) as runner:
+        assert bridge.wait_connected(120), bridge.status
+        wait_for(lambda: bridge.status.program_scene == L.SCENE_GAME, 15, "the game scene on program")
+        assert bridge.flush(10)
+        seen.clear()
+        t0 = time.time()
+        store.dispatch("cues.go", {"expect": "bumper_title"})
+        wait_for(lambda: L.SCENE_BREAK in seen, 30, "the film's break scene")
+        wait_for(lambda: seen[-1:] == [L.SCENE_GAME], 30, "back to the game after the film")
+        assert bridge.flush(10)
+        assert not runner.errors
+    assert seen == [L.SCENE_BUMPER, L.SCENE_BREAK, L.SCENE_GAME], seen
+    polled = [s for t, s in poller.seen if t >= t0]
+    assert polled == [L.SCENE_BUMPER, L.SCENE_BREAK, L.SCENE_GAME], poller.seen
+    rows = [
+        (e.kind, e.subject) for e in rec.events if e.ts >= t0 and e.kind in (A.PROGRAM_SCENE, A.FILM_START)
+    ]
+    assert rows[:3] == [
+        (A.PROGRAM_SCENE, L.SCENE_BUMPER),
+        (A.PROGRAM_SCENE, L.SCENE_BREAK),
+        (A.FILM_START, "open"),
+    ] or rows[:3] == [
+        (A.PROGRAM_SCENE, L.SCENE_BUMPER),
+        (A.FILM_START, "open"),
+        (A.PROGRAM_SCENE, L.SCENE_BREAK),
+    ], rows
+    log = store.state["cues"]["log"]
+    assert log["film_open"]["status"] in ("done", "cut"), log
