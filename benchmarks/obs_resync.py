@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -89,7 +90,7 @@ def main() -> int:
     loads: list[float] = []
     try:
         obs.start()
-        settings = ObsSettings(port=obs.port, password=PASSWORD)
+        settings = ObsSettings(port=obs.port, password=PASSWORD, pictures_dir=str(tmp / "pictures"))
         with ObsBridge(store, settings) as bridge:
             if not bridge.wait_connected(120):
                 print(f"OBS never came on air: {bridge.status.line}")
@@ -141,6 +142,7 @@ def main() -> int:
     finally:
         obs.close()
         store.close()
+        shutil.rmtree(tmp, ignore_errors=True)
     print(_figures("re-sync after kill -9 (port open → on air, goal ≤ 1.0 s)", resync))
     print(_figures("frozen OBS noticed (SIGSTOP → status, goal ≤ 1.5 s)", noticed))
     if args.busy:

@@ -183,6 +183,14 @@ def test_a_console_run_episodes_as_run_is_what_obs_reported(
         qtbot.wait(1000)
         go("corner_bug_off")
         wait_for(lambda: bridge.status.program_scene == L.SCENE_GAME, WAIT, "back to the game scene", qtbot)
+
+        def last_reported_scene() -> str:
+            with lock:
+                scenes = [e.data["sceneName"] for e in reported if e.type == "CurrentProgramSceneChanged"]
+            return scenes[-1] if scenes else ""
+
+        # OBS's own event for that cut can come a frame or more after its answer: wait for OBS to say so
+        wait_for(lambda: last_reported_scene() == L.SCENE_GAME, WAIT, "OBS's event for the game scene", qtbot)
         assert bridge.flush(5.0)
         assert window.onair.monitors.obs.received >= 1  # OBS's program picture reached the console
         rec.end_episode()

@@ -74,7 +74,8 @@ def poller(obs_server: HeadlessObs) -> Iterator[Poller]:
 
 
 def _program_rows(rec: MemoryAirLog, since: float) -> list[A.AirEvent]:
-    return [e for e in rec.kinds(A.PROGRAM_SCENE) if e.ts >= since]
+    """The program scenes the as-run credits from ``since`` (not the clean stop's closing row)."""
+    return [e for e in rec.kinds(A.PROGRAM_SCENE) if e.ts >= since and e.subject]
 
 
 def test_cut_and_panic_reach_obs_as_its_cut_take_as_the_configured_transition(

@@ -374,3 +374,61 @@ def test_an_older_layouts_sources_go_and_the_studios_own_stay() -> None:
     assert "台标" in names and not {"比分·1号位", "角标·底"} & set(names)
     assert names[: len(lay.scenes[L.SCENE_GAME])] == [i.source for i in lay.scenes[L.SCENE_GAME]]
     assert not provision(obs, lay).changed
+
+
+# -- a cut's watcher --------------------------------------------------------------------------------
+class _Watcher:
+    """A watcher session that answers GetCurrentProgramScene with each scene of ``answers`` in turn
+    (the last one for ever)."""
+
+    connected = True
+
+    def __init__(self, answers: list[str]) -> None:
+        self.answers = answers
+        self.asked = 0
+
+    def request_timed(
+        self, rtype: str, data: Any = None, *, timeout: float = 0.0
+    ) -> tuple[dict[str, Any], float]:
+        assert rtype == "GetCurrentProgramScene"
+        scene = self.answers[min(self.asked, len(self.answers) - 1)]
+        self.asked += 1
+        return {"currentProgramSceneName": scene}, 1000.0 + self.asked
+
+
+def test_a_cut_given_up_on_is_reported_when_obs_shows_it_and_never_when_it_does_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    from broadcast.obs.bridge import _ProgramWatch
+
+    got: list[tuple[str, float]] = []
+    done = threading.Event()
+
+    def report(scene: str, ts: float) -> None:
+        got.append((scene, ts))
+        done.set()
+
+    # OBS shows the new scene at its fourth answer: reported with that answer's time
+    watch = _ProgramWatch(_Watcher(["A", "A", "A", "B"]), "B")  # type: ignore[arg-type]
+    watch.detach(report)
+    assert done.wait(10) and got == [("B", 1004.0)]
+    # OBS never shows it: reported as never seen (0.0) once the watch gives up — nothing is claimed
+    monkeypatch.setattr(_ProgramWatch, "DETACHED_FOR", 0.2)
+    got.clear()
+    done.clear()
+    never = _ProgramWatch(_Watcher(["A"]), "B")  # type: ignore[arg-type]
+    never.detach(report)
+    assert done.wait(10) and got == [("B", 0.0)]
+
+
+def test_a_batch_on_a_closed_link_says_not_connected_in_both_languages() -> None:
+    from broadcast.obs.client import ObsClient
+    from broadcast.obs.errors import ObsNotConnected
+
+    c = ObsClient(ObsSettings(port=4455))
+    with pytest.raises(ObsNotConnected) as err:
+        c.pipeline([("GetVersion", {}), ("GetStats", {})])
+    assert err.value.rule == "obs.not_connected" and err.value.zh == "OBS 未连接"
+    assert "not connected to OBS" in err.value.en

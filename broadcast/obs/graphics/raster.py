@@ -33,6 +33,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from broadcast.errors import GoujiError
 from broadcast.obs.spec import COLOR, IMAGE, TEXT, InputSpec
 
 log = logging.getLogger(__name__)
@@ -90,7 +91,11 @@ class Picture:
 def font_file(face: str, bold: bool) -> tuple[str, int]:
     """The font file and face index fontconfig gives for ``face`` (as OBS's text source finds it)."""
     if shutil.which("fc-match") is None:
-        raise RuntimeError("fc-match (fontconfig) is missing: apt-get install fontconfig fonts-noto-cjk")
+        raise GoujiError(
+            "obs.font",
+            "找不到 fc-match（fontconfig）：apt-get install fontconfig fonts-noto-cjk",
+            "fc-match (fontconfig) is missing: apt-get install fontconfig fonts-noto-cjk",
+        )
     pattern = f"{face}:bold" if bold else f"{face}:regular"
     out = subprocess.run(
         ["fc-match", "-f", "%{file}\t%{index}", pattern],
