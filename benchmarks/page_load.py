@@ -10,12 +10,18 @@ snapshot/patch as a page does. Then ``--changes`` actions are dispatched back to
 graphics toggles). For every change and every page: the time from the change (the store's listener) to
 the page holding that state or a newer one. Printed: p50/p99/max of that lag, the messages the pages
 received against changes × pages (what coalescing saved), pages dropped, pages on the final state.
+
+The same changes are first sent to a single page (``--baseline-pages 1``): that run's lag is the
+baseline of this machine at this moment (its load, its disk's commits), and the many pages' figures
+are printed as ratios to it as well.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -24,6 +30,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -52,11 +59,10 @@ async def page(i, session, final, out):
                     state = data["state"]
                 elif data["type"] == "patch":
                     state.update(data["set"])
-                else:
-                    continue
-                seq = state["meta"]["seq"]
-                seen.append((seq, time.time()))
-                if final.done() and seq >= final.result():
+                if data["type"] in ("snapshot", "patch"):
+                    seen.append((state["meta"]["seq"], time.time()))
+                # checked on a heartbeat too: the final state may have come before its number did
+                if final.done() and state and state["meta"]["seq"] >= final.result():
                     break
     except (aiohttp.ClientError, asyncio.TimeoutError):
         dropped = True
@@ -87,11 +93,10 @@ asyncio.run(main())
 """
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pages", type=int, default=300)
-    ap.add_argument("--changes", type=int, default=2000)
-    args = ap.parse_args()
+def run(pages_n: int, changes: int) -> dict[str, Any]:
+    """One run: ``pages_n`` pages, ``changes`` actions back to back; the figures (see the module doc)."""
+    before_self = resource.getrusage(resource.RUSAGE_SELF)
+    before_kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory() as tmp:
         store = open_store(Path(tmp) / "studio.sqlite", validate=False)
         changed_at: dict[int, float] = {}
@@ -104,7 +109,7 @@ def main() -> int:
         store.subscribe(note)
         with OverlayServer(store, port=0) as srv:
             proc = subprocess.Popen(
-                [sys.executable, "-c", PAGES, str(srv.port), str(args.pages)],
+                [sys.executable, "-c", PAGES, str(srv.port), str(pages_n)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,
@@ -112,7 +117,7 @@ def main() -> int:
             assert proc.stdin is not None and proc.stdout is not None
             assert proc.stdout.readline().strip() == "ready", "the pages did not connect"
             t0 = time.perf_counter()
-            for k in range(args.changes):
+            for k in range(changes):
                 if k % 2:
                     store.dispatch("graphic.set", {"bus": "program", "graphic": "ticker", "on": k % 4 == 1})
                 else:
@@ -128,8 +133,6 @@ def main() -> int:
             proc.wait(60)
             stats = dict(srv.stats)
             want = {k: v for k, v in store.state.items() if k not in srv.private}
-        import hashlib
-
         digest = hashlib.sha256(json.dumps(want, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
         store.close()
     pages = result["pages"]
@@ -146,26 +149,65 @@ def main() -> int:
                 lags.append(max(0.0, seen[j][1] - changed_at[seq]))
     lags.sort()
     q = statistics.quantiles(lags, n=100)
-    dropped = sum(p["dropped"] for p in pages)
-    on_final = sum(p["seq"] == final_seq and p["digest"] == digest for p in pages)
-    print(
-        f"{args.pages} pages, {args.changes} changes in {burst:.2f} s ({args.changes / burst:.0f}/s): "
-        f"latest state behind p50 {statistics.median(lags) * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms, "
-        f"max {lags[-1] * 1000:.0f} ms — goal p99 ≤ 1000 ms: {'met' if q[98] <= 1.0 else 'NOT MET'}"
-    )
-    print(
-        f"  pages dropped {dropped}, on the final state {on_final}/{len(pages)}; messages received "
-        f"{messages:,} for {args.changes + 1:,} changes × {args.pages} pages = "
-        f"{(args.changes + 1) * args.pages:,} ({messages / ((args.changes + 1) * args.pages):.1%}); server: "
-        f"{stats['patches']:,} patches, {stats['coalesced']:,} coalesced, "
-        f"{stats['closed_slow']} closed as too slow"
-    )
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {
+        "pages": pages_n,
+        "changes": changes,
+        "burst": burst,
+        "p50": statistics.median(lags),
+        "p99": q[98],
+        "max": lags[-1],
+        "dropped": sum(p["dropped"] for p in pages),
+        "on_final": sum(p["seq"] == final_seq and p["digest"] == digest for p in pages),
+        "messages": messages,
+        "stats": stats,
+        "cpu_self": me.ru_utime + me.ru_stime - before_self.ru_utime - before_self.ru_stime,
+        "cpu_pages": kids.ru_utime + kids.ru_stime - before_kids.ru_utime - before_kids.ru_stime,
+    }
+
+
+def report(r: dict[str, Any], base: dict[str, Any] | None) -> None:
+    n, changes, stats = r["pages"], r["changes"], r["stats"]
+    ratio = ""
+    if base is not None:
+        ratio = (
+            f" (× {r['p50'] / base['p50']:.1f} and × {r['p99'] / base['p99']:.1f} "
+            f"the {base['pages']}-page run's)"
+        )
     print(
-        f"  CPU: studio process {me.ru_utime + me.ru_stime:.1f} s, page process "
-        f"{kids.ru_utime + kids.ru_stime:.1f} s (2 cores shared with whatever else runs)"
+        f"{n} pages, {changes} changes in {r['burst']:.2f} s ({changes / r['burst']:.0f}/s): "
+        f"latest state behind p50 {r['p50'] * 1000:.0f} ms, p99 {r['p99'] * 1000:.0f} ms, "
+        f"max {r['max'] * 1000:.0f} ms{ratio}"
+        + (f" — goal p99 ≤ 1000 ms: {'met' if r['p99'] <= 1.0 else 'NOT MET'}" if base is not None else "")
     )
-    return 0 if dropped == 0 and on_final == len(pages) else 1
+    total = (changes + 1) * n
+    print(
+        f"  pages dropped {r['dropped']}, on the final state {r['on_final']}/{n}; messages received "
+        f"{r['messages']:,} for {changes + 1:,} changes × {n} pages = {total:,} "
+        f"({r['messages'] / total:.1%}); "
+        f"server: {stats['patches']:,} patches, {stats.get('merged', 0):,} changes merged before the loop, "
+        f"{stats['coalesced']:,} coalesced per page, {stats['closed_slow']} closed as too slow"
+    )
+    print(
+        f"  CPU: studio process {r['cpu_self']:.1f} s, page process {r['cpu_pages']:.1f} s "
+        f"(2 cores shared with whatever else runs; load average {os.getloadavg()[0]:.1f})"
+    )
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pages", type=int, default=300)
+    ap.add_argument("--changes", type=int, default=2000)
+    ap.add_argument("--baseline-pages", type=int, default=1, help="the same run's baseline (0: none)")
+    args = ap.parse_args()
+    base = None
+    if args.baseline_pages:
+        base = run(args.baseline_pages, args.changes)
+        report(base, None)
+    r = run(args.pages, args.changes)
+    report(r, base)
+    ok = all(x["dropped"] == 0 and x["on_final"] == x["pages"] for x in ([base] if base else []) + [r])
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ whose new state was not kept. Reducers stay deterministic: a seeded deal is a pu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -38,10 +38,30 @@ RUNTIME_KEY = "table.game"
 
 @dataclass
 class _Live:
-    """The runtime game and what it was built from (compared with the state before every use)."""
+    """The runtime game and what it was built from (compared with the state before every use), with
+    the record's lines of its moves so far (``actions[i]`` written as ``lines[i]``): a projection
+    writes only the lines of the moves that are new since the last one (:func:`project`)."""
 
     key: tuple[Any, ...]
     game: Any
+    actions: list[Any] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    def record(self, moves: list[Any]) -> list[str]:
+        """``[str(a) for a in moves]``, written anew only past the longest prefix already written."""
+        acts, lines = self.actions, self.lines
+        n = len(acts)
+        if not (n <= len(moves) and acts == moves[:n]):  # a move taken back or replaced: find where
+            n = 0
+            for old, new in zip(acts, moves, strict=False):
+                if old is not new and old != new:
+                    break
+                n += 1
+            del acts[n:], lines[n:]
+        for a in moves[n:]:
+            acts.append(a)
+            lines.append(str(a))
+        return list(lines)
 
 
 def _key(state: State) -> tuple[Any, ...]:
@@ -98,8 +118,14 @@ def live_game(state: State, ctx: Context) -> _Live:
 # ----------------------------------------------------------------------------------- projection
 def project(state: State, live: _Live) -> None:
     """Write what the engine decided into ``state.table`` and ``state.game.record``: the pages and the
-    OBS graphics render these fields and decide nothing (titles so far, 报牌, 无头, who passed …)."""
+    OBS graphics render these fields and decide nothing (titles so far, 报牌, 无头, who passed …).
+
+    Its cost does not grow with the game: the record's lines are written only for the new moves, the
+    top play's move and its burn are found from the end, and the match decision is the engine's,
+    computed once per distinct set of results and penalties (``broadcast.game.match.decide``).
+    ``tests/game/test_projection.py`` holds it to a projection from scratch over whole matches."""
     game = live.game
+    moves = game.moves
     table = state["table"]
     over = game.is_over()
     titles = game.titles_so_far()
@@ -136,9 +162,14 @@ def project(state: State, live: _Live) -> None:
         table["last_play"] = None
     else:
         seat_no, play = top
-        moves = game.moves
-        move_no = max(i for i, a in enumerate(moves, start=1) if a.kind == "play")
-        burn = any(m == move_no and ev in ("burn", "fan_shao") for m, ev, _s in game.events())
+        move_no = next(i for i in range(len(moves), 0, -1) if moves[i - 1].kind == "play")
+        burn = False
+        for m, ev, _s in reversed(game.events()):  # in move order: stop before the top play's move
+            if m < move_no:
+                break
+            if m == move_no and ev in ("burn", "fan_shao"):
+                burn = True
+                break
         table["last_play"] = {
             "seat": int(seat_no),
             "cards": str(play),
@@ -149,7 +180,7 @@ def project(state: State, live: _Live) -> None:
     table["jipaiqi"] = {k: int(v) for k, v in game.jokers_and_twos_out().items()}
     table["phase"] = "over" if over else "playing"
     table["quan_san"] = quan_san
-    state["game"]["record"] = [str(a) for a in game.moves]
+    state["game"]["record"] = live.record(moves)
     # this game's result in the match strip, and the match totals
     results = [r for r in table["results"] if r["game_no"] != table["game_no"]]
     if result is not None:

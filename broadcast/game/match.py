@@ -11,6 +11,8 @@ extra game or lots are needed, the winner and how it was decided); nothing here 
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
 from typing import Any
 
 from broadcast.core import ActionRefused, Context, Payload, State
@@ -56,8 +58,32 @@ def _match(state: State, seed: int = 0) -> Any:
 
 def decide(state: State) -> None:
     """Project the engine's match decision into ``state.match.result`` (called after every change of
-    results, penalties, forfeit or lots)."""
-    lots = state["match"]["lots"]
+    results, penalties, forfeit or lots, and after every decision of a game). It is a function of the
+    rules, the results, the penalties, the forfeit and the lots alone: computed once per distinct set
+    of them (a decision in the middle of a game changes none of them)."""
+    key = json.dumps(
+        [
+            state["table"]["rules"],
+            state["table"]["results"],
+            state["game"]["penalties"],
+            state["match"]["forfeit"],
+            state["match"]["lots"],
+        ],
+        ensure_ascii=False,
+        sort_keys=True,
+    )
+    state["match"]["result"] = dict(_decision(key))
+
+
+@lru_cache(maxsize=256)
+def _decision(key: str) -> dict[str, Any]:
+    """The engine's match decision for ``decide``'s key (read-only: callers copy it)."""
+    rules, results, penalties, forfeit, lots = json.loads(key)
+    state: State = {
+        "table": {"rules": rules, "results": results},
+        "game": {"penalties": penalties},
+        "match": {"forfeit": forfeit, "lots": lots},
+    }
     m = _match(state, seed=lots["seed"] if lots else 0)
     totals = m.totals
     tie_after_extra = (
@@ -67,7 +93,7 @@ def decide(state: State) -> None:
         winner, by = None, ""
     else:
         winner, by = m.winner, m.decided_by or ""
-    state["match"]["result"] = {
+    return {
         "odd": int(totals["odd"]),
         "even": int(totals["even"]),
         "games": m.games_played,

@@ -16,13 +16,17 @@ Protocol (``/ws?bus=program&token=…``, JSON text frames):
   runs inside OBS's browser source (``window.obsstudio`` exists: the page connects with ``obs=1`` and
   its echoes are the as-run log's evidence of what OBS painted, ``Rendered.inside_obs``).
 
-The store's listener runs on the dispatching thread; it only hands the change to the server's loop
-with ``call_soon_threadsafe``. Updates are coalesced per page: each page has the set of sections
-changed since its last message, and its writer sends one patch of their *current* values whenever its
-socket can take it — so a page that is slow (or a burst of thousands of changes) gets fewer, newer
-patches, never a backlog, and every page ends on the latest state. A section is serialised once per
-change, whatever the number of pages. A page that reads nothing for ``SEND_TIMEOUT`` seconds is closed
-(it reconnects when it wakes); there is no ping timeout that a busy machine could trip.
+The store's listener runs on the dispatching thread; it only merges the change into the one pending
+hand-over (latest state, union of the changed sections) and wakes the server's loop with
+``call_soon_threadsafe`` if it is not woken already — a burst of changes reaches the loop as one.
+Updates are coalesced per page too: each page has the set of sections changed since its last message,
+and its writer sends one patch of their *current* values whenever its socket can take it — so a page
+that is slow (or a burst of thousands of changes) gets fewer, newer patches, never a backlog, and every
+page ends on the latest state. A message is serialised and encoded once, whatever the number of pages
+it goes to (pages that were sent the same earlier messages share the same bytes), and a write to a
+socket that can take it never waits. A page whose socket takes nothing for ``SEND_TIMEOUT`` seconds is
+closed by the heartbeat's sweep (it reconnects when it wakes); there is no ping timeout that a busy
+machine could trip.
 
 Pages receive only what they render: a section whose schema says ``"x-pages": false`` (the game's
 record and the dealt hands) never leaves the process, not in a snapshot, a patch or ``/state.json``.
@@ -76,6 +80,7 @@ DEFAULT_PORT = 8610
 HEARTBEAT_S = 2.0  # a page that was sent nothing for this long is sent {"type": "hb"}
 SEND_TIMEOUT = 60.0  # a page whose socket takes nothing for this long is closed (it reconnects)
 COOKIE = "overlay_token"
+_HEARTBEAT = b'{"type":"hb"}'
 
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("text/javascript", ".mjs")
@@ -150,6 +155,7 @@ class _Client:
         "hb",
         "wake",
         "last_sent",
+        "sending_since",
         "inside_obs",
     )
 
@@ -167,6 +173,7 @@ class _Client:
         self.hb = False  # a heartbeat is due
         self.wake = asyncio.Event()
         self.last_sent = 0.0
+        self.sending_since = 0.0  # loop time a send began waiting for the socket (0: not waiting)
         self.task: asyncio.Task[None] | None = None
 
 
@@ -219,7 +226,11 @@ class OverlayServer:
         self._state: dict[str, Any] = {}  # what the pages may see (private sections left out)
         self._seq = -1
         self._snapshot_text = ""
+        self._snapshot_bytes = b""
         self._section_text: dict[str, str] = {}  # serialised once per change of the section
+        self._patch_bytes: dict[frozenset[str], bytes] = {}  # this seq's patches, encoded once each
+        self._incoming: tuple[dict[str, Any], set[str] | None] | None = None  # merged, not yet applied
+        self._incoming_lock = threading.Lock()
         self.private = private_sections(store)
         self._unsubscribe: Callable[[], None] | None = None
         self._rendered_listeners: list[Callable[[Rendered], None]] = []
@@ -229,6 +240,7 @@ class OverlayServer:
             "snapshots": 0,
             "patches": 0,
             "coalesced": 0,
+            "merged": 0,
             "refused": 0,
             "closed_slow": 0,
         }
@@ -315,8 +327,7 @@ class OverlayServer:
             raise exc
         # subscribe only once the loop runs; take the current state after subscribing so nothing is lost
         self._unsubscribe = self.store.subscribe(self._listener, name="overlay-server")
-        first = self.store.state
-        self._loop_call(self._apply, first, None)
+        self._offer(self.store.state, None)
 
     def stop(self, timeout: float = 10.0) -> None:
         if self._unsubscribe:
@@ -342,7 +353,31 @@ class OverlayServer:
 
     # -- store → loop --------------------------------------------------------------------------
     def _listener(self, change: Any) -> None:
-        self._loop_call(self._apply, change.state, change.changed)
+        self._offer(change.state, change.changed)
+
+    def _offer(self, state: dict[str, Any], changed: frozenset[str] | None) -> None:
+        """Hand a new state to the loop (any thread): merged into the pending one, if the loop has not
+        taken that yet (``None`` = everything changed); the loop is woken once per hand-over."""
+        with self._incoming_lock:
+            pending = self._incoming
+            if pending is None:
+                self._incoming = (state, None if changed is None else set(changed))
+                wake = True
+            else:
+                before = pending[1]
+                union = None if before is None or changed is None else before | changed
+                self._incoming = (state, union)
+                self.stats["merged"] += 1
+                wake = False
+        if wake:
+            self._loop_call(self._take_incoming)
+
+    def _take_incoming(self) -> None:
+        with self._incoming_lock:
+            pending, self._incoming = self._incoming, None
+        if pending is not None:
+            state, changed = pending
+            self._apply(state, None if changed is None else frozenset(changed))
 
     def _loop_call(self, fn: Callable[..., None], *args: Any) -> None:
         loop = self._loop
@@ -360,6 +395,8 @@ class OverlayServer:
         self._state = public
         self._seq = seq
         self._snapshot_text = ""
+        self._snapshot_bytes = b""
+        self._patch_bytes.clear()
         self.stats["changes"] += 1
         full = changed is None or self.updates == "full"
         if full:
@@ -387,6 +424,20 @@ class OverlayServer:
                 separators=(",", ":"),
             )
         return self._snapshot_text
+
+    def _snapshot_frame(self) -> bytes:
+        if not self._snapshot_bytes:
+            self._snapshot_bytes = self._snapshot().encode("utf-8")
+        return self._snapshot_bytes
+
+    def _patch_frame(self, sections: set[str]) -> bytes:
+        """The patch of ``sections`` as it goes on the wire, built once per set of sections and state:
+        the pages woken by the same changes share one serialisation and one encoding."""
+        key = frozenset(sections)
+        data = self._patch_bytes.get(key)
+        if data is None:
+            data = self._patch_bytes[key] = self._patch(sections).encode("utf-8")
+        return data
 
     def _patch(self, sections: set[str]) -> str:
         """One patch of the current value of ``sections`` (each serialised once per change)."""
@@ -445,9 +496,22 @@ class OverlayServer:
             await asyncio.sleep(HEARTBEAT_S / 2)
             now = loop.time()
             for client in list(self._clients.values()):
-                if now - client.last_sent >= HEARTBEAT_S and not client.wake.is_set():
+                if client.sending_since and now - client.sending_since >= SEND_TIMEOUT:
+                    # the page has read nothing for a minute (frozen or gone): close; it reconnects
+                    self.stats["closed_slow"] += 1
+                    client.sending_since = 0.0
+                    if client.task is not None:
+                        client.task.cancel()
+                    loop.create_task(self._close_slow(client))
+                elif now - client.last_sent >= HEARTBEAT_S and not client.wake.is_set():
                     client.hb = True
                     client.wake.set()
+
+    async def _close_slow(self, client: _Client) -> None:
+        try:
+            await asyncio.wait_for(client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"page too slow"), 5)
+        except Exception:  # already gone
+            pass
 
     def host_ok(self, host: str) -> bool:
         """The Host header names this server: an IP address or ``localhost``, with the server's port
@@ -607,26 +671,24 @@ class OverlayServer:
                 if client.snapshot:
                     client.snapshot, client.hb = False, False
                     client.pending.clear()
-                    text = self._snapshot()
+                    data = self._snapshot_frame()
                     self.stats["snapshots"] += 1
                 elif client.pending:
-                    text = self._patch(client.pending)
+                    data = self._patch_frame(client.pending)
                     client.pending = set()
                     client.hb = False
                     self.stats["patches"] += 1
                 elif client.hb:
                     client.hb = False
-                    text = '{"type":"hb"}'
+                    data = _HEARTBEAT
                 else:
                     continue
-                try:
-                    await asyncio.wait_for(client.ws.send_str(text), SEND_TIMEOUT)
-                except TimeoutError:
-                    # the page has read nothing for a minute (frozen or gone): close; it reconnects
-                    self.stats["closed_slow"] += 1
-                    await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"page too slow")
-                    return
+                # returns at once unless the socket's buffer is full; then only this page waits (the
+                # heartbeat's sweep closes it after SEND_TIMEOUT) and its later changes coalesce
+                client.sending_since = loop.time()
+                await client.ws.send_frame(data, WSMsgType.TEXT)
                 client.last_sent = loop.time()
+                client.sending_since = 0.0
         except (ConnectionError, RuntimeError, asyncio.CancelledError):
             pass
 

@@ -388,7 +388,66 @@ def test_a_page_far_behind_is_held_to_a_bounded_backlog_then_sent_the_latest_sta
     seqs = [m["seq"] for m in received]
     assert seqs == sorted(seqs), "updates out of order"
     assert received[-1]["seq"] == n and received[-1]["set"]["blob"]["text"].startswith(f"{n:08d}")
-    assert srv.stats["coalesced"] >= 1
+    assert srv.stats["coalesced"] + srv.stats["merged"] >= 1  # per page, or before the pages (the hand-over)
+
+
+def test_a_stalled_page_holds_back_no_other_page_and_pages_share_one_serialisation() -> None:
+    """Fan-out (issue 13): a page whose socket is full waits alone — the other pages get every change
+    meanwhile — and a patch is serialised once for all the pages it goes to, not once per page."""
+    size = 256 * 1024
+    feed = _Feed()
+    pages = 12
+    with OverlayServer(feed, port=0) as srv:  # type: ignore[arg-type]
+        built: list[frozenset[str]] = []
+        patch = srv._patch
+
+        def counting(sections: set[str]) -> str:
+            built.append(frozenset(sections))
+            return patch(sections)
+
+        srv._patch = counting  # type: ignore[method-assign]
+        stalled = _StalledClient(srv.port)
+        try:
+            assert stalled.message()["type"] == "snapshot"
+
+            async def readers() -> list[list[bytes]]:
+                async with aiohttp.ClientSession() as session:
+                    url = f"ws://127.0.0.1:{srv.port}/ws"
+                    sockets = [await session.ws_connect(url) for _ in range(pages)]
+                    for ws in sockets:
+                        assert json.loads((await ws.receive(timeout=20)).data)["type"] == "snapshot"
+                    got: list[list[bytes]] = [[] for _ in sockets]
+                    loop = asyncio.get_running_loop()
+                    n = 0
+                    # enough large changes to fill the stalled page's socket many times over
+                    for step in range(1, 25):
+                        n = step
+                        await loop.run_in_executor(None, feed.push, n, f"{n:08d}" + "y" * size)
+                        for i, ws in enumerate(sockets):
+                            while True:
+                                msg = await ws.receive(timeout=20)
+                                data = json.loads(msg.data)
+                                if data["type"] == "hb":
+                                    continue
+                                got[i].append(msg.data.encode())
+                                if data["seq"] == n:
+                                    break
+                    for ws in sockets:
+                        await ws.close()
+                    return got
+
+            got = run_async(readers())
+            # every reading page saw every change, in order, while the stalled one read nothing
+            for msgs in got:
+                assert [json.loads(m)["seq"] for m in msgs][-24:] == list(range(1, 25))
+                assert json.loads(msgs[-1])["set"]["blob"]["text"].startswith("00000024")
+            # the same patch went to every page as the same bytes, built once per change
+            for step in range(24):
+                assert len({msgs[step] for msgs in got}) == 1
+            assert len(built) <= 24 + 2  # once per change (+ the stalled page's coalesced ones)
+            assert stalled.sock.fileno() != -1
+        finally:
+            stalled.close()
 
 
 def test_no_html_insertion_in_the_page_scripts() -> None:
