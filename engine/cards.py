@@ -61,6 +61,11 @@ _SYM_INDEX.update({c.lower(): i for i, c in enumerate(SYMBOLS) if c.isalpha()})
 ZH_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "小王", "大王")
 
 
+def n_cards(n: int) -> str:
+    """English count of cards, singular or plural: ``1 card``, ``2 cards`` (Chinese needs no form)."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def quote(text: str, limit: int = 40) -> str:
     """``text`` quoted for a message, cut to ``limit`` characters (a bad token may be a whole line)."""
     if len(text) > limit:
@@ -314,7 +319,7 @@ def beat_error(q: Play, p: Play) -> tuple[str, str, str] | None:
     if qs != ps:
         return (
             "G4.1",
-            f"{q} has {qs} cards but {p} has {ps}: sizes must match",
+            f"{q} has {n_cards(qs)} but {p} has {n_cards(ps)}: sizes must match",
             f"张数不同：{q}为{qs}张，{p}为{ps}张",
         )
     if q.base <= p.base:

@@ -28,6 +28,7 @@ from .cards import (
     counts_to_cards,
     format_counts,
     gouji_thresholds,
+    n_cards,
     parse_counts,
     play_from_counts,
     quote,
@@ -750,7 +751,7 @@ class Game:
             if size > self._count[seat]:
                 return None, _err(
                     "G3.1",
-                    f"seat {seat} holds only {self._count[seat]} cards, not {size}",
+                    f"seat {seat} holds only {n_cards(self._count[seat])}, not {size}",
                     f"{seat}号只剩{self._count[seat]}张牌",
                 )
             sup = self._supply

@@ -92,6 +92,16 @@ def test_G4_1_same_size() -> None:
     assert beat_error(Play.parse("JJJ"), Play.parse("TT"))[0] == "G4.1"  # type: ignore[index]
 
 
+def test_G4_1_message_counts_one_card_in_the_singular() -> None:
+    """G4.1's English says "1 card" and "2 cards"; the Chinese is unchanged (张 has no plural)."""
+    rule, en, zh = beat_error(Play.parse("JJ"), Play.parse("T"))  # type: ignore[misc]
+    assert rule == "G4.1"
+    assert en == "JJ has 2 cards but T has 1 card: sizes must match", en
+    assert zh == "张数不同：JJ为2张，T为1张"
+    rule, en, _zh = beat_error(Play.parse("J"), Play.parse("TT"))  # type: ignore[misc]
+    assert en == "J has 1 card but TT has 2 cards: sizes must match", en
+
+
 def test_G4_2_base_must_be_higher() -> None:
     assert beat_error(Play.parse("TT"), Play.parse("TT"))[0] == "G4.2"  # type: ignore[index]
     assert Play.parse("J2").beats(Play.parse("TT"))
