@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QModelIndex, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -111,38 +111,95 @@ class SeatCard(QFrame):
         p.end()
 
 
+NBSP = "\u00a0"  # joins the words of one term ("两个7", "seat 3"): a line never breaks there
+
+
+def fit_terms(
+    text: str, width: float, height: float, largest: int, smallest: int = 9, bold: bool = True
+) -> tuple[int, list[str]]:
+    """The largest pixel size (``largest`` down to ``smallest``) at which ``text`` fits ``width`` ×
+    ``height`` with lines broken only between its terms (runs without a plain space; ``\\n`` forces a
+    break), and the lines. A term is never split: at the smallest size a line that is still too wide
+    is left whole (the painter elides it)."""
+    paragraphs = [[t for t in p.split(" ") if t] for p in text.split("\n")]  # not NBSP
+    lines: list[str] = []
+    for px in range(largest, smallest - 1, -1):
+        fm = QFontMetricsF(theme.font(px, bold))
+        space = fm.horizontalAdvance(" ")
+        lines, fits = [], True
+        for terms in paragraphs:
+            line, used = "", 0.0
+            for term in terms:
+                w = fm.horizontalAdvance(term)
+                if w > width:
+                    fits = False
+                if line and used + space + w > width:
+                    lines.append(line)
+                    line, used = term, w
+                else:
+                    line, used = (f"{line} {term}", used + space + w) if line else (term, w)
+            lines.append(line)
+        if fits and len(lines) * fm.lineSpacing() <= height:
+            return px, lines
+    return smallest, lines
+
+
 class TopPlay(QWidget):
-    """The middle of the table: the top play with its on-air words, and whose decision it is."""
+    """The middle of the table: the top play with its on-air words, and whose decision it is. Each
+    line is broken only between terms (``上手 3号 两个7 够级``: never inside ``两个7``) and shrinks to
+    fit the oval instead."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setMinimumSize(170, 100)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.lines: tuple[str, str] = ("", "")
+        self.laid_out: list[tuple[int, list[str]]] = []  # (pixel size, lines) of each part, as painted
 
     def set_lines(self, top: str, turn: str) -> None:
         self.lines = (top, turn)
         self.update()
 
-    def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
-        p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    def rects(self) -> tuple[QRectF, QRectF, QRectF]:
         r = QRectF(self.rect()).adjusted(6, 6, -6, -6)
-        p.setPen(QPen(QColor(theme.ACCENT if self.lines[1] else theme.BORDER), 2))
-        p.setBrush(QColor(theme.FELT))
-        p.drawEllipse(r)
         inner = r.adjusted(r.width() * 0.1, r.height() * 0.16, -r.width() * 0.1, -r.height() * 0.16)
         top_rect = QRectF(inner.left(), inner.top(), inner.width(), inner.height() * 0.58)
         turn_rect = QRectF(
             inner.left(), inner.top() + inner.height() * 0.58, inner.width(), inner.height() * 0.42
         )
-        p.setPen(QColor(theme.TEXT))
-        p.setFont(theme.font(theme.SIZE_TOP, bold=True))
-        flags = int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap)
-        p.drawText(top_rect, flags, self.lines[0])
-        p.setPen(QColor(theme.ACCENT))
-        p.setFont(theme.font(theme.SIZE_BASE + 3, bold=True))
-        p.drawText(turn_rect, flags, self.lines[1])
+        return r, top_rect, turn_rect
+
+    def layout_text(self) -> list[tuple[int, list[str]]]:
+        """The size and lines of the top play and of the turn line in the current oval."""
+        _r, top_rect, turn_rect = self.rects()
+        return [
+            fit_terms(self.lines[0], top_rect.width(), top_rect.height(), theme.SIZE_TOP),
+            fit_terms(self.lines[1], turn_rect.width(), turn_rect.height(), theme.SIZE_BASE + 3),
+        ]
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        r, top_rect, turn_rect = self.rects()
+        p.setPen(QPen(QColor(theme.ACCENT if self.lines[1] else theme.BORDER), 2))
+        p.setBrush(QColor(theme.FELT))
+        p.drawEllipse(r)
+        self.laid_out = self.layout_text()
+        for (px, lines), rect, colour in zip(
+            self.laid_out, (top_rect, turn_rect), (theme.TEXT, theme.ACCENT), strict=True
+        ):
+            f = theme.font(px, bold=True)
+            fm = QFontMetricsF(f)
+            p.setFont(f)
+            p.setPen(QColor(colour))
+            step = fm.lineSpacing()
+            y = rect.top() + max(0.0, (rect.height() - step * len(lines)) / 2)
+            for line in lines:
+                shown = fm.elidedText(line, Qt.TextElideMode.ElideRight, rect.width())
+                p.drawText(
+                    QRectF(rect.left(), y, rect.width(), step), int(Qt.AlignmentFlag.AlignCenter), shown
+                )
+                y += step
         p.end()
 
 
@@ -211,7 +268,9 @@ class TablePanel(QWidget):
             self.cards[s].show_seat(seat, colour, turn == s, report_max, badges)
         lp = table["last_play"]
         if lp:
-            top = self.tr("上手 {seat}号 {words}").format(seat=lp["seat"], words=lp["label"])
+            top = self.tr("上手 {seat}号 {words}").format(
+                seat=lp["seat"], words=lp["label"].replace(" ", NBSP)
+            )
             if lp["gouji"]:
                 top += self.tr(" 够级")
             if lp["burn"]:
@@ -223,7 +282,9 @@ class TablePanel(QWidget):
         else:
             top = self.tr("等待开局")
         if turn:
-            who = self.tr("轮到 {seat}号 {name}").format(seat=turn, name=self.console.seat_name(turn))
+            who = self.tr("轮到 {seat}号 {name}").format(
+                seat=turn, name=self.console.seat_name(turn).replace(" ", NBSP)
+            )
             if lp and OPP.get(lp["seat"]) == turn:
                 who += "\n" + self.tr("（对头）")
         else:

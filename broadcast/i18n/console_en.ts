@@ -6,7 +6,7 @@
     <message>
         <location filename="../console/controller.py" line="87"/>
         <source>轮到 {seat}号 {name}</source>
-        <translation>Seat {seat} {name} to act</translation>
+        <translation>Seat {seat} {name} to act</translation>
     </message>
     <message>
         <location filename="../console/controller.py" line="90"/>
@@ -1000,7 +1000,7 @@ Move {n} {rule} {en}</translation>
     <message>
         <location filename="../console/widgets.py" line="214"/>
         <source>上手 {seat}号 {words}</source>
-        <translation>Top: seat {seat} {words}</translation>
+        <translation>Top: seat {seat} {words}</translation>
     </message>
     <message>
         <location filename="../console/widgets.py" line="216"/>
@@ -1030,7 +1030,7 @@ Move {n} {rule} {en}</translation>
     <message>
         <location filename="../console/widgets.py" line="226"/>
         <source>轮到 {seat}号 {name}</source>
-        <translation>Seat {seat} {name} to act</translation>
+        <translation>Seat {seat} {name} to act</translation>
     </message>
     <message>
         <location filename="../console/widgets.py" line="228"/>
