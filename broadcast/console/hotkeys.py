@@ -13,8 +13,8 @@ Space for GO), since the entry needs every printable key for typing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
@@ -35,6 +35,10 @@ def tr(text: str) -> str:
     return QCoreApplication.translate("", text)
 
 
+# a {field} of a hotkey's text: shown as it is (a number), or (context, source) translated
+Arg = str | int | tuple[str, str]
+
+
 @dataclass
 class Hotkey:
     id: str
@@ -44,9 +48,22 @@ class Hotkey:
     action: QAction
     entry_empty: bool = False
     context: str = "Hotkeys"  # the tr() context of ``text`` and ``group``
+    args: Mapping[str, Arg] = field(default_factory=dict)  # ``text``'s {fields}
 
     def label(self) -> str:
-        return QCoreApplication.translate(self.context, self.text)
+        return translated(self.context, self.text, self.args)
+
+
+def translated(context: str, text: str, args: Mapping[str, Arg] | None = None) -> str:
+    """``text`` (a source string marked with QT_TRANSLATE_NOOP) in the UI language, its {fields}
+    filled from ``args``; a field given as ``(context, source)`` is translated too (a graphic's name)."""
+    out = QCoreApplication.translate(context, text)
+    if not args:
+        return out
+    values = {
+        k: QCoreApplication.translate(v[0], v[1]) if isinstance(v, tuple) else str(v) for k, v in args.items()
+    }
+    return out.format(**values)
 
 
 # keys the entry line handles itself (listed on the help sheet, not registered as shortcuts)
@@ -80,9 +97,12 @@ class HotkeyRegistry(QObject):
         menu: QMenu | None = None,
         entry_empty: bool = False,
         context: str = "Hotkeys",
+        args: Mapping[str, Arg] | None = None,
     ) -> QAction:
-        """Register an operation. ``text``/``group`` are source (Chinese) strings, translated with
-        ``context``; ``keys`` one or more portable sequences; ``slot`` is called with no argument."""
+        """Register an operation. ``text``/``group`` are source (Chinese) strings marked with
+        ``QT_TRANSLATE_NOOP(context, …)`` so that lupdate files them, translated with ``context``;
+        ``text`` may hold {fields} filled from ``args`` (see :func:`translated`); ``keys`` one or
+        more portable sequences; ``slot`` is called with no argument."""
         if id_ in self._keys:
             raise ValueError(f"hotkey {id_!r} registered twice")
         seqs = (keys,) if isinstance(keys, str) else tuple(keys)
@@ -90,7 +110,9 @@ class HotkeyRegistry(QObject):
             clash = set(other.keys) & set(seqs)
             if clash:
                 raise ValueError(f"{id_}: key {', '.join(clash)} already belongs to {other.id}")
-        action = QAction(QCoreApplication.translate(context, text), self._window)
+        hotkey = Hotkey(id_, text, (), group, QAction(self._window), entry_empty, context, dict(args or {}))
+        action = hotkey.action
+        action.setText(hotkey.label())
         action.setObjectName(id_)
         if not entry_empty:
             action.setShortcuts([QKeySequence(s) for s in seqs])
@@ -99,7 +121,8 @@ class HotkeyRegistry(QObject):
         self._window.addAction(action)
         if menu is not None:
             menu.addAction(action)
-        self._keys[id_] = Hotkey(id_, text, seqs, group, action, entry_empty, context)
+        hotkey.keys = seqs
+        self._keys[id_] = hotkey
         return action
 
     def get(self, id_: str) -> Hotkey:

@@ -4,77 +4,77 @@
 <context>
     <name></name>
     <message>
-        <location filename="../console/controller.py" line="87"/>
+        <location filename="../console/controller.py" line="96"/>
         <source>轮到 {seat}号 {name}</source>
-        <translation>Seat {seat} {name} to act</translation>
+        <translation>Seat&#xa0;{seat} {name} to&#xa0;act</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="90"/>
+        <location filename="../console/controller.py" line="99"/>
         <source>第{n}局结束：回车存入赛季（Ctrl+S）</source>
         <translation>Game {n} over: Enter saves it to the season (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="92"/>
+        <location filename="../console/controller.py" line="101"/>
         <source>比赛已结束并存入赛季 · Ctrl+N 新比赛</source>
         <translation>Match over and saved to the season · Ctrl+N new match</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="94"/>
+        <location filename="../console/controller.py" line="103"/>
         <source>加赛后总分仍相同：回车抽签（种子记录在案，G11.2）</source>
         <translation>Still tied after the extra game: Enter draws lots (seed recorded, G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="98"/>
+        <location filename="../console/controller.py" line="107"/>
         <source>本场胜者：{who}。回车结束比赛并存入赛季</source>
         <translation>Winner: {who}. Enter finishes the match and saves it to the season</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="99"/>
+        <location filename="../console/controller.py" line="108"/>
         <source>本场胜者：{who} · Ctrl+N 新比赛</source>
         <translation>Winner: {who} · Ctrl+N new match</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="101"/>
+        <location filename="../console/controller.py" line="110"/>
         <source>（加赛，G11.2）</source>
         <translation> (extra game, G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="103"/>
+        <location filename="../console/controller.py" line="112"/>
         <source>第{n}局结束 · 下一局{extra}：输入上班座位 1–6，回车</source>
         <translation>Game {n} over · next game{extra}: type the first leader&apos;s seat 1–6, Enter</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="105"/>
+        <location filename="../console/controller.py" line="114"/>
         <source>开局：输入上班座位 1–6（第一个亮出同花色一对3的人，G12.1），回车</source>
         <translation>New game: type the first leader&apos;s seat 1–6 (who first shows a same-suit pair of 3s, G12.1), Enter</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="166"/>
+        <location filename="../console/controller.py" line="175"/>
         <source>看不懂“{ch}”：牌用 3–9 T J Q K A 2 B R，过 p，让 y</source>
         <translation>Cannot read “{ch}”: cards are 3–9 T J Q K A 2 B R, pass p, yield y</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="170"/>
+        <location filename="../console/controller.py" line="179"/>
         <source>请输入一手牌、过 (p) 或让 (y)</source>
         <translation>Type a play, pass (p) or yield (y)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="181"/>
+        <location filename="../console/controller.py" line="190"/>
         <source>上班座位应为 1–6</source>
         <translation>The first leader&apos;s seat is 1–6</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="241"/>
+        <location filename="../console/controller.py" line="231"/>
         <source>第{n}局已存入赛季，英雄榜已更新</source>
         <translation>Game {n} saved to the season; leaderboard updated</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="248"/>
+        <location filename="../console/controller.py" line="238"/>
         <source>比赛结果已存入赛季，英雄榜已更新</source>
         <translation>Match result saved to the season; leaderboard updated</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="255"/>
+        <location filename="../console/controller.py" line="245"/>
         <source>抽签（种子 {seed}）</source>
         <translation>Lots drawn (seed {seed})</translation>
     </message>
@@ -176,7 +176,7 @@
     </message>
     <message>
         <location filename="../console/dialogs.py" line="216"/>
-        <location filename="../console/docks/cues.py" line="97"/>
+        <location filename="../console/docks/cues.py" line="59"/>
         <source>说明</source>
         <translation>Note</translation>
     </message>
@@ -282,7 +282,7 @@
     </message>
     <message>
         <location filename="../console/dialogs.py" line="396"/>
-        <location filename="../console/window.py" line="372"/>
+        <location filename="../console/window.py" line="365"/>
         <source>重做</source>
         <translation>Redo</translation>
     </message>
@@ -322,148 +322,148 @@
         <translation> ({n} later moves no longer stand)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="92"/>
+        <location filename="../console/docks/cues.py" line="54"/>
         <source>提示</source>
         <translation>Cue</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="93"/>
+        <location filename="../console/docks/cues.py" line="55"/>
         <source>类别</source>
         <translation>Kind</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="94"/>
+        <location filename="../console/docks/cues.py" line="56"/>
         <source>开始</source>
         <translation>Start</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="95"/>
+        <location filename="../console/docks/cues.py" line="57"/>
         <source>时长/剩余</source>
         <translation>Length/left</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="96"/>
+        <location filename="../console/docks/cues.py" line="58"/>
         <source>赞助商</source>
         <translation>Sponsor</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="168"/>
+        <location filename="../console/docks/cues.py" line="170"/>
         <source>（接上条自动）</source>
-        <translation>(follows automatically)</translation>
+        <translation> (follows automatically)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="177"/>
+        <location filename="../console/docks/cues.py" line="179"/>
         <source> 迟{s}秒</source>
         <translation> {s} s late</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="182"/>
+        <location filename="../console/docks/cues.py" line="184"/>
         <source>剩 {t}</source>
         <translation>{t} left</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="184"/>
+        <location filename="../console/docks/cues.py" line="186"/>
         <source>进行中 {t}</source>
         <translation>running {t}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="184"/>
+        <location filename="../console/docks/cues.py" line="186"/>
         <source>进行中</source>
         <translation>running</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="63"/>
+        <location filename="../console/docks/cues.py" line="75"/>
         <source>提前结束</source>
         <translation>cut short</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="64"/>
+        <location filename="../console/docks/cues.py" line="76"/>
         <source>清屏中断</source>
         <translation>stopped by panic</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="65"/>
+        <location filename="../console/docks/cues.py" line="77"/>
         <source>未播出</source>
         <translation>did not air</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="191"/>
+        <location filename="../console/docks/cues.py" line="193"/>
         <source>跳过</source>
         <translation>Skip</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="259"/>
+        <location filename="../console/docks/cues.py" line="261"/>
         <source>双击一条提示：设为下一条（不执行）</source>
         <translation>Double-click a cue: make it the next one (not run)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="284"/>
+        <location filename="../console/docks/cues.py" line="286"/>
         <source>节目流程已走完（或未载入）</source>
         <translation>Rundown done (or not loaded)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="319"/>
+        <location filename="../console/docks/cues.py" line="321"/>
         <source>节目流程 {ep}</source>
         <translation>Rundown {ep}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="322"/>
+        <location filename="../console/docks/cues.py" line="324"/>
         <source>进行中：{label}{left}</source>
         <translation>Running: {label}{left}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="324"/>
+        <location filename="../console/docks/cues.py" line="326"/>
         <source>下一条：{n}. {label}</source>
         <translation>Next: {n}. {label}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="326"/>
-        <location filename="../console/docks/cues.py" line="331"/>
+        <location filename="../console/docks/cues.py" line="328"/>
+        <location filename="../console/docks/cues.py" line="333"/>
         <source>已走完</source>
         <translation>done</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="328"/>
+        <location filename="../console/docks/cues.py" line="330"/>
         <source>未载入（需要赞助排期）</source>
         <translation>not loaded (needs the placements)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="331"/>
+        <location filename="../console/docks/cues.py" line="333"/>
         <source>GO  {a} / {b}</source>
         <translation>GO  {a} / {b}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="331"/>
+        <location filename="../console/docks/cues.py" line="333"/>
         <source>空格</source>
         <translation>Space</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="334"/>
+        <location filename="../console/docks/cues.py" line="336"/>
         <source>跳过 {k}</source>
         <translation>Skip {k}</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="92"/>
+        <location filename="../console/docks/graphics.py" line="102"/>
         <source>{name}：{key} 放到预览/撤下预览；{clear} 清除（节目和预览）</source>
         <translation>{name}: {key} to/from preview; {clear} clears it (program and preview)</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="145"/>
+        <location filename="../console/docks/graphics.py" line="158"/>
         <source>上</source>
         <translation>on</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="145"/>
+        <location filename="../console/docks/graphics.py" line="158"/>
         <source>下</source>
         <translation>off</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="244"/>
+        <location filename="../console/docks/graphics.py" line="267"/>
         <source>TAKE 将：{what}</source>
         <translation>TAKE will: {what}</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="246"/>
+        <location filename="../console/docks/graphics.py" line="269"/>
         <source>预览与节目相同 · 绿框=预览 PVW，红底=节目 PGM</source>
         <translation>Preview equals program · green frame = PVW, red = PGM</translation>
     </message>
@@ -513,62 +513,63 @@
         <translation>Not done: {en}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="103"/>
+        <location filename="../console/docks/sponsors.py" line="252"/>
         <source>口播 Mentions（主持人说出名称时按）</source>
         <translation>Mentions (press when the host says the name)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="112"/>
+        <location filename="../console/docks/sponsors.py" line="253"/>
         <source>镜头 Shots（广告位出镜时按）</source>
         <translation>Shots (press when the placement is on camera)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="124"/>
+        <location filename="../console/docks/sponsors.py" line="254"/>
         <source>九宫格抽奖 Draw：选手选格 → 上节目揭晓 → 记入奖品</source>
         <translation>Nine-grid draw: contestant picks a cell → reveal on air → prize logged</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="130"/>
+        <location filename="../console/docks/sponsors.py" line="255"/>
         <source>选手</source>
         <translation>Contestant</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="137"/>
+        <location filename="../console/docks/sponsors.py" line="256"/>
         <source>收起揭晓</source>
         <translation>Hide the reveal</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="159"/>
+        <location filename="../console/docks/sponsors.py" line="257"/>
         <source>人名条 Lower third（到预览，再 TAKE）</source>
         <translation>Lower third (to preview, then TAKE)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="191"/>
+        <location filename="../console/docks/sponsors.py" line="188"/>
         <source>✕ 请先选择抽奖选手 / pick the contestant first</source>
         <translation>✕ pick the contestant first</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="210"/>
+        <location filename="../console/docks/sponsors.py" line="207"/>
         <source>主持人</source>
         <translation>Host</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="211"/>
+        <location filename="../console/docks/sponsors.py" line="208"/>
         <source>主持人姓名（人名条）/ host&apos;s name</source>
         <translation>Host&apos;s name (lower third)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="288"/>
+        <location filename="../console/docks/sponsors.py" line="292"/>
         <source>主持人 {name}  {key}</source>
         <translation>Host {name}  {key}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="301"/>
+        <location filename="../console/docks/sponsors.py" line="305"/>
         <source>{n}. {prize}：已被 {who} 抽走</source>
         <translation>{n}. {prize}: drawn by {who}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="372"/>
+        <location filename="../console/docks/sponsors.py" line="379"/>
+        <location filename="../console/docks/sponsors.py" line="381"/>
         <source>主持人姓名…</source>
         <translation>Host&apos;s name…</translation>
     </message>
@@ -618,120 +619,148 @@
         <translation>Recording not started</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="317"/>
+        <location filename="../console/window.py" line="316"/>
         <source>恢复默认布局</source>
         <translation>Reset the layout</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="357"/>
+        <location filename="../console/window.py" line="350"/>
         <source>本局还没有出牌，无法撤销</source>
         <translation>Nothing to undo in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="361"/>
+        <location filename="../console/window.py" line="354"/>
         <source>撤销第{n}步</source>
         <translation>Undo move {n}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="362"/>
+        <location filename="../console/window.py" line="355"/>
         <source>撤销：{line}</source>
         <translation>Undo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="370"/>
+        <location filename="../console/window.py" line="363"/>
         <source>没有可以重做的一步</source>
         <translation>Nothing to redo</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="372"/>
+        <location filename="../console/window.py" line="365"/>
         <source>重做：{line}</source>
         <translation>Redo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="398"/>
+        <location filename="../console/window.py" line="391"/>
         <source>本局还没有出牌</source>
         <translation>No move in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="415"/>
+        <location filename="../console/window.py" line="408"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="415"/>
+        <location filename="../console/window.py" line="408"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="436"/>
+        <location filename="../console/window.py" line="429"/>
         <source>先开局（输入上班座位）再录手牌</source>
         <translation>Start the game (type the first leader&apos;s seat) before entering hands</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="443"/>
+        <location filename="../console/window.py" line="436"/>
         <source>发牌</source>
         <translation>deal</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="454"/>
+        <location filename="../console/window.py" line="447"/>
         <source>这场比赛没有关联赛季（Ctrl+N 从赛季新建比赛）</source>
         <translation>This match is not linked to a season (Ctrl+N: new match from the season)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="456"/>
+        <location filename="../console/window.py" line="449"/>
         <source>没有要存的：本局还没结束，或已存入赛季</source>
         <translation>Nothing to save: the game is not over, or already saved</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="463"/>
+        <location filename="../console/window.py" line="456"/>
         <source>数据库里还没有赛季（season create）</source>
         <translation>No season in the database yet (season create)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="499"/>
+        <location filename="../console/window.py" line="492"/>
         <source>已从日志恢复 {n} 个操作：比赛已设好，尚未开局</source>
         <translation>Recovered {n} actions from the journal: the match is set up, no game started yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="501"/>
+        <location filename="../console/window.py" line="494"/>
         <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步</source>
         <translation>Recovered {n} actions from the journal: back at game {g}, move {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="517"/>
+        <location filename="../console/window.py" line="510"/>
         <source>第{n}局/共{m}局</source>
         <translation>Game {n} of {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="518"/>
+        <location filename="../console/window.py" line="511"/>
         <source>导播台</source>
         <translation>Operator console</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="519"/>
+        <location filename="../console/window.py" line="512"/>
         <source>日志 #{seq}</source>
         <translation>Journal #{seq}</translation>
     </message>
 </context>
 <context>
+    <name>CueList</name>
+    <message>
+        <location filename="../console/docks/cues.py" line="48"/>
+        <source>节目流程 Cue list</source>
+        <translation>Cue list</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="49"/>
+        <source>节目流程 CUE LIST</source>
+        <translation>CUE LIST</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="362"/>
+        <source>GO：执行下一条提示</source>
+        <translation>GO: run the next cue</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="371"/>
+        <source>GO（输入行为空时）</source>
+        <translation>GO (when the entry line is empty)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="380"/>
+        <source>跳过下一条提示</source>
+        <translation>Skip the next cue</translation>
+    </message>
+</context>
+<context>
     <name>EntryPanel</name>
     <message>
-        <location filename="../console/widgets.py" line="473"/>
+        <location filename="../console/widgets.py" line="534"/>
         <source>座位</source>
         <translation>Seat</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="473"/>
+        <location filename="../console/widgets.py" line="534"/>
         <source>出牌</source>
         <translation>Move</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="473"/>
+        <location filename="../console/widgets.py" line="534"/>
         <source>说法</source>
         <translation>Words</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="485"/>
+        <location filename="../console/widgets.py" line="546"/>
         <source>更正后不再成立（请按实际重新录入）：{lines}
 第{n}步 {rule} {zh} / {en}</source>
         <translation>No longer standing after the correction (key them again as played): {lines}
@@ -739,39 +768,92 @@ Move {n} {rule} {en}</translation>
     </message>
 </context>
 <context>
+    <name>GraphicsDock</name>
+    <message>
+        <location filename="../console/docks/graphics.py" line="35"/>
+        <source>图形 Graphics</source>
+        <translation>Graphics</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="36"/>
+        <source>图形 GRAPHICS  PVW → TAKE → PGM</source>
+        <translation>GRAPHICS  PVW → TAKE → PGM</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="39"/>
+        <source>TAKE 上节目</source>
+        <translation>TAKE to program</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="40"/>
+        <source>CUT 立即切</source>
+        <translation>CUT at once</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="41"/>
+        <source>清屏 PANIC</source>
+        <translation>PANIC clear all</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="279"/>
+        <source>TAKE：预览上节目</source>
+        <translation>TAKE: preview to program</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="288"/>
+        <source>CUT：预览立即上节目（无动画）</source>
+        <translation>CUT: preview to program at once (no animation)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="297"/>
+        <source>紧急清屏：节目全部撤下</source>
+        <translation>Panic: take everything off program</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="308"/>
+        <source>{name}：放到预览 / 撤下预览</source>
+        <translation>{name}: to preview / off preview</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="320"/>
+        <source>{name}：清除（节目和预览）</source>
+        <translation>{name}: clear (program and preview)</translation>
+    </message>
+</context>
+<context>
     <name>HelpSheet</name>
     <message>
-        <location filename="../console/hotkeys.py" line="141"/>
+        <location filename="../console/hotkeys.py" line="164"/>
         <source>快捷键 Keys</source>
         <translation>Keys</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="144"/>
+        <location filename="../console/hotkeys.py" line="167"/>
         <source>所有按键（输入行有焦点时也有效）</source>
         <translation>Every key (they work while the entry line has the focus)</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="149"/>
+        <location filename="../console/hotkeys.py" line="172"/>
         <source>按键</source>
         <translation>Key</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="149"/>
+        <location filename="../console/hotkeys.py" line="172"/>
         <source>操作</source>
         <translation>Operation</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="149"/>
+        <location filename="../console/hotkeys.py" line="172"/>
         <source>分组</source>
         <translation>Group</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="154"/>
+        <location filename="../console/hotkeys.py" line="177"/>
         <source>输入行</source>
         <translation>Entry line</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="161"/>
+        <location filename="../console/hotkeys.py" line="184"/>
         <source>（输入行为空时）</source>
         <translation> (entry line empty)</translation>
     </message>
@@ -779,37 +861,37 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>Hotkeys</name>
     <message>
-        <location filename="../console/hotkeys.py" line="54"/>
+        <location filename="../console/hotkeys.py" line="71"/>
         <source>记录所打的一手（或所选的提示）</source>
         <translation>Record what was typed (or the picked suggestion)</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="55"/>
+        <location filename="../console/hotkeys.py" line="72"/>
         <source>在提示列表中选择</source>
         <translation>Pick in the suggestion list</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="56"/>
+        <location filename="../console/hotkeys.py" line="73"/>
         <source>把所选提示填入输入行</source>
         <translation>Put the picked suggestion into the entry line</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="57"/>
+        <location filename="../console/hotkeys.py" line="74"/>
         <source>清空输入行</source>
         <translation>Clear the entry line</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="58"/>
+        <location filename="../console/hotkeys.py" line="75"/>
         <source>过牌 pass（再按回车）</source>
         <translation>Pass (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="59"/>
+        <location filename="../console/hotkeys.py" line="76"/>
         <source>让牌 yield（再按回车）</source>
         <translation>Yield (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="60"/>
+        <location filename="../console/hotkeys.py" line="77"/>
         <source>指明座位：烧牌或其他不在轮次的出牌</source>
         <translation>Name the seat: a burn or any other out-of-turn play</translation>
     </message>
@@ -817,134 +899,254 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../console/window.py" line="54"/>
+        <location filename="../console/window.py" line="53"/>
         <source>比赛(&amp;M)</source>
         <translation>&amp;Match</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="55"/>
+        <location filename="../console/window.py" line="54"/>
         <source>编辑(&amp;E)</source>
         <translation>&amp;Edit</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="56"/>
+        <location filename="../console/window.py" line="55"/>
         <source>视图(&amp;V)</source>
         <translation>&amp;View</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="57"/>
+        <location filename="../console/window.py" line="56"/>
         <source>帮助(&amp;H)</source>
         <translation>&amp;Help</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="65"/>
+        <location filename="../console/window.py" line="64"/>
         <source>牌桌 TABLE</source>
         <translation>TABLE</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="178"/>
+        <location filename="../console/window.py" line="177"/>
         <source>比赛 Match</source>
         <translation>Match</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="179"/>
+        <location filename="../console/window.py" line="178"/>
         <source>编辑 Edit</source>
         <translation>Edit</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="180"/>
+        <location filename="../console/window.py" line="179"/>
         <source>视图 View</source>
         <translation>View</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="185"/>
+        <location filename="../console/window.py" line="184"/>
         <source>新比赛（从赛季选队、排座）</source>
         <translation>New match (teams and seats from the season)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="193"/>
+        <location filename="../console/window.py" line="192"/>
         <source>录入手牌（发牌时）</source>
         <translation>Enter the hands (at the deal)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="201"/>
+        <location filename="../console/window.py" line="200"/>
         <source>裁判罚分 −2（写明原因）</source>
         <translation>Referee penalty −2 (with the reason)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="209"/>
+        <location filename="../console/window.py" line="208"/>
         <source>存入赛季（本局 / 比赛结果）</source>
         <translation>Save to the season (this game / the match result)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="217"/>
+        <location filename="../console/window.py" line="216"/>
         <source>选手迟到</source>
         <translation>Player late</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="225"/>
+        <location filename="../console/window.py" line="224"/>
         <source>弃权</source>
         <translation>Forfeit</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="233"/>
+        <location filename="../console/window.py" line="232"/>
         <source>抽签（加赛后仍平）</source>
         <translation>Draw lots (tied after the extra game)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="241"/>
+        <location filename="../console/window.py" line="240"/>
         <source>撤销上一步（写明原因）</source>
         <translation>Undo the last move (with the reason)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="249"/>
+        <location filename="../console/window.py" line="248"/>
         <source>重做撤销的一步</source>
         <translation>Redo the undone move</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="257"/>
+        <location filename="../console/window.py" line="256"/>
         <source>更正所选的一步</source>
         <translation>Correct the selected move</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="265"/>
+        <location filename="../console/window.py" line="264"/>
         <source>在所选的一步前插入漏录的一步</source>
         <translation>Insert a forgotten move before the selected one</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="273"/>
+        <location filename="../console/window.py" line="272"/>
         <source>删除所选的一步（多录）</source>
         <translation>Delete the selected move (keyed by mistake)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="281"/>
+        <location filename="../console/window.py" line="280"/>
         <source>更正记录</source>
         <translation>Corrections</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="289"/>
+        <location filename="../console/window.py" line="288"/>
         <source>牌谱中选上一步</source>
         <translation>Select the previous move in the record</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="297"/>
+        <location filename="../console/window.py" line="296"/>
         <source>牌谱中选下一步</source>
         <translation>Select the next move in the record</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="305"/>
+        <location filename="../console/window.py" line="304"/>
         <source>回到输入行</source>
         <translation>Back to the entry line</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="320"/>
+        <location filename="../console/window.py" line="319"/>
         <source>快捷键一览</source>
         <translation>All keys</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="323"/>
+        <location filename="../console/window.py" line="322"/>
         <source>帮助 Help</source>
         <translation>Help</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/cues.py" line="50"/>
+        <source>节目流程(&amp;R)</source>
+        <translation>&amp;Rundown</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/graphics.py" line="37"/>
+        <source>图形(&amp;G)</source>
+        <translation>&amp;Graphics</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="43"/>
+        <source>赞助(&amp;S)</source>
+        <translation>&amp;Sponsors</translation>
+    </message>
+</context>
+<context>
+    <name>Monitors</name>
+    <message>
+        <location filename="../console/docks/monitors.py" line="247"/>
+        <source>监视器 MONITORS</source>
+        <translation>MONITORS</translation>
+    </message>
+</context>
+<context>
+    <name>Names</name>
+    <message>
+        <location filename="../console/docks/names.py" line="16"/>
+        <source>比分</source>
+        <translation>Scoreboard</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="17"/>
+        <location filename="../console/docks/names.py" line="41"/>
+        <source>英雄榜</source>
+        <translation>Leaderboard</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="18"/>
+        <source>九宫格</source>
+        <translation>Prize grid</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="19"/>
+        <source>角标</source>
+        <translation>Corner bug</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="20"/>
+        <location filename="../console/docks/names.py" line="37"/>
+        <source>标版</source>
+        <translation>Bumper</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="21"/>
+        <source>字幕条</source>
+        <translation>Ticker</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="22"/>
+        <location filename="../console/docks/names.py" line="42"/>
+        <source>片尾</source>
+        <translation>Credits</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="23"/>
+        <location filename="../console/docks/names.py" line="33"/>
+        <source>解说区</source>
+        <translation>Commentary</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="24"/>
+        <source>人名条</source>
+        <translation>Lower third</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="25"/>
+        <source>记牌器</source>
+        <translation>Card counter</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="29"/>
+        <source>桌面</source>
+        <translation>Table</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="30"/>
+        <source>九宫格下方</source>
+        <translation>Under the grid</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="31"/>
+        <source>奖品台</source>
+        <translation>Prize stand</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="32"/>
+        <source>文化衫</source>
+        <translation>Shirts</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="36"/>
+        <source>图形</source>
+        <translation>Graphic</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="38"/>
+        <source>宣传片</source>
+        <translation>Film</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="39"/>
+        <source>环节</source>
+        <translation>Segment</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="40"/>
+        <source>抽奖</source>
+        <translation>Draw</translation>
     </message>
 </context>
 <context>
@@ -953,6 +1155,39 @@ Move {n} {rule} {en}</translation>
         <location filename="../console/widgets.py" line="91"/>
         <source>{n} 张</source>
         <translation>{n} cards</translation>
+    </message>
+</context>
+<context>
+    <name>SponsorDock</name>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="41"/>
+        <source>赞助 Sponsors</source>
+        <translation>Sponsors</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="42"/>
+        <source>赞助 SPONSOR EVENTS</source>
+        <translation>SPONSOR EVENTS</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="340"/>
+        <source>口播 +1：赞助商面板上第 {n} 个</source>
+        <translation>Mention +1: sponsor {n} on the panel</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="350"/>
+        <source>{place}镜头 +1（广告位出镜）</source>
+        <translation>{place} shot +1 (placement on screen)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="362"/>
+        <source>人名条：{seat}号位选手（到预览）</source>
+        <translation>Lower third: the player in seat {seat} (to preview)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="372"/>
+        <source>人名条：主持人（到预览）</source>
+        <translation>Lower third: the host (to preview)</translation>
     </message>
 </context>
 <context>
@@ -973,142 +1208,142 @@ Move {n} {rule} {en}</translation>
         <translation>revolt</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="201"/>
+        <location filename="../console/widgets.py" line="258"/>
         <source>开点</source>
         <translation>opened</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="203"/>
+        <location filename="../console/widgets.py" line="260"/>
         <source>闷</source>
         <translation>stuck (闷)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="205"/>
+        <location filename="../console/widgets.py" line="262"/>
         <source>诈烧</source>
         <translation>false burn</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="207"/>
+        <location filename="../console/widgets.py" line="264"/>
         <source>让牌</source>
         <translation>yielded</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="209"/>
+        <location filename="../console/widgets.py" line="266"/>
         <source>过</source>
         <translation>passed</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="214"/>
+        <location filename="../console/widgets.py" line="271"/>
         <source>上手 {seat}号 {words}</source>
-        <translation>Top: seat {seat} {words}</translation>
+        <translation>Top: seat&#xa0;{seat} {words}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="216"/>
+        <location filename="../console/widgets.py" line="275"/>
         <source> 够级</source>
         <translation> 够级</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="218"/>
+        <location filename="../console/widgets.py" line="277"/>
         <source> 烧牌</source>
         <translation> burn</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="220"/>
+        <location filename="../console/widgets.py" line="279"/>
         <source>发牌（新一轮）</source>
         <translation>Lead (new round)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="222"/>
+        <location filename="../console/widgets.py" line="281"/>
         <source>本局结束</source>
         <translation>Game over</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="224"/>
+        <location filename="../console/widgets.py" line="283"/>
         <source>等待开局</source>
         <translation>Waiting for the game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="226"/>
+        <location filename="../console/widgets.py" line="285"/>
         <source>轮到 {seat}号 {name}</source>
-        <translation>Seat {seat} {name} to act</translation>
+        <translation>Seat&#xa0;{seat} {name} to&#xa0;act</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="228"/>
+        <location filename="../console/widgets.py" line="289"/>
         <source>（对头）</source>
         <translation> (across)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="232"/>
+        <location filename="../console/widgets.py" line="293"/>
         <source>比赛规则</source>
         <translation>tv_match rules</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="232"/>
+        <location filename="../console/widgets.py" line="293"/>
         <source>够级大纲</source>
         <translation>dagang rules</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="236"/>
+        <location filename="../console/widgets.py" line="297"/>
         <source>第{n}局 / 共{m}局 · {rules}</source>
         <translation>Game {n} of {m} · {rules}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="242"/>
+        <location filename="../console/widgets.py" line="303"/>
         <source>比分  {a} {pa} : {pb} {b}</source>
         <translation>Score  {a} {pa} : {pb} {b}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="243"/>
+        <location filename="../console/widgets.py" line="304"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="246"/>
+        <location filename="../console/widgets.py" line="307"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="253"/>
+        <location filename="../console/widgets.py" line="314"/>
         <source>弃权：{team}（{why}）</source>
         <translation>Forfeit: {team} ({why})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="258"/>
+        <location filename="../console/widgets.py" line="319"/>
         <source>总分</source>
         <translation>points</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="259"/>
+        <location filename="../console/widgets.py" line="320"/>
         <source>加赛</source>
         <translation>extra game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="260"/>
+        <location filename="../console/widgets.py" line="321"/>
         <source>抽签</source>
         <translation>lots</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="261"/>
+        <location filename="../console/widgets.py" line="322"/>
         <source>对方弃权</source>
         <translation>forfeit</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="263"/>
+        <location filename="../console/widgets.py" line="324"/>
         <source>本场胜者：{who}（{by}）</source>
         <translation>Winner: {who} ({by})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="267"/>
+        <location filename="../console/widgets.py" line="328"/>
         <source>加赛后仍平：抽签（G11.2）</source>
         <translation>Tied after the extra game: lots (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="269"/>
+        <location filename="../console/widgets.py" line="330"/>
         <source>三局总分相同：加赛一局（G11.2）</source>
         <translation>Tied after three games: one extra game (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="277"/>
+        <location filename="../console/widgets.py" line="338"/>
         <source>罚分：</source>
         <translation>Penalties: </translation>
     </message>

@@ -2,6 +2,7 @@
 press the console's on-air operations through the HTTP control API — a Stream Deck beside the console.
 
     python -m broadcast companion --out docs/companion/gouji-console.companionconfig
+    python -m broadcast companion --lang en --out docs/companion/gouji-console-en.companionconfig
     python -m broadcast companion --url http://192.168.1.20:8610 --placements my.yaml --out deck.json
 
 In Companion: Import/Export → Import → the file → "Import page" onto a free page. It brings one
@@ -29,6 +30,35 @@ ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_URL = "http://127.0.0.1:8610"
 DEMO_PLACEMENTS = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
 SHIPPED = ROOT / "docs" / "companion" / "gouji-console.companionconfig"
+SHIPPED_EN = ROOT / "docs" / "companion" / "gouji-console-en.companionconfig"
+LANGS = ("zh", "en")
+# the buttons' words in English (``--lang en``); a sponsor's name stays as the placements give it
+EN = {
+    "清屏": "CLEAR",
+    "跳过": "SKIP",
+    "预览": "PVW",
+    "收起\\n揭晓": "Hide\\nreveal",
+    "清除\\n人名条": "Clear\\nlower 3rd",
+    "口播": "Mention",
+    "镜头": "shot",
+    "桌面": "Table",
+    "九宫格下方": "Under grid",
+    "人名条": "Lower 3rd",
+    "主持人": "host",
+    "{seat}号位": "seat {seat}",
+    "够级 导播台": "Gouji console",
+    **{
+        "比分": "Score",
+        "英雄榜": "Leaders",
+        "九宫格": "Prize grid",
+        "角标": "Corner bug",
+        "标版": "Bumper",
+        "字幕条": "Ticker",
+        "片尾": "Credits",
+        "解说区": "Commentary",
+        "记牌器": "Counter",
+    },
+}
 CONNECTION = "gouji_studio_api"
 TOKEN_HEADER = '{"Authorization": "Bearer $(custom:gouji_token)"}'
 COLUMNS, ROWS = 8, 4
@@ -87,15 +117,20 @@ def button(
     }
 
 
-def buttons(placements: Any = None) -> list[dict[str, Any]]:
+def buttons(placements: Any = None, lang: str = "zh") -> list[dict[str, Any]]:
     """The page's buttons, row by row (8 a row): on-air controls, graphics to preview, 口播 and shots,
-    lower thirds. Sponsor buttons come from the placements (the demo's when none are given)."""
+    lower thirds. Sponsor buttons come from the placements (the demo's when none are given); ``lang``
+    ``en`` words them in English (a sponsor's name as the placements give it)."""
+
+    def w(zh: str) -> str:
+        return EN.get(zh, zh) if lang == "en" else zh
+
     out = [
         button("TAKE\\nF12", "take", bg=GREEN),
         button("CUT\\nF11", "cut", bg=BLUE),
-        button("清屏\\nPANIC", "panic", bg=RED),
+        button(f"{w('清屏')}\\nPANIC", "panic", bg=RED),
         button("GO\\nF9", "go", bg=GREEN),
-        button("跳过\\nSKIP", "skip", bg=AMBER),
+        button(f"{w('跳过')}\\nSKIP" if lang != "en" else "SKIP\\nShift+F9", "skip", bg=AMBER),
     ]
     for g in (
         "scoreboard",
@@ -107,10 +142,12 @@ def buttons(placements: Any = None) -> list[dict[str, Any]]:
         "ticker",
         "bumper",
     ):
-        out.append(button(f"{GRAPHIC_ZH[g]}\\n预览", "preview", {"graphic": g}, bg=GREY, n=len(out)))
-    out.append(button("收起\\n揭晓", "draw_clear", bg=GREY))
-    out.append(button("清除\\n人名条", "clear", {"graphic": "lower_third"}, bg=GREY, n=len(out)))
-    out.append(button("片尾\\n预览", "preview", {"graphic": "credits"}, bg=GREY, n=len(out)))
+        out.append(
+            button(f"{w(GRAPHIC_ZH[g])}\\n{w('预览')}", "preview", {"graphic": g}, bg=GREY, n=len(out))
+        )
+    out.append(button(w("收起\\n揭晓"), "draw_clear", bg=GREY))
+    out.append(button(w("清除\\n人名条"), "clear", {"graphic": "lower_third"}, bg=GREY, n=len(out)))
+    out.append(button(f"{w('片尾')}\\n{w('预览')}", "preview", {"graphic": "credits"}, bg=GREY, n=len(out)))
     sponsors: list[tuple[str, str]] = []
     shots: list[tuple[str, str]] = []
     if placements is not None:
@@ -121,21 +158,25 @@ def buttons(placements: Any = None) -> list[dict[str, Any]]:
             if placements.one(slot) is not None:
                 shots.append((slot, label))
     for sid, name in sponsors:
-        out.append(button(f"口播\\n{name}", "mention", {"sponsor": sid}, bg=TEAL, n=len(out)))
+        out.append(button(f"{w('口播')}\\n{name}", "mention", {"sponsor": sid}, bg=TEAL, n=len(out)))
     for slot, label in shots:
-        out.append(button(f"{label}\\n镜头", "shot", {"slot": slot}, bg=TEAL, n=len(out)))
+        out.append(button(f"{w(label)}\\n{w('镜头')}", "shot", {"slot": slot}, bg=TEAL, n=len(out)))
     while len(out) % COLUMNS:
         out.append({})
     for seat in range(1, 7):
-        out.append(button(f"人名条\\n{seat}号位", "lower_third", {"seat": seat}, bg=BLUE, n=len(out)))
-    out.append(button("人名条\\n主持人", "lower_third", {"host": True}, bg=BLUE, n=len(out)))
+        text = f"{w('人名条')}\\n{w('{seat}号位').format(seat=seat)}"
+        out.append(button(text, "lower_third", {"seat": seat}, bg=BLUE, n=len(out)))
+    out.append(button(f"{w('人名条')}\\n{w('主持人')}", "lower_third", {"host": True}, bg=BLUE, n=len(out)))
     return out[: COLUMNS * ROWS]
 
 
-def page_export(url: str = DEFAULT_URL, placements: Any = None, name: str = "够级 导播台") -> dict[str, Any]:
-    """The ``.companionconfig`` page export (a JSON object)."""
+def page_export(
+    url: str = DEFAULT_URL, placements: Any = None, name: str = "", lang: str = "zh"
+) -> dict[str, Any]:
+    """The ``.companionconfig`` page export (a JSON object); ``lang`` "en" for English buttons."""
+    name = name or (EN["够级 导播台"] if lang == "en" else "够级 导播台")
     controls: dict[str, dict[str, Any]] = {}
-    for i, b in enumerate(buttons(placements)):
+    for i, b in enumerate(buttons(placements, lang)):
         if b:
             controls.setdefault(str(i // COLUMNS), {})[str(i % COLUMNS)] = b
     prefix = url.rstrip("/") + "/api/"
@@ -177,6 +218,9 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--placements", default=str(DEMO_PLACEMENTS), help="赞助排期 YAML（口播按钮）/ placements"
     )
     parser.add_argument("--out", default="-", help="输出文件（- = 标准输出）/ output file")
+    parser.add_argument(
+        "--lang", default="zh", choices=LANGS, help="按钮文字：中文 zh（默认）或 English en / button words"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -193,7 +237,7 @@ def main(args: argparse.Namespace) -> int:
     if not args.url.startswith(("http://", "https://")):
         print(f"companion: --url {args.url!r} 应以 http:// 开头 / must start with http://", file=sys.stderr)
         return 2
-    text = dumps(page_export(args.url, p))
+    text = dumps(page_export(args.url, p, lang=args.lang))
     if args.out == "-":
         sys.stdout.write(text)
         return 0

@@ -3,12 +3,18 @@ every string of the code (pyside6-lupdate finds nothing untranslated), switchabl
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
-from tests.console.conftest import new_match
+import pytest
+from PySide6.QtCore import Qt
+
+from tests.console.conftest import NAMES, TEAMS, new_match
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,3 +40,93 @@ def test_chinese_by_default_and_english_on_demand(window: Any, qtbot: Any) -> No
     assert window.settings.value("language") == "en"
     window.set_language("zh_CN")
     assert window.menuBar().actions()[0].text() == "比赛(&M)" and "上班座位" in window.panel.prompt.text()
+
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+LANGUAGE_ITEMS = {"中文界面 Chinese UI", "English UI 英文界面"}  # each names its language in both
+
+
+@pytest.fixture
+def onair_window(tmp_path: Path, qtbot: Any) -> Iterator[Any]:
+    """The whole console (table, entry and the on-air docks) on the demo placements, English UI."""
+    from PySide6.QtCore import QSettings
+
+    from broadcast.console.app import build
+    from broadcast.sponsors.placements import load_placements
+    from broadcast.studio import open_store
+
+    store = open_store(tmp_path / "studio.sqlite")
+    p = load_placements(ROOT / "sponsor_assets" / "demo" / "placements.yaml", air_date=date(2012, 5, 7))
+    store.dispatch("sponsors.load", p.to_state())
+    store.dispatch("show.update", {"episode": "第1期", "air_date": "2012-05-07", "host": "李主持"})
+    store.dispatch("match.new", {"teams": TEAMS, "names": NAMES})
+    settings = QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat)
+    w = build(store, settings, lang="en", placements=p, monitors=False)
+    qtbot.addWidget(w)
+    w.resize(1920, 1080)
+    w.show()
+    qtbot.waitExposed(w)
+    w.console.bridge.drain()
+    qtbot.wait(20)
+    yield w
+    w.console.bridge.close()
+    store.close()
+
+
+def _chrome(w: Any) -> list[str]:
+    """Every word of the window's own (not the show's data): menus, dock titles, the docks' buttons,
+    group boxes and tooltips, the cue list's columns and kinds, the F1 sheet's operations and groups."""
+    from PySide6.QtWidgets import QGroupBox
+
+    docks = w.onair
+    out = [m.text() for m in w.menuBar().actions()]
+    for m in w.menuBar().actions():
+        out += [a.text() for a in m.menu().actions() if a.text() not in LANGUAGE_ITEMS]
+    out += [w.dock(k).windowTitle() for k in ("table", "graphics", "sponsors", "cues")]
+    g = docks.graphics
+    out += [g.take_button.text(), g.cut_button.text(), g.panic_button.text(), g.legend.text()]
+    out += [t.toolTip() for t in g.tiles.values()]
+    s = docks.sponsors
+    out += [b.title() for b in s.findChildren(QGroupBox)]
+    out += [b.text() for b in s.shot_buttons.values()] + [s.reveal_clear.text(), s.contestant_label.text()]
+    model = docks.cues.model
+    out += [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())]
+    out += [model.data(model.index(r, 3)) for r in range(model.rowCount())]  # the kind column
+    sheet = w.show_help()
+    out += [text for _keys, op, group in sheet.rows() for text in (op, group)]
+    sheet.close()
+    return out
+
+
+def test_the_on_air_docks_and_every_hotkey_speak_english_in_the_english_ui(onair_window: Any) -> None:
+    w = onair_window
+    chinese = [t for t in _chrome(w) if HAN.search(t)]
+    assert not chinese, chinese
+    labels = {h.id: h.label() for h in w.hotkeys.all()}
+    assert labels["graphics.take"] == "TAKE: preview to program"
+    assert labels["graphics.preview.scoreboard"] == "Scoreboard: to preview / off preview"
+    assert labels["sponsors.mention.3"] == "Mention +1: sponsor 3 on the panel"
+    assert labels["sponsors.lower_third.2"] == "Lower third: the player in seat 2 (to preview)"
+    assert w.hotkeys.get("graphics.take").action.text() == "TAKE: preview to program"
+    # and back: Chinese everywhere again, switched at run time
+    w.set_language("zh_CN")
+    assert w.hotkeys.get("graphics.preview.scoreboard").action.text() == "比分：放到预览 / 撤下预览"
+    assert w.onair.graphics.take_button.text().startswith("TAKE 上节目")
+    assert w.dock("sponsors").windowTitle() == "赞助 SPONSOR EVENTS"
+    help_groups = {group for _k, _op, group in w.show_help().rows()}
+    assert {"图形 Graphics", "赞助 Sponsors", "节目流程 Cue list"} <= help_groups
+    w.set_language("en")
+    assert w.onair.graphics.take_button.text().startswith("TAKE to program")
+
+
+def test_the_docks_names_are_the_studios_words() -> None:
+    """The translated names of the docks (context Names) are the same Chinese words the rest of the
+    studio uses for the graphics, studio placements and cue kinds."""
+    from broadcast.console.docks import names
+    from broadcast.control import GRAPHIC_ZH, SHOT_ZH
+    from broadcast.show.actions import GRAPHICS
+    from broadcast.sponsors.rundown import KIND_ZH
+
+    assert names.GRAPHIC_NAMES == GRAPHIC_ZH and set(GRAPHICS) <= set(names.GRAPHIC_NAMES)
+    assert names.CUE_KINDS == KIND_ZH
+    assert {k: v + "镜头" for k, v in names.SHOT_PLACES.items()} == SHOT_ZH

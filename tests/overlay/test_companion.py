@@ -106,3 +106,27 @@ def test_the_command_writes_a_page_for_another_address_and_refuses_a_bad_one(tmp
         timeout=60,
     )
     assert bad.returncode == 2 and "http://" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_english_page_says_every_button_in_english() -> None:
+    """``companion --lang en``: the same buttons wired the same way, worded in English (a sponsor's name
+    as the placements give it); shipped as docs/companion/gouji-console-en.companionconfig."""
+    import re
+
+    from broadcast.overlay.companion_cli import SHIPPED_EN
+
+    p = load_placements(DEMO)
+    zh, en = page_export(placements=p), page_export(placements=p, lang="en")
+    assert json.loads(SHIPPED_EN.read_text(encoding="utf-8")) == en, (
+        "docs/companion/gouji-console-en.companionconfig is stale: python -m broadcast companion "
+        "--lang en --out docs/companion/gouji-console-en.companionconfig"
+    )
+    sponsors = {sp.name for sp in p.sponsors.values()}
+    han = re.compile(r"[\u4e00-\u9fff]")
+    assert not han.search(en["page"]["name"])
+    for a, b in zip(_buttons(zh), _buttons(en), strict=True):
+        assert a["steps"] == b["steps"]  # the same operation with the same body
+        words = [w for w in b["style"]["text"].split("\\n") if w not in sponsors]
+        assert not any(han.search(w) for w in words), b["style"]["text"]
+    texts = [b["style"]["text"] for b in _buttons(en)]
+    assert "Score\\nPVW" in texts and "Lower 3rd\\nseat 3" in texts and "Mention\\n小当家" in texts

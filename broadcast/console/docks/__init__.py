@@ -123,7 +123,7 @@ def install(
     # a language switch (View menu) redraws the docks' words
     window.on_retranslate(lambda: g.refresh(force=True))
     window.on_retranslate(lambda: s.refresh(force=True))
-    window.on_retranslate(c.refresh)
+    window.on_retranslate(c.retranslate)
     window.on_retranslate(st.refresh)
     # the right-hand column runs the full height; the cue list sits under the table and the record
     window.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)

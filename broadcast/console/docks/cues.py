@@ -40,12 +40,24 @@ from PySide6.QtWidgets import (
 
 from broadcast.clock import STUDIO_TZ
 from broadcast.console import theme
+from broadcast.console.docks import names
 from broadcast.console.docks.onair import OnAir
 from broadcast.sponsors.cues import CueView, rows
-from broadcast.sponsors.rundown import KIND_ZH
 
 CTX = "CueList"
-GROUP = "节目流程 Cue list"
+GROUP = QT_TRANSLATE_NOOP("CueList", "节目流程 Cue list")
+TITLE = QT_TRANSLATE_NOOP("CueList", "节目流程 CUE LIST")
+MENU = QT_TRANSLATE_NOOP("MainWindow", "节目流程(&R)")
+HEADERS = (
+    "",
+    "#",
+    QT_TRANSLATE_NOOP("", "提示"),
+    QT_TRANSLATE_NOOP("", "类别"),
+    QT_TRANSLATE_NOOP("", "开始"),
+    QT_TRANSLATE_NOOP("", "时长/剩余"),
+    QT_TRANSLATE_NOOP("", "赞助商"),
+    QT_TRANSLATE_NOOP("", "说明"),
+)
 GO_KEY, GO_EMPTY_KEY, SKIP_KEY = "F9", "Space", "Shift+F9"
 Index = QModelIndex | QPersistentModelIndex
 NO_INDEX = QModelIndex()
@@ -86,16 +98,6 @@ class CueModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.views: list[CueView] = []
-        self._headers = (
-            "",
-            "#",
-            tr("提示"),
-            tr("类别"),
-            tr("开始"),
-            tr("时长/剩余"),
-            tr("赞助商"),
-            tr("说明"),
-        )
         self._bold = theme.font(theme.SIZE_BASE + 2, bold=True)
 
     def set_views(self, views: list[CueView]) -> None:
@@ -118,7 +120,7 @@ class CueModel(QAbstractTableModel):
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section]
+            return tr(HEADERS[section]) if HEADERS[section] else ""
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -168,7 +170,7 @@ class CueModel(QAbstractTableModel):
                 extra = tr("（接上条自动）")
             return c["label"] + extra
         if col == "kind":
-            return tr(KIND_ZH.get(c["kind"], c["kind"]))
+            return names.say(names.kind(c["kind"]))
         if col == "time":
             if not v.go:
                 return ""
@@ -339,6 +341,11 @@ class CuePanel(QWidget):
                 self.model.index(max(0, nxt.index - 2), 0), QAbstractItemView.ScrollHint.PositionAtTop
             )
 
+    def retranslate(self) -> None:
+        """The UI language changed: the column titles and every row's words."""
+        self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(CueModel.COLUMNS) - 1)
+        self.refresh()
+
     def tick(self) -> None:
         """Every 250 ms: the countdown of the running cue."""
         cq = self.console.state["cues"]
@@ -349,17 +356,33 @@ class CuePanel(QWidget):
 def register(window: Any, onair: OnAir) -> CuePanel:
     panel = CuePanel(onair)
     hk = window.hotkeys
-    menu = window.menu("cues", "节目流程(&R)")
-    hk.add("cues.go", "GO：执行下一条提示", GO_KEY, panel.go, group=GROUP, menu=menu, context=CTX)
+    menu = window.menu("cues", MENU)
+    hk.add(
+        "cues.go",
+        QT_TRANSLATE_NOOP("CueList", "GO：执行下一条提示"),
+        GO_KEY,
+        panel.go,
+        group=GROUP,
+        menu=menu,
+        context=CTX,
+    )
     hk.add(
         "cues.go_space",
-        "GO（输入行为空时）",
+        QT_TRANSLATE_NOOP("CueList", "GO（输入行为空时）"),
         GO_EMPTY_KEY,
         panel.go,
         group=GROUP,
         entry_empty=True,
         context=CTX,
     )
-    hk.add("cues.skip", "跳过下一条提示", SKIP_KEY, panel.skip, group=GROUP, menu=menu, context=CTX)
-    window.add_dock("cues", "节目流程 CUE LIST", panel, Qt.DockWidgetArea.BottomDockWidgetArea, CTX)
+    hk.add(
+        "cues.skip",
+        QT_TRANSLATE_NOOP("CueList", "跳过下一条提示"),
+        SKIP_KEY,
+        panel.skip,
+        group=GROUP,
+        menu=menu,
+        context=CTX,
+    )
+    window.add_dock("cues", TITLE, panel, Qt.DockWidgetArea.BottomDockWidgetArea, CTX)
     return panel

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QKeySequence, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -26,12 +26,20 @@ from PySide6.QtWidgets import (
 )
 
 from broadcast.console import theme
+from broadcast.console.docks import names
 from broadcast.console.docks.onair import OnAir
-from broadcast.control import GRAPHIC_ZH
 from broadcast.show.actions import GRAPHICS
 
 CTX = "GraphicsDock"
-GROUP = "图形 Graphics"
+TAKE_KEY, CUT_KEY, PANIC_KEYS = "F12", "F11", ("Shift+Esc", "Pause")
+GROUP = QT_TRANSLATE_NOOP("GraphicsDock", "图形 Graphics")
+TITLE = QT_TRANSLATE_NOOP("GraphicsDock", "图形 GRAPHICS  PVW → TAKE → PGM")
+MENU = QT_TRANSLATE_NOOP("MainWindow", "图形(&G)")
+BIG = {  # the big buttons: source text, key, colour
+    "take": (QT_TRANSLATE_NOOP("GraphicsDock", "TAKE 上节目"), TAKE_KEY, "#1f5f3a"),
+    "cut": (QT_TRANSLATE_NOOP("GraphicsDock", "CUT 立即切"), CUT_KEY, "#2d3f63"),
+    "panic": (QT_TRANSLATE_NOOP("GraphicsDock", "清屏 PANIC"), PANIC_KEYS[0], "#8a1f1f"),
+}
 PVW = "#35c46a"
 PGM = "#e0483e"
 PGM_FACE = "#5a1c1c"
@@ -49,7 +57,6 @@ KEYS: dict[str, str] = {
     "credits": "Ctrl+F3",
     "commentary": "Ctrl+F4",
 }
-TAKE_KEY, CUT_KEY, PANIC_KEYS = "F12", "F11", ("Shift+Esc", "Pause")
 SPARE_KEYS = ("Ctrl+F5", "Ctrl+F6", "Ctrl+F7", "Ctrl+F8", "Ctrl+F9", "Ctrl+F10")
 
 
@@ -88,11 +95,17 @@ class GraphicTile(QAbstractButton):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setMinimumSize(100, 50)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.retranslate()
+
+    def retranslate(self) -> None:
         self.setToolTip(
             tr("{name}：{key} 放到预览/撤下预览；{clear} 清除（节目和预览）").format(
-                name=tr(GRAPHIC_ZH.get(graphic, graphic)), key=native(key), clear=native(clear_key(key))
+                name=names.say(names.graphic(self.graphic)),
+                key=native(self.key),
+                clear=native(clear_key(self.key)),
             )
         )
+        self.update()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
         return QSize(120, 50)
@@ -127,7 +140,7 @@ class GraphicTile(QAbstractButton):
         left, right = int(Qt.AlignmentFlag.AlignLeft), int(Qt.AlignmentFlag.AlignRight)
         p.setPen(QColor(theme.TEXT))
         p.setFont(theme.font(theme.SIZE_BASE + 3, bold=True))
-        p.drawText(inner, left | top, tr(GRAPHIC_ZH.get(self.graphic, self.graphic)))
+        p.drawText(inner, left | top, names.say(names.graphic(self.graphic)))
         p.setPen(QColor(theme.MUTED))
         p.setFont(theme.font(theme.SIZE_BASE - 2))
         p.drawText(inner, right | top, native(self.key))
@@ -171,9 +184,9 @@ class GraphicsPanel(QWidget):
         lay.addLayout(grid)
         row = QHBoxLayout()
         row.setSpacing(8)
-        self.take_button = self._big("take", "TAKE 上节目", TAKE_KEY, "#1f5f3a")
-        self.cut_button = self._big("cut", "CUT 立即切", CUT_KEY, "#2d3f63")
-        self.panic_button = self._big("panic", "清屏 PANIC", PANIC_KEYS[0], "#8a1f1f")
+        self.take_button = self._big("take")
+        self.cut_button = self._big("cut")
+        self.panic_button = self._big("panic")
         for b in (self.take_button, self.cut_button, self.panic_button):
             row.addWidget(b)
         lay.addLayout(row)
@@ -190,8 +203,9 @@ class GraphicsPanel(QWidget):
         onair.done.connect(lambda *_: self.message.hide())
         self.refresh()
 
-    def _big(self, name: str, text: str, key: str, colour: str) -> QPushButton:
-        b = QPushButton(f"{tr(text)}  {native(key)}")
+    def _big(self, name: str) -> QPushButton:
+        _text, _key, colour = BIG[name]
+        b = QPushButton()
         b.setObjectName(f"{name}Button")
         b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         b.setMinimumHeight(40)
@@ -231,6 +245,16 @@ class GraphicsPanel(QWidget):
         if g is self._seen and not force:  # an action that did not touch the graphics
             return
         self._seen = g
+        if force or not self.take_button.text():  # first time, or the UI language changed
+            for name, b in (
+                ("take", self.take_button),
+                ("cut", self.cut_button),
+                ("panic", self.panic_button),
+            ):
+                text, key, _colour = BIG[name]
+                b.setText(f"{QCoreApplication.translate(CTX, text)}  {native(key)}")
+            for tile in self.tiles.values():
+                tile.retranslate()
         for name, tile in self.tiles.items():
             tile.set_state(
                 bool(g["preview"][name]["on"]), bool(g["program"][name]["on"]), g["program"][name]["item"]
@@ -238,8 +262,7 @@ class GraphicsPanel(QWidget):
         changes = [t for t in self.tiles.values() if t.take_will]
         if changes:
             parts = [
-                ("↑" if t.take_will == "on" else "↓") + tr(GRAPHIC_ZH.get(t.graphic, t.graphic))
-                for t in changes
+                ("↑" if t.take_will == "on" else "↓") + names.say(names.graphic(t.graphic)) for t in changes
             ]
             self.legend.setText(tr("TAKE 将：{what}").format(what="  ".join(parts)))
         else:
@@ -250,11 +273,19 @@ def register(window: Any, onair: OnAir) -> GraphicsPanel:
     """The Graphics dock and its keys (window.hotkeys), on the window's 图形 menu."""
     panel = GraphicsPanel(onair)
     hk = window.hotkeys
-    menu = window.menu("graphics", "图形(&G)")
-    hk.add("graphics.take", "TAKE：预览上节目", TAKE_KEY, panel.take, group=GROUP, menu=menu, context=CTX)
+    menu = window.menu("graphics", MENU)
+    hk.add(
+        "graphics.take",
+        QT_TRANSLATE_NOOP("GraphicsDock", "TAKE：预览上节目"),
+        TAKE_KEY,
+        panel.take,
+        group=GROUP,
+        menu=menu,
+        context=CTX,
+    )
     hk.add(
         "graphics.cut",
-        "CUT：预览立即上节目（无动画）",
+        QT_TRANSLATE_NOOP("GraphicsDock", "CUT：预览立即上节目（无动画）"),
         CUT_KEY,
         panel.cut,
         group=GROUP,
@@ -263,7 +294,7 @@ def register(window: Any, onair: OnAir) -> GraphicsPanel:
     )
     hk.add(
         "graphics.panic",
-        "紧急清屏：节目全部撤下",
+        QT_TRANSLATE_NOOP("GraphicsDock", "紧急清屏：节目全部撤下"),
         PANIC_KEYS,
         panel.panic,
         group=GROUP,
@@ -272,28 +303,27 @@ def register(window: Any, onair: OnAir) -> GraphicsPanel:
     )
     menu.addSeparator()
     for g, key in graphic_keys().items():
-        name = GRAPHIC_ZH.get(g, g)
         hk.add(
             f"graphics.preview.{g}",
-            f"{name}：放到预览 / 撤下预览",
+            QT_TRANSLATE_NOOP("GraphicsDock", "{name}：放到预览 / 撤下预览"),
             key,
             lambda g=g: panel.toggle(g),
             group=GROUP,
             menu=menu,
             context=CTX,
+            args={"name": names.graphic(g)},
         )
     menu.addSeparator()
     for g, key in graphic_keys().items():
         hk.add(
             f"graphics.clear.{g}",
-            f"{GRAPHIC_ZH.get(g, g)}：清除（节目和预览）",
+            QT_TRANSLATE_NOOP("GraphicsDock", "{name}：清除（节目和预览）"),
             clear_key(key),
             lambda g=g: panel.clear(g),
             group=GROUP,
             menu=menu,
             context=CTX,
+            args={"name": names.graphic(g)},
         )
-    window.add_dock(
-        "graphics", "图形 GRAPHICS  PVW → TAKE → PGM", panel, Qt.DockWidgetArea.RightDockWidgetArea, CTX
-    )
+    window.add_dock("graphics", TITLE, panel, Qt.DockWidgetArea.RightDockWidgetArea, CTX)
     return panel

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
@@ -242,5 +242,11 @@ class MonitorsPanel(QWidget):
 
 def register(window: Any, urls: dict[str, str] | None, bridge: Any) -> MonitorsPanel:
     panel = MonitorsPanel(urls, bridge)
-    window.add_dock("monitors", "监视器 MONITORS", panel, Qt.DockWidgetArea.RightDockWidgetArea, CTX)
+    window.add_dock(
+        "monitors",
+        QT_TRANSLATE_NOOP("Monitors", "监视器 MONITORS"),
+        panel,
+        Qt.DockWidgetArea.RightDockWidgetArea,
+        CTX,
+    )
     return panel

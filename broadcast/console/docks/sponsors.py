@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -32,22 +32,18 @@ from PySide6.QtWidgets import (
 )
 
 from broadcast.console import theme
+from broadcast.console.docks import names
 from broadcast.console.docks.onair import OnAir
-from broadcast.control import SHOT_ZH, lower_third_for
+from broadcast.control import lower_third_for
 from broadcast.sponsors.actions import SHOT_SLOTS
 
 CTX = "SponsorDock"
-GROUP = "赞助 Sponsors"
+GROUP = QT_TRANSLATE_NOOP("SponsorDock", "赞助 Sponsors")
+TITLE = QT_TRANSLATE_NOOP("SponsorDock", "赞助 SPONSOR EVENTS")
+MENU = QT_TRANSLATE_NOOP("MainWindow", "赞助(&S)")
 MENTION_KEYS = tuple(f"Ctrl+{n}" for n in range(1, 10))
 SHOT_KEYS = {slot: f"Ctrl+Alt+{n}" for n, slot in enumerate(SHOT_SLOTS, start=1)}
 LOWER_KEYS = {seat: f"Alt+{seat}" for seat in range(1, 7)}
-SHOT_PLACE = {
-    "table": "桌面",
-    "jiugongge_board": "九宫格下方",
-    "prize_stand": "奖品台",
-    "shirts": "文化衫",
-    "commentary": "解说区",
-}
 HOST_KEY = "Alt+0"
 
 
@@ -100,7 +96,7 @@ class SponsorPanel(QWidget):
         lay.setContentsMargins(6, 2, 6, 4)
         lay.setSpacing(4)
         # 口播
-        self.mention_box = QGroupBox(tr("口播 Mentions（主持人说出名称时按）"))
+        self.mention_box = QGroupBox()
         self.mention_grid = QGridLayout(self.mention_box)
         self.mention_grid.setSpacing(4)
         self.mention_grid.setContentsMargins(4, 2, 4, 4)
@@ -109,7 +105,7 @@ class SponsorPanel(QWidget):
         self._roster_ids: list[str] = []
         self._seen: tuple[Any, ...] = ()
         # 镜头
-        self.shot_box = QGroupBox(tr("镜头 Shots（广告位出镜时按）"))
+        self.shot_box = QGroupBox()
         shot_grid = QGridLayout(self.shot_box)
         shot_grid.setSpacing(4)
         shot_grid.setContentsMargins(4, 2, 4, 4)
@@ -121,20 +117,21 @@ class SponsorPanel(QWidget):
             self.shot_buttons[slot] = b
         lay.addWidget(self.shot_box)
         # 九宫格
-        self.draw_box = QGroupBox(tr("九宫格抽奖 Draw：选手选格 → 上节目揭晓 → 记入奖品"))
+        self.draw_box = QGroupBox()
         dl = QVBoxLayout(self.draw_box)
         dl.setContentsMargins(4, 2, 4, 4)
         dl.setSpacing(4)
         pick = QHBoxLayout()
         pick.setSpacing(6)
-        pick.addWidget(QLabel(tr("选手")))
+        self.contestant_label = QLabel()
+        pick.addWidget(self.contestant_label)
         self.contestant = QComboBox()
         self.contestant.setObjectName("contestant")
         self.contestant.setEditable(True)
         self.contestant.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.contestant.setMinimumWidth(120)
         pick.addWidget(self.contestant, 1)
-        self.reveal_clear = _button(tr("收起揭晓"), "drawClear")
+        self.reveal_clear = _button("", "drawClear")
         self.reveal_clear.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.reveal_clear.clicked.connect(lambda _c=False: self.onair.run("draw_clear"))
         pick.addWidget(self.reveal_clear)
@@ -156,7 +153,7 @@ class SponsorPanel(QWidget):
         dl.addWidget(self.draw_message)
         lay.addWidget(self.draw_box)
         # 人名条
-        self.lower_box = QGroupBox(tr("人名条 Lower third（到预览，再 TAKE）"))
+        self.lower_box = QGroupBox()
         ll = QGridLayout(self.lower_box)
         ll.setSpacing(4)
         ll.setContentsMargins(4, 2, 4, 4)
@@ -251,6 +248,13 @@ class SponsorPanel(QWidget):
         seen = tuple(st[k] for k in ("sponsors", "jiugongge", "table", "show", "cues"))
         if not force and all(a is b for a, b in zip(seen, self._seen, strict=False)) and self._seen:
             return
+        if force or not self.mention_box.title():  # first time, or the UI language changed
+            self.mention_box.setTitle(tr("口播 Mentions（主持人说出名称时按）"))
+            self.shot_box.setTitle(tr("镜头 Shots（广告位出镜时按）"))
+            self.draw_box.setTitle(tr("九宫格抽奖 Draw：选手选格 → 上节目揭晓 → 记入奖品"))
+            self.contestant_label.setText(tr("选手"))
+            self.reveal_clear.setText(tr("收起揭晓"))
+            self.lower_box.setTitle(tr("人名条 Lower third（到预览，再 TAKE）"))
         self._seen = seen
         sp = st["sponsors"]
         roster = sorted(sp["roster"], key=lambda r: -int(r["mentions_min"]))  # owed ones first
@@ -276,7 +280,7 @@ class SponsorPanel(QWidget):
             held = bool(sp.get(slot, {}).get("name"))
             b.setVisible(held)
             text, colour = count_text(int(sp["shots"].get(slot, 0)), self._minimum(slot))
-            _text(b, f"{tr(SHOT_PLACE[slot])} {text}  {native(SHOT_KEYS[slot])}")
+            _text(b, f"{names.say(names.place(slot))} {text}  {native(SHOT_KEYS[slot])}")
             b.setToolTip(sp.get(slot, {}).get("name", ""))
             _style(b, f"QPushButton {{ color: {colour}; padding: 4px 6px; }}")
         self._refresh_draw(st)
@@ -329,46 +333,51 @@ class SponsorPanel(QWidget):
 def register(window: Any, onair: OnAir, placements: Any = None) -> SponsorPanel:
     panel = SponsorPanel(onair, placements)
     hk = window.hotkeys
-    menu = window.menu("sponsors", "赞助(&S)")
+    menu = window.menu("sponsors", MENU)
     for n, key in enumerate(MENTION_KEYS, start=1):
         hk.add(
             f"sponsors.mention.{n}",
-            f"口播 +1：赞助商面板上第 {n} 个",
+            QT_TRANSLATE_NOOP("SponsorDock", "口播 +1：赞助商面板上第 {n} 个"),
             key,
             lambda n=n: panel.mention(n),
             group=GROUP,
             context=CTX,
+            args={"n": n},
         )
     for slot, key in SHOT_KEYS.items():
         hk.add(
             f"sponsors.shot.{slot}",
-            f"{SHOT_ZH[slot]} +1（{SHOT_SLOTS[slot]}）",
+            QT_TRANSLATE_NOOP("SponsorDock", "{place}镜头 +1（广告位出镜）"),
             key,
             lambda slot=slot: panel.shot(slot),
             group=GROUP,
             menu=menu,
             context=CTX,
+            args={"place": names.place(slot)},
         )
     menu.addSeparator()
     for seat, key in LOWER_KEYS.items():
         hk.add(
             f"sponsors.lower_third.{seat}",
-            f"人名条：{seat}号位选手（到预览）",
+            QT_TRANSLATE_NOOP("SponsorDock", "人名条：{seat}号位选手（到预览）"),
             key,
             lambda seat=seat: panel.lower_third(seat),
             group=GROUP,
             menu=menu,
             context=CTX,
+            args={"seat": seat},
         )
     hk.add(
         "sponsors.lower_third.host",
-        "人名条：主持人（到预览）",
+        QT_TRANSLATE_NOOP("SponsorDock", "人名条：主持人（到预览）"),
         HOST_KEY,
         lambda: panel.lower_third(None),
         group=GROUP,
         menu=menu,
         context=CTX,
     )
-    menu.addAction(tr("主持人姓名…")).triggered.connect(lambda _c=False: panel.ask_host())
-    window.add_dock("sponsors", "赞助 SPONSOR EVENTS", panel, Qt.DockWidgetArea.RightDockWidgetArea, CTX)
+    host = menu.addAction(tr("主持人姓名…"))
+    host.triggered.connect(lambda _c=False: panel.ask_host())
+    window.on_retranslate(lambda: host.setText(tr("主持人姓名…")))
+    window.add_dock("sponsors", TITLE, panel, Qt.DockWidgetArea.RightDockWidgetArea, CTX)
     return panel
