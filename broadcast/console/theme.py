@@ -67,6 +67,7 @@ QTableView#record::item:selected {{ background: #34425a; color: {TEXT}; }}
 QHeaderView::section {{ background: {PANEL_2}; color: {MUTED}; border: 0; padding: 4px; }}
 QLabel#seatName {{ font-size: {SIZE_NAME}px; font-weight: bold; }}
 QLabel#seatCount {{ font-size: {SIZE_COUNT}px; font-weight: bold; }}
+QLabel#seatCount[compact="true"] {{ font-size: {SIZE_COUNT - 6}px; }}
 QLabel#seatCount[hot="true"] {{ color: {WARN}; }}
 QLabel#seatCount[title="true"] {{ color: {ACCENT}; }}
 QLabel#seatBadges {{ font-size: {SIZE_BASE + 2}px; color: {WARN}; font-weight: bold; }}

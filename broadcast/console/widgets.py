@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
     QGridLayout,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -59,26 +58,46 @@ class SeatCard(QFrame):
         super().__init__(parent)
         self.seat = seat
         self.setObjectName(f"seat{seat}")
-        self.setMinimumSize(128, 80)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(14, 6, 10, 6)
-        lay.setSpacing(2)
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(14, 6, 10, 6)
+        self.grid.setHorizontalSpacing(8)
+        self.grid.setVerticalSpacing(2)
         self.name = QLabel()
         self.name.setObjectName("seatName")
         self.count = QLabel()
         self.count.setObjectName("seatCount")
-        row = QHBoxLayout()
-        row.setSpacing(8)
-        row.addWidget(self.count)
-        row.addStretch(1)
         self.badges = QLabel()
         self.badges.setObjectName("seatBadges")
-        row.addWidget(self.badges)
-        lay.addWidget(self.name)
-        lay.addLayout(row)
+        self.compact = False
+        self.set_compact(False)
         self.state: dict[str, Any] = {}
         self._look: tuple[str, bool] = (theme.BORDER, False)
+
+    def set_compact(self, compact: bool) -> None:
+        """Two lines (name; cards left and badges) or, on a laptop screen, one line (name and badges;
+        cards left at the right, as large): the table then leaves the cue list its rows."""
+        self.compact = compact
+        _set_props(self.count, compact=compact)
+        for w in (self.name, self.count, self.badges):
+            self.grid.removeWidget(w)
+        if compact:
+            self.setMinimumSize(128, 46)
+            self.grid.setContentsMargins(14, 2, 10, 2)
+            self.grid.addWidget(self.name, 0, 0)
+            self.grid.addWidget(self.badges, 0, 1)
+            self.grid.addWidget(self.count, 0, 2)
+            self.grid.setColumnStretch(0, 1)
+            self.grid.setColumnStretch(1, 0)
+        else:
+            self.setMinimumSize(128, 80)
+            self.grid.setContentsMargins(14, 6, 10, 6)
+            self.grid.addWidget(self.name, 0, 0, 1, 3)
+            self.grid.addWidget(self.count, 1, 0)
+            self.grid.addWidget(self.badges, 1, 2)
+            self.grid.setColumnStretch(0, 0)
+            self.grid.setColumnStretch(1, 1)
+        self.badges.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
     def show_seat(
         self, seat: dict[str, Any], colour: str, turn: bool, report_max: int, badges: list[str]
@@ -218,6 +237,7 @@ class TablePanel(QWidget):
         grid = QGridLayout()
         grid.setHorizontalSpacing(10)
         grid.setVerticalSpacing(8)
+        self.grid = grid
         self.cards = {s: SeatCard(s) for s in range(1, 7)}
         for s, (r, c) in SEAT_CELLS.items():
             grid.addWidget(self.cards[s], r, c)
@@ -240,6 +260,12 @@ class TablePanel(QWidget):
         outer.addWidget(self.result)
         console.stateChanged.connect(self.refresh)
         self.refresh()
+
+    def set_compact(self, compact: bool) -> None:
+        """The laptop layout (1366×768): one-line seat cards, closer rows."""
+        for card in self.cards.values():
+            card.set_compact(compact)
+        self.grid.setVerticalSpacing(5 if compact else 8)
 
     def refresh(self) -> None:
         state = self.console.state
@@ -329,6 +355,7 @@ class TablePanel(QWidget):
         elif res["needs_extra_game"]:
             status = self.tr("三局总分相同：加赛一局（G11.2）")
         self.result.setText(status)
+        self.result.setVisible(bool(status))  # an empty line takes no height from the table
         pens = state["game"]["penalties"]
         if pens:
             parts = [
@@ -338,6 +365,7 @@ class TablePanel(QWidget):
             self.penalties.setText(self.tr("罚分：") + "；".join(parts))
         else:
             self.penalties.setText("")
+        self.penalties.setVisible(bool(pens))
 
     @staticmethod
     def _yielder(game: Any) -> int | None:
@@ -511,7 +539,8 @@ class EntryPanel(QWidget):
         self.completions.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.completions.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.completions.setUniformItemSizes(True)
-        self._fit_completions(4)
+        self.completion_rows = 4
+        self._fit_completions(self.completion_rows)
         self.completions.clicked.connect(self._clicked)
         lay.addWidget(self.completions)
         self._chosen = -1  # a row picked with the arrows (-1: Enter records what was typed)
@@ -558,7 +587,7 @@ class EntryPanel(QWidget):
         self.completions.clearSelection()
         self.completion_model.set_suggestions(self.console.suggestions(text))
         if not self._rows_fitted and self.completion_model.rowCount():
-            self._fit_completions(4)
+            self._fit_completions(self.completion_rows)
         if self._refused_text is not None and text == self._refused_text:
             return  # keep the refusal on screen until the text is edited
         self._refused_text = None
@@ -577,6 +606,11 @@ class EntryPanel(QWidget):
 
     def _set_refused(self, refused: bool) -> None:
         _set_props(self.entry, refused=refused)
+
+    def set_compact(self, compact: bool) -> None:
+        """The laptop layout: three suggestions in view instead of four (the record keeps its rows)."""
+        self.completion_rows = 3 if compact else 4
+        self._fit_completions(self.completion_rows)
 
     def _fit_completions(self, rows: int) -> None:
         """Exactly ``rows`` rows high (no half row at the bottom)."""

@@ -121,13 +121,18 @@ class MainWindow(QMainWindow):
             QByteArray(state), LAYOUT_VERSION
         )
         self._default_sizes = not restored
-        if not restored and small_screen():
-            self.compact_layout()
+        if small_screen():  # one-line seat cards, three suggestions: whatever layout was saved
+            self.table.set_compact(True)
+            self.panel.set_compact(True)
+            if not restored:
+                self.compact_layout()
 
     def compact_layout(self) -> None:
         """For a laptop screen (below 1700×950): the table and the record side by side, every other
         dock in one row of tabs underneath (their keys work whichever tab is in front)."""
         self.compact = True
+        self.table.set_compact(True)
+        self.panel.set_compact(True)
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
         others = [dock for key, (dock, _t, _c) in self._docks.items() if key != "table"]
@@ -160,8 +165,8 @@ class MainWindow(QMainWindow):
         if self.compact:
             self.resizeDocks([self.dock("table")], [self.width() * 48 // 100], Qt.Orientation.Horizontal)
             others = [d for k, (d, _t, _c) in self._docks.items() if k != "table"]
-            if others:
-                self.resizeDocks([others[0]], [self.height() * 36 // 100], Qt.Orientation.Vertical)
+            if others:  # the cue list in front shows several rows (header, GO, 5–6 cues)
+                self.resizeDocks([others[0]], [self.height() * 42 // 100], Qt.Orientation.Vertical)
             return
         self.resizeDocks([self.dock("table")], [self.width() * 45 // 100], Qt.Orientation.Horizontal)
 
