@@ -158,6 +158,13 @@ def _mention(state: Mapping[str, Any], p: dict[str, Any]) -> list[Step]:
     return [("sponsor.mention", {"sponsor": sid})]
 
 
+def _mention_retract(state: Mapping[str, Any], p: dict[str, Any]) -> list[Step]:
+    payload: dict[str, Any] = {"reason": _text(p, "reason", 80) or "按错 / keyed by mistake"}
+    if p.get("sponsor"):
+        payload["sponsor"] = _mention(state, {"sponsor": p["sponsor"]})[0][1]["sponsor"]
+    return [("sponsor.mention_retract", payload)]
+
+
 def _shot(state: Mapping[str, Any], p: dict[str, Any]) -> list[Step]:
     slot = p.get("slot")
     if slot not in SHOT_SLOTS:
@@ -265,6 +272,16 @@ OPERATIONS: dict[str, Operation] = {
             "host mention +1",
             (Param("sponsor", "string", "赞助商编号", "sponsor id", True),),
             _mention,
+        ),
+        Operation(
+            "mention_retract",
+            "撤销本期最后一次口播（按错；可指定赞助商），报告不计",
+            "take back the episode's last 口播 (keyed by mistake; or a sponsor's last): reports drop it",
+            (
+                Param("sponsor", "string", "赞助商编号（不给则为最后一次）", "sponsor id (else the last)"),
+                Param("reason", "string", "原因", "reason"),
+            ),
+            _mention_retract,
         ),
         Operation(
             "shot",

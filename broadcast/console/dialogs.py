@@ -226,7 +226,10 @@ class LateDialog(_Base):
 
 class HandsDialog(_Base):
     """The hands at the deal, one line per seat, checked as typed: 36 cards, ≤ 16 of a rank (4 of each
-    joker), the six together no more than the pack (G2.1)."""
+    joker), the six together no more than the pack (216, G2.1). One dialog for the six seats, not one
+    per seat (docs/console.md says why): the pack-wide check needs every hand in view, Tab goes from
+    seat to seat, and the six are one journaled action. OK with a problem keeps the dialog open with the
+    cursor in the seat's line that has it."""
 
     def __init__(
         self, parent: QWidget | None, names: dict[int, str], hands: list[str], dealt: dict[int, int]
@@ -247,6 +250,9 @@ class HandsDialog(_Base):
             c = QLabel()
             grid.addWidget(c, s, 2)
             self.lines[s], self.counts[s] = e, c
+        self.total = QLabel()
+        self.total.setObjectName("handsTotal")
+        grid.addWidget(self.total, 7, 1)
         self.lay.insertLayout(0, grid)
         self.lay.insertWidget(0, QLabel(tr("牌：3–9 T(10) J Q K A 2 B(小王) R(大王)；留空 = 未知")))
         self._check()
@@ -263,23 +269,59 @@ class HandsDialog(_Base):
         for s in range(1, 7):
             n = len(hands[s - 1])
             self.counts[s].setText(f"{n}/{self.dealt[s]}" if n else "—")
+        known = [s for s in range(1, 7) if hands[s - 1]]
+        self.total.setText(
+            tr("已录 {k} 手，合计 {n}/{m} 张").format(
+                k=len(known),
+                n=sum(len(hands[s - 1]) for s in known),
+                m=sum(self.dealt[s] for s in known),
+            )
+        )
         self.error.setText(self.problem())
 
-    def problem(self) -> str:
+    def _ok(self) -> None:
+        seat, _text = self.check()
+        if seat:  # the cursor goes to the seat whose hand is wrong
+            self.lines[seat].setFocus()
+            self.lines[seat].selectAll()
+        super()._ok()
+
+    def check(self) -> tuple[int, str]:
+        """The first problem: (the seat to fix, or 0 for the pack as a whole; the words), or (0, "")."""
         hands = self.hands()
         for s in range(1, 7):
             raw = self.lines[s].text().upper().replace("10", "T")
             bad = [ch for ch in raw if ch not in PACK and not ch.isspace()]
             if bad:
-                return tr("{s}号：看不懂“{ch}”").format(s=s, ch=bad[0])
+                return s, tr("{s}号：看不懂“{ch}”").format(s=s, ch=bad[0])
             n = len(hands[s - 1])
             if n and n != self.dealt[s]:
-                return tr("{s}号：{n}张，应为{m}张（G2.1）").format(s=s, n=n, m=self.dealt[s])
+                return s, tr("{s}号：{n}张，应为{m}张（G2.1）").format(s=s, n=n, m=self.dealt[s])
         total = "".join(hands)
-        over = [f"{r}×{total.count(r)}" for r in PACK if total.count(r) > PACK[r]]
+        over = [r for r in PACK if total.count(r) > PACK[r]]
         if over:
-            return tr("合计超过四副牌：{over}（每点16张，大小王各4张，G2.1）").format(over="、".join(over))
-        return ""
+            seat = self._overflowing_seat(hands, total)
+            words = "、".join(f"{r}×{total.count(r)}" for r in over)
+            return seat, tr("合计超过四副牌：{over}（每点16张，大小王各4张，G2.1）").format(over=words)
+        return 0, ""
+
+    def problem(self) -> str:
+        return self.check()[1]
+
+    @staticmethod
+    def _overflowing_seat(hands: list[str], total: str) -> int:
+        """The seat to look at when the six hands hold more than the pack: the last seat whose hand,
+        taken out, leaves the others within it (a hand typed twice); else the one holding most of the
+        first rank over."""
+
+        def fits(cards: str) -> bool:
+            return all(cards.count(r) <= n for r, n in PACK.items())
+
+        for s in range(6, 0, -1):
+            if hands[s - 1] and fits("".join(h for i, h in enumerate(hands) if i != s - 1)):
+                return s
+        rank = next(r for r in PACK if total.count(r) > PACK[r])
+        return max(range(1, 7), key=lambda s: hands[s - 1].count(rank))
 
 
 class NewMatchDialog(_Base):

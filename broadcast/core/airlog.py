@@ -20,6 +20,8 @@ GRAPHIC_OFF = "graphic_off"
 FILM_START = "film_start"  # subject: film id (media input name); detail.sponsor
 FILM_END = "film_end"
 MENTION = "mention"  # 口播: subject sponsor id, marked by the operator
+MENTION_RETRACT = "mention_retract"  # a 口播 keyed by mistake, taken back: subject sponsor id,
+#   detail {of_seq, of_ts: the mention's journal seq and time, reason}; reports do not count that mention
 DRAW = "draw"  # 九宫格 draw: detail {contestant, cell, prize, sponsor}
 PROOF = "proof"  # a proof-of-air screenshot: detail.sha256 of the JPEG, detail.of = the row it proves
 OBS_DOWN = "obs_down"  # OBS cannot be seen from here on: subject = cause (CAUSES), detail.since
@@ -34,6 +36,7 @@ KINDS = (
     FILM_START,
     FILM_END,
     MENTION,
+    MENTION_RETRACT,
     DRAW,
     PROOF,
     OBS_DOWN,

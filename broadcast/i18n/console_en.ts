@@ -181,143 +181,148 @@
         <translation>Note</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="234"/>
+        <location filename="../console/dialogs.py" line="237"/>
         <source>录入手牌（发牌时）</source>
         <translation>Enter the hands (at the deal)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="243"/>
+        <location filename="../console/dialogs.py" line="246"/>
         <source>未知（只核对张数）</source>
         <translation>unknown (counts only)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="251"/>
+        <location filename="../console/dialogs.py" line="257"/>
         <source>牌：3–9 T(10) J Q K A 2 B(小王) R(大王)；留空 = 未知</source>
         <translation>Cards: 3–9 T(10) J Q K A 2 B(small joker) R(big joker); empty = unknown</translation>
     </message>
     <message>
         <location filename="../console/dialogs.py" line="274"/>
+        <source>已录 {k} 手，合计 {n}/{m} 张</source>
+        <translation>{k} hands entered, {n}/{m} cards</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="296"/>
         <source>{s}号：看不懂“{ch}”</source>
         <translation>Seat {s}: cannot read “{ch}”</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="277"/>
+        <location filename="../console/dialogs.py" line="299"/>
         <source>{s}号：{n}张，应为{m}张（G2.1）</source>
         <translation>Seat {s}: {n} cards, should be {m} (G2.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="281"/>
+        <location filename="../console/dialogs.py" line="305"/>
         <source>合计超过四副牌：{over}（每点16张，大小王各4张，G2.1）</source>
         <translation>More than the four-deck pack: {over} (16 of a rank, 4 of each joker, G2.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="291"/>
+        <location filename="../console/dialogs.py" line="333"/>
         <source>新比赛（从赛季）</source>
         <translation>New match (from the season)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="296"/>
+        <location filename="../console/dialogs.py" line="338"/>
         <source>赛季</source>
         <translation>Season</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="299"/>
+        <location filename="../console/dialogs.py" line="341"/>
         <source>期数</source>
         <translation>Episode</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="301"/>
+        <location filename="../console/dialogs.py" line="343"/>
         <source>如：积分赛、第一轮</source>
         <translation>e.g. league, round 1</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="302"/>
+        <location filename="../console/dialogs.py" line="344"/>
         <source>轮次</source>
         <translation>Round</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="305"/>
+        <location filename="../console/dialogs.py" line="347"/>
         <source>单号队（1·3·5）</source>
         <translation>Odd team (1·3·5)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="306"/>
+        <location filename="../console/dialogs.py" line="348"/>
         <source>双号队（2·4·6）</source>
         <translation>Even team (2·4·6)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="314"/>
+        <location filename="../console/dialogs.py" line="356"/>
         <source>{s}号座位</source>
         <translation>Seat {s}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="362"/>
+        <location filename="../console/dialogs.py" line="404"/>
         <source>请选择两支队伍</source>
         <translation>Pick two teams</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="364"/>
+        <location filename="../console/dialogs.py" line="406"/>
         <source>两支队伍不能相同（G1.2）</source>
         <translation>The two teams must differ (G1.2)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="368"/>
+        <location filename="../console/dialogs.py" line="410"/>
         <source>{seats}号座位：找不到这名选手</source>
         <translation>Seat {seats}: no such player</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="370"/>
+        <location filename="../console/dialogs.py" line="412"/>
         <source>同一选手不能坐两个座位（G1.1）</source>
         <translation>A player holds one seat (G1.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="390"/>
+        <location filename="../console/dialogs.py" line="432"/>
         <source>更正记录</source>
         <translation>Corrections</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="395"/>
+        <location filename="../console/dialogs.py" line="437"/>
         <source>撤销</source>
         <translation>Undo</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="396"/>
-        <location filename="../console/window.py" line="365"/>
+        <location filename="../console/dialogs.py" line="438"/>
+        <location filename="../console/window.py" line="370"/>
         <source>重做</source>
         <translation>Redo</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="397"/>
+        <location filename="../console/dialogs.py" line="439"/>
         <source>更正</source>
         <translation>Correct</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="398"/>
+        <location filename="../console/dialogs.py" line="440"/>
         <source>删除</source>
         <translation>Delete</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="399"/>
+        <location filename="../console/dialogs.py" line="441"/>
         <source>插入</source>
         <translation>Insert</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="400"/>
+        <location filename="../console/dialogs.py" line="442"/>
         <source>手牌</source>
         <translation>Hands</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="405"/>
+        <location filename="../console/dialogs.py" line="447"/>
         <source>座位 {s}</source>
         <translation>seats {s}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="407"/>
+        <location filename="../console/dialogs.py" line="449"/>
         <source>第{n}步</source>
         <translation>move {n}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="411"/>
+        <location filename="../console/dialogs.py" line="453"/>
         <source>（其后{n}步不再成立）</source>
         <translation> ({n} later moves no longer stand)</translation>
     </message>
@@ -513,63 +518,83 @@
         <translation>Not done: {en}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="252"/>
+        <location filename="../console/docks/sponsors.py" line="283"/>
         <source>口播 Mentions（主持人说出名称时按）</source>
         <translation>Mentions (press when the host says the name)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="253"/>
+        <location filename="../console/docks/sponsors.py" line="284"/>
         <source>镜头 Shots（广告位出镜时按）</source>
         <translation>Shots (press when the placement is on camera)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="254"/>
+        <location filename="../console/docks/sponsors.py" line="285"/>
         <source>九宫格抽奖 Draw：选手选格 → 上节目揭晓 → 记入奖品</source>
         <translation>Nine-grid draw: contestant picks a cell → reveal on air → prize logged</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="255"/>
+        <location filename="../console/docks/sponsors.py" line="286"/>
         <source>选手</source>
         <translation>Contestant</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="256"/>
+        <location filename="../console/docks/sponsors.py" line="287"/>
         <source>收起揭晓</source>
         <translation>Hide the reveal</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="257"/>
+        <location filename="../console/docks/sponsors.py" line="288"/>
         <source>人名条 Lower third（到预览，再 TAKE）</source>
         <translation>Lower third (to preview, then TAKE)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="188"/>
+        <location filename="../console/docks/sponsors.py" line="210"/>
         <source>✕ 请先选择抽奖选手 / pick the contestant first</source>
         <translation>✕ pick the contestant first</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="207"/>
+        <location filename="../console/docks/sponsors.py" line="229"/>
         <source>主持人</source>
         <translation>Host</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="208"/>
+        <location filename="../console/docks/sponsors.py" line="230"/>
         <source>主持人姓名（人名条）/ host&apos;s name</source>
         <translation>Host&apos;s name (lower third)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="292"/>
+        <location filename="../console/docks/sponsors.py" line="252"/>
+        <source>已撤销 {time} 的口播：{name}（报告不计）</source>
+        <translation>Mention of {name} at {time} taken back (reports drop it)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="318"/>
+        <source>撤销口播 {key}（本期还没有）</source>
+        <translation>Take back a mention {key} (none yet this episode)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="322"/>
+        <source>撤销最后一次口播：{name} {time}  {key}</source>
+        <translation>Take back the last mention: {name} {time}  {key}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="340"/>
         <source>主持人 {name}  {key}</source>
         <translation>Host {name}  {key}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="305"/>
+        <location filename="../console/docks/sponsors.py" line="349"/>
+        <source>撤销 {name} 的最后一次口播（按错）</source>
+        <translation>Take back {name}&apos;s last mention (keyed by mistake)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="366"/>
         <source>{n}. {prize}：已被 {who} 抽走</source>
         <translation>{n}. {prize}: drawn by {who}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="379"/>
-        <location filename="../console/docks/sponsors.py" line="381"/>
+        <location filename="../console/docks/sponsors.py" line="449"/>
+        <location filename="../console/docks/sponsors.py" line="451"/>
         <source>主持人姓名…</source>
         <translation>Host&apos;s name…</translation>
     </message>
@@ -619,97 +644,97 @@
         <translation>Recording not started</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="316"/>
+        <location filename="../console/window.py" line="321"/>
         <source>恢复默认布局</source>
         <translation>Reset the layout</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="350"/>
+        <location filename="../console/window.py" line="355"/>
         <source>本局还没有出牌，无法撤销</source>
         <translation>Nothing to undo in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="354"/>
+        <location filename="../console/window.py" line="359"/>
         <source>撤销第{n}步</source>
         <translation>Undo move {n}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="355"/>
+        <location filename="../console/window.py" line="360"/>
         <source>撤销：{line}</source>
         <translation>Undo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="363"/>
+        <location filename="../console/window.py" line="368"/>
         <source>没有可以重做的一步</source>
         <translation>Nothing to redo</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="365"/>
+        <location filename="../console/window.py" line="370"/>
         <source>重做：{line}</source>
         <translation>Redo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="391"/>
+        <location filename="../console/window.py" line="396"/>
         <source>本局还没有出牌</source>
         <translation>No move in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="408"/>
+        <location filename="../console/window.py" line="413"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="408"/>
+        <location filename="../console/window.py" line="413"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="429"/>
+        <location filename="../console/window.py" line="434"/>
         <source>先开局（输入上班座位）再录手牌</source>
         <translation>Start the game (type the first leader&apos;s seat) before entering hands</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="436"/>
+        <location filename="../console/window.py" line="441"/>
         <source>发牌</source>
         <translation>deal</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="447"/>
+        <location filename="../console/window.py" line="452"/>
         <source>这场比赛没有关联赛季（Ctrl+N 从赛季新建比赛）</source>
         <translation>This match is not linked to a season (Ctrl+N: new match from the season)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="449"/>
+        <location filename="../console/window.py" line="454"/>
         <source>没有要存的：本局还没结束，或已存入赛季</source>
         <translation>Nothing to save: the game is not over, or already saved</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="456"/>
+        <location filename="../console/window.py" line="461"/>
         <source>数据库里还没有赛季（season create）</source>
         <translation>No season in the database yet (season create)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="492"/>
+        <location filename="../console/window.py" line="497"/>
         <source>已从日志恢复 {n} 个操作：比赛已设好，尚未开局</source>
         <translation>Recovered {n} actions from the journal: the match is set up, no game started yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="494"/>
+        <location filename="../console/window.py" line="499"/>
         <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步</source>
         <translation>Recovered {n} actions from the journal: back at game {g}, move {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="510"/>
+        <location filename="../console/window.py" line="515"/>
         <source>第{n}局/共{m}局</source>
         <translation>Game {n} of {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="511"/>
+        <location filename="../console/window.py" line="516"/>
         <source>导播台</source>
         <translation>Operator console</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="512"/>
+        <location filename="../console/window.py" line="517"/>
         <source>日志 #{seq}</source>
         <translation>Journal #{seq}</translation>
     </message>
@@ -745,22 +770,22 @@
 <context>
     <name>EntryPanel</name>
     <message>
-        <location filename="../console/widgets.py" line="534"/>
+        <location filename="../console/widgets.py" line="563"/>
         <source>座位</source>
         <translation>Seat</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="534"/>
+        <location filename="../console/widgets.py" line="563"/>
         <source>出牌</source>
         <translation>Move</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="534"/>
+        <location filename="../console/widgets.py" line="563"/>
         <source>说法</source>
         <translation>Words</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="546"/>
+        <location filename="../console/widgets.py" line="575"/>
         <source>更正后不再成立（请按实际重新录入）：{lines}
 第{n}步 {rule} {zh} / {en}</source>
         <translation>No longer standing after the correction (key them again as played): {lines}
@@ -924,107 +949,107 @@ Move {n} {rule} {en}</translation>
         <translation>TABLE</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="177"/>
+        <location filename="../console/window.py" line="182"/>
         <source>比赛 Match</source>
         <translation>Match</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="178"/>
+        <location filename="../console/window.py" line="183"/>
         <source>编辑 Edit</source>
         <translation>Edit</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="179"/>
+        <location filename="../console/window.py" line="184"/>
         <source>视图 View</source>
         <translation>View</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="184"/>
+        <location filename="../console/window.py" line="189"/>
         <source>新比赛（从赛季选队、排座）</source>
         <translation>New match (teams and seats from the season)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="192"/>
+        <location filename="../console/window.py" line="197"/>
         <source>录入手牌（发牌时）</source>
         <translation>Enter the hands (at the deal)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="200"/>
+        <location filename="../console/window.py" line="205"/>
         <source>裁判罚分 −2（写明原因）</source>
         <translation>Referee penalty −2 (with the reason)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="208"/>
+        <location filename="../console/window.py" line="213"/>
         <source>存入赛季（本局 / 比赛结果）</source>
         <translation>Save to the season (this game / the match result)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="216"/>
+        <location filename="../console/window.py" line="221"/>
         <source>选手迟到</source>
         <translation>Player late</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="224"/>
+        <location filename="../console/window.py" line="229"/>
         <source>弃权</source>
         <translation>Forfeit</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="232"/>
+        <location filename="../console/window.py" line="237"/>
         <source>抽签（加赛后仍平）</source>
         <translation>Draw lots (tied after the extra game)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="240"/>
+        <location filename="../console/window.py" line="245"/>
         <source>撤销上一步（写明原因）</source>
         <translation>Undo the last move (with the reason)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="248"/>
+        <location filename="../console/window.py" line="253"/>
         <source>重做撤销的一步</source>
         <translation>Redo the undone move</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="256"/>
+        <location filename="../console/window.py" line="261"/>
         <source>更正所选的一步</source>
         <translation>Correct the selected move</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="264"/>
+        <location filename="../console/window.py" line="269"/>
         <source>在所选的一步前插入漏录的一步</source>
         <translation>Insert a forgotten move before the selected one</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="272"/>
+        <location filename="../console/window.py" line="277"/>
         <source>删除所选的一步（多录）</source>
         <translation>Delete the selected move (keyed by mistake)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="280"/>
+        <location filename="../console/window.py" line="285"/>
         <source>更正记录</source>
         <translation>Corrections</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="288"/>
+        <location filename="../console/window.py" line="293"/>
         <source>牌谱中选上一步</source>
         <translation>Select the previous move in the record</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="296"/>
+        <location filename="../console/window.py" line="301"/>
         <source>牌谱中选下一步</source>
         <translation>Select the next move in the record</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="304"/>
+        <location filename="../console/window.py" line="309"/>
         <source>回到输入行</source>
         <translation>Back to the entry line</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="319"/>
+        <location filename="../console/window.py" line="324"/>
         <source>快捷键一览</source>
         <translation>All keys</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="322"/>
+        <location filename="../console/window.py" line="327"/>
         <source>帮助 Help</source>
         <translation>Help</translation>
     </message>
@@ -1039,7 +1064,7 @@ Move {n} {rule} {en}</translation>
         <translation>&amp;Graphics</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="43"/>
+        <location filename="../console/docks/sponsors.py" line="46"/>
         <source>赞助(&amp;S)</source>
         <translation>&amp;Sponsors</translation>
     </message>
@@ -1152,7 +1177,7 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>SeatCard</name>
     <message>
-        <location filename="../console/widgets.py" line="91"/>
+        <location filename="../console/widgets.py" line="110"/>
         <source>{n} 张</source>
         <translation>{n} cards</translation>
     </message>
@@ -1160,32 +1185,37 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>SponsorDock</name>
     <message>
-        <location filename="../console/docks/sponsors.py" line="41"/>
+        <location filename="../console/docks/sponsors.py" line="44"/>
         <source>赞助 Sponsors</source>
         <translation>Sponsors</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="42"/>
+        <location filename="../console/docks/sponsors.py" line="45"/>
         <source>赞助 SPONSOR EVENTS</source>
         <translation>SPONSOR EVENTS</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="340"/>
+        <location filename="../console/docks/sponsors.py" line="401"/>
         <source>口播 +1：赞助商面板上第 {n} 个</source>
         <translation>Mention +1: sponsor {n} on the panel</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="350"/>
+        <location filename="../console/docks/sponsors.py" line="410"/>
+        <source>撤销本期最后一次口播（按错；报告不计）</source>
+        <translation>Take back the episode&apos;s last mention (keyed by mistake; reports drop it)</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/sponsors.py" line="420"/>
         <source>{place}镜头 +1（广告位出镜）</source>
         <translation>{place} shot +1 (placement on screen)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="362"/>
+        <location filename="../console/docks/sponsors.py" line="432"/>
         <source>人名条：{seat}号位选手（到预览）</source>
         <translation>Lower third: the player in seat {seat} (to preview)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="372"/>
+        <location filename="../console/docks/sponsors.py" line="442"/>
         <source>人名条：主持人（到预览）</source>
         <translation>Lower third: the host (to preview)</translation>
     </message>
@@ -1193,157 +1223,157 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>TablePanel</name>
     <message>
-        <location filename="../console/widgets.py" line="37"/>
+        <location filename="../console/widgets.py" line="36"/>
         <source>无头</source>
         <translation>no 对头 (无头)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="38"/>
+        <location filename="../console/widgets.py" line="37"/>
         <source>烧牌中</source>
         <translation>burning</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="39"/>
+        <location filename="../console/widgets.py" line="38"/>
         <source>革命</source>
         <translation>revolt</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="258"/>
+        <location filename="../console/widgets.py" line="284"/>
         <source>开点</source>
         <translation>opened</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="260"/>
+        <location filename="../console/widgets.py" line="286"/>
         <source>闷</source>
         <translation>stuck (闷)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="262"/>
+        <location filename="../console/widgets.py" line="288"/>
         <source>诈烧</source>
         <translation>false burn</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="264"/>
+        <location filename="../console/widgets.py" line="290"/>
         <source>让牌</source>
         <translation>yielded</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="266"/>
+        <location filename="../console/widgets.py" line="292"/>
         <source>过</source>
         <translation>passed</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="271"/>
+        <location filename="../console/widgets.py" line="297"/>
         <source>上手 {seat}号 {words}</source>
         <translation>Top: seat&#xa0;{seat} {words}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="275"/>
+        <location filename="../console/widgets.py" line="301"/>
         <source> 够级</source>
         <translation> 够级</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="277"/>
+        <location filename="../console/widgets.py" line="303"/>
         <source> 烧牌</source>
         <translation> burn</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="279"/>
+        <location filename="../console/widgets.py" line="305"/>
         <source>发牌（新一轮）</source>
         <translation>Lead (new round)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="281"/>
+        <location filename="../console/widgets.py" line="307"/>
         <source>本局结束</source>
         <translation>Game over</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="283"/>
+        <location filename="../console/widgets.py" line="309"/>
         <source>等待开局</source>
         <translation>Waiting for the game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="285"/>
+        <location filename="../console/widgets.py" line="311"/>
         <source>轮到 {seat}号 {name}</source>
         <translation>Seat&#xa0;{seat} {name} to&#xa0;act</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="289"/>
+        <location filename="../console/widgets.py" line="315"/>
         <source>（对头）</source>
         <translation> (across)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="293"/>
+        <location filename="../console/widgets.py" line="319"/>
         <source>比赛规则</source>
         <translation>tv_match rules</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="293"/>
+        <location filename="../console/widgets.py" line="319"/>
         <source>够级大纲</source>
         <translation>dagang rules</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="297"/>
+        <location filename="../console/widgets.py" line="323"/>
         <source>第{n}局 / 共{m}局 · {rules}</source>
         <translation>Game {n} of {m} · {rules}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="303"/>
+        <location filename="../console/widgets.py" line="329"/>
         <source>比分  {a} {pa} : {pb} {b}</source>
         <translation>Score  {a} {pa} : {pb} {b}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="304"/>
+        <location filename="../console/widgets.py" line="330"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="307"/>
+        <location filename="../console/widgets.py" line="333"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="314"/>
+        <location filename="../console/widgets.py" line="340"/>
         <source>弃权：{team}（{why}）</source>
         <translation>Forfeit: {team} ({why})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="319"/>
+        <location filename="../console/widgets.py" line="345"/>
         <source>总分</source>
         <translation>points</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="320"/>
+        <location filename="../console/widgets.py" line="346"/>
         <source>加赛</source>
         <translation>extra game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="321"/>
+        <location filename="../console/widgets.py" line="347"/>
         <source>抽签</source>
         <translation>lots</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="322"/>
+        <location filename="../console/widgets.py" line="348"/>
         <source>对方弃权</source>
         <translation>forfeit</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="324"/>
+        <location filename="../console/widgets.py" line="350"/>
         <source>本场胜者：{who}（{by}）</source>
         <translation>Winner: {who} ({by})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="328"/>
+        <location filename="../console/widgets.py" line="354"/>
         <source>加赛后仍平：抽签（G11.2）</source>
         <translation>Tied after the extra game: lots (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="330"/>
+        <location filename="../console/widgets.py" line="356"/>
         <source>三局总分相同：加赛一局（G11.2）</source>
         <translation>Tied after three games: one extra game (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="338"/>
+        <location filename="../console/widgets.py" line="365"/>
         <source>罚分：</source>
         <translation>Penalties: </translation>
     </message>

@@ -5,6 +5,7 @@ Every payload carries the data itself (never a path), so replaying the journal i
     store.dispatch("sponsors.load", placements.to_state())
     store.dispatch("jiugongge.draw", {"contestant": "王大爷", "cell": 4})     # cell 0…8
     store.dispatch("sponsor.mention", {"sponsor": "xiaodangjia"})          # 口播, marked by the operator
+    store.dispatch("sponsor.mention_retract", {"reason": "按错"})          # the last 口播 was a mistake
     store.dispatch("sponsor.shot", {"slot": "table"})                      # 桌面广告 on screen
     store.dispatch("charity.update", {"prize": {"contestant": "王大爷", "yuan": 500}})
 """
@@ -46,7 +47,7 @@ def sponsors_load(state: State, payload: Payload, ctx: Context) -> None:
             f"九宫格必须正好 9 格，这里有 {len(cells)} 格",
             f"jiugongge needs 9 cells, got {len(cells)}",
         )
-    allowed = set(COMPONENT.defaults("sponsors")) - {"mentions", "shots", "source"}
+    allowed = set(COMPONENT.defaults("sponsors")) - {"mentions", "mention_marks", "shots", "source"}
     unknown = sorted(set(sponsors) - allowed)
     if unknown:
         raise ActionRefused(
@@ -59,6 +60,7 @@ def sponsors_load(state: State, payload: Payload, ctx: Context) -> None:
     fresh["source"] = dict(payload.get("source") or {})
     # counters of this episode survive a reload for the sponsors / slots that are still there
     fresh["mentions"] = {k: v for k, v in old.get("mentions", {}).items() if k in ids}
+    fresh["mention_marks"] = [m for m in old.get("mention_marks", []) if m["sponsor"] in ids]
     fresh["shots"] = {
         k: v for k, v in old.get("shots", {}).items() if k in SHOT_SLOTS and fresh.get(k, {}).get("name")
     }
@@ -74,6 +76,7 @@ def sponsors_load(state: State, payload: Payload, ctx: Context) -> None:
 def sponsors_episode_reset(state: State, payload: Payload, ctx: Context) -> None:
     """A new episode: clear the 口播 and shot counters and the 九宫格 draws (placements stay loaded)."""
     state["sponsors"]["mentions"] = {}
+    state["sponsors"]["mention_marks"] = []
     state["sponsors"]["shots"] = {}
     state["jiugongge"]["draws"] = []
     state["jiugongge"]["draw"] = None
@@ -125,6 +128,27 @@ def sponsor_mention(state: State, payload: Payload, ctx: Context) -> None:
         raise ActionRefused("sponsor", f"没有这个赞助商：{sid!r}", f"unknown sponsor {sid!r}")
     counts = state["sponsors"].setdefault("mentions", {})
     counts[sid] = int(counts.get(sid, 0)) + 1
+    state["sponsors"].setdefault("mention_marks", []).append({"seq": ctx.seq, "sponsor": sid, "ts": ctx.ts})
+
+
+@action("sponsor.mention_retract")
+def sponsor_mention_retract(state: State, payload: Payload, ctx: Context) -> None:
+    """Take back a 口播 keyed by mistake: the episode's last one ({sponsor: id} for that sponsor's last),
+    with the operator's reason. Its count drops; the journal keeps both actions, and the as-run log
+    records the retraction (with the mark it takes back), so reports count only what aired."""
+    sid = str(payload.get("sponsor") or "")
+    marks = state["sponsors"].setdefault("mention_marks", [])
+    index = next((i for i in range(len(marks) - 1, -1, -1) if not sid or marks[i]["sponsor"] == sid), None)
+    if index is None:
+        who = f"（{sid}）" if sid else ""
+        raise ActionRefused(
+            "sponsor.retract",
+            f"本期没有可撤销的口播{who}",
+            f"no 口播 to take back in this episode{' for ' + sid if sid else ''}",
+        )
+    mark = marks.pop(index)
+    counts = state["sponsors"].setdefault("mentions", {})
+    counts[mark["sponsor"]] = max(0, int(counts.get(mark["sponsor"], 0)) - 1)
 
 
 @action("sponsor.shot")

@@ -6,8 +6,9 @@
   read-back after a reconnect), the moments OBS could not be seen (``obs_down`` with the cause) and
   was seen again (``obs_up``), proof-of-air screenshots;
 * :class:`AsRunRecorder`, a store listener on the application side: the operator's marks — 口播
-  (``sponsor.mention``), studio shots (``sponsor.shot``), 九宫格 draws — prize money, and the episode's
-  start and end. The application's intention (the program bus) is never recorded as air; only a
+  (``sponsor.mention``; ``sponsor.mention_retract`` takes one back, as a row of its own naming the
+  mention's journal seq and time), studio shots (``sponsor.shot``), 九宫格 draws — prize money, and
+  the episode's start and end. The application's intention (the program bus) is never recorded as air; only a
   rehearsal on a scripted clock records it, as ``source="rehearsal"``, which no report counts as air.
 
 **Tamper-evident**: every row carries the hash of the row before it (``prev_hash``) and its own hash
@@ -42,6 +43,7 @@ from broadcast.core.airlog import (
     GRAPHIC_ON,
     KINDS,
     MENTION,
+    MENTION_RETRACT,
     OBS_DOWN,
     OBS_UP,
     PROOF,
@@ -651,7 +653,20 @@ class AsRunRecorder:
         elif t == "sponsor.mention":
             sid = str(change.payload.get("sponsor", ""))
             name = next((r["name"] for r in st["sponsors"]["roster"] if r["id"] == sid), sid)
-            self._put(AirEvent(ts, MENTION, sid, "operator", detail={"name": name}))
+            self._put(AirEvent(ts, MENTION, sid, "operator", detail={"name": name, "seq": change.seq}))
+        elif t == "sponsor.mention_retract":
+            now = {m["seq"] for m in st["sponsors"].get("mention_marks", [])}
+            for mark in change.previous["sponsors"].get("mention_marks", []):
+                if mark["seq"] not in now:  # the one taken back
+                    sid = str(mark["sponsor"])
+                    name = next((r["name"] for r in st["sponsors"]["roster"] if r["id"] == sid), sid)
+                    detail = {
+                        "name": name,
+                        "of_seq": int(mark["seq"]),
+                        "of_ts": float(mark["ts"]),
+                        "reason": str(change.payload.get("reason", "")),
+                    }
+                    self._put(AirEvent(ts, MENTION_RETRACT, sid, "operator", detail=detail))
         elif t == "sponsor.shot":
             self._put(AirEvent(ts, SHOT, str(change.payload.get("slot", "")), "operator"))
         elif t == "jiugongge.draw":

@@ -28,6 +28,7 @@ from broadcast.core.airlog import (
     GRAPHIC_OFF,
     GRAPHIC_ON,
     MENTION,
+    MENTION_RETRACT,
     OBS_DOWN,
     OBS_UP,
     PROGRAM_SCENE,
@@ -405,8 +406,14 @@ def compute(
         flags.insert(0, f"OBS 中断 {len(outages)} 次共 {total:.1f} 秒：中断期间不计任何播出")
     films = [iv for k, v in ivs.items() if k.startswith("film:") for iv in v]
     film_seconds = union_seconds(films)
+    # a 口播 the operator took back (keyed by mistake) never aired: it counts nowhere
+    retracted = retracted_mentions(events)
     # operator marks count only while OBS was seen (during an outage nothing went out through it)
-    marks = [e for e in events if e.kind in (MENTION, SHOT, DRAW) and inside(e.ts, watched)]
+    marks = [
+        e
+        for e in events
+        if e.kind in (MENTION, SHOT, DRAW) and inside(e.ts, watched) and e.id not in retracted
+    ]
 
     exposures: dict[str, SponsorExposure] = {}
     for sid, sp in p.sponsors.items():
@@ -421,11 +428,20 @@ def compute(
     for sid, exp in exposures.items():
         owed = sum(int(s.minimums.get("mentions", 0)) for s in p.slots_of(sid))
         said = [e for e in marks if e.kind == MENTION and e.subject == sid]
-        missed = [e for e in events if e.kind == MENTION and e.subject == sid and e not in said]
-        if owed or said or missed:
+        taken_back = [e for e in events if e.kind == MENTION and e.subject == sid and e.id in retracted]
+        missed = [
+            e
+            for e in events
+            if e.kind == MENTION and e.subject == sid and e not in said and e.id not in retracted
+        ]
+        if owed or said or missed or taken_back:
             note = _times(said, start)
             if missed:
                 note += ("；" if note else "") + f"另有 {len(missed)} 次在 OBS 中断期间或无播出证据，不计"
+            if taken_back:
+                note += ("；" if note else "") + (
+                    f"另有 {len(taken_back)} 次按错已撤销（{_times(taken_back, start)}），不计"
+                )
             exp.metrics.append(
                 Metric(
                     sid,
@@ -474,6 +490,25 @@ def compute(
         rehearsal=rehearsal,
         chain=chain,
     )
+
+
+def retracted_mentions(events: Iterable[StoredEvent]) -> set[int]:
+    """The ids of the 口播 rows a later ``mention_retract`` row takes back (by the mention's journal
+    seq; a mention row without one, by sponsor and time)."""
+    events = list(events)
+    out: set[int] = set()
+    for r in events:
+        if r.kind != MENTION_RETRACT:
+            continue
+        of_seq, of_ts = r.detail.get("of_seq"), r.detail.get("of_ts")
+        for e in events:
+            if e.kind != MENTION or e.subject != r.subject or e.id in out or e.ts > r.ts:
+                continue
+            seq = e.detail.get("seq")
+            if (seq is not None and seq == of_seq) or (seq is None and of_ts is not None and e.ts == of_ts):
+                out.add(e.id)
+                break
+    return out
 
 
 def _graphics_of(slots: list[Slot]) -> set[str]:

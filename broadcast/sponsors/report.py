@@ -42,6 +42,7 @@ from broadcast.core.airlog import (
     GRAPHIC_OFF,
     GRAPHIC_ON,
     MENTION,
+    MENTION_RETRACT,
     OBS_DOWN,
     OBS_UP,
     PROGRAM_SCENE,
@@ -65,6 +66,7 @@ KIND_ZH = {
     FILM_END: "宣传片结束",
     PROGRAM_SCENE: "切换场景",
     MENTION: "口播",
+    MENTION_RETRACT: "撤销口播（按错，不计）",
     DRAW: "九宫格抽奖",
     PROOF: "播出截图",
     SHOT: "现场广告出镜",
@@ -135,6 +137,10 @@ def describe(e: StoredEvent, p: Placements) -> str:
         return f"{e.subject}（{p.sponsor_name(f.sponsor)} {f.seconds}秒）" if f else e.subject
     if e.kind == MENTION:
         return p.sponsor_name(e.subject)
+    if e.kind == MENTION_RETRACT:
+        of = f"{beijing(float(d['of_ts']))} 的" if d.get("of_ts") else ""
+        why = f"：{d['reason']}" if d.get("reason") else ""
+        return f"撤销 {of}口播 {p.sponsor_name(e.subject)}（按错，不计）{why}"
     if e.kind == DRAW:
         return (
             f"{d.get('contestant', '')} 抽中第{int(d.get('cell', 0)) + 1}格 {d.get('prize', '')}"

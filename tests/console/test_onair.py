@@ -297,3 +297,83 @@ def test_lower_thirds_for_a_seat_and_the_host_go_to_preview(studio: SimpleNamesp
     assert "王小丫" in s.window.onair.sponsors.host_button.text()
     key(s, qtbot, F.Key_0, ALT)
     assert s.store.state["lower_third"]["name"] == "王小丫"
+
+
+def test_a_mistaken_mention_is_taken_back_and_the_report_counts_only_what_aired(
+    studio: SimpleNamespace, qtbot: Any, tmp_path: Path
+) -> None:
+    """Ctrl+0 takes back the episode's last 口播 (a right-click on a sponsor's button, that sponsor's
+    last): the count drops, the journal keeps both actions, the as-run log shows the retraction with its
+    time and the mention it takes back, and the exposure report does not count it."""
+    from openpyxl import load_workbook
+    from PySide6.QtCore import QPoint
+
+    from broadcast.sponsors.report import KIND_ZH, beijing, describe, write_xlsx
+
+    s = studio
+    s.log.record(AirEvent(s.clock(), A.OBS_UP, "29.0.2", "obs", EPISODE, {"obs_version": "29.0.2"}))
+    s.log.record(AirEvent(s.clock(), A.PROGRAM_SCENE, "够级·比赛", "obs", EPISODE))
+    sp = s.window.onair.sponsors
+    assert not sp.retract_button.isEnabled()  # nothing keyed yet
+    n_langya = sp._roster_ids.index("langya") + 1
+    times = []
+    for k in (F.Key_1, F.Key_1, F.Key_1, getattr(F, f"Key_{n_langya}")):
+        s.clock.advance(30)
+        times.append(s.clock())
+        key(s, qtbot, k, CTRL)
+    mentions = s.store.state["sponsors"]["mentions"]
+    assert (mentions["xiaodangjia"], mentions["langya"]) == (3, 1)
+    assert "琅琊煎饼坊" in sp.retract_button.text() and "Ctrl+0" in sp.retract_button.text()
+    s.clock.advance(5)
+    first_retract = s.clock()
+    key(s, qtbot, F.Key_0, CTRL)  # the langya press was a mistake: the last one goes
+    mentions = s.store.state["sponsors"]["mentions"]
+    assert (mentions["xiaodangjia"], mentions["langya"]) == (3, 0)
+    assert "琅琊煎饼坊" in s.window.statusBar().currentMessage()
+    # right-click on 小当家's button: its last 口播 (the third) goes too
+    s.clock.advance(5)
+    button = sp.mention_buttons["xiaodangjia"]
+    sp._mention_menu(button, "xiaodangjia", QPoint(2, 2))
+    sp.menu.actions()[0].trigger()
+    settle(s, qtbot)
+    sp.menu.close()
+    assert s.store.state["sponsors"]["mentions"]["xiaodangjia"] == 2
+    kinds = [t for (t,) in s.store.journal.connection.execute("SELECT type FROM journal ORDER BY seq")]
+    assert kinds.count("sponsor.mention") == 4 and kinds.count("sponsor.mention_retract") == 2
+    s.clock.advance(30)
+    s.rec.end_episode()
+    s.rec.flush()
+    events = s.log.events(EPISODE)
+    retracts = [e for e in events if e.kind == A.MENTION_RETRACT]
+    assert [(e.subject, e.ts, e.detail["of_ts"]) for e in retracts] == [
+        ("langya", first_retract, times[3]),
+        ("xiaodangjia", first_retract + 5, times[2]),
+    ]
+    x = compute(s.p, EPISODE, events, info=s.log.episode(EPISODE))
+    said = {sx.sponsor: m for sx in x.sponsors for m in sx.metrics if m.slot_key == "mentions"}
+    assert said["xiaodangjia"].delivered == 2  # three keyed, one taken back
+    assert said["langya"].delivered == 0 and "按错已撤销" in said["langya"].note
+    # the as-run log in the report: the retraction with its time and the mention it takes back
+    row = describe(retracts[0], s.p)
+    assert KIND_ZH[A.MENTION_RETRACT].startswith("撤销口播") and beijing(times[3]) in row and "琅琊" in row
+    book = load_workbook(write_xlsx(x, s.p, tmp_path / "report.xlsx"))
+    lines = [[str(c or "") for c in r] for r in book["播出记录"].iter_rows(values_only=True)]
+    shown = [r for r in lines if r[2].startswith("撤销口播")]
+    assert (
+        len(shown) == 2
+        and shown[0][0].startswith(beijing(first_retract))
+        and beijing(times[3]) in shown[0][3]
+    )
+
+
+def test_taking_back_a_mention_when_there_is_none_is_refused(studio: SimpleNamespace, qtbot: Any) -> None:
+    s = studio
+    before = s.store.seq
+    key(s, qtbot, F.Key_0, CTRL)
+    assert s.store.seq == before  # nothing journaled
+    assert "本期没有可撤销的口播" in s.window.statusBar().currentMessage()
+    s.store.dispatch("sponsor.mention", {"sponsor": "langya"})
+    s.store.dispatch("sponsors.episode_reset", {})  # a new episode: last episode's 口播 cannot be taken back
+    with pytest.raises(Exception) as err:
+        s.store.dispatch("sponsor.mention_retract", {})
+    assert getattr(err.value, "rule", "") == "sponsor.retract"

@@ -15,6 +15,7 @@ state's (the exposure report counts the as-run rows the same keys wrote).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
@@ -25,12 +26,14 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
+from broadcast.clock import STUDIO_TZ
 from broadcast.console import theme
 from broadcast.console.docks import names
 from broadcast.console.docks.onair import OnAir
@@ -42,6 +45,8 @@ GROUP = QT_TRANSLATE_NOOP("SponsorDock", "赞助 Sponsors")
 TITLE = QT_TRANSLATE_NOOP("SponsorDock", "赞助 SPONSOR EVENTS")
 MENU = QT_TRANSLATE_NOOP("MainWindow", "赞助(&S)")
 MENTION_KEYS = tuple(f"Ctrl+{n}" for n in range(1, 10))
+RETRACT_KEY = "Ctrl+0"  # beside the 口播 keys (Ctrl+Z stays the game's undo)
+RETRACT_REASON = "按错（操作员撤销）/ keyed by mistake"  # journaled as it is, whatever the UI language
 SHOT_KEYS = {slot: f"Ctrl+Alt+{n}" for n, slot in enumerate(SHOT_SLOTS, start=1)}
 LOWER_KEYS = {seat: f"Alt+{seat}" for seat in range(1, 7)}
 HOST_KEY = "Alt+0"
@@ -50,6 +55,10 @@ HOST_KEY = "Alt+0"
 def tr(text: str) -> str:
     """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
     return QCoreApplication.translate("", text)
+
+
+def hms(ts: float) -> str:
+    return datetime.fromtimestamp(ts, STUDIO_TZ).strftime("%H:%M:%S") if ts else ""
 
 
 def native(key: str) -> str:
@@ -101,6 +110,8 @@ class SponsorPanel(QWidget):
         self.mention_grid.setSpacing(4)
         self.mention_grid.setContentsMargins(4, 2, 4, 4)
         lay.addWidget(self.mention_box)
+        self.retract_button = _button("", "mentionRetract")
+        self.retract_button.clicked.connect(lambda _c=False: self.retract())
         self.mention_buttons: dict[str, QPushButton] = {}
         self._roster_ids: list[str] = []
         self._seen: tuple[Any, ...] = ()
@@ -179,6 +190,17 @@ class SponsorPanel(QWidget):
         if 1 <= n <= len(self._roster_ids):
             self.onair.run("mention", sponsor=self._roster_ids[n - 1])
 
+    def retract(self, sponsor: str = "") -> None:
+        """Take back the episode's last 口播 (or ``sponsor``'s last): keyed by mistake, never aired."""
+        if sponsor:
+            self.onair.run("mention_retract", sponsor=sponsor, reason=RETRACT_REASON)
+        else:
+            self.onair.run("mention_retract", reason=RETRACT_REASON)
+
+    def last_mention(self) -> dict[str, Any] | None:
+        marks = self.console.state["sponsors"].get("mention_marks") or []
+        return marks[-1] if marks else None
+
     def shot(self, slot: str) -> None:
         self.onair.run("shot", slot=slot)
 
@@ -219,7 +241,16 @@ class SponsorPanel(QWidget):
         self.draw_message.setText(text)
         self.draw_message.setVisible(bool(text))
 
-    def _done(self, name: str, _change: Any) -> None:
+    def _done(self, name: str, change: Any) -> None:
+        if name == "mention_retract" and change is not None:
+            gone = [m for m in change.previous["sponsors"].get("mention_marks", [])]
+            now = {m["seq"] for m in change.state["sponsors"].get("mention_marks", [])}
+            for m in gone:
+                if m["seq"] not in now:
+                    name_ = self._sponsor_name(m["sponsor"])
+                    self.console.notice.emit(
+                        tr("已撤销 {time} 的口播：{name}（报告不计）").format(time=hms(m["ts"]), name=name_)
+                    )
         if name == "draw":
             self._say("")
             self._next_contestant()
@@ -264,18 +295,35 @@ class SponsorPanel(QWidget):
                 self.mention_grid.removeWidget(b)
                 b.deleteLater()
             self.mention_buttons = {}
+            self.mention_grid.removeWidget(self.retract_button)
             for n, sid in enumerate(ids):
                 b = _button("", f"mention_{sid}")
                 b.clicked.connect(lambda _c=False, n=n: self.mention(n + 1))
+                b.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+                b.customContextMenuRequested.connect(
+                    lambda pos, b=b, sid=sid: self._mention_menu(b, sid, pos)
+                )
                 self.mention_grid.addWidget(b, n // 3, n % 3)
                 self.mention_buttons[sid] = b
             self._roster_ids = ids
+            self.mention_grid.addWidget(self.retract_button, (len(ids) + 2) // 3, 0, 1, 3)
         for n, r in enumerate(roster[: len(MENTION_KEYS)]):
             text, colour = count_text(int(sp["mentions"].get(r["id"], 0)), int(r["mentions_min"]) or None)
             b = self.mention_buttons[r["id"]]
             _text(b, f"{r['name']}  {text}   {native(MENTION_KEYS[n])}")
             _style(b, f"QPushButton {{ color: {colour}; text-align: left; padding: 4px 8px; }}")
         self.mention_box.setVisible(bool(roster))
+        last = self.last_mention()
+        if last is None:
+            _text(self.retract_button, tr("撤销口播 {key}（本期还没有）").format(key=native(RETRACT_KEY)))
+        else:
+            _text(
+                self.retract_button,
+                tr("撤销最后一次口播：{name} {time}  {key}").format(
+                    name=self._sponsor_name(last["sponsor"]), time=hms(last["ts"]), key=native(RETRACT_KEY)
+                ),
+            )
+        self.retract_button.setEnabled(last is not None)
         for slot, b in self.shot_buttons.items():
             held = bool(sp.get(slot, {}).get("name"))
             b.setVisible(held)
@@ -290,6 +338,19 @@ class SponsorPanel(QWidget):
             _text(b, f"{label}  {native(LOWER_KEYS[seat])}")
         host, _ = lower_third_for(st, None)
         _text(self.host_button, tr("主持人 {name}  {key}").format(name=host, key=native(HOST_KEY)))
+
+    def _sponsor_name(self, sid: str) -> str:
+        roster = self.console.state["sponsors"]["roster"]
+        return next((str(r["name"]) for r in roster if r["id"] == sid), sid)
+
+    def _mention_menu(self, button: QPushButton, sid: str, pos: Any) -> None:
+        """Right-click on a sponsor's 口播 button: take back that sponsor's last 口播."""
+        menu = QMenu(button)
+        action = menu.addAction(tr("撤销 {name} 的最后一次口播（按错）").format(name=self._sponsor_name(sid)))
+        action.setEnabled(any(m["sponsor"] == sid for m in self.console.state["sponsors"]["mention_marks"]))
+        action.triggered.connect(lambda _c=False: self.retract(sid))
+        self.menu = menu  # tests find it here
+        menu.popup(button.mapToGlobal(pos))
 
     def _refresh_draw(self, st: dict[str, Any]) -> None:
         jg = st["jiugongge"]
@@ -344,6 +405,15 @@ def register(window: Any, onair: OnAir, placements: Any = None) -> SponsorPanel:
             context=CTX,
             args={"n": n},
         )
+    hk.add(
+        "sponsors.mention_retract",
+        QT_TRANSLATE_NOOP("SponsorDock", "撤销本期最后一次口播（按错；报告不计）"),
+        RETRACT_KEY,
+        panel.retract,
+        group=GROUP,
+        menu=menu,
+        context=CTX,
+    )
     for slot, key in SHOT_KEYS.items():
         hk.add(
             f"sponsors.shot.{slot}",
