@@ -102,6 +102,14 @@ def test_the_on_air_docks_and_every_hotkey_speak_english_in_the_english_ui(onair
     w = onair_window
     chinese = [t for t in _chrome(w) if HAN.search(t)]
     assert not chinese, chinese
+    # pictures for a person to look at (offscreen grabs): the window and the F1 sheet in English
+    shots = ROOT / "test-artifacts" / "console"
+    shots.mkdir(parents=True, exist_ok=True)
+    assert w.grab().save(str(shots / "console-en-1920x1080.png"))
+    sheet = w.show_help()
+    sheet.resize(900, 1000)
+    assert sheet.grab().save(str(shots / "console-help-en.png"))
+    sheet.close()
     labels = {h.id: h.label() for h in w.hotkeys.all()}
     assert labels["graphics.take"] == "TAKE: preview to program"
     assert labels["graphics.preview.scoreboard"] == "Scoreboard: to preview / off preview"
