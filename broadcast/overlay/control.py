@@ -7,6 +7,7 @@ Stream Deck through Bitfocus Companion's generic HTTP module) and scripts.
     POST /api/preview  {"graphic": "scoreboard"}      POST /api/shot      {"slot": "table"}
     POST /api/clear    {"graphic": "scoreboard"}      POST /api/lower_third {"seat": 3} | {"host": true}
     POST /api/draw {"contestant": "王建国", "cell": 5}  POST /api/draw_clear
+    POST /api/mention_retract {"sponsor": "xiaodangjia"}?  take back the episode's (that sponsor's) last 口播
     GET  /api/status                  what is on preview/program, the next cue, the counters
     GET  /api/openapi.json            this API described (OpenAPI 3.1)
 
