@@ -107,11 +107,30 @@ def build(
         monitors=(studio is not None) if monitors is None else monitors,
         placements=placements,
     )
+    _producer_menu(window)
     window.restore_layout()
     window.retranslate()
     if recovered:
         window.show_recovered(recovered)
     return window
+
+
+def _producer_menu(window: Any) -> None:
+    """制片(&P) → the producer's workspace (:mod:`broadcast.producer`) as a window of the console, on the
+    same database."""
+    from PySide6.QtCore import QT_TRANSLATE_NOOP
+
+    from broadcast.producer.app import open_from_console
+
+    window.hotkeys.add(
+        "producer.open",
+        QT_TRANSLATE_NOOP("MainWindow", "制片工作台（赞助、合同、选手、赛季播出）…"),
+        "Ctrl+Shift+P",
+        lambda: open_from_console(window),
+        group=QT_TRANSLATE_NOOP("MainWindow", "制片 Producer"),
+        menu=window.menu("producer", QT_TRANSLATE_NOOP("MainWindow", "制片(&P)")),
+        context="MainWindow",
+    )
 
 
 class _Typist(QObject):

@@ -1068,6 +1068,21 @@ Move {n} {rule} {en}</translation>
         <source>赞助(&amp;S)</source>
         <translation>&amp;Sponsors</translation>
     </message>
+    <message>
+        <location filename="../console/app.py" line="127"/>
+        <source>制片工作台（赞助、合同、选手、赛季播出）…</source>
+        <translation>Producer&apos;s workspace (sponsors, contracts, players, season delivery)…</translation>
+    </message>
+    <message>
+        <location filename="../console/app.py" line="130"/>
+        <source>制片 Producer</source>
+        <translation>Producer</translation>
+    </message>
+    <message>
+        <location filename="../console/app.py" line="131"/>
+        <source>制片(&amp;P)</source>
+        <translation>&amp;Producer</translation>
+    </message>
 </context>
 <context>
     <name>Monitors</name>

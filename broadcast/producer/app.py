@@ -59,20 +59,29 @@ def build(
     return window
 
 
-def open_from_console(console_window: Any) -> Any:
-    """The console's 制片 menu: the producer's window on the console's database (its own worker; the
-    console's store thread is never used for the producer's work)."""
+def open_from_console(console_window: Any, *, web: bool = True) -> Any:
+    """The console's 制片 menu (Ctrl+Shift+P): the producer's window on the console's database, a window
+    of the console (closed with it), with a worker of its own (the console's store thread is never used
+    for the producer's work). A second call brings the open window to the front."""
+    import shiboken6
     from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
 
-    db = getattr(console_window.console, "db_path", None) or console_window.console.bridge.store.journal.path
     existing = getattr(console_window, "producer", None)
-    if existing is not None and existing.isVisible():
+    if existing is not None and shiboken6.isValid(existing):
+        existing.show()
         existing.raise_()
         existing.activateWindow()
         return existing
-    window = build(db, settings=console_window.settings, web=True, parent=None)
-    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
-    window.destroyed.connect(window.ws.close)
+    db = console_window.console.db_path
+    window = build(db, settings=console_window.settings, web=web, parent=console_window)
+    window.setWindowFlag(Qt.WindowType.Window, True)
+    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+    ws = window.ws
+    window.destroyed.connect(lambda *_: ws.close())
+    app = QApplication.instance()
+    if app is not None:
+        app.aboutToQuit.connect(ws.close)
     console_window.producer = window
     window.show()
     return window

@@ -111,8 +111,8 @@ def preview_roster(db: Path, sid: int, path: Path) -> RosterPreview:
 
     try:
         rows, ignored = read_roster(path)
-    except ImportError_ as exc:
-        return RosterPreview([], [], list(exc.errors))
+    except ImportError_ as exc:  # the rows read so far are shown with the errors
+        return RosterPreview(exc.rows, [], list(exc.errors))
     try:
         with SeasonDB.open(db) as sdb:
             rep = import_file(sdb, sid, path, dry_run=True, photos=roster_photos(db))

@@ -1107,6 +1107,16 @@ class ProducerWindow(QMainWindow):
         self.state_label.setObjectName("saveState")
         bar.addWidget(self.state_label)
         view = self.menuBar().addMenu(tr("视图(&V)"))
+        self.tab_actions: list[QAction] = []
+        for i in range(4):  # Ctrl+1 … Ctrl+4: the tabs, from the keyboard
+            act = QAction(self)
+            act.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
+            act.triggered.connect(lambda _c=False, i=i: self.tabs.setCurrentIndex(i))
+            view.addAction(act)
+            self.tab_actions.append(act)
+        self._name_tab_actions()
+        self.tabs.currentChanged.connect(self._tab_shown)
+        view.addSeparator()
         for lang, label in (("zh_CN", "中文界面 Chinese UI"), ("en", "English UI 英文界面")):
             view.addAction(label).triggered.connect(lambda _c=False, lang=lang: self.set_language(lang))
         ws.checked.connect(self.show_check)
@@ -1159,6 +1169,15 @@ class ProducerWindow(QMainWindow):
                 node = d.get((spec.section,))
                 rows.append(((spec.section,), label, node.get("sponsor") if isinstance(node, dict) else None))
         return rows
+
+    def _name_tab_actions(self) -> None:
+        for i, act in enumerate(self.tab_actions):
+            act.setText(self.tabs.tabText(i))
+
+    def _tab_shown(self, index: int) -> None:
+        """The season's delivery is read when its tab is shown (the as-run log grows while on air)."""
+        if self.tabs.widget(index) is self.delivery:
+            self.delivery.refresh()
 
     def open_slot(self, path: Path_) -> None:
         self.tabs.setCurrentWidget(self.slots)
@@ -1265,6 +1284,7 @@ class ProducerWindow(QMainWindow):
         ):
             self.tabs.addTab(w, t)
         self.tabs.setCurrentIndex(current)
+        self._name_tab_actions()
         if path:
             self.slots.select(path, rebuild=True)
         self.save_action.setText(tr("保存排期 (Ctrl+S)"))

@@ -54,6 +54,7 @@ class Workspace(QObject):
         self._timer.setInterval(CHECK_DELAY_MS)
         self._timer.timeout.connect(self.recheck)
         self.base = Base()
+        self.closed = False
         self.recheck()
 
     def _served_root(self) -> Path:
@@ -211,6 +212,10 @@ class Workspace(QObject):
 
     # -- closing ---------------------------------------------------------------------------------------------
     def close(self) -> None:
+        """Finish the queued work, stop the preview's server and remove its store (idempotent)."""
+        if self.closed:
+            return
+        self.closed = True
         self._timer.stop()
         self.bridge.close()
         self.studio.close()

@@ -50,13 +50,14 @@ MAX_NAME = 20
 
 class ImportError_(GoujiError):
     """The file cannot be imported; ``errors`` lists every problem as ``file:row N: 中文 / English``
-    (the first is the error's message)."""
+    (the first is the error's message); ``rows``: the rows that were read, for a preview of the file."""
 
     rule = "import"
     show_rule = False
 
-    def __init__(self, errors: list[str]) -> None:
+    def __init__(self, errors: list[str], rows: list[RosterRow] | None = None) -> None:
         self.errors = errors
+        self.rows = list(rows or [])
         zh, _, en = (errors[0] if errors else "导入失败 / import failed").partition(" / ")
         super().__init__("import", zh, en)
 
@@ -249,7 +250,7 @@ def read_roster(path: str | Path, *, sheet: str | None = None) -> tuple[list[Ros
     if not out and not errors:
         errors.append(f"{p}:row 2: 只有表头，没有选手 / no player rows")
     if errors:
-        raise ImportError_(errors)
+        raise ImportError_(errors, out)
     return out, ignored
 
 
