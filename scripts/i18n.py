@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Refresh the console's translation catalogs from the code: ``scripts/i18n.py [--check]``.
+"""Refresh the windows' translation catalogs from the code: ``scripts/i18n.py [--check]``.
 
-Runs ``pyside6-lupdate`` over ``broadcast/console`` into ``broadcast/i18n/console_en.ts`` (existing
-translations kept; new source strings marked unfinished for Qt Linguist) and compiles the ``.qm``.
+Runs ``pyside6-lupdate`` over ``broadcast/console`` into ``broadcast/i18n/console_en.ts`` and over
+``broadcast/producer`` into ``broadcast/i18n/producer_en.ts`` (existing translations kept; new source
+strings marked unfinished for Qt Linguist) and compiles the ``.qm``.
 ``--check`` changes nothing and exits 1 if a string of the code has no translation in the catalog.
 """
 
@@ -16,11 +17,15 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CATALOGS = [ROOT / "broadcast" / "i18n" / "console_en.ts"]
+# catalog → the package whose strings it translates
+CATALOGS = {
+    ROOT / "broadcast" / "i18n" / "console_en.ts": "console",
+    ROOT / "broadcast" / "i18n" / "producer_en.ts": "producer",
+}
 
 
-def sources() -> list[str]:
-    base = ROOT / "broadcast" / "console"
+def sources(package: str) -> list[str]:
+    base = ROOT / "broadcast" / package
     return [str(p) for p in sorted(base.rglob("*.py"))]
 
 
@@ -43,13 +48,14 @@ def untranslated(ts: Path) -> list[str]:
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     bad = 0
-    for ts in CATALOGS:
+    for ts, package in CATALOGS.items():
         target = ts
         if check:
             tmp = Path(tempfile.mkdtemp()) / ts.name
-            shutil.copy(ts, tmp)
+            if ts.exists():
+                shutil.copy(ts, tmp)
             target = tmp
-        cmd = [tool("pyside6-lupdate"), *sources(), "-no-obsolete", "-ts", str(target)]
+        cmd = [tool("pyside6-lupdate"), *sources(package), "-no-obsolete", "-ts", str(target)]
         subprocess.run(cmd, check=True, capture_output=True)
         missing = untranslated(target)
         for m in missing:

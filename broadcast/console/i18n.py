@@ -1,4 +1,5 @@
-"""Qt translation catalogs of the console: Chinese source strings (the default UI), English catalog.
+"""Qt translation catalogs of the windows (console, producer): Chinese source strings (the default UI),
+English catalogs (one per window, all installed together).
 
 The ``.ts`` sources live in ``broadcast/i18n/`` (edited with Qt Linguist, refreshed from the code with
 ``pyside6-lupdate``); the compiled ``.qm`` files are built by ``scripts/setup.sh`` or, when missing or
@@ -56,13 +57,16 @@ def install(lang: str) -> bool:
         lang = "zh_CN"
     if lang == "zh_CN":
         return True
-    ts = I18N / f"console_{lang}.ts"
-    if not ts.exists():
+    catalogs = sorted(I18N.glob(f"*_{lang}.ts"))  # the console's, the producer's …
+    if not catalogs:
         return False
-    qm = build(ts)
-    t = QTranslator(app)
-    if qm is None or not t.load(str(qm)):
-        return False
-    app.installTranslator(t)
-    _installed.append(t)
-    return True
+    ok = True
+    for ts in catalogs:
+        qm = build(ts)
+        t = QTranslator(app)
+        if qm is None or not t.load(str(qm)):
+            ok = False
+            continue
+        app.installTranslator(t)
+        _installed.append(t)
+    return ok

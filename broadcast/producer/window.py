@@ -648,7 +648,7 @@ class SeasonTab(QWidget):
         # players
         pw = QWidget()
         pl = QVBoxLayout(pw)
-        pl.addWidget(self._title(tr("选手")))
+        pl.addWidget(self._title(tr("参赛选手")))
         self.players = _table(
             [tr("照片"), tr("编号"), tr("姓名"), tr("队伍"), tr("性别"), tr("电话"), tr("籍贯")]
         )
@@ -1078,7 +1078,7 @@ class ProducerWindow(QMainWindow):
         self.issues.setObjectName("issues")
         self.issues.itemActivated.connect(self._goto_issue)
         self.issues.itemClicked.connect(self._goto_issue)
-        dock = QDockWidget(tr("检查结果（与 sponsors check 相同）"), self)
+        self.issues_dock = dock = QDockWidget(tr("检查结果（与 sponsors check 相同）"), self)
         dock.setObjectName("dock_issues")
         dock.setWidget(self.issues)
         dock.setFeatures(
@@ -1086,6 +1086,7 @@ class ProducerWindow(QMainWindow):
             | QDockWidget.DockWidgetFeature.DockWidgetFloatable
         )
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        self.resizeDocks([dock], [150], Qt.Orientation.Vertical)  # the tabs keep the height
         bar = self.addToolBar(tr("排期"))
         bar.setObjectName("toolbar")
         bar.setMovable(False)
@@ -1096,7 +1097,7 @@ class ProducerWindow(QMainWindow):
         save_button = bar.widgetForAction(self.save_action)
         if save_button is not None:
             save_button.setObjectName("save")
-        reload_action = QAction(tr("重新读取文件"), self)
+        self.reload_action = reload_action = QAction(tr("重新读取文件"), self)
         reload_action.triggered.connect(self.reload_file)
         bar.addAction(reload_action)
         bar.addSeparator()
@@ -1106,7 +1107,7 @@ class ProducerWindow(QMainWindow):
         self.state_label = QLabel()
         self.state_label.setObjectName("saveState")
         bar.addWidget(self.state_label)
-        view = self.menuBar().addMenu(tr("视图(&V)"))
+        self.view_menu = view = self.menuBar().addMenu(tr("视图(&V)"))
         self.tab_actions: list[QAction] = []
         for i in range(4):  # Ctrl+1 … Ctrl+4: the tabs, from the keyboard
             act = QAction(self)
@@ -1175,9 +1176,14 @@ class ProducerWindow(QMainWindow):
             act.setText(self.tabs.tabText(i))
 
     def _tab_shown(self, index: int) -> None:
-        """The season's delivery is read when its tab is shown (the as-run log grows while on air)."""
+        """The season's delivery is read when its tab is shown (the as-run log grows while on air); the
+        slots' tab opens on the first slot, with its preview, when none is open yet."""
         if self.tabs.widget(index) is self.delivery:
             self.delivery.refresh()
+        elif self.tabs.widget(index) is self.slots and not self.slots.path:
+            rows = self.slot_rows()
+            if rows:
+                self.slots.select(rows[0][0], rebuild=True)
 
     def open_slot(self, path: Path_) -> None:
         self.tabs.setCurrentWidget(self.slots)
@@ -1288,6 +1294,9 @@ class ProducerWindow(QMainWindow):
         if path:
             self.slots.select(path, rebuild=True)
         self.save_action.setText(tr("保存排期 (Ctrl+S)"))
+        self.reload_action.setText(tr("重新读取文件"))
+        self.view_menu.setTitle(tr("视图(&V)"))
+        self.issues_dock.setWindowTitle(tr("检查结果（与 sponsors check 相同）"))
         self.setWindowTitle(tr("制片工作台 · 《够级大明星》赞助排期与赛季"))
         if self.ws.check is not None:
             self.show_check(self.ws.check)

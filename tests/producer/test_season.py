@@ -165,3 +165,31 @@ def test_the_tabs_answer_ctrl_1_to_4(producer: Any, qtbot: Any) -> None:
     for i in (3, 1, 2, 0):
         qtbot.keyClick(w, Qt.Key(Qt.Key.Key_1 + i), Qt.KeyboardModifier.ControlModifier)
         assert w.tabs.currentIndex() == i
+
+
+def test_chinese_first_and_english_on_demand(producer: Any, qtbot: Any) -> None:
+    w = _demo(producer, qtbot)
+    tabs = [w.tabs.tabText(i) for i in range(w.tabs.count())]
+    assert tabs == ["赞助与合同", "广告位与预览", "选手与赛季", "赛季播出"]
+    w.set_language("en")
+    try:
+        assert [w.tabs.tabText(i) for i in range(w.tabs.count())] == [
+            "Sponsors and contracts",
+            "Slots and preview",
+            "Roster and season",
+            "Season delivery",
+        ]
+        assert w.view_menu.title() == "&View" and w.save_action.text() == "Save placements (Ctrl+S)"
+        assert w.windowTitle().startswith("Producer's workspace")
+        assert w.settings.value("language") == "en"
+        w.open_slot(("title",))
+        labels = {lab.text() for lab in w.slots.form.findChildren(type(w.delivery.summary))}
+        assert {"Contract starts", "Contract ends", "Brand film"} <= labels, labels
+        assert w.delivery.table.horizontalHeaderItem(6).text() == "To add in coming episodes"
+        # the console's strings keep their own words beside the producer's catalog
+        from PySide6.QtCore import QCoreApplication
+
+        assert QCoreApplication.translate("MainWindow", "比赛(&M)") == "&Match"
+    finally:
+        w.set_language("zh_CN")
+    assert w.tabs.tabText(0) == "赞助与合同"
