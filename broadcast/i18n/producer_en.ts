@@ -674,7 +674,7 @@
     </message>
     <message>
         <location filename="../producer/window.py" line="954"/>
-        <location filename="../producer/window.py" line="1243"/>
+        <location filename="../producer/window.py" line="1244"/>
         <source>取消</source>
         <translation>Cancel</translation>
     </message>
@@ -760,122 +760,125 @@
     </message>
     <message>
         <location filename="../producer/window.py" line="1072"/>
-        <location filename="../producer/window.py" line="1285"/>
+        <location filename="../producer/window.py" line="1286"/>
         <source>赞助与合同</source>
         <translation>Sponsors and contracts</translation>
     </message>
     <message>
         <location filename="../producer/window.py" line="1073"/>
-        <location filename="../producer/window.py" line="1286"/>
+        <location filename="../producer/window.py" line="1287"/>
         <source>广告位与预览</source>
         <translation>Slots and preview</translation>
     </message>
     <message>
         <location filename="../producer/window.py" line="1074"/>
-        <location filename="../producer/window.py" line="1287"/>
+        <location filename="../producer/window.py" line="1288"/>
         <source>选手与赛季</source>
         <translation>Roster and season</translation>
     </message>
     <message>
         <location filename="../producer/window.py" line="1075"/>
-        <location filename="../producer/window.py" line="1288"/>
+        <location filename="../producer/window.py" line="1289"/>
         <source>赛季播出</source>
         <translation>Season delivery</translation>
     </message>
     <message>
         <location filename="../producer/window.py" line="1081"/>
+        <location filename="../producer/window.py" line="1299"/>
         <source>检查结果（与 sponsors check 相同）</source>
         <translation>Checks (the same as sponsors check)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1089"/>
+        <location filename="../producer/window.py" line="1090"/>
         <source>排期</source>
         <translation>Placements</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1092"/>
-        <location filename="../producer/window.py" line="1295"/>
+        <location filename="../producer/window.py" line="1093"/>
+        <location filename="../producer/window.py" line="1296"/>
         <source>保存排期 (Ctrl+S)</source>
         <translation>Save placements (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1099"/>
+        <location filename="../producer/window.py" line="1100"/>
+        <location filename="../producer/window.py" line="1297"/>
         <source>重新读取文件</source>
         <translation>Read the file again</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1109"/>
+        <location filename="../producer/window.py" line="1110"/>
+        <location filename="../producer/window.py" line="1298"/>
         <source>视图(&amp;V)</source>
         <translation>&amp;View</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1127"/>
+        <location filename="../producer/window.py" line="1128"/>
         <source>已保存：{f}</source>
         <translation>Saved: {f}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1130"/>
-        <location filename="../producer/window.py" line="1296"/>
+        <location filename="../producer/window.py" line="1131"/>
+        <location filename="../producer/window.py" line="1300"/>
         <source>制片工作台 · 《够级大明星》赞助排期与赛季</source>
         <translation>Producer&apos;s workspace · 《够级大明星》 sponsor placements and season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1151"/>
+        <location filename="../producer/window.py" line="1152"/>
         <source>第{n}格</source>
         <translation>cell {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1153"/>
+        <location filename="../producer/window.py" line="1154"/>
         <source>第{n}行</source>
         <translation>line {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1161"/>
+        <location filename="../producer/window.py" line="1162"/>
         <source>{label}（第{n}家，签约 {d}）</source>
         <translation>{label} (no. {n}, signed {d})</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1166"/>
+        <location filename="../producer/window.py" line="1167"/>
         <source>{label} {s}秒</source>
         <translation>{label} {s} s</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1207"/>
+        <location filename="../producer/window.py" line="1208"/>
         <source>有 {n} 个错误，不能保存</source>
         <translation>{n} errors: cannot save</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1207"/>
+        <location filename="../producer/window.py" line="1208"/>
         <source>检查通过</source>
         <translation>Checks passed</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1208"/>
+        <location filename="../producer/window.py" line="1209"/>
         <source>未保存</source>
         <translation>unsaved</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1240"/>
+        <location filename="../producer/window.py" line="1241"/>
         <source>文件被改过</source>
         <translation>The file was changed</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1241"/>
+        <location filename="../producer/window.py" line="1242"/>
         <source>覆盖别人的修改，还是先重新读取？</source>
         <translation>Overwrite the other changes, or read the file again first?</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1242"/>
+        <location filename="../producer/window.py" line="1243"/>
         <source>覆盖保存</source>
         <translation>Overwrite</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1256"/>
+        <location filename="../producer/window.py" line="1257"/>
         <source>未保存：{n} 个错误（见下方检查结果）</source>
         <translation>Not saved: {n} errors (see the checks below)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1302"/>
+        <location filename="../producer/window.py" line="1306"/>
         <source>排期有未保存的修改</source>
         <translation>The placements have unsaved changes</translation>
     </message>
