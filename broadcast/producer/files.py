@@ -32,6 +32,26 @@ FILMS = "films"
 THUMBS = ".thumbs"  # film poster frames (hidden: the overlay server never serves them)
 
 
+class AssetMissing(GoujiError, FileNotFoundError):
+    """The picked file is not there (moved, or a folder): ``AssetMissing(where=path)``."""
+
+    rule = "asset"
+    zh = "文件不存在"
+    en = "no such file"
+    show_rule = False
+
+
+class PhotoRefused(GoujiError, ValueError):
+    """A roster row's photo is not a picture the lower thirds can show (the importer's photo hook
+    refuses with a ValueError, so this is one)."""
+
+    rule = "photo"
+    show_rule = False
+
+    def __init__(self, zh: str, en: str) -> None:
+        super().__init__("photo", zh, en)
+
+
 class AssetRefused(GoujiError):
     """A picked file would not air; ``issues`` are the checker's lines about the field (``str()`` lists
     them, one a line)."""
@@ -74,7 +94,7 @@ def copy_in(src: Path, folder: Path, stem: str) -> tuple[Path, bool]:
     file); the same content already there is reused. Returns (path, copied now)."""
     src = Path(src).expanduser()
     if not src.is_file():
-        raise FileNotFoundError(2, "文件不存在 / no such file", str(src))
+        raise AssetMissing(where=src)
     folder.mkdir(parents=True, exist_ok=True)
     suffix = src.suffix.lower()
     want = _digest(src)
@@ -221,7 +241,9 @@ def roster_photos(db: str | Path) -> Any:
         try:
             check_photo(src)
         except media.MediaError as exc:
-            raise ValueError(f"照片 {src.name} {exc} / the photo is not a usable picture") from None
+            raise PhotoRefused(
+                f"照片 {src.name} 不能用：{exc.zh}", f"the photo {src.name} is not a usable picture: {exc.en}"
+            ) from None
         if dry_run:
             return src.name
         return store_photo(db, src)

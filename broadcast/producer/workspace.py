@@ -19,6 +19,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from broadcast import project
+from broadcast.errors import GoujiError
 from broadcast.producer.draft import Check, Path_, PlacementsDraft
 from broadcast.producer.preview import Base, PreviewStudio, View, preview_actions, sponsors_root
 
@@ -170,9 +171,11 @@ class Workspace(QObject):
         def work() -> tuple[str, int]:
             check = self.draft.check(text=text)
             if check.placements is None:
-                raise ValueError(
-                    "排期有错误，改正后才能预览 / fix the errors to preview: "
-                    + "；".join(i.message for i in check.errors[:3])
+                errors = "；".join(i.message for i in check.errors[:3])
+                raise GoujiError(
+                    "placements",
+                    f"排期有错误，改正后才能预览：{errors}",
+                    f"the placements have {len(check.errors)} error(s): fix them to see the preview",
                 )
             return self.studio.url, self.studio.show(preview_actions(check.placements, view, base))
 

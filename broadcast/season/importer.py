@@ -281,7 +281,7 @@ def import_roster(
                 except ValueError as exc:
                     errors.append(f"{path}:row {rec.row}: {exc}")
         if errors:
-            raise ImportError_(errors)
+            raise ImportError_(errors, rows)
     with sdb.transaction() as c:
         team_ids = {r["name"]: int(r["id"]) for r in sdb.teams(season_id)}
         for rec in rows:

@@ -37,7 +37,7 @@ SETTLE = """async t => {
   return true;
 }"""
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = pytest.mark.timeout(900)  # a guard for 20 moments × 2 pages on a loaded machine
 
 
 @pytest.fixture

@@ -85,6 +85,18 @@ def test_a_roster_is_previewed_before_anything_is_written(producer: Any, qtbot: 
         "姓名,队伍,性别,编号\n张立国,小当家便利店联盟队,男,A01\n李春燕,沂河源矿泉水队,女,B01\n",
         encoding="utf-8",
     )
+    # a photo that is no picture: found by the preview (the importer's dry run), the rows still shown
+    fake = tmp_path / "photo.jpg"
+    fake.write_text("not a picture", encoding="utf-8")
+    bad_photo = tmp_path / "名单-照片.csv"
+    bad_photo.write_text("姓名,队伍,照片\n张立国,小当家便利店联盟队,photo.jpg\n", encoding="utf-8")
+    w.season.dialog = None
+    w.season.import_roster(bad_photo)
+    _wait(qtbot, w, lambda: w.season.dialog is not None)
+    d = w.season.dialog
+    assert d.rows.rowCount() == 1 and not d.import_button.isEnabled()
+    assert "照片 photo.jpg 不能用" in d.errors.item(0).text() and _red(d.rows.item(0, 0))
+    d.reject()
     w.season.dialog = None
     w.season.import_roster(good)
     _wait(qtbot, w, lambda: w.season.dialog is not None)
