@@ -10,7 +10,11 @@ decision with the completion list.
    starts at the Enter key press (the typing before it is not counted) and stops when the page reports
    the frame that shows that decision. Printed: p50/p99 of key → frame (the page's rAF start, same
    machine clock; the goal p99 ≤ 30 ms), key → echo back in Python (an upper bound), and key → journaled
-   (the store has appended it and swapped the state in).
+   (the store has appended it and swapped the state in). Every other decision is the same run's
+   baseline: dispatched on the console's store thread with no key and no console code on the way (the
+   console still shows it), timed the same way; key → frame is also printed as a ratio to it, so that
+   what the console adds is told apart from what the machine's load and its disk's commits cost.
+   ``--decisions`` counts the typed ones.
 2. **Keystrokes.** For every decision of ``--games`` self-played games: the fewest keys that enter it
    with the completion list — type a prefix of what an operator writes (``TTTTT``, ``p``, ``5 QQQQQ``),
    arrow down to the wanted row if it is not what was typed, Enter — as the console computes its list
@@ -167,6 +171,8 @@ def latency_figures(decisions: int) -> dict[str, float]:
     key_frame: list[float] = []
     key_echo: list[float] = []
     key_journal: list[float] = []
+    base_frame: list[float] = []
+    base_journal: list[float] = []
 
     def pump_until(pred: Any, timeout: float = 10.0) -> None:
         end = time.monotonic() + timeout
@@ -184,20 +190,30 @@ def latency_figures(decisions: int) -> dict[str, float]:
             QTest.keyClicks(entry, str(played.leader))
             QTest.keyClick(entry, Qt.Key.Key_Return)
             pump_until(lambda: not console.busy and console.mode().name == "play")
-            for a in played.moves:
+            for i, a in enumerate(played.moves):
                 if len(key_frame) >= decisions:
                     break
-                QTest.keyClicks(entry, operator_text(a, console.game.pending_seat))
-                app.processEvents()
+                direct = i % 2 == 1  # the same-run baseline: every other decision without the console
+                if not direct:
+                    QTest.keyClicks(entry, operator_text(a, console.game.pending_seat))
+                    app.processEvents()
                 before = store.seq
                 t0, w0 = time.perf_counter(), time.time()
-                QTest.keyClick(entry, Qt.Key.Key_Return)
+                if direct:  # on the console's store thread, as the control API's or a season's work
+                    console.bridge.call(store.dispatch, "game.play", {"line": str(a)})
+                else:
+                    QTest.keyClick(entry, Qt.Key.Key_Return)
                 pump_until(lambda b=before: store.seq > b)
                 seq = store.seq
                 with cond:
                     if not cond.wait_for(lambda s=seq: any(k >= s for k in rendered), timeout=10):
                         raise SystemExit(f"the page never rendered #{seq}")
                     r = rendered[min(k for k in rendered if k >= seq)]
+                if direct:
+                    base_frame.append((r.page_frame - w0) * 1000)
+                    base_journal.append((journaled[seq] - t0) * 1000)
+                    pump_until(lambda s=seq: console.state["meta"]["seq"] >= s)
+                    continue
                 key_frame.append((r.page_frame - w0) * 1000)
                 key_echo.append((r.received - t0) * 1000)
                 key_journal.append((journaled[seq] - t0) * 1000)
@@ -216,6 +232,11 @@ def latency_figures(decisions: int) -> dict[str, float]:
         "echo_p99": pct(key_echo, 99),
         "journal_p50": statistics.median(key_journal),
         "journal_p99": pct(key_journal, 99),
+        "base_n": len(base_frame),
+        "base_frame_p50": statistics.median(base_frame),
+        "base_frame_p99": pct(base_frame, 99),
+        "base_journal_p50": statistics.median(base_journal),
+        "base_journal_p99": pct(base_journal, 99),
     }
 
 
@@ -249,6 +270,16 @@ def main() -> int:
     print(
         f"  key → journaled (store thread):                  p50 {lat['journal_p50']:.1f} ms, "
         f"p99 {lat['journal_p99']:.1f} ms"
+    )
+    print(
+        f"  baseline, same run ({lat['base_n']:.0f} decisions in between, dispatched on the store thread "
+        f"without a key or the console): → frame p50 {lat['base_frame_p50']:.1f} ms, p99 "
+        f"{lat['base_frame_p99']:.1f} ms; → journaled p50 {lat['base_journal_p50']:.1f} ms, p99 "
+        f"{lat['base_journal_p99']:.1f} ms"
+    )
+    print(
+        f"  key → frame as a ratio to the baseline: p50 × {lat['frame_p50'] / lat['base_frame_p50']:.2f}, "
+        f"p99 × {lat['frame_p99'] / lat['base_frame_p99']:.2f}; load average {os.getloadavg()[0]:.1f}"
     )
     return 0
 

@@ -6,7 +6,8 @@ Goal (issue 13): no page dropped, every page ends on the final state, latest sta
 The studio's overlay server (this process) serves a real ShowStore (SQLite journal; schema validation
 off so that the changes come as fast as dispatch allows); a second process opens ``--pages`` WebSocket
 pages (aiohttp, as many sockets as OBS browser sources and preview screens would) and applies every
-snapshot/patch as a page does. Then ``--changes`` actions are dispatched back to back (show fields and
+snapshot/patch and acknowledges it as a page does (``overlays/js/client.js``: ``ack=1``). Then
+``--changes`` actions are dispatched back to back (show fields and
 graphics toggles). For every change and every page: the time from the change (the store's listener) to
 the page holding that state or a newer one. Printed: p50/p99/max of that lag, the messages the pages
 received against changes × pages (what coalescing saved), pages dropped, pages on the final state.
@@ -47,7 +48,7 @@ port, n = int(sys.argv[1]), int(sys.argv[2])
 async def page(i, session, final, out):
     state, seen, dropped = {}, [], False
     try:
-        async with session.ws_connect(f"ws://127.0.0.1:{port}/ws?bus=program", heartbeat=None) as ws:
+        async with session.ws_connect(f"ws://127.0.0.1:{port}/ws?bus=program&ack=1", heartbeat=None) as ws:
             out["connected"] += 1
             while True:
                 msg = await ws.receive()
@@ -55,6 +56,8 @@ async def page(i, session, final, out):
                     dropped = True
                     break
                 data = json.loads(msg.data)
+                if data["type"] in ("snapshot", "patch"):  # as the pages' client.js does
+                    await ws.send_str('{"type":"ack","seq":%d}' % data["seq"])
                 if data["type"] == "snapshot":
                     state = data["state"]
                 elif data["type"] == "patch":
@@ -186,7 +189,8 @@ def report(r: dict[str, Any], base: dict[str, Any] | None) -> None:
         f"{r['messages']:,} for {changes + 1:,} changes × {n} pages = {total:,} "
         f"({r['messages'] / total:.1%}); "
         f"server: {stats['patches']:,} patches, {stats.get('merged', 0):,} changes merged before the loop, "
-        f"{stats['coalesced']:,} coalesced per page, {stats['closed_slow']} closed as too slow"
+        f"{stats['coalesced']:,} coalesced per page, {stats['closed_slow']} closed as too slow, "
+        f"{stats.get('ack_waits', 0)} acks waited out"
     )
     print(
         f"  CPU: studio process {r['cpu_self']:.1f} s, page process {r['cpu_pages']:.1f} s "

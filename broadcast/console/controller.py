@@ -194,10 +194,12 @@ class Console(QObject):
 
     def _entry_ticket_for(self, label: str, *, notice: bool = False, rule: str = "?") -> int:
         """A ticket for work started from the entry line: the entry is busy until the answer, which
-        is shown as accepted (``label``) or as a refusal under the entry."""
+        is shown as accepted (``label``) or as a refusal under the entry. The caller hands the work to
+        the bridge first and then emits ``busyChanged(True)`` (:meth:`_busy`): the action is on its
+        way to the store before any widget work (the answer is queued to this thread, so it cannot
+        come before)."""
         ticket = self.bridge.ticket()
         self._entry_ticket = ticket
-        self.busyChanged.emit(True)
 
         def done(_value: Any) -> None:
             self.accepted.emit(label)
@@ -209,6 +211,11 @@ class Console(QObject):
 
     def _send_entry(self, type_: str, payload: dict[str, Any], label: str) -> None:
         self.bridge.dispatch(type_, payload, ticket=self._entry_ticket_for(label))
+        self._busy()
+
+    def _busy(self) -> None:
+        if self._entry_ticket is not None:
+            self.busyChanged.emit(True)
 
     # -- the season and the match ------------------------------------------------------------
     @property
@@ -222,6 +229,7 @@ class Console(QObject):
         """A season call started from the entry line (see :meth:`_entry_ticket_for`)."""
         ticket = self._entry_ticket_for(done, notice=True, rule="season")
         self.bridge.call(lambda: fn(*args, **kw), ticket=ticket)
+        self._busy()
 
     def save_game(self) -> None:
         from broadcast.season.live import save_game

@@ -27,6 +27,12 @@ class RecordModel(QAbstractTableModel):
         self._names: dict[int, str] = {}
         self._headers = ("#", "座位", "出牌", "说法", "")
         self._bold = theme.font(theme.SIZE_RECORD, bold=True)
+        self._warn = QBrush(QColor(theme.WARN))
+        self._muted = QBrush(QColor(theme.MUTED))
+        # what data() answers, per row and column: {role: value}, built once per row. A paint asks
+        # every visible cell for half a dozen roles (hundreds of calls into Python per paint, after
+        # every decision): each is one lookup, not a recomputation with new brushes.
+        self._cells: list[tuple[dict[int, Any], ...]] = []
 
     @property
     def headers(self) -> tuple[str, ...]:
@@ -43,11 +49,36 @@ class RecordModel(QAbstractTableModel):
             if len(moves) > len(old):
                 self.beginInsertRows(NO_INDEX, len(old), len(moves) - 1)
                 self._moves = list(moves)
+                self._cells.extend(self._row(m) for m in moves[len(old) :])
                 self.endInsertRows()
             return
         self.beginResetModel()
         self._moves, self._names = list(moves), dict(names)
+        self._cells = [self._row(m) for m in self._moves]
         self.endResetModel()
+
+    def _row(self, m: MoveInfo) -> tuple[dict[int, Any], ...]:
+        roles = Qt.ItemDataRole
+        display, fg, font = roles.DisplayRole, roles.ForegroundRole, roles.FontRole
+        tip = f"{m.number}. {m.line}  {m.words}  {' · '.join(m.tags)}"
+        texts = (
+            str(m.number),
+            f"{m.seat} {self._names.get(m.seat, '')}".strip(),
+            m.line.split(" ", 1)[1],
+            m.words,
+            " · ".join(m.tags),
+        )
+        row = []
+        for col, text in enumerate(texts):
+            cell: dict[int, Any] = {display: text, roles.ToolTipRole: tip, self.MoveRole: m}
+            if col == 4:
+                cell[fg] = self._warn
+            elif m.kind in ("pass", "yield"):
+                cell[fg] = self._muted
+            if m.lead and col in (2, 3):
+                cell[font] = self._bold
+            row.append(cell)
+        return tuple(row)
 
     def move_at(self, row: int) -> MoveInfo | None:
         return self._moves[row] if 0 <= row < len(self._moves) else None
@@ -76,31 +107,7 @@ class RecordModel(QAbstractTableModel):
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        row, col = index.row(), index.column()
-        m = self._moves[row]
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == 0:
-                return str(m.number)
-            if col == 1:
-                return f"{m.seat} {self._names.get(m.seat, '')}".strip()
-            if col == 2:
-                return m.line.split(" ", 1)[1]
-            if col == 3:
-                return m.words
-            return " · ".join(m.tags)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if col == 4:
-                return QBrush(QColor(theme.WARN))
-            if m.kind in ("pass", "yield"):
-                return QBrush(QColor(theme.MUTED))
-            return None
-        if role == Qt.ItemDataRole.FontRole and m.lead and col in (2, 3):
-            return self._bold
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{m.number}. {m.line}  {m.words}  {' · '.join(m.tags)}"
-        if role == self.MoveRole:
-            return m
-        return None
+        return self._cells[index.row()][index.column()].get(role)
 
 
 class CompletionModel(QAbstractListModel):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QModelIndex, QRectF, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QModelIndex, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -431,6 +431,8 @@ class EntryLine(QLineEdit):
     """The entry line: keeps focus; owns Enter, Tab, Esc and the arrows; gives up registered hotkeys;
     keys typed while an entry is on its way to the store are kept and replayed after."""
 
+    BUSY_SHOWN_AFTER_MS = 150
+
     submitted = Signal(str)
     moveSelection = Signal(int)  # -1 up, +1 down
     complete = Signal()
@@ -443,12 +445,24 @@ class EntryLine(QLineEdit):
         self.hotkeys = hotkeys
         self._held: list[QKeyEvent] = []
         self._busy = False
+        self._busy_timer = QTimer(self)
+        self._busy_timer.setSingleShot(True)
+        self._busy_timer.setInterval(self.BUSY_SHOWN_AFTER_MS)
+        self._busy_timer.timeout.connect(lambda: _set_props(self, busy=self._busy))
         self.setClearButtonEnabled(False)
         self.setMinimumHeight(theme.SIZE_ENTRY + 24)
 
     def set_busy(self, busy: bool) -> None:
+        """Keys typed while an entry is on its way are held (and replayed after the answer) at once;
+        the line is shown muted only if the answer takes longer than ``BUSY_SHOWN_AFTER_MS`` — a
+        decision is answered in a few ms, and re-styling the line twice for each would cost the Qt
+        thread more than that (style sheets re-polish the widget)."""
         self._busy = busy
-        _set_props(self, busy=busy)
+        if busy:
+            self._busy_timer.start()
+        else:
+            self._busy_timer.stop()
+            _set_props(self, busy=False)
         if not busy:
             held, self._held = self._held, []
             for ev in held:

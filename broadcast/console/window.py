@@ -43,6 +43,10 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.setObjectName("consoleWindow")
         self.setDockNestingEnabled(True)
+        # docks snap to their new size at once: an animated re-layout (Qt's default) repaints the
+        # window for every animation step each time a dock's contents change size — after every
+        # decision — and that painting competes with the on-air path for the interpreter
+        self.setAnimated(False)
         self.hotkeys = HotkeyRegistry(self)
         self._menus: dict[str, tuple[QMenu, str]] = {}
         self._docks: dict[str, tuple[QDockWidget, str, str]] = {}

@@ -11,6 +11,12 @@ Protocol (``/ws?bus=program&token=…``, JSON text frames):
   page fell behind), then ``{"type": "patch", "seq": n, "set": {section: value, …}}`` for every applied
   action, carrying the whole of each top-level section that changed (``meta`` always). Pages replace
   those sections. ``{"type": "hb"}`` every few seconds so a page can tell a dead link from a quiet show.
+* page → server ``{"type": "ack", "seq": n}`` for every snapshot or patch it has applied, when it
+  connected with ``ack=1`` (the pages' ``client.js`` does): the server then keeps at most
+  ``ACK_WINDOW`` messages unacknowledged on the way to that page, and what changes meanwhile is
+  coalesced into the next one — a page that is slow to read (a loaded machine, a busy browser) is sent
+  the latest state when it is ready for it, not a backlog of stale ones queued in its socket. A page
+  that stops acknowledging is sent its messages after ``ACK_WAIT`` seconds anyway.
 * page → server ``{"type": "rendered", "seq": n}`` from inside the ``requestAnimationFrame`` that put
   state ``n`` on screen, when the page was opened with ``echo=1`` (tests and the latency benchmark) or
   runs inside OBS's browser source (``window.obsstudio`` exists: the page connects with ``obs=1`` and
@@ -80,6 +86,8 @@ DEFAULT_PORT = 8610
 HEARTBEAT_S = 2.0  # a page that was sent nothing for this long is sent {"type": "hb"}
 SEND_TIMEOUT = 60.0  # a page whose socket takes nothing for this long is closed (it reconnects)
 COOKIE = "overlay_token"
+ACK_WINDOW = 1  # messages on the way to a page that acknowledges (ack=1): the next one waits
+ACK_WAIT = 3.0  # seconds a message waits for an acknowledgement at most (a page that stopped acking)
 _HEARTBEAT = b'{"type":"hb"}'
 
 mimetypes.add_type("text/javascript", ".js")
@@ -157,6 +165,8 @@ class _Client:
         "last_sent",
         "sending_since",
         "inside_obs",
+        "acks",
+        "unacked",
     )
 
     def __init__(
@@ -174,6 +184,13 @@ class _Client:
         self.wake = asyncio.Event()
         self.last_sent = 0.0
         self.sending_since = 0.0  # loop time a send began waiting for the socket (0: not waiting)
+        self.acks = False  # the page acknowledges what it applied (ack=1): flow control
+        self.unacked = 0  # snapshots and patches sent and not acknowledged yet
+
+    @property
+    def held(self) -> bool:
+        """Waiting for the page's acknowledgement before anything more is sent."""
+        return self.acks and self.unacked >= ACK_WINDOW
         self.task: asyncio.Task[None] | None = None
 
 
@@ -241,6 +258,7 @@ class OverlayServer:
             "patches": 0,
             "coalesced": 0,
             "merged": 0,
+            "ack_waits": 0,
             "refused": 0,
             "closed_slow": 0,
         }
@@ -414,6 +432,8 @@ class OverlayServer:
                 if client.pending or client.wake.is_set():
                     self.stats["coalesced"] += 1
                 client.pending |= sections
+                if client.held:  # its ack wakes the writer: no wake-up per change meanwhile
+                    continue
             client.wake.set()
 
     def _snapshot(self) -> str:
@@ -503,6 +523,10 @@ class OverlayServer:
                     if client.task is not None:
                         client.task.cancel()
                     loop.create_task(self._close_slow(client))
+                elif client.held and now - client.last_sent >= ACK_WAIT:
+                    self.stats["ack_waits"] += 1  # a page that stopped acknowledging: fed as before
+                    client.unacked = 0
+                    client.wake.set()
                 elif now - client.last_sent >= HEARTBEAT_S and not client.wake.is_set():
                     client.hb = True
                     client.wake.set()
@@ -645,6 +669,7 @@ class OverlayServer:
         client = _Client(
             cid, ws, bus, request.query.get("echo") == "1" or inside_obs, request.remote or "", inside_obs
         )
+        client.acks = request.query.get("ack") == "1"
         self._clients[cid] = client
         if self._state:
             client.snapshot = True
@@ -668,6 +693,10 @@ class OverlayServer:
             while True:
                 await client.wake.wait()
                 client.wake.clear()
+                if client.acks and client.unacked >= ACK_WINDOW:
+                    # the page has not taken what it was sent: its ack (or the heartbeat's sweep
+                    # after ACK_WAIT) wakes this writer again; changes meanwhile coalesce
+                    continue
                 if client.snapshot:
                     client.snapshot, client.hb = False, False
                     client.pending.clear()
@@ -686,6 +715,8 @@ class OverlayServer:
                 # returns at once unless the socket's buffer is full; then only this page waits (the
                 # heartbeat's sweep closes it after SEND_TIMEOUT) and its later changes coalesce
                 client.sending_since = loop.time()
+                if data is not _HEARTBEAT:
+                    client.unacked += 1
                 await client.ws.send_frame(data, WSMsgType.TEXT)
                 client.last_sent = loop.time()
                 client.sending_since = 0.0
@@ -701,7 +732,12 @@ class OverlayServer:
         if not isinstance(msg, dict):
             return
         kind = msg.get("type")
-        if kind == "rendered" and client.echo:
+        if kind == "ack":
+            if client.unacked:
+                client.unacked -= 1
+            if client.pending or client.snapshot:
+                client.wake.set()
+        elif kind == "rendered" and client.echo:
             seq = msg.get("seq")
             if isinstance(seq, bool) or not isinstance(seq, int):
                 self.stats["refused"] += 1  # "abc", 1e999, [1]: not a state number; ignored

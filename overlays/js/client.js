@@ -3,6 +3,8 @@
 // requestAnimationFrame, at most once per frame, and records what reached the screen in
 // window.__rendered (and echoes it to the server when the page was opened with echo=1, or runs inside
 // OBS's browser source — window.obsstudio exists — where the echo is the as-run log's evidence of air).
+// Every snapshot or patch applied is acknowledged (ack=1): the server sends a page the latest state
+// when it has taken the previous ones, never a backlog of stale states queued in its socket.
 
 const HB_TIMEOUT_MS = 7000;   // the server sends a heartbeat every 2 s
 const BACKOFF_MIN_MS = 150;
@@ -47,7 +49,7 @@ export class Feed {
 
   url() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const q = new URLSearchParams({ bus: this.bus });
+    const q = new URLSearchParams({ bus: this.bus, ack: '1' });
     if (this.token) q.set('token', this.token);
     if (this.echo) q.set('echo', '1');
     if (this.insideObs) q.set('obs', '1');
@@ -100,6 +102,9 @@ export class Feed {
       msg = JSON.parse(raw);
     } catch (e) {
       return;
+    }
+    if (msg.type === 'snapshot' || msg.type === 'patch') {
+      this.send({ type: 'ack', seq: msg.seq });   // taken: the server may send the next one
     }
     if (msg.type === 'snapshot') {
       this.state = msg.state;

@@ -450,6 +450,47 @@ def test_a_stalled_page_holds_back_no_other_page_and_pages_share_one_serialisati
             stalled.close()
 
 
+def test_a_page_that_acknowledges_is_never_sent_more_than_the_window_ahead() -> None:
+    """Flow control (issue 13): a page connected with ack=1 (the pages' client.js) has at most
+    ACK_WINDOW messages on the way; what changes meanwhile is coalesced, and its acknowledgement brings
+    the latest state at once — not the stale states a socket's buffer would have queued."""
+    from broadcast.overlay.server import ACK_WINDOW
+
+    feed = _Feed()
+    with OverlayServer(feed, port=0) as srv:  # type: ignore[arg-type]
+
+        async def page() -> tuple[list[int], list[int], dict[str, Any]]:
+            async with aiohttp.ClientSession() as session:
+                ws = await session.ws_connect(f"ws://127.0.0.1:{srv.port}/ws?ack=1")
+                first = json.loads((await ws.receive(timeout=20)).data)
+                assert first["type"] == "snapshot"
+                loop = asyncio.get_running_loop()
+                for n in range(1, 31):
+                    await loop.run_in_executor(None, feed.push, n, f"change {n}")
+                before: list[int] = [first["seq"]]  # what came without an acknowledgement
+                while True:
+                    try:
+                        msg = json.loads((await ws.receive(timeout=0.3)).data)
+                    except TimeoutError:
+                        break
+                    if msg["type"] != "hb":
+                        before.append(msg["seq"])
+                after: list[int] = []
+                last: dict[str, Any] = {}
+                while not after or after[-1] < 30:
+                    await ws.send_str(json.dumps({"type": "ack", "seq": before[-1]}))
+                    last = json.loads((await ws.receive(timeout=20)).data)
+                    if last["type"] != "hb":
+                        after.append(last["seq"])
+                await ws.close()
+                return before, after, last
+
+        before, after, last = run_async(page())
+    assert len(before) <= ACK_WINDOW < 30
+    assert after[-1] == 30 and len(after) <= 2  # the latest state, coalesced: not the 28 others
+    assert last["set"]["blob"]["text"] == "change 30"
+
+
 def test_no_html_insertion_in_the_page_scripts() -> None:
     """On-air text is text: the page code never parses strings as HTML."""
     js = Path(__file__).resolve().parents[2] / "overlays" / "js"
