@@ -100,6 +100,16 @@ def main(args: argparse.Namespace) -> int:
     from broadcast.core.db import chosen
 
     db = chosen(args.db)
+    from broadcast.core.db import DatabaseError
+    from broadcast.season.model import SeasonDB
+
+    db.parent.mkdir(parents=True, exist_ok=True)
+    try:  # a file that is not the studio's database: one line, before any window
+        with SeasonDB.open(db):
+            pass
+    except DatabaseError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     if os.geteuid() == 0:
         os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--no-sandbox")
     from PySide6.QtWidgets import QApplication
@@ -117,7 +127,6 @@ def main(args: argparse.Namespace) -> int:
         if args.settings
         else QSettings("gouji-studio", "producer")
     )
-    db.parent.mkdir(parents=True, exist_ok=True)
     try:
         window = build(db, placements=args.placements, settings=settings, lang=args.lang, web=not args.no_web)
     except DraftError as exc:
