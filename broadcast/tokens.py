@@ -4,6 +4,7 @@ the pages and the native OBS graphics read.
     from broadcast import tokens
     tokens.color("gold")              # '#f5c542'
     tokens.native("plate")            # an opaque colour OBS's own sources draw where a page is translucent
+    tokens.fit_floor("sponsor", 27)   # 22.95: how far a paid name designed at 27 px may shrink to fit
     tokens.css()                      # the pages' custom properties (overlays/css/tokens.css)
 
 ``python -m broadcast.tokens`` writes ``overlays/css/tokens.css`` from the JSON file; ``--check`` says
@@ -42,6 +43,13 @@ def native(name: str) -> Any:
 
 def native_font() -> str:
     return str(tokens()["font"]["native"])
+
+
+def fit_floor(role: str, size: float) -> float:
+    """The smallest size (px) a text of ``role`` (``sponsor``: a paid name; ``text``: anything else) designed at
+    ``size`` may be shrunk to so that it fits its box: a fraction of ``size``, never below the minimum."""
+    fit = tokens()["fit"]
+    return min(float(size), max(float(fit["min"]), float(fit["floor"][role]) * float(size)))
 
 
 def canvas() -> tuple[int, int]:
@@ -89,6 +97,8 @@ def css() -> str:
     lines += [f"  --{k}: {v};" for k, v in t["motion"].items()]
     lines += [f"  --canvas-{k}: {v}px;" for k, v in t["canvas"].items()]
     lines += [f"  --safe-{k}: {v}px;" for k, v in t["safe"].items()]
+    lines += [f"  --fit-floor-{k}: {v};" for k, v in t["fit"]["floor"].items()]
+    lines.append(f"  --fit-min: {t['fit']['min']}px;")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

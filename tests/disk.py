@@ -69,7 +69,7 @@ def damaged_journal(db: Path, actions: int = 300) -> Path:
 
     store = open_store(db)
     for i in range(actions):
-        store.dispatch("show.update", {"round": f"第{i}轮 " + "字" * 40})
+        store.dispatch("show.update", {"air_date": f"第{i}轮 " + "字" * 40})  # no on-air maximum
     store.close()
     c = sqlite3.connect(db)
     c.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import jsonschema
 
 from broadcast.core.compiled import Check, compile_schema
+from broadcast.core.text import describe_too_long
 from broadcast.errors import GoujiError
 
 if TYPE_CHECKING:
@@ -26,6 +27,18 @@ class StateInvalid(GoujiError):
     """A state that does not match the schema (a bug in a reducer, or a bad action payload)."""
 
     rule = "schema"
+
+
+class TextTooLong(StateInvalid):
+    """An on-air text longer than its field's ``maxLength`` (counted in characters, as the pages count):
+    ``field`` is the state path (``table.seats[2].name``), ``limit`` the maximum, ``value`` the text.
+    Its messages name the field and the maximum (:func:`broadcast.core.text.describe_too_long`)."""
+
+    rule = "text.length"
+
+    def __init__(self, field: str, limit: int, value: str) -> None:
+        super().__init__("text.length", *describe_too_long(field, limit, value))
+        self.field, self.limit, self.value = field, limit, value
 
 
 class SchemaConflict(GoujiError):
@@ -112,6 +125,22 @@ class StateSchema:
         state: dict[str, Any] = json.loads(self._default_json)
         return state
 
+    def text_limits(self) -> dict[str, int]:
+        """Every text field with a declared maximum: ``{"show.title": 8, "table.seats[].name": 10,
+        "sponsors.ticker[]": 60, …}`` (``[]``: every item of a list), in the schema's order."""
+        out: dict[str, int] = {}
+
+        def walk(node: dict[str, Any], path: str) -> None:
+            if "maxLength" in node:
+                out[path] = int(node["maxLength"])
+            for key, sub in node.get("properties", {}).items():
+                walk(sub, f"{path}.{key}" if path else key)
+            if isinstance(node.get("items"), dict):
+                walk(node["items"], f"{path}[]")
+
+        walk(self.schema, "")
+        return out
+
     def _section_validator(self, key: str) -> jsonschema.protocols.Validator:
         v = self._sections.get(key)
         if v is None:
@@ -153,6 +182,9 @@ class StateSchema:
                     prefix = [key]
                     break
         if errors:
+            long = next((e for e in errors if e.validator == "maxLength" and isinstance(e.instance, str)), None)
+            if long is not None:  # an input too long for its box on air: said as such, naming the field
+                raise TextTooLong(field_path([*prefix, *long.absolute_path]), int(long.validator_value), long.instance)
             e = errors[0]
             where = "/".join(str(p) for p in [*prefix, *e.absolute_path]) or "(root)"
             raise StateInvalid(
@@ -160,6 +192,14 @@ class StateSchema:
                 f"节目状态不合规：{where}：{e.message}",
                 f"show state invalid at {where}: {e.message}",
             )
+
+
+def field_path(parts: Iterable[str | int]) -> str:
+    """A state path as people read it: ``["table", "seats", 2, "name"]`` → ``table.seats[2].name``."""
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(root)"
 
 
 @cache

@@ -41,7 +41,7 @@ from typing import Any
 
 from broadcast.core.component import ActionSpec, Component, Context, Payload, Reducer, State
 from broadcast.core.journal import Checkpoint, Journal
-from broadcast.core.schema import SchemaConflict, StateSchema, compose
+from broadcast.core.schema import SchemaConflict, StateSchema, TextTooLong, compose
 from broadcast.core.text import describe_invisible, find_invisible
 from broadcast.errors import GoujiError
 
@@ -339,7 +339,10 @@ class ShowStore:
             ctx = Context(ts=ts, seq=seq, replaying=False, runtime=self.runtime, source=source)
             new, changed = _apply(spec.reducer, self._state, payload, ctx)
             if self._validate:  # the untouched sections were valid already
-                self._schema.validate(new, changed)
+                try:
+                    self._schema.validate(new, changed)
+                except TextTooLong as exc:  # longer than its box on air holds: refused, the field named
+                    raise ActionRefused(exc.rule, exc.zh, exc.en) from None
             last_checkpoint = self._last_checkpoint
             cp = self._checkpoint_for(new, seq)
             try:

@@ -5,6 +5,9 @@
   field: :func:`invisible` finds the first one.
 * Names are compared after NFKC normalisation (full-width and half-width forms, compatibility
   ideographs …) with case and spacing folded: :func:`name_key`, so a look-alike duplicate is a duplicate.
+* Every on-air text field has a maximum (``maxLength`` in its component's schema fragment, counted in
+  characters: code points, 汉字 and letters alike, as the pages count); a longer text is refused at the
+  action, naming the field and its maximum (:func:`describe_too_long`, used by the store).
 """
 
 from __future__ import annotations
@@ -63,3 +66,21 @@ def name_key(name: str) -> str:
     """What two names are compared by: NFKC, case folded, spaces removed (王建军 = 王建军 = 王 建 军)."""
     folded = unicodedata.normalize("NFKC", name).casefold()
     return "".join(folded.split())
+
+
+def shown(text: str, limit: int = 24) -> str:
+    """A text quoted in a one-line message: line breaks as spaces, cut after ``limit`` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def describe_too_long(field: str, limit: int, value: str) -> tuple[str, str]:
+    """The refusal (中文, English) of an on-air text longer than its field's maximum. Characters are counted
+    as the schema's maxLength and the pages count them: one per code point, 汉字 and letters alike."""
+    n = len(value)
+    return (
+        f"{field} 太长：最多 {limit} 个字，“{shown(value)}”有 {n} 个字（汉字、字母、数字、空格都算一个字），"
+        "请缩短后重新输入",
+        f"{field} is too long: at most {limit} characters, “{shown(value)}” has {n} (汉字, letters, digits "
+        "and spaces count one each): shorten it",
+    )

@@ -35,7 +35,7 @@ def demo_sponsors() -> dict[str, Any]:
         "leaderboard": {"name": "金沂蒙酒业", "logo": _logo("jymjy")},
         "commentary": {"name": "沂河电器", "logo": _logo("yhdq")},
         "table": {"name": "小当家便利店", "logo": _logo("xdj")},
-        "jiugongge_board": {"name": "蒙山食品 · 山里的好味道", "logo": _logo("msfood")},
+        "jiugongge_board": {"name": "蒙山食品", "logo": _logo("msfood")},
         "supporters": supporters,
         "bumpers": [
             {

@@ -1,7 +1,9 @@
 // Boots an on-air page: mounts the graphics named in <body data-graphics="…"> into the title-safe
 // stage and renders every state the server sends. Pages decide nothing: each graphic is shown when
-// state.graphics[bus][graphic].on is true and shows only what the state holds.
+// state.graphics[bus][graphic].on is true and shows only what the state holds; its texts are fitted to
+// their boxes by one shared rule (fit.js) once every graphic has rendered the frame.
 import { Feed, pageParams } from './client.js';
+import { fitPending } from './fit.js';
 import * as scoreboard from './graphics/scoreboard.js';
 import * as leaderboard from './graphics/leaderboard.js';
 import * as jiugongge from './graphics/jiugongge.js';
@@ -33,5 +35,6 @@ new Feed({
     document.documentElement.dataset.transition = cut ? 'cut' : 'mix';
     const bus = (state.graphics && state.graphics[params.bus]) || {};
     for (const { id, g } of mounted) g.render(state, bus[id] || OFF);
+    fitPending(); // every text set in this frame, measured together (overlays/js/fit.js)
   },
 });

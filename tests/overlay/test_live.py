@@ -17,6 +17,7 @@ from tests.overlay.conftest import open_page, screenshot, wait_rendered
 pytestmark = pytest.mark.browser
 
 INJECTION = "<img src=x onerror=alert(1)>"
+SHORT = "<hr>王建军<b>"  # markup within a name's 10 characters
 
 
 def _cards(page: Any, seat: int) -> str:
@@ -78,10 +79,13 @@ def test_server_restart_comes_back_to_the_current_state(page: Any, demo_store: M
 
 def test_injected_name_shows_as_text(page: Any, shots: Path) -> None:
     st = demo_state(on=("scoreboard", "lower_third", "leaderboard", "ticker"))
-    st["table"]["seats"][0]["name"] = INJECTION
+    # names hold at most 10 characters on air: short markup there, the whole injection in longer fields
+    st["table"]["seats"][0]["name"] = SHORT
     st["table"]["teams"]["odd"]["name"] = st["table"]["teams"]["odd"]["label"] = "<b>队</b>"
-    st["lower_third"]["name"] = INJECTION
-    st["leaderboard"]["rows"][0]["name"] = INJECTION
+    st["lower_third"]["name"] = SHORT
+    st["lower_third"]["line2"] = INJECTION
+    st["table"]["message"] = INJECTION
+    st["leaderboard"]["rows"][0]["name"] = SHORT
     st["sponsors"]["ticker"] = ["<script>alert(2)</script>"]
     st["table"]["teams"]["even"]["color"] = "red;background:url(http://x)"  # not a colour: ignored
     dialogs: list[str] = []
@@ -89,9 +93,11 @@ def test_injected_name_shows_as_text(page: Any, shots: Path) -> None:
     with OverlayServer(MemoryStore(st), port=0) as srv:
         open_page(page, srv.url("program"))
         page.wait_for_timeout(300)
-        assert page.text_content(".seat.pos1 .name") == INJECTION
-        assert page.text_content(".lower-third .lt-name") == INJECTION
-        assert page.text_content(".leaderboard .lb-body .name") == INJECTION
+        assert page.text_content(".seat.pos1 .name") == SHORT
+        assert page.text_content(".lower-third .lt-name") == SHORT
+        assert page.text_content(".lower-third .lt-line2") == INJECTION
+        assert page.text_content(".scoreboard .sb-message") == INJECTION
+        assert page.text_content(".leaderboard .lb-body .name") == SHORT
         assert page.text_content(".sb-team.odd .team-name") == "<b>队</b>"
         assert page.text_content(".ticker .tk-item") == "<script>alert(2)</script>"
         # no element was created from the text
@@ -101,7 +107,7 @@ def test_injected_name_shows_as_text(page: Any, shots: Path) -> None:
             )
             == 0
         )
-        assert page.eval_on_selector_all("#stage b, #stage script", "els => els.length") == 0
+        assert page.eval_on_selector_all("#stage b, #stage hr, #stage script", "els => els.length") == 0
         assert (
             page.evaluate(
                 "getComputedStyle(document.querySelector('.scoreboard')).getPropertyValue('--even').trim()"

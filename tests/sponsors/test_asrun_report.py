@@ -130,7 +130,7 @@ def play(db: Path, p: Placements) -> int:
     at(210)
     d("jiugongge.draw", {"contestant": "王建国", "cell": 4})
     at(220)
-    d("jiugongge.draw", {"contestant": "<script>李秀英</script>", "cell": 0})
+    d("jiugongge.draw", {"contestant": "<b>李秀英</b>", "cell": 0})  # at most 10 characters on air
     d("charity.update", {"prize": {"contestant": "王建国", "yuan": 800, "note": "擂台奖金"}})
     d("charity.update", {"prize": {"contestant": "<script>李秀英</script>", "yuan": 450.5}})
     obs(230, GRAPHIC_ON, "leaderboard", item="rank")

@@ -1,6 +1,7 @@
 // 5 s bumpers: 《够级大明星》栏目由"XX"独家冠名播出, 由"XX"独家特约播出, 由"XX"赞助播出.
 // graphics[bus].bumper.item names the line (sponsors.bumpers[].id); empty means the first line.
-import { h, text, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
+import { h, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
+import { fitText } from '../fit.js';
 
 export function mount(parent) {
   const root = graphicRoot(parent, 'bumper');
@@ -18,7 +19,7 @@ export function mount(parent) {
       onAir(root, entry && entry.on && b ? entry : { on: false });
       // while it fades out the line stays what it was
       if (!(entry && entry.on) || !changed(memo, 'all', b)) return;
-      text(line, b ? b.text : '');
+      fitText(line, b ? b.text : '', { role: 'sponsor', lines: 2 }); // the paid sentence
       image(lg, b ? b.logo : '');
       flag(root, 'no-logo', !b || !b.logo);
       root.dataset.item = b ? b.id : '';

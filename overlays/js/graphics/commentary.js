@@ -1,5 +1,6 @@
 // 解说区: the show logo (top left) with the commentary-desk sponsor's logo slot under it.
-import { h, text, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
+import { h, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
+import { fitText } from '../fit.js';
 
 export function mount(parent) {
   const root = graphicRoot(parent, 'commentary');
@@ -13,7 +14,9 @@ export function mount(parent) {
   const cap = h('div', 'cm-cap', '解说区');
   const sLogo = logo('cm-logo');
   const sName = h('div', 'cm-name');
-  slot.append(cap, sLogo, sName);
+  const sText = h('div', 'cm-text');
+  sText.append(cap, sName);
+  slot.append(sLogo, sText);
   root.append(showBox, slot);
   return {
     render(state, entry) {
@@ -23,10 +26,10 @@ export function mount(parent) {
       if (!changed(memo, 'all', [show.title, show.subtitle, show.logo, show.round, sp])) return;
       image(showLogo, show.logo, 'sponsors');
       flag(showBox, 'has-logo', !!show.logo);
-      text(showTitle, show.title || '够级大明星');
-      text(showSub, [show.subtitle, show.round].filter(Boolean).join(' · '));
+      fitText(showTitle, show.title || '够级大明星');
+      fitText(showSub, [show.subtitle, show.round].filter(Boolean).join(' · '), { lines: 2 });
       image(sLogo, sp.logo);
-      text(sName, sp.name || '');
+      fitText(sName, sp.name || '', { role: 'sponsor' });
       flag(slot, 'empty', !sp.name && !sp.logo);
     },
   };

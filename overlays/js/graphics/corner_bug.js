@@ -1,5 +1,6 @@
 // 角标: the 独家特约 sponsor's corner bug, top right, for the whole broadcast.
-import { h, text, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
+import { h, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
+import { fitText } from '../fit.js';
 
 export function mount(parent) {
   const root = graphicRoot(parent, 'corner_bug');
@@ -16,7 +17,7 @@ export function mount(parent) {
       const sp = (state.sponsors && state.sponsors.special) || {};
       if (!changed(memo, 'all', sp)) return;
       image(lg, sp.logo);
-      text(name, sp.name || '');
+      fitText(name, sp.name || '', { role: 'sponsor' });
       flag(root, 'empty', !sp.name && !sp.logo);
     },
   };

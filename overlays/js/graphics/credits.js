@@ -1,5 +1,12 @@
 // 片尾鸣谢: the end credits roll (names and logos of 冠名, 独家特约, 赞助播出, prize sponsors …).
-import { h, text, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
+import { h, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
+import { fitText } from '../fit.js';
+
+function fitted(cls, value, opts) {
+  const el = h('div', cls);
+  fitText(el, value, opts);
+  return el;
+}
 
 export function mount(parent) {
   const root = graphicRoot(parent, 'credits');
@@ -18,18 +25,18 @@ export function mount(parent) {
         let lastRole = null;
         for (const c of credits) {
           if (c.role && c.role !== lastRole) {
-            parts.push(h('div', 'cr-role', c.role));
+            parts.push(fitted('cr-role', c.role));
             lastRole = c.role;
           }
           const line = h('div', 'cr-line');
           const lg = logo('cr-logo');
           image(lg, c.logo);
-          line.append(lg, h('span', 'cr-name', c.name));
+          line.append(lg, fitted('cr-name', c.name, { role: 'sponsor' }));
           parts.push(line);
         }
         const end = h('div', 'cr-end');
-        end.append(h('div', 'cr-show', `《${show.title || '够级大明星'}》`),
-          h('div', 'cr-channel', [show.channel, show.episode].filter(Boolean).join(' ')));
+        end.append(fitted('cr-show', `《${show.title || '够级大明星'}》`),
+          fitted('cr-channel', [show.channel, show.episode].filter(Boolean).join(' ')));
         parts.push(end);
         roll.replaceChildren(...parts);
         const seconds = Math.max(12, 6 + credits.length * 2.2);

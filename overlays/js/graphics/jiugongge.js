@@ -1,6 +1,7 @@
 // 奖品九宫格: nine cells with the prize sponsors' logos; a draw flips the chosen cell to show its prize
 // and sponsor, and a banner names the contestant, the prize and the sponsor.
-import { h, text, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
+import { h, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
+import { fitText } from '../fit.js';
 
 export function mount(parent) {
   const root = graphicRoot(parent, 'jiugongge');
@@ -51,15 +52,15 @@ export function mount(parent) {
       cells.forEach((c, i) => {
         const d = list[i] || {};
         image(c.lg, d.logo);
-        text(c.sponsor, d.sponsor || '');
-        text(c.prize, d.prize || '');
-        text(c.bSponsor, d.sponsor ? `${d.sponsor} 提供` : '');
-        text(c.slogan, d.slogan || '');
+        fitText(c.sponsor, d.sponsor || '', { role: 'sponsor', lines: 2 });
+        fitText(c.prize, d.prize || '', { lines: 2 });
+        fitText(c.bSponsor, d.sponsor ? `${d.sponsor} 提供` : '', { role: 'sponsor', lines: 2 });
+        fitText(c.slogan, d.slogan || '', { lines: 2 });
         flag(c.cell, 'blank', !d.prize && !d.sponsor);
       });
       const b = sp.jiugongge_board || {};
       image(boardLogo, b.logo);
-      text(boardName, b.name || '');
+      fitText(boardName, b.name || '', { role: 'sponsor' });
       flag(board, 'empty', !b.name && !b.logo);
 
       const draw = jg.draw;
@@ -73,9 +74,9 @@ export function mount(parent) {
       flag(root, 'drawn', !!draw);
       if (draw) {
         const d = list[draw.cell] || {};
-        text(rWho, draw.contestant ? `恭喜 ${draw.contestant} 抽中` : '抽中');
-        text(rPrize, d.prize || `${draw.cell + 1}号格`);
-        text(rSponsor, d.sponsor ? `本礼品由「${d.sponsor}」提供` : '');
+        fitText(rWho, draw.contestant ? `恭喜 ${draw.contestant} 抽中` : '抽中');
+        fitText(rPrize, d.prize || `${draw.cell + 1}号格`);
+        fitText(rSponsor, d.sponsor ? `本礼品由「${d.sponsor}」提供` : '', { role: 'sponsor' });
       }
       // a new draw while the page watches is animated; one found on (re)load is shown as it stands
       const fresh = drawKey !== null && drawKey !== lastDrawId && !first;

@@ -1,5 +1,6 @@
 // 够级英雄榜, with the 英雄榜冠名 sponsor's name in front of it.
 import { h, text, flag, logo, image, color, changed, graphicRoot, onAir } from '../dom.js';
+import { fitText } from '../fit.js';
 
 const MAX_ROWS = 10;
 
@@ -30,11 +31,11 @@ export function mount(parent) {
       if (!changed(memo, 'all', [lb, sp])) return;
       // the 英雄榜冠名 sponsor in front of the board: the placements' slot, else the season's sponsor
       const sponsor = sp.name || lb.sponsor || '';
-      text(sponsorName, sponsor);
+      fitText(sponsorName, sponsor, { role: 'sponsor' }); // paid: never below its floor
       flag(sponsorName, 'empty', !sponsor);
       image(sLogo, sp.logo);
-      text(title, lb.title || '够级英雄榜');
-      text(season, lb.season || '');
+      fitText(title, lb.title || '够级英雄榜');
+      fitText(season, lb.season || '', { lines: 2 });
       const teams = lb.kind === 'teams';
       text(colName, teams ? '队伍' : '选手');
       text(colTeam, teams ? '冠名' : '队伍');
@@ -45,9 +46,12 @@ export function mount(parent) {
         const pts = Number.isInteger(r.points) ? r.points : Number(r.points || 0).toFixed(1);
         const rankCell = h('span', 'rank', rank);
         if (r.tied) rankCell.append(h('span', 'tied', '并列'));
-        const team = h('span', 'team', r.team);
+        const team = h('span', 'team');
+        fitText(team, r.team);
         team.style.setProperty('--team', color(r.team_color, 'transparent'));
-        row.append(rankCell, h('span', 'name', r.name), team, h('span', 'games', r.games ?? 0),
+        const name = h('span', 'name');
+        fitText(name, r.name);
+        row.append(rankCell, name, team, h('span', 'games', r.games ?? 0),
           h('span', 'firsts', r.firsts ?? 0), h('span', 'lasts', r.lasts ?? 0), h('span', 'points', pts));
         row.style.setProperty('--i', i);
         return row;

@@ -1,5 +1,6 @@
 // 字幕条 lower third for a player: name, second line, optional photo.
-import { h, text, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
+import { h, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
+import { fitText } from '../fit.js';
 
 export function mount(parent) {
   const root = graphicRoot(parent, 'lower_third');
@@ -16,10 +17,10 @@ export function mount(parent) {
       onAir(root, entry);
       const lt = state.lower_third || {};
       if (!changed(memo, 'all', lt)) return;
-      text(name, lt.name || '');
-      text(line2, lt.line2 || '');
       image(photo, lt.photo, 'photos');
-      flag(root, 'has-photo', !!lt.photo);
+      flag(root, 'has-photo', !!lt.photo); // the photo narrows the box: set before the texts are fitted
+      fitText(name, lt.name || '');
+      fitText(line2, lt.line2 || '');
       flag(line2, 'empty', !lt.line2);
     },
   };

@@ -3,6 +3,7 @@
 // game N of M and the match totals. The title sponsor's logo sits at the centre of the table.
 // Every rule word (报牌, titles, who passed, team names, the play's label) comes decided in the state.
 import { h, text, flag, data, logo, image, color, cardText, changed, graphicRoot, onAir } from '../dom.js';
+import { fitText } from '../fit.js';
 
 function seatPlate() {
   const el = h('div', 'seat');
@@ -73,13 +74,16 @@ export function mount(parent) {
   const lpGouji = h('span', 'tag gouji', '够级');
   const lpBurn = h('span', 'tag burn', '烧牌');
   const lastPlay = h('div', 'last-play');
-  lastPlay.append(lpLabel, lpSeat, lpName, lpPlay, lpGouji, lpBurn, lpCards);
+  lastPlay.append(lpLabel, lpSeat, lpName, lpPlay, lpGouji, lpBurn);
   const turnLine = h('div', 'turn-line');
   const turnCap = h('span', 'turn-caption', '轮到');
   const turnName = h('span', 'turn-name');
   turnLine.append(turnCap, turnName);
   const message = h('div', 'sb-message');
-  foot.append(lastPlay, turnLine);
+  const messageText = h('div', 'sb-message-text');
+  message.append(messageText);
+  // the last play's words on the first line, whose turn on the second, the cards at the second's right
+  foot.append(lastPlay, turnLine, lpCards);
 
   root.append(head, results, table, foot, message);
 
@@ -89,7 +93,7 @@ export function mount(parent) {
     const teams = t.teams || {};
     for (const [side, box] of [['odd', odd], ['even', even]]) {
       const team = teams[side] || {};
-      text(box.n, team.label || '');
+      fitText(box.n, team.label || '');
       text(box.p, team.points ?? 0);
     }
     for (const side of ['odd', 'even']) {  // a team's own colour, else the design token (tokens.css)
@@ -116,7 +120,7 @@ export function mount(parent) {
       const s = byNo[n] || { seat: n, name: '', cards_left: 0, status: 'playing', title: null };
       const p = seats[n];
       text(p.num, n);
-      text(p.name, s.name || `${n}号位`);
+      fitText(p.name, s.name || `${n}号位`, { lines: 2 });
       data(p.el, 'team', s.team || (n % 2 ? 'odd' : 'even'));
       const finished = !!s.title;
       text(p.cards, finished ? '' : s.cards_left);
@@ -134,11 +138,12 @@ export function mount(parent) {
 
     const lp = t.last_play;
     flag(lastPlay, 'empty', !lp);
+    flag(lpCards, 'empty', !lp);
     if (lp) {
       const who = byNo[lp.seat] || {};
       text(lpSeat, `${lp.seat}号`);
-      text(lpName, who.name || '');
-      text(lpPlay, lp.label || '');
+      fitText(lpName, who.name || '');
+      fitText(lpPlay, lp.label || '');
       flag(lpGouji, 'show', !!lp.gouji);
       flag(lpBurn, 'show', !!lp.burn);
       data(lastPlay, 'team', lp.seat % 2 ? 'odd' : 'even');
@@ -151,15 +156,17 @@ export function mount(parent) {
     flag(turnLine, 'empty', !turnSeat);
     if (turnSeat) {
       const who = byNo[turnSeat] || {};
-      text(turnName, `${turnSeat}号 ${who.name || ''}`.trim());
+      fitText(turnName, `${turnSeat}号 ${who.name || ''}`.trim());
       data(turnLine, 'team', turnSeat % 2 ? 'odd' : 'even');
     }
-    text(message, t.message || '');
+    fitText(messageText, t.message || '', { lines: 2 });
     flag(message, 'empty', !t.message);
+    flag(root, 'has-message', !!t.message); // the line takes the foot's place (the foot is not drawn under it)
     data(root, 'phase', t.phase || 'idle');
 
     image(discLogo, sponsor.logo);
-    text(discName, sponsor.name || showTitle || '');
+    // the 冠名's paid name at the centre of the table (else the show's title, not a paid name)
+    fitText(discName, sponsor.name || showTitle || '', { role: sponsor.name ? 'sponsor' : 'text', lines: 2 });
     flag(discCap, 'empty', !sponsor.name);
     flag(disc, 'no-logo', !sponsor.logo);
   }

@@ -1,5 +1,6 @@
 // 底线流字: the bottom crawl of sponsors' promo lines (moves with transform only).
-import { h, text, changed, graphicRoot, onAir } from '../dom.js';
+import { h, changed, graphicRoot, onAir } from '../dom.js';
+import { fitText } from '../fit.js';
 
 const PX_PER_S = 140;
 const CHAR_PX = 34;       // ≈ one CJK character at the ticker's size
@@ -19,7 +20,7 @@ export function mount(parent) {
       const lines = ((state.sponsors && state.sponsors.ticker) || []).filter((s) => s);
       const title = state.show && state.show.title;
       if (!changed(memo, 'all', [lines, title])) return;
-      text(label, title || '够级大明星');
+      fitText(label, title || '够级大明星');  // the crawl's lines move: never shrunk
       track.replaceChildren(...lines.map((s) => h('span', 'tk-item', s)));
       // duration from the text length, so the speed is constant (no measuring of the laid-out width)
       const chars = lines.reduce((n, s) => n + [...s].length + 4, 0);
