@@ -46,8 +46,9 @@ def native_font() -> str:
 
 
 def fit_floor(role: str, size: float) -> float:
-    """The smallest size (px) a text of ``role`` (``sponsor``: a paid name; ``text``: anything else) designed at
-    ``size`` may be shrunk to so that it fits its box: a fraction of ``size``, never below the minimum."""
+    """The smallest size (px) a text of ``role`` (``sponsor``: a paid name; ``text``: anything else)
+    designed at ``size`` may be shrunk to so that it fits its box: a fraction of ``size``, never below the
+    minimum (and never above ``size``)."""
     fit = tokens()["fit"]
     return min(float(size), max(float(fit["min"]), float(fit["floor"][role]) * float(size)))
 

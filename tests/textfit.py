@@ -2,7 +2,8 @@
 the pages' tests in Chromium and the native OBS graphics' tests: one place (the schema) says how long a
 text may be, and both renderers are held to it.
 
-Two alphabets: ``cjk`` fills every field with full-width 汉字 (1 em each: the width every box is sized
+Three alphabets: ``markup`` fills every field with HTML cut to its maximum (to be shown as text),
+``cjk`` fills every field with full-width 汉字 (1 em each: the width every box is sized
 for), ``latin`` with capitals and ``@`` (the widest Latin glyphs of Noto Sans CJK: W 0.92 em, @ 1.01 em).
 """
 
@@ -67,14 +68,23 @@ WHERE: dict[str, tuple[str, ...]] = {
     "leaderboard.rows[].team": (".lb-body .team",),
 }
 # engine words that are a short vocabulary, not free text: filled with their longest real value
-ENGINE_WORDS = {"table.seats[].title": "头科", "table.last_play.label": "十六个10带十六个2带四个小王带四个大王"}
+ENGINE_WORDS = {
+    "table.seats[].title": "头科",
+    "table.last_play.label": "十六个10带十六个2带四个小王带四个大王",
+}
 
 
 def limits() -> dict[str, int]:
     return state_schema().text_limits()
 
 
+# markup: what a page must show as text, never interpret (every field starts with it, cut to its maximum)
+MARKUP = "<b>王</b><img src=x onerror=alert(1)><script>alert(2)</script>"
+
+
 def text_of(n: int, alphabet: str, start: int = 0) -> str:
+    if alphabet == "markup":
+        return (MARKUP * (1 + n // len(MARKUP)))[:n]
     pool = CJK if alphabet == "cjk" else LATIN
     return "".join(pool[(start + i) % len(pool)] for i in range(n))
 
@@ -101,9 +111,18 @@ def max_state(alphabet: str = "cjk", on: tuple[str, ...] = ()) -> dict[str, Any]
     """The demo show with every on-air text field at its maximum (and every list full)."""
     st = demo_state(on=on)
     st["show"]["logo"] = ""  # the 解说区 shows the title (not a logo)
-    st["jiugongge"]["draws"] = [{"id": 1, "contestant": "x", "cell": 0}, {"id": 2, "contestant": "y", "cell": 4}]
+    st["jiugongge"]["draws"] = [
+        {"id": 1, "contestant": "x", "cell": 0},
+        {"id": 2, "contestant": "y", "cell": 4},
+    ]
     st["jiugongge"]["draw"] = {"id": 2, "contestant": "y", "cell": 4}
-    st["table"]["last_play"] = {"seat": 1, "cards": "TTTTTTTTTT2222", "label": "", "gouji": True, "burn": True}
+    st["table"]["last_play"] = {
+        "seat": 1,
+        "cards": "TTTTTTTTTT2222",
+        "label": "",
+        "gouji": True,
+        "burn": True,
+    }
     st["table"]["seats"][2].update(title="头科", status="out", cards_left=0)
     st["graphics"]["program"]["credits"]["item"] = "still"
     for k, (path, n) in enumerate(limits().items()):

@@ -410,6 +410,11 @@ class NewMatchDialog(_Base):
             return tr("{seats}号座位：找不到这名选手").format(seats="、".join(missing))
         if len(set(lineup.values())) != 6:
             return tr("同一选手不能坐两个座位（G1.1）")
+        from broadcast.studio import state_schema  # the round's maximum on air, from the schema
+
+        long = state_schema().too_long("show.round", self.label.text().strip())
+        if long is not None:
+            return f"{tr('轮次')}：{long.zh}\n{long.en}"
         return ""
 
     def payload(self) -> dict[str, Any]:

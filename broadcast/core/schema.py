@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -128,18 +128,20 @@ class StateSchema:
     def text_limits(self) -> dict[str, int]:
         """Every text field with a declared maximum: ``{"show.title": 8, "table.seats[].name": 10,
         "sponsors.ticker[]": 60, …}`` (``[]``: every item of a list), in the schema's order."""
-        out: dict[str, int] = {}
+        known: dict[str, int] | None = self.__dict__.get("_text_limits")
+        if known is None:
+            known = self.__dict__["_text_limits"] = text_limits_of(self.schema)
+        return dict(known)
 
-        def walk(node: dict[str, Any], path: str) -> None:
-            if "maxLength" in node:
-                out[path] = int(node["maxLength"])
-            for key, sub in node.get("properties", {}).items():
-                walk(sub, f"{path}.{key}" if path else key)
-            if isinstance(node.get("items"), dict):
-                walk(node["items"], f"{path}[]")
-
-        walk(self.schema, "")
-        return out
+    def too_long(self, field: str, value: str, *, shown: str = "") -> TextTooLong | None:
+        """The refusal of ``value`` for the text field ``field`` (a :meth:`text_limits` key such as
+        ``table.seats[].name``) when it is longer than the field's maximum, else None: for input checked
+        before it becomes an action (a dialog, a multi-step job). ``shown``: the field as named in the
+        refusal (``table.seats[2].name``), ``field`` by default."""
+        limit = self.text_limits().get(field)
+        if limit is None or len(value) <= limit:
+            return None
+        return TextTooLong(shown or field, limit, value)
 
     def _section_validator(self, key: str) -> jsonschema.protocols.Validator:
         v = self._sections.get(key)
@@ -182,9 +184,10 @@ class StateSchema:
                     prefix = [key]
                     break
         if errors:
-            long = next((e for e in errors if e.validator == "maxLength" and isinstance(e.instance, str)), None)
-            if long is not None:  # an input too long for its box on air: said as such, naming the field
-                raise TextTooLong(field_path([*prefix, *long.absolute_path]), int(long.validator_value), long.instance)
+            for long in errors:  # an input too long for its box on air: said as such, naming the field
+                text, limit = long.instance, long.validator_value
+                if long.validator == "maxLength" and isinstance(text, str) and isinstance(limit, int):
+                    raise TextTooLong(field_path([*prefix, *long.absolute_path]), limit, text)
             e = errors[0]
             where = "/".join(str(p) for p in [*prefix, *e.absolute_path]) or "(root)"
             raise StateInvalid(
@@ -192,6 +195,23 @@ class StateSchema:
                 f"节目状态不合规：{where}：{e.message}",
                 f"show state invalid at {where}: {e.message}",
             )
+
+
+def text_limits_of(schema: Mapping[str, Any]) -> dict[str, int]:
+    """Every field of ``schema`` (the composed schema, or one component's fragment) with a ``maxLength``:
+    ``{"show.title": 8, "sponsors.ticker[]": 60, …}``, ``[]`` standing for every item of a list."""
+    out: dict[str, int] = {}
+
+    def walk(node: Mapping[str, Any], path: str) -> None:
+        if "maxLength" in node:
+            out[path] = int(node["maxLength"])
+        for key, sub in node.get("properties", {}).items():
+            walk(sub, f"{path}.{key}" if path else key)
+        if isinstance(node.get("items"), Mapping):
+            walk(node["items"], f"{path}[]")
+
+    walk(schema, "")
+    return out
 
 
 def field_path(parts: Iterable[str | int]) -> str:

@@ -107,6 +107,34 @@ def season_choices(db_path: str | Path) -> dict[str, Any]:
     return out
 
 
+def _check_texts(
+    store: ShowStore,
+    sdb: SeasonDB,
+    sid: int,
+    episode: int,
+    odd: int,
+    even: int,
+    lineup: dict[int, int],
+    label: str,
+) -> None:
+    """The match's on-air texts (players' and teams' names, the episode and the round) against their
+    fields' maxima in the schema, before anything is written: a name too long for the scoreboard is
+    refused naming the field, and no season match is created for a table that cannot be set."""
+    teams = {int(t["id"]): str(t["name"]) for t in sdb.teams(sid)}
+    texts: list[tuple[str, str, str]] = [("show.episode", f"第{episode}期", ""), ("show.round", label, "")]
+    for side, tid in (("odd", odd), ("even", even)):
+        if tid in teams:  # an unknown team is refused by create_match
+            texts.append((f"table.teams.{side}.name", teams[tid], ""))
+    for seat, pid in sorted(lineup.items()):
+        row = sdb.conn.execute("SELECT name FROM season_players WHERE id=?", (pid,)).fetchone()
+        if row is not None:
+            texts.append(("table.seats[].name", str(row[0]), f"table.seats[{int(seat) - 1}].name"))
+    for field, value, shown in texts:
+        long = store.schema.too_long(field, value, shown=shown)
+        if long is not None:
+            raise ActionRefused(long.rule, long.zh, long.en)
+
+
 def start_match(
     store: ShowStore,
     db_path: str | Path,
@@ -126,6 +154,7 @@ def start_match(
         try:
             s = sdb.season(season)
             sid = int(s["id"])
+            _check_texts(store, sdb, sid, episode, odd, even, lineup, label or round_name(round_))
             try:
                 ep = sdb.episode(sid, episode)
                 eid = int(ep["id"])

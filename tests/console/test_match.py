@@ -28,6 +28,10 @@ def test_a_three_game_match_is_saved_to_the_season_and_the_leaderboard_follows(
     )
     d = w.dialog
     lineup = d.lineup()
+    d.label.setText("第一届够级大明星表演赛")  # longer than show.round's maximum (8): refused at the field
+    QTest.keyClick(d, Qt.Key.Key_Return)
+    assert d.isVisible() and "show.round" in d.error.text() and "最多 8 个字" in d.error.text()
+    d.label.setText("")
     QTest.keyClick(d, Qt.Key.Key_Return)  # the defaults: the season's first two teams, players in order
     qtbot.waitUntil(lambda: w.console.state["match"]["season"] is not None, timeout=10000)
     link = w.console.state["match"]["season"]

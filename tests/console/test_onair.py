@@ -295,6 +295,10 @@ def test_lower_thirds_for_a_seat_and_the_host_go_to_preview(studio: SimpleNamesp
     s.window.onair.sponsors.set_host("王小丫")  # the 赞助 menu's 主持人姓名… sets it
     settle(s, qtbot)
     assert "王小丫" in s.window.onair.sponsors.host_button.text()
+    s.window.onair.sponsors.set_host("王" * 13)  # longer than show.host's maximum (12): refused, named
+    qtbot.waitUntil(lambda: "show.host" in s.window.onair.sponsors.draw_message.text(), timeout=10000)
+    assert "最多 12 个字" in s.window.onair.sponsors.draw_message.text()
+    assert s.store.state["show"]["host"] == "王小丫"
     key(s, qtbot, F.Key_0, ALT)
     assert s.store.state["lower_third"]["name"] == "王小丫"
 

@@ -5,6 +5,7 @@ full-width/half-width look-alike is a duplicate."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from broadcast.studio import open_store
 
 RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE
 ZWSP = "\u200b"  # ZERO WIDTH SPACE
+SIX = ["张三", "李四", "王五", "赵六", "钱七", "孙八"]
 
 
 def test_invisible_characters_are_found_and_named() -> None:
@@ -94,3 +96,42 @@ def test_a_roster_with_an_invisible_character_or_a_look_alike_imports_nothing(tm
         with pytest.raises(SeasonError) as err4:
             sdb.add_player(sid, f"王{ZWSP}建军")
         assert "姓名" in str(err4.value) and "U+200B" in str(err4.value)
+
+
+def _limit(field: str) -> int:
+    from broadcast.studio import state_schema
+
+    return state_schema().text_limits()[field]
+
+
+@pytest.mark.parametrize(
+    "type_, payload_of, field",
+    [
+        ("show.update", lambda s: {"title": s}, "show.title"),
+        ("lower_third.set", lambda s: {"name": s, "line2": "沂河源队"}, "lower_third.name"),
+        ("lower_third.set", lambda s: {"name": "王建军", "line2": s}, "lower_third.line2"),
+        ("match.new", lambda s: {"names": [*SIX[:2], s, *SIX[3:]]}, "table.seats[2].name"),
+        ("table.message", lambda s: {"text": s}, "table.message"),
+    ],
+)
+def test_a_text_longer_than_its_field_s_maximum_is_refused_naming_the_field(
+    tmp_path: Path, type_: str, payload_of: Any, field: str
+) -> None:
+    """Every on-air text field has a maximum (maxLength in its schema fragment): at the maximum the action
+    is journaled, one character more is refused with the field and the maximum named, nothing changed."""
+    limit = _limit(field.replace("[2]", "[]"))
+    store = open_store(tmp_path / "studio.sqlite")
+    if type_ == "table.message":
+        store.dispatch("match.new", {"names": SIX})
+    store.dispatch(type_, payload_of("够" * limit))  # exactly at the maximum: accepted
+    before, seq = store.snapshot(), store.journal.last_seq()
+    too_long = "够" * limit + "级"
+    with pytest.raises(ActionRefused) as err:
+        store.dispatch(type_, payload_of(too_long))
+    e = err.value
+    assert e.rule == "text.length"
+    assert field in e.zh and field in e.en, e.text()
+    assert f"最多 {limit} 个字" in e.zh and f"有 {limit + 1} 个字" in e.zh
+    assert f"at most {limit} characters" in e.en and f"has {limit + 1}" in e.en
+    assert store.state == before and store.journal.last_seq() == seq  # nothing changed, nothing journaled
+    store.close()

@@ -74,6 +74,13 @@ def _test_demo(state: dict[str, Any], payload: dict[str, Any], ctx: Context) -> 
         state[key] = demo[key]
 
 
+@TEST_ACTIONS.action("obs_test.state")
+def _test_state(state: dict[str, Any], payload: dict[str, Any], ctx: Context) -> None:
+    """Test-only: whole sections as given (validated by the store like any action)."""
+    for key, value in payload.items():
+        state[key] = value
+
+
 def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -494,3 +501,62 @@ def test_native_graphics_on_program_look_like_the_design(
         for box in ((0, 0, 1920, y0), (0, y1, 1920, 1080), (0, 0, x0, 1080), (x1, 0, 1920, 1080)):
             diff = ImageChops.difference(img.crop(box), studio.crop(box))
             assert max(hi for _lo, hi in ImageStat.Stat(diff).extrema) <= 2, f"{name}: drawn outside {box}"
+
+
+def test_native_texts_at_their_maxima_fit_their_boxes_by_obs_s_own_measure(
+    obs_server: HeadlessObs, client: ObsClient, store: ShowStore
+) -> None:
+    """Issue 13: every on-air text field at its schema maximum (tests/textfit.py), drawn by OBS's own
+    text sources: OBS's measure of each fitted text (the item's source size) is inside its box, so OBS
+    never had to squeeze it, and the text is whole. Screenshots: test-artifacts/overlays/fit/obs_*.png."""
+    from tests.textfit import max_state
+
+    out = ROOT / "test-artifacts" / "overlays" / "fit"
+    out.mkdir(parents=True, exist_ok=True)
+    scenes = {
+        L.SCENE_GAME: "game",
+        L.SCENE_LEADERBOARD: "leaderboard",
+        L.SCENE_JIUGONGGE: "jiugongge",
+        L.SCENE_BUMPER: "bumper",
+    }
+    problems: list[str] = []
+    for variant in ("message", "quiet"):
+        st = _local_logos(max_state("cjk"))
+        if variant == "quiet":
+            st["table"]["message"] = ""  # the last play and whose turn, at their maxima
+        with ObsBridge(store, bridge_settings(obs_server), airlog=MemoryAirLog()) as bridge:
+            assert bridge.wait_connected(120), bridge.status
+            sections = ("table", "sponsors", "leaderboard", "lower_third", "show", "jiugongge")
+            store.dispatch("obs_test.state", {k: st[k] for k in sections})
+            assert bridge.flush(10)
+            lay = lay_of(bridge)
+            want = lay.inputs["比分·消息"].settings["text"]
+            wait_for(
+                lambda want=want: (  # type: ignore[misc]
+                    client.request("GetInputSettings", {"inputName": "比分·消息"})["inputSettings"]["text"]
+                    == want
+                ),
+                30,
+                "the maxima's texts in OBS",
+            )
+            wait_frames(client)
+            measured = 0
+            for scene in scenes:
+                for it in client.request("GetSceneItemList", {"sceneName": scene})["sceneItems"]:
+                    spec = lay.inputs.get(it["sourceName"])
+                    if spec is None or spec.kind != L.TEXT or spec.fit is None or not spec.settings["text"]:
+                        continue
+                    t = client.request(
+                        "GetSceneItemTransform", {"sceneName": scene, "sceneItemId": it["sceneItemId"]}
+                    )["sceneItemTransform"]
+                    name = f"{variant}: {spec.name} “{spec.settings['text']}”"
+                    if t["sourceWidth"] > spec.fit[0] + 1 or t["sourceHeight"] > spec.fit[1] + 1:
+                        problems.append(f"{name}: {t['sourceWidth']}×{t['sourceHeight']} px > {spec.fit}")
+                    if "…" in spec.settings["text"] and spec.name != "字幕条·文字":
+                        problems.append(f"{name}: cut at its maximum")
+                    measured += 1
+            assert measured >= 20
+            for scene, label in scenes.items():
+                if variant == "message" or scene == L.SCENE_GAME:
+                    shot(client, scene).save(out / f"obs_{label}_{variant}.png")
+    assert not problems, "\n".join(problems)

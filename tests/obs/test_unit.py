@@ -151,7 +151,7 @@ class FakeObs:
 
 def _state_with_names() -> dict[str, Any]:
     st = default_state()
-    st["table"]["seats"][0]["name"] = "<script>alert(1)</script>"
+    st["table"]["seats"][0]["name"] = "<b>王五</b>"  # markup within a name's 10 characters
     st["sponsors"]["special"]["name"] = "小当家"
     return st
 
@@ -208,7 +208,8 @@ def test_native_layout_texts_are_text_and_follow_state() -> None:
     lay = L.build_layout(_state_with_names(), browser=False)
     assert all(spec.kind != L.BROWSER for spec in lay.inputs.values())
     seat1 = _op(lay, "比分·1号位")
-    assert seat1.kind == L.TEXT and seat1.settings["text"] == "<script>alert(1)</script>"
+    assert seat1.kind == L.TEXT and seat1.settings["text"].replace("
+", "") == "<b>王五</b>"  # on two lines
     assert seat1.settings["font"]["face"] == "Noto Sans CJK SC"
     assert _op(lay, "角标·文字").settings["text"] == "小当家"
     assert _op(lay, "角标·标签").settings["text"] == "独家特约"

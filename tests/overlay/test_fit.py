@@ -33,7 +33,8 @@ COLLECT = """
     const cs = getComputedStyle(el);
     if (cs.visibility === 'hidden' || cs.display === 'none') continue;
     const cell = el.closest('.jg-cell');
-    const face = cell && (cell.classList.contains('chosen') ? el.closest('.jg-front') : el.closest('.jg-back'));
+    const face = cell
+      && (cell.classList.contains('chosen') ? el.closest('.jg-front') : el.closest('.jg-back'));
     const entry = byEl.get(el) || {
       cls: el.className, text: el.textContent, fit: el.dataset.fit || '', spec: el.dataset.fitSpec || '',
       role: el.dataset.fitRole || '', size: parseFloat(cs.fontSize), hiddenFace: !!face,
@@ -44,7 +45,8 @@ COLLECT = """
           const s = getComputedStyle(a);
           if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
           const b = a.getBoundingClientRect();
-          c = [Math.max(c[0], b.left), Math.max(c[1], b.top), Math.min(c[2], b.right), Math.min(c[3], b.bottom)];
+          c = [Math.max(c[0], b.left), Math.max(c[1], b.top),
+               Math.min(c[2], b.right), Math.min(c[3], b.bottom)];
         }
         return c; })(),
       box: (() => { const b = el.getBoundingClientRect();
@@ -106,7 +108,9 @@ def check_texts(report: dict[str, Any], where: str) -> list[dict[str, Any]]:
         # fitted texts: inside their own box, whole (no ellipsis at the maximum) …
         assert t["fit"] in ("base", "shrunk"), f"{name} did not fit ({t['fit']!r})"
         for r in t["rects"]:
-            assert t["box"][0] - 0.5 <= r[0] and r[2] <= t["box"][2] + 0.5, f"{name} leaves its box {t['box']}: {r}"
+            assert t["box"][0] - 0.5 <= r[0] and r[2] <= t["box"][2] + 0.5, (
+                f"{name} leaves its box {t['box']}: {r}"
+            )
     shown = [t for t in texts if not t["hiddenFace"] and not t["moving"]]
     for i, a in enumerate(shown):
         for b in shown[i + 1 :]:
@@ -152,7 +156,9 @@ def test_every_graphic_fits_its_texts_at_their_maxima(alphabet: str, page: Any, 
         for t in texts:
             if t["role"] == "sponsor":
                 floor = tokens.fit_floor("sponsor", t["base"])
-                assert t["size"] >= floor - 0.01, f"{name}: paid name “{t['text']}” at {t['size']} px < {floor}"
+                assert t["size"] >= floor - 0.01, (
+                    f"{name}: paid name “{t['text']}” at {t['size']} px < {floor}"
+                )
                 sizes[f"{name}:{t['cls']}"] = t["size"]
             for sel in t["cls"].split():
                 drawn.setdefault(sel, set()).add(t["text"])
@@ -184,7 +190,9 @@ def test_the_game_scene_at_maxima_has_no_overlapping_graphics(page: Any, shots: 
             img = screenshot(page, shots / "fit" / f"scene_{scene}.png", settle_ms=1300)
             boxes = {
                 g: page.eval_on_selector(
-                    f"[data-graphic={g}]", "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+                    f"[data-graphic={g}]",
+                    "e => { const r = e.getBoundingClientRect();"
+                    " return [r.left, r.top, r.right, r.bottom]; }",
                 )
                 for g in graphics
             }
@@ -192,7 +200,9 @@ def test_the_game_scene_at_maxima_has_no_overlapping_graphics(page: Any, shots: 
         names = list(boxes)
         for i, a in enumerate(names):
             for b in names[i + 1 :]:
-                assert not _overlap(tuple(boxes[a]), tuple(boxes[b])), f"{scene}: {a} {boxes[a]} overlaps {b} {boxes[b]}"
+                assert not _overlap(tuple(boxes[a]), tuple(boxes[b])), (
+                    f"{scene}: {a} {boxes[a]} overlaps {b} {boxes[b]}"
+                )
 
 
 @pytest.mark.browser
@@ -208,9 +218,11 @@ def test_a_longer_text_shrinks_to_its_floor_then_ends_with_an_ellipsis(page: Any
         _wait_fitted(page)
         got = page.evaluate(
             "() => ['.cb-name', '.lt-name'].map(s => { const e = document.querySelector(s);"
-            " const cs = getComputedStyle(e); e.style.fontSize = ''; const base = parseFloat(getComputedStyle(e).fontSize);"
-            " return { fit: e.dataset.fit, size: parseFloat(cs.fontSize), base, over: e.scrollWidth > e.clientWidth,"
-            " ellipsis: cs.textOverflow }; })"
+            " const cs = getComputedStyle(e); const size = parseFloat(cs.fontSize);"
+            " const over = e.scrollWidth > e.clientWidth, ellipsis = cs.textOverflow;"
+            " const shown = e.style.fontSize; e.style.fontSize = '';"
+            " const base = parseFloat(getComputedStyle(e).fontSize); e.style.fontSize = shown;"
+            " return { fit: e.dataset.fit, size, base, over, ellipsis }; })"
         )
     for g, role in zip(got, ("sponsor", "text"), strict=True):
         assert g["fit"] == "ellipsis" and g["ellipsis"] == "ellipsis" and g["over"], g
@@ -245,3 +257,32 @@ def _lenient() -> Any:
             self._sections = {}
 
     return Lenient()
+
+
+@pytest.mark.browser
+def test_every_text_field_at_its_maximum_is_shown_as_text_never_html(page: Any) -> None:
+    """Every field at its maximum filled with markup (<b>, <img onerror>, <script>): each page shows the
+    characters themselves, creates no element from them and runs nothing."""
+    from tests.textfit import ENGINE_WORDS, MARKUP
+
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    shown = ""
+    for graphic, _name, state in scenarios("markup"):
+        with OverlayServer(MemoryStore(state), port=0) as srv:
+            open_page(page, srv.url(graphic))
+            _wait_fitted(page)
+            root = f"[data-graphic={graphic}]"
+            assert (
+                page.eval_on_selector_all(
+                    f"{root} b, {root} script, {root} img[src='x']", "els => els.length"
+                )
+                == 0
+            )
+            shown += page.eval_on_selector(root, "e => e.textContent") + "\n"
+            assert page.errors == []
+    assert dialogs == []
+    drawn = [f for f, sel in WHERE.items() if sel and f not in ENGINE_WORDS]
+    for field in drawn:
+        value = (MARKUP * 2)[: limits()[field]]
+        assert value in shown, f"{field}: “{value}” is not shown as text"

@@ -204,6 +204,15 @@ def test_an_invalid_edit_is_refused_at_its_field(producer: Any, qtbot: Any, tmp_
     field = form.fields[("title", "bumper")]
     assert field.issue.isVisible() or field.issues
     assert "标版文字没有出现企业名称“小当家”" in field.issue.text()
+    # longer than the bumper's maximum on air (the schema's sponsors.bumpers[].text): refused there, named
+    type_into(
+        form,
+        ("title", "bumper", "text"),
+        "《够级大明星》栏目由“小当家”独家冠名播出，欢迎各位观众朋友收看本期精彩节目",
+    )
+    settle(qtbot, w)
+    field = form.fields[("title", "bumper")]
+    assert "sponsors.bumpers[].text" in field.issue.text() and "上屏最多 32 个字" in field.issue.text()
     assert not w.save()  # refused, with the reasons
     assert "1 个错误" in w.statusBar().currentMessage() or "错误" in w.statusBar().currentMessage()
     assert w.ws.draft.path.read_bytes() == before  # nothing written

@@ -118,3 +118,27 @@ def test_the_season_refuses_a_lineup_of_the_wrong_team(demo_db: Path) -> None:
         assert store.state["match"]["season"] is None
     finally:
         store.close()
+
+
+def test_a_name_too_long_for_the_scoreboard_is_refused_before_the_match_is_created(demo_db: Path) -> None:
+    """Issue 13: a season player whose name is longer than the scoreboard's maximum (the schema's
+    table.seats[].name) is refused naming the seat's field, before a season match is created."""
+    pick = _pick(demo_db)
+    with SeasonDB.open(demo_db) as sdb:
+        sdb.update_player(pick["lineup"][3], name="欧阳" + "建" * 9)  # 11 characters
+        matches = sdb.conn.execute("SELECT COUNT(*) FROM season_matches").fetchone()[0]
+    store = open_store(demo_db)
+    try:
+        seq = store.journal.last_seq()
+        with pytest.raises(ActionRefused) as e:
+            start_match(store, demo_db, **pick)
+        assert e.value.rule == "text.length"
+        assert "table.seats[2].name" in e.value.zh and "最多 10 个字" in e.value.zh
+        assert store.journal.last_seq() == seq and store.state["match"]["season"] is None
+        with pytest.raises(ActionRefused) as e2:  # the round's words too (show.round)
+            start_match(store, demo_db, **{**pick, "label": "第一届够级大明星表演赛"})
+        assert "show.round" in e2.value.zh
+    finally:
+        store.close()
+    with SeasonDB.open(demo_db) as sdb:
+        assert sdb.conn.execute("SELECT COUNT(*) FROM season_matches").fetchone()[0] == matches

@@ -285,3 +285,22 @@ def test_bad_air_date_and_missing_file_exit_2() -> None:
         timeout=60,
     )
     assert r.returncode == 2 and "YYYY-MM-DD" in r.stderr
+
+
+def test_an_on_air_text_longer_than_its_maximum_is_an_error_naming_the_field(variant: Variant) -> None:
+    """Issue 13: the placements' on-air texts are held to the schema's maxima (maxLength), at their line:
+    a sponsor's short name (sponsors.title.name, 10), a 九宫格 prize (12), a ticker line (60)."""
+    long_line = "小当家提醒您：" + "够级" * 30
+    path, text = variant(
+        ("    name: 顺和家电\n", "    name: 临沂顺和家电有限公司本部\n"),
+        ("prize: 粮油礼包,", "prize: 粮油礼包再加一桶花生油和大米,"),
+        ("    - 小当家便利店联盟队报名火热进行中\n", f"    - {long_line}\n"),
+    )
+    errs = errors_of(path)
+    assert_error(
+        errs, path, line_of(text, "name: 临沂顺和家电有限公司本部"), "上屏最多 10 个字", "sponsors.title.name"
+    )
+    assert_error(
+        errs, path, line_of(text, "prize: 粮油礼包再加"), "上屏最多 12 个字", "jiugongge.cells[].prize"
+    )
+    assert_error(errs, path, line_of(text, long_line), "上屏最多 60 个字", "sponsors.ticker[]")

@@ -219,7 +219,11 @@ class SponsorPanel(QWidget):
 
     def set_host(self, name: str) -> None:
         """The host's name (on the host's lower third), kept in the show state."""
-        self.console.act("show.update", {"host": name.strip()})
+        self.console.act(
+            "show.update",
+            {"host": name.strip()},
+            on_refused=lambda exc: self._say(f"✕ {getattr(exc, 'zh', exc)}\n{getattr(exc, 'en', '')}"),
+        )
 
     def ask_host(self) -> None:
         from PySide6.QtWidgets import QInputDialog

@@ -38,4 +38,6 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
         shadow=True,
         align=ALIGN_CENTER,
         fit=(1180, 120),
+        lines=2,  # the paid sentence, as on the pages: two balanced lines before it shrinks
+        role="sponsor",
     )

@@ -45,4 +45,5 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
         shadow=True,
         align=ALIGN_LEFT,
         fit=(300, 36),
+        role="sponsor",
     )

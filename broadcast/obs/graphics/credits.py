@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from broadcast.obs.graphics.paint import GOLD, Painter, text_width
+from broadcast.obs.graphics.fit import width
+from broadcast.obs.graphics.paint import GOLD, Painter
 from broadcast.obs.spec import ALIGN_TOP, ALIGN_TOP_LEFT, ALIGN_TOP_RIGHT
 
 # where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
@@ -16,7 +17,7 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
     """片尾 credits card: roles right-aligned, names left-aligned, around the centre line."""
     credits = list(st.get("sponsors", {}).get("credits", []))
     show = st.get("show", {})
-    p.panel("片尾·板", 460, 64, 1000, 940, fill="#0b0d16")
+    p.panel("片尾·板", 480, 64, 960, 940, fill="#0b0d16")  # clear of the 角标 (on screen with it)
     p.text(
         "片尾·标题",
         f"《{show.get('title') or '够级大明星'}》  鸣谢",
@@ -27,7 +28,7 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
         color2=GOLD,
         bold=True,
         align=ALIGN_TOP,
-        fit=(920, 80),
+        fit=(900, 80),
     )
     p.rect("片尾·金线", GOLD, 560, 190, 800, 2)
     roles, names, size = credits_table(credits)
@@ -50,10 +51,11 @@ def credits_table(credits: list[Any]) -> tuple[list[str], list[str], int]:
     names = [str(c.get("name", "")) for c in credits]
     rows = max(1, len(roles))
     size = min(MAX_SIZE, int(ROLE_BOX[1] / (rows * LINE_HEIGHT)))
-    widest_role = max((text_width(r, 1.0) for r in roles), default=0.0)
-    widest_name = max((text_width(n, 1.0) for n in names), default=0.0)
+    # measured with the native font at 100 px (widths scale with the size)
+    widest_role = max((width(r, 100) / 100 for r in roles), default=0.0)
+    widest_name = max((width(n, 100, bold=True) / 100 for n in names), default=0.0)
     if widest_role:
         size = min(size, int(ROLE_BOX[0] / widest_role))
     if widest_name:
-        size = min(size, int(NAME_BOX[0] / (widest_name * 1.05)))  # bold runs a little wider
+        size = min(size, int(NAME_BOX[0] / widest_name))
     return roles, names, max(MIN_SIZE, size)

@@ -8,7 +8,7 @@ from typing import Any
 from broadcast.obs.graphics.paint import DARK_INK, GOLD, INK, Painter, num
 from broadcast.obs.spec import ALIGN_CENTER, ALIGN_LEFT, ALIGN_RIGHT
 
-LEADERBOARD = (452, 96, 1016, 856)
+LEADERBOARD = (452, 162, 1016, 840)  # below the 角标 (on screen with it)
 
 
 # where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
@@ -27,7 +27,16 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
     lx, rx = x0 + 36, x0 + pw - 36
     p.image("英雄榜·冠名标", sp.get("logo", ""), lx, y0 + 30, 110, 110)
     p.text(
-        "英雄榜·冠名", sponsor, 30, lx + 134, y0 + 26, color="#ffe08a", color2=GOLD, bold=True, fit=(560, 44)
+        "英雄榜·冠名",
+        sponsor,
+        30,
+        lx + 134,
+        y0 + 26,
+        color="#ffe08a",
+        color2=GOLD,
+        bold=True,
+        fit=(480, 44),
+        role="sponsor",
     )
     p.text(
         "英雄榜·标题",
@@ -37,7 +46,7 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
         y0 + 62,
         bold=True,
         shadow=True,
-        fit=(560, 84),
+        fit=(480, 84),  # left of the season's box
     )
     p.text(
         "英雄榜·期",
@@ -47,11 +56,12 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
         y0 + 96,
         color="#d5d9e6",
         align=ALIGN_RIGHT,
-        fit=(300, 40),
+        fit=(300, 64),
+        lines=2,
     )
     p.rect("英雄榜·金线", GOLD, lx, y0 + 158, rx - lx, 2)
     hy = y0 + 184
-    rank_x, name_x, team_x, points_x = lx + 56, lx + 112, lx + 304, rx - 8
+    rank_x, name_x, team_x, points_x = lx + 56, lx + 112, lx + 330, rx - 8
     stats = {"games": ("局数", lx + 570), "firsts": ("头科", lx + 662), "lasts": ("大落", lx + 754)}
     players = board.get("kind", "players") == "players"
     head = "#c9cede"
@@ -94,7 +104,7 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
             cy,
             bold=True,
             align=ALIGN_LEFT,
-            fit=(180, 42),
+            fit=(210, 42),
         )
         p.rect(
             f"{n}·队色",
@@ -113,7 +123,7 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
             cy,
             color="#d5d9e6",
             align=ALIGN_LEFT,
-            fit=(190, 36),
+            fit=(186, 36),
         )
         for key, (label, sx) in stats.items():
             p.text(

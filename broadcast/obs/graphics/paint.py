@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from broadcast import tokens as T
+from broadcast.obs.graphics.fit import Fitted, Role, fit_text
 from broadcast.obs.spec import ALIGN_LEFT, ALIGN_TOP_LEFT, COLOR, IMAGE, TEXT, InputSpec
 
 # the design tokens (overlays/tokens.json), the same the pages' CSS is generated from
@@ -34,6 +35,8 @@ TAG_COLORS: dict[str, tuple[str, str]] = {k: (v[0], v[1]) for k, v in T.native("
 
 # the 90 % title-safe area every native graphic is drawn in (left, top, right, bottom)
 SAFE = T.safe_area()
+
+SHADOW_PX = 4  # how far OBS's text drop shadow reaches right and down (text_ft2_source_v2)
 
 STATUS_ZH = {"out": "已出完", "burning": "被烧", "wutou": "无头", "quan_san": "圈三", "sitting_out": "休息"}
 
@@ -86,6 +89,7 @@ class Painter:
     def __init__(self, graphic: str, font: str, assets: Callable[[str], str]) -> None:
         self.graphic, self.font, self.assets = graphic, font, assets
         self.ops: list[InputSpec] = []
+        self.fitted: dict[str, Fitted] = {}  # every text with a box: how it was fitted (fit.py)
 
     def add(
         self,
@@ -116,10 +120,23 @@ class Painter:
         shadow: bool = False,
         fit: tuple[int, int] | None = None,
         numeric: bool = False,
+        role: Role = "text",
+        lines: int = 1,
     ) -> None:
-        settings = text_settings(value, size, font=self.font, color=color, bold=bold, shadow=shadow)
+        """A text source; with ``fit`` (its box: width, height) the text is fitted by the pages' rule
+        (on up to ``lines`` balanced lines, shrunk to its floor, then cut with …:
+        :func:`~broadcast.obs.graphics.fit.fit_text`); ``role`` ``sponsor`` for a paid name (the higher
+        floor)."""
+        drawn = size
+        if fit is not None:
+            # OBS's drop shadow makes the source wider and taller by its offset: the text has that less
+            room = (fit[0] - SHADOW_PX, fit[1] - SHADOW_PX) if shadow else fit
+            fitted = fit_text(value, size, room, role=role, bold=bold, lines=lines, face=self.font)
+            self.fitted[name] = fitted
+            value, drawn = fitted.text, fitted.size
+        settings = text_settings(value, drawn, font=self.font, color=color, bold=bold, shadow=shadow)
         if numeric:
-            y -= round(size * 0.12)  # digits sit low in the CJK font's line box
+            y -= round(size * 0.12)  # digits sit low in the CJK font's line box (the designed size: fixed)
         if color2:
             settings["color2"] = abgr(color2)
         self.add(name, TEXT, settings, x, y, align=align, fit=fit)

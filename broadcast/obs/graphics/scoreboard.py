@@ -31,8 +31,10 @@ from broadcast.obs.spec import ALIGN_CENTER, ALIGN_LEFT, ALIGN_RIGHT
 
 # the six seats around the table, as the HTML scoreboard: 1 bottom, 2 right-low, 3 right-high,
 # 4 top, 5 left-high, 6 left-low (对头 face each other: 1↔4, 2↔5, 3↔6); cell offsets in the table area
-SEAT_CELL = (200, 72)
-SEAT_POS = {1: (260, 238), 2: (504, 174), 3: (504, 64), 4: (260, 0), 5: (16, 64), 6: (16, 174)}
+SEAT_CELL = (218, 72)
+SEAT_POS = {1: (251, 238), 2: (486, 174), 3: (486, 64), 4: (251, 0), 5: (16, 64), 6: (16, 174)}
+# where the seat's name may go (width, height: two balanced lines at its maximum, as on the pages)
+SEAT_NAME_BOX = (90, 47)
 # the scoreboard panel (bottom right, above the ticker) and where its table area starts
 SCOREBOARD = (1094, 428, 720, 520)
 TABLE_TOP = 108
@@ -82,21 +84,21 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
     )
     p.text("比分·局数", f"共{table.get('games_in_match', 3)}局", 16, x0 + 18, y0 + 40, color=INK_DIM)
     mid = y0 + 35
-    for side, team, bx in (("odd", odd, x0 + 116), ("even", even, x0 + 430)):
+    for side, team, bx in (("odd", odd, x0 + 108), ("even", even, x0 + 428)):
         colour = str(team.get("color") or TEAM_COLOR[side])
         name = str(team.get("label") or "")  # the name on air, as the game component decided it
         zh = "单" if side == "odd" else "双"
-        p.rect(f"比分·{zh}队底", colour, bx, y0 + 12, 274, 46)
-        p.rect(f"比分·{zh}队光", "#ffffff", bx, y0 + 12, 274, 2, 60)
-        p.rect(f"比分·{zh}队暗", "#000000", bx + (150 if side == "odd" else 0), y0 + 14, 124, 44, 70)
+        p.rect(f"比分·{zh}队底", colour, bx, y0 + 12, 284, 46)
+        p.rect(f"比分·{zh}队光", "#ffffff", bx, y0 + 12, 284, 2, 60)
+        p.rect(f"比分·{zh}队暗", "#000000", bx + (180 if side == "odd" else 0), y0 + 14, 104, 44, 70)
         points = fmt_num(team.get("points", 0))
         if side == "odd":
-            p.text(f"比分·{zh}队名", name, 22, bx + 12, mid, bold=True, align=ALIGN_LEFT, fit=(150, 40))
-            p.text(f"比分·{zh}队分", points, 34, bx + 262, mid, bold=True, align=ALIGN_RIGHT, numeric=True)
+            p.text(f"比分·{zh}队名", name, 22, bx + 10, mid, bold=True, align=ALIGN_LEFT, fit=(164, 40))
+            p.text(f"比分·{zh}队分", points, 34, bx + 274, mid, bold=True, align=ALIGN_RIGHT, numeric=True)
         else:
-            p.text(f"比分·{zh}队分", points, 34, bx + 12, mid, bold=True, align=ALIGN_LEFT, numeric=True)
-            p.text(f"比分·{zh}队名", name, 22, bx + 262, mid, bold=True, align=ALIGN_RIGHT, fit=(150, 40))
-    p.text("比分·冒号", ":", 30, x0 + 408, mid - 2, color=GOLD, bold=True, align=ALIGN_CENTER)
+            p.text(f"比分·{zh}队分", points, 34, bx + 10, mid, bold=True, align=ALIGN_LEFT, numeric=True)
+            p.text(f"比分·{zh}队名", name, 22, bx + 274, mid, bold=True, align=ALIGN_RIGHT, fit=(164, 40))
+    p.text("比分·冒号", ":", 30, x0 + 410, mid - 2, color=GOLD, bold=True, align=ALIGN_CENTER)
     # finished games: 第1局 17:11 · 第2局 …
     results = [
         f"第{r.get('game_no', i + 1)}局 {fmt_num(r.get('odd', 0))}:{fmt_num(r.get('even', 0))}"
@@ -115,7 +117,8 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
     p.rect("比分·桌面", "#0f3d2a", tx + 260, ty + 82, 200, 146)
     p.image("比分·冠名标", title.get("logo", ""), tx + 310, ty + 90, 100, 64)
     felt = str(title.get("name") or st.get("show", {}).get("title") or "")  # no sponsor: the show
-    p.text("比分·冠名", felt, 20, tx + 360, ty + 178, bold=True, align=ALIGN_CENTER, fit=(188, 30))
+    paid = "sponsor" if title.get("name") else "text"  # the 冠名's paid name keeps its higher floor
+    p.text("比分·冠名", felt, 20, tx + 360, ty + 178, bold=True, align=ALIGN_CENTER, fit=(188, 30), role=paid)
     p.text(
         "比分·冠名字",
         "独家冠名" if title.get("name") else "",
@@ -140,7 +143,7 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
         n = f"比分·{num}号位"
         p.rect(f"{n}·轮到", GOLD, cx - 3, cy - 3, cw + 6, ch + 6, 255 if turn == num else 0)
         p.rect(f"{n}·底", "#2b3050" if title_zh else PLATE_2, cx, cy, cw, ch)
-        p.rect(f"{n}·报牌", "#8a4a0c", cx + 124, cy, cw - 124, ch, 255 if baopai else 0)
+        p.rect(f"{n}·报牌", "#8a4a0c", cx + 142, cy, cw - 142, ch, 255 if baopai else 0)
         p.rect(f"{n}色", colour, cx, cy, 8, ch)
         p.rect(f"{n}·号底", TEAM_BADGE[team], cx + 16, cy + 23, 26, 26)
         p.text(
@@ -159,25 +162,26 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
             str(s.get("name") or f"{num}号位"),
             22,
             cx + 50,
-            cy + 24,
+            cy + 25,
             bold=True,
             align=ALIGN_LEFT,
-            fit=(74, 34),
+            fit=SEAT_NAME_BOX,
+            lines=2,
         )
         tag = " ".join(seat_tags(s))
         first = seat_tags(s)[0] if tag else "过"
         fill, ink = TAG_COLORS.get(first, ("#4a5070", INK))
-        p.chip(f"{n}·标签", tag, cx + 50, cy + 44, 20, 13, fill, ink, pad=5)
+        p.chip(f"{n}·标签", tag, cx + 50, cy + 49, 20, 13, fill, ink, pad=5)
         # cards left, large (orange at ≤ 10: 报牌), or the title won on a badge in the same place
         badge = TITLE_BADGE.get(title_zh, GOLD)
-        p.rect(f"{n}·称号底", badge, cx + 124, cy + 17, 68, 38, 255 if title_zh else 0)
-        p.rect(f"{n}·称号光", "#ffffff", cx + 124, cy + 17, 68, 2, 90 if title_zh else 0)
+        p.rect(f"{n}·称号底", badge, cx + 142, cy + 17, 68, 38, 255 if title_zh else 0)
+        p.rect(f"{n}·称号光", "#ffffff", cx + 142, cy + 17, 68, 2, 90 if title_zh else 0)
         if title_zh:
             p.text(
                 f"{n}·张数",
                 title_zh,
                 24,
-                cx + 180,
+                cx + 198,
                 cy + 38,
                 bold=True,
                 align=ALIGN_RIGHT,
@@ -189,19 +193,22 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
                 f"{n}·张数",
                 str(left),
                 36,
-                cx + 180,
+                cx + 198,
                 cy + 39,
                 color=WARN if baopai else INK,
                 bold=True,
                 align=ALIGN_RIGHT,
                 numeric=True,
             )
-        p.text(f"{n}·张", "" if title_zh else "张", 13, cx + 194, cy + 50, color=INK_DIM, align=ALIGN_RIGHT)
+        p.text(f"{n}·张", "" if title_zh else "张", 13, cx + 212, cy + 50, color=INK_DIM, align=ALIGN_RIGHT)
     # the last play and whose turn it is
     by = y0 + ph - 92
     p.rect("比分·出牌底", "#0a0d18", x0, by, pw, 92, 235)
     p.rect("比分·出牌线", GOLD, x0, by, pw, 1, 110)
-    last = table.get("last_play") or {}
+    # the referee / result line takes the foot's place, as on the pages (the last play and the turn
+    # are not drawn under it): positions stay, only the texts change
+    message = str(table.get("message", ""))
+    last = (table.get("last_play") or {}) if not message else {}
     lseat = int(last.get("seat") or 0)
 
     def who(num: int) -> tuple[str, str]:
@@ -211,13 +218,13 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
     l1 = by + 24
     p.chip("比分·上手", "上手" if lseat else "", x0 + 16, l1 - 13, 26, 15, GOLD, DARK_INK, pad=6)
     name1, c1 = who(lseat) if lseat else ("", INK)
-    p.text("比分·出牌人", name1, 22, x0 + 70, l1, color=c1, bold=True, align=ALIGN_LEFT, fit=(156, 34))
+    p.text("比分·出牌人", name1, 22, x0 + 70, l1, color=c1, bold=True, align=ALIGN_LEFT, fit=(190, 34))
     label = str(last.get("label") or last.get("cards") or "") if lseat else ""
     p.text(
         "比分·出牌",
         label,
         26,
-        x0 + 236,
+        x0 + 266,
         l1,
         color="#ffe08a",
         color2=GOLD,
@@ -232,17 +239,19 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
     )
     p.chip("比分·出牌标", tag if lseat else "", x0 + pw - 76, l1 - 13, 26, 15, tag_fill, INK, pad=15)
     l2 = by + 64
-    turn_num = int(turn or 0)
+    turn_num = int(turn or 0) if not message else 0
     p.chip("比分·轮到", "轮到" if turn_num else "", x0 + 16, l2 - 13, 26, 15, GOLD, DARK_INK, pad=6)
     name2, c2 = who(turn_num) if turn_num else ("", INK)
     p.text("比分·轮到人", name2, 22, x0 + 70, l2, color=c2, bold=True, align=ALIGN_LEFT, fit=(200, 34))
     p.text(
         "比分·消息",
-        str(table.get("message", "")),
-        18,
-        x0 + pw - 16,
-        l2,
-        color="#d5d9e6",
-        align=ALIGN_RIGHT,
-        fit=(420, 30),
+        message,
+        22,
+        x0 + pw / 2,
+        by + 46,
+        color="#ffe08a",
+        bold=True,
+        align=ALIGN_CENTER,
+        fit=(pw - 32, 84),
+        lines=2,
     )

@@ -5,8 +5,13 @@ contract, price, minimums, on_air, film, bumper, and :func:`read_common` for the
 from __future__ import annotations
 
 import difflib
+import json
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
+from broadcast.core.schema import text_limits_of
+from broadcast.core.text import shown
 from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors.placements.assets import read_asset
 from broadcast.sponsors.placements.context import Build
@@ -24,6 +29,33 @@ from broadcast.sponsors.placements.ratecard import (
 from engine.yamlread import MappingNode, Node, as_bool
 
 COMMON_OPTIONAL = ("logo", "minimums", "on_air", "notes")
+# the on-air field a sponsor's short name fills (every branded slot, the 赞助播出, the credits …)
+SPONSOR_NAME_FIELD = "sponsors.title.name"
+
+
+@cache
+def on_air_limits() -> dict[str, int]:
+    """The maxima of the on-air texts a placements file feeds: ``maxLength`` in the sponsors' and the
+    show's schema fragments (the one source the store refuses by, and the pages are sized for)."""
+    out: dict[str, int] = {}
+    for package in ("broadcast.sponsors", "broadcast.show"):
+        fragment = json.loads(resources.files(package).joinpath("schema.json").read_text(encoding="utf-8"))
+        out.update(text_limits_of(fragment))
+    return out
+
+
+def check_on_air(b: Build, node: Node, value: str, field: str, what: str) -> bool:
+    """``value`` fits the on-air field ``field`` (its maximum in the schema); else an error at ``node``
+    naming the field, and False."""
+    limit = on_air_limits()[field]
+    if len(value) <= limit:
+        return True
+    b.r.error(
+        node,
+        f"{what}“{shown(value)}”有 {len(value)} 个字，上屏最多 {limit} 个字（{field}）",
+        f"缩短到 {limit} 个字以内（汉字、字母、数字、空格都算一个字）",
+    )
+    return False
 
 
 def read_sponsors(b: Build, node: Node) -> None:
@@ -54,7 +86,8 @@ def read_sponsors(b: Build, node: Node) -> None:
         if "contact" in f:
             b.r.text(f["contact"], f"赞助商 {sid} 的 contact", allow_empty=True)
         logo = read_asset(b, f["logo"], f"赞助商 {sid} 的 logo", "image") if "logo" in f else None
-        if name is not None:
+        if name is not None:  # the short name airs (the full name goes to the reports)
+            check_on_air(b, f["name"], name, SPONSOR_NAME_FIELD, f"赞助商 {sid} 的 name")
             b.sponsors[sid] = Sponsor(sid, name, full or name, logo, knode.start_mark.line + 1)
 
 
@@ -245,7 +278,11 @@ def read_bumper(b: Build, node: Node, what: str, bumper_id: str, sponsor: str | 
                 f"标版要念出企业名称，例如 《够级大明星》栏目由“{name}”…播出",
             )
             return None
-    if text is None or secs is None:
+    if (
+        text is None
+        or secs is None
+        or not check_on_air(b, f["text"], text, "sponsors.bumpers[].text", f"{what} 标版文字")
+    ):
         return None
     return Bumper(bumper_id, text, secs)
 

@@ -18,6 +18,7 @@ from broadcast.sponsors.placements.context import Build
 from broadcast.sponsors.placements.fields import (
     COMMON_OPTIONAL,
     Common,
+    check_on_air,
     read_bumper,
     read_common,
     read_film,
@@ -102,6 +103,10 @@ def _spot_list_price(b: Build, f: dict[str, Node], what: str, slot: Slot) -> Non
 def _cell(b: Build, f: dict[str, Node], what: str, c: Common) -> dict[str, Any] | None:
     prize = b.r.text(f["prize"], f"{what} 奖品") if "prize" in f else None
     slogan = b.r.text(f["slogan"], f"{what} 广告语") if "slogan" in f else None
+    if prize and not check_on_air(b, f["prize"], prize, "jiugongge.cells[].prize", f"{what} 奖品"):
+        prize = None
+    if slogan and not check_on_air(b, f["slogan"], slogan, "jiugongge.cells[].slogan", f"{what} 广告语"):
+        slogan = None
     return {"prize": prize, "slogan": slogan} if prize and slogan else None
 
 
@@ -109,6 +114,8 @@ def _ticker(b: Build, f: dict[str, Node], what: str, c: Common) -> dict[str, Any
     lines = b.r.texts(f["lines"], "底线流字 lines") if "lines" in f else []
     if "lines" in f and not lines:
         b.r.error(f["lines"], "底线流字没有内容", "至少写一行")
+    for text, lnode in lines:
+        check_on_air(b, lnode, text, "sponsors.ticker[]", "底线流字")
     if c.sponsor is not None and c.sponsor in b.sponsors:
         name = b.sponsors[c.sponsor].name
         for text, lnode in lines:
@@ -121,6 +128,8 @@ def _ticker(b: Build, f: dict[str, Node], what: str, c: Common) -> dict[str, Any
 
 def _credit(b: Build, f: dict[str, Node], what: str, c: Common) -> dict[str, Any] | None:
     role = b.r.text(f["role"], f"{what} role") if "role" in f else None
+    if role and not check_on_air(b, f["role"], role, "sponsors.credits[].role", f"{what} role"):
+        role = None
     return {"role": role} if role else None
 
 
