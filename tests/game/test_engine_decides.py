@@ -109,8 +109,8 @@ def test_team_names_on_air_are_the_engines(tmp_path: Path) -> None:
     default = studio.default_state()
     assert {t: default["table"]["teams"][t]["label"] for t in ("odd", "even")} == TEAM_NAMES_ZH
     lay = L.build_layout(default, browser=False)
-    assert lay.inputs["比分·单队名"].settings["text"] == "单号队" == team_name("odd")
-    assert lay.inputs["比分·双队名"].settings["text"] == "双号队" == team_name("even")
+    assert lay.pictures["scoreboard"].op("比分·单队名").settings["text"] == "单号队" == team_name("odd")
+    assert lay.pictures["scoreboard"].op("比分·双队名").settings["text"] == "双号队" == team_name("even")
     with studio.open_store(tmp_path / "s.sqlite") as store:
         store.dispatch("match.new", {"teams": {"odd": {"name": " 红队 "}}})
         teams = store.state["table"]["teams"]

@@ -208,8 +208,7 @@ def test_native_layout_texts_are_text_and_follow_state() -> None:
     lay = L.build_layout(_state_with_names(), browser=False)
     assert all(spec.kind != L.BROWSER for spec in lay.inputs.values())
     seat1 = _op(lay, "比分·1号位")
-    assert seat1.kind == L.TEXT and seat1.settings["text"].replace("
-", "") == "<b>王五</b>"  # on two lines
+    assert seat1.kind == L.TEXT and seat1.settings["text"].replace("\n", "") == "<b>王五</b>"  # on two lines
     assert seat1.settings["font"]["face"] == "Noto Sans CJK SC"
     assert _op(lay, "角标·文字").settings["text"] == "小当家"
     assert _op(lay, "角标·标签").settings["text"] == "独家特约"

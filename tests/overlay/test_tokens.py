@@ -48,7 +48,7 @@ def test_the_native_obs_graphics_read_the_same_tokens() -> None:
     assert (P.PLATE, P.PLATE_2, P.HEADER) == tuple(data["native"][k] for k in ("plate", "plate-2", "header"))
     assert P.SAFE == L.SAFE == SAFE == T.safe_area()
     lay = L.build_layout({}, browser=False)
-    assert lay.inputs["比分·1号位"].settings["font"]["face"] == data["font"]["native"]
+    assert lay.pictures["scoreboard"].op("比分·1号位").settings["font"]["face"] == data["font"]["native"]
     # a team's default colour in the show state is the token's
     from broadcast.studio import default_state
 

@@ -37,7 +37,7 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
         bold=True,
         shadow=True,
         align=ALIGN_CENTER,
-        fit=(1180, 120),
+        fit=(1180, 130),
         lines=2,  # the paid sentence, as on the pages: two balanced lines before it shrinks
         role="sponsor",
     )

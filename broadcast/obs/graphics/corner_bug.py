@@ -8,7 +8,7 @@ from typing import Any
 from broadcast.obs.graphics.paint import GOLD, Painter
 
 # where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
-FRAME = (1540, 54, 284, 104)
+FRAME = (1452, 54, 372, 104)
 
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:

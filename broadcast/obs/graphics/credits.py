@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from broadcast.obs.graphics.fit import width
+from broadcast import tokens as T
 from broadcast.obs.graphics.paint import GOLD, Painter
+from broadcast.obs.graphics.raster import text_extent
 from broadcast.obs.spec import ALIGN_TOP, ALIGN_TOP_LEFT, ALIGN_TOP_RIGHT
 
 # where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
-FRAME = (458, 62, 1010, 954)
+FRAME = (478, 62, 970, 954)
 
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:
@@ -52,8 +53,9 @@ def credits_table(credits: list[Any]) -> tuple[list[str], list[str], int]:
     rows = max(1, len(roles))
     size = min(MAX_SIZE, int(ROLE_BOX[1] / (rows * LINE_HEIGHT)))
     # measured with the native font at 100 px (widths scale with the size)
-    widest_role = max((width(r, 100) / 100 for r in roles), default=0.0)
-    widest_name = max((width(n, 100, bold=True) / 100 for n in names), default=0.0)
+    face = T.native_font()
+    widest_role = max((text_extent(r, 100, face=face)[0] / 100 for r in roles), default=0.0)
+    widest_name = max((text_extent(n, 100, face=face, bold=True)[0] / 100 for n in names), default=0.0)
     if widest_role:
         size = min(size, int(ROLE_BOX[0] / widest_role))
     if widest_name:

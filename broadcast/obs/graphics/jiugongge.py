@@ -9,7 +9,7 @@ from broadcast.obs.graphics.paint import GOLD, Painter
 from broadcast.obs.spec import ALIGN_CENTER, ALIGN_TOP
 
 # where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
-FRAME = (418, 62, 1090, 954)
+FRAME = (478, 62, 970, 954)
 
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:

@@ -12,7 +12,7 @@ LEADERBOARD = (452, 162, 1016, 840)  # below the 角标 (on screen with it)
 
 
 # where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
-FRAME = (450, 94, 1026, 870)
+FRAME = (450, 160, 1026, 854)
 
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:

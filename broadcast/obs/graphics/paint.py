@@ -36,8 +36,6 @@ TAG_COLORS: dict[str, tuple[str, str]] = {k: (v[0], v[1]) for k, v in T.native("
 # the 90 % title-safe area every native graphic is drawn in (left, top, right, bottom)
 SAFE = T.safe_area()
 
-SHADOW_PX = 4  # how far OBS's text drop shadow reaches right and down (text_ft2_source_v2)
-
 STATUS_ZH = {"out": "已出完", "burning": "被烧", "wutou": "无头", "quan_san": "圈三", "sitting_out": "休息"}
 
 
@@ -129,9 +127,9 @@ class Painter:
         floor)."""
         drawn = size
         if fit is not None:
-            # OBS's drop shadow makes the source wider and taller by its offset: the text has that less
-            room = (fit[0] - SHADOW_PX, fit[1] - SHADOW_PX) if shadow else fit
-            fitted = fit_text(value, size, room, role=role, bold=bold, lines=lines, face=self.font)
+            fitted = fit_text(
+                value, size, fit, role=role, bold=bold, shadow=shadow, lines=lines, face=self.font
+            )
             self.fitted[name] = fitted
             value, drawn = fitted.text, fitted.size
         settings = text_settings(value, drawn, font=self.font, color=color, bold=bold, shadow=shadow)

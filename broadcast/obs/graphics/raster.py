@@ -156,6 +156,22 @@ def _measure(settings: dict[str, Any], scale: float = 1.0) -> _Text:
     )
 
 
+def text_extent(
+    text: str, size: int, *, face: str, bold: bool = False, shadow: bool = False
+) -> tuple[int, int]:
+    """The box (width, height) a picture draws ``text`` in at ``size`` px: its lines (split at ``\\n``)
+    and its drop shadow included, measured exactly as :func:`render` draws it (the fitting rule,
+    :mod:`~broadcast.obs.graphics.fit`, asks this)."""
+    font = {
+        "face": face,
+        "size": int(size),
+        "style": "Bold" if bold else "Regular",
+        "flags": 1 if bold else 0,
+    }
+    t = _measure({"text": text, "font": font, "drop_shadow": shadow})
+    return t.width, t.height
+
+
 def _fitted(op: InputSpec) -> _Text:
     """The text at its size, or smaller until it fits its box (never larger), like OBS's max-only bounds."""
     t = _measure(op.settings)

@@ -34,7 +34,7 @@ from broadcast.obs.spec import ALIGN_CENTER, ALIGN_LEFT, ALIGN_RIGHT
 SEAT_CELL = (218, 72)
 SEAT_POS = {1: (251, 238), 2: (486, 174), 3: (486, 64), 4: (251, 0), 5: (16, 64), 6: (16, 174)}
 # where the seat's name may go (width, height: two balanced lines at its maximum, as on the pages)
-SEAT_NAME_BOX = (90, 47)
+SEAT_NAME_BOX = (90, 48)
 # the scoreboard panel (bottom right, above the ticker) and where its table area starts
 SCOREBOARD = (1094, 428, 720, 520)
 TABLE_TOP = 108
@@ -171,7 +171,7 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
         tag = " ".join(seat_tags(s))
         first = seat_tags(s)[0] if tag else "过"
         fill, ink = TAG_COLORS.get(first, ("#4a5070", INK))
-        p.chip(f"{n}·标签", tag, cx + 50, cy + 49, 20, 13, fill, ink, pad=5)
+        p.chip(f"{n}·标签", tag, cx + 50, cy + 50, 20, 13, fill, ink, pad=5)
         # cards left, large (orange at ≤ 10: 报牌), or the title won on a badge in the same place
         badge = TITLE_BADGE.get(title_zh, GOLD)
         p.rect(f"{n}·称号底", badge, cx + 142, cy + 17, 68, 38, 255 if title_zh else 0)
