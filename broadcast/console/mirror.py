@@ -41,6 +41,10 @@ class GameMirror:
         self.game: Any = None
         self._key: tuple[Any, ...] | None = None
         self._leads: list[bool] = []
+        # per move of the mirror, kept in step with its push/pop: the move's line and words (so that a
+        # change costs what the new decisions cost, not the whole record's text again)
+        self._lines: list[str] = []
+        self._words: list[str] = []
         self.error = ""
 
     def update(self, state: dict[str, Any]) -> bool:
@@ -49,15 +53,16 @@ class GameMirror:
         record: list[str] = list(state["game"]["record"])
         if key[1] is None:  # no game yet
             changed = self.game is not None
-            self.game, self._key, self._leads = None, key, []
+            self.game, self._key = None, key
+            self._leads, self._lines, self._words = [], [], []
             return changed
         if self.game is None or key != self._key:
             self.game = self._fresh(state)
             self._key = key
-            self._leads = []
+            self._leads, self._lines, self._words = [], [], []
             if self.game is None:
                 return True
-        have = [str(a) for a in self.game.moves]
+        have = self._lines
         if have == record:
             return False
         common = 0
@@ -65,14 +70,24 @@ class GameMirror:
             if a != b:
                 break
             common += 1
-        while len(self.game.moves) > common:
+        while len(self._lines) > common:
             self.game.pop()
             self._leads.pop()
+            self._lines.pop()
+            self._words.pop()
+        min_twos = self.game.preset.gouji_min_twos
         for line in record[common:]:
             try:
                 lead = self.game.last_play is None
-                self.game.push(engine.Action.parse(line))
+                a = engine.Action.parse(line)
+                self.game.push(a)
                 self._leads.append(lead)
+                self._lines.append(str(a))
+                self._words.append(
+                    words.play_words(a.cards, min_twos)
+                    if a.kind == "play"
+                    else words.KIND_WORDS.get(a.kind, a.kind)
+                )
             except (ValueError, engine.IllegalAction) as exc:  # the store accepted it: a bug somewhere
                 self.error = f"{line}: {exc}"
                 break
@@ -109,12 +124,9 @@ class GameMirror:
                 word = f"{seat}号{word}"
             tags.setdefault(move, []).append(word)
         out: list[MoveInfo] = []
-        min_twos = game.preset.gouji_min_twos
+        lines, said, leads = self._lines, self._words, self._leads
         for i, a in enumerate(game.moves, start=1):
-            if a.kind == "play":
-                w = words.play_words(a.cards, min_twos)
-            else:
-                w = words.KIND_WORDS.get(a.kind, a.kind)
-            lead = self._leads[i - 1] if i - 1 < len(self._leads) else False
-            out.append(MoveInfo(i, a.seat, a.kind, str(a), w, tuple(tags.get(i, ())), lead))
+            out.append(
+                MoveInfo(i, a.seat, a.kind, lines[i - 1], said[i - 1], tuple(tags.get(i, ())), leads[i - 1])
+            )
         return out
