@@ -9,7 +9,9 @@ entry line (focused, as on air) and runs as the operator's does: the window's sh
 operation on the console's store thread → ``bus.take`` journaled → the server's patch → the page's
 requestAnimationFrame. Rounds are spaced by a random 0–20 ms so the keys land at every phase of the
 60 Hz frame clock. Printed: key → the start of the frame that shows it (page clock = system clock, same
-machine: the goal, p99 ≤ 30 ms), key → the page's echo back in Python, and key → journaled.
+machine: the goal, p99 ≤ 30 ms), key → the page's echo back in Python, and key → journaled. Every
+other round is the same run's baseline: ``bus.take`` dispatched on the console's store thread with no
+key and no console code on the way, timed the same way, and key → frame is printed as a ratio to it.
 
 :func:`take_latency` is the function ``benchmarks/console_latency.py`` (the console's decision → page
 benchmark) calls to print the same figures beside its own.
@@ -104,6 +106,8 @@ def take_latency(takes: int = 300, seed: int = 11) -> dict[str, float]:
         key_frame: list[float] = []
         key_echo: list[float] = []
         key_journal: list[float] = []
+        base_frame: list[float] = []
+        base_journal: list[float] = []
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -111,16 +115,25 @@ def take_latency(takes: int = 300, seed: int = 11) -> dict[str, float]:
                 page.goto(srv.url("program", echo="1"))
                 page.wait_for_function("window.__rendered && window.__rendered.seq >= 0", timeout=20000)
                 on = lambda st: st["graphics"]["program"]["scoreboard"]["on"]  # noqa: E731
-                for _ in range(takes):
+                for i in range(2 * takes):
+                    direct = i % 2 == 1  # the same-run baseline: every other take without a key
                     press(Qt.Key.Key_F2)
                     wait_seq(lambda st: st["graphics"]["preview"]["scoreboard"]["on"])
                     time.sleep(rng.uniform(0, 0.020))
-                    wall, t0 = press(Qt.Key.Key_F12)
+                    if direct:  # bus.take on the console's store thread, no key, no console code
+                        wall, t0 = time.time(), time.perf_counter()
+                        window.console.bridge.call(store.dispatch, "bus.take", {})
+                    else:
+                        wall, t0 = press(Qt.Key.Key_F12)
                     seq = wait_seq(on)
                     r = frames[seq]
-                    key_frame.append((r.page_frame - wall) * 1000)
-                    key_echo.append((echoed[seq] - t0) * 1000)
-                    key_journal.append((journaled[seq] - t0) * 1000)
+                    if direct:
+                        base_frame.append((r.page_frame - wall) * 1000)
+                        base_journal.append((journaled[seq] - t0) * 1000)
+                    else:
+                        key_frame.append((r.page_frame - wall) * 1000)
+                        key_echo.append((echoed[seq] - t0) * 1000)
+                        key_journal.append((journaled[seq] - t0) * 1000)
                     press(Qt.Key.Key_F2, Qt.KeyboardModifier.ShiftModifier)  # clear: off both buses
                     wait_seq(lambda st: not on(st) and not st["graphics"]["preview"]["scoreboard"]["on"])
                 browser.close()
@@ -137,6 +150,10 @@ def take_latency(takes: int = 300, seed: int = 11) -> dict[str, float]:
         "key_echo_p99": pct(key_echo, 99),
         "key_journal_p50": statistics.median(key_journal),
         "key_journal_p99": pct(key_journal, 99),
+        "base_frame_p50": statistics.median(base_frame),
+        "base_frame_p99": pct(base_frame, 99),
+        "base_journal_p50": statistics.median(base_journal),
+        "base_journal_p99": pct(base_journal, 99),
     }
 
 
@@ -148,6 +165,16 @@ def print_figures(f: dict[str, float]) -> None:
         ("key → journaled (bus.take) ", "key_journal", ""),
     ):
         print(f"  {label} p50 {f[key + '_p50']:6.1f} ms   p99 {f[key + '_p99']:6.1f} ms{goal}")
+    if "base_frame_p50" in f:
+        print(
+            f"  baseline, same run (as many takes in between, bus.take on the store thread without a key):"
+            f" → frame p50 {f['base_frame_p50']:.1f} ms, p99 {f['base_frame_p99']:.1f} ms; → journaled "
+            f"p50 {f['base_journal_p50']:.1f} ms, p99 {f['base_journal_p99']:.1f} ms"
+        )
+        print(
+            f"  key → frame as a ratio to baseline: p50 × {f['key_frame_p50'] / f['base_frame_p50']:.2f}, "
+            f"p99 × {f['key_frame_p99'] / f['base_frame_p99']:.2f}; load average {os.getloadavg()[0]:.1f}"
+        )
 
 
 def main() -> int:
