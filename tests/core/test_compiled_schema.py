@@ -211,3 +211,43 @@ def test_a_component_using_an_uncompiled_keyword_is_still_validated(tmp_path: An
         assert store.state["odd"]["v"] == "ok" and store.journal.last_seq() == 1
     finally:
         store.close()
+
+
+def _bounded(node: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every subschema of ``node`` carrying a length or number bound, with where it is."""
+    if isinstance(node, dict):
+        if any(k in node for k in ("maxLength", "minLength", "maximum", "minimum", "maxItems", "minItems")):
+            yield path, node
+        for key, sub in node.items():
+            if key in ("properties",) and isinstance(sub, dict):
+                for name, s in sub.items():
+                    yield from _bounded(s, f"{path}/{name}")
+            elif key in ("items", "additionalProperties"):
+                yield from _bounded(sub, f"{path}/{key}")
+
+
+def test_every_bound_of_the_studio_schema_agrees_at_and_past_its_edge() -> None:
+    """Each maxLength/minLength/maximum/minimum/maxItems/minItems of the composed schema (the on-air text
+    maxima among them), at the bound and one past it, on both sides: the compiled check's verdict is
+    jsonschema's."""
+    sch = studio.state_schema()
+    edges = 0
+    for where, node in _bounded(sch.schema):
+        fast = compile_schema(node)
+        assert fast is not None, where
+        slow = jsonschema.Draft202012Validator(node)
+        values: list[Any] = []
+        for key, make in (
+            ("maxLength", lambda n: ["字" * n, "字" * (n + 1), "a" * n + "\u0301"]),
+            ("minLength", lambda n: ["x" * n, "x" * max(0, n - 1)]),
+            ("maximum", lambda n: [n, n + 1, n + 0.5]),
+            ("minimum", lambda n: [n, n - 1, n - 0.5]),
+            ("maxItems", lambda n: [[None] * n, [None] * (n + 1)]),
+            ("minItems", lambda n: [[None] * n, [None] * max(0, n - 1)]),
+        ):
+            if key in node:
+                values += make(node[key])
+        for value in values:
+            assert fast(value) == slow.is_valid(value), (where, value)
+            edges += 1
+    assert edges > 20
