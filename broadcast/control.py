@@ -190,8 +190,11 @@ def lower_third_for(state: Mapping[str, Any], seat: int | None) -> tuple[str, st
 
 
 def _lower_third(state: Mapping[str, Any], p: dict[str, Any]) -> list[Step]:
+    photo = ""
     if p.get("seat") is not None:
-        name, line2 = lower_third_for(state, _int(p, "seat", 1, 6))
+        seat = _int(p, "seat", 1, 6)
+        name, line2 = lower_third_for(state, seat)
+        photo = str(state["table"]["seats"][seat - 1].get("photo") or "")  # the season's, /assets/photos/
     elif _bool(p, "host"):
         name, line2 = lower_third_for(state, None)
     else:
@@ -201,7 +204,7 @@ def _lower_third(state: Mapping[str, Any], p: dict[str, Any]) -> list[Step]:
                 "control", "请给出 seat、host 或 name", "give seat, host or name", param="name"
             )
     return [
-        ("lower_third.set", {"name": name, "line2": line2}),
+        ("lower_third.set", {"name": name, "line2": line2, "photo": photo}),
         ("graphic.set", {"bus": "preview", "graphic": "lower_third", "on": True}),
     ]
 

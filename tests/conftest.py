@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +22,24 @@ ARTIFACTS = ROOT / "test-artifacts"
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One real headless Debian Chromium per session, driven by Playwright (never a downloaded browser);
+    one for every part that uses it (Playwright's sync API allows one per thread)."""
+    from playwright.sync_api import sync_playwright
+
+    from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian chromium is not installed (apt-get install chromium, or scripts/setup.sh)")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
 
 
 @pytest.fixture

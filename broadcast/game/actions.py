@@ -263,14 +263,53 @@ def _no_look_alikes(seats: list[dict[str, Any]]) -> None:
         seen[key] = int(seat["seat"])
 
 
+def _seat_photos(payload: Payload) -> dict[int, str] | None:
+    """``photos``: six file names (or {seat: name}) under the project's photo folder, served at
+    ``/assets/photos/`` for the lower thirds; '' for none. A path is refused (a name only)."""
+    photos = payload.get("photos")
+    if photos is None:
+        return None
+    if isinstance(photos, dict):
+        items = [(int(k), v) for k, v in photos.items()]
+    elif isinstance(photos, list | tuple) and len(photos) == 6:
+        items = list(zip(SEATS, photos, strict=True))
+    else:
+        raise ActionRefused(
+            "photos",
+            "photos 应为六个照片文件名的列表或 {座位: 文件名}",
+            "photos must be a list of six photo file names or {seat: name}",
+        )
+    out: dict[int, str] = {}
+    for seat, name in items:
+        text = str(name or "").strip()
+        if seat not in SEATS:
+            raise ActionRefused("G1.1", f"没有 {seat} 号座位", f"no seat {seat} (seats are 1..6)")
+        if "/" in text or "\\" in text or text in (".", ".."):
+            raise ActionRefused(
+                "photos",
+                f"{seat} 号座位的照片应为照片文件夹里的文件名，不是路径：{text!r}",
+                f"seat {seat}: a photo is a file name in the photo folder, not a path: {text!r}",
+            )
+        out[seat] = text
+    return out
+
+
 def _apply_match_fields(state: State, payload: Payload) -> None:
     table = state["table"]
     names = _seat_names(payload)
+    photos = _seat_photos(payload)
     if names:
         for seat in table["seats"]:
             if seat["seat"] in names:
-                seat["name"] = seat_name(seat["seat"], names[seat["seat"]])
+                name = seat_name(seat["seat"], names[seat["seat"]])
+                if name != seat["name"] and photos is None:
+                    seat["photo"] = ""  # another person on the seat: not the last one's photo
+                seat["name"] = name
         _no_look_alikes(table["seats"])
+    if photos:
+        for seat in table["seats"]:
+            if seat["seat"] in photos:
+                seat["photo"] = photos[seat["seat"]]
     teams = payload.get("teams")
     if teams is not None:
         if not isinstance(teams, dict) or set(teams) - set(TEAMS):
@@ -310,11 +349,13 @@ def _apply_match_fields(state: State, payload: Payload) -> None:
 
 @action("match.new")
 def match_new(state: State, payload: Payload, ctx: Context) -> None:
-    """A new match: {teams?: {odd|even: {name, color}}, names?: [6], games_in_match?: 3, rules?}."""
+    """A new match: {teams?: {odd|even: {name, color}}, names?: [6], photos?: [6], games_in_match?: 3,
+    rules?}."""
     old = state["table"]
     table = COMPONENT.defaults("table")
     for seat, prev in zip(table["seats"], old["seats"], strict=True):
         seat["name"] = prev["name"]
+        seat["photo"] = prev.get("photo", "")
     for team in TEAMS:
         for key in ("name", "label", "color"):
             table["teams"][team][key] = old["teams"][team][key]
@@ -332,8 +373,9 @@ def match_new(state: State, payload: Payload, ctx: Context) -> None:
 
 @action("match.update")
 def match_update(state: State, payload: Payload, ctx: Context) -> None:
-    """Team names/colours, seat names, games in the match: {teams?, names?, games_in_match?}."""
-    unknown = sorted(set(payload) - {"teams", "names", "games_in_match"})
+    """Team names/colours, seat names and photos, games in the match: {teams?, names?, photos?,
+    games_in_match?}."""
+    unknown = sorted(set(payload) - {"teams", "names", "photos", "games_in_match"})
     if unknown:
         raise ActionRefused(
             "match",

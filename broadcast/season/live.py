@@ -164,10 +164,15 @@ def start_match(
         except SeasonError as exc:
             raise _refused(exc) from exc
         teams = {int(t["id"]): t for t in sdb.teams(sid)}
-        players = {
-            seat: sdb.conn.execute("SELECT name FROM season_players WHERE id=?", (pid,)).fetchone()[0]
+        rows = {
+            seat: sdb.conn.execute("SELECT name, photo FROM season_players WHERE id=?", (pid,)).fetchone()
             for seat, pid in lineup.items()
         }
+    players = {seat: row[0] for seat, row in rows.items()}
+    # a photo copied into the project (a file name) is served at /assets/photos/ for the lower third;
+    # a path the importer kept as it was given is not served, so it is not put on air
+    photos = {seat: str(row[1] or "") for seat, row in rows.items()}
+    photos = {seat: ("" if "/" in ph or "\\" in ph else ph) for seat, ph in photos.items()}
     team_fields: dict[str, dict[str, str]] = {}
     for side, tid in (("odd", odd), ("even", even)):
         t = teams[tid]
@@ -177,7 +182,12 @@ def start_match(
     label = label or round_name(round_)
     store.dispatch(
         "match.new",
-        {"teams": team_fields, "names": [players[i] for i in range(1, 7)], "rules": str(s["rules"])},
+        {
+            "teams": team_fields,
+            "names": [players[i] for i in range(1, 7)],
+            "photos": [photos[i] for i in range(1, 7)],
+            "rules": str(s["rules"]),
+        },
         source="season",
     )
     store.dispatch("show.update", {"episode": f"第{episode}期", "round": label}, source="season")

@@ -1,6 +1,6 @@
-"""Fixtures for the on-air pages: one real headless Debian Chromium per session (driven by Playwright,
-never a downloaded browser), an overlay server per test on a free port, screenshots saved under
-test-artifacts/overlays/."""
+"""Fixtures for the on-air pages: the session's headless Debian Chromium (``browser``, in
+tests/conftest.py: Playwright, never a downloaded browser), an overlay server per test on a free port,
+screenshots saved under test-artifacts/overlays/."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS
 from broadcast.overlay import OverlayServer
 from broadcast.overlay.demo import demo_state
 from broadcast.overlay.memory import MemoryStore
@@ -21,20 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "overlays"
 # the 90 % title-safe rectangle of 1920×1080
 SAFE = (96, 54, 1824, 1026)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian chromium is not installed (apt-get install chromium, or scripts/setup.sh)")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture

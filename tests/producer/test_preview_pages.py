@@ -8,14 +8,12 @@ from __future__ import annotations
 import argparse
 import io
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image, ImageChops
 
-from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS
 from broadcast.producer.preview import View, preview_actions, slot_views
 from tests.producer.conftest import DEMO, ROOT, settle, type_into
 
@@ -38,20 +36,6 @@ SETTLE = """async t => {
 }"""
 
 pytestmark = pytest.mark.timeout(900)  # a guard for 20 moments × 2 pages on a loaded machine
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian chromium is not installed (apt-get install chromium, or scripts/setup.sh)")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _shot(browser: Any, url: str, seq: int, path: Path) -> Image.Image:
