@@ -19,7 +19,7 @@ from pathlib import Path
 
 from broadcast.core.text import invisible, name_key
 from broadcast.errors import GoujiError
-from broadcast.season.model import SeasonDB
+from broadcast.season.model import PLAYER_NAME, TEAM_NAME, SeasonDB, too_long
 
 # canonical column → accepted headers (compared without spaces, case-insensitive)
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -45,7 +45,6 @@ GENDERS = {
     "female": "女",
 }
 _PHONE = re.compile(r"^(\+?86[- ]?)?1[3-9]\d{9}$|^0\d{2,3}-?\d{7,8}(-\d{1,6})?$")
-MAX_NAME = 20
 
 
 class ImportError_(GoujiError):
@@ -208,10 +207,14 @@ def read_roster(path: str | Path, *, sheet: str | None = None) -> tuple[list[Ros
                 )
         if not rec.name:
             problems.append("姓名为空 / empty name")
-        elif len(rec.name) > MAX_NAME:
-            problems.append(f"姓名过长（{len(rec.name)} 字）/ name too long")
+        elif too_long("姓名", rec.name, PLAYER_NAME):  # longer than it may be on air (the schema's maximum)
+            problems.append(" / ".join(too_long("姓名", rec.name, PLAYER_NAME) or ()))
         elif any(ch in rec.name for ch in "\t\r\n"):
             problems.append("姓名含换行或制表符 / control characters in the name")
+        for col, label in (("team", "队伍"), ("team_sponsor", "队伍冠名")):
+            said = too_long(label, getattr(rec, col), TEAM_NAME)
+            if said:
+                problems.append(" / ".join(said))
         if rec.gender:
             g = GENDERS.get(rec.gender.lower())
             if g is None:

@@ -13,17 +13,21 @@ Every write is one transaction; the materialised totals are updated in the same 
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from broadcast.core import db
-from broadcast.core.text import describe_invisible, invisible
+from broadcast.core.schema import text_limits_of
+from broadcast.core.text import describe_invisible, describe_too_long, invisible
 from broadcast.errors import GoujiError
 from broadcast.season import scoring
 from broadcast.season.migrations import COMPONENT, MIGRATIONS
@@ -57,6 +61,33 @@ def _visible(*, rule: str, **fields: str) -> None:
         if code:
             zh, en = describe_invisible(code, field)
             raise SeasonError(rule, zh, en)
+
+
+# the on-air fields a season's names fill (its 英雄榜; the scoreboard's seats hold the same maximum)
+PLAYER_NAME = "leaderboard.rows[].name"
+TEAM_NAME = "leaderboard.rows[].team"
+
+
+@cache
+def on_air_limits() -> dict[str, int]:
+    """The maxima of the season's on-air texts: ``maxLength`` in its schema fragment (the one source the
+    store refuses by and the pages and OBS graphics are sized for)."""
+    fragment = resources.files("broadcast.season").joinpath("schema.json").read_text(encoding="utf-8")
+    return text_limits_of(json.loads(fragment))
+
+
+def too_long(label: str, value: str, field: str) -> tuple[str, str] | None:
+    """(中文, English) when ``value`` is longer than the on-air field ``field`` holds, else None."""
+    limit = on_air_limits()[field]
+    return None if len(value) <= limit else describe_too_long(f"{label}（{field}）", limit, value)
+
+
+def _fits(*, rule: str, **fields: tuple[str, str]) -> None:
+    """Refuse a name longer than its on-air field: ``label=(value, field)``, naming the field."""
+    for label, (value, field) in fields.items():
+        said = too_long(label, value or "", field)
+        if said:
+            raise SeasonError(rule, *said)
 
 
 @dataclass(frozen=True)
@@ -240,6 +271,7 @@ class SeasonDB:
         if not name:
             raise SeasonError("team", "队名不能为空", "team name is empty")
         _visible(rule="team", 队名=name, 冠名=sponsor)
+        _fits(rule="team", 队名=(name, TEAM_NAME), 冠名=(sponsor, TEAM_NAME))
         with self.transaction() as c:
             try:
                 cur = c.execute(
@@ -272,6 +304,9 @@ class SeasonDB:
                 "team", f"队伍颜色应写成 #RRGGBB：{color!r}", f"colour must be #RRGGBB: {color!r}"
             )
         _visible(rule="team", 队名=fields.get("name", ""), 冠名=fields.get("sponsor", ""))
+        _fits(
+            rule="team", 队名=(fields.get("name", ""), TEAM_NAME), 冠名=(fields.get("sponsor", ""), TEAM_NAME)
+        )
         with self.transaction() as c:
             for k, v in fields.items():
                 try:
@@ -307,6 +342,7 @@ class SeasonDB:
         if not name:
             raise SeasonError("player", "姓名不能为空", "player name is empty")
         _visible(rule="player", 姓名=name, 籍贯=hometown, 备注=note, 编号=code or "")
+        _fits(rule="player", 姓名=(name, PLAYER_NAME))
         with self.transaction() as c:
             try:
                 cur = c.execute(
@@ -350,6 +386,7 @@ class SeasonDB:
                 for key, label in (("name", "姓名"), ("hometown", "籍贯"), ("note", "备注"), ("code", "编号"))
             },
         )
+        _fits(rule="player", 姓名=(str(fields.get("name") or ""), PLAYER_NAME))
         with self.transaction() as c:
             for k, v in fields.items():
                 try:

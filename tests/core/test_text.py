@@ -135,3 +135,27 @@ def test_a_text_longer_than_its_field_s_maximum_is_refused_naming_the_field(
     assert f"at most {limit} characters" in e.en and f"has {limit + 1}" in e.en
     assert store.state == before and store.journal.last_seq() == seq  # nothing changed, nothing journaled
     store.close()
+
+
+def test_a_season_name_longer_than_it_may_be_on_air_is_refused_at_input(tmp_path: Path) -> None:
+    """Names entered into the season (by hand, by the producer's roster tab, by a roster file) are held to
+    the 英雄榜's maxima in the season's schema fragment (leaderboard.rows[].name / .team), naming it."""
+    db = tmp_path / "s.sqlite"
+    with SeasonDB.open(db) as sdb:
+        sid = sdb.create_season("第二季")
+        tid = sdb.add_team(sid, "沂河源队")
+        with pytest.raises(SeasonError) as err:
+            sdb.add_player(sid, "欧阳" + "建" * 9, team_id=tid)  # 11 characters
+        assert "leaderboard.rows[].name" in err.value.zh and "最多 10 个字" in err.value.zh
+        pid = sdb.add_player(sid, "欧阳" + "建" * 8, team_id=tid)  # 10: accepted
+        with pytest.raises(SeasonError):
+            sdb.update_player(pid, name="欧阳" + "建" * 9)
+        with pytest.raises(SeasonError) as err2:
+            sdb.add_team(sid, "临沂市兰山区够级协会代表队")
+        assert "leaderboard.rows[].team" in err2.value.zh
+        roster = tmp_path / "名单.csv"
+        roster.write_text("姓名,队伍\n王建军,沂河源队\n诸葛" + "亮" * 9 + ",沂河源队\n", encoding="utf-8")
+        with pytest.raises(ImportError_) as err3:
+            import_file(sdb, sid, roster)
+        assert any(f"{roster}:row 3" in e and "leaderboard.rows[].name" in e for e in err3.value.errors)
+        assert [r["name"] for r in sdb.players(sid)] == ["欧阳" + "建" * 8]  # nothing of the file imported

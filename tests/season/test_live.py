@@ -124,9 +124,9 @@ def test_a_name_too_long_for_the_scoreboard_is_refused_before_the_match_is_creat
     """Issue 13: a season player whose name is longer than the scoreboard's maximum (the schema's
     table.seats[].name) is refused naming the seat's field, before a season match is created."""
     pick = _pick(demo_db)
-    with SeasonDB.open(demo_db) as sdb:
-        sdb.update_player(pick["lineup"][3], name="欧阳" + "建" * 9)  # 11 characters
-        matches = sdb.conn.execute("SELECT COUNT(*) FROM season_matches").fetchone()[0]
+    with SeasonDB.open(demo_db) as sdb, sdb.transaction() as c:  # a season written before the maxima
+        c.execute("UPDATE season_players SET name=? WHERE id=?", ("欧阳" + "建" * 9, pick["lineup"][3]))
+        matches = c.execute("SELECT COUNT(*) FROM season_matches").fetchone()[0]
     store = open_store(demo_db)
     try:
         seq = store.journal.last_seq()
