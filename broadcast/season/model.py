@@ -66,6 +66,8 @@ def _visible(*, rule: str, **fields: str) -> None:
 # the on-air fields a season's names fill (its 英雄榜; the scoreboard's seats hold the same maximum)
 PLAYER_NAME = "leaderboard.rows[].name"
 TEAM_NAME = "leaderboard.rows[].team"
+SEASON_LINE = "leaderboard.season"  # the season's title, then “ · 第N期后” (actions.leaderboard_payload)
+AS_OF_ROOM = len(" · 第99期后")
 
 
 @cache
@@ -80,6 +82,17 @@ def too_long(label: str, value: str, field: str) -> tuple[str, str] | None:
     """(中文, English) when ``value`` is longer than the on-air field ``field`` holds, else None."""
     limit = on_air_limits()[field]
     return None if len(value) <= limit else describe_too_long(f"{label}（{field}）", limit, value)
+
+
+def _season_fits(title: str, sponsor: str) -> None:
+    """A season's title leaves room on the 英雄榜's season line for “ · 第N期后”; its sponsor is the
+    英雄榜冠名's name (leaderboard.sponsor)."""
+    room = on_air_limits()[SEASON_LINE] - AS_OF_ROOM
+    if len(title) > room:
+        raise SeasonError(
+            "season", *describe_too_long(f"标题（{SEASON_LINE}，其后还有“ · 第N期后”）", room, title)
+        )
+    _fits(rule="season", 冠名=(sponsor, "leaderboard.sponsor"))
 
 
 def _fits(*, rule: str, **fields: tuple[str, str]) -> None:
@@ -152,6 +165,7 @@ class SeasonDB:
         if not name:
             raise SeasonError("season", "赛季名称不能为空", "season name is empty")
         _visible(rule="season", 赛季=name, 标题=title, 冠名=sponsor)
+        _season_fits(title, sponsor)
         if self.conn.execute("SELECT 1 FROM season_seasons WHERE name=?", (name,)).fetchone():
             raise SeasonError("season", f"赛季已存在：{name}", "season exists")
         from broadcast.season.rankings import parse_spec  # validate specs before storing them
@@ -182,6 +196,8 @@ class SeasonDB:
         for key in ("ranking_players", "ranking_teams"):
             if fields.get(key):
                 parse_spec(fields[key], key.split("_")[1])
+        _visible(rule="season", 标题=fields.get("title", ""), 冠名=fields.get("sponsor", ""))
+        _season_fits(fields.get("title", ""), fields.get("sponsor", ""))
         with self.transaction() as c:
             for k, v in fields.items():
                 c.execute(f"UPDATE season_seasons SET {k}=? WHERE id=?", (v, season_id))

@@ -142,7 +142,12 @@ def test_a_season_name_longer_than_it_may_be_on_air_is_refused_at_input(tmp_path
     the 英雄榜's maxima in the season's schema fragment (leaderboard.rows[].name / .team), naming it."""
     db = tmp_path / "s.sqlite"
     with SeasonDB.open(db) as sdb:
-        sid = sdb.create_season("第二季")
+        with pytest.raises(SeasonError) as err0:  # the 英雄榜's season line: the title, then “ · 第N期后”
+            sdb.create_season("第二季", title="《够级大明星》第二季春季联赛总决赛")
+        assert "leaderboard.season" in err0.value.zh and "最多 14 个字" in err0.value.zh
+        sid = sdb.create_season("第二季", title="《够级大明星》第二季")
+        with pytest.raises(SeasonError):
+            sdb.update_season(sid, sponsor="临沂鲁信汽车城有限公司")  # leaderboard.sponsor: 10
         tid = sdb.add_team(sid, "沂河源队")
         with pytest.raises(SeasonError) as err:
             sdb.add_player(sid, "欧阳" + "建" * 9, team_id=tid)  # 11 characters
