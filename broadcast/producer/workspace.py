@@ -168,15 +168,15 @@ class Workspace(QObject):
         text = self.draft.text()
         base = self.base
 
-        def work() -> tuple[str, int]:
+        def work() -> tuple[str, int] | str:
             check = self.draft.check(text=text)
-            if check.placements is None:
+            if check.placements is None:  # the producer is mid-edit: said on the preview, not an error
                 errors = "；".join(i.message for i in check.errors[:3])
-                raise GoujiError(
+                return GoujiError(
                     "placements",
                     f"排期有错误，改正后才能预览：{errors}",
                     f"the placements have {len(check.errors)} error(s): fix them to see the preview",
-                )
+                ).text()
             return self.studio.url, self.studio.show(preview_actions(check.placements, view, base))
 
         self.run(work, done=self.previewed.emit, failed=lambda e: self.previewed.emit(str(e)))

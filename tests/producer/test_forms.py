@@ -214,6 +214,15 @@ def test_an_invalid_edit_is_refused_at_its_field(producer: Any, qtbot: Any, tmp_
     field = form.fields[("title", "bumper")]
     assert "sponsors.bumpers[].text" in field.issue.text() and "上屏最多 32 个字" in field.issue.text()
     assert not w.save()  # refused, with the reasons
+    # the preview says why it cannot show the slot (a line on the preview, not an error in the log)
+    from broadcast.producer.preview import View
+
+    said: list[Any] = []
+    w.ws.previewed.connect(said.append)
+    w.ws.preview("('title',)", View("bumper", "", (("bumper", ""),)))
+    settle(qtbot, w)
+    assert said and isinstance(said[-1], str) and "排期有错误，改正后才能预览" in said[-1], said
+    w.ws.previewed.disconnect(said.append)
     assert "1 个错误" in w.statusBar().currentMessage() or "错误" in w.statusBar().currentMessage()
     assert w.ws.draft.path.read_bytes() == before  # nothing written
     # a 赞助播出 contract ending before it starts: the checker's words at that date
