@@ -1,12 +1,15 @@
 """OBS outages: re-sync after a crash and the frozen-OBS watchdog, against a real headless OBS.
 
-    .venv/bin/python benchmarks/obs_resync.py [--kills 5] [--freezes 5] [--busy 24 --busy-seconds 60]
+    .venv/bin/python benchmarks/obs_resync.py [--kills 5] [--freezes 5] [--settle 2.5]
+                                              [--busy 24 --busy-seconds 60]
 
 Goals (issue 12): from OBS's port open again after ``kill -9`` to the show fully on air again (scenes
 re-used from OBS's saved collection, the state's graphics shown, program confirmed) ≤ 1.0 s; a frozen
 OBS (SIGSTOP) noticed within 1.5 s, and no false outage while OBS is only starved of CPU. The bridge
 runs with the product's default settings (freeze watchdog 1.2 s, pings every 0.25 s) with the game
-scene's graphics up. With ``--busy N`` that many busy loops run beside OBS for ``--busy-seconds``: every
+scene's graphics up; each kill comes ``--settle`` seconds into the show after the last re-sync (the
+bridge has OBS save its scene collection 1 s after a change, so OBS comes back showing the show). With
+``--busy N`` that many busy loops run beside OBS for ``--busy-seconds``: every
 outage the bridge reports meanwhile is a false one (OBS was never stopped), then SIGSTOPs are timed under
 that load too. Printed: each cycle, then min/median/max; the machine's load average is printed too, since
 OBS renders in software here and shares the cores with whatever else runs.
@@ -74,6 +77,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kills", type=int, default=5)
     ap.add_argument("--freezes", type=int, default=5)
+    ap.add_argument(
+        "--settle",
+        type=float,
+        default=2.5,
+        help="seconds the show runs between a re-sync and the next kill (OBS saves its collection 1 s "
+        "after a change)",
+    )
     ap.add_argument("--busy", type=int, default=0, help="busy loops beside OBS for the false-outage watch")
     ap.add_argument("--busy-seconds", type=float, default=60.0)
     args = ap.parse_args()
@@ -97,6 +107,7 @@ def main() -> int:
                 return 1
             print(f"load average {os.getloadavg()[0]:.1f}; first provisioning done; defaults {settings!r}")
             for n in range(args.kills):
+                time.sleep(args.settle)  # a crash in the middle of a show, not at its re-sync
                 obs.kill()
                 _wait(lambda: not bridge.status.connected, 10)
                 obs.start()  # returns when the port is open again

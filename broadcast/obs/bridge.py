@@ -88,6 +88,8 @@ log = logging.getLogger(__name__)
 PROOF_DELAY = 0.3  # a graphic is drawn on the next frame: wait a little before the shot
 PROOF_DELAY_FILM = 1.0
 PROOF_EVERY = 30.0  # seconds between automatic proofs of the same graphic and item
+SAVE_AFTER = 1.0  # OBS is asked to save its scene collection this long after a change (coalesced) …
+SAVE_AFTER_CUT = 0.0  # … and at once after a cut (a program scene OBS did not save costs a re-sync a cut)
 ECHO_MEMORY = 512  # states remembered for the pages' echoes (by journal seq)
 
 
@@ -254,6 +256,7 @@ class ObsBridge:
         self._holds: dict[str, str] = {}  # picture source → the state's item whose picture it holds
         self._echo_bus: dict[str, str] = {}  # browser mode: what the page inside OBS last painted
         self._timers = []
+        self._save_at = 0.0  # when OBS is next asked to save its collection (monotonic; 0 = not asked)
         self.player.forget()
 
     def __repr__(self) -> str:
@@ -702,6 +705,8 @@ class ObsBridge:
         self._enabled = dict(rep.enabled)
         self._sent = copy.deepcopy(rep.settings)
         self._transition = rep.transition
+        if rep.changed or rep.inputs_updated or rep.transforms_set:
+            self._save_soon(SAVE_AFTER)
         return rep
 
     def _sync(self, client: ObsClient) -> float:
@@ -758,10 +763,39 @@ class ObsBridge:
         sent = time.time()
         results, at = client.pipeline_timed(plan.last(), timeout=max(self.settings.timeout, 5.0))
         last = max(last, self._confirm(plan.last(), results, sent, at))
+        if not plan.empty:
+            self._save_soon(SAVE_AFTER)  # (a cut has asked for it at once)
         self._set_status(
             self._status.state, self._status.reason, self._status.detail, program_scene=self._program
         )
         return last
+
+    def _save_soon(self, delay: float) -> None:
+        """Have OBS save its scene collection in ``delay`` seconds (one save for a burst of changes)."""
+        due = time.monotonic() + delay
+        if self._save_at and self._save_at <= due:
+            return
+        self._save_at = due
+        self.after(delay, self._save)
+
+    def _save(self) -> None:
+        """OBS saves its scene collection when a scene is renamed, not when we cut, move, show or set
+        something: renaming the empty 存档 scene and back makes it save, so that after a crash OBS comes
+        back showing the show as it last was (program scene, shown items, transforms, pictures) and the
+        re-sync has next to nothing to change — no cut waiting for OBS's UI. Sent without waiting: only
+        OBS's UI thread has work to do."""
+        if not self._save_at or time.monotonic() < self._save_at - 0.001:
+            return  # an earlier save was done, or a later one is due
+        self._save_at = 0.0
+        client = self._client
+        if client is None or not client.connected:
+            return
+        client.post(
+            [
+                ("SetSceneName", {"sceneName": L.SCENE_SAVE, "newSceneName": L.SCENE_SAVE_ASIDE}),
+                ("SetSceneName", {"sceneName": L.SCENE_SAVE_ASIDE, "newSceneName": L.SCENE_SAVE}),
+            ]
+        )
 
     def _confirm(
         self,
@@ -899,6 +933,7 @@ class ObsBridge:
         self._program = self._program_asked = scene
         self._program_at = ts
         self._observe(ts)
+        self._save_soon(SAVE_AFTER_CUT)  # OBS does not save a cut: it comes back on it after a crash
         self._set_status(self._status.state, self._status.reason, self._status.detail, program_scene=scene)
 
     # -- OBS events ----------------------------------------------------------------------------

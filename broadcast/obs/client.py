@@ -554,6 +554,27 @@ class ObsClient:
                 out.append(ObsRequestError(rtype, int(status.get("code", 0)), str(status.get("comment", ""))))
         return out, at
 
+    def post(self, calls: list[tuple[str, dict[str, Any]]]) -> None:
+        """Send ``calls`` as one ``RequestBatch`` and do not wait: OBS runs them, its answer is dropped
+        (for what only OBS's UI thread does, and nobody needs to wait for: saving its collection)."""
+        if not calls:
+            return
+        built = [build_request(t, d) for t, d in calls]
+        self._send(
+            {
+                "op": 8,
+                "d": {
+                    "requestId": f"p{next(self._ids)}",
+                    "haltOnFailure": True,
+                    "executionType": BATCH_SERIAL_REALTIME,
+                    "requests": [
+                        {"requestType": name, "requestId": str(k), "requestData": data}
+                        for k, (name, data) in enumerate(built)
+                    ],
+                },
+            }
+        )
+
     def batch(
         self, calls: list[tuple[str, dict[str, Any]]], *, timeout: float | None = None
     ) -> list[dict[str, Any] | ObsError]:

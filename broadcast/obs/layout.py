@@ -78,6 +78,11 @@ SCENE_CREDITS = "够级·片尾"
 SCENE_BREAK = "够级·中插"
 SCENE_BUMPER = "够级·垫片"
 SCENE_PREVIEW = "够级·图形预览"  # browser mode only: the preview page, never on air
+# an empty scene, never on air: renaming it (and back) is how the bridge makes OBS save its scene
+# collection (OBS saves on a rename, not on a cut, a transform, a shown item or new settings), so that
+# after a crash OBS comes back showing the show as it last was — no cut, no re-sent transforms
+SCENE_SAVE = "够级·存档"
+SCENE_SAVE_ASIDE = SCENE_SAVE + "·"  # its name for the moment between the two renames
 AIR_SCENES = (SCENE_GAME, SCENE_LEADERBOARD, SCENE_JIUGONGGE, SCENE_CREDITS, SCENE_BREAK, SCENE_BUMPER)
 
 # full-screen graphics take the program to their own scene; first match wins
@@ -231,6 +236,7 @@ def build_layout(
         INPUT_BG_BLACK, COLOR, color_settings("#000000", width, height), SCENE_BREAK
     )
     lay.scenes[SCENE_BREAK] = [ItemSpec(INPUT_BG_BLACK)]
+    lay.scenes[SCENE_SAVE] = []
     for fid, path in sorted(lay.films.items()):
         name = film_input(fid)
         lay.inputs[name] = InputSpec(

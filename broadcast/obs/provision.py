@@ -164,6 +164,11 @@ def provision(
         ok_codes=(ALREADY_EXISTS,),
     )
     rep.scenes_created.extend(missing)
+    if L.SCENE_SAVE_ASIDE in scenes:  # OBS went down between the two renames of a save: the spare goes
+        _check(
+            obs.pipeline([("RemoveScene", {"sceneName": L.SCENE_SAVE_ASIDE})], timeout=timeout),
+            ok_codes=(NOT_FOUND,),
+        )
     # the sources of an older layout (one per word and rectangle) go; their items go with them
     legacy = sorted(n for n in inputs if L.is_legacy_input(n, lay))
     _check(

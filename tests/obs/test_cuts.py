@@ -1,10 +1,12 @@
 """Program cuts against a real OBS Studio started headless: the transition the operator chose reaches
 OBS (TAKE: the configured one, CUT and panic: OBS's Cut), a cut whose answer comes too late is still in
-the as-run once OBS shows it (and only then), and a film cue rolls straight from the bumper before it,
-with no flash of the game scene between them."""
+the as-run once OBS shows it (and only then), a film cue rolls straight from the bumper before it, with
+no flash of the game scene between them, and after a crash OBS comes back on the program it last showed
+(it saved it), so the re-sync needs no cut."""
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -20,7 +22,7 @@ from broadcast.obs import layout as L
 from broadcast.obs.bridge import ObsBridge, ObsEvent
 from broadcast.obs.client import ObsClient
 from broadcast.obs.errors import ObsError
-from broadcast.obs.headless import HeadlessObs
+from broadcast.obs.headless import COLLECTION, HeadlessObs
 from broadcast.sponsors.cuerunner import CueRunner
 from broadcast.studio import open_store
 
@@ -218,3 +220,69 @@ def test_a_film_cue_rolls_straight_from_the_last_bumper(
     ], rows
     log = store.state["cues"]["log"]
     assert log["film_open"]["status"] in ("done", "cut"), log
+
+
+def _saved(obs: HeadlessObs) -> tuple[str, dict[str, list[str]]]:
+    """What OBS's saved scene collection says: its program scene and each scene's shown items."""
+    path = obs.home / ".config" / "obs-studio" / "basic" / "scenes" / f"{COLLECTION}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # OBS writes it anew: read it again on the next look
+        return "", {}
+    shown = {
+        s["name"]: [i["name"] for i in s["settings"].get("items", []) if i.get("visible")]
+        for s in data.get("sources", [])
+        if s.get("id") == "scene"
+    }
+    return str(data.get("current_program_scene", "")), shown
+
+
+def test_after_a_crash_obs_comes_back_showing_the_show_and_the_resync_needs_no_cut(
+    fresh_obs: HeadlessObs, store: ShowStore
+) -> None:
+    """OBS saves its scene collection on a rename, not on a cut or a shown item: the bridge has it save
+    after changes, so OBS killed mid-show restarts on the program and graphics it last showed, and the
+    bridge's re-sync confirms them without a cut (OBS reports no program change); the as-run credits
+    them only from that confirmation."""
+    store.dispatch("graphic.set", {"bus": "program", "graphic": "corner_bug", "on": True})
+    store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": True})
+    board = set(L.buffer_inputs("leaderboard"))
+    bug = set(L.buffer_inputs("corner_bug"))
+    with ObsBridge(store, bridge_settings(fresh_obs)) as bridge:
+        assert bridge.wait_connected(120), bridge.status
+        wait_for(lambda: bridge.status.program_scene == L.SCENE_LEADERBOARD, 30, "the 英雄榜 on program")
+
+        def saved_the_show() -> bool:
+            program, shown = _saved(fresh_obs)
+            here = set(shown.get(L.SCENE_LEADERBOARD, []))
+            return program == L.SCENE_LEADERBOARD and bool(here & board) and bool(here & bug)
+
+        wait_for(saved_the_show, 30, "OBS's saved collection showing the 英雄榜")
+    fresh_obs.kill()
+    fresh_obs.start()
+    c = ObsClient(bridge_settings(fresh_obs))
+    c.connect()
+    try:
+        assert c.request("GetCurrentProgramScene")["currentProgramSceneName"] == L.SCENE_LEADERBOARD
+        items = c.request("GetSceneItemList", {"sceneName": L.SCENE_LEADERBOARD})["sceneItems"]
+        shown = {i["sourceName"] for i in items if i["sceneItemEnabled"]}
+        assert shown & board and shown & bug, shown
+    finally:
+        c.close()
+    rec = MemoryAirLog()
+    cuts: list[str] = []
+    again = ObsBridge(store, bridge_settings(fresh_obs), airlog=rec)
+    again.add_event_listener(
+        lambda ev: cuts.append(str(ev.data["sceneName"])) if ev.type == "CurrentProgramSceneChanged" else None
+    )
+    with again:
+        assert again.wait_connected(120), again.status
+        assert again.flush(10)
+        assert again.status.program_scene == L.SCENE_LEADERBOARD
+    assert cuts == []  # OBS was on the right program already: no cut
+    kinds = [(e.kind, e.subject) for e in rec.events]
+    up = next(i for i, k in enumerate(kinds) if k[0] == A.OBS_UP)
+    after = kinds[up + 1 :]
+    assert (A.PROGRAM_SCENE, L.SCENE_LEADERBOARD) in after
+    assert {(A.GRAPHIC_ON, "leaderboard"), (A.GRAPHIC_ON, "corner_bug")} <= set(after)
+    assert not [k for k in kinds[:up] if k[0] in (A.GRAPHIC_ON, A.PROGRAM_SCENE) and k[1]]

@@ -77,6 +77,11 @@ class FakeObs:
         if t == "CreateInput":
             self.inputs[d["inputName"]] = (d["inputKind"], dict(d["inputSettings"]))
             return {"sceneItemId": self._add(d["sceneName"], d["inputName"], True)}
+        if t == "RemoveScene":
+            if d["sceneName"] not in self.scenes:
+                raise ObsRequestError(t, NOT_FOUND, "no scene")
+            del self.scenes[d["sceneName"]]
+            return {}
         if t == "RemoveInput":
             if d["inputName"] not in self.inputs:
                 raise ObsRequestError(t, NOT_FOUND, "no input")
@@ -432,3 +437,16 @@ def test_a_batch_on_a_closed_link_says_not_connected_in_both_languages() -> None
         c.pipeline([("GetVersion", {}), ("GetStats", {})])
     assert err.value.rule == "obs.not_connected" and err.value.zh == "OBS 未连接"
     assert "not connected to OBS" in err.value.en
+
+
+def test_a_save_cut_short_leaves_no_spare_scene() -> None:
+    """OBS went down between the two renames that make it save: the spare name goes, the 存档 scene is
+    there again, and nothing else changes."""
+    obs = FakeObs(DEBIAN_KINDS)
+    lay = L.build_layout(default_state(), browser=False)
+    provision(obs, lay)
+    obs.scenes[L.SCENE_SAVE_ASIDE] = obs.scenes.pop(L.SCENE_SAVE)
+    rep = provision(obs, lay)
+    assert L.SCENE_SAVE in obs.scenes and L.SCENE_SAVE_ASIDE not in obs.scenes
+    assert rep.scenes_created == [L.SCENE_SAVE] and not rep.inputs_created and not rep.items_created
+    assert not provision(obs, lay).changed
