@@ -95,7 +95,9 @@ def test_run_puts_the_show_on_a_real_obs_and_records_only_what_it_confirmed(
     assert {"corner_bug", "bumper", "scoreboard"} <= on, on
     films = [s for k, s, src in kinds if k == "film_start" and src == "obs"]
     assert films[:2] == ["xiaodangjia_15s", "yiheyuan_15s"], films
-    assert ("luxin_15s" in films) == ("leaderboard" in on)
+    # the 英雄榜冠名 film airs only after a board that aired (with --quick the credits come 0.2 s after the
+    # board: they may take program before OBS has started the film, which then never aired)
+    assert "luxin_15s" not in films or "leaderboard" in on
     assert [s for k, s, _src in kinds if k == "film_end"] == films
     assert not any(src == "app" for k, _s, src in kinds if k in ("graphic_on", "film_start", "program_scene"))
     # a clean stop: everything closed, OBS "stopped", the episode's end last
