@@ -922,6 +922,18 @@ class ObsBridge:
         self._program_asked = scene
         self._program_seen(scene, at, force=True)
 
+    def _program_now(self, client: ObsClient) -> str:
+        """What OBS's program shows now ("" when OBS does not answer). OBS sends its program-scene event
+        at the end of the transition: the event of an earlier cut can arrive after a later cut was
+        seen, and must not be taken for a new switch — so an event that disagrees with what we know is
+        checked against OBS's state before it counts."""
+        try:
+            out = client.request("GetCurrentProgramScene")
+        except ObsError as exc:
+            log.warning("OBS program scene not confirmed: %s", exc)
+            return ""
+        return str(out.get("currentProgramSceneName", ""))
+
     def _program_seen(self, scene: str, ts: float, *, force: bool = False) -> None:
         """OBS showed ``scene`` on program from ``ts`` (its answer, its event, or the watcher)."""
         if scene == self._pending_cut:
@@ -941,7 +953,8 @@ class ObsBridge:
         t, d = ev.type, ev.data
         if t == "CurrentProgramSceneChanged":
             scene = str(d.get("sceneName", ""))
-            if scene != self._program and ev.ts >= self._program_at:  # ours answered late, or elsewhere
+            if scene != self._program and ev.ts >= self._program_at and self._program_now(client) == scene:
+                # a cut made elsewhere, or ours that OBS answered too late: OBS shows it now
                 self._program_asked = scene
                 self._program_seen(scene, ev.ts)
         elif t == "CurrentSceneTransitionChanged":

@@ -450,3 +450,33 @@ def test_a_save_cut_short_leaves_no_spare_scene() -> None:
     assert L.SCENE_SAVE in obs.scenes and L.SCENE_SAVE_ASIDE not in obs.scenes
     assert rep.scenes_created == [L.SCENE_SAVE] and not rep.inputs_created and not rep.items_created
     assert not provision(obs, lay).changed
+
+
+def test_a_program_event_that_disagrees_with_obs_is_checked_before_it_counts(tmp_path: Path) -> None:
+    """OBS sends its program-scene event at the end of a transition: the event of an earlier cut can
+    arrive after a later cut was seen. It counts only if OBS still shows that scene when asked."""
+    from broadcast.obs.bridge import ObsBridge, ObsEvent
+    from broadcast.studio import open_store
+
+    class Client:
+        def __init__(self, shows: str) -> None:
+            self.shows = shows
+
+        def request(self, rtype: str, data: Any = None, **kw: Any) -> dict[str, Any]:
+            assert rtype == "GetCurrentProgramScene"
+            return {"currentProgramSceneName": self.shows}
+
+    from .conftest import MemoryAirLog
+
+    rec = MemoryAirLog()
+    settings = ObsSettings(port=4455, pictures_dir=str(tmp_path))
+    bridge = ObsBridge(open_store(tmp_path / "s.sqlite"), settings, airlog=rec)
+    bridge.tracker.up(100.0)
+    bridge._program, bridge._program_at = L.SCENE_LEADERBOARD, 101.0
+    late = ObsEvent("CurrentProgramSceneChanged", {"sceneName": L.SCENE_GAME}, 101.5)
+    bridge._handle_event(Client(L.SCENE_LEADERBOARD), late)  # type: ignore[arg-type]
+    assert bridge._program == L.SCENE_LEADERBOARD and not rec.kinds("program_scene")
+    elsewhere = ObsEvent("CurrentProgramSceneChanged", {"sceneName": L.SCENE_GAME}, 102.0)
+    bridge._handle_event(Client(L.SCENE_GAME), elsewhere)  # type: ignore[arg-type]
+    assert bridge._program == L.SCENE_GAME
+    assert [(e.subject, e.ts) for e in rec.kinds("program_scene")] == [(L.SCENE_GAME, 102.0)]
