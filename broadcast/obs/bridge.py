@@ -89,7 +89,8 @@ PROOF_DELAY = 0.3  # a graphic is drawn on the next frame: wait a little before 
 PROOF_DELAY_FILM = 1.0
 PROOF_EVERY = 30.0  # seconds between automatic proofs of the same graphic and item
 SAVE_AFTER = 1.0  # OBS is asked to save its scene collection this long after a change (coalesced) …
-SAVE_AFTER_CUT = 0.0  # … and at once after a cut (a program scene OBS did not save costs a re-sync a cut)
+SAVE_AFTER_CUT = 0.3  # … and soon after a cut (a program scene OBS did not save costs a re-sync a cut) …
+SAVE_GAP = 1.0  # … but at most once a second: a save is work for OBS's UI thread, which cuts wait for
 ECHO_MEMORY = 512  # states remembered for the pages' echoes (by journal seq)
 
 
@@ -257,6 +258,7 @@ class ObsBridge:
         self._echo_bus: dict[str, str] = {}  # browser mode: what the page inside OBS last painted
         self._timers = []
         self._save_at = 0.0  # when OBS is next asked to save its collection (monotonic; 0 = not asked)
+        self._saved_at = 0.0  # when it was last asked
         self.player.forget()
 
     def __repr__(self) -> str:
@@ -764,7 +766,7 @@ class ObsBridge:
         results, at = client.pipeline_timed(plan.last(), timeout=max(self.settings.timeout, 5.0))
         last = max(last, self._confirm(plan.last(), results, sent, at))
         if not plan.empty:
-            self._save_soon(SAVE_AFTER)  # (a cut has asked for it at once)
+            self._save_soon(SAVE_AFTER)  # (a cut has asked for it sooner)
         self._set_status(
             self._status.state, self._status.reason, self._status.detail, program_scene=self._program
         )
@@ -772,11 +774,12 @@ class ObsBridge:
 
     def _save_soon(self, delay: float) -> None:
         """Have OBS save its scene collection in ``delay`` seconds (one save for a burst of changes)."""
-        due = time.monotonic() + delay
+        now = time.monotonic()
+        due = max(now + delay, self._saved_at + SAVE_GAP)
         if self._save_at and self._save_at <= due:
             return
         self._save_at = due
-        self.after(delay, self._save)
+        self.after(due - now, self._save)
 
     def _save(self) -> None:
         """OBS saves its scene collection when a scene is renamed, not when we cut, move, show or set
@@ -787,6 +790,7 @@ class ObsBridge:
         if not self._save_at or time.monotonic() < self._save_at - 0.001:
             return  # an earlier save was done, or a later one is due
         self._save_at = 0.0
+        self._saved_at = time.monotonic()
         client = self._client
         if client is None or not client.connected:
             return
