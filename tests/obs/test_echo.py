@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 from aiohttp import WSMsgType, web
 
-from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS
 from broadcast.core import ShowStore
 from broadcast.core import airlog as A
 from broadcast.obs import layout as L
@@ -160,20 +159,6 @@ def fake_obs() -> Iterator[SocketObs]:
 @pytest.fixture
 def store(tmp_path: Path) -> ShowStore:
     return open_store(tmp_path / "studio.sqlite")
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian chromium is not installed (apt-get install chromium, or scripts/setup.sh)")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _page(browser: Any, url: str, *, inside_obs: bool) -> Any:
