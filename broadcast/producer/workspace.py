@@ -79,14 +79,15 @@ class Workspace(QObject):
 
     def _returned(self, ticket: int, value: Any) -> None:
         done, _ = self._handlers.pop(ticket, (None, None))
-        if done is not None:
+        if done is not None and _alive(done):
             done(value)
 
     def _failed(self, ticket: int, exc: Any) -> None:
         _, failed = self._handlers.pop(ticket, (None, None))
         if failed is not None:
-            failed(exc)
-        else:
+            if _alive(failed):
+                failed(exc)
+        elif not self.closed:
             self.notice.emit(f"{type(exc).__name__}: {exc}")
 
     def drain(self) -> None:
@@ -222,6 +223,15 @@ class Workspace(QObject):
         self._timer.stop()
         self.bridge.close()
         self.studio.close()
+
+
+def _alive(handler: Callable[..., Any]) -> bool:
+    """A result that comes back after its window was closed (a tab's widgets deleted) is dropped, not
+    handed to a deleted widget."""
+    import shiboken6
+
+    owner = getattr(handler, "__self__", None)
+    return not isinstance(owner, QObject) or shiboken6.isValid(owner)
 
 
 def air_dates(check: Check | None) -> Callable[[date], list[str]]:

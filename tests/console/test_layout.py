@@ -56,7 +56,8 @@ def _inside(w: Any, widget: Any) -> bool:
 def test_the_default_layout_shows_several_cues_the_seats_and_the_entry(sized: Any, qtbot: Any) -> None:
     w = sized
     view = w.onair.cues.view
-    assert view.model().rowCount() >= 10  # the demo episode's rundown is loaded
+    # the demo episode's rundown is loaded (the cue list follows the store's state by signal)
+    qtbot.waitUntil(lambda: view.model().rowCount() >= 10, timeout=10000)
 
     def rows_in_view() -> float:
         return float(view.viewport().height() / max(1, view.rowHeight(0)))
