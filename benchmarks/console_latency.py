@@ -137,13 +137,11 @@ def latency_figures(decisions: int) -> dict[str, float]:
     app = QApplication.instance() or QApplication([])
     tmp = Path(tempfile.mkdtemp(prefix="console-bench-"))
     store = open_store(tmp / "bench.sqlite")
-    store.dispatch(
-        "match.new",
-        {
-            "teams": {"odd": {"name": "小当家联盟队"}, "even": {"name": "沂蒙山泉队"}},
-            "names": ["张立国", "李春燕", "王建军", "赵海峰", "刘晓东", "陈桂兰"],
-        },
-    )
+    new_match = {
+        "teams": {"odd": {"name": "小当家联盟队"}, "even": {"name": "沂蒙山泉队"}},
+        "names": ["张立国", "李春燕", "王建军", "赵海峰", "刘晓东", "陈桂兰"],
+    }
+    store.dispatch("match.new", new_match)
     for g in ("scoreboard", "corner_bug", "jipaiqi"):
         store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True})
     journaled: dict[int, float] = {}
@@ -187,6 +185,10 @@ def latency_figures(decisions: int) -> dict[str, float]:
         while len(key_frame) < decisions:
             played = selfplay(seed)
             seed += 1
+            if console.mode().name in ("none", "lots", "finish"):  # a match is decided: the next one
+                before = store.seq
+                console.bridge.call(store.dispatch, "match.new", new_match)
+                pump_until(lambda b=before: console.state["meta"]["seq"] > b)
             QTest.keyClicks(entry, str(played.leader))
             QTest.keyClick(entry, Qt.Key.Key_Return)
             pump_until(lambda: not console.busy and console.mode().name == "play")
