@@ -50,10 +50,11 @@ def xvfb(size: str) -> Iterator[str]:
         proc.wait(10)
 
 
-class ConsoleProcess:
-    """One console process (its own session, so a kill takes its children too)."""
+class StudioProcess:
+    """``python -m broadcast ARGS`` as a process of its own session (stopped with its children), on an
+    Xvfb display or offscreen; its output read line by line as it comes (``on_line`` sees each)."""
 
-    def __init__(self, db: Path, settings: Path, *, display: str | None = None, geometry: str = "") -> None:
+    def __init__(self, args: list[str], *, display: str | None = None, shots: Path = SHOTS) -> None:
         env = dict(os.environ)
         if display is None:
             env["QT_QPA_PLATFORM"] = "offscreen"
@@ -61,26 +62,9 @@ class ConsoleProcess:
             env.update(DISPLAY=display, QT_QPA_PLATFORM="xcb")
         env.pop("QT_QPA_PLATFORM_PLUGIN_PATH", None)
         self.env = env
-        cmd = [
-            sys.executable,
-            "-m",
-            "broadcast",
-            "console",
-            "--db",
-            str(db),
-            "--port",
-            "0",
-            "--no-obs",
-            "--no-monitors",
-            "--settings",
-            str(settings),
-            "--type-from",
-            "-",
-        ]
-        if geometry:
-            cmd += ["--geometry", geometry]
+        self.shots = shots
         self.proc = subprocess.Popen(
-            cmd,
+            [sys.executable, "-m", "broadcast", *args],
             cwd=ROOT,
             env=env,
             stdin=subprocess.PIPE,
@@ -91,15 +75,16 @@ class ConsoleProcess:
         )
         self.output: list[str] = []
         self.lines: queue.Queue[str] = queue.Queue()
-        self.confirmed: list[str] = []  # "n line" of every decision the console showed as recorded
         threading.Thread(target=self._read, daemon=True).start()
+
+    def on_line(self, line: str) -> None:
+        """Each line of output as it comes (before ``wait_for`` sees it)."""
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             self.output.append(line)
-            if "已确认 confirmed #" in line:
-                self.confirmed.append(line.split(": ", 1)[1].strip())
+            self.on_line(line)
             self.lines.put(line)
 
     def wait_for(self, marker: str, timeout: float = 180) -> str:
@@ -108,11 +93,11 @@ class ConsoleProcess:
             try:
                 line = self.lines.get(timeout=0.5)
             except queue.Empty:
-                assert self.proc.poll() is None, "console exited:\n" + "".join(self.output[-30:])
+                assert self.proc.poll() is None, "exited:\n" + "".join(self.output[-30:])
                 continue
             if marker in line:
                 return line
-        raise AssertionError(f"no {marker!r} from the console:\n" + "".join(self.output[-30:]))
+        raise AssertionError(f"no {marker!r}:\n" + "".join(self.output[-30:]))
 
     def type(self, line: str) -> None:
         assert self.proc.stdin is not None
@@ -124,14 +109,10 @@ class ConsoleProcess:
             ["xdotool", *args], env=self.env, capture_output=True, text=True, timeout=30, check=True
         ).stdout
 
-    def focus(self) -> None:
-        """Find the window by the process and give it the keyboard, as a person clicking into it."""
-        wid = self.xdotool("search", "--onlyvisible", "--pid", str(self.proc.pid)).split()[0]
-        self.xdotool("windowfocus", "--sync", wid)
-
     def screenshot(self, name: str) -> Path:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        path = SHOTS / name
+        """The whole display, as a person sees it."""
+        self.shots.mkdir(parents=True, exist_ok=True)
+        path = self.shots / name
         subprocess.run(["import", "-window", "root", str(path)], env=self.env, check=True, timeout=60)
         return path
 
@@ -148,3 +129,25 @@ class ConsoleProcess:
                 self.proc.wait(20)
             except (ProcessLookupError, subprocess.TimeoutExpired):
                 self.kill()
+
+
+class ConsoleProcess(StudioProcess):
+    """One console process fed through ``--type-from -``; ``confirmed`` holds "n line" of every decision
+    the console showed as recorded."""
+
+    def __init__(self, db: Path, settings: Path, *, display: str | None = None, geometry: str = "") -> None:
+        self.confirmed: list[str] = []
+        args = ["console", "--db", str(db), "--port", "0", "--no-obs", "--no-monitors"]
+        args += ["--settings", str(settings), "--type-from", "-"]
+        if geometry:
+            args += ["--geometry", geometry]
+        super().__init__(args, display=display)
+
+    def on_line(self, line: str) -> None:
+        if "已确认 confirmed #" in line:
+            self.confirmed.append(line.split(": ", 1)[1].strip())
+
+    def focus(self) -> None:
+        """Find the window by the process and give it the keyboard, as a person clicking into it."""
+        wid = self.xdotool("search", "--onlyvisible", "--pid", str(self.proc.pid)).split()[0]
+        self.xdotool("windowfocus", "--sync", wid)

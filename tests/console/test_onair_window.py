@@ -5,14 +5,7 @@ control API) and photographed into test-artifacts/console/ for a person to look 
 from __future__ import annotations
 
 import json
-import os
-import queue
 import random
-import shutil
-import signal
-import subprocess
-import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -24,7 +17,7 @@ from PIL import Image, ImageStat
 
 import engine
 from tests.console.conftest import NAMES, TEAMS
-from tests.console.process import xvfb
+from tests.console.process import StudioProcess, need, xvfb
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "console"
@@ -33,79 +26,28 @@ TOKEN = "console-onair-test"
 pytestmark = pytest.mark.timeout(300)
 
 
-def _need(*tools: str) -> None:
-    missing = [t for t in tools if not shutil.which(t)]
-    if missing:
-        pytest.skip(f"{', '.join(missing)} not installed (scripts/setup.sh installs them)")
-
-
 @pytest.fixture
 def display() -> Iterator[str]:
-    _need("Xvfb", "xdotool", "import")
+    need("Xvfb", "xdotool", "import")
     with xvfb("1920x1080") as d:
         yield d
 
 
-class Console:
-    """``python -m broadcast console`` as a process of its own (own session: killed with its children)."""
+class Console(StudioProcess):
+    """``python -m broadcast console`` as a process of its own (own session: killed with its children);
+    ``base`` is its overlay server's address, read from its start-up lines."""
 
     def __init__(self, tmp: Path, display: str) -> None:
         token_file = tmp / "token"
         token_file.write_text(TOKEN + "\n", encoding="utf-8")
-        self.env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
-        self.env.pop("QT_QPA_PLATFORM_PLUGIN_PATH", None)
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "broadcast",
-                "console",
-                "--db",
-                str(tmp / "studio.sqlite"),
-                "--port",
-                "0",
-                "--token-file",
-                str(token_file),
-                "--no-obs",
-                "--geometry",
-                "1920x1080+0+0",
-                "--settings",
-                str(tmp / "console.ini"),
-                "--type-from",
-                "-",
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.output: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
         self.base = ""
+        args = ["console", "--db", str(tmp / "studio.sqlite"), "--port", "0", "--token-file", str(token_file)]
+        args += ["--no-obs", "--geometry", "1920x1080+0+0", "--settings", str(tmp / "console.ini")]
+        super().__init__(args + ["--type-from", "-"], display=display)
 
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.output.append(line)
-            self.lines.put(line)
-
-    def wait_for(self, marker: str, timeout: float = 120) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                line = self.lines.get(timeout=0.5)
-            except queue.Empty:
-                assert self.proc.poll() is None, "console exited:\n" + "".join(self.output[-30:])
-                continue
-            if "program :" in line and not self.base:
-                self.base = line.split("program :", 1)[1].strip().split("/overlay/")[0]
-            if marker in line:
-                return line
-        raise AssertionError(f"no {marker!r} from the console:\n" + "".join(self.output[-30:]))
+    def on_line(self, line: str) -> None:
+        if "program :" in line and not self.base:
+            self.base = line.split("program :", 1)[1].strip().split("/overlay/")[0]
 
     def wait_pages(self, n: int, timeout: float = 90) -> None:
         deadline = time.monotonic() + timeout
@@ -116,11 +58,6 @@ class Console:
             time.sleep(0.25)
         raise AssertionError(f"fewer than {n} pages connected to the overlay server")
 
-    def type(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
     def api(self, op: str, body: dict[str, Any] | None = None, method: str = "POST") -> Any:
         req = urllib.request.Request(
             f"{self.base}/api/{op}",
@@ -130,26 +67,6 @@ class Console:
         )
         with urllib.request.urlopen(req, timeout=10) as r:
             return json.loads(r.read())
-
-    def xdotool(self, *args: str) -> str:
-        return subprocess.run(
-            ["xdotool", *args], env=self.env, capture_output=True, text=True, timeout=20, check=True
-        ).stdout
-
-    def screenshot(self, name: str) -> Path:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        path = SHOTS / name
-        subprocess.run(["import", "-window", "root", str(path)], env=self.env, check=True, timeout=30)
-        return path
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-                self.proc.wait(10)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
 
 
 def _prepare(db: Path) -> list[str]:

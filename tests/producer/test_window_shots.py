@@ -5,12 +5,8 @@ from the keyboard (xdotool) and photographed; then the same window opened from t
 
 from __future__ import annotations
 
-import os
-import queue
 import shutil
 import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +15,7 @@ import pytest
 from PIL import Image, ImageStat
 
 from broadcast import project
-from tests.console.process import need, xvfb
+from tests.console.process import StudioProcess, need, xvfb
 from tests.producer.conftest import DEMO, ROOT
 
 SHOTS = ROOT / "test-artifacts" / "producer"
@@ -52,48 +48,11 @@ def project_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-class Window:
-    """A process with a window on the display (own session: stopped with its children)."""
+class Window(StudioProcess):
+    """``python -m broadcast CMD`` with a window on the display (own session: stopped with its children)."""
 
     def __init__(self, cmd: list[str], display: str) -> None:
-        self.env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
-        self.env.pop("QT_QPA_PLATFORM_PLUGIN_PATH", None)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "broadcast", *cmd],
-            cwd=ROOT,
-            env=self.env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.output: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.output.append(line)
-            self.lines.put(line)
-
-    def wait_for(self, marker: str, timeout: float = 180) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                line = self.lines.get(timeout=0.5)
-            except queue.Empty:
-                assert self.proc.poll() is None, "exited:\n" + "".join(self.output[-30:])
-                continue
-            if marker in line:
-                return line
-        raise AssertionError(f"no {marker!r}:\n" + "".join(self.output[-30:]))
-
-    def xdotool(self, *args: str) -> str:
-        return subprocess.run(
-            ["xdotool", *args], env=self.env, capture_output=True, text=True, timeout=30, check=True
-        ).stdout
+        super().__init__(cmd, display=display, shots=SHOTS)
 
     def window(self, name: str, timeout: float = 60) -> str:
         """The id of the visible window whose title contains ``name``, focused."""
@@ -116,21 +75,6 @@ class Window:
 
     def key(self, *keys: str) -> None:
         self.xdotool("key", "--clearmodifiers", *keys)
-
-    def shot(self, name: str) -> Path:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        path = SHOTS / name
-        subprocess.run(["import", "-window", "root", str(path)], env=self.env, check=True, timeout=60)
-        return path
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, 15)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, 9)
-                self.proc.wait(10)
 
 
 @pytest.fixture
@@ -166,7 +110,7 @@ def test_each_tab_of_the_producers_window(project_db: Path, display: str, tmp_pa
         for i, name in enumerate(TABS, start=1):
             w.key(f"ctrl+{i}")
             time.sleep(4 if i == 4 else 2)
-            shots.append(w.shot(f"producer-{name}.png"))
+            shots.append(w.screenshot(f"producer-{name}.png"))
         for p in shots:
             assert Image.open(p).size == (1920, 1080)
             assert _busy(p) > 20, p
@@ -184,7 +128,7 @@ def test_each_tab_of_the_producers_window(project_db: Path, display: str, tmp_pa
         for i in (1, 4):
             w.key(f"ctrl+{i}")
             time.sleep(4 if i == 4 else 2)
-            assert _busy(w.shot(f"producer-en-{TABS[i - 1]}.png")) > 20
+            assert _busy(w.screenshot(f"producer-en-{TABS[i - 1]}.png")) > 20
     finally:
         w.stop()
 
@@ -216,7 +160,7 @@ def test_the_producers_window_from_the_console(project_db: Path, display: str, t
         c.key("ctrl+shift+p")
         c.window("制片工作台")
         time.sleep(3)
-        path = c.shot("producer-from-console.png")
+        path = c.screenshot("producer-from-console.png")
         assert _busy(path) > 20
     finally:
         c.stop()
