@@ -13,11 +13,11 @@ import json
 import os
 import subprocess
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from PIL import Image, UnidentifiedImageError
 
@@ -57,23 +57,7 @@ _images: dict[tuple[str, int, int], ImageInfo | MediaError] = {}
 
 
 def probe_image(path: Path) -> ImageInfo:
-    try:
-        st = path.stat()
-        key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
-    except OSError:
-        return _probe_image(path)
-    with _probed_lock:
-        known = _images.get(key)
-    if known is None:
-        try:
-            known = _probe_image(path)
-        except MediaError as exc:
-            known = exc
-        with _probed_lock:
-            _images[key] = known
-    if isinstance(known, MediaError):
-        raise known
-    return known
+    return _once(_images, path, _probe_image)
 
 
 def _probe_image(path: Path) -> ImageInfo:
@@ -165,22 +149,34 @@ _probed_lock = threading.Lock()
 
 def probe_video(path: Path) -> VideoInfo:
     """Container, video track and duration of a film; :class:`MediaError` if it is not a usable one."""
+    return _once(_probed, path, _probe_video)
+
+
+_Info = TypeVar("_Info")
+
+
+def _once(
+    cache: dict[tuple[str, int, int], _Info | MediaError], path: Path, probe: Callable[[Path], _Info]
+) -> _Info:
+    """``probe(path)`` once per process for each (path, size, mtime): its answer, or the MediaError it
+    raised, kept until the file changes; an unreadable file is handed to the probe (it reports it) and a
+    missing tool (ProbeUnavailable) is never kept."""
     try:
         st = path.stat()
         key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
     except OSError:
-        return _probe_video(path)  # the probe reports the unreadable file
+        return probe(path)
     with _probed_lock:
-        known = _probed.get(key)
+        known = cache.get(key)
     if known is None:
         try:
-            known = _probe_video(path)
+            known = probe(path)
         except ProbeUnavailable:
             raise
         except MediaError as exc:
             known = exc
         with _probed_lock:
-            _probed[key] = known
+            cache[key] = known
     if isinstance(known, MediaError):
         raise known
     return known
