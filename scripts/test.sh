@@ -16,7 +16,12 @@ $PY -m mypy --strict engine broadcast/core broadcast/studio.py broadcast/tokens.
 # (tests/session_guard.py) ends a run that still hangs, naming the test, with every thread's stack.
 # This outer limit only catches a pytest that could not even do that.
 LIMIT=${GOUJI_SUITE_LIMIT:-5100}
-timeout --kill-after=30 "$LIMIT" $PY -m pytest -q -p no:cacheprovider "$@"
+# Two workers (pytest-xdist; GOUJI_TEST_WORKERS=0 runs in one process): most tests wait on a real
+# Chromium, OBS or Qt, so two halve the wait on CI's two cores. The longest tests (marked "long") start
+# first; the ten slowest are listed at the end.
+WORKERS=${GOUJI_TEST_WORKERS:-2}
+PAR=(); [ "$WORKERS" != 0 ] && PAR=(-n "$WORKERS")
+timeout --kill-after=30 "$LIMIT" $PY -m pytest -q -p no:cacheprovider "${PAR[@]}" --durations=10 "$@"
 rc=$?
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
   echo "the test run passed GOUJI_SUITE_LIMIT=${LIMIT}s and was stopped: failing"

@@ -57,3 +57,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
         rep.outcome = "failed"
         reason = rep.longrepr[2] if isinstance(rep.longrepr, tuple) else str(rep.longrepr)
         rep.longrepr = f"skipped under GOUJI_NO_SKIP=1 (a real part is missing): {reason}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests marked ``long`` run first (in their order), the rest after them as collected: on two
+    workers (scripts/test.sh) a long test that started last would be the run's tail alone."""
+    items[:] = sorted(items, key=lambda item: item.get_closest_marker("long") is None)

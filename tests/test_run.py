@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -46,6 +48,7 @@ def _run(db: Path, obs_port: int) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.long
 def test_run_without_obs_plays_the_demo_match_and_recovers_on_restart(tmp_path: Path) -> None:
     db = tmp_path / "studio.sqlite"
     first = _run(db, _closed_port())

@@ -93,6 +93,7 @@ def _busy(path: Path) -> float:
         return float(sum(ImageStat.Stat(im.convert("L")).stddev))
 
 
+@pytest.mark.long
 def test_the_whole_console_on_air_at_1920x1080(tmp_path: Path, display: str) -> None:
     lines = _prepare(tmp_path / "studio.sqlite")
     c = Console(tmp_path, display)

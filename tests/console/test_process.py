@@ -53,6 +53,7 @@ def _plays(db: Path) -> int:
         conn.close()
 
 
+@pytest.mark.long
 def test_sigkill_at_random_moments_loses_no_confirmed_decision(tmp_path: Path) -> None:
     db, ini = tmp_path / "studio.sqlite", tmp_path / "console.ini"
     _prepare(db)

@@ -94,6 +94,7 @@ def wait_for(cond: Callable[[], bool], timeout: float, what: str, qtbot: Any) ->
     raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
+@pytest.mark.long
 def test_a_console_run_episodes_as_run_is_what_obs_reported(
     obs_server: HeadlessObs, tmp_path: Path, film: Path, qtbot: Any
 ) -> None:

@@ -97,6 +97,7 @@ class Poller:
         return out
 
 
+@pytest.mark.long
 @pytest.mark.timeout(600)  # a real OBS through outages on a shared, loaded machine
 def test_outage_run_against_an_independent_poller(fresh_obs: HeadlessObs, tmp_path: Path) -> None:
     out_dir = ROOT / "test-artifacts" / "obs" / "outage_run"

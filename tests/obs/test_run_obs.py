@@ -41,6 +41,7 @@ def _placements(tmp: Path) -> Path:
     return path
 
 
+@pytest.mark.long
 @pytest.mark.timeout(600)  # a real OBS through outages on a shared, loaded machine
 def test_run_puts_the_show_on_a_real_obs_and_records_only_what_it_confirmed(
     obs_server: HeadlessObs, tmp_path: Path

@@ -127,6 +127,7 @@ def test_every_text_field_with_a_maximum_is_placed() -> None:
     assert set(limits()) == set(WHERE)
 
 
+@pytest.mark.long
 @pytest.mark.browser
 @pytest.mark.parametrize("alphabet", ["cjk", "latin"])
 def test_every_graphic_fits_its_texts_at_their_maxima(alphabet: str, page: Any, shots: Path) -> None:

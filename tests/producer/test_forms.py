@@ -73,6 +73,7 @@ def fill_slot(qtbot: Any, w: Any, path: tuple[Any, ...], values: dict[str, Any])
     return path
 
 
+@pytest.mark.long
 @pytest.mark.timeout(900)  # some 300 fields typed key by key, each checked: a guard, not a speed goal
 def test_the_demo_placements_built_from_an_empty_file_with_forms_only(producer: Any, qtbot: Any) -> None:
     w = producer

@@ -21,8 +21,9 @@ SHOTS = ROOT / "test-artifacts" / "producer" / "pages"
 AIR_DATE = "2012-05-07"
 AT_MS = 6000
 MAX_SHOTS = 12
-# entrances and transitions (a few seconds at most) run to their end; the endless or long ones (the
-# ticker's crawl, the credits' roll) are held at AT_MS, the same moment on both pages
+# entrances and transitions (a few seconds at most) are taken to their end (finish(): the frame they end
+# on, without waiting for them in real time); the endless or long ones (the ticker's crawl, the credits'
+# roll) are held at AT_MS, the same moment on both pages
 SETTLE = """async t => {
   const held = [], done = [];
   for (const a of document.getAnimations()) {
@@ -30,12 +31,20 @@ SETTLE = """async t => {
     (end === Infinity || end > 3000 ? held : done).push(a);
   }
   held.forEach(a => { a.pause(); a.currentTime = t; });
+  done.forEach(a => { try { a.finish(); } catch (e) { /* already over */ } });
   await Promise.all(done.map(a => a.finished.catch(() => null)));
   await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   return true;
 }"""
+# every image the page points at (the sponsors' logos) loaded and decoded: logos decode off the main
+# thread (decoding="async"), so a shot taken on the frame that drew the state may miss one
+IMAGES = """() => Promise.all([...document.images].filter(i => i.getAttribute('src')).map(i =>
+  (i.complete ? Promise.resolve() : new Promise(r => { i.addEventListener('load', r, {once: true});
+    i.addEventListener('error', r, {once: true}); })).then(() => i.decode()).catch(() => null)))
+  .then(() => true)"""
 
-pytestmark = pytest.mark.timeout(900)  # a guard for 20 moments × 2 pages on a loaded machine
+# the timeout: a guard for 20 moments × 2 pages on a loaded machine
+pytestmark = [pytest.mark.timeout(900), pytest.mark.long]
 
 
 def _shot(browser: Any, url: str, seq: int, path: Path) -> Image.Image:
@@ -49,6 +58,7 @@ def _shot(browser: Any, url: str, seq: int, path: Path) -> Image.Image:
         page.goto(url)
         page.wait_for_function("s => window.__rendered && window.__rendered.seq >= s", arg=seq, timeout=30000)
         page.evaluate("document.fonts.ready.then(() => true)")
+        page.evaluate(IMAGES)
         page.evaluate(SETTLE, AT_MS)
         png = page.screenshot(omit_background=True)
         assert not errors, errors

@@ -89,6 +89,7 @@ def _busy(path: Path) -> float:
     return float(sum(ImageStat.Stat(Image.open(path).convert("L")).stddev))
 
 
+@pytest.mark.long
 def test_each_tab_of_the_producers_window(project_db: Path, display: str, tmp_path: Path) -> None:
     w = Window(
         [

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from broadcast.season import demo
 from broadcast.season.model import SeasonDB
 
@@ -64,6 +66,7 @@ def _whole(tmp_path: Path) -> tuple[str, int, int]:
     return whole
 
 
+@pytest.mark.long
 def test_a_kill_during_the_first_start_leaves_nothing_or_a_whole_season_and_the_next_start_finishes(
     tmp_path: Path,
 ) -> None:

@@ -374,6 +374,7 @@ def test_tampering_with_the_as_run_breaks_the_chain(
     assert proof > 0
 
 
+@pytest.mark.long
 def test_report_files_open(
     episode: tuple[Path, Placements, EpisodeExposure, int], tmp_path: Path, artifacts: Path
 ) -> None:
