@@ -17,10 +17,11 @@ $PY -m mypy --strict engine broadcast/core broadcast/studio.py broadcast/tokens.
 # This outer limit only catches a pytest that could not even do that.
 LIMIT=${GOUJI_SUITE_LIMIT:-5100}
 # Two workers (pytest-xdist; GOUJI_TEST_WORKERS=0 runs in one process): most tests wait on a real
-# Chromium, OBS or Qt, so two halve the wait on CI's two cores. The longest tests (marked "long") start
-# first; the ten slowest are listed at the end.
+# Chromium, OBS or Qt, so two halve the wait on CI's two cores. A module's tests run on one worker, and
+# the tests sharing one OBS all on one (loadgroup); the longest tests (marked "long") start first; the
+# ten slowest are listed at the end.
 WORKERS=${GOUJI_TEST_WORKERS:-2}
-PAR=(); [ "$WORKERS" != 0 ] && PAR=(-n "$WORKERS")
+PAR=(); [ "$WORKERS" != 0 ] && PAR=(-n "$WORKERS" --dist loadgroup)
 timeout --kill-after=30 "$LIMIT" $PY -m pytest -q -p no:cacheprovider "${PAR[@]}" --durations=10 "$@"
 rc=$?
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then

@@ -20,6 +20,11 @@ goes on. This guard covers what it cannot:
 
 Reports go to the terminal's stderr (a copy taken before pytest captures it), so they show even while
 a test's output is being captured.
+
+Under pytest-xdist each worker guards its own tests (the stuck test, the backstop, its threads and
+processes left running); what a worker finds left running fails the whole run through the controller
+(``workeroutput``). A worker that has finished waits, idle, for the controller to close it: the exit
+watch is the controller's alone, and when it ends a run it kills the workers with its other children.
 """
 
 from __future__ import annotations
@@ -91,6 +96,8 @@ class _Running:
 class SessionGuard:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
+        self.worker = hasattr(config, "workerinput")  # a pytest-xdist worker (the controller watches exit)
+        self.from_workers: list[str] = []  # what workers found left running (the controller's report)
         self.fd = os.dup(2)  # the terminal's stderr: pytest is not capturing while plugins configure
         self.grace = _env_seconds("GOUJI_TEST_GRACE", 60)
         self.backstop = _env_seconds("GOUJI_GUARD_BACKSTOP", 30)
@@ -238,12 +245,15 @@ class SessionGuard:
             origin = self.process_origin.get(pid, ("an unknown test", ""))[0]
             lines.append(f"  process {pid} {cmd[:160]!r}, started in {origin}")
         if lines:
-            self.write(
+            report = (
                 "\nsession guard: tests left these running after the last test ended "
                 "(a test must stop its threads in a finally, and kill what it starts):\n"
                 + "\n".join(lines)
                 + "\n"
             )
+            self.write(report)
+            if self.worker:  # the controller fails the run (a worker's own exit status is not used)
+                self.config.workeroutput["session_guard"] = report  # type: ignore[attr-defined]
             killed = self.kill_descendants()
             if killed:
                 self.write("killed:\n" + "\n".join(killed) + "\n")
@@ -251,11 +261,17 @@ class SessionGuard:
                 self.write(self._stacks(threads))
             if session.exitstatus == 0:
                 session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        if self.from_workers:
+            self.write("".join(self.from_workers))
+            if session.exitstatus == 0:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
         self.exitstatus = int(session.exitstatus)
 
     def guard_exit(self) -> None:
         """Python joins non-daemon threads before it exits: if that hangs, end the process anyway."""
         self.stop()
+        if self.worker:  # idle until the controller closes it; the controller's exit watch covers it
+            return
         status = self.exitstatus or 1
 
         def last_resort() -> None:
@@ -301,6 +317,15 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             guard.failed.append(
                 f"{report.nodeid} ({report.when})" if report.when != "call" else report.nodeid
             )
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object, error: object) -> None:
+    """(pytest-xdist, in the controller) a worker is done: what it found left running fails the run."""
+    guard = _GUARD[0] if _GUARD else None
+    found = getattr(node, "workeroutput", {}).get("session_guard")
+    if guard is not None and found:
+        guard.from_workers.append(str(found))
 
 
 @pytest.hookimpl(trylast=True)

@@ -20,7 +20,7 @@ EXIT_GRACE = 2  # GOUJI_EXIT_GRACE
 SLACK = 60
 
 
-def _run_inner(tmp_path: Path, source: str) -> tuple[int, str, float]:
+def _run_inner(tmp_path: Path, source: str, *args: str) -> tuple[int, str, float]:
     """Run ``source`` as a test file in a pytest of its own with the guard; (exit code, output, seconds)."""
     (tmp_path / "test_inner.py").write_text(textwrap.dedent(source), encoding="utf-8")
     (tmp_path / "pytest.ini").write_text(
@@ -40,7 +40,7 @@ def _run_inner(tmp_path: Path, source: str) -> tuple[int, str, float]:
     try:
         r = subprocess.run(
             [sys.executable, "-m", "pytest", "-p", "tests.session_guard", "-p", "no:cacheprovider"]
-            + ["-c", str(tmp_path / "pytest.ini"), "--rootdir", str(tmp_path), "-q", str(tmp_path)],
+            + ["-c", str(tmp_path / "pytest.ini"), "--rootdir", str(tmp_path), "-q", *args, str(tmp_path)],
             cwd=tmp_path,
             env=env,
             capture_output=True,
@@ -113,6 +113,66 @@ def test_a_thread_left_running_fails_the_run_by_name_instead_of_hanging_at_exit(
     assert "resync-caller" in out and "started in test_inner.py::test_starts_a_caller_and_fails" in out, out
     assert "EXIT HANG" in out, out
     assert seconds < WAIT + EXIT_GRACE + SLACK
+
+
+# two workers of pytest-xdist (as scripts/test.sh runs the suite), each test in a group of its own so
+# that each worker gets one
+TWO_WORKERS = ("-n", "2", "--dist", "loadgroup")
+
+
+def test_on_two_workers_the_one_that_finished_first_waits_for_the_other_quietly(tmp_path: Path) -> None:
+    """A worker done with its tests waits, idle, for the controller: that is no hang at exit (the other
+    worker runs on past the exit grace), and the run passes."""
+    rc, out, seconds = _run_inner(
+        tmp_path,
+        f"""
+        import time
+
+        import pytest
+
+        @pytest.mark.xdist_group("a")
+        def test_quick():
+            assert True
+
+        @pytest.mark.xdist_group("b")
+        @pytest.mark.timeout(60)
+        def test_runs_past_the_exit_grace():
+            time.sleep({EXIT_GRACE + 4})
+        """,
+        *TWO_WORKERS,
+    )
+    assert rc == 0, out
+    assert "2 passed" in out and "EXIT HANG" not in out and "session guard" not in out, out
+    assert seconds < EXIT_GRACE + 4 + SLACK
+
+
+def test_on_two_workers_a_thread_left_running_in_a_worker_fails_the_run_by_name(tmp_path: Path) -> None:
+    """A worker's own exit status is not the run's: what it finds left running reaches the controller,
+    which names it with its test and fails the run; the hung worker is ended."""
+    rc, out, seconds = _run_inner(
+        tmp_path,
+        """
+        import threading
+
+        import pytest
+
+        @pytest.mark.xdist_group("a")
+        def test_starts_a_thread_and_forgets_it():
+            threading.Thread(target=threading.Event().wait, name="forgotten-poller").start()
+
+        @pytest.mark.xdist_group("b")
+        def test_other():
+            assert True
+        """,
+        *TWO_WORKERS,
+    )
+    assert rc == 1, out
+    assert "2 passed" in out, out
+    assert (
+        "'forgotten-poller' (non-daemon), started in test_inner.py::test_starts_a_thread_and_forgets_it"
+        in out
+    )
+    assert seconds < WAIT + SLACK + 30  # pytest-xdist ends a worker that will not exit after 10 s
 
 
 def test_a_test_that_will_not_stop_ends_the_run_with_its_name_and_stacks(tmp_path: Path) -> None:

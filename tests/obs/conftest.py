@@ -65,16 +65,47 @@ def obs_artifacts() -> Path:
     return ARTIFACTS
 
 
-@pytest.fixture(scope="session")
-def obs_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeadlessObs]:
-    """One OBS for the session (tests use idempotent provisioning and their own bridges)."""
+_SHARED: list[HeadlessObs] = []  # the OBS the tests that run one after another share (at most one)
+
+
+@pytest.fixture
+def obs_server(tmp_path_factory: pytest.TempPathFactory) -> HeadlessObs:
+    """One OBS shared by the tests that need it, one after another (they use idempotent provisioning and
+    their own bridges). It is stopped as soon as the next test does not need it (an idle OBS renders its
+    canvas on half a core), and the tests that use it run on one worker (``xdist_group`` below)."""
     _need_obs()
-    obs = HeadlessObs(tmp_path_factory.mktemp("obs-session"), password=PASSWORD)
-    try:  # a failed start still stops its Xvfb (and an OBS that came up too late)
-        obs.start()
-        yield obs
-    finally:
-        obs.close()
+    if not _SHARED:
+        obs = HeadlessObs(tmp_path_factory.mktemp("obs-session"), password=PASSWORD)
+        try:
+            obs.start()
+        except BaseException:  # a failed start still stops its Xvfb (and an OBS that came up too late)
+            obs.close()
+            raise
+        _SHARED.append(obs)
+    return _SHARED[0]
+
+
+def _stop_shared() -> None:
+    while _SHARED:
+        _SHARED.pop().close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests of the shared OBS run on one worker of a parallel run, one after another: one OBS."""
+    for item in items:
+        if "obs_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("obs"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    yield  # the test's own fixtures (bridges, clients) are gone: the OBS can stop
+    if _SHARED and (nextitem is None or "obs_server" not in getattr(nextitem, "fixturenames", ())):
+        _stop_shared()
+
+
+def pytest_sessionfinish() -> None:
+    _stop_shared()
 
 
 @pytest.fixture
