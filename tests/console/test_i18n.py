@@ -138,3 +138,32 @@ def test_the_docks_names_are_the_studios_words() -> None:
     assert names.GRAPHIC_NAMES == GRAPHIC_ZH and set(GRAPHICS) <= set(names.GRAPHIC_NAMES)
     assert names.CUE_KINDS == KIND_ZH
     assert {k: v + "镜头" for k, v in names.SHOT_PLACES.items()} == SHOT_ZH
+
+
+def test_the_monitors_captions_follow_a_language_switched_at_run_time(
+    store: Any, tmp_path: Path, qtbot: Any
+) -> None:
+    """The Monitors dock (here with no graphics server and OBS off: its captions and notes, no page
+    views) speaks the language chosen in View ▸ language at once, and back."""
+    from PySide6.QtCore import QSettings
+
+    from broadcast.console.app import build
+
+    settings = QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat)
+    w = build(store, settings, lang="zh_CN", monitors=True)
+    qtbot.addWidget(w)
+    try:
+        panel = w.onair.monitors
+        assert panel is not None and panel.note is not None and not panel.pages
+        assert panel.obs.caption.text() == "OBS 节目输出（每秒一张）"
+        assert panel.note.text() == "图形服务器未运行：没有页面可看"
+        assert panel.obs.picture.text() == "OBS 未启用（--no-obs）"
+        w.set_language("en")
+        assert panel.obs.caption.text() == "OBS program output (one a second)"
+        assert panel.note.text() == "Graphics server not running: no page to show"
+        assert panel.obs.picture.text() == "OBS disabled (--no-obs)"
+        w.set_language("zh_CN")
+        assert panel.obs.caption.text() == "OBS 节目输出（每秒一张）"
+        assert panel.note.text() == "图形服务器未运行：没有页面可看"
+    finally:
+        w.console.bridge.close()

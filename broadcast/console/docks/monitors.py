@@ -42,14 +42,16 @@ def prepare() -> None:
 
 
 class _Frame(QWidget):
-    """A 16:9 monitor with a caption; its content is a page view or the OBS picture."""
+    """A 16:9 monitor with a caption; its content is a page view or the OBS picture. ``caption`` is the
+    source string (marked with ``QT_TRANSLATE_NOOP("", …)``), translated here and on ``retranslate()``."""
 
     def __init__(self, caption: str, colour: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
-        self.caption = QLabel(caption)
+        self.caption_source = caption
+        self.caption = QLabel(tr(caption))
         self.caption.setStyleSheet(f"color: {colour}; font-weight: bold;")
         lay.addWidget(self.caption)
         self.box = QWidget()
@@ -60,6 +62,9 @@ class _Frame(QWidget):
         self.inner.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(self.box, 1)
         self.setMinimumSize(200, 130)
+
+    def retranslate(self) -> None:
+        self.caption.setText(tr(self.caption_source))
 
     def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt API
         return True
@@ -158,7 +163,7 @@ class ObsShots(QObject):
 
 class ObsMonitor(_Frame):
     def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
-        super().__init__(tr("OBS 节目输出（每秒一张）"), theme.DANGER, parent)
+        super().__init__(QT_TRANSLATE_NOOP("", "OBS 节目输出（每秒一张）"), theme.DANGER, parent)
         self.bridge = bridge
         self.picture = QLabel()
         self.picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -175,6 +180,10 @@ class ObsMonitor(_Frame):
         self.status_timer.timeout.connect(self._offline_text)
         self.status_timer.start()
         self.received = 0
+        self._offline_text()
+
+    def retranslate(self) -> None:
+        super().retranslate()
         self._offline_text()
 
     def _offline_text(self) -> None:
@@ -224,24 +233,33 @@ class MonitorsPanel(QWidget):
         lay.setContentsMargins(8, 4, 8, 4)
         lay.setSpacing(8)
         self.pages: dict[str, PageMonitor] = {}
+        self.note: QLabel | None = None
         if urls:
             for bus, caption, colour in (
-                ("preview", tr("预览 PVW（页面）"), "#35c46a"),
-                ("program", tr("节目 PGM（页面）"), theme.DANGER),
+                ("preview", QT_TRANSLATE_NOOP("", "预览 PVW（页面）"), "#35c46a"),
+                ("program", QT_TRANSLATE_NOOP("", "节目 PGM（页面）"), theme.DANGER),
             ):
                 m = PageMonitor(caption, colour, urls[bus])
                 self.pages[bus] = m
                 lay.addWidget(m, 1)
         else:
-            note = QLabel(tr("图形服务器未运行：没有页面可看"))
-            note.setObjectName("muted")
-            lay.addWidget(note, 1)
+            self.note = QLabel(tr("图形服务器未运行：没有页面可看"))
+            self.note.setObjectName("muted")
+            lay.addWidget(self.note, 1)
         self.obs = ObsMonitor(bridge)
         lay.addWidget(self.obs, 1)
+
+    def retranslate(self) -> None:
+        """The captions and notes in the language just installed (the console's View ▸ language)."""
+        for m in (*self.pages.values(), self.obs):
+            m.retranslate()
+        if self.note is not None:
+            self.note.setText(tr("图形服务器未运行：没有页面可看"))
 
 
 def register(window: Any, urls: dict[str, str] | None, bridge: Any) -> MonitorsPanel:
     panel = MonitorsPanel(urls, bridge)
+    window.on_retranslate(panel.retranslate)
     window.add_dock(
         "monitors",
         QT_TRANSLATE_NOOP("Monitors", "监视器 MONITORS"),
