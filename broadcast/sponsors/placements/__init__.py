@@ -6,7 +6,7 @@ Each job has its own file:
 
 ==============  ==========================================================================================
 ``ratecard``    what the package sells: slot kinds, exclusives, lengths, list prices, promised minimums
-``model``       the typed values (Placements, Slot, Film, …) and how problems are reported (Issue)
+``model``       the typed values (Placements, Slot, Film, …) and how problems are reported (Issue, zh + en)
 ``load``        reading a file: YAML → sections → cross-rules → Placements, all or nothing
 ``nodes``       typed access to the YAML nodes, collecting every problem with its line
 ``fields``      the fields slots share: sponsor registry, contract, price, minimums, on_air, film, bumper
@@ -15,6 +15,7 @@ Each job has its own file:
 ``breaks``      the ``rundown:`` section (games, contestants, commercial breaks)
 ``rules``       the rules across slots (one package per sponsor, signing order, films placed …)
 ``state``       Placements → the ``sponsors.load`` payload of the show state
+``english``     the English of the messages' wording (``Issue.message_en``, shown by the English UI)
 ==============  ==========================================================================================
 
 The YAML is parsed by :mod:`engine.yamlread`, the project's one YAML reader. The format is documented in

@@ -14,6 +14,7 @@ from pathlib import Path
 from broadcast import resources
 from broadcast.sponsors import media
 from broadcast.sponsors.placements.context import Build
+from broadcast.sponsors.placements.english import what_en
 from broadcast.sponsors.placements.model import Asset, Issue, PlacementError, Placements
 from engine.yamlread import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -38,7 +39,15 @@ def read_asset(b: Build, node: Node, what: str, kind: str) -> Asset | None:
     if rel is None:
         return None
     if Path(rel).is_absolute() or rel.startswith("~"):
-        b.r.error(node, f"{what} {rel!r} 是绝对路径", "写成相对于排期文件所在文件夹的路径（如 logos/x.png）")
+        b.r.error(
+            node,
+            f"{what} {rel!r} 是绝对路径",
+            "写成相对于排期文件所在文件夹的路径（如 logos/x.png）",
+            en=(
+                f"{what_en(what)} {rel!r} is an absolute path",
+                "write it relative to the placements file's folder (e.g. logos/x.png)",
+            ),
+        )
         return None
     path = (b.base / rel).resolve()
     try:
@@ -48,6 +57,11 @@ def read_asset(b: Build, node: Node, what: str, kind: str) -> Asset | None:
             node,
             f"{what} {rel!r} 在素材文件夹 {b.root} 之外，图形服务器无法提供",
             "把文件放进 sponsor_assets/ 里并改写路径",
+            en=(
+                f"{what_en(what)} {rel!r} is outside the assets folder {b.root}: the graphics server cannot "
+                "serve it",
+                "put the file in sponsor_assets/ and change the path",
+            ),
         )
         return None
     if not path.is_file():
@@ -55,6 +69,11 @@ def read_asset(b: Build, node: Node, what: str, kind: str) -> Asset | None:
             node,
             f"{what} 文件不存在：{rel}",
             "检查文件名（区分大小写），或先运行 python sponsor_assets/make_demo_assets.py 生成演示素材",
+            en=(
+                f"{what_en(what)}: no such file: {rel}",
+                "check the file name (case matters), or run python sponsor_assets/make_demo_assets.py first "
+                "to make the demo assets",
+            ),
         )
         return None
     url = ASSETS_URL + served.as_posix()
@@ -73,15 +92,28 @@ def read_asset(b: Build, node: Node, what: str, kind: str) -> Asset | None:
                     node.start_mark.column + 1,
                     f"{what} {rel} 无法检查：{exc}",
                     "安装 FFmpeg（sudo apt-get install ffmpeg，或运行 scripts/setup.sh）",
+                    message_en=f"{what_en(what)} {rel} cannot be checked: {exc.en}",
+                    fix_en="install FFmpeg (sudo apt-get install ffmpeg, or run scripts/setup.sh)",
                 )
             ]
         ) from None
     except media.MediaError as exc:
         want = "PNG/JPEG/WebP 图片" if kind == "image" else "MP4（H.264）视频"
-        b.r.error(node, f"{what} {rel} {exc.zh}", f"换成真正的{want}")
+        want_en = "PNG/JPEG/WebP image" if kind == "image" else "MP4 (H.264) video"
+        b.r.error(
+            node,
+            f"{what} {rel} {exc.zh}",
+            f"换成真正的{want}",
+            en=(f"{what_en(what)} {rel}: {exc.en}", f"use a real {want_en}"),
+        )
         return None
     except OSError as exc:
-        b.r.error(node, f"{what} {rel} 无法读取（{exc}）", "检查文件权限")
+        b.r.error(
+            node,
+            f"{what} {rel} 无法读取（{exc}）",
+            "检查文件权限",
+            en=(f"{what_en(what)} {rel} cannot be read ({exc})", "check the file's permissions"),
+        )
         return None
 
 

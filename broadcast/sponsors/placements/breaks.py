@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from broadcast.sponsors.placements.context import Build
+from broadcast.sponsors.placements.english import what_en
 from broadcast.sponsors.placements.model import Break, RundownConfig
 from engine.yamlread import Node
 
@@ -43,11 +44,21 @@ def read_rundown(b: Build, node: Node) -> RundownConfig:
                 f"{what} 的位置 {after!r} 不存在",
                 f"写 opening、intro、game 1…game {games or 3} 或 draws"
                 "（英雄榜之后紧接英雄榜冠名片，不能插播）",
+                en=(
+                    f"{what_en(what)}: there is no place {after!r}",
+                    f"write opening, intro, game 1…game {games or 3} or draws"
+                    " (the leaderboard is followed by its title sponsor's film, no break there)",
+                ),
             )
             continue
         ids = b.r.texts(g["items"], f"{what} items")
         if not ids:
-            b.r.error(g["items"], f"{what} 没有内容", "列出要播的片子编号，或删掉这个时段")
+            b.r.error(
+                g["items"],
+                f"{what} 没有内容",
+                "列出要播的片子编号，或删掉这个时段",
+                en=(f"{what_en(what)} is empty", "list the ids of the films to air, or delete this break"),
+            )
         breaks.append(Break(after, tuple(x for x, _ in ids), item.start_mark.line + 1))
         b.break_nodes.append(g["items"])
     return RundownConfig(games or 3, contestants or 6, tuple(breaks))

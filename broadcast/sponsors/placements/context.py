@@ -32,4 +32,9 @@ class Build:
     def incomplete(self) -> None:
         """A slot could not be built: every failure already produced an error; make sure of it."""
         if not self.r.has_errors():
-            self.r.error(None, "排期不完整", "按错误提示补全")
+            self.r.error(
+                None,
+                "排期不完整",
+                "按错误提示补全",
+                en=("the placements are incomplete", "complete them as the other messages say"),
+            )

@@ -15,6 +15,7 @@ from broadcast.core.text import shown
 from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors.placements.assets import read_asset
 from broadcast.sponsors.placements.context import Build
+from broadcast.sponsors.placements.english import describe_en, what_en
 from broadcast.sponsors.placements.model import Asset, Bumper, Contract, Film, Price, Sponsor
 from broadcast.sponsors.placements.nodes import describe
 from broadcast.sponsors.placements.ratecard import (
@@ -24,7 +25,9 @@ from broadcast.sponsors.placements.ratecard import (
     DEFAULT_MINIMUMS,
     FILM_TOLERANCE,
     MINIMUM_KEYS,
+    MINIMUM_KEYS_EN,
     PRICE_UNITS,
+    PRICE_UNITS_EN,
 )
 from engine.yamlread import MappingNode, Node, as_bool
 
@@ -54,6 +57,11 @@ def check_on_air(b: Build, node: Node, value: str, field: str, what: str) -> boo
         node,
         f"{what}“{shown(value)}”有 {len(value)} 个字，上屏最多 {limit} 个字（{field}）",
         f"缩短到 {limit} 个字以内（汉字、字母、数字、空格都算一个字）",
+        en=(
+            f"{what_en(what)} “{shown(value)}” has {len(value)} characters, at most {limit} fit on screen "
+            f"({field})",
+            f"shorten it to {limit} characters or fewer (a Chinese character, letter, digit or space is one)",
+        ),
     )
     return False
 
@@ -65,16 +73,33 @@ def read_sponsors(b: Build, node: Node) -> None:
             node,
             f"sponsors 应为映射（编号: {{name, logo}}），这里是 {describe(node)}",
             "按 docs/sponsors.md 登记赞助企业",
+            en=(
+                f"sponsors should be a mapping (id: {{name, logo}}), found {describe_en(node)}",
+                "register the sponsors as docs/sponsors.md shows",
+            ),
         )
         return
     if not node.value:
-        b.r.error(node, "sponsors 是空的", "至少登记一家赞助企业")
+        b.r.error(
+            node,
+            "sponsors 是空的",
+            "至少登记一家赞助企业",
+            en=("sponsors is empty", "register at least one sponsor"),
+        )
     for knode, vnode in node.value:
         sid = b.r.ident(knode, "赞助商编号")
         if sid is None:
             continue
         if sid in b.sponsors or sid in b.sponsor_nodes:
-            b.r.error(knode, f"赞助商编号 {sid!r} 登记了两次", "删掉重复的一项，或换一个编号")
+            b.r.error(
+                knode,
+                f"赞助商编号 {sid!r} 登记了两次",
+                "删掉重复的一项，或换一个编号",
+                en=(
+                    f"the sponsor id {sid!r} is registered twice",
+                    "delete the repeated entry, or use another id",
+                ),
+            )
             continue
         b.sponsor_nodes[sid] = knode
         b.r.key_of[id(vnode)] = knode  # problems of a block entry point at its id, as for every field
@@ -98,10 +123,15 @@ def sponsor_ref(b: Build, node: Node, what: str) -> str | None:
     if sid not in b.sponsor_nodes:
         near = difflib.get_close_matches(sid, list(b.sponsor_nodes), n=1)
         hint = f"是不是 {near[0]!r}？" if near else ""
+        hint_en = f"did you mean {near[0]!r}? " if near else ""
         b.r.error(
             node,
             f"{what} 的赞助商 {sid!r} 没有在 sponsors 里登记",
             f"{hint}先在 sponsors: 下登记它（name、logo）",
+            en=(
+                f"the sponsor {sid!r} of {what_en(what)} is not registered in sponsors",
+                f"{hint_en}register it under sponsors: first (name, logo)",
+            ),
         )
         return None
     return sid
@@ -122,13 +152,23 @@ def read_contract(b: Build, node: Node, what: str, *, need_signed: bool) -> Cont
     if start is None or end is None:
         return None
     if end < start:
-        b.r.error(f["end"], f"{what} 合同结束日期 {end} 早于开始日期 {start}", "检查合同日期")
+        b.r.error(
+            f["end"],
+            f"{what} 合同结束日期 {end} 早于开始日期 {start}",
+            "检查合同日期",
+            en=(f"{what_en(what)} contract ends {end}, before it starts {start}", "check the contract dates"),
+        )
         return None
     if b.air_date is not None and not (start <= b.air_date <= end):
         b.r.error(
             node,
             f"{what} 的合同（{start} 至 {end}）不包含本期播出日期 {b.air_date}",
             "续签并更新合同日期，或把这个广告位从本期排期中删除",
+            en=(
+                f"the contract of {what_en(what)} ({start} to {end}) does not cover this episode's air date "
+                f"{b.air_date}",
+                "renew it and update the contract dates, or remove this slot from this episode's placements",
+            ),
         )
     return Contract(signed, start, end, b.r.line(node))
 
@@ -140,10 +180,20 @@ def read_price(b: Build, node: Node, what: str, *, per: str | None = None) -> Pr
     yuan = b.r.integer(f["yuan"], f"{what} 价格（元）", minimum=0) if "yuan" in f else None
     unit = b.r.text(f["per"], f"{what} 计价单位") if "per" in f else None
     if unit is not None and unit not in PRICE_UNITS:
-        b.r.error(f["per"], f"{what} 计价单位 {unit!r} 不认识", f"写 {' / '.join(PRICE_UNITS)} 之一")
+        b.r.error(
+            f["per"],
+            f"{what} 计价单位 {unit!r} 不认识",
+            f"写 {' / '.join(PRICE_UNITS)} 之一",
+            en=(f"{what_en(what)}: unknown price unit {unit!r}", f"write one of {' / '.join(PRICE_UNITS)}"),
+        )
         return None
     if per is not None and unit is not None and unit != per:
-        b.r.error(f["per"], f"{what} 按{PRICE_UNITS[per]}计价，这里写的是 {unit}", f"写 per: {per}")
+        b.r.error(
+            f["per"],
+            f"{what} 按{PRICE_UNITS[per]}计价，这里写的是 {unit}",
+            f"写 per: {per}",
+            en=(f"{what_en(what)} is priced per {PRICE_UNITS_EN[per]}, found {unit}", f"write per: {per}"),
+        )
         return None
     if yuan is None or unit is None:
         return None
@@ -175,7 +225,15 @@ def read_minimums(
         if value is None:
             continue
         if key == "coverage" and value > 100:
-            b.r.error(vnode, f"{what} 的角标覆盖率 {value:g}% 超过 100%", "写 0–100 之间的百分数")
+            b.r.error(
+                vnode,
+                f"{what} 的角标覆盖率 {value:g}% 超过 100%",
+                "写 0–100 之间的百分数",
+                en=(
+                    f"the corner bug coverage of {what_en(what)} is {value:g}%, over 100%",
+                    "write a percentage from 0 to 100",
+                ),
+            )
             continue
         promised = DEFAULT_MINIMUMS[kind].get(key)
         if promised is not None and value < promised:
@@ -183,6 +241,11 @@ def read_minimums(
                 vnode,
                 f"{what} 的 {MINIMUM_KEYS[key]} 写了 {value:g}，低于招商方案承诺的 {promised:g}",
                 "确认合同确实改过，否则按方案填写",
+                en=(
+                    f"{what_en(what)} {MINIMUM_KEYS_EN[key]} is {value:g}, below the {promised:g} the "
+                    "sponsorship plan promises",
+                    "make sure the contract changed it, otherwise write the plan's number",
+                ),
             )
         mins[key] = float(value)
     return mins
@@ -204,7 +267,12 @@ def read_on_air(
         got = []
         for g, gnode in b.r.texts(f["graphics"], f"{what} 的 on_air.graphics"):
             if g not in GRAPHICS:
-                b.r.error(gnode, f"{what} 的图形 {g!r} 不存在", f"可用图形：{', '.join(GRAPHICS)}")
+                b.r.error(
+                    gnode,
+                    f"{what} 的图形 {g!r} 不存在",
+                    f"可用图形：{', '.join(GRAPHICS)}",
+                    en=(f"{what_en(what)}: there is no graphic {g!r}", f"graphics: {', '.join(GRAPHICS)}"),
+                )
             else:
                 got.append(g)
         graphics = tuple(got)
@@ -213,7 +281,12 @@ def read_on_air(
     if "draws" in f:
         flag = as_bool(f["draws"])
         if flag is None:
-            b.r.error(f["draws"], f"{what} 的 on_air.draws 应为 true 或 false", "写 true 或 false")
+            b.r.error(
+                f["draws"],
+                f"{what} 的 on_air.draws 应为 true 或 false",
+                "写 true 或 false",
+                en=(f"{what_en(what)} on_air.draws should be true or false", "write true or false"),
+            )
         else:
             draws = flag
     return graphics, scenes, draws
@@ -232,7 +305,15 @@ def read_film(
     if fid is not None:
         if fid in b.film_nodes:
             first = b.film_nodes[fid].start_mark.line + 1
-            b.r.error(f["id"], f"宣传片编号 {fid!r} 重复（第 {first} 行已用）", "每条片子用不同的编号")
+            b.r.error(
+                f["id"],
+                f"宣传片编号 {fid!r} 重复（第 {first} 行已用）",
+                "每条片子用不同的编号",
+                en=(
+                    f"the film id {fid!r} is used twice (first on line {first})",
+                    "give each film its own id",
+                ),
+            )
             fid = None
         else:
             b.film_nodes[fid] = f["id"]
@@ -241,6 +322,10 @@ def read_film(
             f["seconds"],
             f"{what} 买的是 {seconds} 秒宣传片，这里写 {declared} 秒",
             f"换成 {seconds} 秒的片子并写 seconds: {seconds}",
+            en=(
+                f"{what_en(what)} bought a {seconds} s film, this says {declared} s",
+                f"use a {seconds} s film and write seconds: {seconds}",
+            ),
         )
         declared = None
     if asset is not None and declared is not None and abs(asset.seconds - declared) > FILM_TOLERANCE:
@@ -248,6 +333,10 @@ def read_film(
             f["file"],
             f"{what} 宣传片 {asset.rel} 实际长 {asset.seconds:.1f} 秒，不是 {declared} 秒",
             f"重新剪成 {declared} 秒，或改正 seconds",
+            en=(
+                f"{what_en(what)} film {asset.rel} is {asset.seconds:.1f} s long, not {declared} s",
+                f"cut it to {declared} s, or correct seconds",
+            ),
         )
         declared = None
     if fid is None or declared is None or asset is None or sponsor is None:
@@ -267,6 +356,10 @@ def read_bumper(b: Build, node: Node, what: str, bumper_id: str, sponsor: str | 
             f["seconds"],
             f"{what} 标版按招商方案是 {BUMPER_SECONDS} 秒，这里写 {secs} 秒",
             f"写 seconds: {BUMPER_SECONDS}",
+            en=(
+                f"{what_en(what)} bumper is {BUMPER_SECONDS} s by the sponsorship plan, this says {secs} s",
+                f"write seconds: {BUMPER_SECONDS}",
+            ),
         )
         return None
     if text is not None and sponsor is not None and sponsor in b.sponsors:
@@ -276,6 +369,10 @@ def read_bumper(b: Build, node: Node, what: str, bumper_id: str, sponsor: str | 
                 f["text"],
                 f"{what} 标版文字没有出现企业名称“{name}”",
                 f"标版要念出企业名称，例如 《够级大明星》栏目由“{name}”…播出",
+                en=(
+                    f"{what_en(what)} bumper text does not name the company “{name}”",
+                    f"the bumper says the company's name, e.g. 'Gouji Stars' is brought to you by “{name}” …",
+                ),
             )
             return None
     if (

@@ -38,7 +38,17 @@ def load_placements(
         raw = p.read_bytes()
     except OSError as exc:
         raise PlacementError(
-            [Issue(shown, 1, 1, f"无法读取文件（{exc.strerror or exc}）", "检查路径是否正确")]
+            [
+                Issue(
+                    shown,
+                    1,
+                    1,
+                    f"无法读取文件（{exc.strerror or exc}）",
+                    "检查路径是否正确",
+                    message_en=f"cannot read the file ({exc.strerror or exc})",
+                    fix_en="check the path",
+                )
+            ]
         ) from exc
     try:
         text = decode(raw, shown)
@@ -55,7 +65,7 @@ def load_placements(
 
 
 def _yaml_issue(exc: YamlError) -> Issue:
-    return Issue(exc.file, exc.line, exc.column, exc.zh, exc.fix_zh)
+    return Issue(exc.file, exc.line, exc.column, exc.zh, exc.fix_zh, message_en=exc.en, fix_en=exc.fix_en)
 
 
 def parse_placements(
@@ -73,7 +83,19 @@ def parse_placements(
     except YamlError as exc:
         raise PlacementError([_yaml_issue(exc)]) from None
     if root_node is None:
-        raise PlacementError([Issue(filename, 1, 1, "文件是空的", "按 docs/sponsors.md 写排期")])
+        raise PlacementError(
+            [
+                Issue(
+                    filename,
+                    1,
+                    1,
+                    "文件是空的",
+                    "按 docs/sponsors.md 写排期",
+                    message_en="the file is empty",
+                    fix_en="write the placements as docs/sponsors.md shows",
+                )
+            ]
+        )
     r = NodeReader(filename)
     b = Build(r, base, served_root(base, assets_root), air_date)
     media.prefetch_videos(base / f for f in film_files(root_node))  # ffprobe them side by side
@@ -82,7 +104,12 @@ def parse_placements(
         raise PlacementError(r.issues)
     fmt = r.text(top["format"], "format") if "format" in top else None
     if "format" in top and fmt is not None and fmt != FORMAT:
-        r.error(top["format"], f"不认识的格式版本 {fmt!r}", f"写 format: {FORMAT}")
+        r.error(
+            top["format"],
+            f"不认识的格式版本 {fmt!r}",
+            f"写 format: {FORMAT}",
+            en=(f"unknown format version {fmt!r}", f"write format: {FORMAT}"),
+        )
     show = r.text(top["show"], "show") if "show" in top else "够级大明星"
     season = r.text(top["season"], "season") if "season" in top else ""
     if "sponsors" in top:

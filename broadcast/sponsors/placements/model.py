@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from broadcast.errors import GoujiError
-from broadcast.sponsors.placements.ratecard import CREDIT_ROLES, DEFAULT_MINIMUMS, KIND_LABELS, PRICE_UNITS
+from broadcast.sponsors.placements.ratecard import (
+    CREDIT_ROLES,
+    DEFAULT_MINIMUMS,
+    KIND_LABELS,
+    KIND_LABELS_EN,
+    PRICE_UNITS,
+)
 
 
 @dataclass(frozen=True)
@@ -24,11 +30,28 @@ class Issue:
     message: str
     fix: str
     level: str = "error"  # "error" or "warning"
+    message_en: str = ""  # the same facts in English (the producer's English UI); "" = not translated
+    fix_en: str = ""
 
     def __str__(self) -> str:
         tag = "错误" if self.level == "error" else "警告"
         fix = f"；{self.fix}" if self.fix else ""
         return f"{self.file}:{self.line}:{self.column}: {tag}: {self.message}{fix}"
+
+    def text(self, lang: str = "zh_CN") -> str:
+        """The message and its fix in ``lang`` ("en": English, falling back to the Chinese where no
+        English was given; anything else: Chinese, as ``str()`` shows it, without the location)."""
+        if lang == "en" and self.message_en:
+            fix_en = self.fix_en or self.fix
+            return self.message_en + (f"; {fix_en}" if fix_en else "")
+        return self.message + (f"；{self.fix}" if self.fix else "")
+
+    def located(self, lang: str = "zh_CN") -> str:
+        """``file:line:column: tag: message；fix`` in ``lang`` (Chinese: exactly ``str()``)."""
+        if lang != "en":
+            return str(self)
+        tag = "error" if self.level == "error" else "warning"
+        return f"{self.file}:{self.line}:{self.column}: {tag}: {self.text('en')}"
 
 
 class PlacementError(GoujiError):
@@ -144,6 +167,18 @@ class Slot:
             return f"{base} 第{self.index + 1}格"
         if self.kind == "spot":
             return f"{base} {self.film.seconds if self.film else ''}秒（{self.key.split(':', 1)[1]}）"
+        return base
+
+    @property
+    def label_en(self) -> str:
+        """:attr:`label` in English."""
+        base = KIND_LABELS_EN[self.kind]
+        if self.kind == "supporter":
+            return f"{base} no. {self.index}"
+        if self.kind == "cell":
+            return f"{base} cell {self.index + 1}"
+        if self.kind == "spot":
+            return f"{base} {self.film.seconds if self.film else ''} s ({self.key.split(':', 1)[1]})"
         return base
 
 

@@ -12,6 +12,7 @@ import difflib
 import re
 from datetime import date, datetime
 
+from broadcast.sponsors.placements.english import describe_en, what_en
 from broadcast.sponsors.placements.model import Issue
 from engine.yamlread import TAG, MappingNode, Node, ScalarNode, SequenceNode, as_float, as_int
 
@@ -41,19 +42,30 @@ class NodeReader:
         self.key_of: dict[int, Node] = {}  # id(value node) → its key node
 
     # -- reporting -------------------------------------------------------------------------------
-    def error(self, node: Node | None, message: str, fix: str = "", level: str = "error") -> None:
+    def error(
+        self,
+        node: Node | None,
+        message: str,
+        fix: str = "",
+        level: str = "error",
+        *,
+        en: tuple[str, str] = ("", ""),
+    ) -> None:
+        """An issue at ``node``; ``en`` is (message, fix) in English."""
         if isinstance(node, MappingNode | SequenceNode) and not node.flow_style and id(node) in self.key_of:
             node = self.key_of[id(node)]  # a block collection: point at its key, not its first item
         line = node.start_mark.line + 1 if node is not None else 1
         col = node.start_mark.column + 1 if node is not None else 1
-        self.issues.append(Issue(self.file, line, col, message, fix, level))
+        self.issues.append(Issue(self.file, line, col, message, fix, level, en[0], en[1]))
 
-    def warn(self, node: Node | None, message: str, fix: str = "") -> None:
-        self.error(node, message, fix, level="warning")
+    def warn(self, node: Node | None, message: str, fix: str = "", *, en: tuple[str, str] = ("", "")) -> None:
+        self.error(node, message, fix, level="warning", en=en)
 
-    def error_at(self, line: int, message: str, fix: str = "", level: str = "error") -> None:
+    def error_at(
+        self, line: int, message: str, fix: str = "", level: str = "error", *, en: tuple[str, str] = ("", "")
+    ) -> None:
         """An issue about something read earlier, known by its line (cross-rules)."""
-        self.issues.append(Issue(self.file, line, 1, message, fix, level))
+        self.issues.append(Issue(self.file, line, 1, message, fix, level, en[0], en[1]))
 
     def has_errors(self) -> bool:
         return any(i.level == "error" for i in self.issues)
@@ -73,6 +85,10 @@ class NodeReader:
                 node,
                 f"{what} 应为映射（key: value），这里是 {describe(node)}",
                 "按 docs/sponsors.md 的格式写成 key: value 的形式",
+                en=(
+                    f"{what_en(what)} should be a mapping (key: value), found {describe_en(node)}",
+                    "write it as key: value, as in docs/sponsors.md",
+                ),
             )
             return None
         out: dict[str, Node] = {}
@@ -80,27 +96,54 @@ class NodeReader:
         for knode, vnode in node.value:
             key = knode.value if isinstance(knode, ScalarNode) else None
             if not isinstance(key, str):
-                self.error(knode, f"{what} 的键应为文字", "把键写成普通文字")
+                self.error(
+                    knode,
+                    f"{what} 的键应为文字",
+                    "把键写成普通文字",
+                    en=(f"the keys of {what_en(what)} should be text", "write the key as plain text"),
+                )
                 continue
             if key in out:
-                self.error(knode, f"{what} 中 {key!r} 出现了两次", f"删除重复的 {key}，只保留一个")
+                self.error(
+                    knode,
+                    f"{what} 中 {key!r} 出现了两次",
+                    f"删除重复的 {key}，只保留一个",
+                    en=(f"{key!r} appears twice in {what_en(what)}", f"delete the repeated {key}, keep one"),
+                )
                 continue
             if key not in allowed:
                 near = difflib.get_close_matches(key, allowed, n=1)
                 hint = f"是不是 {near[0]!r}？" if near else ""
-                self.error(knode, f"{what} 没有字段 {key!r}", f"{hint}可用字段：{', '.join(allowed)}")
+                hint_en = f"did you mean {near[0]!r}? " if near else ""
+                self.error(
+                    knode,
+                    f"{what} 没有字段 {key!r}",
+                    f"{hint}可用字段：{', '.join(allowed)}",
+                    en=(f"{what_en(what)} has no field {key!r}", f"{hint_en}fields: {', '.join(allowed)}"),
+                )
                 continue
             out[key] = vnode
             self.key_of[id(vnode)] = knode
         for key in required:
             if key not in out:
-                self.error(node, f"{what} 缺少必填字段 {key!r}", f"加上 {key}: …")
+                self.error(
+                    node,
+                    f"{what} 缺少必填字段 {key!r}",
+                    f"加上 {key}: …",
+                    en=(f"{what_en(what)} lacks the required field {key!r}", f"add {key}: …"),
+                )
         return out
 
     def seq(self, node: Node, what: str) -> list[Node] | None:
         if not isinstance(node, SequenceNode):
             self.error(
-                node, f"{what} 应为列表（每项以 - 开头），这里是 {describe(node)}", "写成 - 开头的列表"
+                node,
+                f"{what} 应为列表（每项以 - 开头），这里是 {describe(node)}",
+                "写成 - 开头的列表",
+                en=(
+                    f"{what_en(what)} should be a list (each item starts with -), found {describe_en(node)}",
+                    "write a list of items starting with -",
+                ),
             )
             return None
         return list(node.value)
@@ -108,11 +151,21 @@ class NodeReader:
     # -- scalars ---------------------------------------------------------------------------------
     def text(self, node: Node, what: str, *, allow_empty: bool = False) -> str | None:
         if not isinstance(node, ScalarNode) or node.tag in (TAG + "null", TAG + "bool"):
-            self.error(node, f"{what} 应为文字，这里是 {describe(node)}", "写成文字（必要时加引号）")
+            self.error(
+                node,
+                f"{what} 应为文字，这里是 {describe(node)}",
+                "写成文字（必要时加引号）",
+                en=(
+                    f"{what_en(what)} should be text, found {describe_en(node)}",
+                    "write text (quoted if need be)",
+                ),
+            )
             return None
         value = str(node.value).strip()
         if not value and not allow_empty:
-            self.error(node, f"{what} 不能为空", "填写内容")
+            self.error(
+                node, f"{what} 不能为空", "填写内容", en=(f"{what_en(what)} cannot be empty", "fill it in")
+            )
             return None
         return value
 
@@ -132,6 +185,10 @@ class NodeReader:
                 node,
                 f"{what} {value!r} 不是合法的编号",
                 "编号只用小写英文字母、数字、下划线和减号（如 xiaodangjia、spot_douchi_15）",
+                en=(
+                    f"{what_en(what)} {value!r} is not a valid id",
+                    "ids use only lowercase letters, digits, _ and - (e.g. xiaodangjia, spot_douchi_15)",
+                ),
             )
             return None
         return value
@@ -141,26 +198,65 @@ class NodeReader:
     ) -> int | None:
         value = as_int(node)
         if value is None:
-            self.error(node, f"{what} 应为整数，这里是 {describe(node)[:40]}", "写一个不带引号的整数")
+            self.error(
+                node,
+                f"{what} 应为整数，这里是 {describe(node)[:40]}",
+                "写一个不带引号的整数",
+                en=(
+                    f"{what_en(what)} should be a whole number, found {describe_en(node)[:40]}",
+                    "write a whole number without quotes",
+                ),
+            )
             return None
         if minimum is not None and value < minimum:
-            self.error(node, f"{what} 为 {value}，不能小于 {minimum}", f"改为 ≥ {minimum} 的数")
+            self.error(
+                node,
+                f"{what} 为 {value}，不能小于 {minimum}",
+                f"改为 ≥ {minimum} 的数",
+                en=(f"{what_en(what)} is {value}, it cannot be less than {minimum}", f"make it ≥ {minimum}"),
+            )
             return None
         if maximum is not None and value > maximum:
-            self.error(node, f"{what} 为 {value}，不能大于 {maximum}", f"改为 ≤ {maximum} 的数")
+            self.error(
+                node,
+                f"{what} 为 {value}，不能大于 {maximum}",
+                f"改为 ≤ {maximum} 的数",
+                en=(f"{what_en(what)} is {value}, it cannot be more than {maximum}", f"make it ≤ {maximum}"),
+            )
             return None
         return value
 
     def number(self, node: Node, what: str, *, minimum: float = 0.0) -> float | None:
         if not isinstance(node, ScalarNode) or node.tag not in (TAG + "int", TAG + "float"):
-            self.error(node, f"{what} 应为数字，这里是 {describe(node)[:40]}", "写一个不带引号的数字")
+            self.error(
+                node,
+                f"{what} 应为数字，这里是 {describe(node)[:40]}",
+                "写一个不带引号的数字",
+                en=(
+                    f"{what_en(what)} should be a number, found {describe_en(node)[:40]}",
+                    "write a number without quotes",
+                ),
+            )
             return None
         value = as_float(node)
         if value is None or value != value:  # unreadable, or .nan
-            self.error(node, f"{what} {node.value[:40]!r} 不是数字", "写一个数字")
+            self.error(
+                node,
+                f"{what} {node.value[:40]!r} 不是数字",
+                "写一个数字",
+                en=(f"{what_en(what)} {node.value[:40]!r} is not a number", "write a number"),
+            )
             return None
         if value < minimum:
-            self.error(node, f"{what} 为 {value:g}，不能小于 {minimum:g}", f"改为 ≥ {minimum:g} 的数")
+            self.error(
+                node,
+                f"{what} 为 {value:g}，不能小于 {minimum:g}",
+                f"改为 ≥ {minimum:g} 的数",
+                en=(
+                    f"{what_en(what)} is {value:g}, it cannot be less than {minimum:g}",
+                    f"make it ≥ {minimum:g}",
+                ),
+            )
             return None
         return value
 
@@ -180,5 +276,10 @@ class NodeReader:
             node,
             f"{what} 应为日期 YYYY-MM-DD（签约时间可写 YYYY-MM-DD HH:MM），这里是 {describe(node)}",
             "例如 2012-04-01",
+            en=(
+                f"{what_en(what)} should be a date YYYY-MM-DD (a signing time may be YYYY-MM-DD HH:MM), "
+                f"found {describe_en(node)}",
+                "e.g. 2012-04-01",
+            ),
         )
         return None

@@ -23,6 +23,21 @@ KIND_LABELS: dict[str, str] = {
     "ticker": "底线流字",
     "credits": "片尾鸣谢",
 }
+KIND_LABELS_EN: dict[str, str] = {  # the same names in the producer's English UI
+    "title": "title sponsor",
+    "special": "exclusive special sponsor",
+    "supporter": "sponsored by",
+    "spot": "mid-show spot",
+    "cell": "prize grid",
+    "jiugongge_board": "board under the prize grid",
+    "prize_stand": "prize stand",
+    "table": "table ad",
+    "leaderboard": "leaderboard title sponsor",
+    "commentary": "back of the commentary laptop",
+    "shirts": "players' T-shirts",
+    "ticker": "ticker",
+    "credits": "end credits",
+}
 EXCLUSIVE = (
     "title",
     "special",
@@ -65,6 +80,15 @@ MINIMUM_KEYS: dict[str, str] = {
     "coverage": "角标覆盖节目时长百分比",
     "draws": "九宫格被抽中次数",
 }
+MINIMUM_KEYS_EN: dict[str, str] = {
+    "mentions": "host mentions",
+    "appearances": "appearances",
+    "seconds": "seconds on screen",
+    "bumper": "5 s bumper airings",
+    "film": "film airings",
+    "coverage": "corner bug coverage (% of the show)",
+    "draws": "prize grid draws",
+}
 # what SPONSORSHIP.md promises per episode when the file says nothing
 DEFAULT_MINIMUMS: dict[str, dict[str, float]] = {
     "title": {"mentions": 5, "bumper": 1, "film": 1},
@@ -92,5 +116,6 @@ DEFAULT_GRAPHICS: dict[str, tuple[str, ...]] = {
 }
 DEFAULT_DRAWS = ("jiugongge_board",)  # each 九宫格 draw close-up shows the board under the grid
 PRICE_UNITS = {"year": "年", "month": "月", "episode": "期", "airing": "次"}
+PRICE_UNITS_EN = {"year": "year", "month": "month", "episode": "episode", "airing": "airing"}
 # the end-credit role of the broadcast-rights packages, credited automatically
 CREDIT_ROLES = {"title": "独家冠名播出", "special": "独家特约播出", "supporter": "赞助播出"}

@@ -23,9 +23,17 @@ def check_cross_rules(b: Build, rundown: RundownConfig) -> None:
     _distinct_prizes(b)
     _films_placed(b, rundown)
     if b.air_date is None:
-        b.r.warn(None, "没有给出播出日期，未检查合同是否覆盖本期", "加 --air-date YYYY-MM-DD 检查合同有效期")
+        b.r.warn(
+            None,
+            "没有给出播出日期，未检查合同是否覆盖本期",
+            "加 --air-date YYYY-MM-DD 检查合同有效期",
+            en=(
+                "no air date given: the contracts were not checked against this episode",
+                "add --air-date YYYY-MM-DD to check the contract dates",
+            ),
+        )
     if not any(s.kind == "title" for s in b.slots) and not b.r.has_errors():
-        b.r.error(None, "缺少冠名", "加上 title: …")
+        b.r.error(None, "缺少冠名", "加上 title: …", en=("the title sponsor is missing", "add title: …"))
 
 
 def _one_package_per_sponsor(b: Build) -> None:
@@ -39,6 +47,10 @@ def _one_package_per_sponsor(b: Build) -> None:
                 s.line,
                 f"{b.name_of(s.sponsor)} 同时是{other.label}（第 {other.line} 行）和{s.label}",
                 "一家企业只买一种播出权益：删除其中一项",
+                en=(
+                    f"{b.name_of(s.sponsor)} is both {other.label_en} (line {other.line}) and {s.label_en}",
+                    "a company buys one broadcast-rights package only: delete one of them",
+                ),
             )
         else:
             seen[s.sponsor] = s
@@ -58,6 +70,12 @@ def _supporters_in_signing_order(b: Build) -> None:
                 f"赞助播出须按签约先后播出：{b.name_of(cur.sponsor)}（{_fmt(cs)} 签约）比"
                 f"{b.name_of(prev.sponsor)}（{_fmt(ps)} 签约）先签约，却排在后面",
                 f"把 {b.name_of(cur.sponsor)} 移到第 {prev.index} 家之前",
+                en=(
+                    "the sponsored-by slots air in signing order: "
+                    f"{b.name_of(cur.sponsor)} (signed {_fmt(cs)}) signed before "
+                    f"{b.name_of(prev.sponsor)} (signed {_fmt(ps)}) but comes after it",
+                    f"move {b.name_of(cur.sponsor)} before no. {prev.index}",
+                ),
             )
         elif cs == ps:
             b.r.error_at(
@@ -66,6 +84,11 @@ def _supporters_in_signing_order(b: Build) -> None:
                 f"签约时间相同（{_fmt(cs)}），"
                 "无法确定播出顺序",
                 "写上签约时刻，如 signed: 2012-03-05 10:30",
+                en=(
+                    f"{b.name_of(cur.sponsor)} and {b.name_of(prev.sponsor)} signed at the same time "
+                    f"({_fmt(cs)}): their airing order cannot be told",
+                    "write the signing time too, e.g. signed: 2012-03-05 10:30",
+                ),
             )
 
 
@@ -81,6 +104,11 @@ def _distinct_prizes(b: Build) -> None:
                 f"九宫格第{c.index + 1}格与第{prizes[c.prize].index + 1}格奖品相同：{c.prize}",
                 "确认是否有意为之",
                 level="warning",
+                en=(
+                    f"prize grid cells {c.index + 1} and {prizes[c.prize].index + 1} "
+                    f"have the same prize: {c.prize}",
+                    "make sure this is meant",
+                ),
             )
         prizes[c.prize] = c
 
@@ -97,8 +125,15 @@ def _films_placed(b: Build, rundown: RundownConfig) -> None:
             if fid not in films:
                 near = difflib.get_close_matches(fid, list(films), n=1)
                 hint = f"是不是 {near[0]!r}？" if near else ""
+                hint_en = f"did you mean {near[0]!r}? " if near else ""
                 b.r.error(
-                    node, f"插播的片子 {fid!r} 不在排期里", f"{hint}已登记的片子：{', '.join(films) or '无'}"
+                    node,
+                    f"插播的片子 {fid!r} 不在排期里",
+                    f"{hint}已登记的片子：{', '.join(films) or '无'}",
+                    en=(
+                        f"the film {fid!r} in a break is not in the placements",
+                        f"{hint_en}films registered: {', '.join(films) or 'none'}",
+                    ),
                 )
                 continue
             if films[fid].kind == "leaderboard":
@@ -106,6 +141,11 @@ def _films_placed(b: Build, rundown: RundownConfig) -> None:
                     node,
                     f"{fid} 是英雄榜冠名片，只能紧接英雄榜播出（节目流程会自动安排）",
                     "从插播时段里删掉它",
+                    en=(
+                        f"{fid} is the leaderboard title sponsor's film: it airs right after the leaderboard "
+                        "only (the rundown places it)",
+                        "delete it from the break",
+                    ),
                 )
                 continue
             placed[fid] = placed.get(fid, 0) + 1
@@ -120,6 +160,11 @@ def _films_placed(b: Build, rundown: RundownConfig) -> None:
                 f"{s.label}（{b.name_of(s.sponsor)}）的片子 {fid} 每期应播 {want} 次，"
                 f"节目流程只排了 {got} 次",
                 "在 rundown.breaks 里加上它（如 after: game 1, items: [" + fid + "]）",
+                en=(
+                    f"the film {fid} of {s.label_en} ({b.name_of(s.sponsor)}) should air {want} times an "
+                    f"episode, the rundown places it {got} times",
+                    "add it to rundown.breaks (e.g. after: game 1, items: [" + fid + "])",
+                ),
             )
 
 

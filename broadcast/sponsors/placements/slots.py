@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from broadcast.sponsors.placements.context import Build
+from broadcast.sponsors.placements.english import what_en
 from broadcast.sponsors.placements.fields import (
     COMMON_OPTIONAL,
     Common,
@@ -29,6 +30,7 @@ from broadcast.sponsors.placements.ratecard import (
     FILM_LENGTH,
     JIUGONGGE_CELLS,
     KIND_LABELS,
+    KIND_LABELS_EN,
     MAX_SUPPORTERS,
     SPOT_LENGTHS,
     SPOT_LIST_PRICE,
@@ -58,6 +60,8 @@ class SlotSpec:
     exactly: int = 0  # another count is an error at the list (the first ``exactly`` are checked)
     count_error: tuple[str, str] = ("", "")  # (message, fix); {count} is the count found
     single_error: tuple[str, str] | None = None  # (message, fix) when a list is written for one slot
+    count_error_en: tuple[str, str] = ("", "")  # the same two in English
+    single_error_en: tuple[str, str] = ("", "")
     section_required: bool = False  # the file must have this section
     key: str = ""  # slot key: {i} the index, {film} the film id; default the kind
     # -- what it sells besides the common fields
@@ -85,6 +89,10 @@ def _spot_seconds(b: Build, f: dict[str, Node], what: str) -> int | None:
             f["seconds"],
             f"{what} 时长 {seconds} 秒不在可售规格内",
             f"中插只卖 {'/'.join(map(str, SPOT_LENGTHS))} 秒",
+            en=(
+                f"{what_en(what)}: {seconds} s is not a length on sale",
+                f"mid-show spots are sold at {'/'.join(map(str, SPOT_LENGTHS))} s",
+            ),
         )
         return None
     return seconds
@@ -97,6 +105,11 @@ def _spot_list_price(b: Build, f: dict[str, Node], what: str, slot: Slot) -> Non
             f["price"],
             f"{what} 价格 {slot.price.yuan} 元/次低于刊例价 {SPOT_LIST_PRICE[slot.film.seconds]} 元/次",
             "确认折扣已获批准",
+            en=(
+                f"{what_en(what)} price {slot.price.yuan} yuan per airing is below the list price "
+                f"{SPOT_LIST_PRICE[slot.film.seconds]} yuan per airing",
+                "make sure the discount was approved",
+            ),
         )
 
 
@@ -113,7 +126,12 @@ def _cell(b: Build, f: dict[str, Node], what: str, c: Common) -> dict[str, Any] 
 def _ticker(b: Build, f: dict[str, Node], what: str, c: Common) -> dict[str, Any] | None:
     lines = b.r.texts(f["lines"], "底线流字 lines") if "lines" in f else []
     if "lines" in f and not lines:
-        b.r.error(f["lines"], "底线流字没有内容", "至少写一行")
+        b.r.error(
+            f["lines"],
+            "底线流字没有内容",
+            "至少写一行",
+            en=("the ticker is empty", "write at least one line"),
+        )
     for text, lnode in lines:
         check_on_air(b, lnode, text, "sponsors.ticker[]", "底线流字")
     if c.sponsor is not None and c.sponsor in b.sponsors:
@@ -121,7 +139,13 @@ def _ticker(b: Build, f: dict[str, Node], what: str, c: Common) -> dict[str, Any
         for text, lnode in lines:
             if name not in text:
                 b.r.error(
-                    lnode, f"流字“{text}”没有带企业名称“{name}”", "按招商方案，所有宣传流字均带冠名企业名称"
+                    lnode,
+                    f"流字“{text}”没有带企业名称“{name}”",
+                    "按招商方案，所有宣传流字均带冠名企业名称",
+                    en=(
+                        f"the ticker line “{text}” does not name the company “{name}”",
+                        "by the sponsorship plan every ticker line names the title sponsor",
+                    ),
                 )
     return {"lines": tuple(t for t, _ in lines)} if lines else None
 
@@ -141,6 +165,10 @@ def _exclusive(kind: str, film: bool = False) -> SlotSpec:
         PAID + (("film",) if film else ()),
         film=film,
         single_error=(f"{KIND_LABELS[kind]}是独家广告位，只能有一家", f"{kind} 写成一个映射"),
+        single_error_en=(
+            f"the {KIND_LABELS_EN[kind]} is an exclusive slot: one sponsor only",
+            f"write {kind} as one mapping",
+        ),
     )
 
 
@@ -156,6 +184,11 @@ SLOT_SPECS: tuple[SlotSpec, ...] = (
             "冠名只能有一家，这里是列表",
             "title 写成一个映射（sponsor: …），其他企业改为独家特约或赞助播出",
         ),
+        single_error_en=(
+            "there is one title sponsor only, this is a list",
+            "write title as one mapping (sponsor: …); the other companies can be the exclusive special "
+            "sponsor or sponsored by",
+        ),
     ),
     SlotSpec(
         "special",
@@ -164,6 +197,10 @@ SLOT_SPECS: tuple[SlotSpec, ...] = (
         bumper=True,
         film=True,
         single_error=("独家特约播出只能有一家，这里是列表", "special 写成一个映射"),
+        single_error_en=(
+            "there is one exclusive special sponsor only, this is a list",
+            "write special as one mapping",
+        ),
     ),
     SlotSpec(
         "supporters",
@@ -177,6 +214,10 @@ SLOT_SPECS: tuple[SlotSpec, ...] = (
         count_error=(
             f"赞助播出最多 {MAX_SUPPORTERS} 家，这里有 {{count}} 家",
             "多出的企业改买中插广告或九宫格，或等待名额",
+        ),
+        count_error_en=(
+            f"at most {MAX_SUPPORTERS} sponsored-by slots, this has {{count}}",
+            "the extra companies can buy mid-show spots or prize grid cells, or wait for a place",
         ),
         bumper=True,
         film=True,
@@ -209,6 +250,10 @@ SLOT_SPECS: tuple[SlotSpec, ...] = (
         count_error=(
             f"九宫格必须正好 {JIUGONGGE_CELLS} 格，这里有 {{count}} 格",
             f"补足或删减到 {JIUGONGGE_CELLS} 格（每格：prize、sponsor、slogan、logo）",
+        ),
+        count_error_en=(
+            f"the prize grid has exactly {JIUGONGGE_CELLS} cells, this has {{count}}",
+            f"add or remove cells to make {JIUGONGGE_CELLS} (each: prize, sponsor, slogan, logo)",
         ),
         key="cell:{i}",
         needs=PAID + ("logo",),
@@ -253,7 +298,7 @@ def read_section(b: Build, spec: SlotSpec, node: Node) -> None:
     """Read one section of the file (one slot or a list of them) into ``b.slots``."""
     if not spec.many and not spec.inside:
         if spec.single_error is not None and isinstance(node, SequenceNode):
-            b.r.error(node, *spec.single_error)
+            b.r.error(node, *spec.single_error, en=spec.single_error_en)
             return
         build_slot(b, spec, node, 0, spec.label, (spec.section,))
         return
@@ -268,10 +313,11 @@ def read_section(b: Build, spec: SlotSpec, node: Node) -> None:
     if items is None:
         return
     message, fix = spec.count_error
+    en = (spec.count_error_en[0].format(count=len(items)), spec.count_error_en[1])
     if spec.at_most and len(items) > spec.at_most:
-        b.r.error(items[spec.at_most], message.format(count=len(items)), fix)
+        b.r.error(items[spec.at_most], message.format(count=len(items)), fix, en=en)
     if spec.exactly and len(items) != spec.exactly:
-        b.r.error(node, message.format(count=len(items)), fix)
+        b.r.error(node, message.format(count=len(items)), fix, en=en)
         items = items[: spec.exactly]
     for pos, item in enumerate(items):
         build_slot(b, spec, item, pos + spec.first_index, spec.item_what.format(n=pos + 1), path + (pos,))
