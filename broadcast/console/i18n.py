@@ -18,6 +18,12 @@ from PySide6.QtCore import QCoreApplication, QTranslator
 I18N = Path(__file__).resolve().parent.parent / "i18n"
 LANGUAGES = ("zh_CN", "en")
 _installed: list[QTranslator] = []
+_current = ["zh_CN"]  # the language last installed (texts made outside tr(), e.g. the checker's, follow it)
+
+
+def current() -> str:
+    """The UI language last asked for with :func:`install`: "zh_CN" (the default) or "en"."""
+    return _current[0]
 
 
 def lrelease() -> str | None:
@@ -55,6 +61,7 @@ def install(lang: str) -> bool:
     _installed.clear()
     if lang not in LANGUAGES:
         lang = "zh_CN"
+    _current[0] = lang
     if lang == "zh_CN":
         return True
     catalogs = sorted(I18N.glob(f"*_{lang}.ts"))  # the console's, the producer's …

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from broadcast.console import i18n
 from broadcast.producer.draft import Check, Path_
 from broadcast.sponsors.placements import (
     BUMPER_SECONDS,
@@ -116,8 +117,7 @@ class Field(QWidget):
             self.editor.setProperty("invalid", False)
         else:
             text = "\n".join(
-                ("✕ " if i.level == "error" else "⚠ ") + i.message + (f"；{i.fix}" if i.fix else "")
-                for i in errors + warns
+                ("✕ " if i.level == "error" else "⚠ ") + i.text(i18n.current()) for i in errors + warns
             )
             self.issue.setText(text)
             self.issue.setProperty("level", "error" if errors else "warning")

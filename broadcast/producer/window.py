@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from broadcast.console import theme
+from broadcast.console import i18n, theme
 from broadcast.producer import season as season_work
 from broadcast.producer.draft import Check, Path_
 from broadcast.producer.forms import (
@@ -53,9 +53,17 @@ from broadcast.producer.forms import (
 )
 from broadcast.producer.preview import View, slot_views
 from broadcast.producer.workspace import Workspace, air_dates
-from broadcast.sponsors.placements import SLOT_SPECS
+from broadcast.sponsors.placements import SLOT_SPECS, Issue
 from broadcast.sponsors.placements.ratecard import KIND_LABELS
 from broadcast.sponsors.placements.slots import SPEC_OF
+
+
+def issue_message_list(issues: list[Issue]) -> str:
+    """The messages of ``issues`` (no fixes) in the UI language, for a narrow column."""
+    if i18n.current() == "en":
+        return "; ".join(i.message_en or i.message for i in issues)
+    return "；".join(i.message for i in issues)
+
 
 STYLE = f"""
 QLabel#fieldIssue {{ color: {theme.DANGER}; font-size: {theme.SIZE_BASE - 1}px; }}
@@ -256,9 +264,7 @@ class SponsorsTab(QWidget):
             self.contracts.setItem(
                 r, 4, _item(price_label(spec.kind, node.get("seconds") if isinstance(node, dict) else None))
             )
-            self.contracts.setItem(
-                r, 5, _item("；".join(i.message for i in problems[:2]), red=bool(problems))
-            )
+            self.contracts.setItem(r, 5, _item(issue_message_list(problems[:2]), red=bool(problems)))
 
     def open_slot(self) -> None:
         r = self.contracts.currentRow()
@@ -1198,7 +1204,7 @@ class ProducerWindow(QMainWindow):
     def show_check(self, check: Check) -> None:
         self.issues.clear()
         for i in sorted(check.issues, key=lambda i: (i.level != "error", i.line)):
-            it = QListWidgetItem(("✕ " if i.level == "error" else "⚠ ") + str(i))
+            it = QListWidgetItem(("✕ " if i.level == "error" else "⚠ ") + i.located(i18n.current()))
             it.setData(Qt.ItemDataRole.UserRole, check.where(i))
             it.setForeground(QBrush(QColor(theme.DANGER if i.level == "error" else theme.WARN)))
             self.issues.addItem(it)
