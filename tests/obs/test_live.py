@@ -216,6 +216,7 @@ def test_film_sequence_after_the_leaderboard(obs_server: HeadlessObs, store: Sho
         assert bridge.wait_connected(120)
         wait_for(lambda: bridge.status.program_scene == L.SCENE_GAME, 10, "game scene")
         seen.clear()
+        t0 = time.time()
         store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": True})
         wait_for(lambda: ("CurrentProgramSceneChanged", L.SCENE_LEADERBOARD) in seen, 10, "英雄榜 on program")
         store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": False})
@@ -224,6 +225,11 @@ def test_film_sequence_after_the_leaderboard(obs_server: HeadlessObs, store: Sho
     # what OBS reported of the bridge's start (the game scene put back on program, whatever the shared
     # OBS showed before) may arrive after the status said so: the sequence starts with the 英雄榜
     seen = seen[seen.index(("CurrentProgramSceneChanged", L.SCENE_LEADERBOARD)) :]
+    # OBS may report one switch twice (its scene-changed signal at the cut and again as the transition
+    # stops, on a busy machine): the switches are the changes; the as-run holds each switch once
+    seen = [e for n, e in enumerate(seen) if n == 0 or e != seen[n - 1]]
+    rows = [e.subject for e in rec.kinds(A.PROGRAM_SCENE) if e.ts >= t0 and e.subject]
+    assert rows == [L.SCENE_LEADERBOARD, L.SCENE_BREAK, L.SCENE_GAME], rows
     assert seen == [
         ("CurrentProgramSceneChanged", L.SCENE_LEADERBOARD),
         ("CurrentProgramSceneChanged", L.SCENE_BREAK),
