@@ -61,14 +61,25 @@ def what_en(what: str) -> str:
     return re.sub(r" {2,}", " ", out).strip()
 
 
-def describe_en(node: Node | None) -> str:
-    """:func:`nodes.describe` in English: a mapping, a list, empty, or the scalar itself."""
+# how a message names what was found instead, by language: a mapping, a list, empty, nothing
+_FOUND = {"zh": ("映射", "列表", "空值", "空"), "en": ("a mapping", "a list", "empty", "nothing")}
+
+
+def describe(node: Node | None, lang: str = "zh") -> str:
+    """How a message names what was found instead (in ``lang``): a mapping, a list, empty, or the
+    scalar itself."""
+    mapping, sequence, empty, nothing = _FOUND[lang]
     if isinstance(node, MappingNode):
-        return "a mapping"
+        return mapping
     if isinstance(node, SequenceNode):
-        return "a list"
+        return sequence
     if isinstance(node, ScalarNode):
         if node.tag == TAG + "null" or node.value == "":
-            return "empty"
+            return empty
         return repr(str(node.value))
-    return "nothing"
+    return nothing
+
+
+def describe_en(node: Node | None) -> str:
+    """:func:`describe` in English."""
+    return describe(node, "en")

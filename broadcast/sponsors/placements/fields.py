@@ -15,9 +15,8 @@ from broadcast.core.text import shown
 from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors.placements.assets import read_asset
 from broadcast.sponsors.placements.context import Build
-from broadcast.sponsors.placements.english import describe_en, what_en
+from broadcast.sponsors.placements.english import describe, describe_en, what_en
 from broadcast.sponsors.placements.model import Asset, Bumper, Contract, Film, Price, Sponsor
-from broadcast.sponsors.placements.nodes import describe
 from broadcast.sponsors.placements.ratecard import (
     BUMPER_SECONDS,
     DEFAULT_DRAWS,

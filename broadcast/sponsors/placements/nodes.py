@@ -12,25 +12,12 @@ import difflib
 import re
 from datetime import date, datetime
 
-from broadcast.sponsors.placements.english import describe_en, what_en
+from broadcast.sponsors.placements.english import describe, describe_en, what_en
 from broadcast.sponsors.placements.model import Issue
 from engine.yamlread import TAG, MappingNode, Node, ScalarNode, SequenceNode, as_float, as_int
 
 DATE_FORMATS = ("%Y-%m-%d", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S")
 IDENT = re.compile(r"[a-z0-9][a-z0-9_\-]*")
-
-
-def describe(node: Node | None) -> str:
-    """How a message names what was found instead: 映射, 列表, 空值, or the scalar itself."""
-    if isinstance(node, MappingNode):
-        return "映射"
-    if isinstance(node, SequenceNode):
-        return "列表"
-    if isinstance(node, ScalarNode):
-        if node.tag == TAG + "null" or node.value == "":
-            return "空值"
-        return repr(str(node.value))
-    return "空"
 
 
 class NodeReader:
