@@ -61,7 +61,7 @@ class AssetRefused(GoujiError):
 
     def __init__(self, issues: list[Issue]) -> None:
         self.issues = issues
-        zh = "\n".join(i.message + (f"；{i.fix}" if i.fix else "") for i in issues) or "文件无法播出"
+        zh = "\n".join(i.text() for i in issues) or "文件无法播出"
         en = "\n".join(i.text("en") for i in issues) or zh
         super().__init__("asset", zh, f"the file would not air:\n{en}")
 

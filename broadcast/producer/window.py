@@ -60,9 +60,8 @@ from broadcast.sponsors.placements.slots import SPEC_OF
 
 def issue_message_list(issues: list[Issue]) -> str:
     """The messages of ``issues`` (no fixes) in the UI language, for a narrow column."""
-    if i18n.current() == "en":
-        return "; ".join(i.message_en or i.message for i in issues)
-    return "；".join(i.message for i in issues)
+    lang = i18n.current()
+    return ("; " if lang == "en" else "；").join(i.message_in(lang) for i in issues)
 
 
 STYLE = f"""

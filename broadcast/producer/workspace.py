@@ -177,7 +177,7 @@ class Workspace(QObject):
                     "placements",
                     f"排期有错误，改正后才能预览：{errors}",
                     f"the placements have {len(check.errors)} error(s): fix them to see the preview: "
-                    + "; ".join(i.message_en or i.message for i in check.errors[:3]),
+                    + "; ".join(i.message_in("en") for i in check.errors[:3]),
                 ).text()
             return self.studio.url, self.studio.show(preview_actions(check.placements, view, base))
 

@@ -78,8 +78,3 @@ def describe(node: Node | None, lang: str = "zh") -> str:
             return empty
         return repr(str(node.value))
     return nothing
-
-
-def describe_en(node: Node | None) -> str:
-    """:func:`describe` in English."""
-    return describe(node, "en")

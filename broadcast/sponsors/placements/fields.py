@@ -15,7 +15,7 @@ from broadcast.core.text import shown
 from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors.placements.assets import read_asset
 from broadcast.sponsors.placements.context import Build
-from broadcast.sponsors.placements.english import describe, describe_en, what_en
+from broadcast.sponsors.placements.english import describe, what_en
 from broadcast.sponsors.placements.model import Asset, Bumper, Contract, Film, Price, Sponsor
 from broadcast.sponsors.placements.ratecard import (
     BUMPER_SECONDS,
@@ -73,7 +73,7 @@ def read_sponsors(b: Build, node: Node) -> None:
             f"sponsors 应为映射（编号: {{name, logo}}），这里是 {describe(node)}",
             "按 docs/sponsors.md 登记赞助企业",
             en=(
-                f"sponsors should be a mapping (id: {{name, logo}}), found {describe_en(node)}",
+                f"sponsors should be a mapping (id: {{name, logo}}), found {describe(node, 'en')}",
                 "register the sponsors as docs/sponsors.md shows",
             ),
         )

@@ -38,6 +38,10 @@ class Issue:
         fix = f"；{self.fix}" if self.fix else ""
         return f"{self.file}:{self.line}:{self.column}: {tag}: {self.message}{fix}"
 
+    def message_in(self, lang: str = "zh_CN") -> str:
+        """The message alone in ``lang`` ("en": English where given, else the Chinese)."""
+        return self.message_en or self.message if lang == "en" else self.message
+
     def text(self, lang: str = "zh_CN") -> str:
         """The message and its fix in ``lang`` ("en": English, falling back to the Chinese where no
         English was given; anything else: Chinese, as ``str()`` shows it, without the location)."""

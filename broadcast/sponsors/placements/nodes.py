@@ -12,7 +12,7 @@ import difflib
 import re
 from datetime import date, datetime
 
-from broadcast.sponsors.placements.english import describe, describe_en, what_en
+from broadcast.sponsors.placements.english import describe, what_en
 from broadcast.sponsors.placements.model import Issue
 from engine.yamlread import TAG, MappingNode, Node, ScalarNode, SequenceNode, as_float, as_int
 
@@ -73,7 +73,7 @@ class NodeReader:
                 f"{what} 应为映射（key: value），这里是 {describe(node)}",
                 "按 docs/sponsors.md 的格式写成 key: value 的形式",
                 en=(
-                    f"{what_en(what)} should be a mapping (key: value), found {describe_en(node)}",
+                    f"{what_en(what)} should be a mapping (key: value), found {describe(node, 'en')}",
                     "write it as key: value, as in docs/sponsors.md",
                 ),
             )
@@ -128,7 +128,8 @@ class NodeReader:
                 f"{what} 应为列表（每项以 - 开头），这里是 {describe(node)}",
                 "写成 - 开头的列表",
                 en=(
-                    f"{what_en(what)} should be a list (each item starts with -), found {describe_en(node)}",
+                    f"{what_en(what)} should be a list (each item starts with -), "
+                    f"found {describe(node, 'en')}",
                     "write a list of items starting with -",
                 ),
             )
@@ -143,7 +144,7 @@ class NodeReader:
                 f"{what} 应为文字，这里是 {describe(node)}",
                 "写成文字（必要时加引号）",
                 en=(
-                    f"{what_en(what)} should be text, found {describe_en(node)}",
+                    f"{what_en(what)} should be text, found {describe(node, 'en')}",
                     "write text (quoted if need be)",
                 ),
             )
@@ -190,7 +191,7 @@ class NodeReader:
                 f"{what} 应为整数，这里是 {describe(node)[:40]}",
                 "写一个不带引号的整数",
                 en=(
-                    f"{what_en(what)} should be a whole number, found {describe_en(node)[:40]}",
+                    f"{what_en(what)} should be a whole number, found {describe(node, 'en')[:40]}",
                     "write a whole number without quotes",
                 ),
             )
@@ -220,7 +221,7 @@ class NodeReader:
                 f"{what} 应为数字，这里是 {describe(node)[:40]}",
                 "写一个不带引号的数字",
                 en=(
-                    f"{what_en(what)} should be a number, found {describe_en(node)[:40]}",
+                    f"{what_en(what)} should be a number, found {describe(node, 'en')[:40]}",
                     "write a number without quotes",
                 ),
             )
@@ -265,7 +266,7 @@ class NodeReader:
             "例如 2012-04-01",
             en=(
                 f"{what_en(what)} should be a date YYYY-MM-DD (a signing time may be YYYY-MM-DD HH:MM), "
-                f"found {describe_en(node)}",
+                f"found {describe(node, 'en')}",
                 "e.g. 2012-04-01",
             ),
         )
