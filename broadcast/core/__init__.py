@@ -3,14 +3,16 @@
 It knows no component: components (``Component``) bring their sections and actions, and the
 application composes them (``broadcast.studio.open_store``)."""
 
-from broadcast.core.component import Component, Context, Payload, State
+from broadcast.core.component import Actions, Component, Context, Fragment, Payload, State
 from broadcast.core.store import ActionRefused, Change, ShowStore, UnknownAction
 
 __all__ = [
     "ActionRefused",
+    "Actions",
     "Change",
     "Component",
     "Context",
+    "Fragment",
     "Payload",
     "ShowStore",
     "State",

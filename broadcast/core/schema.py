@@ -3,21 +3,18 @@ beside this file) and the fragments its components ship, with the defaults it na
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import jsonschema
 
 from broadcast.core.compiled import Check, compile_schema
+from broadcast.core.component import Component, defaults_of
 from broadcast.core.text import describe_too_long
 from broadcast.errors import GoujiError
-
-if TYPE_CHECKING:
-    from broadcast.core.component import Component
 
 SCHEMA_ID = "https://gouji-studio.local/show_state.schema.json"
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -45,29 +42,6 @@ class SchemaConflict(GoujiError):
     """Two components claim the same section or the same action type."""
 
     rule = "component"
-
-
-def defaults_of(node: dict[str, Any]) -> Any:
-    """The default value a (sub)schema names, objects filled in from their properties' defaults."""
-    val = _defaults(node)
-    return None if val is _MISSING else val
-
-
-def _defaults(node: dict[str, Any]) -> Any:
-    if node.get("type") == "object" and "properties" in node:
-        base = copy.deepcopy(node.get("default", {}))
-        for key, sub in node["properties"].items():
-            if key not in base:
-                val = _defaults(sub)
-                if val is not _MISSING:
-                    base[key] = val
-        return base
-    if "default" in node:
-        return copy.deepcopy(node["default"])
-    return _MISSING
-
-
-_MISSING = object()
 
 
 @cache
@@ -114,7 +88,7 @@ class StateSchema:
         # they refuse is checked again by jsonschema, which names the error (broadcast/core/compiled.py)
         self._fast: dict[str, Check | None] = {key: compile_schema(sub) for key, sub in props.items()}
         self._fast_all = compile_schema(self.schema)
-        self._default_json = json.dumps(_defaults(self.schema), ensure_ascii=False)
+        self._default_json = json.dumps(defaults_of(self.schema), ensure_ascii=False)
 
     @property
     def sections(self) -> tuple[str, ...]:
