@@ -10,7 +10,7 @@ kept with the sections that action changed. Then, over those same states, interl
 * **validation**: the compiled schema check the store runs now (``StateSchema.validate`` of the changed
   sections, ``broadcast/core/compiled.py``) against ``jsonschema`` validating the same sections (what
   every dispatch ran before);
-* **projection**: ``broadcast.game.actions.project`` as each play runs it now (the record's lines of the
+* **projection**: ``broadcast.game.projection.project`` as each play runs it now (the record's lines of the
   new moves only, the match decision computed once per distinct results) against the same projection
   from nothing (no line written before, the decision computed again: what each play cost before);
 * **dispatch**: a whole ``game.play`` dispatch (reducer, validation, journal append with its commit,
@@ -35,8 +35,9 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from broadcast.core.component import Context  # noqa: E402
-from broadcast.game import actions  # noqa: E402
+from broadcast.game import live as live_mod  # noqa: E402
 from broadcast.game import match as match_mod  # noqa: E402
+from broadcast.game import projection  # noqa: E402
 from broadcast.studio import open_store  # noqa: E402
 
 
@@ -121,15 +122,15 @@ def main() -> int:
     for leader, lines in games:
         state = copy.deepcopy(states[0][0])
         state["game"].update({"leader": leader, "record": [], "seed": None, "hands": [], "counts": []})
-        live = actions.live_game(state, ctx)
+        live = live_mod.live_game(state, ctx)
         for line in lines:
             live.game.push(engine.Action.parse(line))
             scratch = copy.deepcopy(state)
             t0 = time.perf_counter()
-            actions.project(state, live)
+            projection.project(state, live)
             t1 = time.perf_counter()
             match_mod._decision.cache_clear()
-            actions.project(scratch, actions._Live(live.key, live.game))
+            projection.project(scratch, live_mod.LiveGame(live.key, live.game))
             t2 = time.perf_counter()
             assert scratch == state
             incr_t.append(t1 - t0)

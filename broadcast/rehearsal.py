@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from broadcast import resources
-from broadcast.game.actions import RUNTIME_KEY
+from broadcast.game.live import RUNTIME_KEY
 from broadcast.overlay.cli import add_server_arguments, fail, print_urls, resolve_token, wait_for_interrupt
 
 DEMO_PLACEMENTS = resources.demo_placements()

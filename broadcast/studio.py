@@ -21,10 +21,10 @@ from broadcast.core.schema import StateSchema, compose
 
 def components() -> tuple[Component, ...]:
     """The studio's components, in the order their sections appear in the state."""
-    from broadcast.game.actions import COMPONENT as game
-    from broadcast.season.actions import COMPONENT as season
-    from broadcast.show.actions import COMPONENT as show
-    from broadcast.sponsors.actions import COMPONENT as sponsors
+    from broadcast.game.component import COMPONENT as game
+    from broadcast.season.component import COMPONENT as season
+    from broadcast.show.component import COMPONENT as show
+    from broadcast.sponsors.component import COMPONENT as sponsors
 
     return (show, game, sponsors, season)
 

@@ -13,216 +13,31 @@ result is projected into ``state.table`` (what the pages show) and ``state.game`
 An illegal move is refused with ``ActionRefused("G4.2", zh, en)`` from the engine's
 ``IllegalAction``: that is how the operator learns which rule the move broke. Nothing is journaled.
 
-The live ``Game`` lives in ``ctx.runtime`` and is rebuilt from ``state.game`` (rules, hands or seed,
-leader, move lines) whenever it does not match — after a restart (journal replay) or after a dispatch
-whose new state was not kept. Reducers stay deterministic: a seeded deal is a pure function of the seed.
+The engine's game is the store's live game (``live.py``, built from the state by ``adapter.py``); what
+it decided is written into the state by ``projection.py``. The component's other actions are in
+``record.py`` (undo, redo, corrections, hands) and ``match.py`` (forfeit, late, lots); ``component.py``
+names them all.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
 import engine
-from broadcast.core import ActionRefused, Component, Context, Payload, State
+from broadcast.core import ActionRefused, Actions, Context, Fragment, Payload, State
 from broadcast.core.text import name_key
+from broadcast.game.adapter import parse_move
+from broadcast.game.live import forget, live_game, record_key
+from broadcast.game.projection import project, totals
 from engine.game import SEATS
-from engine.words import PRESETS, QUAN_SAN, TEAMS, VOID, label_of, seat_name, team_name
+from engine.words import PRESETS, TEAMS, seat_name, team_name
 
-COMPONENT = Component("game", schema=resources.files("broadcast.game").joinpath("schema.json"))
-action = COMPONENT.action
-
-RUNTIME_KEY = "table.game"
-
-
-@dataclass
-class _Live:
-    """The runtime game and what it was built from (compared with the state before every use), with
-    the record's lines of its moves so far (``actions[i]`` written as ``lines[i]``): a projection
-    writes only the lines of the moves that are new since the last one (:func:`project`)."""
-
-    key: tuple[Any, ...]
-    game: Any
-    actions: list[Any] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
-
-    def record(self, moves: list[Any]) -> list[str]:
-        """``[str(a) for a in moves]``, written anew only past the longest prefix already written."""
-        acts, lines = self.actions, self.lines
-        n = len(acts)
-        if not (n <= len(moves) and acts == moves[:n]):  # a move taken back or replaced: find where
-            n = 0
-            for old, new in zip(acts, moves, strict=False):
-                if old is not new and old != new:
-                    break
-                n += 1
-            del acts[n:], lines[n:]
-        for a in moves[n:]:
-            acts.append(a)
-            lines.append(str(a))
-        return list(lines)
+SCHEMA = Fragment(resources.files("broadcast.game").joinpath("schema.json"))
+ACTIONS = Actions()
+action = ACTIONS.action
 
 
-def _key(state: State) -> tuple[Any, ...]:
-    g = state["game"]
-    return (
-        state["table"]["rules"],
-        g["leader"],
-        g["seed"],
-        tuple(g["hands"]),
-        tuple(g["counts"]),
-        tuple(g["record"]),
-    )
-
-
-def _fresh_game(state: State) -> Any:
-    g = state["game"]
-    rules = state["table"]["rules"]
-    leader = g["leader"]
-    if leader is None:
-        raise ActionRefused("game", "还没有开局（game.new）", "no game started (game.new)")
-    try:
-        if g["hands"]:
-            hands = [h or None for h in g["hands"]]
-            return engine.Game(rules, hands=hands, leader=leader)
-        if g["seed"] is not None:
-            return engine.Game(rules, hands=engine.deal(g["seed"]), leader=leader)
-        counts = {i + 1: c for i, c in enumerate(g["counts"])} if g["counts"] else None
-        return engine.Game(rules, leader=leader, counts=counts)
-    except (engine.CardError, engine.PresetError, ValueError) as exc:
-        raise ActionRefused("game", f"无法开局：{exc}", f"cannot set up the game: {exc}") from exc
-
-
-def live_game(state: State, ctx: Context) -> _Live:
-    """The runtime game matching ``state.game`` (rebuilt by replaying the record if needed)."""
-    key = _key(state)
-    live = ctx.runtime.get(RUNTIME_KEY)
-    if isinstance(live, _Live) and live.key == key:
-        return live
-    game = _fresh_game(state)
-    for i, line in enumerate(state["game"]["record"], start=1):
-        try:
-            game.push(engine.Action.parse(line))
-        except (ValueError, engine.IllegalAction) as exc:
-            raise ActionRefused(
-                "game",
-                f"牌谱第{i}步无法重放：{line}（{exc}）",
-                f"move {i} of the record does not replay: {line} ({exc})",
-            ) from exc
-    live = _Live(key, game)
-    ctx.runtime[RUNTIME_KEY] = live
-    return live
-
-
-# ----------------------------------------------------------------------------------- projection
-def project(state: State, live: _Live) -> None:
-    """Write what the engine decided into ``state.table`` and ``state.game.record``: the pages and the
-    OBS graphics render these fields and decide nothing (titles so far, 报牌, 无头, who passed …).
-
-    Its cost does not grow with the game: the record's lines are written only for the new moves, the
-    top play's move and its burn are found from the end, and the match decision is the engine's,
-    computed once per distinct set of results and penalties (``broadcast.game.match.decide``).
-    ``tests/game/test_projection.py`` holds it to a projection from scratch over whole matches."""
-    game = live.game
-    moves = game.moves
-    table = state["table"]
-    over = game.is_over()
-    titles = game.titles_so_far()
-    result = game.result() if over else None
-    quan_san = bool(result and result.quan_san)
-    passed = game.passed_this_round()
-    reporting = game.report_counts()  # G5.6 报牌
-    burner = game.burner
-    opened = set(game.opened)
-    for seat in table["seats"]:
-        s = seat["seat"]
-        seat["cards_left"] = max(0, min(36, int(game.cards_left(s))))
-        title = titles.get(s)
-        seat["title"] = title
-        st = game.status(s)
-        if title == QUAN_SAN:
-            seat["status"] = "quan_san"
-        elif st == "revolt":
-            seat["status"] = "sitting_out"
-        elif title is not None or st != "in_play":
-            seat["status"] = "out"
-        elif burner == s:
-            seat["status"] = "burning"
-        elif game.is_wutou(s):
-            seat["status"] = "wutou"
-        else:
-            seat["status"] = "playing"
-        seat["opened"] = s in opened
-        seat["passed"] = s in passed
-        seat["baopai"] = s in reporting
-    table["turn"] = None if over else game.pending_seat
-    top = game.last_play
-    if top is None:
-        table["last_play"] = None
-    else:
-        seat_no, play = top
-        move_no = next(i for i in range(len(moves), 0, -1) if moves[i - 1].kind == "play")
-        burn = False
-        for m, ev, _s in reversed(game.events()):  # in move order: stop before the top play's move
-            if m < move_no:
-                break
-            if m == move_no and ev in ("burn", "fan_shao"):
-                burn = True
-                break
-        table["last_play"] = {
-            "seat": int(seat_no),
-            "cards": str(play),
-            "label": label_of(play),
-            "gouji": bool(play.is_gouji(game.preset.gouji_min_twos)),
-            "burn": burn,
-        }
-    table["jipaiqi"] = {k: int(v) for k, v in game.jokers_and_twos_out().items()}
-    table["phase"] = "over" if over else "playing"
-    table["quan_san"] = quan_san
-    state["game"]["record"] = live.record(moves)
-    # this game's result in the match strip, and the match totals
-    results = [r for r in table["results"] if r["game_no"] != table["game_no"]]
-    if result is not None:
-        results.append(
-            {
-                "game_no": table["game_no"],
-                "odd": int(result.team_points["odd"]),
-                "even": int(result.team_points["even"]),
-                "quan_san": quan_san,
-            }
-        )
-        results.sort(key=lambda r: r["game_no"])
-        table["message"] = _over_message(table, result)
-    elif table["message"].startswith(f"第{table['game_no']}局结束"):
-        table["message"] = ""
-    table["results"] = results
-    _totals(state)
-
-
-def _over_message(table: dict[str, Any], result: Any) -> str:
-    odd = table["teams"]["odd"]["label"]
-    even = table["teams"]["even"]["label"]
-    head = f"第{table['game_no']}局结束"
-    if result.void:
-        return f"{head}：{VOID}"
-    pts = result.team_points
-    line = f"{head}　{odd} {pts['odd']} : {pts['even']} {even}"
-    return f"{line}　圈三！" if result.quan_san else line
-
-
-def _totals(state: State) -> None:
-    table = state["table"]
-    for team in TEAMS:
-        won = sum(int(r[team]) for r in table["results"])
-        lost = sum(int(p["points"]) for p in state["game"]["penalties"] if p["team"] == team)
-        table["teams"][team]["points"] = won - lost
-    from broadcast.game.match import decide
-
-    decide(state)  # the engine's match decision (G11.2): extra game, lots, forfeit, winner
-
-
-# ----------------------------------------------------------------------------------- actions
 def _seat_names(payload: Payload) -> dict[int, str] | None:
     names = payload.get("names")
     if names is None:
@@ -352,7 +167,7 @@ def match_new(state: State, payload: Payload, ctx: Context) -> None:
     """A new match: {teams?: {odd|even: {name, color}}, names?: [6], photos?: [6], games_in_match?: 3,
     rules?}."""
     old = state["table"]
-    table = COMPONENT.defaults("table")
+    table = SCHEMA.defaults("table")
     for seat, prev in zip(table["seats"], old["seats"], strict=True):
         seat["name"] = prev["name"]
         seat["photo"] = prev.get("photo", "")
@@ -365,9 +180,9 @@ def match_new(state: State, payload: Payload, ctx: Context) -> None:
         raise ActionRefused("rules", f"没有这个规则预设：{rules!r}", f"unknown preset {rules!r}")
     table["rules"] = rules
     state["table"] = table
-    state["game"] = COMPONENT.defaults("game")
-    state["match"] = COMPONENT.defaults("match")
-    ctx.runtime.pop(RUNTIME_KEY, None)
+    state["game"] = SCHEMA.defaults("game")
+    state["match"] = SCHEMA.defaults("match")
+    forget(ctx)
     _apply_match_fields(state, {k: v for k, v in payload.items() if k != "rules"})
 
 
@@ -398,7 +213,7 @@ def match_penalty(state: State, payload: Payload, ctx: Context) -> None:
     state["game"]["penalties"].append(
         {"team": team, "points": points, "reason": reason, "game_no": state["table"]["game_no"]}
     )
-    _totals(state)
+    totals(state)
 
 
 @action("table.message")
@@ -480,37 +295,11 @@ def game_new(state: State, payload: Payload, ctx: Context) -> None:
     project(state, live)
 
 
-def _parse_move(payload: Payload) -> Any:
-    line = payload.get("line")
-    if line is None:
-        seat, what = payload.get("seat"), payload.get("cards", payload.get("action"))
-        line = f"{seat} {what}"
-    line = str(line).strip()
-    try:
-        return engine.Action.parse(line)
-    except engine.PlayError as exc:
-        raise ActionRefused(
-            exc.rule, f"“{line}”不是一手牌：{exc.zh}", f"{line!r} is not a play: {exc.en}"
-        ) from exc
-    except engine.CardError as exc:
-        raise ActionRefused(
-            "G2.4",
-            f"“{line}”里有看不懂的牌：{exc.zh}",
-            f"bad cards in {line!r}: {exc.en}",
-        ) from exc
-    except ValueError as exc:
-        raise ActionRefused(
-            "GJN",
-            f"出牌格式应为“座位 牌/pass/yield”，如 1 TTTTT：{line!r}",
-            f"a move is '<seat> <cards|pass|yield>': {exc}",
-        ) from exc
-
-
 @action("game.play")
 def game_play(state: State, payload: Payload, ctx: Context) -> None:
     """One decision: {line: "1 TTTTT" | "4 pass" | "3 yield"} (or {seat, cards}); illegal → refused with
     the clause id and the engine's zh/en explanation."""
-    move = _parse_move(payload)
+    move = parse_move(payload)
     live = live_game(state, ctx)
     game = live.game
     if game.is_over():
@@ -521,10 +310,5 @@ def game_play(state: State, payload: Payload, ctx: Context) -> None:
         raise ActionRefused(exc.rule, exc.zh, exc.en) from exc
     state["game"]["record"] = state["game"]["record"] + [str(move)]
     state["game"]["redo"] = []  # a new decision: what was undone is not redone any more
-    live.key = _key(state)
+    live.key = record_key(state)
     project(state, live)
-
-
-# the rest of the game component's actions register on COMPONENT when imported
-from broadcast.game import match as _match  # noqa: E402,F401
-from broadcast.game import record as _record  # noqa: E402,F401

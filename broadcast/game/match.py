@@ -15,17 +15,17 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from broadcast.core import ActionRefused, Context, Payload, State
-from broadcast.game.actions import action
-from engine.game import SEATS
+from broadcast.core import ActionRefused, Actions, Context, Payload, State
+from engine import load_preset
+from engine.game import SEATS, GameResult
+from engine.match import Match
 from engine.words import TEAMS
 
+ACTIONS = Actions()
+action = ACTIONS.action
 
-def _match(state: State, seed: int = 0) -> Any:
-    from engine import load_preset
-    from engine.game import GameResult
-    from engine.match import Match
 
+def _match(state: State, seed: int = 0) -> Match:
     preset = load_preset(state["table"]["rules"])
     m = Match(preset, seed=seed)
     penalties = sorted(state["game"]["penalties"], key=lambda p: int(p.get("game_no", 1)))

@@ -21,17 +21,14 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from broadcast.core import ActionRefused, Context, Payload, State
-from broadcast.game.actions import (
-    RUNTIME_KEY,
-    _fresh_game,
-    _key,
-    _parse_move,
-    action,
-    live_game,
-    project,
-)
+from broadcast.core import ActionRefused, Actions, Context, Payload, State
+from broadcast.game.adapter import new_game, parse_move
+from broadcast.game.live import forget, live_game, record_key
+from broadcast.game.projection import project
 from engine.game import SEATS
+
+ACTIONS = Actions()
+action = ACTIONS.action
 
 PACK = {r: 16 for r in "3456789TJQKA2"} | {"B": 4, "R": 4}
 
@@ -78,7 +75,7 @@ def game_undo(state: State, payload: Payload, ctx: Context) -> None:
     state["game"]["record"] = state["game"]["record"][:-1]
     state["game"]["redo"] = [*state["game"]["redo"], undone]
     _history(state, ctx, "undo", move=n, line=undone, reason=reason)
-    live.key = _key(state)
+    live.key = record_key(state)
     project(state, live)
 
 
@@ -98,7 +95,7 @@ def game_redo(state: State, payload: Payload, ctx: Context) -> None:
     state["game"]["record"] = [*state["game"]["record"], str(move)]
     state["game"]["redo"] = redo[:-1]
     _history(state, ctx, "redo", move=len(state["game"]["record"]), line=str(move), reason=reason)
-    live.key = _key(state)
+    live.key = record_key(state)
     project(state, live)
 
 
@@ -119,7 +116,7 @@ def game_correct(state: State, payload: Payload, ctx: Context) -> None:
         )
     if delete and insert:
         raise ActionRefused("correct", "不能同时删除和插入", "delete and insert together")
-    game = _fresh_game(state)
+    game = new_game(state)
     for line in record[: n - 1]:  # these stood before and stand now
         game.push(engine.Action.parse(line))
     new_record = record[: n - 1]
@@ -127,7 +124,7 @@ def game_correct(state: State, payload: Payload, ctx: Context) -> None:
     if not delete:
         if "line" not in payload:
             raise ActionRefused("correct", "更正需要新的一步（line）", "a correction needs the new line")
-        move = _parse_move(payload)
+        move = parse_move(payload)
         if game.is_over():
             raise ActionRefused("G10", "此处本局已结束", "the game is already over at that point")
         try:
@@ -168,7 +165,7 @@ def game_correct(state: State, payload: Payload, ctx: Context) -> None:
     g["redo"] = []
     g["dropped"] = dropped
     _history(state, ctx, kind, move=n, line=old_line, new_line=new_line, reason=reason, dropped=len(dropped))
-    ctx.runtime.pop(RUNTIME_KEY, None)
+    forget(ctx)
     project(state, live_game(state, ctx))
 
 
@@ -231,7 +228,7 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
     g["hands"] = hands if any(hands) else []
     g["seed"] = None if any(hands) else old["seed"]
     try:
-        game = _fresh_game(state)
+        game = new_game(state)
         for i, line in enumerate(g["record"], start=1):
             try:
                 game.push(engine.Action.parse(line))
@@ -246,5 +243,5 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
         raise
     seats = ",".join(str(s) for s in sorted(updates))
     _history(state, ctx, "hands", line=seats, reason=_reason(payload, required=False))
-    ctx.runtime.pop(RUNTIME_KEY, None)
+    forget(ctx)
     project(state, live_game(state, ctx))

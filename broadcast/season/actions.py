@@ -11,12 +11,13 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-from broadcast.core import ActionRefused, Change, Component, Context, Payload, ShowStore, State
+from broadcast.core import ActionRefused, Actions, Change, Context, Fragment, Payload, ShowStore, State
 from broadcast.season.model import SeasonDB
 from broadcast.season.rankings import Kind, compute
 
-COMPONENT = Component("season", schema=resources.files("broadcast.season").joinpath("schema.json"))
-action = COMPONENT.action
+SCHEMA = Fragment(resources.files("broadcast.season").joinpath("schema.json"))
+ACTIONS = Actions()
+action = ACTIONS.action
 
 MAX_ROWS = 50
 _ROW_FIELDS: dict[str, type | tuple[type, ...]] = {
@@ -156,7 +157,3 @@ def push_leaderboard(
     """Compute the 英雄榜 from the database and dispatch ``leaderboard.set`` to the show store."""
     payload = leaderboard_payload(sdb, season, kind=kind, top=top, spec=spec, sponsor=sponsor)
     return store.dispatch("leaderboard.set", payload, source=source)
-
-
-# the live match's season actions register on COMPONENT when imported
-from broadcast.season import live as _live  # noqa: E402,F401

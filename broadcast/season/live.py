@@ -18,9 +18,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from broadcast.core import ActionRefused, Context, Payload, ShowStore, State
-from broadcast.season.actions import action, push_leaderboard
+from broadcast.core import ActionRefused, Actions, Context, Payload, ShowStore, State
+from broadcast.game.adapter import replay
+from broadcast.season.actions import push_leaderboard
 from broadcast.season.model import ODD_SEATS, SeasonDB, SeasonError, round_name
+from engine import gjn
+
+ACTIONS = Actions()
+action = ACTIONS.action
 
 
 def _refused(exc: SeasonError) -> ActionRefused:
@@ -208,19 +213,8 @@ def start_match(
 
 def game_record(state: State) -> str:
     """The GJN text of the game on the table (names, rules, leader, hands or counts, every decision)."""
-    from engine import Action, Game, deal, gjn
-
-    g = state["game"]
     table = state["table"]
-    if g["hands"]:
-        game = Game(table["rules"], hands=[h or None for h in g["hands"]], leader=g["leader"])
-    elif g["seed"] is not None:
-        game = Game(table["rules"], hands=deal(g["seed"]), leader=g["leader"])
-    else:
-        counts = {i + 1: c for i, c in enumerate(g["counts"])} if g["counts"] else None
-        game = Game(table["rules"], leader=g["leader"], counts=counts)
-    for line in g["record"]:
-        game.push(Action.parse(line))
+    game = replay(state)
     link = state["match"]["season"] or {}
     event = " ".join(x for x in (state["show"]["title"], link.get("episode", ""), link.get("label", "")) if x)
     tags = [("Event", f"{event} 第{table['game_no']}局".strip())]

@@ -10,14 +10,15 @@ import copy
 from importlib import resources
 from typing import Any
 
-from broadcast.core import ActionRefused, Component, Context, Payload, State
+from broadcast.core import ActionRefused, Actions, Context, Fragment, Payload, State
 
-COMPONENT = Component("show", schema=resources.files("broadcast.show").joinpath("schema.json"))
-action = COMPONENT.action
+SCHEMA = Fragment(resources.files("broadcast.show").joinpath("schema.json"))
+ACTIONS = Actions()
+action = ACTIONS.action
 
 BUSES = ("preview", "program")
 # every graphic the pages render, in the schema's order (one source: the fragment's program bus)
-GRAPHICS: tuple[str, ...] = tuple(COMPONENT.sections["graphics"]["properties"]["program"]["properties"])
+GRAPHICS: tuple[str, ...] = tuple(SCHEMA.sections["graphics"]["properties"]["program"]["properties"])
 
 
 def _bus(payload: Payload) -> str:

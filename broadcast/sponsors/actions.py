@@ -16,10 +16,11 @@ import copy
 from importlib import resources
 from typing import Any
 
-from broadcast.core import ActionRefused, Component, Context, Payload, State
+from broadcast.core import ActionRefused, Actions, Context, Fragment, Payload, State
 
-COMPONENT = Component("sponsors", schema=resources.files("broadcast.sponsors").joinpath("schema.json"))
-action = COMPONENT.action
+SCHEMA = Fragment(resources.files("broadcast.sponsors").joinpath("schema.json"))
+ACTIONS = Actions()
+action = ACTIONS.action
 
 SHOT_SLOTS = {
     "table": "桌面广告位",
@@ -47,7 +48,7 @@ def sponsors_load(state: State, payload: Payload, ctx: Context) -> None:
             f"九宫格必须正好 9 格，这里有 {len(cells)} 格",
             f"jiugongge needs 9 cells, got {len(cells)}",
         )
-    allowed = set(COMPONENT.defaults("sponsors")) - {"mentions", "mention_marks", "shots", "source"}
+    allowed = set(SCHEMA.defaults("sponsors")) - {"mentions", "mention_marks", "shots", "source"}
     unknown = sorted(set(sponsors) - allowed)
     if unknown:
         raise ActionRefused(
@@ -55,7 +56,7 @@ def sponsors_load(state: State, payload: Payload, ctx: Context) -> None:
         )
     old = state["sponsors"]
     ids = {str(r.get("id", "")) for r in sponsors.get("roster", []) if isinstance(r, dict)}
-    fresh: dict[str, Any] = COMPONENT.defaults("sponsors")
+    fresh: dict[str, Any] = SCHEMA.defaults("sponsors")
     fresh.update(copy.deepcopy(sponsors))
     fresh["source"] = dict(payload.get("source") or {})
     # counters of this episode survive a reload for the sponsors / slots that are still there
@@ -211,7 +212,3 @@ def _money(value: Any, what: str) -> float:
             "charity", f"{what} {value!r} 应为不小于 0 的金额（元）", f"{what}: bad amount {value!r}"
         )
     return round(float(value), 2)
-
-
-# the cue list's reducers register on this component too (their module imports COMPONENT from here)
-from broadcast.sponsors import cues as _cues  # noqa: E402,F401

@@ -24,10 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from broadcast.core import ActionRefused, Context, Payload, State
-from broadcast.sponsors.actions import COMPONENT
+from broadcast.core import ActionRefused, Actions, Context, Payload, State
 
-action = COMPONENT.action
+ACTIONS = Actions()
+action = ACTIONS.action
 
 LATE_S = 2.0  # a GO this long after the cue became due is late
 CUT_SLACK = 0.5  # a timed cue ended this close to its length counts as run in full

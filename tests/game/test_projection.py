@@ -15,8 +15,9 @@ import pytest
 
 import engine
 from broadcast.core.component import Context
-from broadcast.game import actions
+from broadcast.game import live as live_mod
 from broadcast.game import match as match_mod
+from broadcast.game import projection
 from broadcast.studio import open_store
 
 
@@ -25,9 +26,9 @@ def _from_nothing(state: dict[str, Any]) -> dict[str, Any]:
     out = copy.deepcopy(state)
     ctx = Context(ts=0.0, seq=1, replaying=True, runtime={}, source="test")
     match_mod._decision.cache_clear()
-    live = actions.live_game(out, ctx)  # a fresh game replayed from the record, empty line cache
+    live = live_mod.live_game(out, ctx)  # a fresh game replayed from the record, empty line cache
     assert live.lines == [] and live.actions == []
-    actions.project(out, live)
+    projection.project(out, live)
     game = live.game
     # what the full history says, written out here independently of project()
     assert out["game"]["record"] == [str(a) for a in game.moves]
@@ -74,7 +75,7 @@ def test_every_projection_of_whole_matches_equals_one_from_nothing(tmp_path: Pat
                     _check(store)
                 elif r < 0.09:  # take it back, key another legal decision, then take that back too
                     store.dispatch("game.undo", {"reason": "录入错误"})
-                    live = actions.live_game(store.state, Context(0.0, 0, False, store.runtime, "test"))
+                    live = live_mod.live_game(store.state, Context(0.0, 0, False, store.runtime, "test"))
                     other = [a for a in live.game.legal_plays() if str(a) != lines[i - 1]]
                     if other:
                         store.dispatch("game.play", {"line": str(rng.choice(other))})
@@ -113,7 +114,7 @@ def test_the_record_lines_follow_pops_and_replacements() -> None:
     g = engine.new_game("tv_match", seed=5)
     engine.random_playout(g, seed=5)
     lines = [str(a) for a in g.moves]
-    live = actions._Live((), engine.new_game("tv_match", seed=5))
+    live = live_mod.LiveGame((), engine.new_game("tv_match", seed=5))
     game = live.game
     for line in lines[:30]:
         game.push(engine.Action.parse(line))

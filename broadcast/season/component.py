@@ -1,0 +1,10 @@
+"""The season component: the 英雄榜 (section ``leaderboard`` of the show state, ``schema.json``) and the
+live match's season actions (``season.link``, ``season.game_saved``, ``season.match_final``), each table
+named here (nothing registers by being imported)."""
+
+from __future__ import annotations
+
+from broadcast.core import Component
+from broadcast.season import actions, live
+
+COMPONENT = Component("season", schema=actions.SCHEMA, actions=(actions.ACTIONS, live.ACTIONS))
