@@ -14,6 +14,8 @@ from typing import Any
 
 import engine
 from broadcast.console import words
+from broadcast.core import ActionRefused
+from broadcast.game.adapter import new_game, setup_key
 
 
 @dataclass(frozen=True)
@@ -27,11 +29,6 @@ class MoveInfo:
     words: str  # "五个10 够级"
     tags: tuple[str, ...] = field(default=())  # 烧牌, 开点, 出完 头科 …
     lead: bool = False  # the first play of a round
-
-
-def _key(state: dict[str, Any]) -> tuple[Any, ...]:
-    g = state["game"]
-    return (state["table"]["rules"], g["leader"], g["seed"], tuple(g["hands"]), tuple(g["counts"]))
 
 
 class GameMirror:
@@ -49,7 +46,7 @@ class GameMirror:
 
     def update(self, state: dict[str, Any]) -> bool:
         """Bring the mirror to ``state``; returns True if it changed."""
-        key = _key(state)
+        key = setup_key(state)
         record: list[str] = list(state["game"]["record"])
         if key[1] is None:  # no game yet
             changed = self.game is not None
@@ -94,16 +91,9 @@ class GameMirror:
         return True
 
     def _fresh(self, state: dict[str, Any]) -> Any:
-        g = state["game"]
-        rules = state["table"]["rules"]
         try:
-            if g["hands"]:
-                return engine.Game(rules, hands=[h or None for h in g["hands"]], leader=g["leader"])
-            if g["seed"] is not None:
-                return engine.Game(rules, hands=engine.deal(g["seed"]), leader=g["leader"])
-            counts = {i + 1: c for i, c in enumerate(g["counts"])} if g["counts"] else None
-            return engine.Game(rules, leader=g["leader"], counts=counts)
-        except (engine.CardError, engine.PresetError, ValueError) as exc:
+            return new_game(state)
+        except ActionRefused as exc:
             self.error = str(exc)
             return None
 
