@@ -5,69 +5,42 @@
     print(server.url("program"))         # http://127.0.0.1:8610/overlay/program.html?bus=program&token=…
     server.stop()
 
-Protocol (``/ws?bus=program&token=…``, JSON text frames):
+This module is the routes, the server's life cycle and the WebSocket transport. What goes over the
+socket — snapshot, patches, heartbeats, acknowledgements, echoes — and what each page is sent next is
+the protocol (:mod:`broadcast.overlay.protocol`); who may ask and which files may be served is the
+guard (:mod:`broadcast.overlay.guard`). The HTTP control API (``/api/…``,
+:mod:`broadcast.overlay.control`) is served beside the pages.
 
-* server → page ``{"type": "snapshot", "seq": n, "state": {…}}`` once on connect (and again if the
-  page fell behind), then ``{"type": "patch", "seq": n, "set": {section: value, …}}`` for every applied
-  action, carrying the whole of each top-level section that changed (``meta`` always). Pages replace
-  those sections. ``{"type": "hb"}`` every few seconds so a page can tell a dead link from a quiet show.
-* page → server ``{"type": "ack", "seq": n}`` for every snapshot or patch it has applied, when it
-  connected with ``ack=1`` (the pages' ``client.js`` does): the server then keeps at most
-  ``ACK_WINDOW`` messages unacknowledged on the way to that page, and what changes meanwhile is
-  coalesced into the next one — a page that is slow to read (a loaded machine, a busy browser) is sent
-  the latest state when it is ready for it, not a backlog of stale ones queued in its socket. A page
-  that stops acknowledging is sent its messages after ``ACK_WAIT`` seconds anyway.
-* page → server ``{"type": "rendered", "seq": n}`` from inside the ``requestAnimationFrame`` that put
-  state ``n`` on screen, when the page was opened with ``echo=1`` (tests and the latency benchmark) or
-  runs inside OBS's browser source (``window.obsstudio`` exists: the page connects with ``obs=1`` and
-  its echoes are the as-run log's evidence of what OBS painted, ``Rendered.inside_obs``).
+The store's listener runs on the dispatching thread; it only merges the change into the feed's one
+pending hand-over and wakes the server's loop with ``call_soon_threadsafe`` if it is not woken
+already. Each page has a writer task that sends what the feed says is due whenever its socket can take
+it: a write to a socket that can take it never waits, and a page whose socket takes nothing for
+``SEND_TIMEOUT`` seconds is closed by the heartbeat's sweep (it reconnects when it wakes); there is no
+ping timeout that a busy machine could trip.
 
-The store's listener runs on the dispatching thread; it only merges the change into the one pending
-hand-over (latest state, union of the changed sections) and wakes the server's loop with
-``call_soon_threadsafe`` if it is not woken already — a burst of changes reaches the loop as one.
-Updates are coalesced per page too: each page has the set of sections changed since its last message,
-and its writer sends one patch of their *current* values whenever its socket can take it — so a page
-that is slow (or a burst of thousands of changes) gets fewer, newer patches, never a backlog, and every
-page ends on the latest state. A message is serialised and encoded once, whatever the number of pages
-it goes to (pages that were sent the same earlier messages share the same bytes), and a write to a
-socket that can take it never waits. A page whose socket takes nothing for ``SEND_TIMEOUT`` seconds is
-closed by the heartbeat's sweep (it reconnects when it wakes); there is no ping timeout that a busy
-machine could trip.
-
-Pages receive only what they render: a section whose schema says ``"x-pages": false`` (the game's
-record and the dealt hands) never leaves the process, not in a snapshot, a patch or ``/state.json``.
-
-The HTTP control API (``/api/…``, :mod:`broadcast.overlay.control`) is served beside the pages.
-
-Security: binds 127.0.0.1 unless told otherwise; with a token, every request except ``/healthz`` must
-carry it (query ``token=``, the ``overlay_token`` cookie the first page load sets, or
-``Authorization: Bearer``); every request must name this server by an IP address or ``localhost``
-(``Host``; a DNS name could be an attacker's pointed at this machine) and, when it carries an
-``Origin``, come from this server's own origin, and cross-site fetches are refused — so a web page open
-in a browser on the studio machine can neither read the state nor open the WebSocket; files are served
-only from inside their roots (``..``, absolute paths, symlinks leading out and hidden files are
-refused); a Content-Security-Policy forbids inline scripts.
+Security: binds 127.0.0.1 unless told otherwise; the token, ``Host``/``Origin`` and path checks of
+:mod:`broadcast.overlay.guard` run before every route.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
-import ipaddress
-import json
 import logging
 import mimetypes
 import threading
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import quote, unquote, urlencode
+from urllib.parse import quote, urlencode
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from broadcast import resources
+from broadcast.overlay import guard
+from broadcast.overlay.guard import PathRefused, safe_join
+from broadcast.overlay.protocol import ACK_WAIT, ACK_WINDOW, Feed, Page, Rendered, private_sections
+
+__all__ = ["ACK_WINDOW", "DEFAULT_PORT", "OverlayServer", "PathRefused", "Rendered", "safe_join"]
 
 log = logging.getLogger(__name__)
 
@@ -85,10 +58,6 @@ BUSES = ("preview", "program")
 DEFAULT_PORT = 8610
 HEARTBEAT_S = 2.0  # a page that was sent nothing for this long is sent {"type": "hb"}
 SEND_TIMEOUT = 60.0  # a page whose socket takes nothing for this long is closed (it reconnects)
-COOKIE = "overlay_token"
-ACK_WINDOW = 1  # messages on the way to a page that acknowledges (ack=1): the next one waits
-ACK_WAIT = 3.0  # seconds a message waits for an acknowledgement at most (a page that stopped acking)
-_HEARTBEAT = b'{"type":"hb"}'
 
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("text/javascript", ".mjs")
@@ -97,11 +66,6 @@ mimetypes.add_type("font/collection", ".ttc")
 mimetypes.add_type("font/otf", ".otf")
 mimetypes.add_type("font/woff2", ".woff2")
 mimetypes.add_type("text/yaml", ".yaml")
-
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'"
-)
 
 
 class StateSource(Protocol):
@@ -113,100 +77,15 @@ class StateSource(Protocol):
     def subscribe(self, fn: Callable[[Any], None], name: str = "") -> Callable[[], None]: ...
 
 
-@dataclass(frozen=True)
-class Rendered:
-    """A page's echo: state ``seq`` reached the screen (from inside requestAnimationFrame)."""
-
-    seq: int
-    bus: str
-    client: int
-    received: float  # time.perf_counter() when the echo reached the server
-    page_arrived: float = 0.0  # page clock, seconds since the epoch: the state reached the page
-    page_frame: float = 0.0  # page clock: the requestAnimationFrame callback that rendered it began
-    page_sent: float = 0.0  # page clock: the echo was sent (end of that callback)
-    inside_obs: bool = False  # the page runs in OBS's browser source (window.obsstudio)
-
-
-class PathRefused(Exception):
-    pass
-
-
-def safe_join(root: Path, tail: str) -> Path:
-    """``root/tail`` if it stays inside ``root`` (after resolving symlinks); else :class:`PathRefused`."""
-    tail = unquote(tail)
-    if "\x00" in tail or "\\" in tail:
-        raise PathRefused(tail)
-    parts = [p for p in tail.split("/") if p not in ("", ".")]
-    if any(p == ".." or p.startswith(".") for p in parts) or tail.startswith("/"):
-        raise PathRefused(tail)
-    if any(p == "__pycache__" or p.endswith((".py", ".pyc")) for p in parts):
-        raise PathRefused(tail)  # the served folders are Python packages (package data): not their code
-    root_r = root.resolve()
-    target = root_r.joinpath(*parts).resolve() if parts else root_r
-    if target != root_r and not target.is_relative_to(root_r):
-        raise PathRefused(tail)
-    return target
-
-
-class _Client:
-    """One page: what it has not been sent yet (coalesced), woken by every change."""
-
-    __slots__ = (
-        "id",
-        "ws",
-        "bus",
-        "echo",
-        "task",
-        "peer",
-        "pending",
-        "snapshot",
-        "hb",
-        "wake",
-        "last_sent",
-        "sending_since",
-        "inside_obs",
-        "acks",
-        "unacked",
-    )
+class _Client(Page):
+    """One page on a WebSocket: its place in the protocol, its socket and its writer task."""
 
     def __init__(
         self, cid: int, ws: web.WebSocketResponse, bus: str, echo: bool, peer: str, inside_obs: bool = False
     ) -> None:
-        self.inside_obs = inside_obs
-        self.id = cid
+        super().__init__(cid, bus, echo, peer, inside_obs)
         self.ws = ws
-        self.bus = bus
-        self.echo = echo
-        self.peer = peer
-        self.pending: set[str] = set()  # sections changed since the last message sent
-        self.snapshot = False  # the next message is the whole state
-        self.hb = False  # a heartbeat is due
-        self.wake = asyncio.Event()
-        self.last_sent = 0.0
-        self.sending_since = 0.0  # loop time a send began waiting for the socket (0: not waiting)
-        self.acks = False  # the page acknowledges what it applied (ack=1): flow control
-        self.unacked = 0  # snapshots and patches sent and not acknowledged yet
-
-    @property
-    def held(self) -> bool:
-        """Waiting for the page's acknowledgement before anything more is sent."""
-        return self.acks and self.unacked >= ACK_WINDOW
         self.task: asyncio.Task[None] | None = None
-
-
-def _number(value: Any) -> float:
-    """A finite number from a page's message, else 0.0 (never an exception: the page is not trusted)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return 0.0
-    f = float(value)
-    return f if f == f and abs(f) != float("inf") else 0.0
-
-
-def private_sections(store: Any) -> frozenset[str]:
-    """The sections a store's schema keeps from the pages (``"x-pages": false``)."""
-    schema = getattr(store, "schema", None)
-    props = getattr(schema, "schema", {}).get("properties", {}) if schema is not None else {}
-    return frozenset(k for k, sub in props.items() if isinstance(sub, dict) and sub.get("x-pages") is False)
 
 
 class OverlayServer:
@@ -223,9 +102,6 @@ class OverlayServer:
         updates: str = "sections",
         control: bool = True,
     ) -> None:
-        if updates not in ("sections", "full"):
-            raise ValueError("updates must be 'sections' (patches of the changed sections) or 'full'")
-        self.updates = updates
         self.store = store
         self.host = host
         self._want_port = int(port)
@@ -240,17 +116,7 @@ class OverlayServer:
         self._runner: web.AppRunner | None = None
         self._clients: dict[int, _Client] = {}
         self._next_id = 1
-        self._state: dict[str, Any] = {}  # what the pages may see (private sections left out)
-        self._seq = -1
-        self._snapshot_text = ""
-        self._snapshot_bytes = b""
-        self._section_text: dict[str, str] = {}  # serialised once per change of the section
-        self._patch_bytes: dict[frozenset[str], bytes] = {}  # this seq's patches, encoded once each
-        self._incoming: tuple[dict[str, Any], set[str] | None] | None = None  # merged, not yet applied
-        self._incoming_lock = threading.Lock()
-        self.private = private_sections(store)
         self._unsubscribe: Callable[[], None] | None = None
-        self._rendered_listeners: list[Callable[[Rendered], None]] = []
         self._hb_task: asyncio.Task[None] | None = None
         self.stats = {
             "changes": 0,
@@ -262,6 +128,7 @@ class OverlayServer:
             "refused": 0,
             "closed_slow": 0,
         }
+        self.feed = Feed(private_sections(store), self.stats, updates)  # the protocol (what pages get)
         self.control: Any = None
         if control:  # the HTTP control API (broadcast.overlay.control), behind the same checks
             from broadcast.overlay.control import ControlApi
@@ -301,8 +168,9 @@ class OverlayServer:
 
     def on_rendered(self, fn: Callable[[Rendered], None]) -> Callable[[], None]:
         """Call ``fn`` (on the server's thread) for every echo of a page opened with ``echo=1``."""
-        self._rendered_listeners.append(fn)
-        return lambda: self._rendered_listeners.remove(fn) if fn in self._rendered_listeners else None
+        listeners = self.feed.rendered_listeners
+        listeners.append(fn)
+        return lambda: listeners.remove(fn) if fn in listeners else None
 
     def start(self, timeout: float = 10.0) -> None:
         if self.running:
@@ -374,28 +242,15 @@ class OverlayServer:
         self._offer(change.state, change.changed)
 
     def _offer(self, state: dict[str, Any], changed: frozenset[str] | None) -> None:
-        """Hand a new state to the loop (any thread): merged into the pending one, if the loop has not
-        taken that yet (``None`` = everything changed); the loop is woken once per hand-over."""
-        with self._incoming_lock:
-            pending = self._incoming
-            if pending is None:
-                self._incoming = (state, None if changed is None else set(changed))
-                wake = True
-            else:
-                before = pending[1]
-                union = None if before is None or changed is None else before | changed
-                self._incoming = (state, union)
-                self.stats["merged"] += 1
-                wake = False
-        if wake:
+        """Hand a new state to the loop (any thread), merged into the pending one if the loop has not
+        taken that yet; the loop is woken once per hand-over."""
+        if self.feed.offer(state, changed):
             self._loop_call(self._take_incoming)
 
     def _take_incoming(self) -> None:
-        with self._incoming_lock:
-            pending, self._incoming = self._incoming, None
+        pending = self.feed.take()
         if pending is not None:
-            state, changed = pending
-            self._apply(state, None if changed is None else frozenset(changed))
+            self.feed.apply(pending[0], pending[1], list(self._clients.values()))
 
     def _loop_call(self, fn: Callable[..., None], *args: Any) -> None:
         loop = self._loop
@@ -404,74 +259,6 @@ class OverlayServer:
                 loop.call_soon_threadsafe(fn, *args)
             except RuntimeError:  # loop closed between the check and the call (shutdown)
                 pass
-
-    def _apply(self, state: dict[str, Any], changed: frozenset[str] | None) -> None:
-        seq = int(state.get("meta", {}).get("seq", 0))
-        if seq < self._seq or (seq == self._seq and changed is None):
-            return
-        public = {k: v for k, v in state.items() if k not in self.private} if self.private else state
-        self._state = public
-        self._seq = seq
-        self._snapshot_text = ""
-        self._snapshot_bytes = b""
-        self._patch_bytes.clear()
-        self.stats["changes"] += 1
-        full = changed is None or self.updates == "full"
-        if full:
-            self._section_text.clear()
-            sections: set[str] = set()
-        else:
-            assert changed is not None
-            sections = {k for k in changed if k in public} | {"meta"}
-            for k in sections:
-                self._section_text.pop(k, None)
-        for client in list(self._clients.values()):
-            if full:
-                client.snapshot = True
-            else:
-                if client.pending or client.wake.is_set():
-                    self.stats["coalesced"] += 1
-                client.pending |= sections
-                if client.held:  # its ack wakes the writer: no wake-up per change meanwhile
-                    continue
-            client.wake.set()
-
-    def _snapshot(self) -> str:
-        if not self._snapshot_text:
-            self._snapshot_text = json.dumps(
-                {"type": "snapshot", "seq": self._seq, "state": self._state},
-                ensure_ascii=False,
-                separators=(",", ":"),
-            )
-        return self._snapshot_text
-
-    def _snapshot_frame(self) -> bytes:
-        if not self._snapshot_bytes:
-            self._snapshot_bytes = self._snapshot().encode("utf-8")
-        return self._snapshot_bytes
-
-    def _patch_frame(self, sections: set[str]) -> bytes:
-        """The patch of ``sections`` as it goes on the wire, built once per set of sections and state:
-        the pages woken by the same changes share one serialisation and one encoding."""
-        key = frozenset(sections)
-        data = self._patch_bytes.get(key)
-        if data is None:
-            data = self._patch_bytes[key] = self._patch(sections).encode("utf-8")
-        return data
-
-    def _patch(self, sections: set[str]) -> str:
-        """One patch of the current value of ``sections`` (each serialised once per change)."""
-        parts = []
-        for k in sorted(sections | {"meta"}):
-            if k not in self._state:
-                continue
-            text = self._section_text.get(k)
-            if text is None:
-                text = self._section_text[k] = json.dumps(
-                    self._state[k], ensure_ascii=False, separators=(",", ":")
-                )
-            parts.append(f"{json.dumps(k)}:{text}")
-        return f'{{"type":"patch","seq":{self._seq},"set":{{{",".join(parts)}}}}}'
 
     # -- aiohttp -------------------------------------------------------------------------------
     async def _startup(self) -> None:
@@ -538,81 +325,39 @@ class OverlayServer:
             pass
 
     def host_ok(self, host: str) -> bool:
-        """The Host header names this server: an IP address or ``localhost``, with the server's port
-        (a DNS name could be an attacker's, pointed at this machine: DNS rebinding)."""
-        name, _, port = host.rpartition(":")
-        if not name:
-            name, port = host, "80"
-        if port != str(self.port):
-            return False
-        name = name[1:-1] if name.startswith("[") and name.endswith("]") else name
-        if name == "localhost":
-            return True
-        try:
-            ipaddress.ip_address(name)
-        except ValueError:
-            return False
-        return True
+        """The Host header names this server (:func:`guard.host_ok`)."""
+        return guard.host_ok(host, self.port)
 
     def foreign(self, request: web.Request) -> str:
-        """Why a request does not come from this server's own pages (or OBS, or a local tool): a
-        ``Host`` that is not this server, an ``Origin`` of another site, a cross-site fetch. ``""``
-        when it is fine."""
-        host = request.headers.get("Host")
-        if host is not None and not self.host_ok(host):
-            return f"主机名 {host} 不是本服务器，请用 IP 地址 / host {host} is not this server: use its IP"
-        origin = request.headers.get("Origin")
-        if origin is not None and (host is None or origin != f"http://{host}"):
-            return f"不接受来自 {origin} 的页面的请求 / requests from pages of {origin} are refused"
-        site = request.headers.get("Sec-Fetch-Site")
-        if site is not None and site not in ("same-origin", "none"):
-            return f"不接受跨站请求（{site}）/ cross-site requests are refused"
-        return ""
-
-    def _token_ok(self, request: web.Request) -> bool:
-        if not self.token:
-            return True
-        given = request.query.get("token") or request.cookies.get(COOKIE) or ""
-        auth = request.headers.get("Authorization", "")
-        if not given and auth.lower().startswith("bearer "):
-            given = auth[7:].strip()
-        return hmac.compare_digest(given.encode("utf-8"), self.token.encode("utf-8"))
+        """Why a request does not come from this server's own pages (:func:`guard.foreign`)."""
+        return guard.foreign(request, self.port)
 
     @web.middleware
-    async def _security(
-        self, request: web.Request, handler: Callable[[web.Request], Any]
-    ) -> web.StreamResponse:
+    async def _security(self, request: web.Request, handler: guard.Handler) -> web.StreamResponse:
         if request.path != "/healthz":
             foreign = self.foreign(request)
             if foreign:
                 self.stats["refused"] += 1
                 return web.Response(status=403, text=foreign + "\n")
-        if request.path != "/healthz" and not self._token_ok(request):
+        if request.path != "/healthz" and not guard.token_ok(request, self.token):
             self.stats["refused"] += 1
             return web.Response(status=403, text="访问令牌无效 / bad or missing token\n")
-        raw = request.raw_path.split("?", 1)[0]
-        segments = [unquote(seg) for seg in raw.split("/")]
-        if any(seg == ".." or "/" in seg or "\\" in seg for seg in segments):
+        if guard.climbs(request.raw_path):
             self.stats["refused"] += 1
             return web.Response(status=403, text="路径越界 / path outside the served folders\n")
-        resp: web.StreamResponse = await handler(request)
-        if not isinstance(resp, web.WebSocketResponse):
-            resp.headers.setdefault("Content-Security-Policy", CSP)
-            resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-            resp.headers.setdefault("Referrer-Policy", "no-referrer")
-            if self.token and request.query.get("token") and not resp.prepared:
-                resp.set_cookie(COOKIE, self.token, httponly=True, samesite="Strict", path="/")
+        resp = await handler(request)
+        guard.secure_headers(request, resp, self.token)
         return resp
 
     async def _root(self, request: web.Request) -> web.StreamResponse:
         raise web.HTTPFound("/overlay/")
 
     async def _healthz(self, request: web.Request) -> web.Response:
-        return web.json_response({"ok": True, "seq": self._seq, "clients": len(self._clients)})
+        return web.json_response({"ok": True, "seq": self.feed.seq, "clients": len(self._clients)})
 
     async def _state_json(self, request: web.Request) -> web.Response:
         return web.Response(
-            text=self._snapshot() if self._state else "{}",
+            text=self.feed.snapshot() if self.feed.state else "{}",
             content_type="application/json",
             headers={"Cache-Control": "no-store"},
         )
@@ -671,7 +416,7 @@ class OverlayServer:
         )
         client.acks = request.query.get("ack") == "1"
         self._clients[cid] = client
-        if self._state:
+        if self.feed.state:
             client.snapshot = True
             client.wake.set()
         client.task = asyncio.get_running_loop().create_task(self._writer(client))
@@ -679,7 +424,7 @@ class OverlayServer:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
                     continue
-                self._from_page(client, msg.data)
+                self.feed.from_page(client, msg.data)
         finally:
             self._clients.pop(cid, None)
             client.task.cancel()
@@ -693,64 +438,14 @@ class OverlayServer:
             while True:
                 await client.wake.wait()
                 client.wake.clear()
-                if client.acks and client.unacked >= ACK_WINDOW:
-                    # the page has not taken what it was sent: its ack (or the heartbeat's sweep
-                    # after ACK_WAIT) wakes this writer again; changes meanwhile coalesce
-                    continue
-                if client.snapshot:
-                    client.snapshot, client.hb = False, False
-                    client.pending.clear()
-                    data = self._snapshot_frame()
-                    self.stats["snapshots"] += 1
-                elif client.pending:
-                    data = self._patch_frame(client.pending)
-                    client.pending = set()
-                    client.hb = False
-                    self.stats["patches"] += 1
-                elif client.hb:
-                    client.hb = False
-                    data = _HEARTBEAT
-                else:
+                data = self.feed.next_frame(client)
+                if data is None:
                     continue
                 # returns at once unless the socket's buffer is full; then only this page waits (the
                 # heartbeat's sweep closes it after SEND_TIMEOUT) and its later changes coalesce
                 client.sending_since = loop.time()
-                if data is not _HEARTBEAT:
-                    client.unacked += 1
                 await client.ws.send_frame(data, WSMsgType.TEXT)
                 client.last_sent = loop.time()
                 client.sending_since = 0.0
         except (ConnectionError, RuntimeError, asyncio.CancelledError):
             pass
-
-    def _from_page(self, client: _Client, data: str) -> None:
-        now = time.perf_counter()
-        try:
-            msg = json.loads(data)
-        except ValueError:
-            return
-        if not isinstance(msg, dict):
-            return
-        kind = msg.get("type")
-        if kind == "ack":
-            if client.unacked:
-                client.unacked -= 1
-            if client.pending or client.snapshot:
-                client.wake.set()
-        elif kind == "rendered" and client.echo:
-            seq = msg.get("seq")
-            if isinstance(seq, bool) or not isinstance(seq, int):
-                self.stats["refused"] += 1  # "abc", 1e999, [1]: not a state number; ignored
-                return
-            arrived = _number(msg.get("arrived", 0)) / 1000.0
-            frame = _number(msg.get("frame", 0)) / 1000.0
-            sent = _number(msg.get("sent", 0)) / 1000.0
-            event = Rendered(seq, client.bus, client.id, now, arrived, frame, sent, client.inside_obs)
-            for fn in list(self._rendered_listeners):
-                try:
-                    fn(event)
-                except Exception:
-                    log.exception("rendered listener failed")
-        elif kind == "resync":
-            client.snapshot = True
-            client.wake.set()

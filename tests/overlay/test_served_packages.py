@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from broadcast import resources
-from broadcast.overlay.server import OverlayServer, PathRefused, safe_join
+from broadcast.overlay.guard import PathRefused, safe_join
+from broadcast.overlay.server import OverlayServer
 from engine import load_preset
 from engine.preset import parse_preset
 

@@ -19,8 +19,8 @@ import pytest
 
 from broadcast.overlay import OverlayServer
 from broadcast.overlay.demo import demo_state
+from broadcast.overlay.guard import PathRefused, safe_join
 from broadcast.overlay.memory import MemoryStore
-from broadcast.overlay.server import PathRefused, safe_join
 from tests.overlay.conftest import run_async
 
 TOKEN = "tok-123"
@@ -399,13 +399,13 @@ def test_a_stalled_page_holds_back_no_other_page_and_pages_share_one_serialisati
     pages = 12
     with OverlayServer(feed, port=0) as srv:  # type: ignore[arg-type]
         built: list[frozenset[str]] = []
-        patch = srv._patch
+        patch = srv.feed.patch
 
         def counting(sections: set[str]) -> str:
             built.append(frozenset(sections))
             return patch(sections)
 
-        srv._patch = counting  # type: ignore[method-assign]
+        srv.feed.patch = counting  # type: ignore[method-assign]
         stalled = _StalledClient(srv.port)
         try:
             assert stalled.message()["type"] == "snapshot"
@@ -454,7 +454,7 @@ def test_a_page_that_acknowledges_is_never_sent_more_than_the_window_ahead() -> 
     """Flow control (issue 13): a page connected with ack=1 (the pages' client.js) has at most
     ACK_WINDOW messages on the way; what changes meanwhile is coalesced, and its acknowledgement brings
     the latest state at once — not the stale states a socket's buffer would have queued."""
-    from broadcast.overlay.server import ACK_WINDOW
+    from broadcast.overlay.protocol import ACK_WINDOW
 
     feed = _Feed()
     with OverlayServer(feed, port=0) as srv:  # type: ignore[arg-type]
