@@ -7,6 +7,7 @@ from .deal import deal, first_leader, new_game, random_playout
 from .errors import GJNError, IllegalAction
 from .game import Action, Game, GameResult, LegalPlays, NotAPlay, team_of
 from .preset import Preset, PresetError, load_preset
+from .seats import SeatStatus
 
 __all__ = [
     "Action",
@@ -22,6 +23,7 @@ __all__ = [
     "Preset",
     "PresetError",
     "Rank",
+    "SeatStatus",
     "deal",
     "first_leader",
     "format_cards",

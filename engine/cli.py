@@ -14,8 +14,9 @@ from typing import Any, NoReturn
 from . import gjn
 from .deal import new_game
 from .errors import GJNError
-from .game import SEATS, TITLES, Game, GameResult
+from .game import Game, GameResult
 from .preset import PresetError
+from .seats import SEATS, TITLES
 
 EVENT_NAMES = {
     "burn": ("burn", "烧牌"),

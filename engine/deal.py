@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from .cards import NRANKS, TOTALS, Rank, counts_to_cards
-from .game import SEATS, Game, GameResult
+from .game import Game, GameResult
 from .preset import Preset, load_preset
+from .seats import SEATS
 
 #: the 216 cards as (rank, suit) pairs; jokers have suit 0 (4 decks x 4 suits x 13 ranks + 8 jokers)
 PACK: tuple[tuple[int, int], ...] = tuple(

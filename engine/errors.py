@@ -22,7 +22,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from .game import Action
+    from .actions import Action
 
 _CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
 _RULE = re.compile(r"[A-Za-z][A-Za-z0-9_./\-]{0,39}")

@@ -6,10 +6,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from .actions import Action, NotAPlay, action_of
 from .cards import CardError, Play, PlayError, format_counts, parse_counts, quote
 from .errors import GJNError, IllegalAction
-from .game import SEATS, Action, Game, NotAPlay
+from .game import Game
 from .preset import PresetError, load_preset
+from .seats import SEATS
 
 PRESETS = ("tv_match", "dagang")
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
@@ -216,7 +218,17 @@ def write(record: Record) -> str:
 
 def write_game(game: Game, tags: list[tuple[str, str]] | None = None) -> str:
     """``write(from_game(game, tags))``, without building the record (self-play writes many)."""
-    return _text(_game_tags(game, tags), game._moves)
+    out = _tag_lines(_game_tags(game, tags))
+    lines = _CODE_LINES
+    add = out.append
+    for c in game._codes:
+        w = lines.get(c)
+        if w is None:
+            if len(lines) > _LINES_MAX:
+                lines.clear()
+            w = lines[c] = str(action_of(c))
+        add(w)
+    return "\n".join(out) + "\n"
 
 
 _KIND_LINES = {k: tuple(f"{s} {k}" for s in range(7)) for k in ("pass", "yield", "revolt")}
@@ -224,12 +236,19 @@ _KIND_LINES = {k: tuple(f"{s} {k}" for s in range(7)) for k in ("pass", "yield",
 #: repeat); cleared when it grows past _LINES_MAX
 _LINES: tuple[dict[Play, str], ...] = ({}, {}, {}, {}, {}, {}, {})
 _LINES_MAX = 20000
+#: the move line of each move code, kept across records (write_game)
+_CODE_LINES: dict[int, str] = {}
 
 
-def _text(tags: list[tuple[str, str]], actions: list[Action]) -> str:
+def _tag_lines(tags: list[tuple[str, str]]) -> list[str]:
     out = [f'[{k} "{_quote(v)}"]' for k, v in tags]
     if out:
         out.append("")
+    return out
+
+
+def _text(tags: list[tuple[str, str]], actions: list[Action]) -> str:
+    out = _tag_lines(tags)
     lines = _LINES
     add = out.append
     kinds = _KIND_LINES
@@ -284,7 +303,7 @@ def replay(record: Record) -> Game:
 def from_game(game: Game, tags: list[tuple[str, str]] | None = None) -> Record:
     """A record of a game from its start: Rules, the dealt hands (if known), Leader, then the moves."""
     rec = Record(tags=_game_tags(game, tags))
-    rec.moves = [Move(a.seat, a) for a in game._moves]
+    rec.moves = [Move(a.seat, a) for a in game.moves]
     return rec
 
 

@@ -7,8 +7,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .game import SEATS, GameResult
 from .preset import Preset, load_preset
+from .seats import SEATS
+from .state import GameResult
 
 TEAMS = ("odd", "even")
 PENALTY_REASONS = {

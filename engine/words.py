@@ -8,8 +8,8 @@ They render these words from the show state; none of them keeps its own copy.
 from __future__ import annotations
 
 from .cards import ZH_NAMES, Play
-from .game import QUAN_SAN, TITLES, VOID
 from .gjn import PRESETS
+from .seats import QUAN_SAN, TITLES, VOID
 
 __all__ = [
     "PRESETS",

@@ -1,0 +1,239 @@
+"""The rules in motion (RULES.md G5-G10): applying a legal action to a :class:`~engine.state.State` —
+cards leave the hand, the burn (G7) starts, passes or breaks, players play out, 闷 (G9.2), 诈烧
+(G7.4), 四户乱缠 (G10.2), 圈三 (G10.3) — and who acts next: the queue of seats still to act on the
+top play, built from the clause that governs it, and the end of the round.
+"""
+
+from __future__ import annotations
+
+from .cards import BIG, SMALL, TWO, Play
+from .seats import BIT, FINISHED, IN_PLAY, MEN, NEXT, OPP, ORDER, REVOLT, SEATS, ZHA
+from .state import BEAT, BURN, PASS, YIELD, Event, Lived, PlayInfo, State
+from .state import REVOLT as M_REVOLT
+
+
+def apply(g: State, seat: int, mode: int, pl: Play | None) -> None:
+    """Apply an action :func:`engine.rules.classify` found legal (``mode``)."""
+    mv = len(g._codes) + 1
+    g._lived = None
+    if mode == PASS:
+        _pass(g, seat)
+    elif mode == YIELD:
+        g._yielder = seat
+        st = g._status
+        pa = g._passed
+        g._queue = [x for x in (NEXT[seat], NEXT[NEXT[seat]]) if st[x] == IN_PLAY and not pa & BIT[x]]
+        g._queue.append(seat)
+    elif mode == M_REVOLT:
+        _revolt(g, seat, mv)
+    else:
+        assert pl is not None
+        _play(g, seat, mode, pl, mv)
+
+
+def _pass(g: State, seat: int) -> None:
+    g._passed |= BIT[seat]
+    q = g._queue
+    q.pop(0)
+    if g._gprot and seat == OPP[g._top_seat] and not g._yprot and not g._tinfo.dead:
+        # G6.4: the 对头 passed, the 够级牌 lives; 无头 seats after the 对头 get no turn on it
+        assert g._top is not None
+        g._lived = Lived(g._top_seat, g._top, seat, g._passed)
+        q.clear()
+    if not q:
+        end_round(g)
+
+
+def _revolt(g: State, seat: int, mv: int) -> None:
+    g._status[seat] = REVOLT
+    g._revolt.append(seat)
+    g._events.append(Event(mv, "revolt", seat))
+    if len(g._revolt) >= 2:
+        g._void = True
+        g._over = True
+        g._queue = []
+        return
+    if seat in g._queue:
+        g._queue.remove(seat)
+    if not g._queue:
+        g._queue = [g._next_in_play(seat)]
+    check_over(g)
+
+
+def _play(g: State, seat: int, mode: int, pl: Play, mv: int) -> None:
+    info = g._info_of(pl)
+    burner = g._burner
+    count = g._count
+    # G7.4 诈烧: a burner's play without a joker that does not empty the hand is void.
+    if seat == burner and not info.joker and info.size < count[seat]:
+        g._burner = 0
+        g._status[seat] = ZHA
+        g._zha.append(seat)
+        g._events.append(Event(mv, "zha_shao", seat))
+        g._started = True
+        if check_over(g):
+            return
+        new_round(g, g._next_in_play(seat))
+        return
+    prev = g._top_seat if g._top is not None else 0
+    _take_cards(g, seat, pl)
+    count[seat] -= info.size
+    g._started = True
+    if mode == BURN:
+        g._events.append(Event(mv, "fan_shao" if burner and prev == burner else "burn", seat))
+        g._burner = seat
+    elif burner and prev == burner:
+        if seat == OPP[burner]:
+            g._events.append(Event(mv, "jie_shao", seat))
+            g._burner = 0
+        else:
+            g._events.append(Event(mv, "fan_shao", seat))
+            g._burner = seat
+    yprot = g._yielder == seat and mode == BEAT
+    g._yielder = 0
+    g._top = pl
+    g._top_seat = seat
+    g._tinfo = info
+    st = g._status
+    if count[seat] == 0:
+        st[seat] = FINISHED
+        g._finished.append(seat)
+        g._events.append(Event(mv, "finish", seat))
+        if g._burner == seat:
+            g._burner = 0
+    # G9.2 闷: the previous top player is left holding only 3s and was beaten.
+    if g._bie and prev and st[prev] == IN_PLAY:
+        hp = g._hands[prev]
+        if hp is not None and hp[0] == count[prev]:
+            st[prev] = MEN
+            g._men.append(prev)
+            g._events.append(Event(mv, "men", prev))
+            if g._burner == prev:
+                g._burner = 0
+    if (count[seat] == 0 or st[prev] == MEN) and check_over(g):
+        return
+    if not g._luan and len(g._finished) + len(g._revolt) >= 2:
+        g._luan = True
+        g._burner = 0
+        g._events.append(Event(mv, "four_way", 0))
+    make_queue(g, seat, info, yprot)
+    if not g._queue:
+        end_round(g)
+
+
+def _take_cards(g: State, seat: int, pl: Play) -> None:
+    """The play's cards leave the hand (or, for an unknown hand, the pack), and count as played."""
+    h = g._hands[seat]
+    base = pl.base
+    if h is not None:
+        h[base] -= pl.n
+        if pl.twos:
+            h[TWO] -= pl.twos
+        if pl.smalls:
+            h[SMALL] -= pl.smalls
+        if pl.bigs:
+            h[BIG] -= pl.bigs
+    else:
+        sup = g._supply
+        sup[base] -= pl.n
+        sup[TWO] -= pl.twos
+        sup[SMALL] -= pl.smalls
+        sup[BIG] -= pl.bigs
+    played = g._played
+    played[base] += pl.n
+    if pl.twos:
+        played[TWO] += pl.twos
+    if pl.smalls:
+        played[SMALL] += pl.smalls
+    if pl.bigs:
+        played[BIG] += pl.bigs
+
+
+def make_queue(g: State, p: int, info: PlayInfo, yprot: bool) -> None:
+    """The seats to act on seat ``p``'s play, in order, from the clause that governs it."""
+    st = g._status
+    opp = OPP[p]
+    order = ORDER[p]
+    g._yprot = False
+    if info.dead:  # G4.3 dead: only the 对头's 扣牌
+        g._gprot = True
+        g._queue = [opp] if st[opp] == IN_PLAY else []
+        return
+    if g._luan:  # G10.2
+        g._gprot = False
+        g._queue = [s for s in order if st[s] == IN_PLAY]
+        return
+    pa = g._passed
+    if st[opp] == IN_PLAY and (info.gouji or yprot):
+        g._gprot = info.gouji
+        g._yprot = yprot
+        if yprot:  # G5.5: only the yielder's 对头 answers
+            g._queue = [opp]
+        else:  # G6.2 / G8
+            g._queue = [
+                s
+                for s in order
+                if st[s] == IN_PLAY and (s == opp or (st[OPP[s]] != IN_PLAY and not pa & BIT[s]))
+            ]
+        return
+    g._gprot = False
+    q = [s for s in order if st[s] == IN_PLAY and not pa & BIT[s]]
+    if st[opp] == IN_PLAY and pa & BIT[opp]:  # G5.2 除对头牌外
+        q.append(opp)
+    g._queue = q
+
+
+def end_round(g: State) -> None:
+    """No one may still act on the top play (G5.3): it opens (G6.5) if it may, and its player leads,
+    or the next seat holding cards (接风, G5.4)."""
+    p = g._top_seat
+    if g._tinfo.pure and not g._luan and len(g._finished) < 2 and p not in g._opened:
+        g._opened.append(p)  # G6.5
+        g._events.append(Event(len(g._codes) + 1, "open", p))
+    if g._status[p] == IN_PLAY:
+        new_round(g, p)
+    else:
+        nxt = g._next_in_play(p)  # G5.4 接风
+        g._events.append(Event(len(g._codes) + 1, "jie_feng", nxt))
+        new_round(g, nxt)
+
+
+def new_round(g: State, leader: int) -> None:
+    g._top = None
+    g._top_seat = 0
+    g._passed = 0
+    g._yielder = 0
+    g._gprot = False
+    g._yprot = False
+    if g._burner and g._status[g._burner] != IN_PLAY:
+        g._burner = 0
+    g._queue = [leader]
+
+
+def check_over(g: State) -> bool:
+    """G10.3 圈三 (a 革命 player counts as 三科 with his mates first and second, G10.5), or G10.4: at
+    most one player in play still holds cards."""
+    fin = g._finished
+    mv = len(g._codes) + 1
+    if len(fin) >= 3 and fin[0] % 2 == fin[1] % 2 == fin[2] % 2:
+        g._quan_san = True
+        g._quan_winners = fin[:3]
+    elif (
+        g.preset.revolution
+        and len(g._revolt) == 1
+        and len(fin) >= 2
+        and fin[0] % 2 == fin[1] % 2 == g._revolt[0] % 2
+    ):
+        g._quan_san = True  # 大纲 第二十三条: the revolutionary counts as 三科
+        g._quan_winners = [fin[0], fin[1], g._revolt[0]]
+    if g._quan_san:
+        g._over = True
+        g._queue = []
+        g._events.append(Event(mv, "quan_san", g._quan_winners[0]))
+        return True
+    holders = [s for s in SEATS if g._status[s] == IN_PLAY]
+    if len(holders) <= 1:
+        g._over = True
+        g._queue = []
+        return True
+    return False
