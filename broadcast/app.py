@@ -232,7 +232,8 @@ class Studio:
 
     def _asrun(self) -> None:
         from broadcast.core.db import StorageError
-        from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
+        from broadcast.sponsors.asrun import AsRunLog
+        from broadcast.sponsors.recorder import AsRunRecorder
 
         try:
             self.asrun = AsRunLog.open(self.db_path)

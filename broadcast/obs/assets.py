@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,7 @@ def default_roots() -> dict[str, Path]:
     return {"/assets/sponsors/": resources.sponsor_assets_dir(), "/overlay/": resources.overlays_dir()}
 
 
-def server_roots(server: object) -> dict[str, Path]:
+def server_roots(server: Any) -> dict[str, Path]:
     """The roots of a running :class:`~broadcast.overlay.server.OverlayServer`."""
     roots = {f"/assets/{k}/": Path(v) for k, v in getattr(server, "asset_roots", {}).items()}
     roots["/overlay/"] = Path(server.overlay_root)

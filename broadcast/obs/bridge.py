@@ -16,29 +16,22 @@ returns a :class:`~concurrent.futures.Future`.
 
 The jobs live in their own files: the connection and its freeze watchdog in ``client.py``, the
 state → OBS comparison in ``sync.py`` (pure), the scenes in ``layout.py``, films in ``films.py``,
-what is on air in ``onair.py``, the operator's status in ``status.py``.
-
-On-air evidence: only what OBS confirmed — the answer to our request that changed something (the time
-it arrived), OBS's own events for changes made elsewhere (ignored when older than our last
-confirmation of the same thing), and in browser-source mode the program page's report, from inside
-OBS, that it painted a state. The show state's intention alone is never recorded as air.
+what is on air in ``onair.py``, the evidence of air (what OBS confirmed, and when) in
+``evidence.py``, proof pictures in ``proofs.py``, the cut's independent watcher in ``cutwatch.py``,
+OBS's saves of its scene collection in ``saves.py``, the operator's status in ``status.py``. This file
+is the worker: the connection's life, provisioning, sync and cuts.
 """
 
 from __future__ import annotations
 
 import copy
-import functools
-import heapq
-import io
-import itertools
 import logging
 import queue
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +40,7 @@ from broadcast.obs import layout as L
 from broadcast.obs import sync as S
 from broadcast.obs.assets import AssetResolver
 from broadcast.obs.client import ObsClient
+from broadcast.obs.cuts import ProgramCuts
 from broadcast.obs.errors import (
     ObsAuthError,
     ObsError,
@@ -54,10 +48,13 @@ from broadcast.obs.errors import (
     ObsTimeout,
     ObsUnreachable,
 )
+from broadcast.obs.evidence import Evidence
 from broadcast.obs.films import FilmPlayer, cue_film
 from broadcast.obs.graphics.raster import PictureStore, default_folder
 from broadcast.obs.onair import UP, OnAirTracker
+from broadcast.obs.proofs import Proof, ProofTaker
 from broadcast.obs.provision import ProvisionError, ProvisionReport, has_browser_source, provision
+from broadcast.obs.saves import SAVE_AFTER, SAVE_AFTER_CUT, CollectionSaver
 from broadcast.obs.settings import ObsSettings
 from broadcast.obs.status import (
     AUTH_FAILED,
@@ -67,8 +64,10 @@ from broadcast.obs.status import (
     RECONNECTING,
     STOPPED,
     BridgeStatus,
+    StatusBoard,
     reason_text,
 )
+from broadcast.obs.timers import Timers
 
 __all__ = [
     "AUTH_FAILED",
@@ -85,102 +84,12 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-PROOF_DELAY = 0.3  # a graphic is drawn on the next frame: wait a little before the shot
-PROOF_DELAY_FILM = 1.0
-PROOF_EVERY = 30.0  # seconds between automatic proofs of the same graphic and item
-SAVE_AFTER = 1.0  # OBS is asked to save its scene collection this long after a change (coalesced) …
-SAVE_AFTER_CUT = 0.3  # … and soon after a cut (a program scene OBS did not save costs a re-sync a cut) …
-SAVE_GAP = 1.0  # … but at most once a second: a save is work for OBS's UI thread, which cuts wait for
-ECHO_MEMORY = 512  # states remembered for the pages' echoes (by journal seq)
-
 
 @dataclass(frozen=True)
 class ObsEvent:
     type: str  # obs-websocket eventType
     data: dict[str, Any]
     ts: float  # receive time (epoch seconds), taken on the receive thread
-
-
-@dataclass(frozen=True)
-class Proof:
-    event_id: int | None  # the proof's own as-run row
-    jpeg: bytes
-    width: int
-    height: int
-    scene: str
-    ts: float
-
-
-class _ProgramWatch:
-    """Polls ``GetCurrentProgramScene`` on a session of its own while a cut is under way, and keeps the
-    time OBS first reported the new scene (what an independent poller of OBS sees). When the cut's
-    answer does not come in time, :meth:`detach` lets it go on watching and report the switch later
-    (OBS does switch, and its UI answers seconds later on a busy machine)."""
-
-    POLL = 0.02
-    DETACHED_FOR = 120.0  # seconds a detached watch keeps looking
-
-    def __init__(self, watcher: ObsClient | None, scene: str) -> None:
-        self.scene = scene
-        self.seen = 0.0
-        self._done = threading.Event()
-        self._watcher = watcher
-        self._report: Callable[[str, float], None] | None = None
-        self._over = False
-        self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
-        if watcher is not None and watcher.connected:
-            self._thread = threading.Thread(target=self._run, name="obs-program-watch", daemon=True)
-            self._thread.start()
-
-    def _run(self) -> None:
-        assert self._watcher is not None
-        deadline = time.monotonic() + self.DETACHED_FOR
-        seen = 0.0
-        while time.monotonic() < deadline and not seen:
-            try:
-                out, at = self._watcher.request_timed("GetCurrentProgramScene", timeout=2.0)
-            except ObsError:
-                break
-            if out.get("currentProgramSceneName") == self.scene:
-                seen = at
-            elif self._done.wait(self.POLL):
-                break
-        with self._lock:
-            self.seen, self._over = seen, True
-            report = self._report
-        if report is not None:
-            report(self.scene, seen)  # 0.0: never seen (the worker may cut again)
-
-    def detach(self, report: Callable[[str, float], None]) -> None:
-        """Keep watching after the worker gave up waiting; ``report(scene, when)`` once OBS shows it
-        (``when`` 0.0: it never did)."""
-        with self._lock:
-            over = self._over or self._thread is None
-            if not over:
-                self._report = report
-        if over:
-            report(self.scene, self.seen)
-
-    def result(self) -> float:
-        """Stop watching (one more look is allowed after the cut's answer) and say when it was seen."""
-        if self._thread is not None:  # never holds the worker long: a watcher still asking is let go
-            self._thread.join(0.1)
-            self._done.set()
-            self._thread.join(0.1)
-        return self.seen
-
-
-@dataclass(order=True)
-class _Timer:
-    due: float
-    seq: int
-    fn: Callable[[], None] = field(compare=False)
-
-
-def _bus_items(state: Mapping[str, Any]) -> dict[str, str]:
-    """The program bus as graphic → item, for the graphics that are on."""
-    return {g: str(v.get("item", "")) for g, v in state["graphics"]["program"].items() if v.get("on")}
 
 
 class ObsBridge:
@@ -215,8 +124,7 @@ class ObsBridge:
         self._state_lock = threading.Lock()
         self._sync_queued = False
         self._panic = False
-        self._status = BridgeStatus()
-        self._status_listeners: list[Callable[[BridgeStatus], None]] = []
+        self.board = StatusBoard()
         self._event_listeners: list[Callable[[ObsEvent], None]] = []
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
@@ -224,16 +132,15 @@ class ObsBridge:
         self._client: ObsClient | None = None
         self._watcher: ObsClient | None = None  # a quiet second session that times cuts
         self._close_since = 0.0
-        self._timers: list[_Timer] = []
-        self._timer_seq = itertools.count()
-        self._bus_by_seq: OrderedDict[int, dict[str, str]] = OrderedDict()
-        self._seen: dict[tuple[Any, ...], float] = {}  # what OBS's events said, when (receive thread)
-        self._proofs_at: dict[tuple[str, str], float] = {}
+        self._timers = Timers()
         self.resync_phases: dict[str, float] = {}
         self.pictures = PictureStore(self.settings.pictures_dir or default_folder())
         self._rolled_cue: tuple[str, float] | None = None  # the film cue of the state already rolled
-        self.tracker = OnAirTracker(self._record, on_graphic_on=self._graphic_went_on)
+        self.proofs = ProofTaker(self, self.settings, airlog)
+        self.evidence = Evidence(airlog, on_graphic_on=self.proofs.graphic_went_on)
         self.player = FilmPlayer(self, self.films)
+        self.saver = CollectionSaver(self.after, lambda: self._client)
+        self.cuts = ProgramCuts(self.settings, self.evidence.when, self._program_seen)
         self._link = 0
         self._reset_obs_view()
 
@@ -247,22 +154,17 @@ class ObsBridge:
         self._enabled: dict[tuple[str, str], bool] = {}
         self._confirmed_at: dict[tuple[str, str], float] = {}  # when OBS last confirmed each item
         self._sent: dict[str, dict[str, Any]] = {}  # what OBS holds per input (read back, then confirmed)
-        self._program = ""  # as OBS last confirmed
-        self._program_at = 0.0
-        self._program_asked = ""
-        self._pending_cut = ""  # a cut OBS has not answered in time: its switch is reported later
-        self._transition = ""  # OBS's current scene transition
+        self.cuts.reset()
         self._applied: dict[str, Any] | None = None  # the state last pushed to OBS
         self._front: dict[str, str] = {}  # native graphic → the picture source that shows it
         self._holds: dict[str, str] = {}  # picture source → the state's item whose picture it holds
-        self._echo_bus: dict[str, str] = {}  # browser mode: what the page inside OBS last painted
-        self._timers = []
-        self._save_at = 0.0  # when OBS is next asked to save its collection (monotonic; 0 = not asked)
-        self._saved_at = 0.0  # when it was last asked
+        self.evidence.echo_bus = {}  # browser mode: what the page inside OBS last painted
+        self._timers.clear()
+        self.saver.reset()
         self.player.forget()
 
     def __repr__(self) -> str:
-        return f"<ObsBridge {self.settings!r} {self._status.state}>"
+        return f"<ObsBridge {self.settings!r} {self.status.state}>"
 
     # -- what the film player needs (FilmHost) -------------------------------------------------
     @property
@@ -275,29 +177,36 @@ class ObsBridge:
 
     @property
     def program(self) -> str:
-        return self._program
+        return self.cuts.program
+
+    @property
+    def tracker(self) -> OnAirTracker:
+        return self.evidence.tracker
+
+    @property
+    def client(self) -> ObsClient | None:
+        return self._client
 
     def film_changed(self, film_id: str) -> None:
-        self._set_status(self._status.state, self._status.reason, self._status.detail, film=film_id)
+        self._set_status(self.status.state, self.status.reason, self.status.detail, film=film_id)
 
     def return_to_show(self, client: ObsClient) -> None:
         state = self._applied or self._state()
         self.set_program(client, L.program_scene_for(state["graphics"]["program"]))
 
     def proof_later(self, event_id: int, delay: float) -> None:
-        self.after(delay, lambda: self._auto_proof(event_id))
+        self.proofs.later(event_id, delay)
 
     def after(self, seconds: float, fn: Callable[[], None]) -> None:
-        heapq.heappush(self._timers, _Timer(time.monotonic() + seconds, next(self._timer_seq), fn))
+        self._timers.after(seconds, fn)
 
     # -- public API (any thread, never blocks beyond a timeout) --------------------------------
     @property
     def status(self) -> BridgeStatus:
-        return self._status
+        return self.board.status
 
     def add_status_listener(self, fn: Callable[[BridgeStatus], None]) -> Callable[[], None]:
-        self._status_listeners.append(fn)
-        return lambda: self._status_listeners.remove(fn) if fn in self._status_listeners else None
+        return self.board.add_listener(fn)
 
     def add_event_listener(self, fn: Callable[[ObsEvent], None]) -> Callable[[], None]:
         self._event_listeners.append(fn)
@@ -335,7 +244,7 @@ class ObsBridge:
     def flush(self, timeout: float = 2.0) -> bool:
         """Wait until every state change so far has reached OBS and the events OBS sent back have
         reached the as-run log (before a clean stop). False when offline or past ``timeout``."""
-        if not self._status.connected:
+        if not self.status.connected:
             return False
         try:
             # the worker applies queued syncs first; OBS's events for them arrive before the answer to
@@ -357,7 +266,7 @@ class ObsBridge:
         """Block until connected and synced (for scripts and tests; never call from the Qt thread)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self._status.connected and self._status.synced_at:
+            if self.status.connected and self.status.synced_at:
                 return True
             time.sleep(0.01)
         return False
@@ -366,8 +275,8 @@ class ObsBridge:
         """Run ``fn(client)`` on the worker; the future fails at once with ObsNotConnected while OBS
         is not connected (a console never waits on a dead link)."""
         fut: Future[Any] = Future()
-        if self._status.state not in (CONNECTED, PROVISIONING) and self._thread is not None:
-            zh, en = reason_text(self._status.reason)
+        if self.status.state not in (CONNECTED, PROVISIONING) and self._thread is not None:
+            zh, en = reason_text(self.status.reason)
             fut.set_exception(ObsNotConnected(zh=zh, en=f"OBS not connected: {en}"))
             return fut
         self._q.put(("call", (fn, fut)))
@@ -402,7 +311,7 @@ class ObsBridge:
         return proof
 
     def submit_proof(self) -> Future[Any]:
-        return self.submit(lambda c: self._proof(c, None))
+        return self.submit(lambda c: self.proofs.take(c, None))
 
     def play_film(self, film_id: str, *, reason: str = "break", timeout: float | None = None) -> None:
         """Play one film in the break scene now; program returns to the state's scene when it ends."""
@@ -425,10 +334,7 @@ class ObsBridge:
     def _on_store_change(self, change: Any) -> None:
         if change.type == "bus.panic":
             self._panic = True
-        with self._state_lock:
-            self._bus_by_seq[int(change.seq)] = _bus_items(change.state)
-            while len(self._bus_by_seq) > ECHO_MEMORY:
-                self._bus_by_seq.popitem(last=False)
+        self.evidence.remember(int(change.seq), change.state)
         self._on_change_state(change.state)
 
     def _on_change_state(self, state: dict[str, Any]) -> None:
@@ -440,19 +346,9 @@ class ObsBridge:
         self._q.put(("sync", None))
 
     def _on_obs_event(self, name: str, data: dict[str, Any], ts: float) -> None:
-        # the receive thread: never call OBS from here. What OBS says it did is noted at once, so a
-        # change confirmed by our request's (later) answer is timed by OBS's (earlier) event
-        if name == "CurrentProgramSceneChanged":
-            self._seen[("scene", str(data.get("sceneName", "")))] = ts
-        elif name == "SceneItemEnableStateChanged":
-            key = ("item", str(data.get("sceneName", "")), int(data.get("sceneItemId", -1)))
-            self._seen[(*key, bool(data.get("sceneItemEnabled")))] = ts
+        # the receive thread: never call OBS from here
+        self.evidence.note_event(name, data, ts)
         self._q.put(("event", ObsEvent(name, data, ts)))
-
-    def _when(self, key: tuple[Any, ...], sent: float, answered: float) -> float:
-        """When OBS made a change we asked for at ``sent``: its event if it came, else its answer."""
-        seen = self._seen.get(key, 0.0)
-        return seen if sent <= seen <= answered else answered
 
     def _on_obs_close(self, reason: str, cause: str, since: float) -> None:
         self._close_since = since
@@ -506,7 +402,7 @@ class ObsBridge:
         state = (
             AUTH_FAILED
             if isinstance(exc, ObsAuthError)
-            else (RECONNECTING if self._status.connects else CONNECTING)
+            else (RECONNECTING if self.status.connects else CONNECTING)
         )
         self.tracker.down(time.time(), exc.cause, detail=str(exc))
         self._set_status(state, reason, f"{self.settings.host}:{self.settings.port} — {exc}")
@@ -525,14 +421,14 @@ class ObsBridge:
             if kind == "call":
                 _fn, fut = arg
                 if fut.set_running_or_notify_cancel():
-                    zh, en = reason_text(self._status.reason)
+                    zh, en = reason_text(self.status.reason)
                     fut.set_exception(ObsNotConnected(zh=zh, en=f"OBS not connected: {en}"))
             elif kind == "sync":
                 with self._state_lock:
                     self._sync_queued = False
 
     def _connect(self) -> None:
-        if not self._status.connects and self._status.state == STOPPED:
+        if not self.status.connects and self.status.state == STOPPED:
             self._set_status(CONNECTING, "connecting", f"{self.settings.host}:{self.settings.port}")
         t_open = time.monotonic()
         client = ObsClient(self.settings, on_event=self._on_obs_event, on_close=self._on_obs_close)
@@ -566,8 +462,8 @@ class ObsBridge:
             phases = {"connect": time.monotonic() - t_open}
             self._browser = has_browser_source([str(k) for k in kinds.get("inputKinds", [])])
             if studio.get("studioModeEnabled"):
-                self._leave_studio_mode(client)
-            self._program = self._program_asked = str(program.get("currentProgramSceneName", ""))
+                self.cuts.leave_studio_mode(client)
+            self.cuts.program = self.cuts.asked = str(program.get("currentProgramSceneName", ""))
             self._provision(client)
             phases["provision"] = time.monotonic() - t_open - sum(phases.values())
             confirmed = self._sync(client)
@@ -581,14 +477,14 @@ class ObsBridge:
         ts = min(confirmed or time.time(), time.time())
         self.tracker.up(ts, {"obs_version": str(version.get("obsVersion", "")), "browser": self._browser})
         self._observe(ts)
-        st = self._status
+        st = self.status
         self._set_status(
             CONNECTED,
             "on_air",
             "",
             obs_version=str(version.get("obsVersion", "")),
             browser_source=self._browser,
-            program_scene=self._program,
+            program_scene=self.cuts.program,
             # on air when OBS showed it (its answers, events, the cut's watcher), not when the last
             # answer came back
             synced_at=time.monotonic() - (time.time() - ts),
@@ -598,14 +494,12 @@ class ObsBridge:
         )
 
     def _serve(self, client: ObsClient) -> None:
-        timeout = 0.25
-        if self._timers:
-            timeout = max(0.0, min(timeout, self._timers[0].due - time.monotonic()))
+        timeout = self._timers.wait(0.25)
         try:
             kind, arg = self._q.get(timeout=timeout)
         except queue.Empty:
             kind, arg = "idle", None
-        self._run_timers()
+        self._timers.run_due()
         if not client.connected:
             if kind == "call":
                 self._q.put((kind, arg))  # answered by _idle once the loss is handled
@@ -619,16 +513,13 @@ class ObsBridge:
             if link != self._link:
                 pass  # seen on a connection since lost: the re-sync asked OBS afresh
             elif ts:
-                self._program_seen(scene, ts)
-            elif scene == self._pending_cut:  # OBS never showed it: the state's scene is asked again
-                self._pending_cut = ""
+                self.cuts.seen(scene, ts)
+            elif scene == self.cuts.pending:  # OBS never showed it: the state's scene is asked again
+                self.cuts.pending = ""
                 self._on_change_state(self._state())
         elif kind == "echo":
             seq, ts = arg
-            with self._state_lock:
-                bus = self._bus_by_seq.get(seq)
-            if bus is not None and self._browser:
-                self._echo_bus = dict(bus)
+            if self._browser and self.evidence.painted(seq):
                 self._observe(ts)
         elif kind == "call":
             fn, fut = arg
@@ -637,15 +528,6 @@ class ObsBridge:
                     fut.set_result(fn(client))
                 except BaseException as exc:  # noqa: BLE001 - handed to the caller
                     fut.set_exception(exc)
-
-    def _run_timers(self) -> None:
-        now = time.monotonic()
-        while self._timers and self._timers[0].due <= now:
-            t = heapq.heappop(self._timers)
-            try:
-                t.fn()
-            except ObsError as exc:
-                log.warning("OBS timer task failed: %s", exc)
 
     def _close_watcher(self) -> None:
         watcher, self._watcher = self._watcher, None
@@ -706,9 +588,9 @@ class ObsBridge:
         self._item_of_id = {(sc, iid): src for (sc, src), iid in rep.item_ids.items()}
         self._enabled = dict(rep.enabled)
         self._sent = copy.deepcopy(rep.settings)
-        self._transition = rep.transition
+        self.cuts.transition = rep.transition
         if rep.changed or rep.inputs_updated or rep.transforms_set:
-            self._save_soon(SAVE_AFTER)
+            self.saver.soon(SAVE_AFTER)
         return rep
 
     def _sync(self, client: ObsClient) -> float:
@@ -733,7 +615,7 @@ class ObsBridge:
             sent=self._sent,
             enabled=self._enabled,
             item_ids=self._item_ids,
-            program=self._pending_cut or self._program,
+            program=self.cuts.pending or self.cuts.program,
             want_scene=want,
             files=files,
             front=self._front,
@@ -761,45 +643,16 @@ class ObsBridge:
         elif plan.cut() is not None:
             cut = "Cut" if panic or state["graphics"].get("transition") == "cut" else self.settings.transition
             self.set_program(client, plan.program, transition=cut)
-            last = max(last, self._program_at)
+            last = max(last, self.cuts.program_at)
         sent = time.time()
         results, at = client.pipeline_timed(plan.last(), timeout=max(self.settings.timeout, 5.0))
         last = max(last, self._confirm(plan.last(), results, sent, at))
         if not plan.empty:
-            self._save_soon(SAVE_AFTER)  # (a cut has asked for it sooner)
+            self.saver.soon(SAVE_AFTER)  # (a cut has asked for it sooner)
         self._set_status(
-            self._status.state, self._status.reason, self._status.detail, program_scene=self._program
+            self.status.state, self.status.reason, self.status.detail, program_scene=self.cuts.program
         )
         return last
-
-    def _save_soon(self, delay: float) -> None:
-        """Have OBS save its scene collection in ``delay`` seconds (one save for a burst of changes)."""
-        now = time.monotonic()
-        due = max(now + delay, self._saved_at + SAVE_GAP)
-        if self._save_at and self._save_at <= due:
-            return
-        self._save_at = due
-        self.after(due - now, self._save)
-
-    def _save(self) -> None:
-        """OBS saves its scene collection when a scene is renamed, not when we cut, move, show or set
-        something: renaming the empty 存档 scene and back makes it save, so that after a crash OBS comes
-        back showing the show as it last was (program scene, shown items, transforms, pictures) and the
-        re-sync has next to nothing to change — no cut waiting for OBS's UI. Sent without waiting: only
-        OBS's UI thread has work to do."""
-        if not self._save_at or time.monotonic() < self._save_at - 0.001:
-            return  # an earlier save was done, or a later one is due
-        self._save_at = 0.0
-        self._saved_at = time.monotonic()
-        client = self._client
-        if client is None or not client.connected:
-            return
-        client.post(
-            [
-                ("SetSceneName", {"sceneName": L.SCENE_SAVE, "newSceneName": L.SCENE_SAVE_ASIDE}),
-                ("SetSceneName", {"sceneName": L.SCENE_SAVE_ASIDE, "newSceneName": L.SCENE_SAVE}),
-            ]
-        )
 
     def _confirm(
         self,
@@ -813,7 +666,7 @@ class ObsBridge:
         if calls:
             at = max(
                 [
-                    self._when(
+                    self.evidence.when(
                         ("item", d["sceneName"], d["sceneItemId"], bool(d["sceneItemEnabled"])), sent, at
                     )
                     for t, d in calls
@@ -868,103 +721,34 @@ class ObsBridge:
             self.player.stop(client, "interrupted")
         return want, ""
 
-    def _leave_studio_mode(self, client: ObsClient) -> None:
-        """The bridge switches program itself; in studio mode OBS would put a private copy of the scene
-        on program (its "duplicate scene" default), which our show/hide of items never reaches: the
-        as-run would say what program does not show. Studio mode is switched off, and said."""
-        log.warning("OBS 工作室模式已关闭：节目由本软件切换 / OBS studio mode off: the bridge cuts program")
-        client.request("SetStudioModeEnabled", {"studioModeEnabled": False})
-
     def set_program(self, client: ObsClient, scene: str, *, transition: str = "") -> None:
-        """Cut program to ``scene`` with OBS's ``transition`` (Cut for CUT and panic, the configured one
-        for TAKE). Timed as OBS switched (the watcher session, OBS's event, else its answer); when OBS's
-        answer does not come in time the switch is still recorded once OBS shows it."""
-        if scene == self._program_asked and scene == self._program:
-            return
-        calls: list[S.Request] = []
-        if transition and transition != self._transition:
-            calls.append(("SetCurrentSceneTransition", {"transitionName": transition}))
-            if transition != "Cut":
-                calls.append(
-                    (
-                        "SetCurrentSceneTransitionDuration",
-                        {"transitionDuration": int(self.settings.transition_ms)},
-                    )
-                )
-        calls.append(("SetCurrentProgramScene", {"sceneName": scene}))
-        sent = time.time()
-        watch = _ProgramWatch(self._watcher, scene)
-        self._pending_cut = scene
-        try:
-            # OBS answers a cut only once its UI has caught up (seconds on a busy machine): a long
-            # wait is not a fault here, the freeze watchdog tells a frozen OBS apart
-            results, at = client.pipeline_timed(calls, timeout=self.settings.cut_timeout)
-        except ObsTimeout:
-            # OBS may still switch: the watcher (or OBS's event) reports it when it does — on this
-            # connection only (a report after a reconnect would be older than what OBS said since)
-            link = self._link
-            watch.detach(lambda sc, ts: self._q.put(("program_seen", (link, sc, ts))))
-            raise
-        except ObsError:
-            seen = watch.result()
-            self._pending_cut = ""
-            if seen:  # OBS did switch (the watcher saw it) before the link went: that aired
-                self._program_seen(scene, seen)
-            raise
-        seen = watch.result()
-        self._pending_cut = ""
-        for (rtype, data), r in zip(calls, results, strict=True):
-            if isinstance(r, ObsError):
-                if rtype == "SetCurrentProgramScene":
-                    raise r
-                log.warning("OBS transition %s: %s", data, r)
-            elif rtype == "SetCurrentSceneTransition":
-                self._transition = str(data["transitionName"])
-        # OBS switches program at once, then may spend seconds in its UI (the scene's source list)
-        # before its event and its answer go out: the watcher saw the switch as any poller would
-        at = min(self._when(("scene", scene), sent, at), seen or at)
-        self._program_asked = scene
-        self._program_seen(scene, at, force=True)
+        """Cut program to ``scene`` (see :meth:`ProgramCuts.cut`); a switch OBS answers too late is
+        reported on this connection only (a report after a reconnect would be older than what OBS said
+        since)."""
+        link = self._link
+        self.cuts.cut(
+            client,
+            self._watcher,
+            scene,
+            transition=transition,
+            late=lambda sc, ts: self._q.put(("program_seen", (link, sc, ts))),
+        )
 
-    def _program_now(self, client: ObsClient) -> str:
-        """What OBS's program shows now ("" when OBS does not answer). OBS sends its program-scene event
-        at the end of the transition: the event of an earlier cut can arrive after a later cut was
-        seen, and must not be taken for a new switch — so an event that disagrees with what we know is
-        checked against OBS's state before it counts."""
-        try:
-            out = client.request("GetCurrentProgramScene")
-        except ObsError as exc:
-            log.warning("OBS program scene not confirmed: %s", exc)
-            return ""
-        return str(out.get("currentProgramSceneName", ""))
-
-    def _program_seen(self, scene: str, ts: float, *, force: bool = False) -> None:
-        """OBS showed ``scene`` on program from ``ts`` (its answer, its event, or the watcher)."""
-        if scene == self._pending_cut:
-            self._pending_cut = ""
-        if scene == self._program and not force:
-            return
-        if not force and ts < self._program_at:
-            return  # older than what OBS confirmed since
-        self._program = self._program_asked = scene
-        self._program_at = ts
+    def _program_seen(self, scene: str, ts: float) -> None:
+        """OBS switched program to ``scene`` at ``ts``."""
         self._observe(ts)
-        self._save_soon(SAVE_AFTER_CUT)  # OBS does not save a cut: it comes back on it after a crash
-        self._set_status(self._status.state, self._status.reason, self._status.detail, program_scene=scene)
+        self.saver.soon(SAVE_AFTER_CUT)  # OBS does not save a cut: it comes back on it after a crash
+        self._set_status(self.status.state, self.status.reason, self.status.detail, program_scene=scene)
 
     # -- OBS events ----------------------------------------------------------------------------
     def _handle_event(self, client: ObsClient, ev: ObsEvent) -> None:
         t, d = ev.type, ev.data
         if t == "CurrentProgramSceneChanged":
-            scene = str(d.get("sceneName", ""))
-            if scene != self._program and ev.ts >= self._program_at and self._program_now(client) == scene:
-                # a cut made elsewhere, or ours that OBS answered too late: OBS shows it now
-                self._program_asked = scene
-                self._program_seen(scene, ev.ts)
+            self.cuts.scene_event(client, str(d.get("sceneName", "")), ev.ts)
         elif t == "CurrentSceneTransitionChanged":
-            self._transition = str(d.get("transitionName", ""))
+            self.cuts.transition = str(d.get("transitionName", ""))
         elif t == "StudioModeStateChanged" and d.get("studioModeEnabled"):
-            self._leave_studio_mode(client)
+            self.cuts.leave_studio_mode(client)
         elif t == "SceneItemEnableStateChanged":
             scene, iid = str(d.get("sceneName", "")), int(d.get("sceneItemId", -1))
             src = self._item_of_id.get((scene, iid))
@@ -985,91 +769,9 @@ class ObsBridge:
                 log.exception("OBS event listener failed")
 
     def _observe(self, ts: float) -> None:
-        """Tell the tracker what OBS confirmed is on program now (graphic → item)."""
-        lay, prog = self._layout, self._program
-        shown: dict[str, str] = {}
-        if lay is not None and prog in lay.scenes:
-            if lay.browser:
-                if prog != L.SCENE_BREAK and self._enabled.get((prog, L.INPUT_OVERLAY), False):
-                    shown = dict(self._echo_bus)
-            else:
-                # a graphic is on air while OBS shows one of its picture sources (the top one, when it
-                # shows both for a moment while a new picture takes over): as the item it holds
-                for g, items in L.graphic_items(lay, prog).items():
-                    on = [i.source for i in items if self._enabled.get((prog, i.source), False)]
-                    if on:
-                        shown[g] = self._holds.get(on[-1], "")
-        self.tracker.observe(ts, prog, shown, source="echo" if lay is not None and lay.browser else "obs")
-
-    # -- as-run and proof ----------------------------------------------------------------------
-    def _record(
-        self, ts: float, kind: str, subject: str, detail: dict[str, Any], source: str = "obs"
-    ) -> int | None:
-        if self.airlog is None:
-            return None
-        try:
-            return int(
-                self.airlog.record(
-                    A.AirEvent(ts=ts, kind=kind, subject=subject, source=source, episode="", detail=detail)
-                )
-            )
-        except Exception:  # noqa: BLE001 - the as-run store must not stop the show
-            log.exception("as-run record failed (%s %s)", kind, subject)
-            return None
-
-    def _graphic_went_on(self, graphic: str, event_id: int) -> None:
-        # one proof per sponsor graphic and item per PROOF_EVERY seconds: a screenshot makes OBS render
-        # the scene once more, which a busy software renderer pays for in seconds
-        item = self.tracker.on_air.get(graphic, "")
-        now = time.monotonic()
-        if graphic in L.SPONSOR_GRAPHICS and now - self._proofs_at.get((graphic, item), -1e9) >= PROOF_EVERY:
-            self._proofs_at[(graphic, item)] = now
-            self.after(PROOF_DELAY, functools.partial(self._auto_proof, event_id))
-
-    def _auto_proof(self, event_id: int) -> None:
-        if self._client is not None and self._client.connected and self.tracker.link == UP:
-            self._proof(self._client, event_id)
-
-    def _proof(self, client: ObsClient, event_id: int | None) -> Proof:
-        scene = self._program or str(
-            client.request("GetCurrentProgramScene").get("currentProgramSceneName", "")
-        )
-        jpeg = client.screenshot(
-            scene,
-            width=self.settings.proof_width,
-            fmt="jpg",
-            quality=80,
-            timeout=max(self.settings.timeout, 10.0),
-        )
-        from PIL import Image
-
-        with Image.open(io.BytesIO(jpeg)) as im:
-            w, h = im.size
-        ts = time.time()
-        proof_id: int | None = None
-        if self.airlog is not None:
-            try:
-                proof_id = int(self.airlog.attach_proof(event_id, jpeg, w, h, ts))
-            except Exception:  # noqa: BLE001
-                log.exception("as-run attach_proof failed")
-        return Proof(proof_id, jpeg, w, h, scene, ts)
+        """Tell the evidence what OBS confirmed is on program now."""
+        self.evidence.observe(ts, self._layout, self.cuts.program, self._enabled, self._holds)
 
     # -- status --------------------------------------------------------------------------------
     def _set_status(self, state: str, reason: str, detail: str = "", **kw: Any) -> None:
-        old = self._status
-        zh, en = reason_text(reason)
-        new = replace(old, state=state, reason=reason, message_zh=zh, message_en=en, detail=detail, **kw)
-        if state != old.state:
-            new = replace(new, since=time.time())
-        if state != CONNECTED and state != old.state:
-            new = replace(new, synced_at=0.0)
-        if new == old:
-            return
-        self._status = new
-        if (state, reason) != (old.state, old.reason):
-            log.info("OBS bridge: %s %s", zh, detail)
-        for fn in list(self._status_listeners):
-            try:
-                fn(new)
-            except Exception:  # noqa: BLE001
-                log.exception("OBS status listener failed")
+        self.board.set(state, reason, detail, **kw)

@@ -34,10 +34,11 @@ import itertools
 import json
 import logging
 import select
+import socket
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import websocket
 from obswebsocket import requests as obs_requests
@@ -72,6 +73,14 @@ def auth_string(password: str, salt: str, challenge: str) -> str:
     """obs-websocket v5 authentication (protocol document, "Creating an authentication string")."""
     secret = base64.b64encode(hashlib.sha256((password + salt).encode()).digest()).decode()
     return base64.b64encode(hashlib.sha256((secret + challenge).encode()).digest()).decode()
+
+
+def _abort(ws: websocket.WebSocket) -> None:
+    ws.abort()  # type: ignore[no-untyped-call]  # websocket-client leaves abort() unannotated
+
+
+def _open(ws: websocket.WebSocket, url: str, timeout: float) -> None:
+    ws.connect(url, timeout=timeout, suppress_origin=True)  # type: ignore[no-untyped-call]
 
 
 def build_request(request_type: str, data: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
@@ -126,21 +135,21 @@ class ObsClient:
         ws = websocket.WebSocket(enable_multithread=True)
         where = f"{s.host}:{s.port}"
         try:
-            ws.connect(url, timeout=s.connect_timeout, suppress_origin=True)
+            _open(ws, url, s.connect_timeout)
         except ConnectionRefusedError:
-            ws.abort()
+            _abort(ws)
             raise ObsUnreachable(
                 zh=f"{where} 没有程序在监听（OBS 未运行、未开 WebSocket 服务器或端口不对）",
                 en=f"nothing is listening at {where} (OBS not running, websocket server off, or wrong port)",
             ) from None
         except (TimeoutError, websocket.WebSocketTimeoutException):
-            ws.abort()
+            _abort(ws)
             raise ObsHandshakeTimeout(
                 zh=f"{where} 端口有响应但不握手（OBS 冻结或忙）",
                 en=f"{where} accepted the connection but did not answer in {s.connect_timeout:.1f}s",
             ) from None
         except (OSError, websocket.WebSocketException) as exc:
-            ws.abort()
+            _abort(ws)
             raise ObsUnreachable(
                 zh=f"无法连接 OBS（{where}）：{exc or type(exc).__name__}",
                 en=f"cannot connect to OBS at {url}: {exc or type(exc).__name__}",
@@ -148,16 +157,16 @@ class ObsClient:
         try:
             self._identify(ws, EVENTS_ALL)
         except (TimeoutError, websocket.WebSocketTimeoutException):
-            ws.abort()
+            _abort(ws)
             raise ObsHandshakeTimeout(
                 zh=f"{where} 端口有响应但不握手（OBS 冻结或不是 obs-websocket）",
                 en=f"{where}: no obs-websocket Hello/Identify within {s.connect_timeout:.1f}s",
             ) from None
         except ObsError:
-            ws.abort()
+            _abort(ws)
             raise
         except (OSError, websocket.WebSocketException, ValueError, KeyError) as exc:
-            ws.abort()
+            _abort(ws)
             raise ObsConnectError(
                 zh=f"OBS（{where}）握手中断",
                 en=f"OBS at {where} broke off the handshake ({type(exc).__name__})",
@@ -237,7 +246,7 @@ class ObsClient:
         ws = self._ws
         if ws is not None:
             try:
-                ws.abort()
+                _abort(ws)
             except Exception:  # noqa: BLE001 - a socket already gone
                 pass
         me = threading.current_thread()
@@ -266,14 +275,14 @@ class ObsClient:
         s = self.settings
         ws = websocket.WebSocket(enable_multithread=True)
         try:
-            ws.connect(f"ws://{s.host}:{s.port}", timeout=s.connect_timeout, suppress_origin=True)
+            _open(ws, f"ws://{s.host}:{s.port}", s.connect_timeout)
             self._identify(ws, 0)
             if ws.sock is None:
                 return None
             ws.sock.settimeout(max(s.timeout, 1.0))
             return ws
         except (OSError, websocket.WebSocketException, ObsError, ValueError, KeyError):
-            ws.abort()
+            _abort(ws)
             return None
 
     def _keepalive(self) -> None:
@@ -301,12 +310,13 @@ class ObsClient:
                             )
                             asked[rid] = now
                         except (OSError, websocket.WebSocketException):
-                            probe.abort()
+                            _abort(probe)
                             probe = None
                             continue
                     try:
                         wait = step
-                        while select.select([probe.sock], [], [], wait)[0]:  # everything waiting
+                        sock = cast(socket.socket, probe.sock)
+                        while select.select([sock], [], [], wait)[0]:  # everything waiting
                             wait = 0.0
                             opcode, frame = probe.recv_data_frame(True)
                             if opcode == websocket.ABNF.OPCODE_CLOSE:
@@ -317,7 +327,7 @@ class ObsClient:
                             if rid in asked:
                                 judge.answered(got, got - asked.pop(rid))
                     except (OSError, websocket.WebSocketException, ValueError):
-                        probe.abort()
+                        _abort(probe)
                         probe = None
                         continue
                     for rid in [r for r, t in asked.items() if now - t > s.freeze_max * 2]:
@@ -341,7 +351,7 @@ class ObsClient:
                     return
         finally:
             if probe is not None:
-                probe.abort()
+                _abort(probe)
 
     def _recv_loop(self) -> None:
         ws = self._ws

@@ -8,7 +8,13 @@ The password never appears in it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+log = logging.getLogger("broadcast.obs.bridge")
 
 # states
 STOPPED = "stopped"
@@ -82,3 +88,35 @@ class BridgeStatus:
 
 def reason_text(reason: str) -> tuple[str, str]:
     return REASONS.get(reason, (reason, reason))
+
+
+class StatusBoard:
+    """The bridge's current :class:`BridgeStatus` and the listeners told of each change (called on the
+    worker thread; a Qt console re-emits them as signals)."""
+
+    def __init__(self) -> None:
+        self.status = BridgeStatus()
+        self._listeners: list[Callable[[BridgeStatus], None]] = []
+
+    def add_listener(self, fn: Callable[[BridgeStatus], None]) -> Callable[[], None]:
+        self._listeners.append(fn)
+        return lambda: self._listeners.remove(fn) if fn in self._listeners else None
+
+    def set(self, state: str, reason: str, detail: str = "", **kw: Any) -> None:
+        old = self.status
+        zh, en = reason_text(reason)
+        new = replace(old, state=state, reason=reason, message_zh=zh, message_en=en, detail=detail, **kw)
+        if state != old.state:
+            new = replace(new, since=time.time())
+        if state != CONNECTED and state != old.state:
+            new = replace(new, synced_at=0.0)
+        if new == old:
+            return
+        self.status = new
+        if (state, reason) != (old.state, old.reason):
+            log.info("OBS bridge: %s %s", zh, detail)
+        for fn in list(self._listeners):
+            try:
+                fn(new)
+            except Exception:  # noqa: BLE001
+                log.exception("OBS status listener failed")

@@ -35,7 +35,8 @@ from broadcast.core.airlog import (
     PROOF,
 )
 from broadcast.sponsors.actions import charity_share
-from broadcast.sponsors.asrun import SHOT, ChainCheck, Episode, Prize, StoredEvent
+from broadcast.sponsors.asrun import SHOT, Episode, Prize, StoredEvent
+from broadcast.sponsors.chain import ChainCheck
 from broadcast.sponsors.placements import Placements, Slot
 
 TOLERANCE = 0.5  # s: a 5 s bumper on air 4.6 s counts; 3 s does not
@@ -386,7 +387,8 @@ def compute(
         flags.append("本期没有记录结束时间（程序未正常停止）：以最后一条播出记录为节目结束")
     sources = set(EVIDENCE_SOURCES) | ({"rehearsal"} if rehearsal else set())
     if rehearsal:
-        watched, outages = [(start, end)], []
+        watched: list[Span] = [(start, end)]
+        outages: list[Outage] = []
     else:
         watched, outages = watched_spans(events, start, end, link_at_start)
     evidence_rows = [e for e in events if e.source in sources and e.kind not in (OBS_UP, OBS_DOWN)]

@@ -190,7 +190,7 @@ def write_xlsx(x: EpisodeExposure, p: Placements, path: Path) -> Path:
             )
             _mark(ws, ws.max_row, m)
     _widths(ws, [16, 26, 26, 12, 10, 6, 8, 70])
-    ws.freeze_panes = ws.cell(row=len(_facts(x, p)) + 4, column=1)
+    ws.freeze_panes = f"A{len(_facts(x, p)) + 4}"
     used: set[str] = {"汇总", "OBS中断", "播出记录", "九宫格抽奖", "爱心基金"}
     for s in x.sponsors:
         title = _sheet_title(s.name, used)

@@ -14,8 +14,9 @@ from datetime import datetime
 
 from broadcast.clock import STUDIO_TZ
 from broadcast.core.store import ShowStore
-from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
+from broadcast.sponsors.asrun import AsRunLog
 from broadcast.sponsors.placements import Placements
+from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.rundown import build_rundown
 from broadcast.studio import open_store
 

@@ -18,10 +18,11 @@ from broadcast.console.docks.graphics import KEYS, native
 from broadcast.core import airlog as A
 from broadcast.core.airlog import AirEvent
 from broadcast.show.actions import GRAPHICS
-from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
+from broadcast.sponsors.asrun import AsRunLog
 from broadcast.sponsors.cuerunner import CueRunner
 from broadcast.sponsors.exposure import compute
 from broadcast.sponsors.placements import load_placements
+from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.simulate import ScriptClock, air_start
 from broadcast.studio import open_store
 from tests.console.conftest import NAMES, TEAMS

@@ -20,10 +20,11 @@ from broadcast.core import airlog as A
 from broadcast.obs import layout as L
 from broadcast.obs.bridge import ObsBridge, ObsEvent
 from broadcast.obs.headless import HeadlessObs
-from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
+from broadcast.sponsors.asrun import AsRunLog
 from broadcast.sponsors.cuerunner import CueRunner
 from broadcast.sponsors.exposure import compute
 from broadcast.sponsors.placements import load_placements
+from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.studio import open_store
 
 from .conftest import bridge_settings

@@ -27,9 +27,10 @@ from broadcast.obs.bridge import ObsBridge
 from broadcast.obs.client import ObsClient
 from broadcast.obs.errors import ObsError
 from broadcast.obs.headless import HeadlessObs
-from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder
+from broadcast.sponsors.asrun import AsRunLog
 from broadcast.sponsors.exposure import compute
 from broadcast.sponsors.placements import load_placements
+from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.report import write_reports
 from broadcast.studio import default_state, open_store
 

@@ -406,7 +406,7 @@ def test_a_cut_given_up_on_is_reported_when_obs_shows_it_and_never_when_it_does_
 ) -> None:
     import threading
 
-    from broadcast.obs.bridge import _ProgramWatch
+    from broadcast.obs.cutwatch import ProgramWatch as _ProgramWatch
 
     got: list[tuple[str, float]] = []
     done = threading.Event()
@@ -472,11 +472,11 @@ def test_a_program_event_that_disagrees_with_obs_is_checked_before_it_counts(tmp
     settings = ObsSettings(port=4455, pictures_dir=str(tmp_path))
     bridge = ObsBridge(open_store(tmp_path / "s.sqlite"), settings, airlog=rec)
     bridge.tracker.up(100.0)
-    bridge._program, bridge._program_at = L.SCENE_LEADERBOARD, 101.0
+    bridge.cuts.program, bridge.cuts.program_at = L.SCENE_LEADERBOARD, 101.0
     late = ObsEvent("CurrentProgramSceneChanged", {"sceneName": L.SCENE_GAME}, 101.5)
     bridge._handle_event(Client(L.SCENE_LEADERBOARD), late)  # type: ignore[arg-type]
-    assert bridge._program == L.SCENE_LEADERBOARD and not rec.kinds("program_scene")
+    assert bridge.cuts.program == L.SCENE_LEADERBOARD and not rec.kinds("program_scene")
     elsewhere = ObsEvent("CurrentProgramSceneChanged", {"sceneName": L.SCENE_GAME}, 102.0)
     bridge._handle_event(Client(L.SCENE_GAME), elsewhere)  # type: ignore[arg-type]
-    assert bridge._program == L.SCENE_GAME
+    assert bridge.cuts.program == L.SCENE_GAME
     assert [(e.subject, e.ts) for e in rec.kinds("program_scene")] == [(L.SCENE_GAME, 102.0)]

@@ -41,9 +41,10 @@ from broadcast.core.airlog import (
     PROGRAM_SCENE,
     AirEvent,
 )
-from broadcast.sponsors.asrun import AsRunLog, AsRunRecorder, verify_chain
+from broadcast.sponsors.asrun import AsRunLog, verify_chain
 from broadcast.sponsors.exposure import EpisodeExposure, Metric, compute
 from broadcast.sponsors.placements import Placements
+from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.report import render_html, write_reports
 from broadcast.sponsors.simulate import ScriptClock, air_start
 from broadcast.studio import open_store

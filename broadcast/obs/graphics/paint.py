@@ -68,7 +68,7 @@ def text_settings(
     }
 
 
-def color_settings(color: str, w: int, h: int, alpha: int = 255) -> dict[str, Any]:
+def color_settings(color: str, w: float, h: float, alpha: int = 255) -> dict[str, Any]:
     return {"color": abgr(color, alpha), "width": int(w), "height": int(h)}
 
 
@@ -139,7 +139,7 @@ class Painter:
             settings["color2"] = abgr(color2)
         self.add(name, TEXT, settings, x, y, align=align, fit=fit)
 
-    def rect(self, name: str, c: str, x: float, y: float, w: int, h: int, alpha: int = 255) -> None:
+    def rect(self, name: str, c: str, x: float, y: float, w: float, h: float, alpha: int = 255) -> None:
         self.add(name, COLOR, color_settings(c, w, h, alpha), x, y)
 
     def image(self, name: str, ref: str, x: float, y: float, bw: int, bh: int) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from broadcast.obs.graphics.paint import (
     DARK_INK,
@@ -117,7 +117,8 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
     p.rect("比分·桌面", "#0f3d2a", tx + 260, ty + 82, 200, 146)
     p.image("比分·冠名标", title.get("logo", ""), tx + 310, ty + 90, 100, 64)
     felt = str(title.get("name") or st.get("show", {}).get("title") or "")  # no sponsor: the show
-    paid = "sponsor" if title.get("name") else "text"  # the 冠名's paid name keeps its higher floor
+    # the 冠名's paid name keeps its higher floor
+    paid: Literal["text", "sponsor"] = "sponsor" if title.get("name") else "text"
     p.text("比分·冠名", felt, 20, tx + 360, ty + 178, bold=True, align=ALIGN_CENTER, fit=(188, 30), role=paid)
     p.text(
         "比分·冠名字",
@@ -212,7 +213,7 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
     lseat = int(last.get("seat") or 0)
 
     def who(num: int) -> tuple[str, str]:
-        s = next((x for x in seats if int(x.get("seat", 0)) == num), {})
+        s: dict[str, Any] = next((x for x in seats if int(x.get("seat", 0)) == num), {})
         return f"{num}号 {s.get('name') or ''}".strip(), TEAM_LIGHT[team_of({**s, "seat": num})]
 
     l1 = by + 24
