@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ import pytest
 pytest_plugins = ("tests.session_guard",)
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# the studio's signing key (broadcast/core/signing.py) is one per test run, never the user's own
+os.environ.setdefault("GOUJI_STUDIO_KEY_DIR", tempfile.mkdtemp(prefix="gouji-key-"))
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
