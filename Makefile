@@ -26,7 +26,7 @@ lint: setup-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy --strict engine broadcast/core broadcast/studio.py broadcast/tokens.py broadcast/show broadcast/game \
-	  broadcast/sponsors/placements broadcast/sponsors/media.py broadcast/resources.py broadcast/clock.py
+	  broadcast/sponsors/placements broadcast/media.py broadcast/resources.py broadcast/clock.py
 
 bench: setup-dev
 	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

@@ -203,7 +203,7 @@ class Studio:
 
     def _sponsors(self) -> None:
         from broadcast import project
-        from broadcast.sponsors.placements import PlacementError, load_placements
+        from broadcast.sponsors.placements import PlacementError, load_placements, to_state
 
         if self.args.placements is None:
             self.args.placements = str(project.default_placements(self.db_path))
@@ -221,7 +221,7 @@ class Studio:
         from broadcast.core import ActionRefused
 
         try:
-            self.store.dispatch("sponsors.load", self.placements.to_state(), source="run")
+            self.store.dispatch("sponsors.load", to_state(self.placements), source="run")
         except ActionRefused as exc:  # e.g. an invisible control character in a sponsor's text
             _say(f"赞助排期有错，未加载 placements NOT loaded: {exc} / {exc.message_en}")
             self.placements = None

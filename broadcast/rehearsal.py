@@ -197,9 +197,9 @@ class Rehearsal:
         self.do("show.update", {"episode": "彩排", "round": "演示赛", "subtitle": "棋牌大明星（第一季）"})
         if placements and self.has("sponsors.load"):
             try:
-                from broadcast.sponsors.placements import load_placements
+                from broadcast.sponsors.placements import load_placements, to_state
 
-                self.do("sponsors.load", load_placements(placements).to_state())
+                self.do("sponsors.load", to_state(load_placements(placements)))
                 self.say(f"赞助排期 sponsors: {placements}")
             except Exception as exc:  # the rehearsal goes on without sponsor graphics
                 self.say(f"警告 warning: 赞助排期未加载 placements not loaded: {exc}")

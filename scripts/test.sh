@@ -11,7 +11,7 @@ mkdir -p test-artifacts
 $PY -m ruff check . || exit 1
 $PY -m ruff format --check . || { echo "ruff format: run .venv/bin/python -m ruff format ."; exit 1; }
 $PY -m mypy --strict engine broadcast/core broadcast/studio.py broadcast/tokens.py broadcast/show broadcast/game \
-  broadcast/sponsors/placements broadcast/sponsors/media.py broadcast/resources.py broadcast/clock.py broadcast/overlay \
+  broadcast/sponsors/placements broadcast/media.py broadcast/resources.py broadcast/clock.py broadcast/overlay \
   broadcast/obs broadcast/sponsors/asrun.py broadcast/sponsors/chain.py broadcast/sponsors/recorder.py \
   broadcast/sponsors/exposure.py broadcast/sponsors/report.py broadcast/sponsors/report_cli.py broadcast/journal_cli.py || exit 1
 # No test can hang the run: pytest-timeout fails a test past its timeout, and the session guard

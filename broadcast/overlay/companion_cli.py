@@ -151,7 +151,9 @@ def buttons(placements: Any = None, lang: str = "zh") -> list[dict[str, Any]]:
     sponsors: list[tuple[str, str]] = []
     shots: list[tuple[str, str]] = []
     if placements is not None:
-        roster = placements.to_state()["sponsors"]["roster"]  # the console's order: owed most first
+        from broadcast.sponsors.placements import to_state
+
+        roster = to_state(placements)["sponsors"]["roster"]  # the console's order: owed most first
         ranked = sorted(roster, key=lambda r: -int(r["mentions_min"]))
         sponsors = [(str(r["id"]), str(r["name"])) for r in ranked][:6]
         for slot, label in (("table", "桌面"), ("jiugongge_board", "九宫格下方")):

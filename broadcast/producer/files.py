@@ -1,9 +1,8 @@
 """Files the producer brings into the project: logos and brand films (into the placements' folder, then
-checked by the placements checker at the field they fill) and players' photos (into the photo folder).
+checked by the placements checker at the field they fill; players' photos: ``broadcast.project``).
 
     picked = place_logo(draft, ("sponsors", "xiaodangjia", "logo"), Path("~/桌面/xdj.png"))
     picked = place_film(draft, ("title", "film"), Path("冠名15秒.mp4"), seconds=15, film_id="xdj_15s")
-    name = store_photo(db, Path("张三.jpg"), hint="0001")      # → "0001.jpg", served at /assets/photos/
 
 A file is copied first (the checker reads files inside the served folder only), then the draft is
 checked; an error at the field it fills (not a PNG/JPEG/WebP, not an MP4 with video, a film of the wrong
@@ -13,43 +12,20 @@ length for its slot …) refuses it: the field gets its old value back, the copy
 
 from __future__ import annotations
 
-import hashlib
-import re
-import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from broadcast import project
+from broadcast import media
 from broadcast.errors import GoujiError
 from broadcast.producer.draft import Check, Path_, PlacementsDraft
-from broadcast.sponsors import media
+from broadcast.project import copy_in
 from broadcast.sponsors.placements import Issue
 
 LOGOS = "logos"
 FILMS = "films"
 THUMBS = ".thumbs"  # film poster frames (hidden: the overlay server never serves them)
-
-
-class AssetMissing(GoujiError, FileNotFoundError):
-    """The picked file is not there (moved, or a folder): ``AssetMissing(where=path)``."""
-
-    rule = "asset"
-    zh = "文件不存在"
-    en = "no such file"
-    show_rule = False
-
-
-class PhotoRefused(GoujiError, ValueError):
-    """A roster row's photo is not a picture the lower thirds can show (the importer's photo hook
-    refuses with a ValueError, so this is one)."""
-
-    rule = "photo"
-    show_rule = False
-
-    def __init__(self, zh: str, en: str) -> None:
-        super().__init__("photo", zh, en)
 
 
 class AssetRefused(GoujiError):
@@ -74,43 +50,6 @@ class Picked:
     rel: str  # as written in the placements (relative to its folder)
     path: Path
     check: Check
-
-
-def _digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def safe_stem(text: str) -> str:
-    """A file name part from a sponsor id, a player's name or a file's own name."""
-    stem = re.sub(r"[^\w\-]+", "_", text, flags=re.UNICODE).strip("._") or "file"
-    return stem[:60]
-
-
-def copy_in(src: Path, folder: Path, stem: str) -> tuple[Path, bool]:
-    """Copy ``src`` into ``folder`` as ``stem`` + its suffix (``-2``, ``-3`` … when taken by another
-    file); the same content already there is reused. Returns (path, copied now)."""
-    src = Path(src).expanduser()
-    if not src.is_file():
-        raise AssetMissing(where=src)
-    folder.mkdir(parents=True, exist_ok=True)
-    suffix = src.suffix.lower()
-    want = _digest(src)
-    n = 1
-    while True:
-        name = f"{safe_stem(stem)}{'' if n == 1 else f'-{n}'}{suffix}"
-        dest = folder / name
-        if not dest.exists():
-            tmp = dest.with_name(dest.name + ".part")
-            shutil.copyfile(src, tmp)
-            tmp.replace(dest)
-            return dest, True
-        if dest.is_file() and _digest(dest) == want:
-            return dest, False
-        n += 1
 
 
 def refusals(check: Check, fields: list[Path_]) -> list[Issue]:
@@ -219,34 +158,3 @@ def poster(film: Path, width: int = 320) -> Path:
             return out
     tmp.unlink(missing_ok=True)
     raise media.MediaError("无法取出画面（ffmpeg）/ no frame could be read")
-
-
-# -- players' photos ------------------------------------------------------------------------------------
-def check_photo(src: Path) -> None:
-    """A photo must be a real PNG/JPEG/WebP picture (the same probe as a sponsor's logo)."""
-    media.probe_image(Path(src))
-
-
-def store_photo(db: str | Path, src: Path, *, hint: str = "") -> str:
-    """Copy a player's photo into the project's photo folder (checked first); returns its name there,
-    which is what the season stores and the lower third shows (``/assets/photos/<name>``)."""
-    check_photo(src)
-    dest, _copied = copy_in(Path(src), project.photos_dir(db), hint or Path(src).stem)
-    return dest.name
-
-
-def roster_photos(db: str | Path) -> Any:
-    """The importer's photo hook for a project: check every photo, copy it in unless it is a dry run."""
-
-    def photo(src: Path, dry_run: bool) -> str:
-        try:
-            check_photo(src)
-        except media.MediaError as exc:
-            raise PhotoRefused(
-                f"照片 {src.name} 不能用：{exc.zh}", f"the photo {src.name} is not a usable picture: {exc.en}"
-            ) from None
-        if dry_run:
-            return src.name
-        return store_photo(db, src)
-
-    return photo

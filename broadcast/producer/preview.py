@@ -24,7 +24,7 @@ from typing import Any
 
 from broadcast import project
 from broadcast.show.actions import GRAPHICS
-from broadcast.sponsors.placements import Placements, Slot
+from broadcast.sponsors.placements import Placements, Slot, to_state
 
 Step = tuple[str, dict[str, Any]]
 SAMPLE_NAMES = ("张立国", "李春燕", "王建军", "赵海峰", "刘晓东", "陈桂兰")
@@ -124,7 +124,7 @@ def preview_actions(p: Placements, view: View, base: Base) -> list[Step]:
     """The actions that put ``view`` on the program bus over ``base`` with the placements ``p``: all
     graphics off, the sponsors loaded, the view's graphics on preview, then CUT (no animation)."""
     steps = base_actions(base)
-    steps.append(("sponsors.load", p.to_state()))
+    steps.append(("sponsors.load", to_state(p)))
     steps.append(("sponsors.episode_reset", {}))  # no draw left from an earlier preview
     if view.draw is not None:
         steps.append(("jiugongge.draw", {"contestant": DRAW_CONTESTANT, "cell": view.draw}))

@@ -64,7 +64,7 @@ def update_player(db: Path, pid: int, **fields: Any) -> None:
 
 def set_photo(db: Path, pid: int, src: Path, hint: str) -> str:
     """Copy the photo into the project (checked: a real picture) and store its name on the player."""
-    from broadcast.producer.files import store_photo
+    from broadcast.project import store_photo
 
     name = store_photo(db, src, hint=hint)
     update_player(db, pid, photo=name)
@@ -106,7 +106,7 @@ class RosterPreview:
 def preview_roster(db: Path, sid: int, path: Path) -> RosterPreview:
     """The rows a roster file holds and every problem in it, with what an import would do — nothing
     is written (the importer's own checks, then its dry run)."""
-    from broadcast.producer.files import roster_photos
+    from broadcast.project import roster_photos
     from broadcast.season.importer import ImportError_, import_file, read_roster
 
     try:
@@ -122,7 +122,7 @@ def preview_roster(db: Path, sid: int, path: Path) -> RosterPreview:
 
 
 def import_roster(db: Path, sid: int, path: Path) -> Any:
-    from broadcast.producer.files import roster_photos
+    from broadcast.project import roster_photos
     from broadcast.season.importer import import_file
 
     with SeasonDB.open(db) as sdb:

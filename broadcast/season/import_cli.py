@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from broadcast.producer.files import roster_photos
+from broadcast.project import roster_photos
 from broadcast.season.clitools import add_db, db_must_exist, run
 from broadcast.season.importer import import_file
 from broadcast.season.model import SeasonDB

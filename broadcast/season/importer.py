@@ -272,7 +272,7 @@ def import_roster(
 ) -> ImportReport:
     """Check then import a roster file into the season, all or nothing (use :func:`import_file`).
     ``photos``: what to do with each row's photo (the project's copy of it, e.g.
-    ``broadcast.producer.files.roster_photos(db)``); without it the file's own path is stored."""
+    ``broadcast.project.roster_photos(db)``); without it the file's own path is stored."""
     rows, ignored = read_roster(path, sheet=sheet)
     report = ImportReport(file=str(path), ignored_columns=ignored)
     errors: list[str] = []

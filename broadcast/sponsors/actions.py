@@ -2,7 +2,7 @@
 
 Every payload carries the data itself (never a path), so replaying the journal is deterministic.
 
-    store.dispatch("sponsors.load", placements.to_state())
+    store.dispatch("sponsors.load", to_state(placements))
     store.dispatch("jiugongge.draw", {"contestant": "王大爷", "cell": 4})     # cell 0…8
     store.dispatch("sponsor.mention", {"sponsor": "xiaodangjia"})          # 口播, marked by the operator
     store.dispatch("sponsor.mention_retract", {"reason": "按错"})          # the last 口播 was a mistake

@@ -25,6 +25,7 @@ from broadcast.sponsors.placements import (
     iter_assets,
     load_placements,
     parse_air_date,
+    to_state,
 )
 from broadcast.sponsors.rundown import _pad
 
@@ -89,7 +90,7 @@ def main(args: argparse.Namespace) -> int:
 
         args.db = str(chosen_db(args.db))
         with open_store(args.db) as store:
-            change = store.dispatch("sponsors.load", p.to_state(), source="sponsors-cli")
+            change = store.dispatch("sponsors.load", to_state(p), source="sponsors-cli")
         print(
             f"已加载到 {args.db}（操作 #{change.seq}）：{len(p.sponsors)} 家赞助商，九宫格 {len(p.cells)} 格"
         )

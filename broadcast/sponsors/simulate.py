@@ -15,7 +15,7 @@ from datetime import datetime
 from broadcast.clock import STUDIO_TZ
 from broadcast.core.store import ShowStore
 from broadcast.sponsors.asrun import AsRunLog
-from broadcast.sponsors.placements import Placements
+from broadcast.sponsors.placements import Placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.rundown import build_rundown
 from broadcast.studio import open_store
@@ -106,7 +106,7 @@ def run_script(
 ) -> None:
     sc = script
     d = store.dispatch
-    d("sponsors.load", p.to_state())
+    d("sponsors.load", to_state(p))
     d("sponsors.episode_reset", {})
     d("show.update", {"episode": episode, "air_date": air_date})
     title = p.one("title")

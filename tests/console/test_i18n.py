@@ -52,12 +52,12 @@ def onair_window(tmp_path: Path, qtbot: Any) -> Iterator[Any]:
     from PySide6.QtCore import QSettings
 
     from broadcast.console.app import build
-    from broadcast.sponsors.placements import load_placements
+    from broadcast.sponsors.placements import load_placements, to_state
     from broadcast.studio import open_store
 
     store = open_store(tmp_path / "studio.sqlite")
     p = load_placements(ROOT / "sponsor_assets" / "demo" / "placements.yaml", air_date=date(2012, 5, 7))
-    store.dispatch("sponsors.load", p.to_state())
+    store.dispatch("sponsors.load", to_state(p))
     store.dispatch("show.update", {"episode": "第1期", "air_date": "2012-05-07", "host": "李主持"})
     store.dispatch("match.new", {"teams": TEAMS, "names": NAMES})
     settings = QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat)

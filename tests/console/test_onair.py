@@ -21,7 +21,7 @@ from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors.asrun import AsRunLog
 from broadcast.sponsors.cuerunner import CueRunner
 from broadcast.sponsors.exposure import compute
-from broadcast.sponsors.placements import load_placements
+from broadcast.sponsors.placements import load_placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.simulate import ScriptClock, air_start
 from broadcast.studio import open_store
@@ -49,7 +49,7 @@ def studio(tmp_path: Path, qtbot: Any) -> Iterator[SimpleNamespace]:
     p = load_placements(DEMO, air_date=date(2012, 5, 7))
     log = AsRunLog.open(path)
     rec = AsRunRecorder(store, log, clock=clock)
-    store.dispatch("sponsors.load", p.to_state())
+    store.dispatch("sponsors.load", to_state(p))
     store.dispatch("show.update", {"episode": EPISODE, "air_date": "2012-05-07", "host": "李主持"})
     store.dispatch("match.new", {"teams": TEAMS, "names": NAMES})
     films: list[str] = []

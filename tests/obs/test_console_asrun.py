@@ -23,7 +23,7 @@ from broadcast.obs.headless import HeadlessObs
 from broadcast.sponsors.asrun import AsRunLog
 from broadcast.sponsors.cuerunner import CueRunner
 from broadcast.sponsors.exposure import compute
-from broadcast.sponsors.placements import load_placements
+from broadcast.sponsors.placements import load_placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.studio import open_store
 
@@ -104,7 +104,7 @@ def test_a_console_run_episodes_as_run_is_what_obs_reported(
     path = tmp_path / "studio.sqlite"
     store = open_store(path)
     p = load_placements(ROOT / "sponsor_assets" / "demo" / "placements.yaml", air_date=date(2012, 5, 7))
-    store.dispatch("sponsors.load", p.to_state())
+    store.dispatch("sponsors.load", to_state(p))
     log = AsRunLog.open(path)
     rec = AsRunRecorder(store, log)
     store.dispatch("show.update", {"episode": EPISODE, "air_date": "2012-05-07"})

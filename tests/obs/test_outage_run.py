@@ -29,7 +29,7 @@ from broadcast.obs.errors import ObsError
 from broadcast.obs.headless import HeadlessObs
 from broadcast.sponsors.asrun import AsRunLog
 from broadcast.sponsors.exposure import compute
-from broadcast.sponsors.placements import load_placements
+from broadcast.sponsors.placements import load_placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.report import write_reports
 from broadcast.studio import default_state, open_store
@@ -109,7 +109,7 @@ def test_outage_run_against_an_independent_poller(fresh_obs: HeadlessObs, tmp_pa
     store = open_store(db)
     asrun = AsRunLog.open(db)
     recorder = AsRunRecorder(store, asrun)
-    store.dispatch("sponsors.load", p.to_state())
+    store.dispatch("sponsors.load", to_state(p))
     store.dispatch("show.update", {"episode": EP, "air_date": "2012-05-07"})
     poller = Poller(fresh_obs)
     bridge = ObsBridge(store, bridge_settings(fresh_obs), airlog=asrun)

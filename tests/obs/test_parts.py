@@ -286,11 +286,11 @@ def test_web_paths_of_the_state_reach_obs_as_files(tmp_path: Path) -> None:
     # every logo of the placements reaches the native graphics' pictures as a file
     from datetime import date
 
-    from broadcast.sponsors.placements import load_placements
+    from broadcast.sponsors.placements import load_placements, to_state
 
     state = default_state()
     p = load_placements(ROOT / "sponsor_assets" / "demo" / "placements.yaml", air_date=date(2012, 5, 7))
-    state["sponsors"].update(p.to_state()["sponsors"])
+    state["sponsors"].update(to_state(p)["sponsors"])
     lay = L.build_layout(state, browser=False)
     images = {
         o.name: o.settings["file"] for pic in lay.pictures.values() for o in pic.ops if o.kind == L.IMAGE

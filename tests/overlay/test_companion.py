@@ -15,7 +15,7 @@ from broadcast import control
 from broadcast.overlay import OverlayServer
 from broadcast.overlay.companion_cli import SHIPPED, page_export
 from broadcast.sponsors.cues import cue_list
-from broadcast.sponsors.placements import load_placements
+from broadcast.sponsors.placements import load_placements, to_state
 from broadcast.sponsors.rundown import build_rundown
 from broadcast.studio import open_store
 from tests.console.conftest import NAMES, TEAMS
@@ -55,7 +55,7 @@ def test_every_button_pressed_as_companion_sends_it(tmp_path: Path) -> None:
     token = "deck-token-3"
     p = load_placements(DEMO, air_date=date(2012, 5, 7))
     store = open_store(tmp_path / "s.sqlite")
-    store.dispatch("sponsors.load", p.to_state())
+    store.dispatch("sponsors.load", to_state(p))
     store.dispatch("cues.load", cue_list(build_rundown(p, episode="第1期")))
     store.dispatch("match.new", {"teams": TEAMS, "names": NAMES})
     srv = OverlayServer(store, port=0, token=token)

@@ -16,7 +16,7 @@ import pytest
 
 from broadcast import control
 from broadcast.overlay import OverlayServer
-from broadcast.sponsors.placements import load_placements
+from broadcast.sponsors.placements import load_placements, to_state
 from broadcast.studio import open_store
 from tests.overlay.conftest import wait_rendered
 
@@ -28,7 +28,7 @@ TOKEN = "studio-secret-7"
 def studio(tmp_path: Path) -> Iterator[tuple[Any, OverlayServer]]:
     store = open_store(tmp_path / "studio.sqlite")
     p = load_placements(ROOT / "sponsor_assets" / "demo" / "placements.yaml", air_date=date(2012, 5, 7))
-    store.dispatch("sponsors.load", p.to_state())
+    store.dispatch("sponsors.load", to_state(p))
     srv = OverlayServer(store, port=0, token=TOKEN)
     srv.start()
     yield store, srv

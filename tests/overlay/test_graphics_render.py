@@ -217,7 +217,7 @@ def test_composite_program_page(page: Any, shots: Path) -> None:
 @pytest.mark.browser
 def test_sponsor_logos_from_the_placements_file(page: Any, shots: Path) -> None:
     """The sponsors' real demo placements (sponsor_assets/) load through /assets/sponsors/."""
-    from broadcast.sponsors.placements import load_placements
+    from broadcast.sponsors.placements import load_placements, to_state
     from broadcast.studio import open_store
 
     placements = load_placements(Path(__file__).resolve().parents[2] / "sponsor_assets/demo/placements.yaml")
@@ -225,7 +225,7 @@ def test_sponsor_logos_from_the_placements_file(page: Any, shots: Path) -> None:
 
     with tempfile.TemporaryDirectory() as d:
         store = open_store(Path(d) / "s.sqlite")
-        store.dispatch("sponsors.load", placements.to_state())
+        store.dispatch("sponsors.load", to_state(placements))
         for g in ("scoreboard", "corner_bug"):
             store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True})
         with OverlayServer(store, port=0) as srv:

@@ -43,7 +43,7 @@ from broadcast.core.airlog import (
 )
 from broadcast.sponsors.asrun import AsRunLog, verify_chain
 from broadcast.sponsors.exposure import EpisodeExposure, Metric, compute
-from broadcast.sponsors.placements import Placements
+from broadcast.sponsors.placements import Placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.report import render_html, write_reports
 from broadcast.sponsors.simulate import ScriptClock, air_start
@@ -88,7 +88,7 @@ def play(db: Path, p: Placements) -> int:
         return obs(t, GRAPHIC_ON, "scoreboard", item="game 1")
 
     log.record(AirEvent(T0 - 5, OBS_UP, "29.0.2", "obs"))  # before the episode: no episode yet
-    d("sponsors.load", p.to_state())
+    d("sponsors.load", to_state(p))
     d("show.update", {"episode": EP, "air_date": "2012-05-07"})
     prog("corner_bug", True, "yiheyuan")  # intention only: nothing recorded for it
     prog("bumper", True, "title")
@@ -286,7 +286,7 @@ def test_no_evidence_credits_nothing_and_says_so(tmp_path: Path) -> None:
     store = open_store(db, clock=clock)
     log = AsRunLog.open(db)
     rec = AsRunRecorder(store, log, clock=clock)
-    store.dispatch("sponsors.load", p.to_state())
+    store.dispatch("sponsors.load", to_state(p))
     store.dispatch("show.update", {"episode": EP, "air_date": "2012-05-07"})
     rec.flush()
     log.record(AirEvent(T0 + 0.5, OBS_DOWN, "unreachable", "obs", detail={"since": T0 + 0.5}))

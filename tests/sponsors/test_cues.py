@@ -11,7 +11,7 @@ import pytest
 from broadcast.core import ActionRefused
 from broadcast.sponsors.cuerunner import CueRunner
 from broadcast.sponsors.cues import LATE_S, cue_list, rows
-from broadcast.sponsors.placements import Placements
+from broadcast.sponsors.placements import Placements, to_state
 from broadcast.sponsors.rundown import build_rundown
 from broadcast.sponsors.simulate import ScriptClock, air_start
 from broadcast.studio import open_store
@@ -22,7 +22,7 @@ EPISODE = "第1期"
 def _store(path: Path, clock: ScriptClock, demo: Placements) -> Any:
     s = open_store(path, clock=clock)
     if not s.state["sponsors"]["roster"]:
-        s.dispatch("sponsors.load", demo.to_state())
+        s.dispatch("sponsors.load", to_state(demo))
         s.dispatch("cues.load", cue_list(build_rundown(demo, episode=EPISODE)))
     return s
 

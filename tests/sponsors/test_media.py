@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from broadcast.sponsors import media
+from broadcast import media
 from broadcast.sponsors.placements import PlacementError, load_placements
 from tests.sponsors.conftest import AIR_DATE, DEMO, ROOT, line_of
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from broadcast.sponsors.placements import PlacementError, Placements, load_placements
+from broadcast.sponsors.placements import PlacementError, Placements, load_placements, to_state
 from tests.sponsors.conftest import AIR_DATE, DEMO_YAML, ROOT, line_of
 
 Variant = Callable[..., tuple[Path, str]]
@@ -72,7 +72,7 @@ def test_demo_set_is_valid_and_complete(demo: Placements) -> None:
     for f in films.values():
         assert f.asset.path.stat().st_size <= 200_000
         assert abs(f.asset.seconds - f.seconds) <= 0.5
-    st = demo.to_state()
+    st = to_state(demo)
     assert st["sponsors"]["title"]["logo"] == "/assets/sponsors/demo/logos/xiaodangjia.png"
     assert [b["id"] for b in st["sponsors"]["bumpers"]] == [
         "title",

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from broadcast.core import ActionRefused, ShowStore
-from broadcast.sponsors.placements import Placements, load_placements
+from broadcast.sponsors.placements import Placements, load_placements, to_state
 from broadcast.sponsors.rundown import build_rundown, format_table
 from broadcast.studio import open_store
 from tests.sponsors.conftest import AIR_DATE, DEMO_YAML, ROOT
@@ -83,7 +83,7 @@ def test_rundown_with_names_and_json_cli() -> None:
 
 def _store(db: Path, p: Placements) -> ShowStore:
     store = open_store(db)
-    store.dispatch("sponsors.load", p.to_state())
+    store.dispatch("sponsors.load", to_state(p))
     return store
 
 
@@ -129,11 +129,11 @@ def test_reload_keeps_draws_only_when_cells_are_unchanged(
 ) -> None:
     store = _store(db_path, demo)
     store.dispatch("jiugongge.draw", {"contestant": "王建国", "cell": 1})
-    store.dispatch("sponsors.load", demo.to_state())
+    store.dispatch("sponsors.load", to_state(demo))
     assert len(store.state["jiugongge"]["draws"]) == 1
     path, _ = variant(("prize: 电热水壶", "prize: 电饭煲"))
     changed = load_placements(path, air_date=AIR_DATE)
-    store.dispatch("sponsors.load", changed.to_state())
+    store.dispatch("sponsors.load", to_state(changed))
     assert (
         store.state["jiugongge"]["draws"] == [] and store.state["jiugongge"]["cells"][2]["prize"] == "电饭煲"
     )

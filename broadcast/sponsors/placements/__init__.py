@@ -54,6 +54,7 @@ from broadcast.sponsors.placements.ratecard import (
     SPOT_LIST_PRICE,
 )
 from broadcast.sponsors.placements.slots import SLOT_SPECS, SlotSpec
+from broadcast.sponsors.placements.state import to_state
 
 __all__ = [
     "ASSETS_URL",
@@ -87,4 +88,5 @@ __all__ = [
     "load_placements",
     "parse_air_date",
     "parse_placements",
+    "to_state",
 ]

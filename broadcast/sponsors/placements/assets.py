@@ -1,7 +1,7 @@
 """The files a placements file points at: where they are served from, and are they what they claim.
 
 A logo must be a real PNG/JPEG/WebP image and a film a real MP4/MOV video of the declared length
-(:mod:`broadcast.sponsors.media` probes them); both must lie inside the served folder
+(:mod:`broadcast.media` probes them); both must lie inside the served folder
 (``sponsor_assets/``, served at ``/assets/sponsors/``), since the pages can only show what the overlay
 server can serve.
 """
@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from broadcast import resources
-from broadcast.sponsors import media
+from broadcast import media, resources
 from broadcast.sponsors.placements.context import Build
 from broadcast.sponsors.placements.english import what_en
 from broadcast.sponsors.placements.model import Asset, Issue, PlacementError, Placements

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
 
-from broadcast.sponsors import media
+from broadcast import media
 from broadcast.sponsors.placements.assets import film_files, served_root
 from broadcast.sponsors.placements.breaks import read_rundown
 from broadcast.sponsors.placements.context import Build

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
 
 from broadcast.errors import GoujiError
 from broadcast.sponsors.placements.ratecard import (
@@ -268,9 +267,3 @@ class Placements:
             for s in self.bumpers_in_order()
         ]
         return out + self.of_kind("credits")
-
-    def to_state(self) -> dict[str, Any]:
-        """The ``sponsors.load`` payload (see :mod:`broadcast.sponsors.placements.state`)."""
-        from broadcast.sponsors.placements.state import to_state
-
-        return to_state(self)

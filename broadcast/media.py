@@ -1,4 +1,5 @@
-"""Probe sponsor assets: is a logo really an image, is a film really a video, and how long does it run.
+"""Probe media files: is a sponsor's logo or a player's photo really an image, is a film really a video,
+and how long does it run.
 
 Images are opened and verified with Pillow. Films are probed with ``ffprobe`` (FFmpeg, Debian package
 ``ffmpeg``, installed by ``scripts/setup.sh``): the container must be ISO base media (MP4/MOV, what OBS's
