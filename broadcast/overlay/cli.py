@@ -39,6 +39,22 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--poll", type=float, default=0.02, help="--db 轮询间隔秒 / journal poll interval")
 
 
+def port_number(text: str) -> int:
+    """``--port``: 0 (any free port) to 65535; anything else is argparse's one line and exit 2."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"端口应为整数，不是 {text!r} / a port is a number, not {text!r}"
+        ) from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"端口 {value} 不在 0–65535 之间（0 = 任选空闲端口）/ "
+            f"port {value} is not within 0–65535 (0: any free port)"
+        )
+    return value
+
+
 def add_server_arguments(parser: argparse.ArgumentParser, port: int | None = None) -> None:
     from broadcast.overlay.server import DEFAULT_PORT
 
@@ -49,7 +65,7 @@ def add_server_arguments(parser: argparse.ArgumentParser, port: int | None = Non
     )
     parser.add_argument(
         "--port",
-        type=int,
+        type=port_number,
         default=DEFAULT_PORT if port is None else port,
         help="端口，0 = 任选空闲端口 / port (0 = any free port)",
     )

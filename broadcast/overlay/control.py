@@ -28,7 +28,6 @@ page, even through DNS rebinding, cannot press the buttons.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -37,6 +36,8 @@ from aiohttp import web
 
 from broadcast import control
 from broadcast.core import ActionRefused
+from broadcast.overlay import guard
+from broadcast.overlay.protocol import MAX_DEPTH, nesting
 
 PREFIX = "/api"
 
@@ -69,7 +70,7 @@ class ControlApi:
             )
         auth = request.headers.get("Authorization", "")
         given = auth[7:].strip() if auth.lower().startswith("bearer ") else request.query.get("token", "")
-        if not hmac.compare_digest(given.encode("utf-8"), token.encode("utf-8")):
+        if not guard.same(given, token):
             return self._forbidden("访问令牌无效或缺失", "bad or missing token")
         why = self.server.foreign(request)
         if why:
@@ -101,9 +102,21 @@ class ControlApi:
             )
         params: dict[str, Any] = {k: v for k, v in request.query.items() if k != "token"}
         if request.can_read_body:
+            raw = await request.read()  # over the server's body limit: 413 before anything is parsed
+            if nesting(raw, MAX_DEPTH):
+                return _json(
+                    {
+                        "ok": False,
+                        "error": {
+                            "zh": f"请求体嵌套超过 {MAX_DEPTH} 层",
+                            "en": f"body nested deeper than {MAX_DEPTH} levels",
+                        },
+                    },
+                    400,
+                )
             try:
-                body = await request.json(loads=json.loads)
-            except ValueError:
+                body = json.loads(raw.decode("utf-8")) if raw.strip() else None
+            except (ValueError, RecursionError):  # bad UTF-8 is a ValueError too
                 return _json({"ok": False, "error": {"zh": "请求体不是 JSON", "en": "body is not JSON"}}, 400)
             if body is not None and not isinstance(body, dict):
                 return _json(
@@ -146,29 +159,52 @@ def _json(data: Any, status: int = 200) -> web.Response:
 
 
 def status(state: dict[str, Any]) -> dict[str, Any]:
-    """What a control surface shows on its buttons: buses, the cue list's playhead, the counters."""
-    cq = state["cues"]
-    nxt = cq["list"][cq["next"]] if cq["next"] < len(cq["list"]) else None
-    cur = cq["current"]
-    sp = state["sponsors"]
+    """What a control surface shows on its buttons: buses, the cue list's playhead, the counters. A
+    state without some sections (``serve --demo``'s design state, a follower of an older file) answers
+    with what it has: those parts empty."""
+
+    def section(name: str) -> dict[str, Any]:
+        value = state.get(name)
+        return value if isinstance(value, dict) else {}
+
+    cq = section("cues")
+    cues: list[dict[str, Any]] = list(cq.get("list") or [])
+    at = int(cq.get("next") or 0)
+    nxt = cues[at] if 0 <= at < len(cues) else None
+    cur = cq.get("current")
+    sp = section("sponsors")
+    graphics = section("graphics")
+    mentions = sp.get("mentions") or {}
+
+    def on(bus: str) -> list[str]:
+        entries = graphics.get(bus) or {}
+        return sorted(g for g, e in entries.items() if isinstance(e, dict) and e.get("on"))
+
     return {
-        "seq": state["meta"]["seq"],
-        "preview": sorted(g for g, e in state["graphics"]["preview"].items() if e["on"]),
-        "program": sorted(g for g, e in state["graphics"]["program"].items() if e["on"]),
+        "seq": section("meta").get("seq", 0),
+        "preview": on("preview"),
+        "program": on("program"),
         "cues": {
-            "episode": cq["episode"],
-            "next": {"index": cq["next"] + 1, "id": nxt["id"], "label": nxt["label"]} if nxt else None,
-            "current": dict(cur) if cur else None,
-            "total": len(cq["list"]),
+            "episode": cq.get("episode", ""),
+            "next": {"index": at + 1, "id": nxt.get("id"), "label": nxt.get("label")} if nxt else None,
+            "current": dict(cur) if isinstance(cur, dict) else None,
+            "total": len(cues),
         },
         "mentions": {
-            r["id"]: {"name": r["name"], "count": sp["mentions"].get(r["id"], 0), "min": r["mentions_min"]}
-            for r in sp["roster"]
+            r["id"]: {
+                "name": r.get("name", ""),
+                "count": mentions.get(r["id"], 0),
+                "min": r.get("mentions_min", 0),
+            }
+            for r in sp.get("roster") or []
+            if isinstance(r, dict) and "id" in r
         },
-        "shots": dict(sp["shots"]),
+        "shots": dict(sp.get("shots") or {}),
         "jiugongge": {
             "drawn": [
-                {"cell": d["cell"] + 1, "contestant": d["contestant"]} for d in state["jiugongge"]["draws"]
+                {"cell": d["cell"] + 1, "contestant": d.get("contestant", "")}
+                for d in section("jiugongge").get("draws") or []
+                if isinstance(d, dict) and isinstance(d.get("cell"), int)
             ]
         },
     }

@@ -279,9 +279,12 @@ class Feed:
         """A page's message: an acknowledgement, a rendered echo, a resync request; anything else is
         ignored (counted as refused when it is not even a message)."""
         now = time.perf_counter()
+        if nesting(data, MAX_DEPTH):  # never handed to the parser (its recursion: a traceback)
+            self.stats["refused"] += 1
+            return
         try:
             msg = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):
             return
         if not isinstance(msg, dict):
             return

@@ -86,6 +86,7 @@ class _Client(Page):
         super().__init__(cid, bus, echo, peer, inside_obs)
         self.ws = ws
         self.task: asyncio.Task[None] | None = None
+        self.transport: asyncio.Transport | None = None  # aborted when a close cannot be sent
 
 
 class OverlayServer:
@@ -117,6 +118,7 @@ class OverlayServer:
         self._clients: dict[int, _Client] = {}
         self._next_id = 1
         self._unsubscribe: Callable[[], None] | None = None
+        self._undo_redact: Callable[[], None] | None = None
         self._hb_task: asyncio.Task[None] | None = None
         self.stats = {
             "changes": 0,
@@ -177,6 +179,8 @@ class OverlayServer:
             return
         ready = threading.Event()
         failure: list[BaseException] = []
+        if self._undo_redact is None:
+            self._undo_redact = guard.redact_logs(self.token)  # no log line carries the token
 
         def run() -> None:
             loop = asyncio.new_event_loop()
@@ -216,6 +220,9 @@ class OverlayServer:
         self._offer(self.store.state, None)
 
     def stop(self, timeout: float = 10.0) -> None:
+        if self._undo_redact is not None:
+            self._undo_redact()
+            self._undo_redact = None
         if self._unsubscribe:
             self._unsubscribe()
             self._unsubscribe = None
@@ -319,8 +326,12 @@ class OverlayServer:
                     client.wake.set()
 
     async def _close_slow(self, client: _Client) -> None:
+        """Close a page that reads nothing. Its socket is full, so the closing handshake cannot be
+        sent either: the connection is cut at once (the page reconnects when it wakes)."""
+        if client.transport is not None:
+            client.transport.abort()
         try:
-            await asyncio.wait_for(client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"page too slow"), 5)
+            await asyncio.wait_for(client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"page too slow"), 1)
         except Exception:  # already gone
             pass
 
@@ -415,6 +426,7 @@ class OverlayServer:
             cid, ws, bus, request.query.get("echo") == "1" or inside_obs, request.remote or "", inside_obs
         )
         client.acks = request.query.get("ack") == "1"
+        client.transport = request.transport if isinstance(request.transport, asyncio.Transport) else None
         self._clients[cid] = client
         if self.feed.state:
             client.snapshot = True

@@ -350,6 +350,20 @@ class _StalledClient:
                 msg: dict[str, Any] = json.loads(data)
                 return msg
 
+    def send(self, data: bytes) -> None:
+        """One masked text frame, as a browser sends it."""
+        mask = os.urandom(4)
+        n = len(data)
+        head = bytes([0x81]) + (
+            bytes([0x80 | n])
+            if n < 126
+            else bytes([0x80 | 126]) + struct.pack("!H", n)
+            if n < 1 << 16
+            else bytes([0x80 | 127]) + struct.pack("!Q", n)
+        )
+        masked = bytes(c ^ mask[i % 4] for i, c in enumerate(data))
+        self.sock.sendall(head + mask + masked)
+
     def close(self) -> None:
         self.sock.close()
 
