@@ -133,12 +133,15 @@ def test_a_cut_obs_answers_too_late_is_on_the_as_run_once_obs_shows_it(
         t0 = time.time()
         store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": True})
         wait_for(lambda: _program_rows(rec, t0), 30, "the 英雄榜 scene in the as-run")
+        wait_for(lambda: poller.scenes()[-1:] == [L.SCENE_LEADERBOARD], 30, "the poller seeing the 英雄榜")
         t_off = time.time()
         store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": False})
         wait_for(lambda: len(_program_rows(rec, t0)) >= 2, 30, "the game scene in the as-run")
         assert bridge.flush(10)
         assert bridge.status.program_scene == L.SCENE_GAME
         assert bridge.request("GetCurrentProgramScene")["currentProgramSceneName"] == L.SCENE_GAME
+        # the poller looks every 20 ms on a thread of its own: compare once it has looked since
+        wait_for(lambda: poller.scenes()[-1:] == [L.SCENE_GAME], 30, "the poller seeing the game scene")
     timed_out = [r.getMessage() for r in caplog.records if "SetCurrentProgramScene" in r.getMessage()]
     assert timed_out, "the cut's answer was expected too late (cut_timeout 1 µs)"
     rows = _program_rows(rec, t0)
