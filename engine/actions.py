@@ -1,4 +1,4 @@
-"""Decisions (RULES.md G5, G7, G10.5 and Appendix A's move lines): :class:`Action`, :class:`NotAPlay`,
+"""Decisions (docs/rules.md G5, G7, G10.5 and Appendix A's move lines): :class:`Action`, :class:`NotAPlay`,
 and the compact move codes the engine keeps its records in.
 
 A move code is one ``int``: the seat (3 bits), the kind (2 bits) and, for a play, the play's code

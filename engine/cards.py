@@ -1,4 +1,4 @@
-"""Cards, notation and plays (RULES.md G2, G3, G4, G6.1).
+"""Cards, notation and plays (docs/rules.md G2, G3, G4, G6.1).
 
 Internally a hand is a list of 15 rank counts indexed by :class:`Rank` (0 = 3 ... 12 = 2, 13 = 小王 ``B``,
 14 = 大王 ``R``) and a play is a :class:`Play`: a 5-tuple ``(base, n, twos, smalls, bigs)``: ``n`` cards

@@ -4,7 +4,7 @@ message, and the engine's own errors derived from it.
 Every error a person may see — a move the rules forbid, a malformed record, an action the show state
 refuses, OBS, sponsors, seasons — is a ``GoujiError``, constructed one way::
 
-    GoujiError(rule, zh, en)          # rule: a clause id of RULES.md ("G4.2") or a short code ("bus")
+    GoujiError(rule, zh, en)          # rule: a clause id of docs/rules.md ("G4.2") or a short code ("bus")
 
 ``where`` (keyword) names the file or ``file:line`` the error is about. Subclasses add keyword-only
 context after these (``IllegalAction(..., action=, move=)``) or fix ``rule`` / ``zh`` as class

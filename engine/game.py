@@ -1,4 +1,4 @@
-"""The game of 够级 in progress (RULES.md G5-G12): :class:`Game`, the public face of the engine.
+"""The game of 够级 in progress (docs/rules.md G5-G12): :class:`Game`, the public face of the engine.
 
 A ``Game`` is a :class:`~engine.state.State` with the API the studio uses (python-chess's shape:
 ``legal_plays``, ``push``/``pop``, ``copy``, ``result``). The work is done apart, by job:

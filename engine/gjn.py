@@ -1,4 +1,4 @@
-"""GJN game records (RULES.md Appendix A): parse, write, replay, check."""
+"""GJN game records (docs/rules.md Appendix A): parse, write, replay, check."""
 
 from __future__ import annotations
 

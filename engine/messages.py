@@ -1,4 +1,4 @@
-"""Why a seat may not act (RULES.md Appendix A): the clause that keeps it out, and who is to act and
+"""Why a seat may not act (docs/rules.md Appendix A): the clause that keeps it out, and who is to act and
 why, in English and 中文. Functions over a :class:`~engine.state.State`; :mod:`engine.rules` calls them
 once it knows an action is refused.
 """

@@ -1,4 +1,4 @@
-"""Rule presets (RULES.md: `tv_match`, `dagang`) loaded from YAML data files.
+"""Rule presets (docs/rules.md: `tv_match`, `dagang`) loaded from YAML data files.
 
 Every key is checked against :data:`SCHEMA`; an unknown, duplicated, missing or mistyped key raises
 :class:`PresetError` naming ``file:line`` (taken from the YAML node marks of :mod:`engine.yamlread`, the

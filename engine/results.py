@@ -1,4 +1,4 @@
-"""Titles and points (RULES.md G10, G11) of a :class:`~engine.state.State`: the titles decided so far,
+"""Titles and points (docs/rules.md G10, G11) of a :class:`~engine.state.State`: the titles decided so far,
 the final ranking, and the :class:`~engine.state.GameResult`.
 """
 

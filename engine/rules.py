@@ -1,4 +1,4 @@
-"""Is an action legal, and how does it apply (RULES.md G3-G10)? Functions over a
+"""Is an action legal, and how does it apply (docs/rules.md G3-G10)? Functions over a
 :class:`~engine.state.State`: :func:`classify` gives the mode (lead, in-turn beat, burn, pass, yield,
 革命) or the :class:`~engine.state.Refusal` with the clause it breaks (the messages come from
 :mod:`engine.messages`).

@@ -1,4 +1,4 @@
-"""The table (RULES.md G1): seats, their order, their 对头, teams, a seat's status and the titles (G10).
+"""The table (docs/rules.md G1): seats, their order, their 对头, teams, a seat's status and the titles (G10).
 
 Seats are numbered 1..6 counterclockwise; the tables below are indexed by seat (index 0 unused), so the
 rules code reads them without arithmetic. A seat's status is a :class:`SeatStatus` for callers; the

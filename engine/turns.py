@@ -1,4 +1,4 @@
-"""The rules in motion (RULES.md G5-G10): applying a legal action to a :class:`~engine.state.State` —
+"""The rules in motion (docs/rules.md G5-G10): applying a legal action to a :class:`~engine.state.State` —
 cards leave the hand, the burn (G7) starts, passes or breaks, players play out, 闷 (G9.2), 诈烧
 (G7.4), 四户乱缠 (G10.2), 圈三 (G10.3) — and who acts next: the queue of seats still to act on the
 top play, built from the clause that governs it, and the end of the round.

@@ -104,8 +104,8 @@ def test_run_refuses_a_bad_air_date_in_one_line(tmp_path: Path) -> None:
 
 
 def test_rehearsal_take_keeps_the_corner_bug_on_program(tmp_path: Path) -> None:
-    """SPONSORSHIP: the 独家特约 corner bug is on screen for the whole broadcast — the scoreboard's TAKE
-    from preview must not drop it from program."""
+    """docs/sponsorship.md: the 独家特约 corner bug is on screen for the whole broadcast — the
+    scoreboard's TAKE from preview must not drop it from program."""
     import threading
 
     from broadcast.rehearsal import Rehearsal, selfplay_records

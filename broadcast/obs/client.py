@@ -4,7 +4,7 @@ The transport is websocket-client; the protocol (Hello → Identify with the pas
 events) follows obs-websocket's own protocol document, authentication included (two SHA-256 rounds
 over password, salt and challenge); request names and their fields come from obs-websocket-py's public
 request catalogue (``obswebsocket.requests``), so a misspelt request fails before it is sent. What
-obs-websocket-py 1.0 does badly (``shared/OBS_HEADLESS.md``) is done here instead:
+obs-websocket-py 1.0 does badly (``docs/obs.md``, "A real OBS, headless") is done here instead:
 
 * ``connect`` opens the socket and runs Hello/Identify under ``connect_timeout`` (a frozen OBS cannot
   block it); nothing listening → :class:`ObsUnreachable`; a close frame 4009 → :class:`ObsAuthError`

@@ -1,8 +1,8 @@
 """A real OBS Studio, headless: its own Xvfb display, a fresh HOME and a pre-written configuration.
 
 Used by the test fixture (``tests/obs/conftest.py``) and by ``python -m broadcast obs launch`` to see
-the bridge work against a local OBS without a desktop. Facts it relies on are in
-``shared/OBS_HEADLESS.md``: OBS 29 reads the websocket settings from ``global.ini``; it needs a real X
+the bridge work against a local OBS without a desktop. Facts it relies on are in ``docs/obs.md``
+("A real OBS, headless"): OBS 29 reads the websocket settings from ``global.ini``; it needs a real X
 server (Xvfb), not Qt's offscreen platform; SIGINT stops it cleanly, SIGKILL simulates a crash.
 """
 

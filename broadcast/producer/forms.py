@@ -624,7 +624,7 @@ class SlotForm(Form):
         return int(value) if isinstance(value, int) else None
 
     def fill_price(self) -> None:
-        """The rate card's price for this slot (SPONSORSHIP.md)."""
+        """The rate card's price for this slot (docs/sponsorship.md)."""
         if self.spec.kind == "spot":
             yuan, per = SPOT_LIST_PRICE.get(self._seconds() or 15, 2500), "airing"
         elif self.spec.kind in LIST_PRICE:

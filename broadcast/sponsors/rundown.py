@@ -1,6 +1,6 @@
 """The episode rundown: the cue list the operator (and later the console and the OBS bridge) runs.
 
-Derived from the placements, in the order SPONSORSHIP.md sells:
+Derived from the placements, in the order the package sells (docs/sponsorship.md):
 
     角标上 → 冠名标版 5 s → 独家特约标版 5 s → 赞助播出标版 5 s each (signing order)
     → [breaks after "opening"] → 奖品介绍 → [after "intro"] → 第 1…N 局 (each followed by its breaks)

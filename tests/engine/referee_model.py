@@ -1,4 +1,4 @@
-"""A small, independent model of why a move is refused, written from RULES.md (not from engine/game.py).
+"""A small, independent model of why a move is refused, written from docs/rules.md (not from engine/game.py).
 
 It follows a game from the outside: it sees only the engine's public state (whose turn, the top play,
 statuses, 无头, the burner, 四户乱缠) and keeps the rest itself from the moves it watches (who passed

@@ -1,5 +1,5 @@
 """What the referee hears (issue 14): the clause that keeps a seat out and who is to act (Appendix A),
-the readings RULES.md settles (G6.4, G6.5, G8, G10.5, G11.1, Appendix A's dead play under 四户乱缠),
+the readings docs/rules.md settles (G6.4, G6.5, G8, G10.5, G11.1, Appendix A's dead play under 四户乱缠),
 GJN line ends, and the mid-game check (``check --partial``)."""
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def test_G7_burn_that_fails_to_beat_says_it_was_taken_as_a_burn() -> None:
     assert "2号烧1号的TTTTT不成立" in e.zh
 
 
-# ---------------------------------------------------------------- readings RULES.md settles
+# ---------------------------------------------------------------- readings docs/rules.md settles
 
 
 def test_G6_4_the_gouji_lives_once_the_duitou_passes_a_wutou_seat_after_it_has_no_turn() -> None:

@@ -1,4 +1,4 @@
-"""One or more tests per clause of RULES.md (the clause id is in each test's name)."""
+"""One or more tests per clause of docs/rules.md (the clause id is in each test's name)."""
 
 from __future__ import annotations
 

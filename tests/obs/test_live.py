@@ -1,4 +1,4 @@
-"""The bridge against a real OBS Studio started headless (see conftest.py and shared/OBS_HEADLESS.md)."""
+"""The bridge against a real OBS Studio started headless (see conftest.py and docs/obs.md)."""
 
 from __future__ import annotations
 

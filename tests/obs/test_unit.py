@@ -299,7 +299,7 @@ def test_native_positions_never_follow_the_state_and_stay_title_safe() -> None:
 def test_corner_bug_where_the_contract_wants_it() -> None:
     lay = L.build_layout(default_state(), browser=False)
     with_bug = {s for s, items in lay.scenes.items() if any(i.graphic == "corner_bug" for i in items)}
-    # SPONSORSHIP.md: the 独家特约 corner bug is on screen for the whole broadcast (the opening bumpers
+    # docs/sponsorship.md: the 独家特约 corner bug is on screen for the whole broadcast (the opening bumpers
     # included); only the 中插 break, which is the advertisers' time, goes without it
     assert with_bug == {L.SCENE_GAME, L.SCENE_LEADERBOARD, L.SCENE_JIUGONGGE, L.SCENE_CREDITS, L.SCENE_BUMPER}
     assert L.SCENE_BREAK not in with_bug

@@ -1,4 +1,4 @@
-"""The rate card: what the sponsorship package sells (shared/SPONSORSHIP.md), as data.
+"""The rate card: what the sponsorship package sells (docs/sponsorship.md), as data.
 
 Slot kinds and their Chinese names, which slots are exclusive, how many 赞助播出 may be sold, the spot
 lengths and their list prices, film and bumper lengths, the per-episode minimums every contract gets
@@ -52,7 +52,7 @@ MAX_SUPPORTERS = 3
 JIUGONGGE_CELLS = 9
 SPOT_LENGTHS = (5, 10, 15, 20, 30)
 SPOT_LIST_PRICE = {5: 1000, 10: 1700, 15: 2500, 20: 3200, 30: 4400}
-# the list prices of the rate card (SPONSORSHIP.md): (yuan, per); a contract may differ (the producer's
+# the list prices of the rate card (docs/sponsorship.md): (yuan, per); a contract may differ (the producer's
 # forms start from these). 中插 are priced per airing by length (SPOT_LIST_PRICE); the ticker and the
 # credits come with the broadcast-rights packages.
 LIST_PRICE: dict[str, tuple[int, str]] = {
@@ -89,7 +89,7 @@ MINIMUM_KEYS_EN: dict[str, str] = {
     "coverage": "corner bug coverage (% of the show)",
     "draws": "prize grid draws",
 }
-# what SPONSORSHIP.md promises per episode when the file says nothing
+# what the package (docs/sponsorship.md) promises per episode when the file says nothing
 DEFAULT_MINIMUMS: dict[str, dict[str, float]] = {
     "title": {"mentions": 5, "bumper": 1, "film": 1},
     "special": {"bumper": 1, "film": 1, "coverage": 100},

@@ -1,4 +1,4 @@
-"""The rules across slots (SPONSORSHIP.md), checked once every section has been read.
+"""The rules across slots (docs/sponsorship.md), checked once every section has been read.
 
 One broadcast-rights package per sponsor; 赞助播出 air in signing order (a tie needs the time); no two
 九宫格 cells with the same prize (a warning); every film named in a break exists and is not the 英雄榜
