@@ -125,17 +125,24 @@ LEGACY_GRAPHIC_SCENES = frozenset(f"图形·{n}" for n in GRAPHIC_ZH.values())
 # one OBS source per word and rectangle (an older layout): "<name>·…" inputs that are not ours any more
 LEGACY_PREFIXES = tuple(f"{n}·" for n in GRAPHIC_ZH.values())
 
-# which graphics each air scene carries, bottom to top. The 独家特约 corner bug is promised "for the
-# whole broadcast": it is in every programme scene, and not over the break's spots nor over another
-# sponsor's bumper or film (those are not the show).
-SCENE_GRAPHICS: dict[str, tuple[str, ...]] = {
-    SCENE_GAME: ("scoreboard", "jipaiqi", "lower_third", "commentary", "ticker", "corner_bug"),
-    SCENE_LEADERBOARD: ("leaderboard", "corner_bug"),
-    SCENE_JIUGONGGE: ("jiugongge", "lower_third", "corner_bug"),
-    SCENE_CREDITS: ("credits", "corner_bug"),
-    SCENE_BUMPER: ("bumper", "corner_bug"),  # the 角标 is on screen for the whole broadcast, breaks aside
-    SCENE_BREAK: (),
-}
+
+# which graphics each air scene carries, bottom to top: the table of zones and layers
+# (overlays/tokens.json, the one the store and the pages follow). The game scene carries every graphic
+# but the full-frame items; a full-frame item's scene carries it and what it does not clear — the
+# 独家特约 corner bug, promised "for the whole broadcast" (not over the break's spots: those are not the
+# show).
+def _scene_graphics() -> dict[str, tuple[str, ...]]:
+    table = T.zones()
+    out = {SCENE_GAME: tuple(g for g, z in table.items() if not z.full)}
+    home = dict(FULLSCREEN)
+    for g in ("leaderboard", "jiugongge", "credits", "bumper"):
+        kept = (o for o, z in table.items() if o == g or (not z.full and o not in table[g].clears))
+        out[home[g]] = tuple(kept)
+    out[SCENE_BREAK] = ()
+    return out
+
+
+SCENE_GRAPHICS: dict[str, tuple[str, ...]] = _scene_graphics()
 CORNER_BUG_SCENES = tuple(s for s, g in SCENE_GRAPHICS.items() if "corner_bug" in g)
 # where a graphic's inputs are created: the first air scene that carries it
 HOME_SCENE = {g: next(s for s, gs in SCENE_GRAPHICS.items() if g in gs) for g in GRAPHICS}

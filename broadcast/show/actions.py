@@ -2,15 +2,18 @@
 buses (set, clear one, TAKE, CUT, panic). Its sections are in ``schema.json`` beside this file.
 
 TAKE and CUT both make program what preview shows; ``graphics.transition`` tells the pages how: TAKE
-with each graphic's own animation (``mix``), CUT and panic at once (``cut``)."""
+with each graphic's own animation (``mix``), CUT and panic at once (``cut``). Every change of program
+goes through the table of zones and layers (:mod:`broadcast.show.zones`): a graphic on the layer of
+another replaces it, a full-frame item clears the graphics under it and brings them back when it ends,
+and a graphic that would overlap what is on air is refused with the reason."""
 
 from __future__ import annotations
 
-import copy
 from importlib import resources
 from typing import Any
 
 from broadcast.core import ActionRefused, Actions, Context, Fragment, Payload, State
+from broadcast.show import zones
 
 SCHEMA = Fragment(resources.files("broadcast.show").joinpath("schema.json"))
 ACTIONS = Actions()
@@ -41,44 +44,45 @@ def _graphic(payload: Payload) -> str:
 def graphic_set(state: State, payload: Payload, ctx: Context) -> None:
     """Show or hide one graphic on one bus: {bus, graphic, on, item?}."""
     bus, g = _bus(payload), _graphic(payload)
-    entry = state["graphics"][bus][g]
-    entry["on"] = bool(payload.get("on", True))
-    if "item" in payload:
-        entry["item"] = str(payload["item"])
+    on = bool(payload.get("on", True))
+    item = str(payload["item"]) if "item" in payload else None
     if bus == "program":
+        zones.put(state, g, on, item)
         state["graphics"]["transition"] = "mix"
+        return
+    entry = state["graphics"][bus][g]
+    entry["on"] = on
+    if item is not None:
+        entry["item"] = item
 
 
 @action("graphic.clear")
 def graphic_clear(state: State, payload: Payload, ctx: Context) -> None:
     """Clear one graphic: off on program and on preview (so the next TAKE does not bring it back)."""
     g = _graphic(payload)
-    for bus in BUSES:
-        state["graphics"][bus][g]["on"] = False
+    state["graphics"]["preview"][g]["on"] = False
+    zones.put(state, g, False)
     state["graphics"]["transition"] = "mix"
 
 
 @action("bus.take")
 def bus_take(state: State, payload: Payload, ctx: Context) -> None:
     """TAKE: program becomes what preview shows (preview is kept), each graphic with its animation."""
-    state["graphics"]["program"] = copy.deepcopy(state["graphics"]["preview"])
+    zones.take(state)
     state["graphics"]["transition"] = "mix"
 
 
 @action("bus.cut")
 def bus_cut(state: State, payload: Payload, ctx: Context) -> None:
     """CUT: program becomes what preview shows at once (no animation)."""
-    state["graphics"]["program"] = copy.deepcopy(state["graphics"]["preview"])
+    zones.take(state)
     state["graphics"]["transition"] = "cut"
 
 
 @action("bus.panic")
 def bus_panic(state: State, payload: Payload, ctx: Context) -> None:
     """Panic: every graphic off program at once (and off preview too when {all: true})."""
-    buses = BUSES if payload.get("all") else ("program",)
-    for bus in buses:
-        for entry in state["graphics"][bus].values():
-            entry["on"] = False
+    zones.panic(state, BUSES if payload.get("all") else ("program",))
     state["graphics"]["transition"] = "cut"
 
 

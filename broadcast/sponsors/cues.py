@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from broadcast.core import ActionRefused, Actions, Context, Payload, State
+from broadcast.show import zones
 
 ACTIONS = Actions()
 action = ACTIONS.action
@@ -200,11 +201,14 @@ def _cue(cq: dict[str, Any], cid: str) -> dict[str, Any]:
 
 
 def _show(state: State, graphic: str, on: bool, item: str = "") -> None:
-    for bus in ("preview", "program"):
-        entry = state["graphics"][bus][graphic]
-        entry["on"] = on
-        if on:
-            entry["item"] = item
+    """A cue's graphic on or off: preview mirrors it, program by the table of zones (a full-frame cue
+    clears what it covers and brings it back when it ends; a graphic cue GO'd under a full-frame item
+    comes on when that item ends; a graphic the table refuses refuses the GO)."""
+    entry = state["graphics"]["preview"][graphic]
+    entry["on"] = on
+    if on:
+        entry["item"] = item
+    zones.put(state, graphic, on, item if on else None, defer=True)
     state["graphics"]["transition"] = "mix"
 
 

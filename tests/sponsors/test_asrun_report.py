@@ -290,7 +290,7 @@ def test_no_evidence_credits_nothing_and_says_so(tmp_path: Path) -> None:
     store.dispatch("show.update", {"episode": EP, "air_date": "2012-05-07"})
     rec.flush()
     log.record(AirEvent(T0 + 0.5, OBS_DOWN, "unreachable", "obs", detail={"since": T0 + 0.5}))
-    for g, item in (("corner_bug", "yiheyuan"), ("bumper", "title"), ("scoreboard", "game 1")):
+    for g, item in (("corner_bug", "yiheyuan"), ("scoreboard", "game 1"), ("bumper", "title")):
         store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True, "item": item})
     for t in (10, 20, 30, 40, 50):
         clock.now = T0 + t

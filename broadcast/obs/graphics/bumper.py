@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from broadcast import tokens as T
 from broadcast.obs.graphics.paint import GOLD, Painter
 from broadcast.obs.spec import ALIGN_CENTER
 
-# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
-FRAME = (210, 457, 1506, 173)
+# where its picture sits on the canvas (x, y, width, height): its zone's box in the one table of zones
+# (overlays/tokens.json); every op it draws lies inside
+FRAME = T.zone("bumper").box
 
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:
@@ -19,7 +21,7 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
     bumpers = list(sponsors.get("bumpers", []))
     want = st.get("graphics", {}).get("program", {}).get("bumper", {}).get("item", "")
     bumper = next((b for b in bumpers if b.get("id") == want), bumpers[0] if bumpers else {})
-    x, y, bw, bh = 210, 460, 1500, 160
+    x, y, bw, bh = 210, 650, 1500, 160
     p.rect("垫片·影", "#000000", x + 6, y + 10, bw, bh, 70)
     for k, a in enumerate((70, 130, 190)):  # the band fades in at both ends
         p.rect(f"垫片·左{k}", "#a51c1c", x + 50 * k, y, 50, bh, a)

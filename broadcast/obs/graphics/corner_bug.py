@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from broadcast import tokens as T
 from broadcast.obs.graphics.paint import GOLD, Painter
 
-# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
-FRAME = (1452, 54, 372, 104)
+# where its picture sits on the canvas (x, y, width, height): its zone's box in the one table of zones
+# (overlays/tokens.json); every op it draws lies inside
+FRAME = T.zone("corner_bug").box
 
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:

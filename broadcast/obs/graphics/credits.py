@@ -10,8 +10,9 @@ from broadcast.obs.graphics.paint import GOLD, Painter
 from broadcast.obs.graphics.raster import text_extent
 from broadcast.obs.spec import ALIGN_TOP, ALIGN_TOP_LEFT, ALIGN_TOP_RIGHT
 
-# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
-FRAME = (478, 62, 970, 954)
+# where its picture sits on the canvas (x, y, width, height): its zone's box in the one table of zones
+# (overlays/tokens.json); every op it draws lies inside
+FRAME = T.zone("credits").box
 
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from broadcast import tokens as T
 from broadcast.obs.graphics.paint import GOLD, Painter
 from broadcast.obs.spec import ALIGN_CENTER, ALIGN_TOP
 
-# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
-FRAME = (478, 62, 970, 954)
+# where its picture sits on the canvas (x, y, width, height): its zone's box in the one table of zones
+# (overlays/tokens.json); every op it draws lies inside
+FRAME = T.zone("jiugongge").box
 
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from broadcast import tokens as T
 from broadcast.obs.graphics.paint import DARK_INK, GOLD, INK, Painter, num
 from broadcast.obs.spec import ALIGN_CENTER, ALIGN_LEFT, ALIGN_RIGHT
 
 LEADERBOARD = (452, 162, 1016, 840)  # below the 角标 (on screen with it)
 
 
-# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
-FRAME = (450, 160, 1026, 854)
+# where its picture sits on the canvas (x, y, width, height): its zone's box in the one table of zones
+# (overlays/tokens.json); every op it draws lies inside
+FRAME = T.zone("leaderboard").box
 
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:

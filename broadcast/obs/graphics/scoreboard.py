@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from broadcast import tokens as T
 from broadcast.obs.graphics.paint import (
     DARK_INK,
     GOLD,
@@ -56,8 +57,9 @@ def seat_tags(seat: Mapping[str, Any]) -> list[str]:
     return tags
 
 
-# where its picture sits on the canvas (x, y, width, height): every op it draws lies inside
-FRAME = (1092, 426, 730, 534)
+# where its picture sits on the canvas (x, y, width, height): its zone's box in the one table of zones
+# (overlays/tokens.json); every op it draws lies inside
+FRAME = T.zone("scoreboard").box
 
 
 def paint(p: Painter, st: Mapping[str, Any]) -> None:
