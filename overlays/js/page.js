@@ -1,9 +1,11 @@
 // Boots an on-air page: mounts the graphics named in <body data-graphics="…"> into the title-safe
 // stage and renders every state the server sends. Pages decide nothing: each graphic is shown when
 // state.graphics[bus][graphic].on is true and shows only what the state holds; its texts are fitted to
-// their boxes by one shared rule (fit.js) once every graphic has rendered the frame.
+// their boxes by one shared rule (fit.js) once every graphic has rendered the frame, and broken onto
+// another line only between terms (terms.js).
 import { Feed, pageParams } from './client.js';
-import { fitPending } from './fit.js';
+import { fitPending, setTerms } from './fit.js';
+import { stateTerms } from './terms.js';
 import * as scoreboard from './graphics/scoreboard.js';
 import * as leaderboard from './graphics/leaderboard.js';
 import * as jiugongge from './graphics/jiugongge.js';
@@ -34,6 +36,7 @@ new Feed({
     const cut = !!state.graphics && state.graphics.transition === 'cut';
     document.documentElement.dataset.transition = cut ? 'cut' : 'mix';
     const bus = (state.graphics && state.graphics[params.bus]) || {};
+    setTerms(stateTerms(state)); // the names: each one term, never broken onto two lines (terms.js)
     for (const { id, g } of mounted) g.render(state, bus[id] || OFF);
     fitPending(); // every text set in this frame, measured together (overlays/js/fit.js)
   },

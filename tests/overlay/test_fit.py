@@ -25,7 +25,8 @@ COLLECT = """
   const byEl = new Map();
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     if (!n.textContent.trim()) continue;
-    const el = n.parentElement;
+    // a text broken between terms is in pieces (span.term): the fitted element is their parent
+    const el = n.parentElement.classList.contains('term') ? n.parentElement.parentElement : n.parentElement;
     const range = document.createRange();
     range.selectNodeContents(n);
     const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);

@@ -27,6 +27,7 @@ from broadcast.obs.graphics import (
 )
 from broadcast.obs.graphics.paint import Painter
 from broadcast.obs.graphics.raster import Picture
+from broadcast.obs.graphics.terms import state_terms
 
 MODULES: dict[str, Any] = {
     "scoreboard": scoreboard,
@@ -47,8 +48,9 @@ FRAMES: dict[str, tuple[int, int, int, int]] = {g: tuple(m.FRAME) for g, m in MO
 def paint_all(state: Mapping[str, Any], *, font: str, assets: Callable[[str], str]) -> dict[str, Picture]:
     """Every graphic's picture for ``state`` (graphic → :class:`Picture`: its ops inside its frame)."""
     out: dict[str, Picture] = {}
+    terms = state_terms(state)
     for graphic, paint in PAINTERS.items():
-        p = Painter(graphic, font, assets)
+        p = Painter(graphic, font, assets, terms)
         paint(p, state)
         out[graphic] = Picture(graphic, FRAMES[graphic], tuple(p.ops))
     return out

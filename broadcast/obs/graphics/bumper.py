@@ -40,6 +40,6 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
         shadow=True,
         align=ALIGN_CENTER,
         fit=(1180, 130),
-        lines=2,  # the paid sentence, as on the pages: two balanced lines before it shrinks
+        lines=2,  # the paid sentence, as on the pages: shrunk first, then two balanced lines
         role="sponsor",
     )

@@ -1,12 +1,14 @@
 """How every text of the native OBS graphics fits its box: the pages' rule (overlays/js/fit.js).
 
-A text is drawn at its designed size (on up to ``lines`` balanced lines) and shrunk only as much as its
-box needs, never below its floor (``tokens.fit_floor``: a fraction of the designed size from
-overlays/tokens.json, the higher one for paid sponsor names); a text that still does not fit at its
-floor is cut and ends with “…”. The box is the text's ``fit`` (width, height). Every size is measured
-by the renderer that draws the graphic's picture (:func:`~broadcast.obs.graphics.raster.text_extent`:
-FreeType through Pillow, the face OBS's own text source uses, lines and drop shadow included), so what
-fits here is what airs. Positions never follow the state: only the words and their size do.
+A text is drawn at its designed size and shrunk only as much as its box needs, never below its floor
+(``tokens.fit_floor``: a fraction of the designed size from overlays/tokens.json, the higher one for paid
+sponsor names): on one line first. Only a text that does not fit on one line at its floor is broken — on
+up to ``lines`` balanced lines, only between terms (a name or a score is never split: :mod:`terms`), at
+the largest size at or above the floor that fits; a text that fits nowhere is cut at the floor and ends
+with “…”. The box is the text's ``fit`` (width, height). Every size is measured by the renderer that
+draws the graphic's picture (:func:`~broadcast.obs.graphics.raster.text_extent`: FreeType through
+Pillow, the face OBS's own text source uses, lines and drop shadow included), so what fits here is what
+airs. Positions never follow the state: only the words and their size do.
 
 Every field's maximum length is declared once, in the schema (maxLength), and the boxes are sized so
 that a text at its maximum fits whole at or above its floor (tests/obs/test_fit.py).
@@ -14,11 +16,14 @@ that a text at its maximum fits whole at or above its floor (tests/obs/test_fit.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from broadcast import tokens as T
 from broadcast.obs.graphics.raster import text_extent
+from broadcast.obs.graphics.terms import HAN, INSIDE, PUNCT, SPACE, pieces
+from broadcast.obs.graphics.terms import lines as split_lines
 
 ELLIPSIS = "…"
 
@@ -54,24 +59,6 @@ class _Ink:
         return "".join(chars).rstrip() + ELLIPSIS
 
 
-def balanced(text: str, k: int) -> list[str]:
-    """``text`` broken into ``k`` lines of about the same number of characters, between words where a
-    line would otherwise break one (Latin), as CSS ``text-wrap: balance`` does for the pages."""
-    if k <= 1 or len(text) < k:
-        return [text]
-    out: list[str] = []
-    rest = text
-    for left in range(k, 1, -1):
-        cut = round(len(rest) / left)
-        space = rest.rfind(" ", 1, cut + 1)
-        if space > cut // 2:
-            cut = space
-        out.append(rest[:cut].rstrip())
-        rest = rest[cut:].lstrip()
-    out.append(rest)
-    return [line for line in out if line]
-
-
 def fit_text(
     text: str,
     size: int,
@@ -82,23 +69,58 @@ def fit_text(
     shadow: bool = False,
     lines: int = 1,
     face: str = "",
+    terms: Iterable[str] = (),
 ) -> Fitted:
-    """``text`` designed at ``size`` px, fitted to ``box`` (width, height): at each whole size from the
-    designed one down to the floor, on one line, else (``lines`` > 1) on up to ``lines`` balanced lines;
-    at the floor, cut with …. A text with line breaks of its own keeps them."""
+    """``text`` designed at ``size`` px, fitted to ``box`` (width, height): on one line at the largest
+    whole size from the designed one down to the floor; else (``lines`` > 1) on 2 … ``lines`` balanced
+    lines broken between terms (``terms``: the names that are one term each, :func:`terms.state_terms`)
+    at the largest size that fits; at the floor, cut with …. A text with line breaks of its own keeps
+    them."""
     ink = _Ink(face or T.native_font(), bold, shadow)
     floor = min(size, max(1, int(-(-T.fit_floor(role, size) // 1))))  # whole px, never below the token
-    own = text.split("\n")
     if not text:
         return Fitted(text, size, "base", floor)
-    for s in range(size, floor - 1, -1):  # the largest whole size that fits
-        for k in range(1, (lines if len(own) == 1 else 1) + 1):
-            candidate = "\n".join(balanced(text, k) if len(own) == 1 else own)
-            if ink.fits(candidate, s, box):
-                return Fitted(candidate, s, "base" if s == size else "shrunk", floor)
-    # at the floor: as many lines as the box holds, the last one shown ending with …
-    if len(own) == 1:
-        own = balanced(text, lines)
+    sizes = range(size, floor - 1, -1)
+    for s in sizes:  # shrink first: the largest whole size at which it fits on one line
+        if ink.fits(text, s, box):
+            return Fitted(text, s, "base" if s == size else "shrunk", floor)
+    own = text.split("\n")
+    if len(own) == 1 and lines > 1:  # then break between terms, at the best kind of place that fits
+        terms = tuple(terms)
+        kinds = [SPACE, PUNCT, HAN]
+        if len(pieces(text, terms, HAN)) == 1:
+            kinds.append(INSIDE)  # one name and nothing else: between its characters, the last resort
+        for kind in kinds:
+            for s in sizes:
+                for k in range(2, lines + 1):
+                    rows = _broken(text, k, s, ink, terms, kind)
+                    if rows is not None and ink.fits("\n".join(rows), s, box):
+                        return Fitted("\n".join(rows), s, "base" if s == size else "shrunk", floor)
+    return _cut(text, own, floor, box, ink, lines, tuple(terms))
+
+
+def _broken(
+    text: str, k: int, size: int, ink: _Ink, terms: tuple[str, ...], kind: int = HAN
+) -> list[str] | None:
+    def width(row: str) -> float:
+        return float(text_extent(row, size, face=ink.face, bold=ink.bold, shadow=ink.shadow)[0])
+
+    return split_lines(text, k, width, terms, kind)
+
+
+def _cut(
+    text: str,
+    own: list[str],
+    floor: int,
+    box: tuple[float, float],
+    ink: _Ink,
+    lines: int,
+    terms: tuple[str, ...],
+) -> Fitted:
+    """At the floor: as many lines as the box holds (broken between terms), the last one shown ending
+    with …."""
+    if len(own) == 1 and lines > 1:
+        own = _broken(text, lines, floor, ink, terms, INSIDE) or [text]
     rows = len(own)
     while rows > 1 and not ink.fits("\n".join(["国"] * rows), floor, box):
         rows -= 1

@@ -84,8 +84,11 @@ class Painter:
     source settings that describe it), which :mod:`~broadcast.obs.graphics.raster` renders into the
     graphic's one picture."""
 
-    def __init__(self, graphic: str, font: str, assets: Callable[[str], str]) -> None:
+    def __init__(
+        self, graphic: str, font: str, assets: Callable[[str], str], terms: tuple[str, ...] = ()
+    ) -> None:
         self.graphic, self.font, self.assets = graphic, font, assets
+        self.terms = terms  # the state's names: each one term, never broken onto two lines (terms.py)
         self.ops: list[InputSpec] = []
         self.fitted: dict[str, Fitted] = {}  # every text with a box: how it was fitted (fit.py)
 
@@ -122,13 +125,22 @@ class Painter:
         lines: int = 1,
     ) -> None:
         """A text source; with ``fit`` (its box: width, height) the text is fitted by the pages' rule
-        (on up to ``lines`` balanced lines, shrunk to its floor, then cut with …:
+        (shrunk to its floor on one line, then on up to ``lines`` balanced lines broken between terms,
+        then cut with …:
         :func:`~broadcast.obs.graphics.fit.fit_text`); ``role`` ``sponsor`` for a paid name (the higher
         floor)."""
         drawn = size
         if fit is not None:
             fitted = fit_text(
-                value, size, fit, role=role, bold=bold, shadow=shadow, lines=lines, face=self.font
+                value,
+                size,
+                fit,
+                role=role,
+                bold=bold,
+                shadow=shadow,
+                lines=lines,
+                face=self.font,
+                terms=self.terms,
             )
             self.fitted[name] = fitted
             value, drawn = fitted.text, fitted.size
