@@ -33,13 +33,27 @@ def _differs(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
 
 
 def main(args: argparse.Namespace) -> int:
-    from broadcast.core.db import DatabaseError
+    """The check; a file that cannot be read to the end is one line naming it and why (exit 2), never
+    an internal error."""
+    import sqlite3
+
     from broadcast.core.db import chosen as chosen_db
+    from broadcast.core.db import describe
+
+    path = chosen_db(args.db)
+    try:
+        return _check(path)
+    except (sqlite3.Error, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        print(describe(exc, path), file=sys.stderr)
+        return 2
+
+
+def _check(path: Any) -> int:
+    from broadcast.core.db import DatabaseError
     from broadcast.core.journal import Journal
     from broadcast.core.store import ShowStore
     from broadcast.studio import components
 
-    path = chosen_db(args.db)
     if not path.is_file():
         print(f"{path}: 数据库文件不存在 / no such database file", file=sys.stderr)
         return 2

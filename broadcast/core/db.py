@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from broadcast.core import integrity
 from broadcast.errors import GoujiError
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -141,6 +142,8 @@ def error_kind(exc: BaseException) -> str:
         name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
         or "malformed" in text
         or "not a database" in text
+        or "could not decode" in text  # text that is not UTF-8: a damaged record
+        or isinstance(exc, UnicodeDecodeError)
     ):
         return "damaged"
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
@@ -159,7 +162,7 @@ _ADVICE = {
     ),
     "damaged": (
         "数据库文件已损坏，请用备份恢复（python -m broadcast verify-journal 可检查日志）",
-        "the database file is damaged: restore it from a backup",
+        "damaged: restore it from a backup (python -m broadcast verify-journal shows what it holds)",
     ),
     "locked": (
         "数据库被另一个程序锁住，关闭它后重试",
@@ -172,15 +175,46 @@ _ADVICE = {
 }
 
 
+def detail(exc: BaseException, limit: int = 100) -> str:
+    """An error's own text fit for the end of a one-line message: one line, printable, cut short."""
+    text = " ".join(str(exc).split())
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _kind_at(exc: BaseException, path: str | Path) -> str:
+    """:func:`error_kind`, with the disk asked: an I/O error on a nearly full disk is a full disk; an
+    I/O error on a file whose every byte reads back is the file's content (damaged), not the disk."""
+    kind = error_kind(exc)
+    if kind == "io":
+        if disk_full(path):
+            return "full"
+        if _reads_back(Path(path)):
+            return "damaged"
+    return kind
+
+
+def _reads_back(p: Path, limit: int = 1 << 30) -> bool:
+    """Every byte of the file (and its -wal) reads without an error (up to ``limit`` bytes)."""
+    try:
+        for f in (p, Path(f"{p}-wal")):
+            if not f.is_file():
+                continue
+            with open(f, "rb", buffering=0) as fh:
+                left = limit
+                while left > 0 and fh.read(min(left, 1 << 20)):
+                    left -= 1 << 20
+        return p.is_file()
+    except OSError:
+        return False
+
+
 def describe(exc: BaseException, path: str | Path) -> str:
     """One line for a person: the file, what happened (中文 / English) and what to do."""
     if isinstance(exc, StorageError):
         return str(exc)
-    kind = error_kind(exc)
-    if kind == "io" and disk_full(path):
-        kind = "full"
-    zh, en = _ADVICE[kind]
-    return f"{path}: {zh} / {en} ({exc})"
+    zh, en = _ADVICE[_kind_at(exc, path)]
+    return f"{path}: {zh} / {en} ({detail(exc)})"
 
 
 FULL_BELOW = 256 * 1024  # free bytes under which an I/O error is taken for a full disk
@@ -198,13 +232,30 @@ def disk_full(path: str | Path) -> bool:
     return st.f_bavail * st.f_frsize < FULL_BELOW
 
 
-def storage_error(exc: sqlite3.Error, path: str | Path) -> StorageError:
+def storage_error(exc: BaseException, path: str | Path) -> StorageError:
     """The :class:`StorageError` for an SQLite error raised by a write (or a read of a damaged file)."""
-    kind = error_kind(exc)
-    if kind == "io" and disk_full(path):
-        kind = "full"
+    kind = _kind_at(exc, path)
     zh, en = _ADVICE[kind]
-    return StorageError("storage", f"{zh}", f"{en} ({exc})", kind=kind, path=path)
+    return StorageError("storage", f"{zh}", f"{en} ({detail(exc)})", kind=kind, path=path)
+
+
+def damaged(path: str | Path, what: str) -> DatabaseError:
+    """The one line for a damaged file: which file, what is wrong with it, restore from a backup."""
+    zh, en = _ADVICE["damaged"]
+    return DatabaseError("database", f"{zh}（{what}）", f"{en} ({what})", path=path)
+
+
+def _keep_damaged_wal(p: Path) -> str:
+    """Copy a damaged -wal file aside before anything can checkpoint it away; the copy's name."""
+    import shutil
+    import time
+
+    keep = Path(f"{p}-wal.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+    try:
+        shutil.copy2(f"{p}-wal", keep)
+    except OSError:
+        return ""
+    return str(keep)
 
 
 _header_fds: dict[tuple[int, int], int] = {}
@@ -238,12 +289,25 @@ def _check_file(p: Path) -> None:
             "database", f"无法读取文件（{exc.strerror}）", f"cannot read the file ({exc.strerror})", path=p
         ) from exc
     if head and head != SQLITE_HEADER:
+        if _looks_like_ours(p):
+            raise damaged(p, "文件头 header")
         raise DatabaseError(
             "database",
             "不是 SQLite 数据库文件",
             "not an SQLite database file: give the studio's .sqlite file (or a new file name to start one)",
             path=p,
         )
+
+
+def _looks_like_ours(p: Path) -> bool:
+    """A file whose first bytes are not SQLite's but whose first 4 MB hold a studio database's
+    schema: a studio database with a damaged header (not another kind of file)."""
+    try:
+        with open(p, "rb") as f:
+            start = f.read(1 << 22)
+    except OSError:
+        return False
+    return b"schema_versions" in start and b"CREATE TABLE" in start
 
 
 def _writable(p: Path) -> bool:
@@ -300,6 +364,50 @@ def _open(p: Path, *, readonly: bool, check_same_thread: bool) -> StudioConnecti
     return conn
 
 
+def _remove_new(p: Path) -> None:
+    for f in (p, Path(f"{p}-wal"), Path(f"{p}-shm"), Path(f"{p}-journal")):
+        try:
+            f.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+def _refuse_damage(conn: StudioConnection, p: Path, wal_before: integrity.WalFrames | None) -> None:
+    """A damaged -wal file or a damaged database file is refused here, in one line, before any
+    component reads it (the -wal kept aside first: closing would checkpoint its good part away)."""
+    bad_wal = integrity.wal_damage(p, wal_before)
+    if bad_wal is not None:
+        kept = _keep_damaged_wal(p)
+        conn.close()
+        copy = f"；原样副本 copy kept: {kept}" if kept else ""
+        raise DatabaseError(
+            "database",
+            f"{p.name}-wal 文件已损坏（{bad_wal} 读不出），其后已确认的操作无法读取，请用备份恢复{copy}",
+            f"its -wal file is damaged ({bad_wal} unreadable): the changes after it cannot be read: "
+            f"restore from a backup{copy.replace('；原样副本 ', '; ')}",
+            path=p,
+        )
+    try:
+        st = p.stat()
+        key = (st.st_dev, st.st_ino)
+    except OSError:
+        key = None
+    if key is not None and key in _checked:
+        return  # checked at this process's first open of the file: later connections are not slowed
+    try:
+        problem = integrity.quick_check(conn)
+    except sqlite3.DatabaseError as exc:
+        problem = detail(exc)
+    if problem is not None:
+        conn.close()
+        raise damaged(p, detail(ValueError(problem)))
+    if key is not None:
+        _checked.add(key)
+
+
+_checked: set[tuple[int, int]] = set()  # files whose integrity this process checked at their first open
+
+
 def _tables(conn: sqlite3.Connection) -> set[str]:
     rows = conn.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
     return {str(r[0]) for r in rows if not str(r[0]).startswith("sqlite_")}
@@ -343,6 +451,7 @@ def connect(
             path=p,
         )
     conn: StudioConnection | None = None
+    wal_before = integrity.wal_frames(Path(f"{p}-wal")) if exists else None
     try:
         try:
             conn = _open(p, readonly=ro, check_same_thread=check_same_thread)
@@ -359,6 +468,7 @@ def connect(
             conn.reason = str(storage_error(exc, p))
             tables = _tables(conn)
         conn.path, conn.readonly, conn.reopenable = str(p), ro, ro and not readonly
+        _refuse_damage(conn, p, wal_before)
         if tables and "schema_versions" not in tables:
             conn.close()
             shown = ", ".join(sorted(tables)[:5]) + (" …" if len(tables) > 5 else "")
@@ -378,15 +488,17 @@ def connect(
                 "CREATE TABLE IF NOT EXISTS schema_versions ("
                 "component TEXT PRIMARY KEY, version INTEGER NOT NULL)"
             )
-    except sqlite3.DatabaseError as exc:
+    except BaseException as exc:
         if conn is not None:
             conn.close()
-        kind = error_kind(exc)
+        if not exists:  # a database this call began and could not finish: no file is left behind
+            _remove_new(p)
+        if not isinstance(exc, sqlite3.DatabaseError):
+            raise
+        kind = _kind_at(exc, p)
         if kind in ("full", "readonly", "io", "locked"):
             raise storage_error(exc, p) from exc
-        raise DatabaseError(
-            "database", f"不是可用的 SQLite 数据库（{exc}）", f"not a usable SQLite database ({exc})", path=p
-        ) from exc
+        raise damaged(p, detail(exc)) from exc
     conn.row_factory = sqlite3.Row
     return conn
 

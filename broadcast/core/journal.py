@@ -55,6 +55,7 @@ MIGRATIONS = [
     """,
 ]
 GENESIS = "0" * 32  # the hash "before" the first row
+CHECK_SECONDS = 0.5  # a start checks the rows its checkpoint stands for within this time
 KEEP_CHECKPOINTS = 3
 _HEAD_WIDTH = 64
 
@@ -270,12 +271,26 @@ class Journal:
         prev = prev_hash
         try:
             cur = self._conn.execute(
-                "SELECT seq, ts, type, payload, source, hash FROM journal WHERE seq > ? ORDER BY seq",
+                "SELECT seq, ts, CAST(type AS BLOB), CAST(payload AS BLOB), CAST(source AS BLOB), "
+                "CAST(hash AS BLOB) FROM journal WHERE seq > ? ORDER BY seq",
                 (since,),
             )
-            for seq, ts, type_, payload, source, digest in cur:
+            for seq, ts, type_b, payload_b, source_b, digest_b in cur:
+                try:  # read as bytes: a damaged row is named, not the end of the whole replay
+                    type_, payload, source = (
+                        bytes(b or b"").decode("utf-8") for b in (type_b, payload_b, source_b)
+                    )
+                    digest = None if digest_b is None else bytes(digest_b).decode("ascii")
+                    ts = float(ts)
+                except (UnicodeDecodeError, ValueError, TypeError):
+                    self.damaged.append(
+                        f"日志 #{seq}：内容已损坏（不是文字），已跳过 / "
+                        f"journal #{seq}: damaged (not text), skipped"
+                    )
+                    prev = None  # the chain cannot be followed past it: the rows after are not judged
+                    continue
                 if prev is not None and digest is not None:
-                    want = chain_hash(prev, int(seq), float(ts), str(type_), str(payload), str(source))
+                    want = chain_hash(prev, int(seq), float(ts), type_, payload, source)
                     if want != digest:
                         self.damaged.append(
                             f"日志 #{seq} {type_}：校验不符，该行或之前的行被改动或删除 / journal #{seq} "
@@ -286,7 +301,7 @@ class Journal:
                     self.last_hash = str(digest)
                 try:
                     data = json.loads(payload)
-                except (TypeError, ValueError):
+                except (TypeError, ValueError, RecursionError):
                     data = None
                 if not isinstance(data, dict):
                     self.damaged.append(
@@ -294,7 +309,7 @@ class Journal:
                         "payload is not a JSON object, skipped"
                     )
                     continue
-                yield Entry(int(seq), float(ts), str(type_), data, str(source))
+                yield Entry(int(seq), float(ts), type_, data, source)
         except sqlite3.DatabaseError as exc:
             raise db.storage_error(exc, self.path) from exc
 
@@ -374,7 +389,7 @@ class Journal:
         check costs the same at any length — ``verify-journal`` checks from the first row) and a
         journal shorter than its head file (``-wal`` deleted or emptied, an older copy put back). A
         cut is recorded as a gap so the lost numbers are never reused (when the file can be written)."""
-        problems: list[str] = []
+        problems: list[str] = self.verify_before(since)
         try:
             count, hi = self._conn.execute(
                 "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM journal WHERE seq > ?", (since,)
@@ -399,10 +414,11 @@ class Journal:
             if head_seq > int(hi) and not noted:
                 problems.append(
                     f"{self.path}: 日志比上次记录的短：#{int(hi) + 1}–#{head_seq} "
-                    f"共 {head_seq - int(hi)} 个已确认的操作丢失（-wal 文件被删除或清空，或放回了旧的副本）"
+                    f"共 {head_seq - int(hi)} 个已确认的操作丢失"
+                    "（-wal 文件被删除、清空或损坏，或放回了旧的副本）"
                     f" / the journal ends at #{hi} but had reached #{head_seq}: "
                     f"{head_seq - int(hi)} confirmed action(s) are lost (the -wal file "
-                    "was deleted or emptied, or an older copy was put back)"
+                    "was deleted, emptied or damaged, or an older copy was put back)"
                 )
                 self._note_gap(int(hi) + 1, head_seq, "cut: journal shorter than its head file")
             elif head_seq <= int(hi) and self.hash_at(head_seq) not in (head_hash, None):
@@ -412,6 +428,46 @@ class Journal:
                     "(edited, or another file put in its place)"
                 )
         return problems
+
+    def verify_before(self, upto: int, seconds: float = CHECK_SECONDS) -> list[str]:
+        """Rows up to ``upto`` (those a start does not replay: the checkpoint stands for them), each
+        checked against its own hash, within ``seconds`` (bounded: a start at any length costs the
+        same; ``verify-journal`` replays and checks them all). A damaged row is named."""
+        if upto <= 0:
+            return []
+        found: list[str] = []
+        deadline = time.monotonic() + seconds
+        prev = GENESIS
+        try:
+            cur = self._conn.execute(
+                "SELECT seq, ts, CAST(type AS BLOB), CAST(payload AS BLOB), CAST(source AS BLOB), "
+                "CAST(hash AS BLOB) FROM journal WHERE seq <= ? ORDER BY seq",
+                (upto,),
+            )
+            for n, (seq, ts, *texts) in enumerate(cur):
+                if n % 256 == 0 and time.monotonic() > deadline:
+                    break
+                try:
+                    type_, payload, source, digest = (bytes(b or b"").decode("utf-8") for b in texts)
+                    whole = (
+                        not texts[3]
+                        or chain_hash(prev, int(seq), float(ts), type_, payload, source) == digest
+                    )
+                except (UnicodeDecodeError, ValueError, TypeError):
+                    whole, digest = False, ""
+                if not whole:
+                    found.append(
+                        f"{self.path}: 日志 #{seq} 与它的校验值不符（文件损坏或被改动），"
+                        "请运行 python -m broadcast verify-journal / "
+                        f"journal #{seq} does not match its hash (damaged or edited): run "
+                        "python -m broadcast verify-journal"
+                    )
+                    if len(found) >= 3:
+                        break
+                prev = digest or prev
+        except sqlite3.DatabaseError as exc:
+            raise db.storage_error(exc, self.path) from exc
+        return found
 
     def _note_gap(self, first: int, last: int, reason: str) -> None:
         if self.readonly:
