@@ -6,7 +6,7 @@ once it knows an action is refused.
 from __future__ import annotations
 
 from .cards import Play, beat_error
-from .seats import BIT, FINISHED, MEN, OPP, REVOLT, TITLES, ZHA
+from .seats import BIT, FINISHED, IN_PLAY, MEN, OPP, REVOLT, SEATS, TITLES, ZHA
 from .state import Refusal, State
 
 
@@ -51,6 +51,12 @@ def to_act(g: State) -> tuple[str, str]:
                 f"应由{t}号的对头{p}号应答够级牌",
             )
         en, zh = gone(g, OPP[p])
+        o = OPP[t]
+        if g._passed & BIT[o]:  # G6.4: a 无头 seat after the 对头 still acts
+            return (
+                f"seat {p} is to act, in turn after the 对头 (seat {o}) passed: it is 无头 because {en}",
+                f"应由{p}号在对头{o}号过牌后按顺序行动：{p}号无头，因{zh}",
+            )
         return (
             f"seat {p} is to act first, in turn: it is 无头 because {en}",
             f"应由{p}号按顺序先行动：{p}号无头，因{zh}",
@@ -96,13 +102,22 @@ def lead_error(g: State, seat: int, pending: int, pl: Play) -> Refusal:
                     f"seat {pending} is to lead",
                     f"{seat}号已对{t}号的{top}过牌，过牌不烧；应由{pending}号发牌",
                 )
+            also_en, also_zh = (
+                (" and so did every 无头 seat", "，无头者亦过") if _any_wutou(g, t) else ("", "")
+            )
             return Refusal(
                 "G7.1",
-                f"a burn must come before the 对头 acts: seat {o} passed on seat {t}'s {top}, so it "
-                f"lived (G6.4); seat {pending} is to lead",
-                f"烧牌须在对头上牌之前：{t}号的{top}其对头{o}号已过牌，牌已活；应由{pending}号发牌",
+                f"a burn must come before the 对头 acts: seat {o} passed on seat {t}'s {top}{also_en}, so "
+                f"it lived (G6.4); seat {pending} is to lead",
+                f"烧牌须在对头上牌之前：{t}号的{top}其对头{o}号已过牌{also_zh}，牌已活；应由{pending}号发牌",
             )
     return not_the_leader(g, seat, pending)
+
+
+def _any_wutou(g: State, t: int) -> bool:
+    """Whether a seat other than ``t`` and its 对头 is 无头 (G8) and holds cards."""
+    st = g._status
+    return any(st[s] == IN_PLAY and st[OPP[s]] != IN_PLAY for s in SEATS if s != t and s != OPP[t])
 
 
 def not_the_leader(g: State, seat: int, pending: int) -> Refusal:
@@ -110,11 +125,12 @@ def not_the_leader(g: State, seat: int, pending: int) -> Refusal:
     lived = g._lived
     if lived is not None and lived.seat == pending:
         t, top, o = lived.seat, lived.play, lived.duitou
+        also_en, also_zh = (" and every 无头 seat", "，无头者亦过") if _any_wutou(g, t) else ("", "")
         return Refusal(
             "G5.1",
-            f"seat {t} holds the lead, not seat {seat}: its {top} lived when its 对头, seat {o}, "
+            f"seat {t} holds the lead, not seat {seat}: its {top} lived when its 对头, seat {o}{also_en}, "
             "passed (G6.4)",
-            f"发牌权在{t}号，不在{seat}号：{t}号的{top}其对头{o}号已过牌，牌已活",
+            f"发牌权在{t}号，不在{seat}号：{t}号的{top}其对头{o}号已过牌{also_zh}，牌已活",
         )
     return Refusal(
         "G5.1",

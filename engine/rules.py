@@ -132,17 +132,38 @@ def bie_san_error(g: State, seat: int, pl: Play) -> Refusal | None:
     that empties a hand holding 3s must be the 3s."""
     size = pl.n + pl.twos + pl.smalls + pl.bigs
     h = g._hands[seat]
+    left = g._count[seat]
     if pl.base == 0:
         if pl.twos or pl.smalls or pl.bigs:
             return Refusal("G3.6", f"{pl}: 3s take no wild cards under 憋3", f"{pl}：憋3时3不能贴钱挂花")
-        if size != g._count[seat]:
+        if size == left:
+            return None
+        if h is not None and h[0] > pl.n:
             return Refusal(
                 "G9.1",
-                "3s are never split: they are the last play, all together",
-                "憋3：3不能拆开出，须作为底牌一次出完",
+                f"3s are never split (憋3): seat {seat} holds {h[0]} 3s and plays {pl.n}",
+                f"憋3：3不能拆开出，{seat}号有{h[0]}张3，只出了{pl.n}张",
             )
-    elif size == g._count[seat] and (h is None or h[0]):
+        if h is not None:
+            return Refusal(
+                "G9.1",
+                f"the 3s must be the last play (憋3): seat {seat} still holds {n_cards(left - size)} "
+                "besides its 3s",
+                f"憋3：3须作为底牌最后出，{seat}号除3以外还有{left - size}张牌",
+            )
+        return Refusal(
+            "G9.1",
+            f"3s go out last, all together (憋3): seat {seat} holds {n_cards(left)}, not {size}",
+            f"憋3：3须作为底牌一次出完，{seat}号还有{left}张牌，不是{size}张",
+        )
+    if size == left and h is None:
         return Refusal("G9.1", "the last play must be all your 3s (憋3)", "憋3：底牌必须是3")
+    if size == left and h is not None and h[0]:
+        return Refusal(
+            "G9.1",
+            f"the last play must be all your 3s (憋3): seat {seat} still holds {h[0]} 3s",
+            f"憋3：底牌必须是3，{seat}号手中还有{h[0]}张3",
+        )
     return None
 
 
@@ -183,8 +204,13 @@ def burn_error(g: State, seat: int, pending: int) -> Refusal | None:
             f"seat {seat} passed in this round and may not burn (过牌不烧); {act[0]}",
             f"{seat}号本轮已过牌，过牌不烧；{act[1]}",
         )
-    if not window(g):  # pragma: no cover - the 对头's pass ends the round (G6.4)
-        return Refusal("G7.1", "a burn must come before the 对头 acts", "烧牌须在对头上牌之前")
+    if not window(g):  # the 对头 passed; a 无头 seat after it still acts (G6.4)
+        act = to_act(g)
+        return Refusal(
+            "G7.1",
+            f"a burn must come before the 对头 acts: seat {OPP[t]} has passed on seat {t}'s {top}; {act[0]}",
+            f"烧牌须在对头上牌之前：{t}号的{top}其对头{OPP[t]}号已过牌；{act[1]}",
+        )
     return None
 
 

@@ -35,13 +35,14 @@ def _pass(g: State, seat: int) -> None:
     g._passed |= BIT[seat]
     q = g._queue
     q.pop(0)
-    if g._gprot and seat == OPP[g._top_seat] and not g._yprot and not g._tinfo.dead:
-        # G6.4: the 对头 passed, the 够级牌 lives; 无头 seats after the 对头 get no turn on it
+    if q:
+        return
+    t = g._top_seat
+    if g._gprot and not g._yprot and not g._tinfo.dead and g._passed & BIT[OPP[t]]:
+        # G6.4: the 对头 and every 无头 seat still holding cards passed: the 够级牌 lives
         assert g._top is not None
-        g._lived = Lived(g._top_seat, g._top, seat, g._passed)
-        q.clear()
-    if not q:
-        end_round(g)
+        g._lived = Lived(t, g._top, OPP[t], g._passed)
+    end_round(g)
 
 
 def _revolt(g: State, seat: int, mv: int) -> None:
@@ -74,6 +75,7 @@ def _play(g: State, seat: int, mode: int, pl: Play, mv: int) -> None:
         if check_over(g):
             return
         new_round(g, g._next_in_play(seat))
+        _four_way(g, mv)
         return
     prev = g._top_seat if g._top is not None else 0
     _take_cards(g, seat, pl)
@@ -112,13 +114,19 @@ def _play(g: State, seat: int, mode: int, pl: Play, mv: int) -> None:
                 g._burner = 0
     if (count[seat] == 0 or st[prev] == MEN) and check_over(g):
         return
-    if not g._luan and len(g._finished) + len(g._revolt) >= 2:
-        g._luan = True
-        g._burner = 0
-        g._events.append(Event(mv, "four_way", 0))
+    _four_way(g, mv)
     make_queue(g, seat, info, yprot)
     if not g._queue:
         end_round(g)
+
+
+def _four_way(g: State, mv: int) -> None:
+    """G10.2 四户乱缠 begins once two players are out: played out, or ranked out without playing out
+    (革命, 诈烧, 闷: RULES.md, settled 2026-12-01). It ends a burn."""
+    if not g._luan and len(g._finished) + len(g._revolt) + len(g._zha) + len(g._men) >= 2:
+        g._luan = True
+        g._burner = 0
+        g._events.append(Event(mv, "four_way", 0))
 
 
 def _take_cards(g: State, seat: int, pl: Play) -> None:
@@ -169,7 +177,7 @@ def make_queue(g: State, p: int, info: PlayInfo, yprot: bool) -> None:
         g._yprot = yprot
         if yprot:  # G5.5: only the yielder's 对头 answers
             g._queue = [opp]
-        else:  # G6.2 / G8
+        else:  # G6.2, G6.4, G8: the 对头 and each 无头 seat yet to pass, in turn (before or after it)
             g._queue = [
                 s
                 for s in order

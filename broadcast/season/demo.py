@@ -273,11 +273,15 @@ def _build(sdb: SeasonDB, db_path: str | Path, seed: int | str) -> DemoSummary:
         totals = [0, 0]
         for gno in range(1, 4):
             want_tie = kind in ("extra", "lots") and gno == 3
+            # a tie after game 3 must stay possible: a team's three titles sum to 6..15 (G11.1)
+            keep_close = kind in ("extra", "lots") and gno == 2
             for attempt in range(400):
                 gseed = f"{seed}-E{episode_no}-G{gno}" + (f"-try-{attempt}" if attempt else "")
                 text, a, b = _selfplay_record(
                     gseed, seat_names, f"够级大明星 第{episode_no}期 第{gno}局", air
                 )
+                if keep_close and abs(totals[0] + a - totals[1] - b) > 8:
+                    continue
                 if not want_tie or totals[0] + a == totals[1] + b:
                     break
             sdb.record_game(mid, text, filename=f"E{episode_no:02d}-G{gno}.gjn")

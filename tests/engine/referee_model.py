@@ -22,6 +22,7 @@ class RefereeModel:
     def __init__(self, game: Game) -> None:
         self.g = game
         self.passed: set[int] = set()  # G5.2: passed in this round
+        self.passed_on_top: set[int] = set()  # passed on the top play itself (G6.4, G7.1)
         self.yielder = 0  # G5.5: a yield on the current top play
         self.yield_protected = False  # the top play is the yielder's own: only its 对头 answers
         self.lived: tuple[int, Play, int, set[int]] | None = None  # G6.4: (seat, play, 对头, passes)
@@ -34,18 +35,23 @@ class RefereeModel:
         top = before.last_play
         self.lived = None
         if a.kind == "pass":
-            if top is not None and g.last_play is None and a.seat == OPP[top[0]] and self._protected(before):
-                self.lived = (top[0], top[1], a.seat, set(self.passed) | {a.seat})
+            # G6.4: the 够级牌 lives once its 对头 and every 无头 seat that may act on it have passed
+            duitou_passed = top is not None and OPP[top[0]] in self.passed_on_top | {a.seat}
+            if top is not None and g.last_play is None and duitou_passed and self._protected(before):
+                self.lived = (top[0], top[1], OPP[top[0]], set(self.passed) | {a.seat})
             self.passed.add(a.seat)
+            self.passed_on_top.add(a.seat)
         elif a.kind == "yield":
             self.yielder = a.seat
         elif a.kind == "play":
             self.started = True
+            self.passed_on_top = set()
             in_turn = top is not None and a.seat == before.pending_seat
             self.yield_protected = self.yielder == a.seat and in_turn
             self.yielder = 0
         if g.last_play is None:  # a new round (G5.1)
             self.passed = set()
+            self.passed_on_top = set()
             self.yielder = 0
             self.yield_protected = False
 
@@ -109,6 +115,8 @@ class RefereeModel:
                 return "G5.2"  # the 对头 answers in turn, after a 无头 seat before it
             if a.seat in self.passed:
                 return "G7.4"
+            if OPP[t] in self.passed_on_top:
+                return "G7.1"  # the 对头 has acted; a 无头 seat after it is still to act (G6.4)
             return self._cards(a.seat, a.cards, top)
         if a.seat in self.passed:
             return "G5.2"

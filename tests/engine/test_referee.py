@@ -137,14 +137,50 @@ def test_G7_burn_that_fails_to_beat_says_it_was_taken_as_a_burn() -> None:
 # ---------------------------------------------------------------- readings docs/rules.md settles
 
 
-def test_G6_4_the_gouji_lives_once_the_duitou_passes_a_wutou_seat_after_it_has_no_turn() -> None:
-    # seat 2 played out: seat 5 is 无头 and comes after the 对头 (4) of seat 1's TTTTT
-    g = game({1: "TTTTT4", 2: "", 3: "66", 4: "JJJJJ7", 5: "QQQQQ8", 6: "99"})
-    play(g, "1 TTTTT")
-    assert g.pending_seat == 4 and g.is_wutou(5)
-    play(g, "4 pass")
-    assert g.last_play is None and g.pending_seat == 1 and g.opened == [1]
-    illegal(g, "5 QQQQQ", "G7.1")
+def _wutou_4_seat_5_leads(**hands: str) -> Game:
+    """Seat 1 plays out first (头科), so seat 4 is 无头 (G8); then seat 5 wins a round and leads."""
+    h = {1: "5", 2: "67", 3: "8", 4: "", 5: "9", 6: "4"}
+    h.update({int(k[1:]): v for k, v in hands.items()})
+    g = game(h)
+    play(g, "1 5", "2 pass", "3 pass", "4 pass", "5 pass", "6 pass")  # 接风: seat 2 leads
+    play(g, "2 6", "3 pass", "4 pass", "5 9", "6 pass", "2 pass")
+    assert g.is_wutou(4) and g.pending_seat == 5 and g.last_play is None
+    return g
+
+
+def test_G6_4_G8_a_wutou_seat_after_the_duitou_acts_in_its_turn_on_a_protected_gouji() -> None:
+    # RULES.md G6.4/G8 (settled 2026-12-01): seat 1 out, seat 4 无头; seat 5's AA, its 对头 seat 2
+    # passes, and seat 4 (after seat 2 in turn order) may still pass or beat
+    g = _wutou_4_seat_5_leads(s2="67", s3="8", s4="228", s5="9AA4", s6="422")
+    play(g, "5 AA")
+    assert g.pending_seat == 2  # the 对头 first: seat 6 and seat 3 are skipped (G6.2)
+    play(g, "2 pass")
+    top = g.last_play
+    assert g.pending_seat == 4 and top is not None and top.seat == 5 and str(top.play) == "AA"
+    assert g.options(4) == {"pass", "play"}
+    e = illegal(g, "6 22", "G7.1")  # a burn now comes after the 对头 acted: too late
+    assert "seat 2 has passed on seat 5's AA" in e.en and "其对头2号已过牌" in e.zh
+    assert "seat 4 is to act, in turn after the 对头 (seat 2) passed: it is 无头" in e.en
+    assert "应由4号在对头2号过牌后按顺序行动" in e.zh
+    illegal(g, "5 4", "G5.2")  # the AA has not lived yet: seat 5 may not lead
+    beat = g.copy()
+    legal(g, "4 pass")  # every seat that may act on it has passed: the AA lives, seat 5 leads
+    assert g.last_play is None and g.pending_seat == 5 and g.opened == [5]
+    e = illegal(g, "6 22", "G7.1")
+    assert "and so did every 无头 seat" in e.en and "无头者亦过" in e.zh
+    legal(beat, "4 22")  # or beats it, in turn: not a burn
+    assert beat.burner is None and beat.events()[-1].name != "burn"
+    assert beat.pending_seat == 5  # 无头: its 22 is answered in plain order (seat 2 passed: G5.2)
+    assert beat.passed_this_round() == {2}
+
+
+def test_G6_4_a_wutou_seat_before_the_duitou_still_acts_first() -> None:
+    g = game({1: "5", 2: "KK4", 3: "66", 4: "AA9", 5: "77", 6: "88"})
+    play(g, "1 5", "2 pass", "3 pass", "4 pass", "5 pass", "6 pass", "2 KK")  # seat 4 无头, before 5
+    assert g.pending_seat == 4
+    illegal(g, "5 pass", "G5.2")
+    play(g, "4 pass", "5 pass")
+    assert g.last_play is None and g.pending_seat == 2  # both passed: the KK lives
 
 
 def test_G8_wutou_after_men_zha_shao_or_revolution() -> None:
@@ -170,12 +206,60 @@ def test_G8_wutou_after_men_zha_shao_or_revolution() -> None:
     legal(g, "5 22")
 
 
+@pytest.mark.parametrize("burner", [3, 6])
+def test_G8_G7_3_a_wutou_seats_in_turn_beat_of_a_burn_play_is_fan_shao(burner: int) -> None:
+    # RULES.md G8 (settled 2026-12-01): seat 4 is 无头 and beats the burner's play in its own turn:
+    # before the burner's 对头 (burner 3, 对头 6) or after it (burner 6, 对头 3)
+    g = _wutou_4_seat_5_leads(s2="67", s3="JJJJJ8", s4="QQQQQ8", s5="9TTTTT4", s6="JJJJJ8")
+    play(g, "5 TTTTT", f"{burner} JJJJJ")
+    assert g.burner == burner and g.events()[-1].name == "burn"
+    if burner == 6:
+        assert g.pending_seat == 3  # the burner's 对头 answers first
+        play(g, "3 pass")
+    assert g.pending_seat == 4
+    legal(g, "4 QQQQQ")  # an in-turn beat by a non-对头: 反烧, seat 4 takes the burn over
+    assert g.events()[-1] == (g.events()[-1].move, "fan_shao", 4)
+    assert g.burner == 4
+
+
+def test_G10_2_a_player_out_without_playing_out_counts_toward_the_two() -> None:
+    # RULES.md G10.2 (settled 2026-12-01): 革命, 诈烧 and 闷 players count toward the two out
+    g = game({1: "KK33", 2: "55", 3: "66", 4: "AA", 5: "77", 6: "88"}, rules="dagang")
+    play(g, "1 KK")
+    assert not g.four_way
+    play(g, "4 AA")  # seat 1 闷, seat 4 头科: two out
+    assert g.status(1) == "men" and g.four_way and g.events()[-1].name == "four_way"
+    g = game({1: "TTTTT4", 2: "JJJJJB8", 3: "66", 4: "99", 5: "77", 6: "QQ"})
+    play(g, "1 TTTTT", "2 JJJJJ", "5 pass", "2 8")  # 诈烧: one out, no 四户乱缠 yet
+    assert g.status(2) == "zha_shao" and not g.four_way and g.pending_seat == 3
+    play(g, "3 66")  # seat 3 头科: two out
+    assert g.four_way and g.pending_seat == 4
+    g = game({1: "5", 2: "KK", 3: "66", 4: "99", 5: "77", 6: "QQ"}, rules="dagang")
+    play(g, "2 revolt")
+    assert not g.four_way
+    play(g, "1 5")  # 革命 and 头科: two out
+    assert g.four_way
+
+
 def test_G10_5_revolutionary_is_third_when_the_mates_take_first_and_second_the_others_quan_san() -> None:
     g = game({1: "KK", 2: "K", 3: "5", 4: "A", 5: "6", 6: "2"}, leader=3, rules="dagang")
     play(g, "1 revolt", "3 5", "4 pass", "5 6")
     r = g.result()
     assert r.quan_san and r.finish_order == [3, 5, 1]
     assert r.titles == {1: "三科", 3: "头科", 5: "二科", 2: "圈三", 4: "圈三", 6: "圈三"}
+    assert r.team_points == {"odd": 12, "even": 0}  # G11.3: 串三户 scores 12
+
+
+def test_G10_3_a_revolutionary_of_the_quan_san_team_is_quan_san_not_fourth() -> None:
+    # RULES.md G10.3 (settled 2026-12-01): seat 2 declares 革命 (四科 while the game runs), then the
+    # odd seats take 头科, 二科 and 三科: the even team is 圈三, seat 2 included
+    g = game({1: "5", 2: "KK", 3: "6", 4: "4", 5: "7", 6: "8"}, rules="dagang")
+    play(g, "2 revolt", "1 5")
+    assert g.titles_so_far() == {1: "头科", 2: "四科"}
+    play(g, "3 6", "4 pass", "5 7")
+    r = g.result()
+    assert r.quan_san and r.finish_order == [1, 3, 5] and r.revolt == [2]
+    assert r.titles == {1: "头科", 3: "二科", 5: "三科", 2: "圈三", 4: "圈三", 6: "圈三"}
     assert r.team_points == {"odd": 12, "even": 0}  # G11.3: 串三户 scores 12
 
 

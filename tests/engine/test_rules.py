@@ -356,6 +356,22 @@ def test_G9_1_threes_are_the_last_play_all_together() -> None:
     legal(g, "1 KKB")
 
 
+def test_G9_1_the_message_names_the_fault_split_3s_or_3s_not_last() -> None:
+    g = game({1: "333KKB", 2: "4", 3: "5", 4: "6", 5: "7", 6: "8"}, rules="dagang")
+    e = illegal(g, "1 33", "G9.1")  # split: seat 1 holds three 3s
+    assert "never split" in e.en and "holds 3 3s and plays 2" in e.en
+    assert "不能拆开" in e.zh and "有3张3，只出了2张" in e.zh
+    e = illegal(g, "1 333", "G9.1")  # all the 3s, but other cards are left: not the last play
+    assert "must be the last play" in e.en and "still holds 3 cards besides its 3s" in e.en
+    assert "never split" not in e.en
+    assert "须作为底牌最后出" in e.zh and "除3以外还有3张牌" in e.zh and "拆开" not in e.zh
+    g = Game("dagang", hands={1: None, 2: "4", 3: "5", 4: "6", 5: "7", 6: "8"}, counts={1: 5})
+    e = illegal(g, "1 333", "G9.1")  # an unknown hand: only the count is known
+    assert "holds 5 cards, not 3" in e.en and "还有5张牌，不是3张" in e.zh
+    e = illegal(g, "1 KKKKK", "G9.1")  # emptying an unknown hand: it must be the 3s
+    assert "the last play must be all your 3s" in e.en
+
+
 def test_G3_6_threes_take_no_wilds_under_bie_san() -> None:
     g = game({1: "333B", 2: "4", 3: "5", 4: "6", 5: "7", 6: "8"}, rules="dagang")
     illegal(g, "1 333B", "G3.6")
@@ -376,14 +392,15 @@ def test_G9_2_men_stuck_with_threes_is_ranked_last() -> None:
 
 
 def test_G9_2_zha_shao_ranks_below_men() -> None:
-    g = game({1: "KK33", 2: "6", 3: "JJJJJB8", 4: "AA9", 5: "TTTTTQ", 6: "7"}, rules="dagang")
+    g = game({1: "KK33", 2: "6", 3: "JJJJJB8", 4: "AA98", 5: "TTTTTQ9", 6: "7"}, rules="dagang")
     play(g, "1 KK", "4 AA")
     assert g.status(1) == "men"
-    play(g, "5 pass", "6 pass", "2 pass", "3 pass", "4 9", "5 pass", "6 pass", "2 pass", "3 pass")
-    assert g.pending_seat == 5  # 接风
-    play(g, "5 TTTTT", "3 JJJJJ", "6 pass", "3 8")
-    assert g.status(3) == "zha_shao" and g.pending_seat == 5
-    play(g, "5 Q", "6 pass", "2 pass", "6 7")
+    play(g, "5 pass", "6 pass", "2 pass", "3 pass", "4 9", "5 Q", "6 pass", "2 pass", "3 pass", "4 pass")
+    assert g.pending_seat == 5 and not g.four_way  # one out (闷): no 四户乱缠 yet
+    play(g, "5 TTTTT", "3 JJJJJ", "4 pass", "6 pass", "3 8")
+    assert g.status(3) == "zha_shao" and g.pending_seat == 4
+    assert g.four_way  # 闷 and 诈烧: two out (G10.2)
+    play(g, "4 8", "5 9", "6 pass", "2 pass", "6 7")
     r = g.result()
     assert r.finish_order == [4, 5, 6, 2, 1, 3]
     assert r.titles[3] == "大落" and r.titles[1] == "二落" and r.titles[2] == "四科"
