@@ -64,8 +64,13 @@ class Action:
     _cards: Play | None
 
     def __init__(
-        self, seat: int, kind: str = "play", cards: Play | str | Iterable[int] | None = None
+        self, seat: int, kind: str | int = "play", cards: Play | str | Iterable[int] | None = None
     ) -> None:
+        if isinstance(kind, int):  # make(): parts already checked (kind a code, cards a Play or None)
+            self._seat = seat
+            self._kind = kind
+            self._cards = cards if isinstance(cards, Play) else None
+            return
         k = KIND_CODE.get(kind, -1) if isinstance(kind, str) else -1
         if k < 0:
             raise ValueError(f"unknown action kind {kind!r} (expected one of {', '.join(KINDS)})")
@@ -155,11 +160,7 @@ class Action:
 
 def make(seat: int, kind: int, pl: Play | None) -> Action:
     """An :class:`Action` from checked parts (kind a code: ``PLAY`` …), without the constructor's checks."""
-    a = Action.__new__(Action)
-    a._seat = seat
-    a._kind = kind
-    a._cards = pl
-    return a
+    return Action(seat, kind, pl)
 
 
 #: the Action of each move code seen, shared (Actions are immutable); cleared past _ACTIONS_MAX

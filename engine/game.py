@@ -56,6 +56,10 @@ from .seats import (
 from .state import BURN, ILLEGAL, Event, GameResult, Purchase, State, TopPlay
 
 
+#: the preset a blank Game is made with (Game.copy fills it in)
+_BLANK = Preset("<blank>")
+
+
 class Game(State):
     """A game of 够级 in progress. See the module docstring and docs/engine.md.
 
@@ -72,6 +76,8 @@ class Game(State):
         counts: Mapping[int, int] | None = None,
         buy_threes: bool | None = None,
     ) -> None:
+        if preset is _BLANK:  # copy(): the fields are set by _copy_state
+            return
         self._set_up(preset, hands, leader, counts, buy_threes)
         turns.check_over(self)
 
@@ -247,7 +253,7 @@ class Game(State):
         return action_of(self._codes.pop())
 
     def copy(self) -> Game:
-        g = Game.__new__(Game)
+        g = Game(_BLANK)
         self._copy_state(g)
         return g
 
