@@ -122,7 +122,7 @@ def _play(g: State, seat: int, mode: int, pl: Play, mv: int) -> None:
 
 def _four_way(g: State, mv: int) -> None:
     """G10.2 四户乱缠 begins once two players are out: played out, or ranked out without playing out
-    (革命, 诈烧, 闷: RULES.md, settled 2026-12-01). It ends a burn."""
+    (革命, 诈烧, 闷: docs/rules.md, settled 2026-12-01). It ends a burn."""
     if not g._luan and len(g._finished) + len(g._revolt) + len(g._zha) + len(g._men) >= 2:
         g._luan = True
         g._burner = 0

@@ -149,7 +149,7 @@ def _wutou_4_seat_5_leads(**hands: str) -> Game:
 
 
 def test_G6_4_G8_a_wutou_seat_after_the_duitou_acts_in_its_turn_on_a_protected_gouji() -> None:
-    # RULES.md G6.4/G8 (settled 2026-12-01): seat 1 out, seat 4 无头; seat 5's AA, its 对头 seat 2
+    # docs/rules.md G6.4/G8 (settled 2026-12-01): seat 1 out, seat 4 无头; seat 5's AA, its 对头 seat 2
     # passes, and seat 4 (after seat 2 in turn order) may still pass or beat
     g = _wutou_4_seat_5_leads(s2="67", s3="8", s4="228", s5="9AA4", s6="422")
     play(g, "5 AA")
@@ -208,7 +208,7 @@ def test_G8_wutou_after_men_zha_shao_or_revolution() -> None:
 
 @pytest.mark.parametrize("burner", [3, 6])
 def test_G8_G7_3_a_wutou_seats_in_turn_beat_of_a_burn_play_is_fan_shao(burner: int) -> None:
-    # RULES.md G8 (settled 2026-12-01): seat 4 is 无头 and beats the burner's play in its own turn:
+    # docs/rules.md G8 (settled 2026-12-01): seat 4 is 无头 and beats the burner's play in its own turn:
     # before the burner's 对头 (burner 3, 对头 6) or after it (burner 6, 对头 3)
     g = _wutou_4_seat_5_leads(s2="67", s3="JJJJJ8", s4="QQQQQ8", s5="9TTTTT4", s6="JJJJJ8")
     play(g, "5 TTTTT", f"{burner} JJJJJ")
@@ -223,7 +223,7 @@ def test_G8_G7_3_a_wutou_seats_in_turn_beat_of_a_burn_play_is_fan_shao(burner: i
 
 
 def test_G10_2_a_player_out_without_playing_out_counts_toward_the_two() -> None:
-    # RULES.md G10.2 (settled 2026-12-01): 革命, 诈烧 and 闷 players count toward the two out
+    # docs/rules.md G10.2 (settled 2026-12-01): 革命, 诈烧 and 闷 players count toward the two out
     g = game({1: "KK33", 2: "55", 3: "66", 4: "AA", 5: "77", 6: "88"}, rules="dagang")
     play(g, "1 KK")
     assert not g.four_way
@@ -251,7 +251,7 @@ def test_G10_5_revolutionary_is_third_when_the_mates_take_first_and_second_the_o
 
 
 def test_G10_3_a_revolutionary_of_the_quan_san_team_is_quan_san_not_fourth() -> None:
-    # RULES.md G10.3 (settled 2026-12-01): seat 2 declares 革命 (四科 while the game runs), then the
+    # docs/rules.md G10.3 (settled 2026-12-01): seat 2 declares 革命 (四科 while the game runs), then the
     # odd seats take 头科, 二科 and 三科: the even team is 圈三, seat 2 included
     g = game({1: "5", 2: "KK", 3: "6", 4: "4", 5: "7", 6: "8"}, rules="dagang")
     play(g, "2 revolt", "1 5")
