@@ -55,7 +55,6 @@ from .seats import (
 )
 from .state import BURN, ILLEGAL, Event, GameResult, Purchase, State, TopPlay
 
-
 #: the preset a blank Game is made with (Game.copy fills it in)
 _BLANK = Preset("<blank>")
 
