@@ -16,6 +16,8 @@ pytest_plugins = ("tests.session_guard",)
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # the studio's signing key (broadcast/core/signing.py) is one per test run, never the user's own
 os.environ.setdefault("GOUJI_STUDIO_KEY_DIR", tempfile.mkdtemp(prefix="gouji-key-"))
+# the journal's second copy of each database's head (broadcast.core.journal.state_dir): not in ~/.local
+os.environ.setdefault("GOUJI_STATE_DIR", tempfile.mkdtemp(prefix="gouji-heads-"))
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"

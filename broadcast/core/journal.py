@@ -53,11 +53,64 @@ MIGRATIONS = [
         reason TEXT NOT NULL DEFAULT ''
     );
     """,
+    """
+    CREATE TABLE journal_identity (id TEXT NOT NULL);
+    INSERT INTO journal_identity(id) VALUES (lower(hex(randomblob(16))));
+    """,
 ]
 GENESIS = "0" * 32  # the hash "before" the first row
 CHECK_SECONDS = 0.5  # a start checks the rows its checkpoint stands for within this time
 KEEP_CHECKPOINTS = 3
 _HEAD_WIDTH = 64
+
+
+STATE_ENV = "GOUJI_STATE_DIR"
+
+
+def state_dir() -> Path:
+    """Where the journal keeps the second copy of each database's head: ``$GOUJI_STATE_DIR``, else
+    ``$XDG_STATE_HOME/gouji-studio/heads``, else ``~/.local/state/gouji-studio/heads``."""
+    given = os.environ.get(STATE_ENV, "").strip()
+    if given:
+        return Path(given).expanduser()
+    base = os.environ.get("XDG_STATE_HOME", "").strip() or str(Path.home() / ".local" / "state")
+    return Path(base) / "gouji-studio" / "heads"
+
+
+def _version(conn: sqlite3.Connection) -> int:
+    try:
+        row = conn.execute("SELECT version FROM schema_versions WHERE component='journal'").fetchone()
+    except sqlite3.DatabaseError:
+        return 0
+    return int(row[0]) if row else 0
+
+
+def _pwrite(path: Path | None, record: str, *, make_folder: bool = False) -> None:
+    """Write ``record`` at the start of ``path`` in place (best effort: the head is a check, not the
+    record — the journal itself is committed)."""
+    if path is None:
+        return
+    try:
+        if make_folder:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            os.pwrite(fd, record.encode("utf-8"), 0)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+
+
+def _read_record(path: Path | None) -> tuple[int, str] | None:
+    if path is None:
+        return None
+    try:
+        text = path.read_bytes()[:_HEAD_WIDTH].decode("ascii")
+        seq_text, digest = text.split()
+        return int(seq_text), digest
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
 
 
 def chain_hash(prev: str, seq: int, ts: float, type_: str, payload: str, source: str) -> str:
@@ -93,7 +146,15 @@ class Journal:
         self._conn = conn
         self.damaged: list[str] = []  # entries that could not be read or do not chain (see entries())
         self.last_hash = GENESIS  # the chain hash of the last entry read by entries()
+        before = _version(conn)
         db.migrate(conn, "journal", MIGRATIONS)
+        self.identity = self._identity()
+        if not self.readonly and before < len(MIGRATIONS):
+            # the identity in the main file itself at once, so that a copy of the .sqlite alone carries it
+            try:
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.DatabaseError:
+                pass
         if not self.readonly:
             # every confirmed action on the disk before it is confirmed, even through a power cut:
             # the WAL is synced at each commit (benchmarks/restart.py --synchronous prints the cost)
@@ -120,6 +181,20 @@ class Journal:
     def head_file(self) -> Path | None:
         p = getattr(self._conn, "path", "")
         return Path(f"{p}-head") if p else None
+
+    @property
+    def second_head(self) -> Path | None:
+        """The head's second copy, outside the database's folder (:func:`state_dir`), named by the
+        database's identity: copying only the .sqlite file (no -wal, no -head) cannot lose it."""
+        return state_dir() / f"{self.identity}.head" if self.identity else None
+
+    def _identity(self) -> str:
+        try:
+            row = self._conn.execute("SELECT id FROM journal_identity LIMIT 1").fetchone()
+        except sqlite3.DatabaseError:
+            return ""  # a file opened read-only before its upgrade
+        text = str(row[0]) if row else ""
+        return text if text.isalnum() and len(text) <= 64 else ""
 
     # -- writing ---------------------------------------------------------------------------------
     def append(
@@ -201,30 +276,40 @@ class Journal:
         )
 
     def _write_head(self, seq: int, digest: str) -> None:
-        """Rewrite the head file in place (one fixed-size record; a torn one reads as unknown)."""
-        path = self.head_file
-        if path is None:
-            return
+        """Rewrite the head file in place (one fixed-size record; a torn one reads as unknown), and its
+        second copy (the same record and the database's path)."""
         record = f"{seq:020d} {digest}".ljust(_HEAD_WIDTH - 1) + "\n"
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
-            try:
-                os.pwrite(fd, record.encode("ascii"), 0)
-            finally:
-                os.close(fd)
-        except OSError:
-            pass  # the head is a check, not the record: the journal itself is committed
+        _pwrite(self.head_file, record)
+        second = self.second_head
+        if second is not None:
+            _pwrite(second, record + str(Path(self.path).resolve()) + "\n", make_folder=True)
 
     def read_head(self) -> tuple[int, str] | None:
-        path = self.head_file
-        if path is None:
+        return _read_record(self.head_file)
+
+    def read_second_head(self) -> tuple[int, str, str] | None:
+        """The second copy: ``(seq, hash, the path it was written for)``."""
+        second = self.second_head
+        head = _read_record(second)
+        if head is None or second is None:
             return None
         try:
-            text = path.read_bytes()[:_HEAD_WIDTH].decode("ascii")
-            seq_text, digest = text.split()
-            return int(seq_text), digest
-        except (OSError, ValueError, UnicodeDecodeError):
-            return None
+            # the path's first line: a longer one written before may still follow it (written in place)
+            where = second.read_bytes()[_HEAD_WIDTH:].decode("utf-8", "replace").split("\n")[0].strip()
+        except OSError:
+            where = ""
+        return head[0], head[1], where
+
+    def _known_head(self) -> tuple[int, str, str] | None:
+        """The head the journal must reach, and where it was seen: the head file beside the database;
+        its second copy when it is further on (the same file), or when the head file is gone (a copy of
+        the .sqlite alone, or its -head deleted) — then also the file the copy was made from."""
+        beside = self.read_head()
+        second = self.read_second_head()
+        here = str(Path(self.path).resolve())
+        if second is not None and (beside is None or (second[2] == here and second[0] > beside[0])):
+            return second
+        return (beside[0], beside[1], here) if beside is not None else None
 
     def _fill_missing_hashes(self) -> None:
         """Rows written by an older build have no hash: chain them once (in one transaction)."""
@@ -407,11 +492,21 @@ class Journal:
                 f"{self.path}: 日志中间缺少 {missing} 个操作（编号不连续）/ {missing} action(s) are missing "
                 "from inside the journal (numbers not consecutive): run python -m broadcast verify-journal"
             )
-        head = self.read_head()
+        head = self._known_head()
         if head is not None:
-            head_seq, head_hash = head
+            head_seq, head_hash, seen_at = head
             noted = any(int(a) <= head_seq <= int(b) for a, b in gaps)
-            if head_seq > int(hi) and not noted:
+            if head_seq > int(hi) and not noted and seen_at != str(Path(self.path).resolve()):
+                problems.append(
+                    f"{self.path}: 这是 {seen_at} 的副本，日志止于 #{hi}，原文件已到 #{head_seq}："
+                    f"{head_seq - int(hi)} 个已确认的操作不在副本里（只复制了 .sqlite，没有 -wal）/ "
+                    "this is a "
+                    f"copy of {seen_at} that ends at #{hi}; the original had reached #{head_seq}: "
+                    f"{head_seq - int(hi)} confirmed action(s) are not in this copy (the .sqlite was copied "
+                    "without its -wal): copy all of the studio's files while it is closed"
+                )
+                self._note_gap(int(hi) + 1, head_seq, f"copy of {seen_at} without its -wal")
+            elif head_seq > int(hi) and not noted:
                 problems.append(
                     f"{self.path}: 日志比上次记录的短：#{int(hi) + 1}–#{head_seq} "
                     f"共 {head_seq - int(hi)} 个已确认的操作丢失"

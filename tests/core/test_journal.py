@@ -219,3 +219,37 @@ def test_verify_journal_finds_a_checkpoint_that_differs_from_the_full_replay(tmp
     assert cli(["verify-journal", "--db", str(db)]) == 1
     out = capsys.readouterr().out
     assert "checkpoint #100 differs from the full replay in: show" in out
+
+
+def test_a_copy_of_the_sqlite_alone_names_the_actions_it_lacks(tmp_path: Path) -> None:
+    """Copying only the .sqlite (no -wal, no -head) while the studio runs: the copy lacks what was only
+    in the -wal. The head's second copy (outside the folder, named by the database's identity) names
+    that loss at the copy's start, with the file it was copied from; the original is not disturbed."""
+    db = tmp_path / "studio.sqlite"
+    _fill(db, 40)
+    _kill_writer(db, 0.4, "wal-only")  # actions after #40 only in the -wal
+    head_seq = int(Path(f"{db}-head").read_text().split()[0])
+    elsewhere = tmp_path / "backup"
+    elsewhere.mkdir()
+    copy = elsewhere / "studio.sqlite"
+    copy.write_bytes(db.read_bytes())  # the .sqlite alone
+    store = open_store(copy)
+    assert store.seq == 40
+    said = [e for e in store.replay_errors if "not in this copy" in e]
+    assert len(said) == 1 and str(db.resolve()) in said[0] and f"#{head_seq}" in said[0], store.replay_errors
+    assert store.dispatch("show.update", {"round": "复赛"}).seq == head_seq + 1  # no number reused
+    store.close()
+    assert cli(["verify-journal", "--db", str(copy)]) == 1  # the loss stays on record
+    original = open_store(db)  # the original has all of it, and its own head: nothing to say
+    assert original.seq >= head_seq and original.replay_errors == []  # (the kill may fall after a commit)
+    original.close()
+    # the -wal and the head file both deleted beside the original itself: named as a cut
+    _kill_writer(db, 0.3, "wal-only")
+    head_seq = int(Path(f"{db}-head").read_text().split()[0])
+    Path(f"{db}-shm").unlink(missing_ok=True)
+    Path(f"{db}-wal").unlink()
+    Path(f"{db}-head").unlink()
+    store = open_store(db)
+    lost = [e for e in store.replay_errors if "confirmed action(s) are lost" in e]
+    assert len(lost) == 1 and f"#{store.seq + 1}–#{head_seq}" in lost[0], store.replay_errors
+    store.close()
