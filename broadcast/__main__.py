@@ -30,6 +30,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sponsors": ("broadcast.sponsors.cli", "赞助商排期：检查、节目流程 / sponsor placements: check, rundown"),
     "report": ("broadcast.sponsors.report_cli", "赞助商播出报告 / sponsor exposure report for an episode"),
     "season": ("broadcast.season.cli", "赛季、比赛、英雄榜 / seasons, matches, the 英雄榜"),
+    "qualifiers": (
+        "broadcast.qualifiers.cli",
+        "网络海选：导入并复核记录（Dask）、海选榜、邀请 / online qualifiers: import, board, invite",
+    ),
     "import": ("broadcast.season.import_cli", "导入选手名单 CSV/XLSX / import rosters"),
     "export": ("broadcast.season.export_cli", "导出英雄榜、成绩、牌谱 / export rankings, results, records"),
     "verify-journal": (

@@ -108,9 +108,12 @@ class Row:
         return d
 
 
-def parse_spec(spec: str, kind: str) -> list[Term]:
-    """Parse ``"points desc, firsts desc, h2h, name"``; raises :class:`SpecError` naming the bad term."""
-    if kind not in FIELDS:
+def parse_spec(spec: str, kind: str, fields: dict[str, tuple[str, str]] | None = None) -> list[Term]:
+    """Parse ``"points desc, firsts desc, h2h, name"``; raises :class:`SpecError` naming the bad term.
+
+    ``fields`` is another table of fields (the qualifier board's) in place of ``FIELDS[kind]``."""
+    table = fields if fields is not None else FIELDS.get(kind)
+    if table is None:
         raise SpecError(
             "ranking",
             f"没有这种排名：{kind!r}（players 或 teams）",
@@ -123,11 +126,11 @@ def parse_spec(spec: str, kind: str) -> list[Term]:
         if not words:
             continue
         name = words[0].lower()
-        if name not in FIELDS[kind]:
+        if name not in table:
             raise SpecError(
                 "ranking",
                 f"排名规则里没有字段 {name!r}",
-                f"unknown ranking field {name!r} for {kind}; known: {', '.join(FIELDS[kind])}",
+                f"unknown ranking field {name!r} for {kind}; known: {', '.join(table)}",
             )
         if len(words) > 2 or (len(words) == 2 and words[1].lower() not in ("asc", "desc")):
             raise SpecError(
@@ -138,7 +141,7 @@ def parse_spec(spec: str, kind: str) -> list[Term]:
         if name in seen:
             raise SpecError("ranking", f"排名字段 {name!r} 写了两次", f"ranking field {name!r} given twice")
         seen.add(name)
-        direction = words[1].lower() if len(words) == 2 else FIELDS[kind][name][1]
+        direction = words[1].lower() if len(words) == 2 else table[name][1]
         terms.append(Term(name, direction == "desc"))
     if not terms:
         raise SpecError("ranking", "排名规则是空的", "empty ranking spec")

@@ -1,0 +1,394 @@
+"""Qualifier records from their sources, one at a time (never a list of them).
+
+A SOURCE is a GJN file, a folder (walked in name order: ``.gjn`` files, JSON-lines exports and archives
+in it), a zip or tar archive (``.tar``, ``.tar.gz``/``.tgz``, ``.tar.bz2``, ``.tar.xz``; its ``.gjn`` and
+``.jsonl`` members) or a JSON-lines export (``.jsonl``, ``.ndjson``, ``.jsonl.gz``; format in
+docs/qualifiers.md). Each record comes out as a :class:`Raw`: where it is (``file``, ``archive!member``
+or ``export.jsonl:LINE``), its identity (a 16-byte BLAKE2b of its bytes: the same record read again is
+recognised) and its text — or, when it cannot even be read (over the size limit, not UTF-8, a damaged
+member), the refusal. A source that cannot be read at all (missing, not an archive, damaged past a
+point) raises :class:`SourceError` naming ``file:line`` after the records read before the damage.
+
+Reading is bounded: a record over :data:`RECORD_MAX` is refused unread (the engine's GJN reader refuses
+records over 1 MB), a JSON line over :data:`LINE_MAX` is skipped to its end without being held, a tar
+archive is read as a stream (its member list is dropped as it goes). A zip archive's central directory
+is read whole (about 0.4 KB a member).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import os
+import tarfile
+import zipfile
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, NamedTuple
+
+from broadcast.errors import GoujiError
+
+#: the engine's GJN reader refuses a record over 1 MB; such a record is refused here unread
+RECORD_MAX = 1 << 20
+#: a JSON line holds a record and its players: the record's limit and 64 KiB for the rest
+LINE_MAX = RECORD_MAX + (64 << 10)
+
+GJN_SUFFIXES = (".gjn",)
+JSONL_SUFFIXES = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
+TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
+ZIP_SUFFIXES = (".zip",)
+
+
+class Refusal(NamedTuple):
+    """Why a record is not counted: the clause (``G4.2``) or a code (``GJN``, ``size``, ``json`` …),
+    both languages, and where in the record (move number, line, seat) when known."""
+
+    rule: str
+    zh: str
+    en: str
+    move: int | None = None
+    line: int | None = None
+    seat: int | None = None
+
+
+class SourceError(GoujiError):
+    """A source that cannot be read (or not past a point): ``SourceError(zh, en, where="file:line")``."""
+
+    rule = "source"
+
+    def __init__(self, zh: str, en: str, *, where: str) -> None:
+        super().__init__("source", zh, en, where=where)
+
+
+@dataclass(slots=True)
+class Raw:
+    """One record as read: ``kind`` ``"gjn"`` (the text) or ``"jsonl"`` (the JSON line's text), or a
+    ``refusal`` when it could not be read."""
+
+    where: str
+    key: bytes
+    kind: str
+    text: str
+    refusal: Refusal | None = None
+
+
+class Meter:
+    """How far the reading has come, in bytes of the sources (for the progress bar)."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.finished = 0
+        self._file: IO[bytes] | None = None
+
+    def start(self, f: IO[bytes]) -> None:
+        self._file = f
+
+    def finish(self, size: int) -> None:
+        self._file = None
+        self.finished += size
+
+    def poll(self) -> int:
+        pos = 0
+        if self._file is not None:
+            try:
+                pos = self._file.tell()
+            except (OSError, ValueError):
+                pass
+        return self.finished + pos
+
+
+def identity(kind: str, data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16, person=kind.encode()).digest()
+
+
+def kind_of(name: str) -> str:
+    low = name.lower()
+    for kind, suffixes in (
+        ("jsonl", JSONL_SUFFIXES),
+        ("tar", TAR_SUFFIXES),
+        ("zip", ZIP_SUFFIXES),
+        ("gjn", GJN_SUFFIXES),
+    ):
+        if low.endswith(suffixes):
+            return kind
+    return ""
+
+
+def _sniff(path: Path) -> str:
+    """A file named otherwise: a zip, a (compressed) tar, JSON lines or a GJN record by its content."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(512)
+    except OSError:
+        return "gjn"
+    if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
+        return "zip"
+    if (
+        head[:2] == b"\x1f\x8b"
+        or head[:3] == b"BZh"
+        or head[:6] == b"\xfd7zXZ\x00"
+        or head[257:262] == b"ustar"
+    ):
+        return "tar"
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+        return "jsonl"
+    return "gjn"
+
+
+def total_size(paths: list[Path]) -> int:
+    """The bytes the sources hold (folders walked), for the progress bar."""
+    total = 0
+    for p in paths:
+        if p.is_dir():
+            for _dirpath, _dirs, files in os.walk(p):
+                for name in files:
+                    try:
+                        total += os.stat(os.path.join(_dirpath, name)).st_size
+                    except OSError:
+                        pass
+        else:
+            try:
+                total += p.stat().st_size
+            except OSError:
+                pass
+    return total
+
+
+def read(path: Path, meter: Meter | None = None) -> Iterator[Raw]:
+    """Every record of one source, in order; :class:`SourceError` when it cannot be read further."""
+    meter = meter or Meter()
+    if not path.exists():
+        raise SourceError("找不到这个文件或目录", "no such file or folder", where=str(path))
+    if path.is_dir():
+        yield from _folder(path, meter)
+        return
+    kind = kind_of(path.name) or _sniff(path)
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise SourceError(
+            f"无法读取（{e.strerror}）", f"cannot read it ({e.strerror})", where=str(path)
+        ) from None
+    if kind == "gjn":
+        yield _gjn_file(path, size)
+        meter.finish(size)
+        return
+    try:
+        f = path.open("rb")
+    except OSError as e:
+        raise SourceError(
+            f"无法读取（{e.strerror}）", f"cannot read it ({e.strerror})", where=str(path)
+        ) from None
+    with f:
+        meter.start(f)
+        if kind == "jsonl":
+            yield from _jsonl(f, str(path), gz=path.name.lower().endswith(".gz"))
+        elif kind == "zip":
+            yield from _zip(f, str(path))
+        else:
+            yield from _tar(f, str(path))
+        meter.finish(size)
+
+
+def _folder(root: Path, meter: Meter) -> Iterator[Raw]:
+    for dirpath, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            if not kind_of(name):
+                continue
+            yield from read(Path(dirpath) / name, meter)
+
+
+def too_large(where: str, size: int) -> Raw:
+    mb = size / (1 << 20)
+    return Raw(
+        where,
+        identity("size", where.encode()),
+        "gjn",
+        "",
+        Refusal(
+            "size",
+            f"记录太大（{mb:.1f} MB），牌谱最多 1 MB，未读取",
+            f"record too large ({mb:.1f} MB): a GJN record is at most 1 MB; not read",
+        ),
+    )
+
+
+def _decoded(where: str, kind: str, data: bytes) -> Raw:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+    key = identity(kind, data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        return Raw(
+            where,
+            key,
+            kind,
+            "",
+            Refusal("encoding", f"第{line}行不是 UTF-8 文字", f"line {line} is not UTF-8 text", line=line),
+        )
+    return Raw(where, key, kind, text)
+
+
+def _gjn_file(path: Path, size: int) -> Raw:
+    where = str(path)
+    if size > RECORD_MAX:
+        return too_large(where, size)
+    try:
+        with path.open("rb") as f:
+            data = f.read(RECORD_MAX + 1)
+    except OSError as e:
+        return Raw(
+            where,
+            identity("unreadable", where.encode()),
+            "gjn",
+            "",
+            Refusal("source", f"无法读取（{e.strerror}）", f"cannot read it ({e.strerror})"),
+        )
+    if len(data) > RECORD_MAX:
+        return too_large(where, len(data))
+    return _decoded(where, "gjn", data)
+
+
+def _lines(f: IO[bytes], where: str) -> Iterator[tuple[int, bytes | None]]:
+    """(line number, the line without its end) — ``None`` for a line over :data:`LINE_MAX`, skipped to
+    its end without being held."""
+    lineno = 0
+    while True:
+        line = f.readline(LINE_MAX + 1)
+        if not line:
+            return
+        lineno += 1
+        if len(line) > LINE_MAX and not line.endswith(b"\n"):
+            while True:  # skip the rest of the line a chunk at a time
+                rest = f.readline(1 << 20)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield lineno, None
+            continue
+        yield lineno, line.rstrip(b"\r\n")
+
+
+def _jsonl(f: IO[bytes], name: str, *, gz: bool = False, prefix: str = "") -> Iterator[Raw]:
+    where0 = prefix or name
+    stream: IO[bytes] = gzip.GzipFile(fileobj=f, mode="rb") if gz else f  # type: ignore[assignment]
+    lineno = 0
+    try:
+        for lineno, line in _lines(stream, where0):
+            where = f"{where0}:{lineno}"
+            if line is None:
+                yield Raw(
+                    where,
+                    identity("size", where.encode()),
+                    "jsonl",
+                    "",
+                    Refusal(
+                        "size",
+                        f"这一行太长（超过 {LINE_MAX >> 10} KB），牌谱最多 1 MB，未读取",
+                        f"line too long (over {LINE_MAX >> 10} KB): a GJN record is at most 1 MB; not read",
+                    ),
+                )
+                continue
+            if not line.strip():
+                continue
+            yield _decoded(where, "jsonl", line)
+    except (OSError, EOFError, zlib.error) as e:
+        raise SourceError(
+            f"压缩文件损坏，第{lineno + 1}行起无法读取（{e}）",
+            f"damaged compressed file: cannot read from line {lineno + 1} on ({e})",
+            where=f"{where0}:{lineno + 1}",
+        ) from None
+
+
+def _member(where: str, name: str, size: int, data: IO[bytes] | None) -> Iterator[Raw]:
+    kind = kind_of(name)
+    if kind == "jsonl":
+        if data is not None:
+            yield from _jsonl(data, where, gz=name.lower().endswith(".gz"), prefix=where)
+        return
+    if size > RECORD_MAX:
+        yield too_large(where, size)
+        return
+    assert data is not None
+    raw = data.read(RECORD_MAX + 1)
+    if len(raw) > RECORD_MAX:
+        yield too_large(where, len(raw))
+        return
+    yield _decoded(where, "gjn", raw)
+
+
+def _zip(f: IO[bytes], name: str) -> Iterator[Raw]:
+    try:
+        zf = zipfile.ZipFile(f)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as e:
+        raise SourceError(
+            f"不是完好的 zip 压缩包（{e}）", f"not a sound zip archive ({e})", where=f"{name}:1"
+        ) from None
+    with zf:
+        for info in zf.infolist():
+            if info.is_dir() or kind_of(info.filename) not in ("gjn", "jsonl"):
+                continue
+            where = f"{name}!{info.filename}"
+            if kind_of(info.filename) == "gjn" and info.file_size > RECORD_MAX:
+                yield too_large(where, info.file_size)
+                continue
+            try:
+                with zf.open(info) as member:
+                    yield from _member(where, info.filename, info.file_size, member)
+            except (
+                zipfile.BadZipFile,
+                OSError,
+                EOFError,
+                zlib.error,
+                RuntimeError,
+                NotImplementedError,
+            ) as e:
+                yield Raw(
+                    where,
+                    identity("damaged", where.encode()),
+                    "gjn",
+                    "",
+                    Refusal("archive", f"压缩包里的这个文件已损坏（{e}）", f"damaged archive member ({e})"),
+                )
+
+
+def _tar(f: IO[bytes], name: str) -> Iterator[Raw]:
+    last = ""
+    try:
+        tf = tarfile.open(fileobj=f, mode="r|*")
+    except (tarfile.TarError, OSError, EOFError, zlib.error) as e:
+        raise SourceError(
+            f"不是完好的 tar 压缩包（{e}）", f"not a sound tar archive ({e})", where=f"{name}:1"
+        ) from None
+    with tf:
+        try:
+            while True:
+                info = tf.next()
+                if info is None:
+                    break
+                tf.members = []  # type: ignore[attr-defined]  # a stream of a million members: keep none
+                if not info.isfile() or kind_of(info.name) not in ("gjn", "jsonl"):
+                    continue
+                last = info.name
+                where = f"{name}!{info.name}"
+                if kind_of(info.name) == "gjn" and info.size > RECORD_MAX:
+                    yield too_large(where, info.size)
+                    continue
+                member = tf.extractfile(info)
+                data: IO[bytes] = member if member is not None else io.BytesIO()
+                yield from _member(where, info.name, info.size, data)
+        except (tarfile.TarError, OSError, EOFError, zlib.error) as e:
+            after = f"（在 {last} 之后）" if last else ""
+            after_en = f" (after {last})" if last else ""
+            raise SourceError(
+                f"tar 压缩包损坏，无法继续读取{after}：{e}",
+                f"damaged tar archive: cannot read on{after_en}: {e}",
+                where=f"{name}:1",
+            ) from None

@@ -1,0 +1,244 @@
+"""An import on Dask distributed: the sources read here, the records checked by the workers.
+
+The driver (this process) reads the sources one record at a time, drops what the database has seen
+(and repeats within the run), and ships batches of records to the workers (``check.check_batch``);
+each finished batch is committed whole (``store.QualifierDB.commit``). At most ``window`` batches are
+in flight, so memory does not grow with the sources. A LocalCluster of ``workers`` processes is
+started on this machine unless ``scheduler`` names a running cluster's scheduler
+(``tcp://HOST:8786``): the same code either way. Killed at any point, the same command continues:
+what was committed is recognised and skipped, what was not is read and checked again.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from . import records
+from .check import Checked, Item, Refused, check_batch
+from .store import QualifierDB, QualifierError
+
+BATCH = 400
+#: a batch is also closed at this many bytes of records (what one task carries)
+BATCH_BYTES = 4 << 20
+
+
+@dataclass
+class Summary:
+    read: int = 0
+    counted: int = 0
+    refused: int = 0
+    skipped: int = 0  # read before (this or an earlier import) or twice in this one
+    errors: list[str] = field(default_factory=list)  # sources that could not be read (to the end)
+    seconds: float = 0.0
+    workers: int = 0
+    refused_rows: list[Refused] = field(default_factory=list)  # the first ones, for the listing
+
+    @property
+    def rate(self) -> float:
+        return (self.counted + self.refused) / self.seconds if self.seconds > 0 else 0.0
+
+
+class Bar:
+    """The progress bar on stderr: the share of the sources' bytes read, records and records/s."""
+
+    def __init__(
+        self, meter: records.Meter, stream: TextIO | None = None, enabled: bool | None = None
+    ) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = bool(self.stream.isatty()) if enabled is None else enabled
+        self.meter = meter
+        self.t0 = time.monotonic()
+        self._last = 0.0
+        self._drawn = False
+
+    def line(self, s: Summary) -> str:
+        total = self.meter.total or 1
+        frac = min(self.meter.poll() / total, 1.0)
+        filled = int(frac * 24)
+        secs = max(time.monotonic() - self.t0, 1e-9)
+        done = s.counted + s.refused
+        rate = done / secs
+        return (
+            f"海选导入 {'█' * filled}{'░' * (24 - filled)} {frac * 100:5.1f}% "
+            f"{s.read:,} 条 records · {rate:,.0f} 条/s records/s · 计入 counted {s.counted:,} · "
+            f"拒绝 refused {s.refused:,} · 已有 skipped {s.skipped:,}"
+        )
+
+    def update(self, s: Summary, force: bool = False) -> None:
+        now = time.monotonic()
+        if not self.enabled or (not force and now - self._last < 0.25):
+            return
+        self._last = now
+        self.stream.write("\r" + self.line(s) + "\x1b[K")
+        self.stream.flush()
+        self._drawn = True
+
+    def close(self, s: Summary) -> None:
+        if self.enabled:
+            self.update(s, force=True)
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+@contextmanager
+def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
+    """A Dask client: of a LocalCluster of ``workers`` processes (one thread each) on this machine, or of
+    the cluster whose scheduler is at ``scheduler``. Closed (and the LocalCluster stopped) at the end."""
+    dd: Any = importlib.import_module("dask.distributed")  # untyped: held as Any
+    quiet = logging.CRITICAL
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(quiet)
+    cluster = None
+    if scheduler:
+        try:
+            client = dd.Client(scheduler, timeout="30s")
+        except (OSError, TimeoutError) as e:
+            raise QualifierError(
+                "scheduler",
+                f"连不上 Dask 调度器 {scheduler}（{e}）：先在集群上启动 dask scheduler 和 dask worker",
+                f"cannot reach the Dask scheduler at {scheduler} ({e}): start dask scheduler and dask "
+                "worker on the cluster first",
+                where=scheduler,
+            ) from None
+    else:
+        cluster = dd.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=quiet,
+        )
+        client = dd.Client(cluster)
+    try:
+        yield client
+    finally:
+        with suppress(Exception):
+            client.close()
+        if cluster is not None:
+            with suppress(Exception):
+                cluster.close()
+
+
+def worker_threads(client: Any) -> int:
+    return max(int(sum(client.nthreads().values())), 1)
+
+
+class Importer:
+    """One import: ``Importer(qdb, client, rules=…).run(paths)`` → :class:`Summary`."""
+
+    def __init__(
+        self,
+        qdb: QualifierDB,
+        client: Any,
+        *,
+        rules: str = "tv_match",
+        batch: int = BATCH,
+        bar: Callable[[records.Meter], Bar] | None = None,
+        keep_refusals: int = 20,
+    ) -> None:
+        self.qdb = qdb
+        self.client = client
+        self.rules = rules
+        self.batch = max(1, batch)
+        self.make_bar = bar or Bar
+        self.keep = keep_refusals
+        self.summary = Summary()
+
+    def run(self, paths: Sequence[Path]) -> Summary:
+        dd: Any = importlib.import_module("dask.distributed")
+        s = self.summary
+        s.workers = worker_threads(self.client)
+        window = 2 * s.workers + 1
+        meter = records.Meter()
+        meter.total = records.total_size(list(paths))
+        bar = self.make_bar(meter)
+        import_id = self.qdb.start_import(str(p) for p in paths)
+        pending: dict[Any, tuple[list[bytes], list[Refused], int]] = {}
+        inflight: set[bytes] = set()
+        done = dd.as_completed()
+        t0 = time.monotonic()
+
+        def commit(fut: Any) -> None:
+            keys, early, skipped = pending.pop(fut)
+            try:
+                checked: Checked = fut.result()
+            except Exception as e:  # noqa: BLE001 - a lost worker, a task that could not run
+                raise QualifierError(
+                    "worker",
+                    f"Dask 工作进程出错（{type(e).__name__}: {e}）；再运行同一命令会从中断处继续",
+                    f"a Dask worker failed ({type(e).__name__}: {e}); run the same command again to "
+                    "continue where it stopped",
+                ) from None
+            self._commit(import_id, checked, early, skipped)
+            inflight.difference_update(keys)
+
+        def ship(buf: list[records.Raw]) -> None:
+            keys = [r.key for r in buf]
+            known = self.qdb.seen(keys)
+            items: list[Item] = []
+            early: list[Refused] = []
+            fresh: list[bytes] = []
+            skipped = 0
+            for r in buf:
+                if r.key in known or r.key in inflight:
+                    skipped += 1
+                    continue
+                inflight.add(r.key)
+                fresh.append(r.key)
+                if r.refusal is not None:
+                    f = r.refusal
+                    early.append(Refused(r.key, r.where, f.rule, f.zh, f.en, f.move, f.line, f.seat))
+                else:
+                    items.append((r.key, r.where, r.kind, r.text))
+            if not items:
+                self._commit(import_id, Checked(), early, skipped)
+                inflight.difference_update(fresh)
+                return
+            while len(pending) >= window:
+                commit(next(done))
+                bar.update(s)
+            fut = self.client.submit(check_batch, items, self.rules, pure=False)
+            pending[fut] = (fresh, early, skipped)
+            done.add(fut)
+
+        buf: list[records.Raw] = []
+        size = 0
+        for path in paths:
+            try:
+                for raw in records.read(path, meter):
+                    s.read += 1
+                    buf.append(raw)
+                    size += len(raw.text)
+                    if len(buf) >= self.batch or size >= BATCH_BYTES:
+                        ship(buf)
+                        buf, size = [], 0
+                        bar.update(s)
+            except records.SourceError as e:
+                s.errors.append(str(e))
+        if buf:
+            ship(buf)
+        for fut in done:
+            commit(fut)
+            bar.update(s)
+        self.qdb.finish_import(import_id)
+        s.seconds = time.monotonic() - t0
+        bar.close(s)
+        return s
+
+    def _commit(self, import_id: int, checked: Checked, early: list[Refused], skipped: int) -> None:
+        self.qdb.commit(import_id, checked, early, skipped)
+        s = self.summary
+        s.counted += len(checked.counted)
+        s.refused += len(checked.refused) + len(early)
+        s.skipped += skipped
+        room = self.keep - len(s.refused_rows)
+        if room > 0:
+            s.refused_rows.extend([*checked.refused, *early][:room])
