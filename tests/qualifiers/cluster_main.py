@@ -1,0 +1,29 @@
+"""A real Dask LocalCluster (2 worker processes, one thread each) in a process of its own, for the tests.
+
+Prints the scheduler's address on its first line, then runs until its standard input closes (or it is
+killed): the test fixture owns the process group and ends it.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from dask.distributed import LocalCluster
+
+
+def main() -> None:
+    cluster = LocalCluster(
+        n_workers=int(sys.argv[1]) if len(sys.argv) > 1 else 2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.CRITICAL,
+    )
+    print(cluster.scheduler_address, flush=True)
+    sys.stdin.read()
+    cluster.close()
+
+
+if __name__ == "__main__":
+    main()
