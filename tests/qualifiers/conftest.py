@@ -19,7 +19,7 @@ from engine import gjn
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
-# RULES.md G11.1: 头科 7, 二科 5, 三科 4, 四科 3, 二落 2, 大落 1; 圈三: the winners' 32 shared 14/10/8
+# docs/rules.md G11.1: 头科 7, 二科 5, 三科 4, 四科 3, 二落 2, 大落 1; 圈三: the winners' 32 shared 14/10/8
 TITLE_POINTS = {"头科": 7, "二科": 5, "三科": 4, "四科": 3, "二落": 2, "大落": 1}
 QUAN_SAN_SHARES = {"头科": 14, "二科": 10, "三科": 8}
 

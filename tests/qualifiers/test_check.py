@@ -42,7 +42,7 @@ def test_legal_records_are_counted_and_summed_as_the_engine_scores_them(
 
 
 def test_an_illegal_record_is_refused_with_its_move_and_clause(pool: synthetic.Pool) -> None:
-    # RULES.md Appendix A: a record cut short is 未完, G10.4 at move n+1; G3.1: cards the seat does not hold
+    # docs/rules.md Appendix A: a record cut short is 未完, G10.4 at move n+1; G3.1: cards not held
     legal = pool.legal[0]
     cut = "\n".join(legal.rstrip("\n").split("\n")[:-1]) + "\n"
     lines = legal.rstrip("\n").split("\n")
