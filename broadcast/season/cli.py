@@ -163,8 +163,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.scope == NO_DB:
         return int(args.handler(args))
     if args.scope != NEW_DB:
-        db_must_exist(args.db)
-    with SeasonDB.open(args.db) as sdb:
+        db_must_exist(args.season_db)
+    with SeasonDB.open(args.season_db) as sdb:
         if args.scope in (NEW_DB, DB):
             return int(args.handler(args, sdb))
         season = sdb.season(args.season)
@@ -204,7 +204,7 @@ Season = sqlite3.Row  # a row of season_seasons (name, title, rules, sponsor …
 def _demo(args: argparse.Namespace) -> int:
     from broadcast.season.demo import build_demo_season
 
-    summary = build_demo_season(args.db, args.seed)
+    summary = build_demo_season(args.season_db, args.seed)
     print(
         f"演示赛季已建立 demo season built: {summary.db_path} — {summary.teams} 队 teams, "
         f"{summary.players} 名选手 players, "

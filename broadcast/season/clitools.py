@@ -1,4 +1,5 @@
-"""Shared bits of the season / import / export commands: the --db option and clean error exits."""
+"""Shared bits of the season / import / export commands: the --db and --season-db options and clean error
+exits."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from typing import Any
 
 from broadcast.core.db import DatabaseError, add_db_argument, describe
 from broadcast.core.db import chosen as chosen_db
+from broadcast.core.db import resolve as resolve_db
 from broadcast.core.files import WriteFailed, describe_os_error
+from broadcast.season.backend import add_season_db_argument, is_url, season_target, shown
 from broadcast.season.export import ExportError
 from broadcast.season.importer import ImportError_
 from broadcast.season.model import SeasonError
@@ -32,6 +35,7 @@ USER_ERRORS = (
 
 def add_db(p: argparse.ArgumentParser, *, season: bool = True) -> None:
     add_db_argument(p)
+    add_season_db_argument(p)
     if season:
         p.add_argument(
             "--season", default=None, help="赛季名称或编号（默认最新）/ season name or id (default: latest)"
@@ -46,26 +50,45 @@ def fail(lines: list[str] | str) -> int:
 
 def run(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     """Run a command; bad input becomes one clear line per problem and exit status 2, never a traceback.
-    A command with ``--db`` uses the project's default database when none is given, and says which."""
+    A command with ``--db`` uses the project's default database when none is given, and says which;
+    ``args.season_db`` becomes the season it opens (``--season-db``, ``$GOUJI_SEASON_DB``, else ``--db``)."""
     if hasattr(args, "db"):
-        args.db = str(chosen_db(args.db))
+        target = season_target(getattr(args, "season_db", None), "")
+        if is_url(target):  # the season is on a server: say which (the project file is not the season)
+            args.db = str(resolve_db(args.db))
+            if not getattr(args, "season_db", None):  # from $GOUJI_SEASON_DB: say which server
+                print(f"赛季数据库 season: {shown(target)}", file=sys.stderr, flush=True)
+        else:
+            args.db = str(chosen_db(args.db))
+        args.season_db = season_target(getattr(args, "season_db", None), args.db)
     try:
         return fn(args)
     except ImportError_ as e:
-        shown = e.errors[:20]
+        first = e.errors[:20]
         more = (
             [f"… 另有 {len(e.errors) - 20} 处错误 / {len(e.errors) - 20} more"] if len(e.errors) > 20 else []
         )
-        return fail(shown + more + ["未导入任何数据 / nothing was imported"])
+        return fail(first + more + ["未导入任何数据 / nothing was imported"])
     except USER_ERRORS as e:
         return fail(f"错误 error: {e}")
     except OSError as e:
         return fail(f"错误 error: {describe_os_error(e.filename or '', e)} ({e.strerror or e})")
     except sqlite3.Error as e:  # the disk or the file (full, read-only, damaged): name it, say what to do
-        return fail(f"错误 error: {describe(e, getattr(args, 'db', 'database'))}")
+        return fail(
+            f"错误 error: {describe(e, str(getattr(args, 'season_db', None) or getattr(args, 'db', 'database')))}"
+        )
+    except Exception as e:  # the season's server went away or refused: one line naming it
+        if not type(e).__module__.startswith("psycopg"):
+            raise
+        where = shown(getattr(args, "season_db", "") or "")
+        line = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        return fail(f"错误 error: {where}: 赛季数据库出错 / the season database failed: {line}")
 
 
 def db_must_exist(path: str) -> None:
+    """A season in a SQLite file must be there already (a PostgreSQL season's tables are made on opening)."""
+    if is_url(path):
+        return
     if not Path(path).is_file():
         raise SeasonError(
             "db",

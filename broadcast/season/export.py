@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,6 +19,7 @@ from typing import Any
 
 from broadcast.core.files import atomic_path, write_text
 from broadcast.errors import GoujiError
+from broadcast.season.backend import Rec, SeasonConn
 from broadcast.season.model import SeasonDB, round_name
 from broadcast.season.progress import Progress
 from broadcast.season.rankings import Ranking, Row, rank_label
@@ -226,7 +226,7 @@ def results_table(results: list[dict[str, Any]], title: str) -> Table:
     )
 
 
-def placings_table(conn: sqlite3.Connection, season_id: int, episode_id: int | None, title: str) -> Table:
+def placings_table(conn: SeasonConn, season_id: int, episode_id: int | None, title: str) -> Table:
     sql = (
         "SELECT m.id, g.number, s.seat, p.name, t.name, s.title, s.points FROM season_game_seats s "
         "JOIN season_games g ON g.id=s.game_id JOIN season_matches m ON m.id=g.match_id "
@@ -329,7 +329,7 @@ def write_json(obj: Any, path: Path) -> None:
     write_text(path, json.dumps(obj, ensure_ascii=False, indent=1, default=str) + "\n")
 
 
-def ranking_json(ranking: Ranking, season: sqlite3.Row) -> dict[str, Any]:
+def ranking_json(ranking: Ranking, season: Rec) -> dict[str, Any]:
     return {
         "season": season["name"],
         "title": season["title"],
@@ -342,7 +342,7 @@ def ranking_json(ranking: Ranking, season: sqlite3.Row) -> dict[str, Any]:
 
 def export_ranking(
     ranking: Ranking,
-    season: sqlite3.Row,
+    season: Rec,
     path: Path,
     fmt: str,
     *,
@@ -369,7 +369,7 @@ def export_ranking(
 
 def export_results(
     sdb: SeasonDB,
-    season: sqlite3.Row,
+    season: Rec,
     episode_id: int | None,
     path: Path,
     fmt: str,
@@ -411,7 +411,7 @@ def export_results(
 
 def export_records(
     sdb: SeasonDB,
-    season: sqlite3.Row,
+    season: Rec,
     episode_id: int | None,
     out_dir: Path,
     *,

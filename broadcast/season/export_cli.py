@@ -11,9 +11,9 @@ A progress bar goes to stderr on a terminal (--quiet turns it off).
 from __future__ import annotations
 
 import argparse
-import sqlite3
 from pathlib import Path
 
+from broadcast.season.backend import Rec
 from broadcast.season.clitools import add_db, db_must_exist, run, sponsor_from_placements
 from broadcast.season.export import export_ranking, export_records, export_results, fmt_from
 from broadcast.season.model import SeasonDB
@@ -61,7 +61,7 @@ def _episode_id(sdb: SeasonDB, sid: int, number: int | None) -> int | None:
     return None if number is None else int(sdb.episode(sid, number)["id"])
 
 
-def _png(sdb: SeasonDB, season: sqlite3.Row, ranking: Ranking, out: Path, args: argparse.Namespace) -> Path:
+def _png(sdb: SeasonDB, season: Rec, ranking: Ranking, out: Path, args: argparse.Namespace) -> Path:
     sponsor, logo = args.sponsor, args.sponsor_logo
     if args.placements:
         p_name, p_logo = sponsor_from_placements(args.placements)
@@ -107,9 +107,9 @@ def _spec_zh(spec: str, kind: Kind) -> str:
 
 
 def _main(args: argparse.Namespace) -> int:
-    db_must_exist(args.db)
+    db_must_exist(args.season_db)
     out = Path(args.out)
-    with SeasonDB.open(args.db) as sdb:
+    with SeasonDB.open(args.season_db) as sdb:
         season = sdb.season(args.season)
         sid = int(season["id"])
         if args.what == "leaderboard":

@@ -29,8 +29,8 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _main(args: argparse.Namespace) -> int:
-    db_must_exist(args.db)
-    with SeasonDB.open(args.db) as sdb:
+    db_must_exist(args.season_db)
+    with SeasonDB.open(args.season_db) as sdb:
         season = sdb.season(args.season)
         for f in args.files:
             rep = import_file(

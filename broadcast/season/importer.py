@@ -308,7 +308,7 @@ def import_roster(
                     (pid, name)
                     for pid, name in c.execute(
                         "SELECT id, name FROM season_players "
-                        "WHERE season_id=? AND team_id IS ? AND code IS NULL",
+                        "WHERE season_id=? AND team_id IS NOT DISTINCT FROM ? AND code IS NULL",
                         (season_id, team_id),
                     ).fetchall()
                     if name_key(name) == key

@@ -15,12 +15,12 @@ stable and deterministic.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from broadcast.errors import GoujiError
+from broadcast.season.backend import SeasonConn
 
 Kind = Literal["players", "teams"]
 
@@ -177,7 +177,7 @@ TEAM_TOTALS_SQL = (
     "mt AS (SELECT s.team, COUNT(CASE WHEN s.status='final' THEN 1 END) AS matches, "
     "   COUNT(CASE WHEN s.status='final' AND s.winner=s.team THEN 1 END) AS wins, "
     "   COUNT(CASE WHEN s.status='final' AND s.winner<>s.team THEN 1 END) AS losses, "
-    "   SUM((SELECT COUNT(*) FROM season_games g WHERE g.match_id=s.id)) AS games "
+    "   CAST(SUM((SELECT COUNT(*) FROM season_games g WHERE g.match_id=s.id)) AS INTEGER) AS games "
     "   FROM side s GROUP BY s.team), "
     "pen AS (SELECT x.team_id, SUM(x.points) AS points FROM season_penalties x "
     "   JOIN season_matches m ON m.id=x.match_id WHERE m.season_id=? GROUP BY x.team_id), "
@@ -191,7 +191,7 @@ TEAM_TOTALS_SQL = (
 
 
 # -- loading rows -------------------------------------------------------------------------------
-def player_rows(conn: sqlite3.Connection, season_id: int, *, materialised: bool = True) -> list[Row]:
+def player_rows(conn: SeasonConn, season_id: int, *, materialised: bool = True) -> list[Row]:
     """Every player of the season with totals (from the materialised table, or recomputed)."""
     if materialised:
         sql = (
@@ -229,7 +229,7 @@ def player_rows(conn: sqlite3.Connection, season_id: int, *, materialised: bool 
     ]
 
 
-def team_rows(conn: sqlite3.Connection, season_id: int, *, materialised: bool = True) -> list[Row]:
+def team_rows(conn: SeasonConn, season_id: int, *, materialised: bool = True) -> list[Row]:
     if materialised:
         sql = (
             "SELECT t.id, t.name, t.color, t.sponsor, x.matches, x.wins, x.losses, x.points, x.penalties, "
@@ -271,7 +271,7 @@ def team_rows(conn: sqlite3.Connection, season_id: int, *, materialised: bool = 
 H2H = Callable[[Sequence[Sequence[int]]], dict[int, int]]
 
 
-def _h2h_players(conn: sqlite3.Connection, season_id: int, groups: Sequence[Sequence[int]]) -> dict[int, int]:
+def _h2h_players(conn: SeasonConn, season_id: int, groups: Sequence[Sequence[int]]) -> dict[int, int]:
     """For each player of each group: games in which they finished ahead of another player of the group.
 
     圈三 (no place) counts as behind every placed player; two 圈三 players are level. All groups are
@@ -284,7 +284,7 @@ def _h2h_players(conn: sqlite3.Connection, season_id: int, groups: Sequence[Sequ
     conn.executemany("INSERT INTO _season_h2h(player_id, gid) VALUES(?,?)", gid_of.items())
     # only games in which two or more players of one group sat come back
     rows = conn.execute(
-        "SELECT group_concat(s.player_id || ':' || COALESCE(s.place, 99)) FROM _season_h2h h "
+        "SELECT " + conn.string_agg("s.player_id || ':' || COALESCE(s.place, 99)") + " FROM _season_h2h h "
         "JOIN season_game_seats s ON s.player_id=h.player_id WHERE s.season_id=? "
         "GROUP BY s.game_id, h.gid HAVING COUNT(*) > 1",
         (season_id,),
@@ -297,7 +297,7 @@ def _h2h_players(conn: sqlite3.Connection, season_id: int, groups: Sequence[Sequ
     return score
 
 
-def _h2h_teams(conn: sqlite3.Connection, season_id: int, groups: Sequence[Sequence[int]]) -> dict[int, int]:
+def _h2h_teams(conn: SeasonConn, season_id: int, groups: Sequence[Sequence[int]]) -> dict[int, int]:
     """For each team of each group: matches won against another team of the group."""
     gid_of = {tid: g for g, ids in enumerate(groups) for tid in ids}
     score = dict.fromkeys(gid_of, 0)
@@ -365,13 +365,13 @@ class Ranking:
     rows: list[Row]
 
 
-def season_spec(conn: sqlite3.Connection, season_id: int, kind: Kind) -> str:
+def season_spec(conn: SeasonConn, season_id: int, kind: Kind) -> str:
     row = conn.execute(f"SELECT ranking_{kind} FROM season_seasons WHERE id=?", (season_id,)).fetchone()
     return str(row[0]) if row and row[0] else DEFAULT_SPECS[kind]
 
 
 def compute(
-    conn: sqlite3.Connection,
+    conn: SeasonConn,
     season_id: int,
     kind: Kind = "players",
     *,

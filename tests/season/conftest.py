@@ -1,16 +1,28 @@
-"""Fixtures of the season tests: a demo season on a real SQLite file, engine self-play records."""
+"""Fixtures of the season tests: a demo season on a real SQLite file and on a real PostgreSQL server,
+engine self-play records.
+
+``season_db`` / ``demo_season`` run a test on both backends: a SQLite file, and a fresh database of the
+session's one PostgreSQL server (Debian's, started in a temporary directory by :mod:`tests.pgserver`,
+stopped at the end; a copy of the demo season is ``CREATE DATABASE … TEMPLATE`` of one built once).
+"""
 
 from __future__ import annotations
 
+import itertools
+import os
 import random
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from broadcast.season.demo import build_demo_season
 from engine import first_leader, gjn, new_game
+from tests.pgserver import TempPostgres, bindir
+
+BACKENDS = ("sqlite", "postgresql")
+_names = itertools.count(1)
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "season"
 
@@ -28,6 +40,57 @@ def demo_db(demo_db_master: Path, tmp_path: Path) -> Path:
     dst = tmp_path / "demo.sqlite"
     shutil.copy(demo_db_master, dst)
     return dst
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[TempPostgres]:
+    """The session's PostgreSQL server (one per test session, or per xdist worker)."""
+    if bindir() is None:
+        if os.environ.get("GOUJI_NO_SKIP"):
+            pytest.fail("PostgreSQL is not installed: scripts/setup.sh installs Debian's postgresql")
+        pytest.skip("PostgreSQL is not installed (scripts/setup.sh installs it)")
+    pg = TempPostgres()
+    try:
+        pg.start()
+        yield pg
+    finally:
+        pg.close()
+
+
+def fresh_database(pg: TempPostgres, template: str = "template0") -> str:
+    """A new, empty database of the session's server (its URL)."""
+    return pg.create_database(f"t{os.getpid()}_{next(_names)}", template=template)
+
+
+@pytest.fixture
+def pg_url(postgres: TempPostgres) -> str:
+    return fresh_database(postgres)
+
+
+@pytest.fixture(params=BACKENDS)
+def season_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty season on each backend: a SQLite file's path, or a fresh PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "studio.sqlite")
+    return fresh_database(request.getfixturevalue("postgres"))
+
+
+@pytest.fixture(scope="session")
+def demo_pg_master(postgres: TempPostgres) -> str:
+    url = postgres.create_database("demo_master")
+    build_demo_season(url, 2012)
+    return "demo_master"
+
+
+@pytest.fixture(params=BACKENDS)
+def demo_season(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The demo season on each backend (a private copy: tests may write to it)."""
+    if request.param == "sqlite":
+        dst = tmp_path / "demo.sqlite"
+        shutil.copy(request.getfixturevalue("demo_db_master"), dst)
+        return str(dst)
+    master = request.getfixturevalue("demo_pg_master")
+    return fresh_database(request.getfixturevalue("postgres"), template=master)
 
 
 @pytest.fixture

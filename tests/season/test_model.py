@@ -65,8 +65,8 @@ def test_newer_schema_file_is_refused(db_path: Path) -> None:
         SeasonDB.open(db_path)
 
 
-def test_record_rejected_by_engine_names_the_clause_and_stores_nothing(db_path: Path) -> None:
-    sdb, sid, ta, tb, lineup = _setup(db_path)
+def test_record_rejected_by_engine_names_the_clause_and_stores_nothing(season_db: str) -> None:
+    sdb, sid, ta, tb, lineup = _setup(season_db)
     mid = sdb.create_match(sid, ta, tb, lineup)
     text, _ = selfplay("reject-1", _names())
     lines = text.splitlines()
@@ -87,8 +87,8 @@ def test_record_rejected_by_engine_names_the_clause_and_stores_nothing(db_path: 
     assert sdb.conn.execute("SELECT SUM(games) FROM season_player_totals").fetchone()[0] == 0
 
 
-def test_seat_names_must_match_the_lineup(db_path: Path) -> None:
-    sdb, sid, ta, tb, lineup = _setup(db_path)
+def test_seat_names_must_match_the_lineup(season_db: str) -> None:
+    sdb, sid, ta, tb, lineup = _setup(season_db)
     mid = sdb.create_match(sid, ta, tb, lineup)
     names = _names()
     names[2] = "冒名顶替"
@@ -97,8 +97,8 @@ def test_seat_names_must_match_the_lineup(db_path: Path) -> None:
         sdb.record_game(mid, text)
 
 
-def test_lineup_must_put_team_a_on_odd_seats(db_path: Path) -> None:
-    sdb, sid, ta, tb, lineup = _setup(db_path)
+def test_lineup_must_put_team_a_on_odd_seats(season_db: str) -> None:
+    sdb, sid, ta, tb, lineup = _setup(season_db)
     swapped = dict(lineup)
     swapped[1], swapped[2] = lineup[2], lineup[1]
     with pytest.raises(SeasonError) as exc:
@@ -106,8 +106,8 @@ def test_lineup_must_put_team_a_on_odd_seats(db_path: Path) -> None:
     assert exc.value.rule == "G1.2"
 
 
-def test_three_games_decide_then_no_fourth(db_path: Path) -> None:
-    sdb, sid, ta, tb, lineup = _setup(db_path)
+def test_three_games_decide_then_no_fourth(season_db: str) -> None:
+    sdb, sid, ta, tb, lineup = _setup(season_db)
     mid = sdb.create_match(sid, ta, tb, lineup)
     seeds = find_games("decide", lambda a, b: a > b, 3)
     with pytest.raises(SeasonError, match="3"):
@@ -123,8 +123,8 @@ def test_three_games_decide_then_no_fourth(db_path: Path) -> None:
         sdb.add_penalty(mid, ta, "大声喧哗")
 
 
-def test_penalties_cost_two_points_and_can_turn_the_match(db_path: Path) -> None:
-    sdb, sid, ta, tb, lineup = _setup(db_path)
+def test_penalties_cost_two_points_and_can_turn_the_match(season_db: str) -> None:
+    sdb, sid, ta, tb, lineup = _setup(season_db)
     mid = sdb.create_match(sid, ta, tb, lineup)
     # three games in which A leads B by exactly 2 in total
     a1 = find_games("pen-a", lambda a, b: a - b == 2)[0]
@@ -140,8 +140,8 @@ def test_penalties_cost_two_points_and_can_turn_the_match(db_path: Path) -> None
     assert teams[ta].penalties == 4 and teams[ta].points == teams[ta].game_points - 4
 
 
-def test_tie_needs_extra_game_then_lots_with_recorded_seed(db_path: Path) -> None:
-    sdb, sid, ta, tb, lineup = _setup(db_path)
+def test_tie_needs_extra_game_then_lots_with_recorded_seed(season_db: str) -> None:
+    sdb, sid, ta, tb, lineup = _setup(season_db)
     mid = sdb.create_match(sid, ta, tb, lineup)
     for s in find_games("tie", lambda a, b: a == b, 4):
         if len(sdb.games(mid)) == 3:
@@ -166,8 +166,8 @@ def test_tie_needs_extra_game_then_lots_with_recorded_seed(db_path: Path) -> Non
     assert (ta if em.winner == "odd" else tb) == r.winner
 
 
-def test_forfeit_gives_the_match_to_the_other_team(db_path: Path) -> None:
-    sdb, sid, ta, tb, lineup = _setup(db_path)
+def test_forfeit_gives_the_match_to_the_other_team(season_db: str) -> None:
+    sdb, sid, ta, tb, lineup = _setup(season_db)
     mid = sdb.create_match(sid, ta, tb, lineup)
     r = sdb.record_forfeit(mid, ta)
     assert r.winner == tb and r.decided_by == "forfeit"
@@ -177,8 +177,8 @@ def test_forfeit_gives_the_match_to_the_other_team(db_path: Path) -> None:
     assert teams[tb].wins == 1 and teams[ta].losses == 1
 
 
-def test_materialised_totals_equal_the_full_recompute(demo_db: Path) -> None:
-    with SeasonDB.open(demo_db) as sdb:
+def test_materialised_totals_equal_the_full_recompute(demo_season: str) -> None:
+    with SeasonDB.open(demo_season) as sdb:
         sid = int(sdb.season()["id"])
         for kind in ("players", "teams"):
             fast = [r.as_dict() for r in compute(sdb.conn, sid, kind, active_only=False).rows]  # type: ignore[arg-type]
@@ -199,8 +199,8 @@ def test_materialised_totals_equal_the_full_recompute(demo_db: Path) -> None:
         assert [r.as_dict() for r in compute(sdb.conn, sid, "players").rows] == before
 
 
-def test_demo_season_shows_every_match_rule(demo_db: Path) -> None:
-    with SeasonDB.open(demo_db) as sdb:
+def test_demo_season_shows_every_match_rule(demo_season: str) -> None:
+    with SeasonDB.open(demo_season) as sdb:
         sid = int(sdb.season()["id"])
         ms = sdb.matches(sid)
         assert {m["decided_by"] for m in ms} == {"points", "extra_game", "lots", "forfeit"}
@@ -220,8 +220,8 @@ def test_demo_season_shows_every_match_rule(demo_db: Path) -> None:
         assert verify_records(sdb, sid) == sdb.conn.execute("SELECT COUNT(*) FROM season_games").fetchone()[0]
 
 
-def test_one_draw_per_contestant_per_episode(db_path: Path) -> None:
-    sdb, sid, ta, tb, lineup = _setup(db_path)
+def test_one_draw_per_contestant_per_episode(season_db: str) -> None:
+    sdb, sid, ta, tb, lineup = _setup(season_db)
     ep = sdb.add_episode(sid, 1)
     sdb.add_prize(sid, lineup[1], 5, "煎饼礼盒", episode_id=ep)
     with pytest.raises(SeasonError) as exc:

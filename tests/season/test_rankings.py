@@ -102,10 +102,10 @@ def _insert_game(
     titles = dict(zip(seat_order, ("头科", "二科", "三科", "四科", "二落", "大落"), strict=True))
     pa, pb = sum(pts[s] for s in (1, 3, 5)), sum(pts[s] for s in (2, 4, 6))
     with sdb.transaction() as c:
-        gid = c.execute(
+        gid = c.insert(
             "INSERT INTO season_games(match_id, number, gjn, points_a, points_b) VALUES(?,?,?,?,?)",
             (mid, number, "; synthetic", pa, pb),
-        ).lastrowid
+        )
         for s in range(1, 7):
             c.execute(
                 "INSERT INTO season_game_seats(game_id, seat, season_id, player_id, team_id, title, place, "
@@ -115,8 +115,8 @@ def _insert_game(
     sdb.rebuild_totals(sid)
 
 
-def test_head_to_head_from_the_database(db_path: Path) -> None:
-    sdb = SeasonDB.open(db_path)
+def test_head_to_head_from_the_database(season_db: str) -> None:
+    sdb = SeasonDB.open(season_db)
     sid = sdb.create_season("H2H")
     ta, tb = sdb.add_team(sid, "甲队"), sdb.add_team(sid, "乙队")
     p = {s: sdb.add_player(sid, f"选手{s}", team_id=ta if s % 2 else tb) for s in range(1, 7)}
@@ -140,8 +140,8 @@ def test_head_to_head_from_the_database(db_path: Path) -> None:
     sdb.close()
 
 
-def test_season_spec_is_configurable_and_validated(db_path: Path) -> None:
-    sdb = SeasonDB.open(db_path)
+def test_season_spec_is_configurable_and_validated(season_db: str) -> None:
+    sdb = SeasonDB.open(season_db)
     with pytest.raises(SpecError):
         sdb.create_season("bad", ranking_players="points desc, charm desc")
     sid = sdb.create_season("cfg", ranking_players="games desc, name")
@@ -149,8 +149,8 @@ def test_season_spec_is_configurable_and_validated(db_path: Path) -> None:
     sdb.close()
 
 
-def test_team_ranking_wins_then_points_then_h2h(demo_db: Path) -> None:
-    with SeasonDB.open(demo_db) as sdb:
+def test_team_ranking_wins_then_points_then_h2h(demo_season: str) -> None:
+    with SeasonDB.open(demo_season) as sdb:
         sid = int(sdb.season()["id"])
         rows = compute(sdb.conn, sid, "teams").rows
         keys = [(-r.wins, -r.points) for r in rows]

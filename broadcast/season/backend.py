@@ -1,0 +1,295 @@
+"""Where the season lives: the project's SQLite file (the embedded default) or a PostgreSQL server.
+
+    conn = connect("studio.sqlite")                          # SQLite (a path, or sqlite:///path)
+    conn = connect("postgresql://gouji@db.studio/season")     # PostgreSQL, psycopg 3
+    with conn.transaction() as c:
+        new_id = c.insert("INSERT INTO season_teams(season_id, name) VALUES(?,?)", (sid, "甲队"))
+    for row in conn.execute("SELECT id, name FROM season_teams WHERE season_id=?", (sid,)):
+        row["name"], row[0]                                   # by name or by position, on both
+
+One :class:`SeasonConn` for both: SQL is written once with ``?`` placeholders (turned into psycopg's
+``%s``); a row is read by name or by position; :attr:`SeasonConn.IntegrityError` is the driver's;
+:meth:`SeasonConn.transaction` is one write transaction (SQLite ``BEGIN IMMEDIATE``; PostgreSQL nests
+as savepoints). The few statements that differ between the two (the migrations, a string aggregate)
+ask :attr:`SeasonConn.dialect`. Migrations: :func:`migrate` — the project's own runner on both (see
+``migrations.py``), the schema version in ``schema_versions`` like every other component's.
+
+A module that keeps its own tables in the season (the qualifiers) opens it with :func:`connect` and
+brings its tables up with ``migrate(conn, "qualifiers", SQLITE_SCRIPTS, POSTGRESQL_SCRIPTS)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+from urllib.parse import urlsplit, urlunsplit
+
+from broadcast.core import db
+from broadcast.core.db import DatabaseError
+
+if TYPE_CHECKING:
+    import psycopg
+
+SEASON_DB_ENV = "GOUJI_SEASON_DB"
+Dialect = Literal["sqlite", "postgresql"]
+# a row of a query: by column name or by position (sqlite3.Row on SQLite, Record on PostgreSQL)
+Rec = Any
+
+
+class Cursor(Protocol):
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+def is_url(target: str | Path) -> bool:
+    """A PostgreSQL URL (``postgresql://`` or ``postgres://``), as opposed to a file path."""
+    return str(target).startswith(("postgresql://", "postgres://"))
+
+
+def shown(target: str | Path) -> str:
+    """The target as a person may see it in a message: a URL without its password."""
+    text = str(target)
+    if not is_url(text):
+        return text
+    parts = urlsplit(text)
+    if parts.password is None:
+        return text
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def add_season_db_argument(parser: argparse.ArgumentParser) -> None:
+    """``--season-db URL|FILE``: every command that opens the season takes it (``$GOUJI_SEASON_DB``;
+    default: the season in the project database ``--db``)."""
+    parser.add_argument(
+        "--season-db",
+        default=None,
+        metavar="URL",
+        help="赛季数据库：postgresql://… 或 SQLite 文件（默认 $GOUJI_SEASON_DB，否则项目数据库）/ "
+        "the season: postgresql://… or a SQLite file (default: $GOUJI_SEASON_DB, else the project database)",
+    )
+
+
+def season_target(season_db: str | None, project_db: str | Path) -> str:
+    """The season a command opens: its ``--season-db``, else ``$GOUJI_SEASON_DB``, else the project's
+    SQLite file."""
+    chosen = (season_db or os.environ.get(SEASON_DB_ENV, "")).strip()
+    if chosen.startswith("sqlite:///"):
+        chosen = chosen[len("sqlite://") :]
+    return chosen or str(project_db)
+
+
+class Record(tuple[Any, ...]):
+    """A PostgreSQL row read like ``sqlite3.Row``: ``r[0]``, ``r["name"]``, ``r.keys()``, ``dict(r)``."""
+
+    __slots__ = ()
+    _index: dict[str, int] = {}
+    _names: tuple[str, ...] = ()
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._index[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> tuple[str, ...]:
+        return self._names
+
+
+@lru_cache(maxsize=512)
+def _record_class(names: tuple[str, ...]) -> type[Record]:
+    index: dict[str, int] = {}
+    for i, n in enumerate(names):
+        index.setdefault(n, i)  # the first of two equal names, as sqlite3.Row
+    return type("Record", (Record,), {"__slots__": (), "_index": index, "_names": names})
+
+
+def _record_factory(cursor: Any) -> Any:
+    desc = cursor.description
+    if desc is None:
+        return tuple
+    cls = _record_class(tuple(d.name for d in desc))
+
+    def make(values: Sequence[Any]) -> Record:
+        return cls(values)
+
+    return make
+
+
+@lru_cache(maxsize=1024)
+def _pg_sql(sql: str) -> str:
+    """``?`` placeholders → ``%s`` (a literal ``%`` doubled). No season SQL has a ``?`` in a literal."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class SeasonConn:
+    """One connection to the season, SQLite or PostgreSQL (see the module's doc)."""
+
+    dialect: Dialect
+    target: str
+
+    def __init__(self, target: str, raw: Any, dialect: Dialect) -> None:
+        self.target = target
+        self.raw = raw
+        self.dialect = dialect
+        self._depth = 0
+        self._lock = threading.RLock()
+        self.IntegrityError: type[Exception]
+        self.OperationalError: tuple[type[Exception], ...]
+        if dialect == "sqlite":
+            self.IntegrityError = sqlite3.IntegrityError
+            self.OperationalError = (sqlite3.OperationalError,)
+        else:
+            import psycopg
+
+            self.IntegrityError = psycopg.IntegrityError
+            self.OperationalError = (psycopg.OperationalError, psycopg.InterfaceError)
+
+    @property
+    def postgres(self) -> bool:
+        return self.dialect == "postgresql"
+
+    @property
+    def where(self) -> str:
+        """The season as messages name it (a file, or the URL without its password)."""
+        return shown(self.target)
+
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Cursor:
+        if self.dialect == "sqlite":
+            cur: Cursor = self.raw.execute(sql, params)
+            return cur
+        if not params:  # no parameters: psycopg sends the text as it is (a `%` stays one)
+            return self.raw.execute(sql)  # type: ignore[no-any-return]
+        return self.raw.execute(_pg_sql(sql), params)  # type: ignore[no-any-return]
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        if self.dialect == "sqlite":
+            self.raw.executemany(sql, rows)
+            return
+        with self.raw.cursor() as cur:
+            cur.executemany(_pg_sql(sql), list(rows))
+
+    def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run an ``INSERT`` and return the new row's ``id`` (``RETURNING id``, on both)."""
+        row = self.execute(sql + " RETURNING id", params).fetchone()
+        return int(row[0])
+
+    def script(self, sql: str) -> None:
+        """Run several statements (no parameters)."""
+        if self.dialect == "sqlite":
+            for stmt in db._split_sql(sql):
+                self.raw.execute(stmt)
+        else:
+            self.raw.execute(sql)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._depth > 0 or (self.dialect == "sqlite" and bool(self.raw.in_transaction))
+
+    @contextmanager
+    def transaction(self) -> Iterator[SeasonConn]:
+        """One write transaction; nested calls join the outer one (SQLite) or are savepoints
+        (PostgreSQL, so that a refused insert inside does not spoil the outer transaction)."""
+        if self.dialect == "sqlite":
+            if self.raw.in_transaction:
+                yield self
+                return
+            self.raw.execute("BEGIN IMMEDIATE")
+            self._depth += 1
+            try:
+                yield self
+                self.raw.execute("COMMIT")
+            except BaseException:
+                if self.raw.in_transaction:  # a full disk makes SQLite roll back by itself
+                    self.raw.execute("ROLLBACK")
+                raise
+            finally:
+                self._depth -= 1
+            return
+        with self._lock, self.raw.transaction():
+            self._depth += 1
+            try:
+                yield self
+            finally:
+                self._depth -= 1
+
+    def string_agg(self, expr: str) -> str:
+        """``expr`` joined with commas over a group (SQLite ``group_concat``, PostgreSQL ``string_agg``)."""
+        return f"group_concat({expr})" if self.dialect == "sqlite" else f"string_agg(({expr})::text, ',')"
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def _connect_postgres(url: str) -> psycopg.Connection[Any]:
+    import psycopg
+
+    try:
+        conn = psycopg.connect(url, autocommit=True, connect_timeout=10, application_name="gouji-season")
+    except psycopg.Error as exc:
+        raise DatabaseError(
+            "database",
+            f"连不上赛季数据库（{_first_line(exc)}）",
+            f"cannot connect to the season database ({_first_line(exc)})",
+            path=shown(url),
+        ) from None
+    conn.row_factory = _record_factory
+    return conn
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def connect(target: str | Path) -> SeasonConn:
+    """Open the season at ``target`` (a PostgreSQL URL or a SQLite file; see :func:`season_target`)."""
+    text = str(target)
+    if is_url(text):
+        return SeasonConn(text, _connect_postgres(text), "postgresql")
+    return SeasonConn(text, db.connect(Path(text)), "sqlite")
+
+
+# -- migrations ---------------------------------------------------------------------------------------
+_PG_LOCK = 0x676F756A69  # pg_advisory_xact_lock key ("gouji"): one migrator at a time per server
+
+
+def migrate(conn: SeasonConn, component: str, sqlite: Sequence[str], postgresql: Sequence[str]) -> int:
+    """Bring ``component``'s tables up to the number of scripts (the two lists are the same versions,
+    one per dialect); returns the version now in the database. A database from a newer build is
+    refused (:class:`DatabaseError`)."""
+    if len(sqlite) != len(postgresql):
+        raise ValueError(f"{component}: {len(sqlite)} SQLite migrations, {len(postgresql)} PostgreSQL")
+    if conn.dialect == "sqlite":
+        return db.migrate(conn.raw, component, sqlite)
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(?)", (_PG_LOCK,))
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_versions "
+            "(component TEXT PRIMARY KEY, version INTEGER NOT NULL)"
+        )
+        row = conn.execute("SELECT version FROM schema_versions WHERE component=?", (component,)).fetchone()
+        have = int(row[0]) if row else 0
+        if have > len(postgresql):
+            raise DatabaseError(
+                "database",
+                f"数据库来自更新的版本（{component} v{have}，本程序只认识 v{len(postgresql)}），请升级软件",
+                f"the database holds {component} schema v{have}, newer than this build knows "
+                f"(v{len(postgresql)}): upgrade the software",
+                path=conn.where,
+            )
+        for version in range(have + 1, len(postgresql) + 1):
+            conn.script(postgresql[version - 1])
+            conn.execute(
+                "INSERT INTO schema_versions(component, version) VALUES(?, ?) "
+                "ON CONFLICT(component) DO UPDATE SET version=excluded.version",
+                (component, version),
+            )
+        return len(postgresql)

@@ -1,0 +1,343 @@
+"""Matches, games, penalties, forfeits, results and the 九宫格 prizes (one layer of
+:class:`~broadcast.season.model.SeasonDB`): every score comes from the rules engine (``scoring``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from broadcast.season import scoring
+from broadcast.season.backend import Rec
+from broadcast.season.texts import EVEN_SEATS, ODD_SEATS, SeasonError
+from broadcast.season.totals import Totals, add_to_totals
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    match_id: int
+    score_a: int
+    score_b: int
+    winner: int | None
+    decided_by: str
+    lots_seed: int | None
+    needs_extra_game: bool
+
+
+class Matches(Totals):
+    """Matches and what happens in them."""
+
+    # -- matches --------------------------------------------------------------------------------
+    def create_match(
+        self,
+        season_id: int,
+        team_a: int,
+        team_b: int,
+        lineup: dict[int, int],
+        *,
+        episode_id: int | None = None,
+        round_: int = 0,
+        label: str = "",
+    ) -> int:
+        """A match of ``team_a`` (odd seats) against ``team_b`` (even seats); ``lineup`` seat → player."""
+        if team_a == team_b:
+            raise SeasonError("G1.2", "一场比赛需要两支不同的队伍", "a match needs two different teams")
+        if sorted(lineup) != [1, 2, 3, 4, 5, 6]:
+            raise SeasonError("G1.1", "上场名单必须是 1–6 号座位各一人", "the lineup needs seats 1–6")
+        if len(set(lineup.values())) != 6:
+            raise SeasonError("G1.1", "同一选手不能坐两个座位", "a player holds one seat")
+        for seat, pid in lineup.items():
+            row = self.conn.execute(
+                "SELECT team_id, name FROM season_players WHERE id=? AND season_id=?", (pid, season_id)
+            ).fetchone()
+            if row is None:
+                raise SeasonError("player", f"{seat}号座位：没有选手 #{pid}", "no such player")
+            want = team_a if seat in ODD_SEATS else team_b
+            if row["team_id"] != want:
+                side = "单号（A队）" if seat in ODD_SEATS else "双号（B队）"
+                raise SeasonError(
+                    "G1.2",
+                    f"{seat}号座位是{side}，{row['name']}不是这支队伍的队员",
+                    f"seat {seat} belongs to the other team",
+                )
+        with self.transaction() as c:
+            new_id = c.insert(
+                "INSERT INTO season_matches(season_id, episode_id, round, label, team_a, team_b) "
+                "VALUES(?,?,?,?,?,?)",
+                (season_id, episode_id, round_, label, team_a, team_b),
+            )
+            mid = new_id
+            c.executemany(
+                "INSERT INTO season_lineups(match_id, seat, player_id) VALUES(?,?,?)",
+                [(mid, s, p) for s, p in sorted(lineup.items())],
+            )
+            return mid
+
+    def match(self, match_id: int) -> Rec:
+        row: Rec | None = self.conn.execute("SELECT * FROM season_matches WHERE id=?", (match_id,)).fetchone()
+        if row is None:
+            raise SeasonError("match", f"没有这场比赛 #{match_id}", "no such match")
+        return row
+
+    def lineup(self, match_id: int) -> dict[int, Rec]:
+        rows = self.conn.execute(
+            "SELECT l.seat, p.* FROM season_lineups l JOIN season_players p ON p.id=l.player_id "
+            "WHERE l.match_id=? ORDER BY l.seat",
+            (match_id,),
+        ).fetchall()
+        return {int(r["seat"]): r for r in rows}
+
+    def games(self, match_id: int) -> list[Rec]:
+        return self.conn.execute(
+            "SELECT * FROM season_games WHERE match_id=? ORDER BY number", (match_id,)
+        ).fetchall()
+
+    def matches(self, season_id: int, episode_id: int | None = None) -> list[Rec]:
+        if episode_id is None:
+            return self.conn.execute(
+                "SELECT * FROM season_matches WHERE season_id=? ORDER BY id", (season_id,)
+            ).fetchall()
+        return self.conn.execute(
+            "SELECT * FROM season_matches WHERE season_id=? AND episode_id=? ORDER BY id",
+            (season_id, episode_id),
+        ).fetchall()
+
+    def _open_match(self, match_id: int) -> Rec:
+        m = self.match(match_id)
+        if m["status"] == "final":
+            raise SeasonError("match", f"比赛 #{match_id} 已结束，不能再修改", "the match is final")
+        return m
+
+    def record_game(self, match_id: int, gjn_text: str, *, filename: str = "") -> int:
+        """Replay ``gjn_text`` with the engine and store it as the match's next game.
+
+        Refused (:class:`SeasonError` naming the clause) if the engine rejects the record, if the
+        record's rules are not the season's, if its seat names disagree with the lineup, or if the
+        match rules (G11.2) allow no further game.
+        """
+        m = self._open_match(match_id)
+        season = self.season(int(m["season_id"]))
+        games = self.games(match_id)
+        if m["forfeit_team"] is not None:
+            raise SeasonError("G11.2", "这场比赛已判弃权", "the match was forfeited")
+        number = len(games) + 1
+        regular = scoring.match_games(season["rules"])
+        if number > regular:
+            decision = scoring.decide_match(
+                [(g["points_a"], g["points_b"]) for g in games],
+                int(m["penalty_a"]),
+                int(m["penalty_b"]),
+                rules=season["rules"],
+            )
+            if not decision.needs_extra_game:
+                raise SeasonError(
+                    "G11.2",
+                    f"{regular}局已打完，比分 {decision.score_a}:{decision.score_b}，不能再加赛",
+                    "no further game: the match is decided",
+                )
+        extra = number > regular
+        try:
+            outcome = scoring.check_record(gjn_text, filename or f"match{match_id}-game{number}.gjn")
+        except scoring.RecordRejected as e:
+            raise SeasonError(e.rule, "牌谱被规则引擎拒绝", f"record rejected by the engine: {e}") from None
+        if outcome.rules and outcome.rules != season["rules"]:
+            raise SeasonError(
+                "Rules",
+                f"规则 {outcome.rules!r} 与赛季规则 {season['rules']!r} 不符",
+                f"the record's rules {outcome.rules!r} are not the season's {season['rules']!r}",
+                where=filename or "牌谱",
+            )
+        lineup = self.lineup(match_id)
+        for seat, name in outcome.seat_names.items():
+            if seat in lineup and name and name != lineup[seat]["name"]:
+                raise SeasonError(
+                    "Seat",
+                    f"{seat}号座位是 {name!r}，上场名单是 {lineup[seat]['name']!r}",
+                    f"seat {seat} is {name!r} in the record, {lineup[seat]['name']!r} in the lineup",
+                    where=filename or "牌谱",
+                )
+        points_a = sum(outcome.points[s] for s in ODD_SEATS)
+        points_b = sum(outcome.points[s] for s in EVEN_SEATS)
+        with self.transaction() as c:
+            new_id = c.insert(
+                "INSERT INTO season_games(match_id, number, extra, gjn, quan_san, points_a, points_b)"
+                " VALUES(?,?,?,?,?,?,?)",
+                (match_id, number, int(extra), gjn_text, int(outcome.quan_san), points_a, points_b),
+            )
+            gid = new_id
+            team_of = {s: (m["team_a"] if s in ODD_SEATS else m["team_b"]) for s in range(1, 7)}
+            seat_rows = [
+                (
+                    gid,
+                    s,
+                    m["season_id"],
+                    lineup[s]["id"],
+                    team_of[s],
+                    outcome.titles[s],
+                    outcome.places.get(s),
+                    outcome.points[s],
+                    int(s in outcome.opened),
+                )
+                for s in range(1, 7)
+            ]
+            c.executemany(
+                "INSERT INTO season_game_seats(game_id, seat, season_id, player_id, team_id, title, "
+                "place, points, opened) VALUES(?,?,?,?,?,?,?,?,?)",
+                seat_rows,
+            )
+            add_to_totals(c, seat_rows)
+            c.execute("UPDATE season_matches SET status='playing' WHERE id=?", (match_id,))
+            return gid
+
+    def add_penalty(
+        self,
+        match_id: int,
+        team_id: int,
+        reason: str,
+        *,
+        player_id: int | None = None,
+        game_number: int | None = None,
+    ) -> int:
+        """A referee's penalty (大声喧哗、偷看牌、发暗语…): the preset's points (2) off the team's score."""
+        m = self._open_match(match_id)
+        points = scoring.penalty_points(self.season(int(m["season_id"]))["rules"])
+        if team_id not in (m["team_a"], m["team_b"]):
+            raise SeasonError("G11.2", "受罚队伍不在这场比赛中", "the team is not in this match")
+        if not reason.strip():
+            raise SeasonError("G11.2", "请写明处罚原因", "give the reason")
+        col = "penalty_a" if team_id == m["team_a"] else "penalty_b"
+        with self.transaction() as c:
+            new_id = c.insert(
+                "INSERT INTO season_penalties(match_id, team_id, player_id, game_number, reason, "
+                "points) VALUES(?,?,?,?,?,?)",
+                (match_id, team_id, player_id, game_number, reason.strip(), points),
+            )
+            c.execute(f"UPDATE season_matches SET {col}={col}+? WHERE id=?", (points, match_id))
+            c.execute(
+                "UPDATE season_team_totals SET penalties=penalties+? WHERE team_id=?", (points, team_id)
+            )
+            return new_id
+
+    def penalties(self, match_id: int) -> list[Rec]:
+        return self.conn.execute(
+            "SELECT * FROM season_penalties WHERE match_id=? ORDER BY id", (match_id,)
+        ).fetchall()
+
+    def record_forfeit(self, match_id: int, team_id: int, reason: str = "迟到超过5分钟") -> MatchResult:
+        """A team forfeits (弃权, G11.2): the other team wins the match; the match is final."""
+        m = self._open_match(match_id)
+        if team_id not in (m["team_a"], m["team_b"]):
+            raise SeasonError("G11.2", "弃权队伍不在这场比赛中", "the team is not in this match")
+        with self.transaction() as c:
+            c.execute(
+                "UPDATE season_matches SET forfeit_team=?, note=? WHERE id=?", (team_id, reason, match_id)
+            )
+            return self.finish_match(match_id)
+
+    def finish_match(self, match_id: int, *, lots_seed: int | None = None) -> MatchResult:
+        """Decide the match by the engine's match rules and make it final.
+
+        Three games decide it; a tie needs one more game (record it, then finish again); still tied,
+        lots are drawn with ``lots_seed`` (recorded; required then). A forfeit decides at once.
+        """
+        m = self._open_match(match_id)
+        rules = self.season(int(m["season_id"]))["rules"]
+        games = self.games(match_id)
+        forfeit = None
+        regular = scoring.match_games(rules)
+        if m["forfeit_team"] is not None:
+            forfeit = "a" if m["forfeit_team"] == m["team_a"] else "b"
+        elif len(games) < regular:
+            raise SeasonError(
+                "G11.2", f"比赛只打了{len(games)}局，需要{regular}局", f"a match is {regular} games"
+            )
+        decision = scoring.decide_match(
+            [(g["points_a"], g["points_b"]) for g in games],
+            int(m["penalty_a"]),
+            int(m["penalty_b"]),
+            forfeit=forfeit,
+            lots_seed=lots_seed,
+            rules=rules,
+        )
+        if decision.needs_extra_game:
+            return MatchResult(match_id, decision.score_a, decision.score_b, None, "", None, True)
+        if decision.winner is None:
+            raise SeasonError(
+                "G11.2",
+                "加赛后仍平，需要抽签：请给出抽签种子 --lots-seed",
+                "tied after the extra game: lots need a recorded seed",
+            )
+        winner = m["team_a"] if decision.winner == "a" else m["team_b"]
+        loser = m["team_b"] if decision.winner == "a" else m["team_a"]
+        with self.transaction() as c:
+            c.execute(
+                "UPDATE season_matches SET status='final', score_a=?, score_b=?, winner=?, decided_by=?, "
+                "lots_seed=? WHERE id=?",
+                (
+                    decision.score_a,
+                    decision.score_b,
+                    winner,
+                    decision.decided_by,
+                    decision.lots_seed,
+                    match_id,
+                ),
+            )
+            c.execute(
+                "UPDATE season_team_totals SET matches=matches+1, wins=wins+1 WHERE team_id=?", (winner,)
+            )
+            c.execute(
+                "UPDATE season_team_totals SET matches=matches+1, losses=losses+1 WHERE team_id=?", (loser,)
+            )
+        return MatchResult(
+            match_id,
+            decision.score_a,
+            decision.score_b,
+            winner,
+            decision.decided_by,
+            decision.lots_seed,
+            False,
+        )
+
+    # -- 九宫格 prizes ----------------------------------------------------------------------------
+    def add_prize(
+        self,
+        season_id: int,
+        player_id: int,
+        cell: int,
+        prize: str,
+        *,
+        sponsor: str = "",
+        value_yuan: float = 0.0,
+        episode_id: int | None = None,
+    ) -> int:
+        if not 1 <= cell <= 9:
+            raise SeasonError(
+                "jiugongge", f"九宫格只有 1–9 格：{cell}", f"the 九宫格 has cells 1–9 only: {cell}"
+            )
+        if (
+            episode_id is not None
+            and self.conn.execute(
+                "SELECT 1 FROM season_prizes WHERE episode_id=? AND player_id=?", (episode_id, player_id)
+            ).fetchone()
+        ):
+            raise SeasonError(
+                "jiugongge", "每位选手每期只抽一次九宫格", "one draw per contestant per episode"
+            )
+        with self.transaction() as c:
+            new_id = c.insert(
+                "INSERT INTO season_prizes(season_id, episode_id, player_id, cell, prize, sponsor, "
+                "value_yuan) VALUES(?,?,?,?,?,?,?)",
+                (season_id, episode_id, player_id, cell, prize, sponsor, value_yuan),
+            )
+            return new_id
+
+    def prizes(self, season_id: int, episode_id: int | None = None) -> list[Rec]:
+        sql = (
+            "SELECT z.*, p.name AS player, e.number AS episode FROM season_prizes z "
+            "JOIN season_players p ON p.id=z.player_id LEFT JOIN season_episodes e ON e.id=z.episode_id "
+            "WHERE z.season_id=?"
+        )
+        args: list[Any] = [season_id]
+        if episode_id is not None:
+            sql += " AND z.episode_id=?"
+            args.append(episode_id)
+        return self.conn.execute(sql + " ORDER BY z.id", args).fetchall()

@@ -1,0 +1,124 @@
+"""The season on both backends: one schema (the project's own migration runner, both dialects at the
+same version with the same tables and columns), the season target (--season-db, $GOUJI_SEASON_DB),
+rows read alike, a newer schema refused, an unreachable server one clear line (exit 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from broadcast.__main__ import main as cli
+from broadcast.core.db import DatabaseError
+from broadcast.season.backend import SEASON_DB_ENV, connect, season_target, shown
+from broadcast.season.migrations import COMPONENT, POSTGRESQL, SQLITE
+from broadcast.season.model import SeasonDB
+from tests.pgserver import TempPostgres
+
+
+def _columns(target: str) -> dict[str, list[str]]:
+    conn = connect(target)
+    try:
+        if conn.postgres:
+            rows = conn.execute(
+                "SELECT table_name, column_name FROM information_schema.columns "
+                "WHERE table_schema='public' AND table_name LIKE 'season%' ORDER BY table_name, ordinal_position"
+            ).fetchall()
+            return _group(rows)
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type='table' AND name LIKE 'season%' ORDER BY name"
+            )
+        ]
+        return {t: [r[1] for r in conn.execute(f"PRAGMA table_info({t})")] for t in tables}
+    finally:
+        conn.close()
+
+
+def _group(rows: list[tuple[str, str]]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for table, column in rows:
+        out.setdefault(table, []).append(column)
+    return out
+
+
+def test_both_dialects_reach_the_same_version_with_the_same_tables_and_columns(
+    tmp_path: Path, pg_url: str
+) -> None:
+    assert len(SQLITE) == len(POSTGRESQL) >= 2
+    for target in (str(tmp_path / "s.sqlite"), pg_url):
+        with SeasonDB.open(target) as sdb:
+            row = sdb.conn.execute("SELECT version FROM schema_versions WHERE component=?", (COMPONENT,))
+            assert row.fetchone()[0] == len(SQLITE)
+    lite, pg = _columns(str(tmp_path / "s.sqlite")), _columns(pg_url)
+    assert lite == pg and len(lite) == 12
+    assert "uid" in lite["season_games"] and "h2h" in lite["season_player_totals"]
+
+
+def test_a_postgresql_season_from_a_newer_build_is_refused(pg_url: str) -> None:
+    SeasonDB.open(pg_url).close()
+    conn = connect(pg_url)
+    conn.execute("UPDATE schema_versions SET version=99 WHERE component=?", (COMPONENT,))
+    conn.close()
+    with pytest.raises(DatabaseError, match="newer"):
+        SeasonDB.open(pg_url)
+
+
+def test_rows_read_by_name_and_position_alike(season_db: str) -> None:
+    with SeasonDB.open(season_db) as sdb:
+        sid = sdb.create_season("读法", sponsor="鲁信汽车城")
+        row = sdb.season(sid)
+        assert row["name"] == row[1] == "读法" and dict(row)["sponsor"] == "鲁信汽车城"
+        assert "revision" in row.keys()
+        with pytest.raises(sdb.conn.IntegrityError):
+            sdb.conn.execute("INSERT INTO season_seasons(name) VALUES(?)", ("读法",))
+
+
+def test_the_season_target_is_the_flag_then_the_environment_then_the_project_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(SEASON_DB_ENV, raising=False)
+    assert season_target(None, "data/studio.sqlite") == "data/studio.sqlite"
+    monkeypatch.setenv(SEASON_DB_ENV, "postgresql://gouji:secret@db.studio/season")
+    assert season_target(None, "x.sqlite") == "postgresql://gouji:secret@db.studio/season"
+    assert season_target("sqlite:///tmp/a.sqlite", "x.sqlite") == "/tmp/a.sqlite"
+    assert shown("postgresql://gouji:secret@db.studio/season") == "postgresql://gouji:***@db.studio/season"
+
+
+def test_the_environment_names_the_season_for_every_command(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(SEASON_DB_ENV, pg_url)
+    project = str(tmp_path / "studio.sqlite")
+    assert cli(["season", "create", "环境季", "--db", project]) == 0
+    assert "赛季数据库 season: postgresql://" in capsys.readouterr().err
+    with SeasonDB.open(pg_url) as sdb:
+        assert [s["name"] for s in sdb.seasons()] == ["环境季"]
+    assert cli(["export", "leaderboard", "--db", project, "--out", str(tmp_path / "b.csv")]) == 0
+    assert (tmp_path / "b.csv").exists()
+
+
+def test_a_server_that_is_not_there_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.pgserver import free_port
+
+    url = f"postgresql://gouji:pw@127.0.0.1:{free_port()}/season"
+    rc = cli(["season", "list", "--db", str(tmp_path / "s.sqlite"), "--season-db", url])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2
+    assert "连不上赛季数据库" in err[-1] and "cannot connect" in err[-1] and "pw" not in err[-1]
+
+
+def test_the_server_killed_and_back_loses_no_committed_write(postgres: TempPostgres) -> None:
+    from tests.season.conftest import fresh_database
+
+    url = fresh_database(postgres)
+    with SeasonDB.open(url) as sdb:
+        sid = sdb.create_season("断电季")
+        sdb.add_team(sid, "甲队")
+    postgres.kill()
+    postgres.start()
+    with SeasonDB.open(url) as sdb:
+        assert [t["name"] for t in sdb.teams(sid)] == ["甲队"]
