@@ -30,6 +30,7 @@ from broadcast import resources
 from broadcast.core.db import add_db_argument
 from broadcast.core.db import resolve as resolve_db
 from broadcast.overlay.cli import add_server_arguments, fail, print_urls, resolve_token, wait_for_interrupt
+from broadcast.season.backend import add_season_db_argument
 
 DEMO_PLACEMENTS = resources.demo_placements()
 RETRY_S = 2.0  # a write the disk refused is tried again this often
@@ -38,6 +39,7 @@ RETRY_S = 2.0  # a write the disk refused is tried again this often
 def add_studio_arguments(parser: argparse.ArgumentParser) -> None:
     """What the studio around the show needs (``run`` and ``console`` both take these)."""
     add_db_argument(parser)
+    add_season_db_argument(parser)
     add_server_arguments(parser)
     parser.add_argument(
         "--placements",
@@ -59,6 +61,7 @@ def add_studio_arguments(parser: argparse.ArgumentParser) -> None:
 
 STUDIO_ARGUMENTS = (
     "db",
+    "season_db",
     "host",
     "port",
     "token",
@@ -99,6 +102,7 @@ class Studio:
         self.server: Any = None
         self.bridge: Any = None
         self.recorder: Any = None
+        self.season_link: Any = None
         self.asrun: Any = None
         self.placements: Any = None
         self._pending: list[tuple[str, Any]] = []
@@ -179,23 +183,15 @@ class Studio:
 
     # -- parts ---------------------------------------------------------------------------------
     def _season(self) -> None:
-        from broadcast.season.actions import push_leaderboard
-        from broadcast.season.demo import ensure_demo_season
-        from broadcast.season.model import SeasonDB
+        from broadcast.season.push import start_studio_link
 
-        done, summary = ensure_demo_season(self.db_path, seed=2012)
-        if done == "rebuilt":
-            _say("演示赛季上次未建完（旧版本被中断），已重建 / the demo season was left half-built: rebuilt")
-        if summary is not None:
-            _say(
-                f"演示赛季已建立 demo season built: {summary.episodes} 期 episodes, {summary.matches} 场 "
-                f"matches, {summary.games} 局 games, {summary.players} 名选手 players"
-            )
-        with SeasonDB.open(self.db_path) as sdb:
-            push_leaderboard(self.store, sdb, sponsor=self._leaderboard_sponsor())
-        rows = self.store.state["leaderboard"]["rows"]
-        if rows:
-            _say(f"英雄榜 leaderboard: {len(rows)} 行，第一名 {rows[0]['name']}（{rows[0]['points']} 分）")
+        self.season_link = start_studio_link(
+            self.store,
+            getattr(self.args, "season_db", None),
+            self.db_path,
+            say=_say,
+            sponsor=self._leaderboard_sponsor(),
+        )
 
     def _leaderboard_sponsor(self) -> str | None:
         name = self.store.state["sponsors"]["leaderboard"]["name"]
@@ -358,6 +354,8 @@ class Studio:
             pending = [what for what, _fn in self._pending]
         if pending:
             _say(f"未写入 not written (the disk refused it until the end): {'、'.join(pending)}")
+        if self.season_link is not None:
+            self.season_link.stop()
         if self.bridge is not None:
             self.bridge.flush(2.0)
             self.bridge.stop()

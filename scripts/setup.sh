@@ -10,7 +10,7 @@ for a in "$@"; do
     --dev) DEV=1 ;;
   esac
 done
-APT_PKGS="obs-studio xvfb xauth fontconfig fonts-noto-cjk chromium ffmpeg poppler-utils xdotool x11-utils x11-apps imagemagick libxcb-cursor0 libxkbcommon-x11-0 libegl1"
+APT_PKGS="obs-studio xvfb xauth fontconfig fonts-noto-cjk chromium ffmpeg poppler-utils xdotool x11-utils x11-apps imagemagick libxcb-cursor0 libxkbcommon-x11-0 libegl1 postgresql"
 if [ "$SYSTEM" = 1 ]; then
   missing=""
   for p in $APT_PKGS; do

@@ -135,7 +135,7 @@ class TempPostgres:
         import psycopg
 
         with psycopg.connect(self.url_of(database), autocommit=True) as conn:
-            conn.execute(statement)  # type: ignore[arg-type]
+            conn.execute(statement.encode())
 
     def create_database(self, name: str, *, template: str = "template0") -> str:
         self.sql(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')

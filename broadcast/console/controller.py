@@ -220,6 +220,12 @@ class Console(QObject):
     # -- the season and the match ------------------------------------------------------------
     @property
     def db_path(self) -> str:
+        """The season's database: the studio's --season-db when its link runs, else the journal's file."""
+        from broadcast.season.push import link_of
+
+        link = link_of(self.bridge.store)
+        if link is not None:
+            return link.target
         if not hasattr(self, "_db_path"):
             row = self.bridge.store.journal.connection.execute("PRAGMA database_list").fetchone()
             self._db_path = str(row[2])

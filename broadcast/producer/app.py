@@ -19,8 +19,10 @@ from PySide6.QtCore import QSettings
 
 def register(parser: argparse.ArgumentParser) -> None:
     from broadcast.core.db import add_db_argument
+    from broadcast.season.backend import add_season_db_argument
 
     add_db_argument(parser)
+    add_season_db_argument(parser)
     parser.add_argument(
         "--placements",
         default=None,

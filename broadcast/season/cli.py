@@ -24,6 +24,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from broadcast.season import table_cli
 from broadcast.season.clitools import add_db, db_must_exist, run
 from broadcast.season.model import SeasonDB, SeasonError, round_name
 from broadcast.season.rankings import DEFAULT_SPECS, compute, rank_label
@@ -152,6 +153,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--top", type=int, default=10)
     p.add_argument("--sponsor", default=None)
     p.set_defaults(handler=_push, scope=SEASON)
+
+    p = sub.add_parser(
+        "table", help="一张牌桌自动对局，推送到赛季 / a self-played table pushing to the season"
+    )
+    add_db(p)
+    table_cli.register(p)
+    p.set_defaults(handler=table_cli.main, scope=NO_DB)
 
 
 def main(args: argparse.Namespace) -> int:

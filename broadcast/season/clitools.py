@@ -74,9 +74,8 @@ def run(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> in
     except OSError as e:
         return fail(f"错误 error: {describe_os_error(e.filename or '', e)} ({e.strerror or e})")
     except sqlite3.Error as e:  # the disk or the file (full, read-only, damaged): name it, say what to do
-        return fail(
-            f"错误 error: {describe(e, str(getattr(args, 'season_db', None) or getattr(args, 'db', 'database')))}"
-        )
+        where = str(getattr(args, "season_db", None) or getattr(args, "db", "database"))
+        return fail(f"错误 error: {describe(e, where)}")
     except Exception as e:  # the season's server went away or refused: one line naming it
         if not type(e).__module__.startswith("psycopg"):
             raise

@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from broadcast.core import ActionRefused, Actions, Context, Payload, ShowStore, State
-from broadcast.game.adapter import replay
 from broadcast.season.actions import push_leaderboard
 from broadcast.season.model import ODD_SEATS, SeasonDB, SeasonError, round_name
-from engine import gjn
+from broadcast.season.push import finished_work, game_record, link_of, push_pending, queue_final, queue_game
 
 ACTIONS = Actions()
 action = ACTIONS.action
@@ -211,106 +210,73 @@ def start_match(
     return mid
 
 
-def game_record(state: State) -> str:
-    """The GJN text of the game on the table (names, rules, leader, hands or counts, every decision)."""
-    table = state["table"]
-    game = replay(state)
-    link = state["match"]["season"] or {}
-    event = " ".join(x for x in (state["show"]["title"], link.get("episode", ""), link.get("label", "")) if x)
-    tags = [("Event", f"{event} 第{table['game_no']}局".strip())]
-    tags += [(f"Seat{s['seat']}", s["name"]) for s in table["seats"]]
-    return str(gjn.write(gjn.from_game(game, tags)))
-
-
-def _sync_penalties(sdb: SeasonDB, state: State, mid: int) -> int:
-    """Add the table's penalties the season match does not have yet; returns how many it has."""
-    link = state["match"]["season"]
-    have = len(sdb.penalties(mid))
-    for p in state["game"]["penalties"][have:]:
-        team_id = link["team_ids"][p["team"]]
-        try:
-            sdb.add_penalty(mid, team_id, p["reason"] or "违背够级规则", game_number=int(p.get("game_no", 1)))
-        except SeasonError as exc:
-            raise _refused(exc) from exc
-    return len(sdb.penalties(mid))
-
-
-def save_game(store: ShowStore, db_path: str | Path, *, top: int = 10) -> int:
+def save_game(store: ShowStore, db_path: str | Path, *, top: int = 10, wait: float = 5.0) -> int:
     """Save the finished game on the table to its season match (the engine re-checks the record) and
-    update the 英雄榜; returns the season game id. Idempotent (see the module doc)."""
-    state = store.state
-    link = state["match"]["season"]
-    if not link:
-        raise ActionRefused(
-            "season", "这场比赛没有关联赛季（比赛 → 新比赛）", "this match is not linked to a season"
-        )
-    if state["table"]["phase"] != "over":
-        raise ActionRefused("G10.4", "本局还没有结束，不能存入赛季", "the game is not over yet")
-    game_no = int(state["table"]["game_no"])
-    done = next((s for s in link["saved"] if s["game_no"] == game_no), None)
-    if done is not None:
-        return int(done["game_id"])
-    text = game_record(state)
-    mid = int(link["match_id"])
-    with SeasonDB.open(db_path) as sdb:
-        row = sdb.conn.execute(
-            "SELECT id FROM season_games WHERE match_id=? AND gjn=?", (mid, text)
-        ).fetchone()
-        try:
-            penalties = _sync_penalties(sdb, state, mid)
-            gid = int(row[0]) if row else sdb.record_game(mid, text, filename=f"第{game_no}局.gjn")
-        except SeasonError as exc:
-            raise _refused(exc) from exc
-        store.dispatch(
-            "season.game_saved", {"game_no": game_no, "game_id": gid, "penalties": penalties}, source="season"
-        )
-        sponsor = state["sponsors"]["leaderboard"]["name"] if "sponsors" in state else ""
-        push_leaderboard(store, sdb, int(link["season_id"]), top=top, sponsor=sponsor or None)
-    return gid
+    update the 英雄榜; returns the season game id. Journaled at the table first, then pushed once
+    (:mod:`broadcast.season.push`): with the studio's running link the push is its thread's (waited
+    for ``wait`` seconds), without one it is pushed here to ``db_path``."""
+    uid = queue_game(store)
+    _push_now(store, db_path, uid, wait, top)
+    link = store.state["match"]["season"]
+    game_no = int(store.state["table"]["game_no"])
+    done = next((s for s in link["saved"] if s["game_no"] == game_no), None) if link else None
+    if done is None:
+        raise ActionRefused("season", "赛季没有确认这一局", "the season did not acknowledge the game")
+    return int(done["game_id"])
 
 
-def finish_match(store: ShowStore, db_path: str | Path) -> dict[str, Any]:
+def finish_match(store: ShowStore, db_path: str | Path, *, wait: float = 5.0) -> dict[str, Any]:
     """Make the season match final as the engine decided it (points, extra game, lots with the seed
     recorded at the table, forfeit); returns the season's result."""
-    state = store.state
-    link = state["match"]["season"]
-    if not link:
-        raise ActionRefused("season", "这场比赛没有关联赛季", "this match is not linked to a season")
-    result = state["match"]["result"]
-    if result["winner"] is None:
-        raise ActionRefused("G11.2", "比赛还没有决出胜负", "the match is not decided yet")
-    mid = int(link["match_id"])
-    with SeasonDB.open(db_path) as sdb:
-        m = sdb.match(mid)
-        if m["status"] != "final":
-            try:
-                penalties = _sync_penalties(sdb, state, mid)
-                forfeit = state["match"]["forfeit"]
-                if forfeit:
-                    res = sdb.record_forfeit(mid, link["team_ids"][forfeit["team"]], forfeit["reason"])
-                else:
-                    lots = state["match"]["lots"]
-                    res = sdb.finish_match(mid, lots_seed=lots["seed"] if lots else None)
-            except SeasonError as exc:
-                raise _refused(exc) from exc
-            if res.needs_extra_game:
-                raise ActionRefused(
-                    "G11.2", "赛季记录显示还需要加赛", "the season says an extra game is needed"
-                )
-        else:
-            penalties = len(sdb.penalties(mid))
-        m = sdb.match(mid)
-        store.dispatch("season.match_final", {"penalties": penalties}, source="season")
-        sponsor = state["sponsors"]["leaderboard"]["name"] if "sponsors" in state else ""
-        push_leaderboard(store, sdb, int(link["season_id"]), sponsor=sponsor or None)
-        winner_side = "odd" if m["winner"] == link["team_ids"]["odd"] else "even"
-        return {
-            "match_id": mid,
-            "score_a": m["score_a"],
-            "score_b": m["score_b"],
-            "winner": winner_side,
-            "decided_by": m["decided_by"],
-        }
+    for work in finished_work(store.state):  # a game not saved yet goes first
+        if work == "game":
+            _push_now(store, db_path, queue_game(store), wait, 10)
+    uid = queue_final(store)
+    _push_now(store, db_path, uid, wait, 10)
+    link = store.state["match"]["season"]
+    with SeasonDB.open(_target(store, db_path)) as sdb:
+        m = sdb.match(int(link["match_id"]))
+    winner_side = "odd" if m["winner"] == link["team_ids"]["odd"] else "even"
+    return {
+        "match_id": int(link["match_id"]),
+        "score_a": m["score_a"],
+        "score_b": m["score_b"],
+        "winner": winner_side,
+        "decided_by": m["decided_by"],
+    }
+
+
+def _target(store: ShowStore, db_path: str | Path) -> str:
+    link = link_of(store)
+    return link.target if link is not None else str(db_path)
+
+
+def _push_now(store: ShowStore, db_path: str | Path, uid: str, wait: float, top: int) -> None:
+    """Push ``uid`` now (through the studio's link if it runs); a refusal or a season that stays
+    unreachable is one clear message (the item stays journaled and goes when the season is back)."""
+    link = link_of(store)
+    if link is not None:
+        if not link.wait_pushed(uid, wait):
+            raise ActionRefused(
+                "season",
+                "已记在本机；赛季数据库暂时连不上，恢复后自动存入",
+                "kept at this table; the season database is unreachable: it goes in once it is back",
+            )
+    else:
+        with SeasonDB.open(db_path) as sdb:
+            push_pending(store, sdb)
+            if not _refused_now(store, uid):
+                link_state = store.state["match"]["season"]
+                sponsor = store.state["sponsors"]["leaderboard"]["name"] if "sponsors" in store.state else ""
+                push_leaderboard(store, sdb, int(link_state["season_id"]), top=top, sponsor=sponsor or None)
+    refused = _refused_now(store, uid)
+    if refused:
+        raise ActionRefused(refused["rule"] or "season", refused["zh"], refused["en"])
+
+
+def _refused_now(store: ShowStore, uid: str) -> dict[str, str] | None:
+    refused = store.state["season_push"]["refused"]
+    return dict(refused) if refused and refused.get("uid") == uid else None
 
 
 __all__ = ["ODD_SEATS", "finish_match", "game_record", "save_game", "season_choices", "start_match"]

@@ -107,7 +107,9 @@ class Matches(Totals):
             raise SeasonError("match", f"比赛 #{match_id} 已结束，不能再修改", "the match is final")
         return m
 
-    def record_game(self, match_id: int, gjn_text: str, *, filename: str = "") -> int:
+    def record_game(
+        self, match_id: int, gjn_text: str, *, filename: str = "", uid: str | None = None, number: int = 0
+    ) -> int:
         """Replay ``gjn_text`` with the engine and store it as the match's next game.
 
         Refused (:class:`SeasonError` naming the clause) if the engine rejects the record, if the
@@ -119,6 +121,12 @@ class Matches(Totals):
         games = self.games(match_id)
         if m["forfeit_team"] is not None:
             raise SeasonError("G11.2", "这场比赛已判弃权", "the match was forfeited")
+        if number and number != len(games) + 1:
+            raise SeasonError(
+                "G11.2",
+                f"赛季里这场比赛已有{len(games)}局，不能记作第{number}局",
+                f"the season has {len(games)} games of this match: this cannot be game {number}",
+            )
         number = len(games) + 1
         regular = scoring.match_games(season["rules"])
         if number > regular:
@@ -159,9 +167,9 @@ class Matches(Totals):
         points_b = sum(outcome.points[s] for s in EVEN_SEATS)
         with self.transaction() as c:
             new_id = c.insert(
-                "INSERT INTO season_games(match_id, number, extra, gjn, quan_san, points_a, points_b)"
-                " VALUES(?,?,?,?,?,?,?)",
-                (match_id, number, int(extra), gjn_text, int(outcome.quan_san), points_a, points_b),
+                "INSERT INTO season_games(match_id, number, extra, gjn, quan_san, points_a, points_b, uid)"
+                " VALUES(?,?,?,?,?,?,?,?)",
+                (match_id, number, int(extra), gjn_text, int(outcome.quan_san), points_a, points_b, uid),
             )
             gid = new_id
             team_of = {s: (m["team_a"] if s in ODD_SEATS else m["team_b"]) for s in range(1, 7)}
@@ -185,6 +193,7 @@ class Matches(Totals):
                 seat_rows,
             )
             add_to_totals(c, seat_rows)
+            self.game_counted(int(m["season_id"]), seat_rows)
             c.execute("UPDATE season_matches SET status='playing' WHERE id=?", (match_id,))
             return gid
 
@@ -196,6 +205,7 @@ class Matches(Totals):
         *,
         player_id: int | None = None,
         game_number: int | None = None,
+        uid: str | None = None,
     ) -> int:
         """A referee's penalty (大声喧哗、偷看牌、发暗语…): the preset's points (2) off the team's score."""
         m = self._open_match(match_id)
@@ -208,9 +218,10 @@ class Matches(Totals):
         with self.transaction() as c:
             new_id = c.insert(
                 "INSERT INTO season_penalties(match_id, team_id, player_id, game_number, reason, "
-                "points) VALUES(?,?,?,?,?,?)",
-                (match_id, team_id, player_id, game_number, reason.strip(), points),
+                "points, uid) VALUES(?,?,?,?,?,?,?)",
+                (match_id, team_id, player_id, game_number, reason.strip(), points, uid),
             )
+            self.changed(int(m["season_id"]))
             c.execute(f"UPDATE season_matches SET {col}={col}+? WHERE id=?", (points, match_id))
             c.execute(
                 "UPDATE season_team_totals SET penalties=penalties+? WHERE team_id=?", (points, team_id)
@@ -287,6 +298,7 @@ class Matches(Totals):
             c.execute(
                 "UPDATE season_team_totals SET matches=matches+1, losses=losses+1 WHERE team_id=?", (loser,)
             )
+            self.match_counted(int(m["season_id"]), (winner, loser))
         return MatchResult(
             match_id,
             decision.score_a,
@@ -296,6 +308,67 @@ class Matches(Totals):
             decision.lots_seed,
             False,
         )
+
+    # -- pushed by a table (idempotent: keyed by the table's uid) --------------------------------------
+    def push_game(
+        self, match_id: int, uid: str, gjn_text: str, game_no: int, penalties: list[dict[str, Any]]
+    ) -> int:
+        """A table's finished game (and its penalties so far), once: the game already in the season under
+        ``uid`` is not stored again — its id is returned. One transaction, taken in turn with the other
+        tables of the season (:meth:`changed`)."""
+        m = self.match(match_id)
+        with self.transaction():
+            self.changed(int(m["season_id"]))
+            row = self.conn.execute("SELECT id FROM season_games WHERE uid=?", (uid,)).fetchone()
+            if row is not None:
+                return int(row[0])
+            row = self.conn.execute(  # stored by an older build (no uid): the same record is the same game
+                "SELECT id FROM season_games WHERE match_id=? AND gjn=? AND uid IS NULL", (match_id, gjn_text)
+            ).fetchone()
+            if row is not None:
+                self.conn.execute("UPDATE season_games SET uid=? WHERE id=?", (uid, row[0]))
+                return int(row[0])
+            self._push_penalties(match_id, penalties)
+            return self.record_game(
+                match_id, gjn_text, filename=f"第{game_no}局.gjn", uid=uid, number=game_no
+            )
+
+    def push_final(
+        self,
+        match_id: int,
+        *,
+        lots_seed: int | None,
+        forfeit_team: int | None,
+        reason: str,
+        penalties: list[dict[str, Any]],
+    ) -> Rec:
+        """A table's decided match, once: a match already final is left as it is. Returns the match."""
+        m = self.match(match_id)
+        with self.transaction():
+            self.changed(int(m["season_id"]))
+            if self.match(match_id)["status"] != "final":
+                self._push_penalties(match_id, penalties)
+                if forfeit_team is not None:
+                    self.record_forfeit(match_id, forfeit_team, reason or "弃权")
+                else:
+                    res = self.finish_match(match_id, lots_seed=lots_seed)
+                    if res.needs_extra_game:
+                        raise SeasonError(
+                            "G11.2", "赛季记录显示还需要加赛", "the season says an extra game is needed"
+                        )
+        return self.match(match_id)
+
+    def _push_penalties(self, match_id: int, penalties: list[dict[str, Any]]) -> None:
+        for p in penalties:
+            if self.conn.execute("SELECT 1 FROM season_penalties WHERE uid=?", (p["uid"],)).fetchone():
+                continue
+            self.add_penalty(
+                match_id,
+                int(p["team_id"]),
+                str(p.get("reason") or "违背够级规则"),
+                game_number=int(p.get("game_no", 1)),
+                uid=str(p["uid"]),
+            )
 
     # -- 九宫格 prizes ----------------------------------------------------------------------------
     def add_prize(

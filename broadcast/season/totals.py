@@ -15,6 +15,15 @@ from broadcast.season.roster import Roster
 class Totals(Roster):
     """The totals the 英雄榜 is read from."""
 
+    def game_counted(self, season_id: int, seat_rows: Sequence[tuple[Any, ...]]) -> None:
+        """Inside the transaction that stored a game (its seat rows added to the totals): the season
+        moves on (studios following it are told)."""
+        self.changed(season_id)
+
+    def match_counted(self, season_id: int, teams: Sequence[int]) -> None:
+        """Inside the transaction that made a match final (its teams' wins and losses counted)."""
+        self.changed(season_id)
+
     # -- materialised totals ---------------------------------------------------------------------
     def rebuild_totals(self, season_id: int) -> None:
         """Recompute the materialised totals from the normalised rows (repair / verification)."""

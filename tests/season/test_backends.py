@@ -22,7 +22,8 @@ def _columns(target: str) -> dict[str, list[str]]:
         if conn.postgres:
             rows = conn.execute(
                 "SELECT table_name, column_name FROM information_schema.columns "
-                "WHERE table_schema='public' AND table_name LIKE 'season%' ORDER BY table_name, ordinal_position"
+                "WHERE table_schema='public' AND table_name LIKE 'season%' "
+                "ORDER BY table_name, ordinal_position"
             ).fetchall()
             return _group(rows)
         tables = [

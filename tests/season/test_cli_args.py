@@ -11,7 +11,8 @@ from broadcast.__main__ import main as cli
 from broadcast.season.cli import register
 
 SUBCOMMANDS = (
-    "demo create set list show verify episode team match game penalty forfeit finish prize leaderboard push"
+    "demo create set list show verify episode team match game penalty forfeit finish prize leaderboard push "
+    "table"
 ).split()
 
 
