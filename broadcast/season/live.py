@@ -151,6 +151,7 @@ def start_match(
     round_: int = 0,
     label: str = "",
     air_date: str = "",
+    uid: str | None = None,
 ) -> int:
     """Create the season match (team ``odd`` on seats 1, 3, 5; ``even`` on 2, 4, 6) and set the table up
     for it (names, teams, colours, rules); returns the season match id."""
@@ -164,7 +165,9 @@ def start_match(
                 eid = int(ep["id"])
             except SeasonError:
                 eid = sdb.add_episode(sid, episode, air_date=air_date)
-            mid = sdb.create_match(sid, odd, even, lineup, episode_id=eid, round_=round_, label=label)
+            mid = sdb.create_match(
+                sid, odd, even, lineup, episode_id=eid, round_=round_, label=label, uid=uid
+            )
         except SeasonError as exc:
             raise _refused(exc) from exc
         teams = {int(t["id"]): t for t in sdb.teams(sid)}

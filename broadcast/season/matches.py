@@ -37,8 +37,14 @@ class Matches(Totals):
         episode_id: int | None = None,
         round_: int = 0,
         label: str = "",
+        uid: str | None = None,
     ) -> int:
-        """A match of ``team_a`` (odd seats) against ``team_b`` (even seats); ``lineup`` seat → player."""
+        """A match of ``team_a`` (odd seats) against ``team_b`` (even seats); ``lineup`` seat → player.
+        Given a ``uid`` (a table's own name for the match), creating it again returns the same match."""
+        if uid:
+            row = self.conn.execute("SELECT id FROM season_matches WHERE uid=?", (uid,)).fetchone()
+            if row is not None:
+                return int(row[0])
         if team_a == team_b:
             raise SeasonError("G1.2", "一场比赛需要两支不同的队伍", "a match needs two different teams")
         if sorted(lineup) != [1, 2, 3, 4, 5, 6]:
@@ -61,9 +67,9 @@ class Matches(Totals):
                 )
         with self.transaction() as c:
             new_id = c.insert(
-                "INSERT INTO season_matches(season_id, episode_id, round, label, team_a, team_b) "
-                "VALUES(?,?,?,?,?,?)",
-                (season_id, episode_id, round_, label, team_a, team_b),
+                "INSERT INTO season_matches(season_id, episode_id, round, label, team_a, team_b, uid) "
+                "VALUES(?,?,?,?,?,?,?)",
+                (season_id, episode_id, round_, label, team_a, team_b, uid),
             )
             mid = new_id
             c.executemany(

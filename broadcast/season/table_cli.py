@@ -10,7 +10,8 @@ move by move through the store (``game.new``, ``game.play``: engine self-play, s
 :class:`~broadcast.season.push.SeasonLink` that pushes each finished game and match to the season until
 acknowledged and keeps the table's 英雄榜 following the season. Killed at any moment and started again
 with the same arguments, it goes on where its journal stopped: the match on the table is finished, the
-next ones are played, nothing is pushed twice. Match ``k`` of table ``T`` is labelled ``T 第k场``.
+next ones are played, nothing is pushed twice. Match ``k`` of table ``T`` is labelled ``T 第k场`` (also its
+``uid``: a kill between creating it in the season and journaling the link leaves no second match).
 """
 
 from __future__ import annotations
@@ -19,10 +20,14 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from broadcast.core.db import DatabaseError
 from broadcast.season.model import SeasonDB, SeasonError
+
+T = TypeVar("T")
 
 DRAIN_S = 600.0  # how long the table waits at the end for the season to acknowledge everything
 
@@ -46,7 +51,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         for k in range(1, args.matches + 1):
             label = f"{args.table} 第{k}场"
-            if _final_in_season(args.season_db, label):
+            if _retrying(lambda label=label: _final_in_season(args.season_db, label)):  # type: ignore[misc]
                 continue
             _play_match(store, args, label, seed=args.seed * 1000 + k * 10)
             print(f"{label}: {_score(store)}", flush=True)
@@ -64,6 +69,20 @@ def main(args: argparse.Namespace) -> int:
         store.close()
 
 
+def _retrying(fn: Callable[[], T]) -> T:
+    """``fn()``, tried again while the season is unreachable (its server restarting): a table waits for
+    its season, as an operator would try again."""
+    deadline = time.monotonic() + DRAIN_S
+    while True:
+        try:
+            return fn()
+        except Exception as exc:
+            unreachable = isinstance(exc, DatabaseError) or type(exc).__module__.startswith("psycopg")
+            if not unreachable or time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
 def _final_in_season(target: str, label: str) -> bool:
     with SeasonDB.open(target) as sdb:
         row = sdb.conn.execute(
@@ -78,7 +97,7 @@ def _play_match(store: Any, args: argparse.Namespace, label: str, *, seed: int) 
     link = store.state["match"]["season"]
     if not link or link.get("label") != label or link["final"]:
         if not _same_match_on_table(store, label):
-            start_match(store, args.season_db, **_lineup(args), label=label)
+            _retrying(lambda: start_match(store, args.season_db, **_lineup(args), label=label, uid=label))
     rng = random.Random(f"table:{args.table}:{seed}")
     while store.state["match"]["result"]["winner"] is None:
         result = store.state["match"]["result"]

@@ -1,0 +1,145 @@
+"""Two tables, one season on a real PostgreSQL: two real ``season table`` processes (each its own show
+journal, three matches each) push into one season while each of them and the server are killed -9 along
+the way; every game is in the season once, the 英雄榜 equals a recomputation from the games, and both
+tables' boards (what their pages are sent) show it. A studio's board follows a game another table
+recorded (NOTIFY)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from broadcast.season.actions import leaderboard_payload
+from broadcast.season.model import SeasonDB
+from broadcast.season.push import SeasonLink
+from broadcast.season.rankings import compute
+from broadcast.studio import open_store
+from tests.pgserver import TempPostgres
+from tests.season.conftest import fresh_database, selfplay
+
+ROOT = Path(__file__).resolve().parents[2]
+TEAMS = {
+    "甲队": "张一 张二 张三",
+    "乙队": "李一 李二 李三",
+    "丙队": "王一 王二 王三",
+    "丁队": "赵一 赵二 赵三",
+}
+
+
+def _season(url: str) -> int:
+    with SeasonDB.open(url) as sdb:
+        sid = sdb.create_season("联赛", title="两桌联赛")
+        for team, names in TEAMS.items():
+            tid = sdb.add_team(sid, team)
+            for n in names.split():
+                sdb.add_player(sid, n, team_id=tid)
+    return sid
+
+
+def _table(url: str, tmp: Path, name: str, a: str, b: str, seed: int) -> subprocess.Popen[str]:
+    cmd = [sys.executable, "-m", "broadcast", "season", "table", "--db", str(tmp / f"{name}.sqlite")]
+    cmd += ["--season-db", url, "--table", name, "--team-a", a, "--team-b", b, "--matches", "3"]
+    cmd += ["--seed", str(seed), "--pace", "0.004"]
+    log = open(tmp / f"{name}.log", "a", encoding="utf-8")  # noqa: SIM115 - closed with the process
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True)
+
+
+def _games_of(pg: TempPostgres, url: str, table: str) -> int:
+    try:
+        with SeasonDB.open(url) as sdb:
+            row = sdb.conn.execute(
+                "SELECT COUNT(*) FROM season_games g JOIN season_matches m ON m.id=g.match_id "
+                "WHERE m.label LIKE ?",
+                (f"{table} %",),
+            ).fetchone()
+            return int(row[0])
+    except Exception:  # the server is down right now
+        return -1
+
+
+def _wait(pred, what: str, limit: float = 300.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + limit
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never happened: {what}")
+        time.sleep(0.1)
+
+
+@pytest.mark.long
+@pytest.mark.timeout(900)
+def test_two_tables_kill_9_of_each_and_of_postgresql_every_game_once(
+    postgres: TempPostgres, tmp_path: Path
+) -> None:
+    url = fresh_database(postgres)
+    sid = _season(url)
+    a = _table(url, tmp_path, "一号桌", "甲队", "乙队", 1)
+    b = _table(url, tmp_path, "二号桌", "丙队", "丁队", 2)
+    try:
+        _wait(lambda: _games_of(postgres, url, "一号桌") >= 2, "table 1 pushed two games")
+        a.send_signal(signal.SIGKILL)  # kill -9 of a console mid-match
+        a.wait()
+        a = _table(url, tmp_path, "一号桌", "甲队", "乙队", 1)
+        _wait(lambda: _games_of(postgres, url, "二号桌") >= 3, "table 2 pushed three games")
+        postgres.kill()  # kill -9 of PostgreSQL while both tables play and push
+        time.sleep(1.5)
+        postgres.start()
+        _wait(lambda: _games_of(postgres, url, "二号桌") >= 5, "table 2 pushed five games")
+        b.send_signal(signal.SIGKILL)
+        b.wait()
+        b = _table(url, tmp_path, "二号桌", "丙队", "丁队", 2)
+        assert a.wait(timeout=600) == 0, (tmp_path / "一号桌.log").read_text(encoding="utf-8")[-2000:]
+        assert b.wait(timeout=600) == 0, (tmp_path / "二号桌.log").read_text(encoding="utf-8")[-2000:]
+    finally:
+        for p in (a, b):
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    with SeasonDB.open(url) as sdb:
+        matches = sdb.matches(sid)
+        assert len(matches) == 6 and all(m["status"] == "final" for m in matches)
+        for m in matches:  # every game once: numbered 1…n without a gap or a second copy, each with its uid
+            games = sdb.games(int(m["id"]))
+            assert [g["number"] for g in games] == list(range(1, len(games) + 1)) and len(games) >= 3
+            assert [g["uid"] for g in games] == [f"m{m['id']}/g{g['number']}" for g in games]
+        fast = [r.as_dict() for r in compute(sdb.conn, sid, "players").rows]
+        full = [r.as_dict() for r in compute(sdb.conn, sid, "players", materialised=False).rows]
+        assert fast == full and len(fast) == 12
+        want = leaderboard_payload(sdb, sid)["rows"]
+    # each table's journal holds every game it played, acknowledged; its board (its pages' state) is the
+    # season's once it has followed the season to the end (started again: all matches final, it follows)
+    for name, (ta, tb) in (("一号桌", ("甲队", "乙队")), ("二号桌", ("丙队", "丁队"))):
+        again = _table(url, tmp_path, name, ta, tb, 1)
+        assert again.wait(timeout=300) == 0
+        store = open_store(tmp_path / f"{name}.sqlite")
+        try:
+            assert store.state["season_push"]["pending"] == []
+            assert store.state["leaderboard"]["rows"] == want
+        finally:
+            store.close()
+
+
+def test_a_studio_board_follows_a_game_another_table_recorded(pg_url: str, tmp_path: Path) -> None:
+    sid = _season(pg_url)
+    store = open_store(tmp_path / "studio.sqlite")
+    link = SeasonLink(store, pg_url).start()
+    try:
+        with SeasonDB.open(pg_url) as sdb:  # another table records a match's first game
+            ids = {t["name"]: int(t["id"]) for t in sdb.teams(sid)}
+            pa = [int(p["id"]) for p in sdb.players(sid, ids["甲队"])]
+            pb = [int(p["id"]) for p in sdb.players(sid, ids["乙队"])]
+            lineup = {1: pa[0], 3: pa[1], 5: pa[2], 2: pb[0], 4: pb[1], 6: pb[2]}
+            mid = sdb.create_match(sid, ids["甲队"], ids["乙队"], lineup)
+            sdb.record_game(mid, selfplay("follow-1")[0])
+            want = leaderboard_payload(sdb, sid)["rows"]
+        assert want
+        _wait(lambda: store.state["leaderboard"]["rows"] == want, "the board followed the season", 60)
+    finally:
+        link.stop()
+        store.close()
+    assert os.path.exists(tmp_path / "studio.sqlite")
