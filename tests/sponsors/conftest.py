@@ -1,7 +1,8 @@
-"""Fixtures: a private copy of the demo placement set (YAML + logos + films) to break on purpose."""
+"""Fixtures: a copy of the demo placement set (YAML + logos + films) to break on purpose."""
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from collections.abc import Callable
 from datetime import date
@@ -17,11 +18,17 @@ DEMO_YAML = DEMO / "placements.yaml"
 AIR_DATE = date(2012, 5, 7)
 
 
-@pytest.fixture
-def demo_dir(tmp_path: Path) -> Path:
-    dst = tmp_path / "set"
+@pytest.fixture(scope="session")
+def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One copy of the demo set per test process, where each test writes its own broken files under
+    names of their own (the checker reads only the files a placements file names): the demo's films are
+    probed by ffprobe once per process, not once per test."""
+    dst = tmp_path_factory.mktemp("placements") / "set"
     shutil.copytree(DEMO, dst)
     return dst
+
+
+_variants = itertools.count(1)
 
 
 @pytest.fixture
@@ -38,7 +45,7 @@ def variant(demo_dir: Path) -> Callable[..., tuple[Path, str]]:
         for old, new in pairs:
             assert text.count(old) >= 1, f"marker not in demo yaml: {old!r}"
             text = text.replace(old, new, 1)
-        path = demo_dir / "broken.yaml"
+        path = demo_dir / f"broken-{next(_variants)}.yaml"
         path.write_text(text, encoding="utf-8")
         return path, text
 
