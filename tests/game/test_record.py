@@ -172,3 +172,39 @@ def test_a_player_more_than_five_minutes_late_forfeits(store: Any) -> None:
     assert m["result"] == m["result"] | {"winner": "odd", "decided_by": "forfeit"}
     with pytest.raises(ActionRefused):
         store.dispatch("match.forfeit", {"team": "odd", "reason": "x"})
+
+
+def test_redo_after_two_undos_plays_the_moves_back_in_their_order(store: Any) -> None:
+    """Two decisions taken back are played again last-undone first: the record comes back move by move
+    as it was, and what is left to redo shrinks from its end."""
+    store.dispatch("game.new", {"leader": 3})
+    _play(store, "3 TTTTT", "6 JJJJJ", "3 QQQQQ")
+    store.dispatch("game.undo", {"reason": "x"})
+    store.dispatch("game.undo", {"reason": "x"})
+    assert store.state["game"]["record"] == ["3 TTTTT"]
+    assert store.state["game"]["redo"] == ["3 QQQQQ", "6 JJJJJ"]
+    store.dispatch("game.redo", {"reason": "y"})
+    assert store.state["game"]["record"] == ["3 TTTTT", "6 JJJJJ"]
+    assert store.state["game"]["redo"] == ["3 QQQQQ"]
+    assert store.state["table"]["turn"] == 3  # the duel goes back to seat 3 (G6.3)
+    store.dispatch("game.redo", {"reason": "y"})
+    assert store.state["game"]["record"] == ["3 TTTTT", "6 JJJJJ", "3 QQQQQ"]
+    assert store.state["game"]["redo"] == []
+    assert [(h["kind"], h["move"], h["line"]) for h in store.state["game"]["history"][-2:]] == [
+        ("redo", 2, "6 JJJJJ"),
+        ("redo", 3, "3 QQQQQ"),
+    ]
+
+
+def test_an_inserted_decision_drops_the_later_ones_under_their_original_numbers(store: Any) -> None:
+    """A forgotten decision inserted before move 2: the decisions that no longer stand leave the record
+    under the numbers the operator knew them by (2, 3, 4), not one further on."""
+    store.dispatch("game.new", {"leader": 3})
+    _play(store, "3 TTTTT", "6 JJJJJ", "3 pass", "6 44")
+    store.dispatch("game.correct", {"move": 2, "insert": True, "line": "6 QQQQQ", "reason": "漏录"})
+    g = store.state["game"]
+    assert g["record"] == ["3 TTTTT", "6 QQQQQ"]
+    assert [(d["number"], d["line"]) for d in g["dropped"]] == [(2, "6 JJJJJ"), (3, "3 pass"), (4, "6 44")]
+    assert g["dropped"][0]["rule"].startswith("G")
+    last = g["history"][-1]
+    assert (last["kind"], last["move"], last["new_line"], last["dropped"]) == ("insert", 2, "6 QQQQQ", 3)
