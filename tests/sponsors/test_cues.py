@@ -183,3 +183,59 @@ def test_a_film_without_obs_is_failed_with_the_reason(tmp_path: Path, demo: Plac
     finally:
         runner.stop()
         store.close()
+
+
+def test_a_film_after_a_game_or_the_leaderboard_waits_for_go(tmp_path: Path, demo: Placements) -> None:
+    """Only a timed cue right after a timed cue follows by itself (the opening bumpers into the opening
+    films); a film after a game or after the 英雄榜 rolls on GO — even one a cue list marks ``follow``,
+    and even when the game or the board is ended without a GO."""
+    cues = cue_list(build_rundown(demo, episode=EPISODE))["cues"]
+    after = {c["id"]: prev["kind"] for prev, c in zip(cues, cues[1:], strict=False)}
+    films = {c["id"]: c["follow"] for c in cues if c["kind"] == "film"}
+    assert after["leaderboard_film"] == "leaderboard" and films["leaderboard_film"] is False
+    behind_games = [cid for cid in films if after[cid] == "segment"]
+    assert behind_games and not any(films[cid] for cid in behind_games)
+    opening = [cid for cid in films if after[cid] in ("bumper", "film")]
+    assert opening and all(films[cid] for cid in opening)
+
+    clock = ScriptClock(air_start("2012-05-07"))
+    store = open_store(tmp_path / "s.sqlite", clock=clock)
+    store.dispatch(
+        "cues.load",
+        {
+            "episode": EPISODE,
+            "cues": [
+                {"id": "game_1", "kind": "segment", "label": "第一局"},
+                {"id": "film_a", "kind": "film", "film": "a", "seconds": 5, "follow": True},
+                {"id": "leaderboard", "kind": "leaderboard", "graphic": "leaderboard"},
+                {"id": "film_b", "kind": "film", "film": "b", "seconds": 5, "follow": True},
+            ],
+        },
+    )
+    played: list[str] = []
+    runner = CueRunner(store, clock=clock, threaded=False, player=lambda f, s: played.append(f))
+    runner.start()
+    try:
+        for segment, film in (("game_1", "film_a"), ("leaderboard", "film_b")):
+            store.dispatch("cues.go", {"expect": segment})
+            for _ in range(20):
+                clock.advance(1.0)
+                runner.tick()
+            store.dispatch("cues.end", {"id": segment})  # the segment is over, nobody pressed GO
+            runner.tick()
+            cq = store.state["cues"]
+            assert (
+                cq["current"] is None
+                and film not in cq["log"]
+                and played == ([] if film == "film_a" else ["a"])
+            )
+            assert cq["list"][cq["next"]]["id"] == film
+            store.dispatch("cues.go", {"expect": film})
+            runner.tick()
+            assert store.state["cues"]["current"]["id"] == film
+            clock.advance(6.0)
+            runner.tick()
+        assert played == ["a", "b"]
+    finally:
+        runner.stop()
+        store.close()
