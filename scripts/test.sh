@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# The whole suite: set up, lint, type check (the engine, the core, the studio and the show and game components), then pytest (exit 5 "no tests" fails).
+# The whole suite: set up, lint, type check, then pytest (exit 5 "no tests" fails).
+#   scripts/test.sh [PYTEST ARGS]          everything (CI)
+#   scripts/test.sh --fast [PYTEST ARGS]   the edit loop: the engine, the core and the components, no real
+#                                          OBS, Chromium or Qt and no test marked long; lint, no type check
 set -uo pipefail
 cd "$(dirname "$0")/.."
+FAST=0
+if [ "${1:-}" = "--fast" ]; then FAST=1; shift; fi
 # set up everything the tests need (idempotent): Debian packages, .venv, the package with its test extras
 scripts/setup.sh --dev || exit 1
 PY=.venv/bin/python
@@ -10,7 +15,7 @@ export GOUJI_NO_SKIP=1
 mkdir -p test-artifacts
 $PY -m ruff check . || exit 1
 $PY -m ruff format --check . || { echo "ruff format: run .venv/bin/python -m ruff format ."; exit 1; }
-$PY -m mypy --strict engine broadcast/core broadcast/studio.py broadcast/tokens.py broadcast/show broadcast/game \
+[ $FAST = 1 ] || $PY -m mypy --strict engine broadcast/core broadcast/studio.py broadcast/tokens.py broadcast/show broadcast/game \
   broadcast/sponsors/placements broadcast/media.py broadcast/resources.py broadcast/clock.py broadcast/overlay \
   broadcast/obs broadcast/sponsors/asrun.py broadcast/sponsors/chain.py broadcast/sponsors/recorder.py \
   broadcast/sponsors/exposure.py broadcast/sponsors/report.py broadcast/sponsors/report_cli.py broadcast/journal_cli.py \
@@ -24,6 +29,10 @@ LIMIT=${GOUJI_SUITE_LIMIT:-5100}
 # the tests sharing one OBS all on one (loadgroup); the longest tests (marked "long") start first; the
 # ten slowest are listed at the end.
 WORKERS=${GOUJI_TEST_WORKERS:-2}
+if [ $FAST = 1 ]; then
+  set -- tests/engine tests/core tests/game tests/sponsors tests/season tests/test_architecture.py \
+    tests/test_rules_reference.py -m "not long and not obs and not browser and not qt" "$@"
+fi
 PAR=(); [ "$WORKERS" != 0 ] && PAR=(-n "$WORKERS" --dist loadgroup)
 timeout --kill-after=30 "$LIMIT" $PY -m pytest -q -p no:cacheprovider "${PAR[@]}" --durations=10 "$@"
 rc=$?

@@ -64,7 +64,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
         rep.longrepr = f"skipped under GOUJI_NO_SKIP=1 (a real part is missing): {reason}"
 
 
+# a test that asks for one of these fixtures uses a real part, and is marked so (the fast tier,
+# ``scripts/test.sh --fast``, leaves them out: ``-m "not long and not obs and not browser and not qt"``)
+REAL_PARTS = {"obs_server": "obs", "fresh_obs": "obs", "browser": "browser", "qtbot": "qt"}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The tests marked ``long`` run first (in their order), the rest after them as collected: on two
-    workers (scripts/test.sh) a long test that started last would be the run's tail alone."""
+    """Tests using a real OBS, Chromium or Qt are marked ``obs``/``browser``/``qt``. The tests marked
+    ``long`` run first (in their order), the rest after them as collected: on two workers
+    (scripts/test.sh) a long test that started last would be the run's tail alone."""
+    for item in items:
+        for fixture in getattr(item, "fixturenames", ()):
+            mark = REAL_PARTS.get(fixture)
+            if mark is not None and item.get_closest_marker(mark) is None:
+                item.add_marker(mark)
     items[:] = sorted(items, key=lambda item: item.get_closest_marker("long") is None)

@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from broadcast.__main__ import main as cli
 from broadcast.studio import open_store
 
@@ -119,6 +121,7 @@ def _kill_writer(db: Path, after: float, *args: str) -> None:
     proc.stdout.close()
 
 
+@pytest.mark.long  # writer processes killed at random moments, then replayed
 def test_kills_at_random_moments_lose_nothing_and_the_checkpointed_restart_equals_a_full_replay(
     tmp_path: Path,
 ) -> None:

@@ -49,6 +49,7 @@ def _check(store: Any) -> None:
 
 
 @pytest.mark.parametrize("seed", [3])
+@pytest.mark.long  # ~1,300 projections, each replayed from nothing
 def test_every_projection_of_whole_matches_equals_one_from_nothing(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     store = open_store(tmp_path / "match.sqlite")

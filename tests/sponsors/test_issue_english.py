@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from broadcast.sponsors.placements import Issue, PlacementError, load_placements, parse_placements
@@ -193,6 +194,7 @@ BREAKS: tuple[tuple[tuple[str, str], ...], ...] = (
 )
 
 
+@pytest.mark.long  # about 90 real placement files checked
 def test_real_checker_messages_are_all_in_english(demo_dir: Path) -> None:
     (demo_dir / "logos" / "fake.png").write_text("not a picture", encoding="utf-8")
     Image.new("RGB", (8, 8)).save(demo_dir / "films" / "still.png")
