@@ -203,6 +203,40 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/test_session_guard.py",),
         "a test that ignores its timeout hangs the run",
     ),
+    Mutant(
+        "redo-first-undone",
+        "broadcast/game/record.py",
+        "move = engine.Action.parse(redo[-1])",
+        "move = engine.Action.parse(redo[0])",
+        ("tests/game/test_record.py::test_redo_after_two_undos_plays_the_moves_back_in_their_order",),
+        "redo after two undos replays the first move undone instead of the last",
+    ),
+    Mutant(
+        "insert-drops-renumbered",
+        "broadcast/game/record.py",
+        "first_rest = n if insert else n + 1",
+        "first_rest = n + 1",
+        (
+            "tests/game/test_record.py::test_an_inserted_decision_drops_the_later_ones_under_their_original_numbers",
+        ),
+        "decisions dropped by an inserted correction are listed one number past what the operator knew",
+    ),
+    Mutant(
+        "film-follows-a-segment",
+        "broadcast/sponsors/cues.py",
+        'd["follow"] = bool(prev is not None and c.kind in TIMED and prev.kind in TIMED and c.seconds)',
+        'd["follow"] = bool(prev is not None and c.kind in TIMED and c.seconds)',
+        ("tests/sponsors/test_cues.py::test_a_film_after_a_game_or_the_leaderboard_waits_for_go",),
+        "the rundown marks a film after a game or the 英雄榜 to follow it (it would roll with no GO)",
+    ),
+    Mutant(
+        "segment-end-rolls-the-film",
+        "broadcast/sponsors/cues.py",
+        'if nxt < len(cq["list"]) and cq["list"][nxt]["follow"] and timed:',
+        'if nxt < len(cq["list"]) and cq["list"][nxt]["follow"]:',
+        ("tests/sponsors/test_cues.py::test_a_film_after_a_game_or_the_leaderboard_waits_for_go",),
+        "a film marked follow rolls with no GO when the game or the 英雄榜 before it ends",
+    ),
 )
 
 
