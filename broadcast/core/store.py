@@ -42,7 +42,7 @@ from typing import Any
 from broadcast.core.component import ActionSpec, Component, Context, Payload, Reducer, State
 from broadcast.core.journal import Checkpoint, Journal
 from broadcast.core.schema import SchemaConflict, StateSchema, TextTooLong, compose
-from broadcast.core.text import describe_invisible, find_invisible
+from broadcast.core.text import payload_refusal
 from broadcast.errors import GoujiError
 
 __all__ = [
@@ -326,10 +326,9 @@ class ShowStore:
     def dispatch(self, type_: str, payload: Payload | None = None, *, source: str = "console") -> Change:
         """Apply one action; raises :class:`ActionRefused` (nothing journaled) if it is not allowed."""
         payload = dict(payload or {})
-        found = find_invisible(payload)
-        if found is not None:  # U+202E airs 王建军 as 军建王; a zero-width space hides a look-alike
-            zh, en = describe_invisible(found[1], found[0])
-            raise ActionRefused("text", zh, en)
+        said = payload_refusal(payload)  # the one text policy (broadcast.core.text): invisible, blank names
+        if said is not None:  # U+202E airs 王建军 as 军建王; a zero-width space hides a look-alike
+            raise ActionRefused("text", *said)
         with self._lock:
             spec = self._actions.get(type_)
             if spec is None:

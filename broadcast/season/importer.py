@@ -11,13 +11,12 @@ roster can be imported again. Teams named in the file are created if the season 
 from __future__ import annotations
 
 import csv
-import io
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from broadcast.core.text import invisible, name_key
+from broadcast.core.text import name_key, refusal
 from broadcast.errors import GoujiError
 from broadcast.season.model import PLAYER_NAME, TEAM_NAME, SeasonDB, too_long
 
@@ -92,33 +91,86 @@ def _cell(v: object) -> str:
     return str(v).strip()
 
 
+MAX_CSV_BYTES = 64 * 1024 * 1024  # a roster of 100,000 players is about 8 MB
+MAX_XLSX_BYTES = 64 * 1024 * 1024  # the file, and each of its parts once unpacked (checked first)
+MAX_ROWS = 200_000
+MAX_CELL = 4096  # characters in one cell
+
+
+def _too_big(path: Path, size: int, limit: int, what: str) -> ImportError_:
+    return ImportError_(
+        [
+            f"{path}:row 0: 文件太大（{what} {size / 1e6:.1f} MB，上限 {limit // (1024 * 1024)} MB），"
+            f"请分成几个文件 / too large ({what} {size / 1e6:.1f} MB, the limit is "
+            f"{limit // (1024 * 1024)} MB): split it into several files"
+        ]
+    )
+
+
 def _read_csv(path: Path) -> Iterator[tuple[int, list[str]]]:
-    raw = path.read_bytes()
-    for enc in ("utf-8-sig", "gb18030"):
-        try:
-            text = raw.decode(enc)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:
-        raise ImportError_(
-            [
-                f"{path}:row 1: 无法识别的编码（请另存为 UTF-8 或 GBK 的 CSV）/ "
-                "unknown text encoding (save as UTF-8 or GBK CSV)"
-            ]
-        )
+    """The rows of a CSV roster, read as they come (UTF-8, else GB18030). A quote opened and never
+    closed is refused naming the row it opens (Excel would show the rest of the file in one cell)."""
+    size = path.stat().st_size
+    if size > MAX_CSV_BYTES:  # before anything is read
+        raise _too_big(path, size, MAX_CSV_BYTES, "CSV")
+    with open(path, "rb") as f:
+        head = f.read(65536)
+    encoding = "utf-8-sig"
     try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            for _ in iter(lambda: f.read(1 << 20), ""):
+                pass
+    except UnicodeDecodeError:
+        encoding = "gb18030"
+        try:
+            with open(path, encoding=encoding, newline="") as f:
+                for _ in iter(lambda: f.read(1 << 20), ""):
+                    pass
+        except UnicodeDecodeError:
+            raise ImportError_(
+                [
+                    f"{path}:row 1: 无法识别的编码（请另存为 UTF-8 或 GBK 的 CSV）/ "
+                    "unknown text encoding (save as UTF-8 or GBK CSV)"
+                ]
+            ) from None
+    sample = head.decode(encoding, "ignore")[:4096]
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    reader = csv.reader(io.StringIO(text, newline=""), dialect)
-    row_no = 0
-    try:
-        for cells in reader:
-            row_no += 1
-            yield row_no, [c.strip() for c in cells]
-    except csv.Error as exc:
-        raise ImportError_([f"{path}:row {row_no + 1}: CSV 格式错误 / malformed CSV: {exc}"]) from exc
+    with open(path, encoding=encoding, newline="") as f:
+        reader = csv.reader(f, dialect, strict=True)
+        row_no = 0
+        line = 1  # the physical line the next row starts on
+        try:
+            for cells in reader:
+                row_no += 1
+                if row_no > MAX_ROWS:
+                    raise ImportError_(
+                        [
+                            f"{path}:row {row_no}: 行数超过上限 {MAX_ROWS} / "
+                            f"more than {MAX_ROWS} rows: split the file"
+                        ]
+                    )
+                if any(len(c) > MAX_CELL for c in cells):
+                    raise ImportError_(
+                        [
+                            f"{path}:row {row_no}: 单元格超过 {MAX_CELL} 个字（多半是引号没有闭合）/ "
+                            f"a cell over "
+                            f"{MAX_CELL} characters (most likely a quote that is not closed)"
+                        ]
+                    )
+                yield row_no, [c.strip() for c in cells]
+                line = reader.line_num + 1
+        except csv.Error as exc:
+            if "unexpected end of data" in str(exc) or "EOF" in str(exc):
+                raise ImportError_(
+                    [
+                        f"{path}:row {row_no + 1}: 引号没有闭合（第 {line} 行起的引号到文件末尾都没有结束），"
+                        f"请补上引号 / a quote opened in line {line} is never closed: close it"
+                    ]
+                ) from None
+            raise ImportError_([f"{path}:row {row_no + 1}: CSV 格式错误 / malformed CSV: {exc}"]) from None
 
 
 def _read_xlsx(path: Path, sheet: str | None) -> Iterator[tuple[int, list[str]]]:
@@ -127,6 +179,18 @@ def _read_xlsx(path: Path, sheet: str | None) -> Iterator[tuple[int, list[str]]]
 
     import openpyxl
 
+    size = path.stat().st_size
+    if size > MAX_XLSX_BYTES:
+        raise _too_big(path, size, MAX_XLSX_BYTES, "XLSX")
+    try:
+        with zipfile.ZipFile(path) as z:  # a small file that unpacks to gigabytes: refused unread
+            unpacked = max((i.file_size for i in z.infolist()), default=0)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise ImportError_(
+            [f"{path}:row 1: 不是有效的 XLSX 文件 / not a readable XLSX file ({exc})"]
+        ) from exc
+    if unpacked > MAX_XLSX_BYTES * 4:
+        raise _too_big(path, unpacked, MAX_XLSX_BYTES * 4, "XLSX unpacked")
     try:
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except (zipfile.BadZipFile, OSError, KeyError, ValueError) as exc:
@@ -140,7 +204,11 @@ def _read_xlsx(path: Path, sheet: str | None) -> Iterator[tuple[int, list[str]]]
         i = 0
         try:
             for i, values in enumerate(ws.iter_rows(values_only=True), start=1):
-                yield i, [_cell(v) for v in values]
+                if i > MAX_ROWS:
+                    raise ImportError_(
+                        [f"{path}:row {i}: 行数超过上限 {MAX_ROWS} / more than {MAX_ROWS} rows"]
+                    )
+                yield i, [_cell(v)[:MAX_CELL] for v in values]
         except (SyntaxError, zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError) as exc:
             # xml.etree's ParseError is a SyntaxError: a sheet cut short or damaged inside the zip
             raise ImportError_(
@@ -199,12 +267,18 @@ def read_roster(path: str | Path, *, sheet: str | None = None) -> tuple[list[Ros
             setattr(rec, key, cells[i] if i < len(cells) else "")
         problems: list[str] = []
         for col in ("name", "team", "code", "gender", "phone", "photo", "hometown", "team_sponsor", "note"):
-            code = invisible(getattr(rec, col))
-            if code:
+            value = getattr(rec, col)  # the one text policy: invisible characters, names that show nothing
+            said = refusal(f"{COLUMNS[col][0]} ({COLUMNS[col][-1]})", value, name=bool(value))
+            if said:
+                problems.append(" / ".join(said))
+        for col in ("name", "team", "code", "gender", "phone"):
+            if any(ch in getattr(rec, col) for ch in "\r\n"):
                 problems.append(
-                    f"{COLUMNS[col][0]} 含不可见的控制字符 {code}（会让文字倒序或藏起差别），请删除 / the "
-                    f"{COLUMNS[col][-1]} field holds the invisible control character {code}: remove it"
+                    f"{COLUMNS[col][0]} 跨行：多半是引号没有闭合（{getattr(rec, col)[:12]!r}…），"
+                    f"请检查这一行的引号 / the {COLUMNS[col][-1]} runs over a line end: most likely a quote "
+                    "is not closed in this row"
                 )
+                break
         if not rec.name:
             problems.append("姓名为空 / empty name")
         elif too_long("姓名", rec.name, PLAYER_NAME):  # longer than it may be on air (the schema's maximum)

@@ -10,7 +10,16 @@ from typing import Any
 from broadcast.season.backend import Rec
 from broadcast.season.rankings import parse_spec
 from broadcast.season.store import SeasonStore
-from broadcast.season.texts import PLAYER_NAME, TEAM_NAME, SeasonError, fits, season_fits, visible
+from broadcast.season.texts import (
+    PLAYER_NAME,
+    TEAM_NAME,
+    SeasonError,
+    episode_title,
+    fits,
+    no_look_alike,
+    season_fits,
+    visible,
+)
 
 
 class Roster(SeasonStore):
@@ -91,6 +100,7 @@ class Roster(SeasonStore):
         return self.conn.execute("SELECT * FROM season_seasons ORDER BY id").fetchall()
 
     def add_episode(self, season_id: int, number: int, *, air_date: str = "", title: str = "") -> int:
+        episode_title(title)
         if number < 1:
             raise SeasonError(
                 "episode", f"期数必须 ≥ 1：{number}", f"the episode number must be ≥ 1: {number}"
@@ -126,7 +136,7 @@ class Roster(SeasonStore):
                     (air_date, season_id, number),
                 )
             if title is not None:
-                visible(rule="episode", 标题=title)
+                episode_title(title)
                 c.execute(
                     "UPDATE season_episodes SET title=? WHERE season_id=? AND number=?",
                     (title or f"第{number}期", season_id, number),
@@ -151,6 +161,8 @@ class Roster(SeasonStore):
             raise SeasonError("team", "队名不能为空", "team name is empty")
         visible(rule="team", 队名=name, 冠名=sponsor)
         fits(rule="team", 队名=(name, TEAM_NAME), 冠名=(sponsor, TEAM_NAME))
+        teams = self.conn.execute("SELECT name FROM season_teams WHERE season_id=?", (season_id,)).fetchall()
+        no_look_alike("team", "队名 team", name, [str(r[0]) for r in teams])
         with self.transaction() as c:
             try:
                 new_id = c.insert(
@@ -222,6 +234,12 @@ class Roster(SeasonStore):
             raise SeasonError("player", "姓名不能为空", "player name is empty")
         visible(rule="player", 姓名=name, 籍贯=hometown, 备注=note, 编号=code or "")
         fits(rule="player", 姓名=(name, PLAYER_NAME))
+        if not code:  # namesakes in one team are told apart by their 编号; without one, a look-alike is one
+            mates = self.conn.execute(
+                "SELECT name FROM season_players WHERE season_id=? AND COALESCE(team_id, -1)=? AND code IS NULL",
+                (season_id, -1 if team_id is None else team_id),
+            ).fetchall()
+            no_look_alike("player", "姓名 name", name, [str(r[0]) for r in mates])
         with self.transaction() as c:
             try:
                 new_id = c.insert(

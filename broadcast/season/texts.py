@@ -9,7 +9,7 @@ from functools import cache
 from importlib import resources
 
 from broadcast.core.schema import text_limits_of
-from broadcast.core.text import describe_invisible, describe_too_long, invisible
+from broadcast.core.text import REPORT_TEXT_MAX, describe_too_long, name_key, refusal
 from broadcast.errors import GoujiError
 
 ODD_SEATS = (1, 3, 5)
@@ -35,12 +35,32 @@ class SeasonError(GoujiError):
 
 
 def visible(*, rule: str, **fields: str) -> None:
-    """Refuse text holding an invisible control character (U+202E airs 王建军 as 军建王), naming the field."""
+    """The text policy (:func:`broadcast.core.text.refusal`): no invisible character (U+202E airs 王建军
+    as 军建王), and a text that is given shows something, naming the field."""
     for field, value in fields.items():
-        code = invisible(value or "")
-        if code:
-            zh, en = describe_invisible(code, field)
-            raise SeasonError(rule, zh, en)
+        said = refusal(field, value or "", name=bool(value))
+        if said:
+            raise SeasonError(rule, *said)
+
+
+def episode_title(title: str) -> None:
+    """An episode's title: the text policy, at most the report's episode line (REPORT_TEXT_MAX)."""
+    said = refusal("标题 title", title, name=bool(title), limit=REPORT_TEXT_MAX["episode.title"])
+    if said:
+        raise SeasonError("episode", *said)
+
+
+def no_look_alike(rule: str, label: str, name: str, existing: list[str]) -> None:
+    """A name that looks the same as one the season has (the confusable skeleton after NFKC) is the
+    same name: refused, naming both."""
+    key = name_key(name)
+    for other in existing:
+        if other != name and name_key(other) == key:
+            raise SeasonError(
+                rule,
+                f"{label}“{name}”与已有的“{other}”在屏幕上看起来相同，请区分",
+                f"{label} “{name}” looks the same on air as “{other}”, which the season has: tell them apart",
+            )
 
 
 # the on-air fields a season's names fill (its 英雄榜; the scoreboard's seats hold the same maximum)
