@@ -13,7 +13,18 @@ from pathlib import Path
 from typing import Any
 
 from .errors import GoujiError
-from .yamlread import MappingNode, Node, ScalarNode, SequenceNode, YamlError, as_bool, as_int, compose, decode
+from .yamlread import (
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
+    YamlError,
+    as_bool,
+    as_int,
+    compose,
+    decode,
+    read,
+)
 
 PRESETS = resources.files("engine") / "presets"  # works from a source tree and from an installed wheel
 PRESET_DIR = Path(str(PRESETS))
@@ -163,9 +174,11 @@ def load_preset(name_or_path: str | Path) -> Preset:
         _SHIPPED[s] = preset = _read_preset(f"engine/presets/{s}.yaml", (PRESETS / f"{s}.yaml").read_bytes())
         return preset
     try:
-        raw = Path(s).read_bytes()
+        raw = read(s)  # over the size limit: refused before it is read
     except OSError as e:
         raise PresetError(s, 0, f"cannot read preset: {e.strerror}") from None
+    except YamlError as e:
+        raise PresetError(s, e.line, f"{e.zh} / {e.en}") from None
     return _read_preset(s, raw)
 
 

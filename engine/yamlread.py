@@ -6,12 +6,13 @@ placements (``broadcast/sponsors/placements``) and the command line's own files 
 ``broadcast``; ``broadcast`` reuses it. It is pure: callers read the bytes, this module decodes and
 parses them.
 
-    text = decode(path.read_bytes(), str(path))        # YamlError with the line of a bad byte
+    text = decode(read(path), str(path))                 # YamlError: too large (before reading), a bad byte
     root = compose(text, str(path))                      # a yaml Node tree (every node has its line)
     data = load(text, str(path))                         # plain dicts/lists/scalars, duplicates refused
 
 Whatever the input, the only exception is :class:`YamlError` (``file:line:column``, Chinese and
-English): syntax errors, bytes that are not UTF-8, control characters, several documents in one file,
+English): a file over :data:`MAX_BYTES` (refused before it is read), syntax errors, bytes that are not
+UTF-8, control characters, several documents in one file,
 nesting deeper than :data:`MAX_DEPTH` (a file nested 5,000 deep would otherwise end in RecursionError),
 an anchor used inside itself, unhashable or duplicated keys. Scalars are typed with the YAML 1.1 rules
 PyYAML resolves them by (:func:`as_int`, :func:`as_bool`, :func:`as_float` answer None instead of
@@ -20,6 +21,7 @@ raising, also for integers too long to convert).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, cast
 
 import yaml
@@ -33,6 +35,7 @@ from yaml.reader import ReaderError
 from .errors import GoujiError
 
 __all__ = [
+    "MAX_BYTES",
     "MAX_DEPTH",
     "MappingNode",
     "Node",
@@ -48,9 +51,11 @@ __all__ = [
     "decode",
     "line_of",
     "load",
+    "read",
 ]
 
 MAX_DEPTH = 50  # levels of nesting; the project's files use fewer than 8
+MAX_BYTES = 4 * 1024 * 1024  # a YAML file's size; the project's largest (a season's placements) is ~100 KB
 TAG = "tag:yaml.org,2002:"
 
 
@@ -81,8 +86,38 @@ _SYNTAX_FIX = (
 )
 
 
+def _too_large(file: str, size: int) -> YamlError:
+    mb, limit = size / 1e6, MAX_BYTES // (1024 * 1024)
+    return YamlError(
+        file,
+        1,
+        1,
+        f"文件太大（{mb:.1f} MB，YAML 文件上限 {limit} MB）",
+        f"the file is too large ({mb:.1f} MB; a YAML file may be {limit} MB at most)",
+        "检查是不是选错了文件",
+        "check that this is the right file",
+    )
+
+
+def read(path: str | Path) -> bytes:
+    """A YAML file's bytes, refused before they are read when the file is over :data:`MAX_BYTES` (and
+    never more than that read: a file still growing is cut and refused). ``OSError`` as ``open``."""
+    p = Path(path)
+    size = p.stat().st_size
+    if size > MAX_BYTES:
+        raise _too_large(str(p), size)
+    with open(p, "rb") as f:
+        raw = f.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        raise _too_large(str(p), len(raw))
+    return raw
+
+
 def decode(raw: bytes, file: str) -> str:
-    """UTF-8 text of ``raw`` (a BOM is dropped); bytes that are not UTF-8 name their line."""
+    """UTF-8 text of ``raw`` (a BOM is dropped); bytes that are not UTF-8 name their line; more than
+    :data:`MAX_BYTES` is refused before anything is decoded."""
+    if len(raw) > MAX_BYTES:
+        raise _too_large(file, len(raw))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

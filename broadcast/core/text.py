@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 ALLOWED_CONTROLS = frozenset("\n")  # a line break is text (multi-line fields); nothing else invisible
@@ -175,6 +175,7 @@ def find_invisible(value: object, path: str = "") -> tuple[str, str] | None:
     return None
 
 
+@lru_cache(maxsize=1 << 16)
 def name_key(name: str) -> str:
     """What two names are compared by: NFKC, case folded, spaces and invisible characters removed,
     then the confusable skeleton (王建军 = 王建军 = 王 建 军 = 王建军 + U+FE00; "Ivan" = "Ιvаn")."""
@@ -218,10 +219,11 @@ def _prototypes() -> dict[str, str]:
             other = str(entry.get("c", "")).strip("\u200e\u200f")
             if len(other) == 1:
                 join(ch, other)
-    for ch in list(parent):  # names are compared without case: a class holds both cases ("O", "o", "0")
-        for other in (ch.lower(), ch.upper(), ch.casefold()):
-            if len(other) == 1 and other != ch:
-                join(ch, other)
+    # names are compared without case: a Latin letter's class holds both cases ("O", "o", "0"). Only
+    # ASCII letters: other scripts' case pairs would join classes that do not look alike (Warang Citi's
+    # capital AT looks like "O", its small letter like "6")
+    for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+        join(ch, ch.lower())
     return {c: find(c) for c in parent}
 
 

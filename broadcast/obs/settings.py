@@ -197,7 +197,9 @@ class ObsSettings:
 
 def _read_file(p: Path) -> dict[str, Any]:
     try:
-        raw = p.read_bytes()
+        raw = yamlread.read(p)  # over the size limit: refused before it is read
+    except yamlread.YamlError as exc:
+        raise SettingsError("obs.settings", exc.zh, exc.en, where=p) from None
     except OSError as exc:
         raise SettingsError(
             "obs.settings",

@@ -239,9 +239,13 @@ class PlacementsDraft:
 
     @classmethod
     def open(cls, path: str | Path) -> PlacementsDraft:
+        from engine.yamlread import YamlError, read
+
         p = Path(path)
         try:
-            raw = p.read_bytes()
+            raw = read(p)  # over the size limit: refused before it is read
+        except YamlError as exc:
+            raise DraftError(exc.zh, exc.en, where=p) from None
         except FileNotFoundError:
             return cls(p, "", disk_digest="")
         except OSError as exc:

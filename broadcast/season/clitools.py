@@ -105,7 +105,7 @@ def sponsor_from_placements(path: str | Path) -> tuple[str, str]:
     """
     p = Path(path)
     try:
-        data: Any = yamlread.load(yamlread.decode(p.read_bytes(), str(p)), str(p))
+        data: Any = yamlread.load(yamlread.decode(yamlread.read(p), str(p)), str(p))
     except yamlread.YamlError as e:
         raise SeasonError("placements", e.zh, e.en, where=f"{e.file}:{e.line}:{e.column}") from None
     slot = (data or {}).get("leaderboard") if isinstance(data, dict) else None

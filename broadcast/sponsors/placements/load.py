@@ -20,7 +20,7 @@ from broadcast.sponsors.placements.model import Issue, PlacementError, Placement
 from broadcast.sponsors.placements.nodes import NodeReader
 from broadcast.sponsors.placements.rules import check_cross_rules
 from broadcast.sponsors.placements.slots import SLOT_SPECS, read_section
-from engine.yamlread import YamlError, compose, decode
+from engine.yamlread import YamlError, compose, decode, read
 
 FORMAT = "gouji-placements/1"
 HEADER = ("show", "season")
@@ -35,7 +35,9 @@ def load_placements(
     p = Path(path)
     shown = str(path)
     try:
-        raw = p.read_bytes()
+        raw = read(p)  # over the size limit: refused before it is read
+    except YamlError as exc:
+        raise PlacementError([_yaml_issue(exc)]) from None
     except OSError as exc:
         raise PlacementError(
             [
