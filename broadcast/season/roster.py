@@ -236,8 +236,9 @@ class Roster(SeasonStore):
         fits(rule="player", 姓名=(name, PLAYER_NAME))
         if not code:  # namesakes in one team are told apart by their 编号; without one, a look-alike is one
             mates = self.conn.execute(
-                "SELECT name FROM season_players WHERE season_id=? AND COALESCE(team_id, -1)=? AND code IS NULL",
-                (season_id, -1 if team_id is None else team_id),
+                "SELECT name FROM season_players "
+                "WHERE season_id=? AND team_id IS NOT DISTINCT FROM ? AND code IS NULL",
+                (season_id, team_id),
             ).fetchall()
             no_look_alike("player", "姓名 name", name, [str(r[0]) for r in mates])
         with self.transaction() as c:
