@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import engine
 from broadcast.season.model import SeasonDB
 from broadcast.season.rankings import (
     DEFAULT_SPECS,
@@ -14,6 +15,8 @@ from broadcast.season.rankings import (
     rank_label,
     rank_rows,
 )
+from broadcast.season.scoring import preset, seat_points
+from engine import gjn
 
 
 def test_parse_spec_defaults_and_errors() -> None:
@@ -155,3 +158,55 @@ def test_team_ranking_wins_then_points_then_h2h(demo_season: str) -> None:
         assert keys == sorted(keys)
         champion = sdb.conn.execute("SELECT winner FROM season_matches WHERE round=3").fetchone()[0]
         assert rows[0].id == champion or rows[0].wins >= next(r.wins for r in rows if r.id == champion)
+
+
+def test_a_tie_is_followed_by_the_rank_after_the_tied_rows() -> None:
+    """Standard competition ranking: two rows tied at 1 are followed by 3 (1, 1, 3), never 2."""
+    rows = [Row(id=1, name="甲", points=20), Row(id=2, name="乙", points=20), Row(id=3, name="丙", points=9)]
+    rows += [Row(id=4, name="丁", points=9), Row(id=5, name="戊", points=5)]
+    out = rank_rows(rows, parse_spec("points desc, name", "players"))
+    assert [r.rank for r in out] == [1, 1, 3, 3, 5]
+    assert [rank_label(r) for r in out] == ["并列1", "并列1", "并列3", "并列3", "5"]
+
+
+def _recorded(sdb: SeasonDB, mid: int, seed: int) -> tuple[list[int], bool]:
+    """A real self-played game recorded to the match: its finish order (seats) and whether it was 圈三."""
+    g = engine.new_game("tv_match", seed=seed)
+    engine.random_playout(g, seed=seed)
+    sdb.record_game(mid, gjn.write(gjn.from_game(g, [])), filename=f"seed{seed}.gjn")
+    r = g.result()
+    return list(r.finish_order), bool(r.quan_san)
+
+
+def test_quan_san_seat_points_and_head_to_head_with_a_quan_san_player(season_db: str) -> None:
+    """At 圈三 the winners share 32 as 7:5:4 (14, 10, 8) and the 圈三 team scores 0 (G11.1); in
+    head-to-head a 圈三 player counts as behind every placed player of that game, and two 圈三 players
+    as level."""
+    sdb = SeasonDB.open(season_db)
+    sid = sdb.create_season("圈三")
+    ta, tb = sdb.add_team(sid, "甲队"), sdb.add_team(sid, "乙队")
+    p = {s: sdb.add_player(sid, f"选手{s}", team_id=ta if s % 2 else tb) for s in range(1, 7)}
+    mid = sdb.create_match(sid, ta, tb, p)
+    order, quan_san = _recorded(sdb, mid, 2)  # seed 2 ends at 圈三: 6, 2, 4 take 头科, 二科, 三科
+    assert quan_san and order[:3] == [6, 2, 4]
+    seats = sdb.conn.execute(
+        "SELECT seat, points FROM season_game_seats WHERE season_id=?", (sid,)
+    ).fetchall()
+    assert {int(s): int(pts) for s, pts in seats} == {6: 14, 2: 10, 4: 8, 1: 0, 3: 0, 5: 0}
+    assert seat_points(preset("tv_match"), order, True) == {6: 14, 2: 10, 4: 8, 1: 0, 3: 0, 5: 0}
+    assert seat_points(preset("tv_match"), [3, 1, 2, 5, 6, 4], False) == {3: 7, 1: 5, 2: 4, 5: 3, 6: 2, 4: 1}
+    games = [(order[:3], True)]
+    second, q2 = _recorded(sdb, mid, 1)
+    games.append((second, q2))
+    assert not q2
+    # head-to-head written out here: a placed seat is ahead of every 圈三 seat and of the seats placed below
+    expected = dict.fromkeys(range(1, 7), 0)
+    for placed, _q in games:
+        place = {s: placed.index(s) for s in placed}
+        for s in range(1, 7):
+            for o in range(1, 7):
+                if s != o and s in place and (o not in place or place[s] < place[o]):
+                    expected[s] += 1
+    rows = {r.id: r for r in compute(sdb.conn, sid, "players", spec="h2h, name").rows}
+    assert {s: rows[p[s]].h2h for s in range(1, 7)} == expected
+    sdb.close()
