@@ -53,6 +53,21 @@ def test_csv_in_every_encoding_excel_saves(
     assert names["王建国"]["hometown"] == "兰山区"
 
 
+def test_a_utf8_roster_without_a_bom_is_read_as_utf8_even_when_its_bytes_are_also_gbk(
+    season: tuple[SeasonDB, int], tmp_path: Path
+) -> None:
+    """UTF-8 is tried before GB18030: these UTF-8 bytes are also valid GB18030 (濮撳悕 …), so only the
+    order of the two decides that the names come in as written."""
+    rows = [["姓名", "队伍"], ["张伟", "红队"], ["李娜", "红队"], ["王强", "蓝队"]]
+    path = _csv(tmp_path / "名单.csv", rows, "utf-8")
+    raw = path.read_bytes()
+    assert not raw.startswith(b"\xef\xbb\xbf") and raw.decode("gb18030") != raw.decode("utf-8")
+    sdb, sid = season
+    rep = import_file(sdb, sid, path)
+    assert (rep.added, sorted(rep.teams_created)) == (3, ["红队", "蓝队"])
+    assert sorted(p["name"] for p in sdb.players(sid)) == sorted(["张伟", "李娜", "王强"])
+
+
 def test_xlsx_with_numeric_phone_and_aliases(season: tuple[SeasonDB, int], tmp_path: Path) -> None:
     sdb, sid = season
     rows: list[list[object]] = [
