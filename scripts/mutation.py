@@ -46,6 +46,9 @@ class Mutant:
 SERVER = "broadcast/overlay/guard.py"  # the overlay server's guard: token, paths
 SERVER_TESTS = ("tests/overlay/test_server.py",)
 STORE = "broadcast/core/store.py"
+RANKINGS_QUAN_SAN = (
+    "tests/season/test_rankings.py::test_quan_san_seat_points_and_head_to_head_with_a_quan_san_player"
+)
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -236,6 +239,40 @@ MUTANTS: tuple[Mutant, ...] = (
         'if nxt < len(cq["list"]) and cq["list"][nxt]["follow"]:',
         ("tests/sponsors/test_cues.py::test_a_film_after_a_game_or_the_leaderboard_waits_for_go",),
         "a film marked follow rolls with no GO when the game or the 英雄榜 before it ends",
+    ),
+    Mutant(
+        "dense-rank-after-a-tie",
+        "broadcast/season/rankings.py",
+        "        rank = len(out) + 1\n",
+        "        rank = out[-1].rank + 1 if out else 1\n",
+        ("tests/season/test_rankings.py::test_a_tie_is_followed_by_the_rank_after_the_tied_rows",),
+        "the 英雄榜 numbers the row after a tie 2 instead of 3 (1, 1, 2)",
+    ),
+    Mutant(
+        "quan-san-shared-equally",
+        "broadcast/season/scoring.py",
+        "shares = [tp[i] * p.quan_san_points // base for i in range(3)]",
+        "shares = [p.quan_san_points // 3 for i in range(3)]",
+        (RANKINGS_QUAN_SAN,),
+        "圈三's 32 points are shared equally (12, 10, 10), not 7:5:4 (14, 10, 8)",
+    ),
+    Mutant(
+        "h2h-quan-san-ahead",
+        "broadcast/season/rankings.py",
+        "COALESCE(s.place, 99)",
+        "COALESCE(s.place, 0)",
+        (RANKINGS_QUAN_SAN,),
+        "in head-to-head a 圈三 player counts as ahead of the placed players",
+    ),
+    Mutant(
+        "roster-gbk-first",
+        "broadcast/season/importer.py",
+        'for enc in ("utf-8-sig", "gb18030"):',
+        'for enc in ("gb18030", "utf-8-sig"):',
+        (
+            "tests/season/test_import.py::test_a_utf8_roster_without_a_bom_is_read_as_utf8_even_when_its_bytes_are_also_gbk",
+        ),
+        "a UTF-8 roster without a BOM is read as GBK (mojibake names) when its bytes allow it",
     ),
 )
 
