@@ -111,9 +111,12 @@ def leaderboard_payload(
     s = sdb.season(season)
     ranking = compute(sdb.conn, int(s["id"]), kind, spec=spec)
     if not as_of:
+        # the last episode whose games the board counts: a final match, or a game saved in a match
+        # still under way (the board counts every saved game)
         row = sdb.conn.execute(
             "SELECT MAX(e.number) FROM season_matches m JOIN season_episodes e ON e.id=m.episode_id "
-            "WHERE m.season_id=? AND m.status='final'",
+            "WHERE m.season_id=? AND (m.status='final' OR "
+            "EXISTS (SELECT 1 FROM season_games g WHERE g.match_id=m.id))",
             (s["id"],),
         ).fetchone()
         as_of = f"第{row[0]}期后" if row and row[0] else ""
