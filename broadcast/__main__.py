@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "制片工作台：赞助、合同、广告位预览、选手、赛季播出 / the producer's workspace (PySide6)",
     ),
     "rehearse": ("broadcast.rehearsal", "彩排：重放演示比赛到图形 / replay a demo match on the graphics"),
+    "audit": ("broadcast.audit.cli", "播出检查：彩排一期节目并检查画面 / audit a rehearsed episode on air"),
     "serve": ("broadcast.overlay.cli", "只启动图形服务器 / serve the on-air pages only"),
     "obs": ("broadcast.obs.cli", "OBS：连接、布置场景、截图 / OBS bridge: provision, status, proof"),
     "companion": (
