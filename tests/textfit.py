@@ -66,6 +66,7 @@ WHERE: dict[str, tuple[str, ...]] = {
     "leaderboard.sponsor": (),  # shown when the placements name no 英雄榜冠名 (sponsors.leaderboard wins)
     "leaderboard.rows[].name": (".lb-body .name",),
     "leaderboard.rows[].team": (".lb-body .team",),
+    "season_push.pending[].gjn": (),  # a game record waiting to reach the season: never on air
 }
 # engine words that are a short vocabulary, not free text: filled with their longest real value
 ENGINE_WORDS = {
