@@ -65,19 +65,39 @@ class Rundown:
 
 
 def build_rundown(p: Placements, *, episode: str = "", contestants: list[str] | None = None) -> Rundown:
-    cues: list[Cue] = []
-    name = p.sponsor_name
-    films = p.films
-    breaks: dict[str, list[str]] = {}
-    for brk in p.rundown.breaks:
-        breaks.setdefault(brk.after, []).extend(brk.items)
+    """The episode's cues in the package's order (the module's doc), each segment built by its own
+    step; ``contestants`` name the 九宫格 draws (else 选手1 … N)."""
+    b = _Builder(p)
+    b.opening()
+    b.add_breaks("opening")
+    b.intro()
+    b.add_breaks("intro")
+    b.games()
+    b.draws(contestants or [f"选手{i}" for i in range(1, p.rundown.contestants + 1)])
+    b.add_breaks("draws")
+    b.finale()
+    return Rundown(episode, p.air_date.isoformat() if p.air_date else "", tuple(b.cues))
 
-    def add_breaks(anchor: str) -> None:
-        for n, fid in enumerate(breaks.get(anchor, ()), start=1):
-            f = films[fid]
+
+class _Builder:
+    """Collects the cues, segment by segment."""
+
+    def __init__(self, p: Placements) -> None:
+        self.p = p
+        self.cues: list[Cue] = []
+        self.name = p.sponsor_name
+        self.breaks: dict[str, list[str]] = {}
+        for brk in p.rundown.breaks:
+            self.breaks.setdefault(brk.after, []).extend(brk.items)
+
+    def add_breaks(self, anchor: str) -> None:
+        """The 中插 films the rundown puts after ``anchor`` (opening, intro, game N, draws)."""
+        p, name = self.p, self.name
+        for n, fid in enumerate(self.breaks.get(anchor, ()), start=1):
+            f = p.films[fid]
             owner = next(s for s in p.slots if s.film is not None and s.film.id == fid)
             what = "中插广告" if owner.kind == "spot" else f"{owner.label}宣传片"
-            cues.append(
+            self.cues.append(
                 Cue(
                     id=f"break_{anchor.replace(' ', '_')}_{n}",
                     kind="film",
@@ -92,182 +112,193 @@ def build_rundown(p: Placements, *, episode: str = "", contestants: list[str] | 
                 )
             )
 
-    special = p.one("special")
-    if special is not None:
-        cues.append(
-            Cue(
-                id="corner_bug_on",
-                kind="graphic",
-                label=f"右上角标上屏：{name(special.sponsor)}",
-                seconds=None,
-                graphic="corner_bug",
-                item=special.sponsor,
-                sponsor=special.sponsor,
-                sponsor_name=name(special.sponsor),
-                notes="独家特约角标全程在屏（插播广告时段除外）",
-            )
-        )
-    for s in p.bumpers_in_order():
-        assert s.bumper is not None
-        cues.append(
-            Cue(
-                id=f"bumper_{s.bumper.id}",
-                kind="bumper",
-                label=f"{s.label}标版：{s.bumper.text}",
-                seconds=s.bumper.seconds,
-                graphic="bumper",
-                item=s.bumper.id,
-                sponsor=s.sponsor,
-                sponsor_name=name(s.sponsor),
-                notes="5 秒后下",
-            )
-        )
-    add_breaks("opening")
-    cells = p.cells
-    stand = p.one("prize_stand")
-    intro_notes = "主持人口播介绍九宫格奖品、广告语：" + "；".join(
-        f"{c.index + 1}.{c.prize}（{name(c.sponsor)}）" for c in cells
-    )
-    if stand is not None:
-        intro_notes += f"。奖品展示台：{name(stand.sponsor)}（够级宝贝展示，记口播）"
-    cues.append(
-        Cue(
-            id="intro_prizes",
-            kind="segment",
-            label="奖品九宫格介绍",
-            seconds=None,
-            graphic="jiugongge",
-            item="intro",
-            notes=intro_notes,
-        )
-    )
-    add_breaks("intro")
-    title = p.one("title")
-    table = p.one("table")
-    ticker = p.one("ticker")
-    match_notes = []
-    if title is not None:
-        match_notes.append(
-            f"冠名“{name(title.sponsor)}”口播全期 ≥{int(title.minimums.get('mentions', 0))} 次（每次请标记）"
-        )
-    if table is not None:
-        need = int(table.minimums.get("appearances", 0))
-        match_notes.append(f"桌面广告（{name(table.sponsor)}）全期出镜 ≥{need} 次")
-    for g in range(1, p.rundown.games + 1):
-        if g == 1 and ticker is not None:
-            cues.append(
+    def opening(self) -> None:
+        """The 独家特约 corner bug up, then the bumpers in the package's order."""
+        p, name = self.p, self.name
+        special = p.one("special")
+        if special is not None:
+            self.cues.append(
                 Cue(
-                    id="ticker_on",
+                    id="corner_bug_on",
                     kind="graphic",
-                    label="底线流字上屏",
+                    label=f"右上角标上屏：{name(special.sponsor)}",
                     seconds=None,
-                    graphic="ticker",
-                    item="ticker",
-                    sponsor=ticker.sponsor,
-                    sponsor_name=name(ticker.sponsor),
-                    notes=" / ".join(ticker.lines),
+                    graphic="corner_bug",
+                    item=special.sponsor,
+                    sponsor=special.sponsor,
+                    sponsor_name=name(special.sponsor),
+                    notes="独家特约角标全程在屏（插播广告时段除外）",
                 )
             )
-        cues.append(
-            Cue(
-                id=f"game_{g}",
-                kind="segment",
-                label=f"比赛 第{g}局",
-                seconds=None,
-                graphic="scoreboard",
-                item=f"game {g}",
-                sponsor=title.sponsor if title else "",
-                sponsor_name=name(title.sponsor) if title else "",
-                notes="；".join(match_notes) if g == 1 else "",
+        for s in p.bumpers_in_order():
+            assert s.bumper is not None
+            self.cues.append(
+                Cue(
+                    id=f"bumper_{s.bumper.id}",
+                    kind="bumper",
+                    label=f"{s.label}标版：{s.bumper.text}",
+                    seconds=s.bumper.seconds,
+                    graphic="bumper",
+                    item=s.bumper.id,
+                    sponsor=s.sponsor,
+                    sponsor_name=name(s.sponsor),
+                    notes="5 秒后下",
+                )
             )
+
+    def intro(self) -> None:
+        """The host introduces the 九宫格's prizes (and the prize stand's sponsor)."""
+        p, name = self.p, self.name
+        stand = p.one("prize_stand")
+        intro_notes = "主持人口播介绍九宫格奖品、广告语：" + "；".join(
+            f"{c.index + 1}.{c.prize}（{name(c.sponsor)}）" for c in p.cells
         )
-        add_breaks(f"game {g}")
-    board = p.one("jiugongge_board")
-    players = contestants or [f"选手{i}" for i in range(1, p.rundown.contestants + 1)]
-    for i, who in enumerate(players, start=1):
-        notes = "特写九宫格；主持人口播奖品与格子背面的赞助商"
-        if board is not None and i == 1:
-            need = int(board.minimums.get("appearances", 0))
-            notes += f"；九宫格下方广告（{name(board.sponsor)}）全期出镜 ≥{need} 次"
-        cues.append(
+        if stand is not None:
+            intro_notes += f"。奖品展示台：{name(stand.sponsor)}（够级宝贝展示，记口播）"
+        self.cues.append(
             Cue(
-                id=f"draw_{i}",
-                kind="draw",
-                label=f"九宫格抽奖：{who}",
+                id="intro_prizes",
+                kind="segment",
+                label="奖品九宫格介绍",
                 seconds=None,
                 graphic="jiugongge",
-                item=who,
-                notes=notes,
+                item="intro",
+                notes=intro_notes,
             )
         )
-    add_breaks("draws")
-    lb = p.one("leaderboard")
-    lb_name = f"（{name(lb.sponsor)}冠名）" if lb is not None else ""
-    cues.append(
-        Cue(
-            id="leaderboard",
-            kind="leaderboard",
-            label=f"够级英雄榜{lb_name}",
-            seconds=None,
-            graphic="leaderboard",
-            item="rank",
-            sponsor=lb.sponsor if lb else "",
-            sponsor_name=name(lb.sponsor) if lb else "",
-            notes="榜前带冠名企业名称",
-        )
-    )
-    if lb is not None and lb.film is not None:
-        cues.append(
-            Cue(
-                id="leaderboard_film",
-                kind="film",
-                label=f"英雄榜冠名宣传片：{name(lb.sponsor)} {lb.film.seconds}秒",
-                seconds=lb.film.seconds,
-                action="play",
-                film=lb.film.id,
-                film_url=lb.film.asset.url,
-                sponsor=lb.sponsor,
-                sponsor_name=name(lb.sponsor),
-                notes="紧接英雄榜播出",
+
+    def games(self) -> None:
+        """The ticker up with the first game, then each game followed by its breaks."""
+        p, name = self.p, self.name
+        title, table, ticker = p.one("title"), p.one("table"), p.one("ticker")
+        match_notes = []
+        if title is not None:
+            need = int(title.minimums.get("mentions", 0))
+            match_notes.append(f"冠名“{name(title.sponsor)}”口播全期 ≥{need} 次（每次请标记）")
+        if table is not None:
+            need = int(table.minimums.get("appearances", 0))
+            match_notes.append(f"桌面广告（{name(table.sponsor)}）全期出镜 ≥{need} 次")
+        for g in range(1, p.rundown.games + 1):
+            if g == 1 and ticker is not None:
+                self.cues.append(
+                    Cue(
+                        id="ticker_on",
+                        kind="graphic",
+                        label="底线流字上屏",
+                        seconds=None,
+                        graphic="ticker",
+                        item="ticker",
+                        sponsor=ticker.sponsor,
+                        sponsor_name=name(ticker.sponsor),
+                        notes=" / ".join(ticker.lines),
+                    )
+                )
+            self.cues.append(
+                Cue(
+                    id=f"game_{g}",
+                    kind="segment",
+                    label=f"比赛 第{g}局",
+                    seconds=None,
+                    graphic="scoreboard",
+                    item=f"game {g}",
+                    sponsor=title.sponsor if title else "",
+                    sponsor_name=name(title.sponsor) if title else "",
+                    notes="；".join(match_notes) if g == 1 else "",
+                )
             )
-        )
-    credit_names = "、".join(dict.fromkeys(f"{c.role}：{name(c.sponsor)}" for c in p.credits()))
-    cues.append(
-        Cue(
-            id="credits",
-            kind="credits",
-            label="片尾鸣谢",
-            seconds=None,
-            graphic="credits",
-            item="end",
-            notes=credit_names,
-        )
-    )
-    if ticker is not None:
-        cues.append(
+            self.add_breaks(f"game {g}")
+
+    def draws(self, players: list[str]) -> None:
+        """One 九宫格 draw per contestant."""
+        p, name = self.p, self.name
+        board = p.one("jiugongge_board")
+        for i, who in enumerate(players, start=1):
+            notes = "特写九宫格；主持人口播奖品与格子背面的赞助商"
+            if board is not None and i == 1:
+                need = int(board.minimums.get("appearances", 0))
+                notes += f"；九宫格下方广告（{name(board.sponsor)}）全期出镜 ≥{need} 次"
+            self.cues.append(
+                Cue(
+                    id=f"draw_{i}",
+                    kind="draw",
+                    label=f"九宫格抽奖：{who}",
+                    seconds=None,
+                    graphic="jiugongge",
+                    item=who,
+                    notes=notes,
+                )
+            )
+
+    def finale(self) -> None:
+        """The 英雄榜 and its 冠名 film, the credits, the ticker and the corner bug off."""
+        p, name = self.p, self.name
+        lb = p.one("leaderboard")
+        lb_name = f"（{name(lb.sponsor)}冠名）" if lb is not None else ""
+        self.cues.append(
             Cue(
-                id="ticker_off",
-                kind="graphic",
-                label="底线流字下屏",
+                id="leaderboard",
+                kind="leaderboard",
+                label=f"够级英雄榜{lb_name}",
                 seconds=None,
-                graphic="ticker",
-                action="off",
+                graphic="leaderboard",
+                item="rank",
+                sponsor=lb.sponsor if lb else "",
+                sponsor_name=name(lb.sponsor) if lb else "",
+                notes="榜前带冠名企业名称",
             )
         )
-    if special is not None:
-        cues.append(
+        if lb is not None and lb.film is not None:
+            self.cues.append(
+                Cue(
+                    id="leaderboard_film",
+                    kind="film",
+                    label=f"英雄榜冠名宣传片：{name(lb.sponsor)} {lb.film.seconds}秒",
+                    seconds=lb.film.seconds,
+                    action="play",
+                    film=lb.film.id,
+                    film_url=lb.film.asset.url,
+                    sponsor=lb.sponsor,
+                    sponsor_name=name(lb.sponsor),
+                    notes="紧接英雄榜播出",
+                )
+            )
+        credit_names = "、".join(dict.fromkeys(f"{c.role}：{name(c.sponsor)}" for c in p.credits()))
+        self.cues.append(
             Cue(
-                id="corner_bug_off",
-                kind="graphic",
-                label="右上角标下屏",
+                id="credits",
+                kind="credits",
+                label="片尾鸣谢",
                 seconds=None,
-                graphic="corner_bug",
-                action="off",
-                sponsor=special.sponsor,
-                sponsor_name=name(special.sponsor),
+                graphic="credits",
+                item="end",
+                notes=credit_names,
             )
         )
-    return Rundown(episode, p.air_date.isoformat() if p.air_date else "", tuple(cues))
+        if p.one("ticker") is not None:
+            self.cues.append(
+                Cue(
+                    id="ticker_off",
+                    kind="graphic",
+                    label="底线流字下屏",
+                    seconds=None,
+                    graphic="ticker",
+                    action="off",
+                )
+            )
+        special = p.one("special")
+        if special is not None:
+            self.cues.append(
+                Cue(
+                    id="corner_bug_off",
+                    kind="graphic",
+                    label="右上角标下屏",
+                    seconds=None,
+                    graphic="corner_bug",
+                    action="off",
+                    sponsor=special.sponsor,
+                    sponsor_name=name(special.sponsor),
+                )
+            )
 
 
 # ------------------------------------------------------------------------------------------ table

@@ -65,13 +65,25 @@ FRAME = T.zone("scoreboard").box
 def paint(p: Painter, st: Mapping[str, Any]) -> None:
     """比分: panel bottom right — header (game N of M, teams, totals), finished games, the six seats
     around the table with the title sponsor at its centre, the last play and whose turn it is."""
-    table, sponsors = st.get("table", {}), st.get("sponsors", {})
-    teams = table.get("teams", {})
-    odd, even = teams.get("odd", {}), teams.get("even", {})
-    seats = list(table.get("seats", []))
+    table = st.get("table", {})
     x0, y0, pw, ph = SCOREBOARD
     p.panel("比分·板", x0, y0, pw, ph, fill=PLATE)
-    # header: 第N局 共M局 | odd team score : score even team
+    _header(p, table)
+    _results(p, table)
+    _centre(p, st)
+    seats = list(table.get("seats", []))
+    for num in range(1, 7):
+        s = next((x for x in seats if int(x.get("seat", 0)) == num), None) or (
+            seats[num - 1] if num - 1 < len(seats) else {"seat": num}
+        )
+        _seat(p, table, num, s)
+    _foot(p, table)
+
+
+def _header(p: Painter, table: Mapping[str, Any]) -> None:
+    """第N局 共M局 | odd team score : score even team."""
+    x0, y0, pw, _ph = SCOREBOARD
+    teams = table.get("teams", {})
     p.rect("比分·表头", HEADER, x0, y0, pw, 68)
     p.rect("比分·表头线", GOLD, x0, y0 + 68, pw, 1, 110)
     p.text(
@@ -86,7 +98,8 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
     )
     p.text("比分·局数", f"共{table.get('games_in_match', 3)}局", 16, x0 + 18, y0 + 40, color=INK_DIM)
     mid = y0 + 35
-    for side, team, bx in (("odd", odd, x0 + 108), ("even", even, x0 + 428)):
+    for side, bx in (("odd", x0 + 108), ("even", x0 + 428)):
+        team = teams.get(side, {})
         colour = str(team.get("color") or TEAM_COLOR[side])
         name = str(team.get("label") or "")  # the name on air, as the game component decided it
         zh = "单" if side == "odd" else "双"
@@ -101,7 +114,12 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
             p.text(f"比分·{zh}队分", points, 34, bx + 10, mid, bold=True, align=ALIGN_LEFT, numeric=True)
             p.text(f"比分·{zh}队名", name, 22, bx + 274, mid, bold=True, align=ALIGN_RIGHT, fit=(164, 40))
     p.text("比分·冒号", ":", 30, x0 + 410, mid - 2, color=GOLD, bold=True, align=ALIGN_CENTER)
-    # finished games: 第1局 17:11 · 第2局 …
+
+
+def _results(p: Painter, table: Mapping[str, Any]) -> None:
+    """The finished games: 第1局 17:11 · 第2局 …"""
+    x0, y0, _pw, _ph = SCOREBOARD
+    odd = table.get("teams", {}).get("odd", {})
     results = [
         f"第{r.get('game_no', i + 1)}局 {fmt_num(r.get('odd', 0))}:{fmt_num(r.get('even', 0))}"
         for i, r in enumerate(table.get("results", []))
@@ -112,9 +130,13 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
         "比分·战绩线", str(odd.get("color") or TEAM_COLOR["odd"]), x0 + 16, y0 + 78, 3, 24, 255 if line else 0
     )
     p.text("比分·战绩", line, 16, x0 + 28, y0 + 90, color="#d5d9e6", align=ALIGN_LEFT, fit=(680, 24))
-    # the table: title sponsor at the centre, the seats around it
+
+
+def _centre(p: Painter, st: Mapping[str, Any]) -> None:
+    """The table's centre: the title sponsor's logo and paid name (no sponsor: the show's title)."""
+    x0, y0, _pw, _ph = SCOREBOARD
     tx, ty = x0, y0 + TABLE_TOP
-    title = sponsors.get("title", {})
+    title = st.get("sponsors", {}).get("title", {})
     p.rect("比分·桌边", GOLD, tx + 258, ty + 80, 204, 150, 200)
     p.rect("比分·桌面", "#0f3d2a", tx + 260, ty + 82, 200, 146)
     p.image("比分·冠名标", title.get("logo", ""), tx + 310, ty + 90, 100, 64)
@@ -131,85 +153,76 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
         color=GOLD,
         align=ALIGN_CENTER,
     )
-    turn = table.get("turn")
+
+
+def _seat(p: Painter, table: Mapping[str, Any], num: int, s: Mapping[str, Any]) -> None:
+    """One seat around the table: team stripe, number, name, tags, cards left (or the title won)."""
+    x0, y0, _pw, _ph = SCOREBOARD
+    tx, ty = x0, y0 + TABLE_TOP
+    teams = table.get("teams", {})
+    team = team_of({**s, "seat": num})
+    colour = str(teams.get(team, {}).get("color") or "#ffffff")
     cw, ch = SEAT_CELL
-    for num in range(1, 7):
-        s = next((x for x in seats if int(x.get("seat", 0)) == num), None) or (
-            seats[num - 1] if num - 1 < len(seats) else {"seat": num}
-        )
-        team = team_of({**s, "seat": num})
-        colour = str((odd if team == "odd" else even).get("color") or "#ffffff")
-        cx, cy = tx + SEAT_POS[num][0], ty + SEAT_POS[num][1]
-        left = int(s.get("cards_left", 36))
-        title_zh = str(s.get("title") or "")
-        baopai = bool(s.get("baopai"))  # G5.6 as the engine reports it
-        n = f"比分·{num}号位"
-        p.rect(f"{n}·轮到", GOLD, cx - 3, cy - 3, cw + 6, ch + 6, 255 if turn == num else 0)
-        p.rect(f"{n}·底", "#2b3050" if title_zh else PLATE_2, cx, cy, cw, ch)
-        p.rect(f"{n}·报牌", "#8a4a0c", cx + 142, cy, cw - 142, ch, 255 if baopai else 0)
-        p.rect(f"{n}色", colour, cx, cy, 8, ch)
-        p.rect(f"{n}·号底", TEAM_BADGE[team], cx + 16, cy + 23, 26, 26)
+    cx, cy = tx + SEAT_POS[num][0], ty + SEAT_POS[num][1]
+    title_zh = str(s.get("title") or "")
+    baopai = bool(s.get("baopai"))  # G5.6 as the engine reports it
+    n = f"比分·{num}号位"
+    p.rect(f"{n}·轮到", GOLD, cx - 3, cy - 3, cw + 6, ch + 6, 255 if table.get("turn") == num else 0)
+    p.rect(f"{n}·底", "#2b3050" if title_zh else PLATE_2, cx, cy, cw, ch)
+    p.rect(f"{n}·报牌", "#8a4a0c", cx + 142, cy, cw - 142, ch, 255 if baopai else 0)
+    p.rect(f"{n}色", colour, cx, cy, 8, ch)
+    p.rect(f"{n}·号底", TEAM_BADGE[team], cx + 16, cy + 23, 26, 26)
+    p.text(
+        f"{n}·号",
+        str(num),
+        18,
+        cx + 29,
+        cy + 36,
+        color="#1a1f35",
+        bold=True,
+        align=ALIGN_CENTER,
+        numeric=True,
+    )
+    name = str(s.get("name") or f"{num}号位")
+    p.text(n, name, 22, cx + 50, cy + 25, bold=True, align=ALIGN_LEFT, fit=SEAT_NAME_BOX, lines=2)
+    tag = " ".join(seat_tags(s))
+    first = seat_tags(s)[0] if tag else "过"
+    fill, ink = TAG_COLORS.get(first, ("#4a5070", INK))
+    p.chip(f"{n}·标签", tag, cx + 50, cy + 50, 20, 13, fill, ink, pad=5)
+    # cards left, large (orange at ≤ 10: 报牌), or the title won on a badge in the same place
+    badge = TITLE_BADGE.get(title_zh, GOLD)
+    p.rect(f"{n}·称号底", badge, cx + 142, cy + 17, 68, 38, 255 if title_zh else 0)
+    p.rect(f"{n}·称号光", "#ffffff", cx + 142, cy + 17, 68, 2, 90 if title_zh else 0)
+    if title_zh:
+        ink2 = INK if title_zh == "圈三" else DARK_INK
         p.text(
-            f"{n}·号",
-            str(num),
-            18,
-            cx + 29,
-            cy + 36,
-            color="#1a1f35",
+            f"{n}·张数",
+            title_zh,
+            24,
+            cx + 198,
+            cy + 38,
             bold=True,
-            align=ALIGN_CENTER,
+            align=ALIGN_RIGHT,
+            color=ink2,
             numeric=True,
         )
+    else:
+        left = str(int(s.get("cards_left", 36)))
+        ink2 = WARN if baopai else INK
         p.text(
-            n,
-            str(s.get("name") or f"{num}号位"),
-            22,
-            cx + 50,
-            cy + 25,
-            bold=True,
-            align=ALIGN_LEFT,
-            fit=SEAT_NAME_BOX,
-            lines=2,
+            f"{n}·张数", left, 36, cx + 198, cy + 39, color=ink2, bold=True, align=ALIGN_RIGHT, numeric=True
         )
-        tag = " ".join(seat_tags(s))
-        first = seat_tags(s)[0] if tag else "过"
-        fill, ink = TAG_COLORS.get(first, ("#4a5070", INK))
-        p.chip(f"{n}·标签", tag, cx + 50, cy + 50, 20, 13, fill, ink, pad=5)
-        # cards left, large (orange at ≤ 10: 报牌), or the title won on a badge in the same place
-        badge = TITLE_BADGE.get(title_zh, GOLD)
-        p.rect(f"{n}·称号底", badge, cx + 142, cy + 17, 68, 38, 255 if title_zh else 0)
-        p.rect(f"{n}·称号光", "#ffffff", cx + 142, cy + 17, 68, 2, 90 if title_zh else 0)
-        if title_zh:
-            p.text(
-                f"{n}·张数",
-                title_zh,
-                24,
-                cx + 198,
-                cy + 38,
-                bold=True,
-                align=ALIGN_RIGHT,
-                color=INK if title_zh == "圈三" else DARK_INK,
-                numeric=True,
-            )
-        else:
-            p.text(
-                f"{n}·张数",
-                str(left),
-                36,
-                cx + 198,
-                cy + 39,
-                color=WARN if baopai else INK,
-                bold=True,
-                align=ALIGN_RIGHT,
-                numeric=True,
-            )
-        p.text(f"{n}·张", "" if title_zh else "张", 13, cx + 212, cy + 50, color=INK_DIM, align=ALIGN_RIGHT)
-    # the last play and whose turn it is
+    p.text(f"{n}·张", "" if title_zh else "张", 13, cx + 212, cy + 50, color=INK_DIM, align=ALIGN_RIGHT)
+
+
+def _foot(p: Painter, table: Mapping[str, Any]) -> None:
+    """The last play and whose turn it is — or the referee / result line in their place (as on the
+    pages: the last play and the turn are not drawn under it; positions stay, only the texts change)."""
+    x0, y0, pw, ph = SCOREBOARD
+    seats = list(table.get("seats", []))
     by = y0 + ph - 92
     p.rect("比分·出牌底", "#0a0d18", x0, by, pw, 92, 235)
     p.rect("比分·出牌线", GOLD, x0, by, pw, 1, 110)
-    # the referee / result line takes the foot's place, as on the pages (the last play and the turn
-    # are not drawn under it): positions stay, only the texts change
     message = str(table.get("message", ""))
     last = (table.get("last_play") or {}) if not message else {}
     lseat = int(last.get("seat") or 0)
@@ -223,13 +236,14 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
     name1, c1 = who(lseat) if lseat else ("", INK)
     p.text("比分·出牌人", name1, 22, x0 + 70, l1, color=c1, bold=True, align=ALIGN_LEFT, fit=(190, 34))
     label = str(last.get("label") or last.get("cards") or "") if lseat else ""
+    gold = "#ffe08a"
     p.text(
         "比分·出牌",
         label,
         26,
         x0 + 266,
         l1,
-        color="#ffe08a",
+        color=gold,
         color2=GOLD,
         bold=True,
         align=ALIGN_LEFT,
@@ -242,19 +256,20 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
     )
     p.chip("比分·出牌标", tag if lseat else "", x0 + pw - 76, l1 - 13, 26, 15, tag_fill, INK, pad=15)
     l2 = by + 64
-    turn_num = int(turn or 0) if not message else 0
+    turn_num = int(table.get("turn") or 0) if not message else 0
     p.chip("比分·轮到", "轮到" if turn_num else "", x0 + 16, l2 - 13, 26, 15, GOLD, DARK_INK, pad=6)
     name2, c2 = who(turn_num) if turn_num else ("", INK)
     p.text("比分·轮到人", name2, 22, x0 + 70, l2, color=c2, bold=True, align=ALIGN_LEFT, fit=(200, 34))
+    box = (pw - 32, 84)
     p.text(
         "比分·消息",
         message,
         22,
         x0 + pw / 2,
         by + 46,
-        color="#ffe08a",
+        color=gold,
         bold=True,
         align=ALIGN_CENTER,
-        fit=(pw - 32, 84),
+        fit=box,
         lines=2,
     )
