@@ -210,55 +210,55 @@ def status(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _operation_path(op: Any) -> dict[str, Any]:
+    """One operation of the table as an OpenAPI path item (its body's schema from its parameters)."""
+    error = {"$ref": "#/components/schemas/Error"}
+    props: dict[str, Any] = {}
+    required = []
+    for p in op.params:
+        schema: dict[str, Any] = {"type": p.type, "description": f"{p.zh} / {p.en}"}
+        if p.enum:
+            schema["enum"] = list(p.enum)
+        if p.minimum is not None:
+            schema["minimum"] = p.minimum
+        if p.maximum is not None:
+            schema["maximum"] = p.maximum
+        props[p.name] = schema
+        if p.required:
+            required.append(p.name)
+    body_schema: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+    if required:
+        body_schema["required"] = required
+    answers = {
+        "400": "参数错误 / bad parameters",
+        "403": "无令牌或来源不对 / no token, or a foreign origin",
+        "409": "规则不允许 / refused by the show's rules",
+    }
+    return {
+        "post": {
+            "operationId": op.name,
+            "summary": f"{op.zh} / {op.en}",
+            "requestBody": {
+                "required": bool(required),
+                "content": {"application/json": {"schema": body_schema}},
+            },
+            "responses": {
+                "200": {
+                    "description": "已执行 / done (journaled)",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Done"}}},
+                },
+                **{
+                    code: {"description": text, "content": {"application/json": {"schema": error}}}
+                    for code, text in answers.items()
+                },
+            },
+        }
+    }
+
+
 def openapi(base_url: str) -> dict[str, Any]:
     """The API as an OpenAPI 3.1 document (built from the operations table, so it cannot drift)."""
-    error = {"$ref": "#/components/schemas/Error"}
-    paths: dict[str, Any] = {}
-    for op in control.OPERATIONS.values():
-        props: dict[str, Any] = {}
-        required = []
-        for p in op.params:
-            schema: dict[str, Any] = {"type": p.type, "description": f"{p.zh} / {p.en}"}
-            if p.enum:
-                schema["enum"] = list(p.enum)
-            if p.minimum is not None:
-                schema["minimum"] = p.minimum
-            if p.maximum is not None:
-                schema["maximum"] = p.maximum
-            props[p.name] = schema
-            if p.required:
-                required.append(p.name)
-        body_schema: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
-        if required:
-            body_schema["required"] = required
-        paths[f"{PREFIX}/{op.name}"] = {
-            "post": {
-                "operationId": op.name,
-                "summary": f"{op.zh} / {op.en}",
-                "requestBody": {
-                    "required": bool(required),
-                    "content": {"application/json": {"schema": body_schema}},
-                },
-                "responses": {
-                    "200": {
-                        "description": "已执行 / done (journaled)",
-                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Done"}}},
-                    },
-                    "400": {
-                        "description": "参数错误 / bad parameters",
-                        "content": {"application/json": {"schema": error}},
-                    },
-                    "403": {
-                        "description": "无令牌或来源不对 / no token, or a foreign origin",
-                        "content": {"application/json": {"schema": error}},
-                    },
-                    "409": {
-                        "description": "规则不允许 / refused by the show's rules",
-                        "content": {"application/json": {"schema": error}},
-                    },
-                },
-            }
-        }
+    paths: dict[str, Any] = {f"{PREFIX}/{op.name}": _operation_path(op) for op in control.OPERATIONS.values()}
     paths[f"{PREFIX}/status"] = {
         "get": {
             "operationId": "status",

@@ -221,6 +221,67 @@ def _read_xlsx(path: Path, sheet: str | None) -> Iterator[tuple[int, list[str]]]
         wb.close()
 
 
+def _check_row(
+    rec: RosterRow, p: Path, seen_code: dict[str, int], seen_name: dict[tuple[str, str], int]
+) -> list[str]:
+    """What is wrong with one roster row (the one text policy, lengths, gender, phone, photo, duplicates
+    in the file); normalises its gender, phone and photo in place."""
+    row_no = rec.row
+    problems: list[str] = []
+    for col in ("name", "team", "code", "gender", "phone", "photo", "hometown", "team_sponsor", "note"):
+        value = getattr(rec, col)  # the one text policy: invisible characters, names that show nothing
+        said = refusal(f"{COLUMNS[col][0]} ({COLUMNS[col][-1]})", value, name=bool(value))
+        if said:
+            problems.append(" / ".join(said))
+    for col in ("name", "team", "code", "gender", "phone"):
+        if any(ch in getattr(rec, col) for ch in "\r\n"):
+            problems.append(
+                f"{COLUMNS[col][0]} 跨行：多半是引号没有闭合（{getattr(rec, col)[:12]!r}…），"
+                f"请检查这一行的引号 / the {COLUMNS[col][-1]} runs over a line end: most likely a quote "
+                "is not closed in this row"
+            )
+            break
+    if not rec.name:
+        problems.append("姓名为空 / empty name")
+    elif too_long("姓名", rec.name, PLAYER_NAME):  # longer than it may be on air (the schema's maximum)
+        problems.append(" / ".join(too_long("姓名", rec.name, PLAYER_NAME) or ()))
+    elif any(ch in rec.name for ch in "\t\r\n"):
+        problems.append("姓名含换行或制表符 / control characters in the name")
+    for col, label in (("team", "队伍"), ("team_sponsor", "队伍冠名")):
+        said = too_long(label, getattr(rec, col), TEAM_NAME)
+        if said:
+            problems.append(" / ".join(said))
+    if rec.gender:
+        g = GENDERS.get(rec.gender.lower())
+        if g is None:
+            problems.append(f"性别应为 男 或 女：{rec.gender!r} / gender must be 男 or 女")
+        else:
+            rec.gender = g
+    if rec.phone:
+        phone = rec.phone.replace(" ", "")
+        if not _PHONE.match(phone):
+            problems.append(f"电话号码无效：{rec.phone!r}（手机 11 位，或区号-号码）/ invalid phone number")
+        rec.phone = phone
+    if rec.photo:
+        photo = Path(rec.photo)
+        if not photo.is_absolute():
+            photo = p.parent / photo
+        if not photo.is_file():
+            problems.append(f"照片文件不存在：{rec.photo} / photo file not found")
+        else:
+            rec.photo = str(photo.resolve())
+    if rec.code:
+        if rec.code in seen_code:
+            problems.append(f"编号 {rec.code} 与第 {seen_code[rec.code]} 行重复 / duplicate code")
+        seen_code.setdefault(rec.code, row_no)
+    elif rec.name:
+        k = (name_key(rec.name), name_key(rec.team))  # look-alikes (全角/半角 …) are the same name
+        if k in seen_name:
+            problems.append(f"与第 {seen_name[k]} 行重复（同名同队，请加“编号”列区分）/ duplicate player")
+        seen_name.setdefault(k, row_no)
+    return problems
+
+
 def read_roster(path: str | Path, *, sheet: str | None = None) -> tuple[list[RosterRow], list[str]]:
     """Parse and check a roster file; return its rows and ignored columns, or raise with every error."""
     p = Path(path)
@@ -265,60 +326,7 @@ def read_roster(path: str | Path, *, sheet: str | None = None) -> tuple[list[Ros
         rec = RosterRow(row=row_no, name="")
         for i, key in header.items():
             setattr(rec, key, cells[i] if i < len(cells) else "")
-        problems: list[str] = []
-        for col in ("name", "team", "code", "gender", "phone", "photo", "hometown", "team_sponsor", "note"):
-            value = getattr(rec, col)  # the one text policy: invisible characters, names that show nothing
-            said = refusal(f"{COLUMNS[col][0]} ({COLUMNS[col][-1]})", value, name=bool(value))
-            if said:
-                problems.append(" / ".join(said))
-        for col in ("name", "team", "code", "gender", "phone"):
-            if any(ch in getattr(rec, col) for ch in "\r\n"):
-                problems.append(
-                    f"{COLUMNS[col][0]} 跨行：多半是引号没有闭合（{getattr(rec, col)[:12]!r}…），"
-                    f"请检查这一行的引号 / the {COLUMNS[col][-1]} runs over a line end: most likely a quote "
-                    "is not closed in this row"
-                )
-                break
-        if not rec.name:
-            problems.append("姓名为空 / empty name")
-        elif too_long("姓名", rec.name, PLAYER_NAME):  # longer than it may be on air (the schema's maximum)
-            problems.append(" / ".join(too_long("姓名", rec.name, PLAYER_NAME) or ()))
-        elif any(ch in rec.name for ch in "\t\r\n"):
-            problems.append("姓名含换行或制表符 / control characters in the name")
-        for col, label in (("team", "队伍"), ("team_sponsor", "队伍冠名")):
-            said = too_long(label, getattr(rec, col), TEAM_NAME)
-            if said:
-                problems.append(" / ".join(said))
-        if rec.gender:
-            g = GENDERS.get(rec.gender.lower())
-            if g is None:
-                problems.append(f"性别应为 男 或 女：{rec.gender!r} / gender must be 男 or 女")
-            else:
-                rec.gender = g
-        if rec.phone:
-            phone = rec.phone.replace(" ", "")
-            if not _PHONE.match(phone):
-                problems.append(
-                    f"电话号码无效：{rec.phone!r}（手机 11 位，或区号-号码）/ invalid phone number"
-                )
-            rec.phone = phone
-        if rec.photo:
-            photo = Path(rec.photo)
-            if not photo.is_absolute():
-                photo = p.parent / photo
-            if not photo.is_file():
-                problems.append(f"照片文件不存在：{rec.photo} / photo file not found")
-            else:
-                rec.photo = str(photo.resolve())
-        if rec.code:
-            if rec.code in seen_code:
-                problems.append(f"编号 {rec.code} 与第 {seen_code[rec.code]} 行重复 / duplicate code")
-            seen_code.setdefault(rec.code, row_no)
-        elif rec.name:
-            k = (name_key(rec.name), name_key(rec.team))  # look-alikes (全角/半角 …) are the same name
-            if k in seen_name:
-                problems.append(f"与第 {seen_name[k]} 行重复（同名同队，请加“编号”列区分）/ duplicate player")
-            seen_name.setdefault(k, row_no)
+        problems = _check_row(rec, p, seen_code, seen_name)
         for msg in problems:
             errors.append(f"{p}:row {row_no}: {msg}")
         out.append(rec)
