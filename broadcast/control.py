@@ -27,6 +27,7 @@ Step = tuple[str, dict[str, Any]]
 GRAPHIC_ZH = {
     "scoreboard": "比分",
     "leaderboard": "英雄榜",
+    "qualifiers": "海选榜",
     "jiugongge": "九宫格",
     "corner_bug": "角标",
     "bumper": "标版",

@@ -22,11 +22,12 @@ from broadcast.core.schema import StateSchema, compose
 def components() -> tuple[Component, ...]:
     """The studio's components, in the order their sections appear in the state."""
     from broadcast.game.component import COMPONENT as game
+    from broadcast.qualifiers.component import COMPONENT as qualifiers
     from broadcast.season.component import COMPONENT as season
     from broadcast.show.component import COMPONENT as show
     from broadcast.sponsors.component import COMPONENT as sponsors
 
-    return (show, game, sponsors, season)
+    return (show, game, sponsors, season, qualifiers)
 
 
 def open_store(path: str | Path, *, extra: Iterable[Component] = (), **kw: Any) -> ShowStore:

@@ -67,6 +67,13 @@ WHERE: dict[str, tuple[str, ...]] = {
     "leaderboard.rows[].name": (".lb-body .name",),
     "leaderboard.rows[].team": (".lb-body .team",),
     "season_push.pending[].gjn": (),  # a game record waiting to reach the season: never on air
+    "sponsors.qualifiers.name": (".qb-sponsor",),
+    "qualifiers.title": (".qb-title",),
+    "qualifiers.sponsor": (),  # shown when the placements name no 海选冠名 (sponsors.qualifiers wins)
+    "qualifiers.summary": (".qb-summary",),
+    "qualifiers.spec": (".qb-foot",),
+    "qualifiers.rows[].name": (".qb-body .name",),
+    "qualifiers.rows[].platform_id": (".qb-body .pid",),
 }
 # engine words that are a short vocabulary, not free text: filled with their longest real value
 ENGINE_WORDS = {

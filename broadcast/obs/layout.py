@@ -73,6 +73,7 @@ __all__ = [
 # air scenes
 SCENE_GAME = "够级·比赛"
 SCENE_LEADERBOARD = "够级·英雄榜"
+SCENE_QUALIFIERS = "够级·海选榜"
 SCENE_JIUGONGGE = "够级·九宫格"
 SCENE_CREDITS = "够级·片尾"
 SCENE_BREAK = "够级·中插"
@@ -83,13 +84,22 @@ SCENE_PREVIEW = "够级·图形预览"  # browser mode only: the preview page, n
 # after a crash OBS comes back showing the show as it last was — no cut, no re-sent transforms
 SCENE_SAVE = "够级·存档"
 SCENE_SAVE_ASIDE = SCENE_SAVE + "·"  # its name for the moment between the two renames
-AIR_SCENES = (SCENE_GAME, SCENE_LEADERBOARD, SCENE_JIUGONGGE, SCENE_CREDITS, SCENE_BREAK, SCENE_BUMPER)
+AIR_SCENES = (
+    SCENE_GAME,
+    SCENE_LEADERBOARD,
+    SCENE_QUALIFIERS,
+    SCENE_JIUGONGGE,
+    SCENE_CREDITS,
+    SCENE_BREAK,
+    SCENE_BUMPER,
+)
 
 # full-screen graphics take the program to their own scene; first match wins
 FULLSCREEN: tuple[tuple[str, str], ...] = (
     ("bumper", SCENE_BUMPER),
     ("credits", SCENE_CREDITS),
     ("leaderboard", SCENE_LEADERBOARD),
+    ("qualifiers", SCENE_QUALIFIERS),
     ("jiugongge", SCENE_JIUGONGGE),
 )
 
@@ -98,6 +108,7 @@ GRAPHICS = (
     "scoreboard",
     "corner_bug",
     "leaderboard",
+    "qualifiers",
     "bumper",
     "jiugongge",
     "credits",
@@ -111,6 +122,7 @@ GRAPHIC_ZH = {
     "scoreboard": "比分",
     "corner_bug": "角标",
     "leaderboard": "英雄榜",
+    "qualifiers": "海选榜",
     "bumper": "垫片",
     "jiugongge": "九宫格",
     "credits": "片尾",
@@ -135,7 +147,7 @@ def _scene_graphics() -> dict[str, tuple[str, ...]]:
     table = T.zones()
     out = {SCENE_GAME: tuple(g for g, z in table.items() if not z.full)}
     home = dict(FULLSCREEN)
-    for g in ("leaderboard", "jiugongge", "credits", "bumper"):
+    for g in ("leaderboard", "qualifiers", "jiugongge", "credits", "bumper"):
         kept = (o for o, z in table.items() if o == g or (not z.full and o not in table[g].clears))
         out[home[g]] = tuple(kept)
     out[SCENE_BREAK] = ()
@@ -149,7 +161,17 @@ HOME_SCENE = {g: next(s for s, gs in SCENE_GRAPHICS.items() if g in gs) for g in
 
 # graphics that carry a sponsor's promise: a proof-of-air screenshot is taken when they go on air
 SPONSOR_GRAPHICS = frozenset(
-    {"corner_bug", "leaderboard", "bumper", "credits", "ticker", "commentary", "jiugongge", "scoreboard"}
+    {
+        "corner_bug",
+        "leaderboard",
+        "qualifiers",
+        "bumper",
+        "credits",
+        "ticker",
+        "commentary",
+        "jiugongge",
+        "scoreboard",
+    }
 )
 
 INPUT_BG_STUDIO = "背景·演播室"

@@ -33,6 +33,7 @@ def demo_sponsors() -> dict[str, Any]:
         "title": title,
         "special": special,
         "leaderboard": {"name": "金沂蒙酒业", "logo": _logo("jymjy")},
+        "qualifiers": {"name": "临沂商城物流", "logo": _logo("lysc")},
         "commentary": {"name": "沂河电器", "logo": _logo("yhdq")},
         "table": {"name": "小当家便利店", "logo": _logo("xdj")},
         "jiugongge_board": {"name": "蒙山食品", "logo": _logo("msfood")},
@@ -84,6 +85,46 @@ def demo_jiugongge() -> dict[str, Any]:
     return {
         "cells": [{"prize": p, "sponsor": s, "logo": _logo(k), "slogan": sl} for p, s, k, sl in prizes],
         "draw": None,
+    }
+
+
+def demo_qualifiers() -> dict[str, Any]:
+    """A qualifier board (海选榜) as ``qualifiers push`` sends it."""
+    rows = [
+        ("沂蒙够级王", "QL1002331", 96, 412, 0.281),
+        ("临沂老K", "QL1000137", 88, 398, 0.273),
+        ("罗庄一把刀", "QL1007102", 91, 377, 0.242),
+        ("兰山烧牌手", "QL1002884", 79, 377, 0.253),
+        ("河东小诸葛", "QL1000883", 85, 361, 0.212),
+        ("费县闷三家", "QL1001881", 72, 344, 0.236),
+        ("平邑开点王", "QL1009006", 80, 339, 0.2),
+        ("郯城圈三侠", "QL1004410", 77, 331, 0.195),
+        ("沂南大落哥", "QL1003305", 69, 320, 0.217),
+        ("莒南五科", "QL1005517", 74, 318, 0.189),
+    ]
+    out = []
+    rank = 0
+    for i, (name, pid, games, points, rate) in enumerate(rows):
+        if i == 0 or points != rows[i - 1][3]:
+            rank = i + 1
+        tied = sum(1 for r in rows if r[3] == points) > 1
+        out.append(
+            {
+                "rank": rank,
+                "tied": tied,
+                "name": name,
+                "platform_id": pid,
+                "games": games,
+                "points": points,
+                "first_rate": rate,
+            }
+        )
+    return {
+        "title": "2012春季网络海选",
+        "sponsor": "",
+        "summary": "1,000,000局 · 98,765位选手",
+        "spec": "按积分、头科、大落（少者先）排名",
+        "rows": out,
     }
 
 
@@ -192,6 +233,7 @@ def demo_state(
     st["sponsors"] = demo_sponsors()
     st["jiugongge"] = demo_jiugongge()
     st["leaderboard"] = demo_leaderboard()
+    st["qualifiers"] = demo_qualifiers()
     st["table"] = demo_table()
     st["lower_third"] = {"name": "王建军", "line2": "小当家联盟队 · 英雄榜第一名", "photo": ""}
     st["charity"]["total_yuan"] = 12800

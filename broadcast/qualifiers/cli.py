@@ -84,6 +84,14 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--spec")
     p.set_defaults(handler=_export)
 
+    p = sub.add_parser(
+        "push", help="把海选榜送上节目状态（图形 qualifiers）/ put the board into the show state"
+    )
+    add_db_argument(p)
+    p.add_argument("--top", type=int, default=10, help="上屏行数（最多 10）/ rows on air (at most 10)")
+    p.add_argument("--spec", help="排名规则 / ranking key")
+    p.set_defaults(handler=_push)
+
     p = sub.add_parser("set", help="海选榜设置 / the board's settings")
     add_db_argument(p)
     p.add_argument("--spec", help="排名规则 / ranking key")
@@ -272,6 +280,24 @@ def _export(args: argparse.Namespace) -> int:
     with _open(args) as qdb:
         n = export_board(qdb, Path(args.out), spec=args.spec, top=args.top)
     print(f"海选榜 {n:,} 行写入 rows written to {args.out}")
+    return 0
+
+
+def _push(args: argparse.Namespace) -> int:
+    from broadcast.studio import open_store
+
+    from .actions import board_payload
+
+    if not 1 <= args.top <= 10:
+        return fail("错误 error: --top 应为 1–10（上屏最多 10 行）/ --top must be 1–10 (ten rows on air)")
+    with _open(args) as qdb:
+        payload = board_payload(qdb, top=args.top, spec=args.spec)
+    with open_store(args.db) as store:
+        change = store.dispatch("qualifiers.set", payload)
+    print(
+        f"海选榜已送出 qualifiers.set #{change.seq}: {len(payload['rows'])} 行 rows "
+        "（图形 graphic: qualifiers）"
+    )
     return 0
 
 

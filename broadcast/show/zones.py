@@ -40,6 +40,7 @@ ZH = {
     "bumper": "标版",
     "jiugongge": "九宫格",
     "leaderboard": "英雄榜",
+    "qualifiers": "海选榜",
     "credits": "片尾",
 }
 EN = {
@@ -52,6 +53,7 @@ EN = {
     "bumper": "the bumper",
     "jiugongge": "the 九宫格",
     "leaderboard": "the 英雄榜",
+    "qualifiers": "the qualifier board",
     "credits": "the credits",
 }
 

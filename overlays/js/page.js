@@ -8,6 +8,7 @@ import { fitPending, setTerms } from './fit.js';
 import { stateTerms } from './terms.js';
 import * as scoreboard from './graphics/scoreboard.js';
 import * as leaderboard from './graphics/leaderboard.js';
+import * as qualifiers from './graphics/qualifiers.js';
 import * as jiugongge from './graphics/jiugongge.js';
 import * as corner_bug from './graphics/corner_bug.js';
 import * as bumper from './graphics/bumper.js';
@@ -18,8 +19,8 @@ import * as lower_third from './graphics/lower_third.js';
 import * as jipaiqi from './graphics/jipaiqi.js';
 
 // stacking order, bottom to top
-const MODULES = { commentary, jipaiqi, scoreboard, lower_third, ticker, corner_bug, leaderboard, jiugongge,
-  bumper, credits };
+const MODULES = { commentary, jipaiqi, scoreboard, lower_third, ticker, corner_bug, leaderboard, qualifiers,
+  jiugongge, bumper, credits };
 
 const params = pageParams();
 const wanted = (document.body.dataset.graphics || 'all').trim();

@@ -301,7 +301,14 @@ def test_corner_bug_where_the_contract_wants_it() -> None:
     with_bug = {s for s, items in lay.scenes.items() if any(i.graphic == "corner_bug" for i in items)}
     # docs/sponsorship.md: the 独家特约 corner bug is on screen for the whole broadcast (the opening bumpers
     # included); only the 中插 break, which is the advertisers' time, goes without it
-    assert with_bug == {L.SCENE_GAME, L.SCENE_LEADERBOARD, L.SCENE_JIUGONGGE, L.SCENE_CREDITS, L.SCENE_BUMPER}
+    assert with_bug == {
+        L.SCENE_GAME,
+        L.SCENE_LEADERBOARD,
+        L.SCENE_QUALIFIERS,
+        L.SCENE_JIUGONGGE,
+        L.SCENE_CREDITS,
+        L.SCENE_BUMPER,
+    }
     assert L.SCENE_BREAK not in with_bug
 
 

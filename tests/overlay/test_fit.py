@@ -181,6 +181,7 @@ def test_the_game_scene_at_maxima_has_no_overlapping_graphics(page: Any, shots: 
     scenes = {
         "game": ("scoreboard", "jipaiqi", "lower_third", "commentary", "ticker", "corner_bug"),
         "leaderboard": ("leaderboard", "corner_bug"),
+        "qualifiers": ("qualifiers", "corner_bug"),
         "credits": ("credits", "corner_bug"),
         "bumper": ("bumper", "corner_bug"),
     }

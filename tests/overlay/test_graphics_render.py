@@ -94,6 +94,17 @@ def _check_ticker(page: Any) -> None:
     assert page.eval_on_selector(".ticker .tk-track", "e => e.getAnimations().length") == 1
 
 
+def _check_qualifiers(page: Any) -> None:
+    assert page.text_content(".qualifiers .qb-sponsor") == "临沂商城物流"
+    assert page.text_content(".qualifiers .qb-title") == "2012春季网络海选"
+    assert _texts(page, ".qualifiers .qb-body .name")[:2] == ["沂蒙够级王", "临沂老K"]
+    assert _texts(page, ".qualifiers .qb-body .pid")[0] == "QL1002331"
+    assert _texts(page, ".qualifiers .qb-body .rank")[2:5] == ["3并列", "3并列", "5"]
+    assert _texts(page, ".qualifiers .qb-body .rate")[0] == "28.1%"
+    assert _texts(page, ".qualifiers .qb-body .points")[:2] == ["412", "398"]
+    assert "按积分" in page.text_content(".qualifiers .qb-foot")
+
+
 def _check_credits(page: Any) -> None:
     assert page.text_content(".credits .cr-heading") == "片尾鸣谢"
     assert _texts(page, ".credits .cr-role")[:3] == ["独家冠名", "独家特约", "赞助播出"]
@@ -119,6 +130,7 @@ def _check_jipaiqi(page: Any) -> None:
 CHECKS = {
     "scoreboard": _check_scoreboard,
     "leaderboard": _check_leaderboard,
+    "qualifiers": _check_qualifiers,
     "jiugongge": _check_jiugongge,
     "corner_bug": _check_corner_bug,
     "bumper": _check_bumper,

@@ -22,6 +22,7 @@ from broadcast.obs.graphics import (
     jiugongge,
     leaderboard,
     lower_third,
+    qualifiers,
     scoreboard,
     ticker,
 )
@@ -33,6 +34,7 @@ MODULES: dict[str, Any] = {
     "scoreboard": scoreboard,
     "corner_bug": corner_bug,
     "leaderboard": leaderboard,
+    "qualifiers": qualifiers,
     "bumper": bumper,
     "jiugongge": jiugongge,
     "credits": credits,

@@ -22,6 +22,7 @@ KIND_LABELS: dict[str, str] = {
     "shirts": "选手文化衫",
     "ticker": "底线流字",
     "credits": "片尾鸣谢",
+    "qualifiers": "网络海选冠名",  # the qualifier board's sponsor (docs/qualifiers.md); no list price
 }
 KIND_LABELS_EN: dict[str, str] = {  # the same names in the producer's English UI
     "title": "title sponsor",
@@ -37,6 +38,7 @@ KIND_LABELS_EN: dict[str, str] = {  # the same names in the producer's English U
     "shirts": "players' T-shirts",
     "ticker": "ticker",
     "credits": "end credits",
+    "qualifiers": "online qualifiers title sponsor",
 }
 EXCLUSIVE = (
     "title",
@@ -47,6 +49,7 @@ EXCLUSIVE = (
     "leaderboard",
     "commentary",
     "shirts",
+    "qualifiers",
 )
 MAX_SUPPORTERS = 3
 JIUGONGGE_CELLS = 9
@@ -104,6 +107,7 @@ DEFAULT_MINIMUMS: dict[str, dict[str, float]] = {
     "shirts": {},
     "ticker": {},
     "credits": {"appearances": 1},
+    "qualifiers": {},  # the board airs when the producer chooses: its contract states what it promises
 }
 # which program graphics put a slot on screen when the file says nothing (see docs/sponsors.md)
 DEFAULT_GRAPHICS: dict[str, tuple[str, ...]] = {
@@ -113,6 +117,7 @@ DEFAULT_GRAPHICS: dict[str, tuple[str, ...]] = {
     "commentary": ("commentary",),
     "ticker": ("ticker",),
     "credits": ("credits",),
+    "qualifiers": ("qualifiers",),
 }
 DEFAULT_DRAWS = ("jiugongge_board",)  # each 九宫格 draw close-up shows the board under the grid
 PRICE_UNITS = {"year": "年", "month": "月", "episode": "期", "airing": "次"}

@@ -266,6 +266,7 @@ SLOT_SPECS: tuple[SlotSpec, ...] = (
     _exclusive("leaderboard", film=True),
     _exclusive("commentary"),
     _exclusive("shirts"),
+    _exclusive("qualifiers"),
     SlotSpec(
         "ticker",
         "ticker",

@@ -21,6 +21,7 @@ BRANDED = (
     "jiugongge_board",
     "prize_stand",
     "shirts",
+    "qualifiers",
 )
 
 
