@@ -104,6 +104,7 @@ def test_the_demo_placements_built_from_an_empty_file_with_forms_only(producer: 
         "commentary",
         "shirts",
         "ticker",
+        "qualifiers",
     ):
         values = demo[section]
         tab.select(values["sponsor"])

@@ -57,6 +57,7 @@ def test_demo_set_is_valid_and_complete(demo: Placements) -> None:
         "shirts",
         "ticker",
         "credits",
+        "qualifiers",  # the 网络海选冠名 on the qualifier board (docs/qualifiers.md)
     }
     films = demo.films
     assert {f: films[f].seconds for f in films} == {

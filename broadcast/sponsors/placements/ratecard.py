@@ -22,7 +22,7 @@ KIND_LABELS: dict[str, str] = {
     "shirts": "选手文化衫",
     "ticker": "底线流字",
     "credits": "片尾鸣谢",
-    "qualifiers": "网络海选冠名",  # the qualifier board's sponsor (docs/qualifiers.md); no list price
+    "qualifiers": "网络海选冠名",  # the qualifier board's sponsor (docs/qualifiers.md)
 }
 KIND_LABELS_EN: dict[str, str] = {  # the same names in the producer's English UI
     "title": "title sponsor",
@@ -69,6 +69,7 @@ LIST_PRICE: dict[str, tuple[int, str]] = {
     "leaderboard": (600_000, "year"),
     "shirts": (800_000, "year"),
     "commentary": (300_000, "year"),
+    "qualifiers": (200_000, "year"),  # the studio's price for the 网络海选冠名 (docs/qualifiers.md)
 }
 FILM_LENGTH = {"title": 15, "special": 15, "supporter": 10, "leaderboard": 15}
 BUMPER_SECONDS = 5
