@@ -1107,6 +1107,11 @@ Move {n} {rule} {en}</translation>
     </message>
     <message>
         <location filename="../console/docks/names.py" line="18"/>
+        <source>海选榜</source>
+        <translation>Qualifier board</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/names.py" line="18"/>
         <source>九宫格</source>
         <translation>Prize grid</translation>
     </message>

@@ -47,7 +47,7 @@ def test_a_component_brings_its_section_and_actions_and_survives_a_reopen(tmp_pa
 
 def test_the_studio_composes_its_components_and_extra_ones(tmp_path: Path) -> None:
     names = [c.name for c in studio.components()]
-    assert names == ["show", "game", "sponsors", "season"]
+    assert names == ["show", "game", "sponsors", "season", "qualifiers"]
     with studio.open_store(tmp_path / "s.sqlite", extra=[COUNTER]) as store:
         owner = store.schema.owner
         assert owner["meta"] == "core"
@@ -55,6 +55,7 @@ def test_the_studio_composes_its_components_and_extra_ones(tmp_path: Path) -> No
         assert owner["table"] == owner["game"] == "game"
         assert owner["sponsors"] == owner["jiugongge"] == owner["charity"] == "sponsors"
         assert owner["leaderboard"] == "season"
+        assert owner["qualifiers"] == "qualifiers"
         assert owner["counter"] == "counter"
         assert store.actions["game.play"].component == "game"
         assert store.actions["leaderboard.set"].component == "season"

@@ -15,6 +15,7 @@ CTX = "Names"
 GRAPHIC_NAMES = {
     "scoreboard": QT_TRANSLATE_NOOP("Names", "比分"),
     "leaderboard": QT_TRANSLATE_NOOP("Names", "英雄榜"),
+    "qualifiers": QT_TRANSLATE_NOOP("Names", "海选榜"),
     "jiugongge": QT_TRANSLATE_NOOP("Names", "九宫格"),
     "corner_bug": QT_TRANSLATE_NOOP("Names", "角标"),
     "bumper": QT_TRANSLATE_NOOP("Names", "标版"),
