@@ -46,6 +46,12 @@ class Mutant:
 SERVER = "broadcast/overlay/guard.py"  # the overlay server's guard: token, paths
 SERVER_TESTS = ("tests/overlay/test_server.py",)
 STORE = "broadcast/core/store.py"
+ASRUN_TAMPER = (
+    "tests/sponsors/test_asrun_report.py::test_a_changed_prize_or_a_deleted_proof_picture_breaks_the_chain"
+)
+COVERAGE_SLACK = (
+    "tests/sponsors/test_asrun_report.py::test_corner_bug_coverage_within_two_seconds_of_its_promise_is_met"
+)
 RANKINGS_QUAN_SAN = (
     "tests/season/test_rankings.py::test_quan_san_seat_points_and_head_to_head_with_a_quan_san_player"
 )
@@ -273,6 +279,38 @@ MUTANTS: tuple[Mutant, ...] = (
             "tests/season/test_import.py::test_a_utf8_roster_without_a_bom_is_read_as_utf8_even_when_its_bytes_are_also_gbk",
         ),
         "a UTF-8 roster without a BOM is read as GBK (mojibake names) when its bytes allow it",
+    ),
+    Mutant(
+        "chain-skips-detail",
+        "broadcast/sponsors/chain.py",
+        "[rid, float(ts), kind, subject, source, episode, detail], ensure_ascii=False",
+        "[rid, float(ts), kind, subject, source, episode], ensure_ascii=False",
+        (ASRUN_TAMPER,),
+        "an as-run row's detail (a 九宫格 prize) edited after the show passes the chain check",
+    ),
+    Mutant(
+        "deleted-proof-passes",
+        "broadcast/sponsors/chain.py",
+        'if blob is None or hashlib.sha256(blob).hexdigest() != detail.get("sha256"):',
+        'if blob is not None and hashlib.sha256(blob).hexdigest() != detail.get("sha256"):',
+        (ASRUN_TAMPER,),
+        "a proof row whose picture was deleted passes the chain check",
+    ),
+    Mutant(
+        "coverage-slack-ignored",
+        "broadcast/sponsors/exposure.py",
+        "return self.promised is not None and self.delivered + self.slack + 1e-9 < self.promised",
+        "return self.promised is not None and self.delivered + 1e-9 < self.promised",
+        (COVERAGE_SLACK,),
+        "a corner bug 1.2 s short of its 95 % (94.6 %) is reported short despite the 2 s slack",
+    ),
+    Mutant(
+        "coverage-slack-in-seconds",
+        "broadcast/sponsors/exposure.py",
+        "slack = 100.0 * COVERAGE_SLACK / program if program > 0 else 0.0",
+        "slack = COVERAGE_SLACK",
+        (COVERAGE_SLACK,),
+        "the corner bug's 2 s slack is taken as 2 % of the programme (3 s short passes)",
     ),
 )
 
