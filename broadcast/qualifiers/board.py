@@ -27,16 +27,16 @@ DEFAULT_SPEC = "points desc, firsts desc, lasts asc, name"
 _DEFS: dict[str, tuple[str, str, str]] = {
     "points": ("积分", "desc", "points"),
     "games": ("局数", "desc", "games"),
-    "avg": ("场均", "desc", "CAST(points AS REAL) / games"),
+    "avg": ("场均", "desc", "CAST(points AS DOUBLE PRECISION) / games"),
     "firsts": ("头科", "desc", "place1"),
-    "first_rate": ("头科率", "desc", "CAST(place1 AS REAL) / games"),
+    "first_rate": ("头科率", "desc", "CAST(place1 AS DOUBLE PRECISION) / games"),
     "seconds": ("二科", "desc", "place2"),
     "thirds": ("三科", "desc", "place3"),
     "lasts": ("大落", "asc", "place6"),
     "quan_san": ("圈三", "asc", "quan_san"),
     "opened": ("开点", "desc", "opened"),
     "name": ("昵称", "asc", "name"),
-    "id": ("平台编号", "asc", "platform_id"),
+    "id": ("平台编号", "asc", "platform_id"),  # PostgreSQL: in byte order (COLLATE "C"), as SQLite
 }
 FIELDS: dict[str, tuple[str, str]] = {k: (v[0], v[1]) for k, v in _DEFS.items()}
 
@@ -92,10 +92,11 @@ def ranked(qdb: QualifierDB, spec: str | None = None, top: int | None = None) ->
     rank_terms = [t for t in terms if t.field not in ORDER_ONLY]
     order_terms = [t for t in terms if t.field in ORDER_ONLY]
     keys = [f"{_DEFS[t.field][2]} {'DESC' if t.desc else 'ASC'}" for t in rank_terms]
+    last = 'platform_id COLLATE "C"' if qdb.conn.postgres else "platform_id"
     sql = (
         "SELECT platform_id, name, games, points, place1, place2, place3, place4, place5, place6, quan_san, "
         f"opened{''.join(f', {_DEFS[t.field][2]}' for t in rank_terms)} FROM qualifiers_players "
-        f"WHERE games > 0 ORDER BY {', '.join([*keys, 'platform_id'])}"
+        f"WHERE games > 0 ORDER BY {', '.join([*keys, last])}"
     )
     width = len(rank_terms)
     group: list[BoardRow] = []

@@ -18,10 +18,12 @@ import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from broadcast.core.db import DatabaseError, add_db_argument, describe
 from broadcast.core.db import chosen as chosen_db
 from broadcast.core.files import WriteFailed, atomic_path, describe_os_error
+from broadcast.season.backend import add_season_db_argument, is_url, season_target
 from broadcast.season.export import ExportError
 from broadcast.season.model import SeasonDB, SeasonError
 from broadcast.season.rankings import SpecError
@@ -44,6 +46,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("import", help="导入海选记录并用规则引擎复核 / import and re-check qualifier records")
     add_db_argument(p)
+    add_season_db_argument(p)
     p.add_argument("sources", nargs="+", metavar="SOURCE", help="GJN 文件、目录、zip/tar、JSON lines")
     p.add_argument("--scheduler", help="Dask 调度器 / a running cluster's scheduler, tcp://HOST:8786")
     p.add_argument(
@@ -56,6 +59,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("board", help="海选榜 / print the qualifier board")
     add_db_argument(p)
+    add_season_db_argument(p)
     p.add_argument("--top", type=int, default=20)
     p.add_argument("--spec", help=f"排名规则 / ranking key (default: {board_mod.DEFAULT_SPEC})")
     p.add_argument("--json", action="store_true", help="JSON: rows with rank, name, games, points …")
@@ -63,12 +67,14 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("refusals", help="被拒绝的记录及原因 / the refused records and why")
     add_db_argument(p)
+    add_season_db_argument(p)
     p.add_argument("--limit", type=int, default=50)
     p.add_argument("--csv", help="全部写入 CSV 文件 / write them all to a CSV file")
     p.set_defaults(handler=_refusals)
 
     p = sub.add_parser("invite", help="把前 N 名加入赛季选手 / invite the top N into the season")
     add_db_argument(p)
+    add_season_db_argument(p)
     p.add_argument("--top", type=int, required=True)
     p.add_argument("--season", help="赛季名称或编号（默认最新）/ season (default: the latest)")
     p.add_argument("--spec", help="排名规则 / ranking key")
@@ -79,6 +85,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("export", help="导出海选榜 CSV/XLSX / export the board")
     add_db_argument(p)
+    add_season_db_argument(p)
     p.add_argument("--out", required=True)
     p.add_argument("--top", type=int)
     p.add_argument("--spec")
@@ -88,12 +95,14 @@ def register(parser: argparse.ArgumentParser) -> None:
         "push", help="把海选榜送上节目状态（图形 qualifiers）/ put the board into the show state"
     )
     add_db_argument(p)
+    add_season_db_argument(p)
     p.add_argument("--top", type=int, default=10, help="上屏行数（最多 10）/ rows on air (at most 10)")
     p.add_argument("--spec", help="排名规则 / ranking key")
     p.set_defaults(handler=_push)
 
     p = sub.add_parser("set", help="海选榜设置 / the board's settings")
     add_db_argument(p)
+    add_season_db_argument(p)
     p.add_argument("--spec", help="排名规则 / ranking key")
     p.add_argument("--title", help="海选名称 / the qualifiers' title")
     p.set_defaults(handler=_set)
@@ -107,6 +116,7 @@ def fail(lines: list[str] | str) -> int:
 
 def main(args: argparse.Namespace) -> int:
     args.db = str(chosen_db(args.db))
+    args.target = season_target(args.season_db, args.db)  # where the qualifier tables live
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
@@ -121,17 +131,17 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _open(args: argparse.Namespace, *, must_exist: bool = True) -> QualifierDB:
-    if must_exist and not Path(args.db).is_file():
+    if must_exist and not is_url(args.target) and not Path(args.target).is_file():
         raise QualifierError(
             "db",
             "数据库文件不存在：先用 qualifiers import 导入海选记录",
             "no such database: import qualifier records first (qualifiers import)",
-            where=args.db,
+            where=args.target,
         )
-    return QualifierDB.open(args.db)
+    return QualifierDB.open(args.target)
 
 
-def refusal_line(r: Refused | sqlite3.Row) -> str:
+def refusal_line(r: Any) -> str:
     where, rule, zh, en, move, line, seat = (
         (r.where, r.rule, r.zh, r.en, r.move, r.line, r.seat) if isinstance(r, Refused) else tuple(r)
     )
@@ -165,7 +175,7 @@ def _import(args: argparse.Namespace) -> int:
                 "rules",
                 f"这个数据库的海选按 {rules} 计分，不能再导入 {args.rules} 的牌局",
                 f"the qualifiers in this database score {rules}: cannot import {args.rules} games",
-                where=args.db,
+                where=qdb.path,
             )
         if not rules:
             rules = args.rules or "tv_match"
@@ -252,13 +262,13 @@ def _invite(args: argparse.Namespace) -> int:
         if not sep or not pid.strip() or not name.strip():
             return fail(f"错误 error: --rename 应写成 平台编号=姓名 / --rename takes ID=NAME, got {item!r}")
         renames[pid.strip()] = name.strip()
-    with _open(args) as qdb, SeasonDB.open(args.db) as sdb:
+    with _open(args) as qdb, SeasonDB.open(args.target) as sdb:
         if not sdb.seasons():
             raise QualifierError(
                 "invite",
                 "数据库里还没有赛季：先用 season create 建立赛季",
                 "no season in the database yet: create one with season create",
-                where=args.db,
+                where=qdb.path,
             )
         done = invite(qdb, sdb, args.top, season=args.season, spec=args.spec, renames=renames)
     print(

@@ -13,6 +13,7 @@ import tarfile
 import time
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -190,6 +191,42 @@ def test_invite_the_top_into_the_season_and_export_the_board(
     assert [str(r[1]) for r in rows[2:6]] == [r["platform_id"] for r in top]
     bad = call("qualifiers", "export", "--out", str(tmp_path / "board.pdf"), "--db", str(db))
     assert bad.returncode == 2 and "csv" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_board_on_the_seasons_postgresql_server(
+    tmp_path: Path, cluster: str, postgres: Any, pool: synthetic.Pool, roster: list[synthetic.Player]
+) -> None:
+    """--season-db URL: the qualifier tables live with the season on PostgreSQL; the same counts, the
+    same board, a second import adds nothing, the invitation goes into that season."""
+    from broadcast.season.model import SeasonDB
+
+    recs = list(synthetic.records(pool, 24, roster, illegal=0.1, seed=16))
+    export = tmp_path / "export.jsonl"
+    export.write_text(
+        "".join(synthetic.jsonl_line(n, t, s) for n, (t, s, _) in enumerate(recs)), encoding="utf-8"
+    )
+    url = postgres.create_database("qualifiers_board")
+    db = tmp_path / "studio.sqlite"
+    imp = ("qualifiers", "import", str(export), "--db", str(db), "--season-db", url, "--scheduler", cluster)
+    res = run_cli(*imp)
+    assert res.returncode == 0, res.stderr
+    legal = sum(ok for _, _, ok in recs)
+    assert f"计入 counted {legal}, 拒绝 refused {24 - legal}," in res.stdout
+    assert not db.exists() or "qualifiers_players" not in db.read_bytes().decode("latin-1")
+    board = call("qualifiers", "board", "--db", str(db), "--season-db", url, "--top", "1000", "--json")
+    assert board.returncode == 0, board.stderr
+    got = {r["platform_id"]: {k: r[k] for k in ("games", "points", "firsts", "lasts", "quan_san")}
+           for r in json.loads(board.stdout)}  # fmt: skip
+    assert got == expected_totals(recs)
+    again = run_cli(*imp)
+    assert "计入 counted 0, 拒绝 refused 0, 已导入过 already imported 24" in again.stdout
+    with SeasonDB.open(url) as sdb:
+        sdb.create_season("第二季")
+    res = call("qualifiers", "invite", "--top", "3", "--db", str(db), "--season-db", url)
+    assert res.returncode == 0, res.stderr
+    with SeasonDB.open(url) as sdb:
+        codes = [p["code"] for p in sdb.players(int(sdb.season("第二季")["id"]))]
+    assert codes == [r["platform_id"] for r in json.loads(board.stdout)[:3]]
 
 
 @pytest.mark.long
