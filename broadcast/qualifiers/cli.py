@@ -33,7 +33,7 @@ from .check import Refused
 from .export import export_board
 from .invite import invite
 from .records import SourceError
-from .run import BATCH, Bar, Importer, Summary, dask_client
+from .run import BATCH, CHECKPOINT_SECONDS, Bar, Importer, Summary, dask_client
 from .store import QualifierDB, QualifierError
 
 USER_ERRORS = (QualifierError, SourceError, SeasonError, SpecError, ExportError, DatabaseError, WriteFailed)
@@ -54,6 +54,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--rules", choices=RULES, help="计分规则（首次导入时确定，默认 tv_match）/ the preset")
     p.add_argument("--batch", type=int, default=BATCH, help=f"每个任务的记录数 / records per task ({BATCH})")
+    p.add_argument(
+        "--checkpoint",
+        type=float,
+        default=CHECKPOINT_SECONDS,
+        help=f"每隔几秒提交一次（0 = 每批）/ seconds between commits ({CHECKPOINT_SECONDS:g}; 0: each batch)",
+    )
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="进度条 / bar")
     p.set_defaults(handler=_import)
 
@@ -181,7 +187,7 @@ def _import(args: argparse.Namespace) -> int:
             rules = args.rules or "tv_match"
             qdb.set_setting("rules", rules)
         with dask_client(args.scheduler, args.workers) as client:
-            imp = Importer(qdb, client, rules=rules, batch=args.batch)
+            imp = Importer(qdb, client, rules=rules, batch=args.batch, checkpoint=args.checkpoint)
             if args.progress is not None:
                 imp.make_bar = lambda meter: Bar(meter, enabled=bool(args.progress))
             s = imp.run(paths)

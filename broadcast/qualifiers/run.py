@@ -28,6 +28,9 @@ from .store import QualifierDB, QualifierError
 BATCH = 400
 #: a batch is also closed at this many bytes of records (what one task carries)
 BATCH_BYTES = 4 << 20
+#: finished batches are committed together this often (seconds), or at this many records
+CHECKPOINT_SECONDS = 30.0
+CHECKPOINT_RECORDS = 100_000
 
 
 @dataclass
@@ -131,8 +134,26 @@ def worker_threads(client: Any) -> int:
     return max(int(sum(client.nthreads().values())), 1)
 
 
+class _Checkpoint:
+    """What finished since the last commit: committed together, in one transaction."""
+
+    def __init__(self) -> None:
+        self.batches: list[Checked] = []
+        self.early: list[Refused] = []
+        self.keys: list[bytes] = []
+        self.skipped = 0
+        self.records = 0
+        self.since = time.monotonic()
+
+
 class Importer:
-    """One import: ``Importer(qdb, client, rules=…).run(paths)`` → :class:`Summary`."""
+    """One import: ``Importer(qdb, client, rules=…).run(paths)`` → :class:`Summary`.
+
+    Finished batches are committed together at a checkpoint — every ``checkpoint`` seconds or
+    :data:`CHECKPOINT_RECORDS` records, and at the end — in one transaction (the database sums the
+    players' rows of many batches at once: fewer, larger updates). A kill loses at most the work since
+    the last checkpoint, which the same command does again; ``checkpoint=0`` commits every batch.
+    """
 
     def __init__(
         self,
@@ -141,6 +162,7 @@ class Importer:
         *,
         rules: str = "tv_match",
         batch: int = BATCH,
+        checkpoint: float = CHECKPOINT_SECONDS,
         bar: Callable[[records.Meter], Bar] | None = None,
         keep_refusals: int = 20,
     ) -> None:
@@ -148,9 +170,13 @@ class Importer:
         self.client = client
         self.rules = rules
         self.batch = max(1, batch)
+        self.checkpoint = max(0.0, checkpoint)
         self.make_bar = bar or Bar
         self.keep = keep_refusals
         self.summary = Summary()
+        self._cp = _Checkpoint()
+        self._inflight: set[bytes] = set()
+        self._import_id = 0
 
     def run(self, paths: Sequence[Path]) -> Summary:
         dd: Any = importlib.import_module("dask.distributed")
@@ -160,13 +186,13 @@ class Importer:
         meter = records.Meter()
         meter.total = records.total_size(list(paths))
         bar = self.make_bar(meter)
-        import_id = self.qdb.start_import(str(p) for p in paths)
+        self._import_id = self.qdb.start_import(str(p) for p in paths)
         pending: dict[Any, tuple[list[bytes], list[Refused], int]] = {}
-        inflight: set[bytes] = set()
+        inflight = self._inflight
         done = dd.as_completed()
         t0 = time.monotonic()
 
-        def commit(fut: Any) -> None:
+        def finished(fut: Any) -> None:
             keys, early, skipped = pending.pop(fut)
             try:
                 checked: Checked = fut.result()
@@ -177,8 +203,7 @@ class Importer:
                     f"a Dask worker failed ({type(e).__name__}: {e}); run the same command again to "
                     "continue where it stopped",
                 ) from None
-            self._commit(import_id, checked, early, skipped)
-            inflight.difference_update(keys)
+            self._add(checked, early, skipped, keys)
 
         def ship(buf: list[records.Raw]) -> None:
             keys = [r.key for r in buf]
@@ -199,11 +224,10 @@ class Importer:
                 else:
                     items.append((r.key, r.where, r.kind, r.text))
             if not items:
-                self._commit(import_id, Checked(), early, skipped)
-                inflight.difference_update(fresh)
+                self._add(Checked(), early, skipped, fresh)
                 return
             while len(pending) >= window:
-                commit(next(done))
+                finished(next(done))
                 bar.update(s)
             fut = self.client.submit(check_batch, items, self.rules, pure=False)
             pending[fut] = (fresh, early, skipped)
@@ -226,15 +250,23 @@ class Importer:
         if buf:
             ship(buf)
         for fut in done:
-            commit(fut)
+            finished(fut)
             bar.update(s)
-        self.qdb.finish_import(import_id)
+        self._commit()
+        self.qdb.finish_import(self._import_id)
         s.seconds = time.monotonic() - t0
         bar.close(s)
         return s
 
-    def _commit(self, import_id: int, checked: Checked, early: list[Refused], skipped: int) -> None:
-        self.qdb.commit(import_id, checked, early, skipped)
+    def _add(self, checked: Checked, early: list[Refused], skipped: int, keys: list[bytes]) -> None:
+        """A finished batch joins the checkpoint (committed now if the checkpoint is due)."""
+        cp = self._cp
+        if checked.counted or checked.refused:
+            cp.batches.append(checked)
+        cp.early.extend(early)
+        cp.skipped += skipped
+        cp.keys.extend(keys)
+        cp.records += len(checked.counted) + len(checked.refused) + len(early)
         s = self.summary
         s.counted += len(checked.counted)
         s.refused += len(checked.refused) + len(early)
@@ -242,3 +274,12 @@ class Importer:
         room = self.keep - len(s.refused_rows)
         if room > 0:
             s.refused_rows.extend([*checked.refused, *early][:room])
+        if cp.records >= CHECKPOINT_RECORDS or time.monotonic() - cp.since >= self.checkpoint:
+            self._commit()
+
+    def _commit(self) -> None:
+        cp = self._cp
+        if cp.batches or cp.early or cp.skipped:
+            self.qdb.commit(self._import_id, cp.batches, cp.early, cp.skipped)
+        self._inflight.difference_update(cp.keys)
+        self._cp = _Checkpoint()

@@ -129,11 +129,30 @@ POSTGRESQL: list[str] = [
     """,
 ]
 
-_UPSERT = (
-    f"INSERT INTO qualifiers_players(platform_id, name, {', '.join(STATS)}) "
-    f"VALUES(?, ?, {', '.join('?' * WIDTH)}) ON CONFLICT(platform_id) DO UPDATE SET "
-    + ", ".join(f"{s}=qualifiers_players.{s}+excluded.{s}" for s in STATS)
+_COLS = ", ".join(STATS)
+_DELTA_TABLE = (
+    "CREATE TEMP TABLE IF NOT EXISTS qualifiers_delta(platform_id TEXT NOT NULL, name TEXT NOT NULL, "
+    + ", ".join(f"{c} BIGINT NOT NULL" for c in STATS)
+    + ")"
 )
+_DELTA_INSERT = (
+    f"INSERT INTO qualifiers_delta(platform_id, name, {_COLS}) VALUES(?, ?, {', '.join('?' * WIDTH)})"
+)
+# the sums of a checkpoint's batches added to the totals (WHERE true: SQLite's upsert after a SELECT)
+_UPSERT = (
+    f"INSERT INTO qualifiers_players(platform_id, name, {_COLS}) "
+    f"SELECT platform_id, MIN(name), {', '.join(f'SUM({c})' for c in STATS)} FROM qualifiers_delta "
+    "WHERE true GROUP BY platform_id ON CONFLICT(platform_id) DO UPDATE SET "
+    + ", ".join(f"{c}=qualifiers_players.{c}+excluded.{c}" for c in STATS)
+)
+
+
+def _rows(b: Checked) -> Iterator[tuple[Any, ...]]:
+    s = b.stats
+    for i, pid in enumerate(b.ids):
+        yield (pid, b.names[i], *s[i * WIDTH : (i + 1) * WIDTH])
+
+
 #: identities looked up per query (SQLite's default limit of host parameters is 32,766)
 _LOOKUP = 900
 _PG_IMPORT_LOCK = 0x71756164  # pg_try_advisory_lock key of the qualifiers' import ("quad")
@@ -253,31 +272,31 @@ class QualifierDB:
         )
 
     def commit(
-        self, import_id: int, checked: Checked, refused: Sequence[Refused] = (), skipped: int = 0
+        self, import_id: int, batches: Sequence[Checked], refused: Sequence[Refused] = (), skipped: int = 0
     ) -> None:
-        """Add a checked batch (and refusals found while reading) in one transaction."""
-        all_refused = [*checked.refused, *refused]
+        """Add checked batches (and refusals found while reading) in one transaction: the records'
+        identities, their refusals, and the players' sums — the batches' rows summed per player by the
+        database (a temporary table, one ``GROUP BY``) and added to the totals with one UPSERT."""
+        all_refused = [*(r for b in batches for r in b.refused), *refused]
+        counted = [k for b in batches for k in b.counted]
         with self.transaction() as c:
             c.executemany(
-                "INSERT INTO qualifiers_records(key, counted) VALUES(?, 1)", ((k,) for k in checked.counted)
+                "INSERT INTO qualifiers_records(key, counted) VALUES(?, 1)", ((k,) for k in counted)
             )
             c.executemany(
                 "INSERT INTO qualifiers_records(key, counted) VALUES(?, 0)", ((r.key,) for r in all_refused)
-            )
-            s = checked.stats
-            c.executemany(
-                _UPSERT,
-                (
-                    (pid, checked.names[i], *s[i * WIDTH : (i + 1) * WIDTH])
-                    for i, pid in enumerate(checked.ids)
-                ),
             )
             c.executemany(
                 "INSERT INTO qualifiers_refusals(key, source, rule, zh, en, move, line, seat) "
                 "VALUES(?,?,?,?,?,?,?,?)",
                 all_refused,
             )
-            n_counted, n_refused = len(checked.counted), len(all_refused)
+            if any(b.ids for b in batches):
+                c.execute(_DELTA_TABLE)
+                c.executemany(_DELTA_INSERT, (row for b in batches for row in _rows(b)))
+                c.execute(_UPSERT)
+                c.execute("DELETE FROM qualifiers_delta")
+            n_counted, n_refused = len(counted), len(all_refused)
             c.execute(
                 "UPDATE qualifiers_imports SET read=read+?, counted=counted+?, refused=refused+?, "
                 "skipped=skipped+? WHERE id=?",
