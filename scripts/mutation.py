@@ -312,6 +312,14 @@ MUTANTS: tuple[Mutant, ...] = (
         (COVERAGE_SLACK,),
         "the corner bug's 2 s slack is taken as 2 % of the programme (3 s short passes)",
     ),
+    Mutant(
+        "checkpoint-of-a-replaced-row",
+        "broadcast/core/journal.py",
+        '"SELECT c.seq FROM journal_checkpoints c JOIN journal j ON j.seq = c.seq AND j.hash = c.hash "',
+        '"SELECT c.seq FROM journal_checkpoints c JOIN journal j ON j.seq = c.seq "',
+        ("tests/core/test_journal.py::test_a_checkpoint_whose_journal_row_was_replaced_is_not_used",),
+        "a start trusts a checkpoint whose journal row was replaced (the state misses what the journal says)",
+    ),
 )
 
 

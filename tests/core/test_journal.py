@@ -209,6 +209,26 @@ def test_an_edited_or_removed_row_is_named_at_start_and_by_verify_journal(tmp_pa
     assert "#10" in out and "#21" in out and "problem(s) found" in out
 
 
+def test_a_checkpoint_whose_journal_row_was_replaced_is_not_used(tmp_path: Path) -> None:
+    """A checkpoint names the journal row it stands for by that row's hash: once the row has been
+    replaced by another (here #100, the newest checkpoint's), a start does not trust that checkpoint; it
+    starts from the one before and comes to what the journal now says."""
+    db = tmp_path / "studio.sqlite"
+    _fill(db, 120, every=50)
+    c = sqlite3.connect(db)
+    c.execute(
+        "UPDATE journal SET type='show.update', payload=?, hash=? WHERE seq=100",
+        ('{"title":"换过"}', "f" * 64),
+    )
+    c.commit()
+    c.close()
+    store = open_store(db, checkpoint_every=1000)
+    assert store.loaded_from == 50 and store.replayed == 70
+    assert store.state["show"]["title"] == "换过"
+    assert store.state == _full_replay(db)
+    store.close()
+
+
 def test_verify_journal_finds_a_checkpoint_that_differs_from_the_full_replay(tmp_path: Path, capsys) -> None:
     db = tmp_path / "studio.sqlite"
     _fill(db, 120, every=50)
