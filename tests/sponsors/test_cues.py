@@ -239,3 +239,89 @@ def test_a_film_after_a_game_or_the_leaderboard_waits_for_go(tmp_path: Path, dem
     finally:
         runner.stop()
         store.close()
+
+
+def _opening_films(store: Any) -> list[dict[str, Any]]:
+    """The opening films: the first film marked follow and the cues that follow it, up to the first that
+    does not."""
+    cues = store.state["cues"]["list"]
+    i = next(i for i, c in enumerate(cues) if c["kind"] == "film" and c["follow"])
+    out = [cues[i]]
+    while i + len(out) < len(cues) and cues[i + len(out)]["follow"]:
+        out.append(cues[i + len(out)])
+    assert all(c["kind"] == "film" for c in out)
+    return out
+
+
+def test_a_failed_film_does_not_stall_the_rundown(tmp_path: Path, demo: Placements) -> None:
+    """The first opening film cannot air (OBS lost): it is marked failed with the reason and the films
+    that follow it still roll by themselves; after the last, the next segment is due (a late GO is
+    marked late), nothing left running."""
+    clock = ScriptClock(air_start("2012-05-07"))
+    store = _store(tmp_path / "s.sqlite", clock, demo)
+    films = _opening_films(store)
+    assert len(films) >= 2
+    first = films[0]
+
+    def player(fid: str, seconds: int) -> None:
+        if fid == first["film"]:
+            raise RuntimeError("OBS lost")
+        played.append(fid)
+
+    played: list[str] = []
+    runner = CueRunner(store, clock=clock, threaded=False, player=player)
+    runner.start()
+    try:
+        store.dispatch("cues.go", {"index": _ids(store).index(first["id"])})
+        for _ in range(400):
+            clock.advance(0.5)
+            runner.tick()
+            if store.state["cues"]["current"] is None:
+                break
+        log = store.state["cues"]["log"]
+        assert log[first["id"]]["status"] == "failed" and "OBS lost" in log[first["id"]]["note"]
+        assert played == [f["film"] for f in films[1:]]
+        assert all(log[f["id"]]["status"] == "done" for f in films[1:])
+        cq = store.state["cues"]
+        assert cq["current"] is None and cq["due"] is not None
+        assert cq["list"][cq["next"]]["kind"] not in ("film", "bumper")
+    finally:
+        runner.stop()
+        store.close()
+
+
+class _Status:
+    connected = False
+    film = ""
+
+
+class _BridgeWithoutObs:
+    """What the cue runner asks of the OBS bridge, with OBS down."""
+
+    rolls_film_cues = True
+
+    def __init__(self, leaderboard_film: str) -> None:
+        self.leaderboard_film = leaderboard_film
+        self.status = _Status()
+
+
+def test_the_leaderboard_film_with_obs_down_is_failed_not_left_running(
+    tmp_path: Path, demo: Placements
+) -> None:
+    """The 英雄榜冠名 film is rolled by the bridge when the board comes off; with OBS down it cannot air:
+    the cue is failed at once with the reason, not left running as if on air."""
+    clock = ScriptClock(air_start("2012-05-07"))
+    store = _store(tmp_path / "s.sqlite", clock, demo)
+    film = next(c for c in store.state["cues"]["list"] if c["id"] == "leaderboard_film")
+    runner = CueRunner(store, clock=clock, threaded=False, bridge=_BridgeWithoutObs(film["film"]))
+    runner.start()
+    try:
+        store.dispatch("cues.go", {"expect": "leaderboard", "index": _ids(store).index("leaderboard")})
+        store.dispatch("cues.go", {"expect": "leaderboard_film"})
+        runner.tick()
+        entry = store.state["cues"]["log"]["leaderboard_film"]
+        assert entry["status"] == "failed" and "OBS" in entry["note"]
+        assert store.state["cues"]["current"] is None
+    finally:
+        runner.stop()
+        store.close()
