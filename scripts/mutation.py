@@ -320,6 +320,24 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/core/test_journal.py::test_a_checkpoint_whose_journal_row_was_replaced_is_not_used",),
         "a start trusts a checkpoint whose journal row was replaced (the state misses what the journal says)",
     ),
+    Mutant(
+        "failed-film-stalls",
+        "broadcast/sponsors/cues.py",
+        'if nxt < len(cq["list"]) and cq["list"][nxt]["follow"] and timed:',
+        'if nxt < len(cq["list"]) and cq["list"][nxt]["follow"] and timed and status is None:',
+        ("tests/sponsors/test_cues.py::test_a_failed_film_does_not_stall_the_rundown",),
+        "after a film that could not air, the films that follow it do not roll (the rundown stalls)",
+    ),
+    Mutant(
+        "leaderboard-film-left-running",
+        "broadcast/sponsors/cuerunner.py",
+        "if not bridge.status.connected:\n"
+        "                    self._fail(cue, NOT_CONNECTED)\n"
+        "                return",
+        "return",
+        ("tests/sponsors/test_cues.py::test_the_leaderboard_film_with_obs_down_is_failed_not_left_running",),
+        "the 英雄榜冠名 film is left running as if on air while OBS is down",
+    ),
 )
 
 
