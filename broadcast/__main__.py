@@ -37,6 +37,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "import": ("broadcast.season.import_cli", "导入选手名单 CSV/XLSX / import rosters"),
     "export": ("broadcast.season.export_cli", "导出英雄榜、成绩、牌谱 / export rankings, results, records"),
+    "verify-receipt": (
+        "broadcast.sponsors.receipt_cli",
+        "第三方核对本期回执（只需公钥）/ check an episode's receipt with the studio's public key",
+    ),
+    "studio-key": (
+        "broadcast.sponsors.key_cli",
+        "演播室签名公钥及指纹 / the studio's public key and fingerprint",
+    ),
     "verify-journal": (
         "broadcast.journal_cli",
         "完整核对操作日志（校验链、检查点、重放）/ full check of the journal: hashes, checkpoints, replay",

@@ -228,14 +228,17 @@ class Studio:
 
     def _asrun(self) -> None:
         from broadcast.core.db import StorageError
+        from broadcast.core.signing import SigningError
         from broadcast.sponsors.asrun import AsRunLog
         from broadcast.sponsors.recorder import AsRunRecorder
 
-        try:
-            self.asrun = AsRunLog.open(self.db_path)
-        except StorageError as exc:
+        try:  # anchored: signed heads in the ledger beside the database, a receipt per episode
+            self.asrun = AsRunLog.open(self.db_path, anchored=True)
+        except (StorageError, SigningError) as exc:
             _say(f"播出记录无法打开，本次不记录 as-run log unavailable this time: {exc}")
             return
+        if self.asrun.anchor is not None:
+            _say(f"演播室公钥 studio key: {self.asrun.anchor.ledger.key.public.fingerprint}")
         self.recorder = AsRunRecorder(self.store, self.asrun)
 
     def _serve(self) -> None:
@@ -368,6 +371,8 @@ class Studio:
             except TimeoutError:
                 _say("警告 warning: 播出记录未写完 / the as-run log did not catch up")
             self.recorder.close()
+        if self.asrun is not None:
+            self.asrun.close()  # its last head into the ledger
         if self.store is not None:
             self.store.close()
 

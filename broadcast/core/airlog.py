@@ -79,8 +79,18 @@ class AirLog(Protocol):
         """Store one event; return its id."""
 
     def attach_proof(
-        self, event_id: int | None, jpeg: bytes, width: int, height: int, ts: float = 0.0
+        self,
+        event_id: int | None,
+        jpeg: bytes,
+        width: int,
+        height: int,
+        ts: float = 0.0,
+        scene: str = "",
+        *,
+        failed: str = "",
+        check: dict[str, Any] | None = None,
     ) -> int:
         """Store a proof-of-air screenshot (JPEG bytes) of event ``event_id`` (None: taken on demand): a
         row of its own (kind ``proof``) whose detail carries the JPEG's SHA-256, so the picture is part
-        of the chain. Returns the proof row's id."""
+        of the chain. ``failed`` (why): the picture does not show what it was to prove — a row of kind
+        ``proof_failed``, never counted as proof; ``check``: how it was checked. Returns the row's id."""

@@ -21,6 +21,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,10 +36,16 @@ from broadcast.core.airlog import (
     PROOF,
     AirEvent,
 )
-from broadcast.sponsors.chain import GENESIS, ChainCheck, row_hash, verify_chain
+from broadcast.core.ledger import HeadLedger
+from broadcast.core.signing import StudioKey
+from broadcast.sponsors.anchor import Anchor
+from broadcast.sponsors.chain import GENESIS, ChainCheck, placements_sha256, row_hash, verify_chain
 
 SHOT = "shot"  # a studio placement on screen, marked by the operator: subject = slot (table …)
-ALL_KINDS = KINDS + (SHOT,)
+PLACEMENTS = "placements"  # the episode's placements changed: detail.placements_sha256 (of the stored JSON)
+PRIZE = "prize"  # a prize (爱心基金): subject = contestant, detail {prize_id, yuan, note}
+PROOF_FAILED = "proof_failed"  # a proof that does not show what it was to prove: detail.reason (never proof)
+ALL_KINDS = KINDS + (SHOT, PLACEMENTS, PRIZE, PROOF_FAILED)
 
 MIGRATIONS = [
     """
@@ -129,18 +136,36 @@ class AsRunLog:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
         self._lock = threading.RLock()
+        self.anchor: Anchor | None = None
         db.migrate(conn, "asrun", MIGRATIONS)
         self._seal_unchained()
 
     @classmethod
-    def open(cls, path: str | Path) -> AsRunLog:
-        return cls(db.connect(path))
+    def open(cls, path: str | Path, *, anchored: bool = False, key: StudioKey | None = None) -> AsRunLog:
+        """Open the log in the project database. ``anchored`` (the studio recording a show): its heads
+        are appended, signed with the studio's key, to the head ledger beside the file (``anchor.py``)
+        at each episode's start and end, every few minutes and at close, and each episode ends with a
+        receipt."""
+        log = cls(db.connect(path))
+        if anchored:
+            ledger = HeadLedger.beside(path, key or StudioKey.load_or_create())
+            log.anchor = Anchor(lambda: log._conn, log._lock, ledger, Path(path))
+            log.anchor.anchor("open")
+            log.anchor.start()
+        return log
+
+    def _anchored(self, event: str, episode: str) -> None:
+        if self.anchor is not None:
+            self.anchor.anchor(event, episode)
 
     @property
     def connection(self) -> sqlite3.Connection:
         return self._conn
 
     def close(self) -> None:
+        if self.anchor is not None:
+            self.anchor.stop()
+            self.anchor.anchor("close")
         with self._lock:
             self._conn.close()
 
@@ -181,25 +206,55 @@ class AsRunLog:
                 self._conn.execute("ROLLBACK")
                 raise
 
-    def _append(self, event: AirEvent, episode: str) -> int:
-        """One chained row (the caller holds the lock; a transaction makes the link atomic)."""
-        detail = _json(event.detail)
+    def _append(
+        self,
+        event: AirEvent,
+        episode: str,
+        *,
+        before: Callable[[], dict[str, Any]] | None = None,
+        then: Callable[[int], object] | None = None,
+    ) -> int:
+        """One chained row (the caller holds the lock; a transaction makes the link atomic).
+        ``before()`` runs inside it first and may give the row's detail; ``then(id)`` runs after the
+        row. Rows are in time order: a row stamped before the last one (an operator's mark written by
+        its own thread after OBS's next answer) is stamped at the last row's time."""
         self._conn.execute("BEGIN IMMEDIATE")
         try:
-            last = self._conn.execute("SELECT id, hash FROM asrun_events ORDER BY id DESC LIMIT 1").fetchone()
-            prev_id, prev = (int(last[0]), str(last[1])) if last else (0, GENESIS)
+            detail = _json(before() if before is not None else event.detail)
+            last = self._conn.execute(
+                "SELECT id, hash, ts FROM asrun_events ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+            prev_id, prev, prev_ts = (
+                (int(last[0]), str(last[1]), float(last[2])) if last else (0, GENESIS, 0.0)
+            )
             rid = prev_id + 1
-            h = row_hash(prev, rid, event.ts, event.kind, event.subject, event.source, episode, detail)
+            ts = max(float(event.ts), prev_ts)
+            h = row_hash(prev, rid, ts, event.kind, event.subject, event.source, episode, detail)
             self._conn.execute(
                 "INSERT INTO asrun_events(id, ts, kind, subject, source, episode, detail, prev_hash, hash) "
                 "VALUES(?,?,?,?,?,?,?,?,?)",
-                (rid, float(event.ts), event.kind, event.subject, event.source, episode, detail, prev, h),
+                (rid, ts, event.kind, event.subject, event.source, episode, detail, prev, h),
             )
+            if then is not None:
+                then(rid)
             self._conn.execute("COMMIT")
         except BaseException:
             self._conn.execute("ROLLBACK")
             raise
         return rid
+
+    def _episode_snapshot(self, episode: str) -> dict[str, Any]:
+        """What the episode table holds for ``episode``, as its chained rows state it."""
+        row = self._conn.execute(
+            "SELECT air_date, started, placements FROM asrun_episodes WHERE episode=?", (episode,)
+        ).fetchone()
+        if row is None:
+            return {}
+        return {
+            "air_date": str(row[0]),
+            "started": float(row[1]) if row[1] is not None else None,
+            "placements_sha256": placements_sha256(str(row[2])),
+        }
 
     # -- episodes --------------------------------------------------------------------------------
     def begin_episode(
@@ -208,7 +263,8 @@ class AsRunLog:
         """Start (or resume) an episode; events recorded with ``episode=""`` belong to it from now on."""
         if not episode:
             raise ValueError("episode id is empty")
-        with self._lock:
+
+        def upsert() -> dict[str, Any]:
             self._conn.execute(
                 "INSERT INTO asrun_episodes(episode, air_date, started, ended, placements) "
                 "VALUES(?,?,?,NULL,?) "
@@ -217,25 +273,46 @@ class AsRunLog:
                 "placements=CASE WHEN excluded.placements<>'{}' THEN excluded.placements ELSE placements END",
                 (episode, air_date, ts, _json(placements or {})),
             )
-            self._append(
-                AirEvent(ts, EPISODE_START, episode, "app", episode, {"air_date": air_date}), episode
-            )
+            # the row states the episode's record as it now stands (start, air date, placements)
+            return self._episode_snapshot(episode)
+
+        with self._lock:
+            self._append(AirEvent(ts, EPISODE_START, episode, "app", episode), episode, before=upsert)
+        self._anchored("start", episode)
 
     def end_episode(self, ts: float, episode: str = "") -> str:
         """End the given (or current) episode; returns its id ("" when none was running)."""
         with self._lock:
             episode = episode or self.current_episode()
             if episode:
-                self._conn.execute("UPDATE asrun_episodes SET ended=? WHERE episode=?", (ts, episode))
-                self._append(AirEvent(ts, EPISODE_END, episode, "app", episode), episode)
-            return episode
+                # the row's time is the end the table keeps (both in one transaction)
+                self._append(
+                    AirEvent(ts, EPISODE_END, episode, "app", episode),
+                    episode,
+                    then=lambda rid: self._conn.execute(
+                        "UPDATE asrun_episodes SET ended=(SELECT ts FROM asrun_events WHERE id=?) "
+                        "WHERE episode=?",
+                        (rid, episode),
+                    ),
+                )
+        if episode:
+            self._anchored("end", episode)
+        return episode
 
     def set_placements(self, placements: dict[str, Any], episode: str = "") -> None:
         with self._lock:
             episode = episode or self.current_episode()
             if episode:
-                self._conn.execute(
-                    "UPDATE asrun_episodes SET placements=? WHERE episode=?", (_json(placements), episode)
+                text = _json(placements)
+
+                def update() -> dict[str, Any]:
+                    self._conn.execute(
+                        "UPDATE asrun_episodes SET placements=? WHERE episode=?", (text, episode)
+                    )
+                    return {"placements_sha256": placements_sha256(text)}
+
+                self._append(
+                    AirEvent(time.time(), PLACEMENTS, episode, "app", episode), episode, before=update
                 )
 
     def current_episode(self) -> str:
@@ -268,11 +345,25 @@ class AsRunLog:
             return self._append(event, event.episode or self.current_episode())
 
     def attach_proof(
-        self, event_id: int | None, jpeg: bytes, width: int, height: int, ts: float = 0.0, scene: str = ""
+        self,
+        event_id: int | None,
+        jpeg: bytes,
+        width: int,
+        height: int,
+        ts: float = 0.0,
+        scene: str = "",
+        *,
+        failed: str = "",
+        check: dict[str, Any] | None = None,
     ) -> int:
-        """A proof row (its detail holds the JPEG's SHA-256) and the picture; returns the row's id."""
-        if not jpeg.startswith(b"\xff\xd8"):
+        """A proof row (its detail holds the JPEG's SHA-256) and the picture; returns the row's id.
+        ``failed`` (why): the picture does not show what it was to prove — a ``proof_failed`` row
+        (its picture, if any, kept and chained too), never counted as proof. ``check``: how the picture
+        was checked (kept in the row)."""
+        if jpeg and not jpeg.startswith(b"\xff\xd8"):
             raise ValueError("proof is not a JPEG")
+        if not jpeg and not failed:
+            raise ValueError("a proof needs its picture")
         with self._lock:
             episode, subject = "", scene
             if event_id is not None:
@@ -282,24 +373,31 @@ class AsRunLog:
                 if row is None:
                     raise ValueError(f"no as-run row #{event_id} to attach a proof to")
                 episode, subject = str(row[0]), str(row[1])
-            detail: dict[str, Any] = {
-                "sha256": hashlib.sha256(jpeg).hexdigest(),
-                "width": width,
-                "height": height,
-            }
+            detail: dict[str, Any] = {"width": width, "height": height}
+            if jpeg:
+                detail["sha256"] = hashlib.sha256(jpeg).hexdigest()
             if event_id is not None:
                 detail["of"] = int(event_id)
             if scene:
                 detail["scene"] = scene
-            pid = self._append(
-                AirEvent(ts or time.time(), PROOF, subject, "obs", episode, detail),
+            if failed:
+                detail["reason"] = failed
+            if check:
+                detail["check"] = check
+
+            def picture(pid: int) -> None:  # in the row's transaction: never a row without its picture
+                if jpeg:
+                    self._conn.execute(
+                        "INSERT OR REPLACE INTO asrun_proofs(event_id, jpeg, width, height) VALUES(?,?,?,?)",
+                        (pid, jpeg, width, height),
+                    )
+
+            kind = PROOF_FAILED if failed else PROOF
+            return self._append(
+                AirEvent(ts or time.time(), kind, subject, "obs", episode, detail),
                 episode or self.current_episode(),
+                then=picture,
             )
-            self._conn.execute(
-                "INSERT OR REPLACE INTO asrun_proofs(event_id, jpeg, width, height) VALUES(?,?,?,?)",
-                (pid, jpeg, width, height),
-            )
-            return pid
 
     def verify(self) -> ChainCheck:
         return verify_chain(self._conn, self._lock)
@@ -308,12 +406,19 @@ class AsRunLog:
     def record_prize(self, ts: float, contestant: str, yuan: float, note: str = "", episode: str = "") -> int:
         with self._lock:
             episode = episode or self.current_episode()
-            cur = self._conn.execute(
-                "INSERT INTO prize_log(ts, episode, contestant, yuan, note) VALUES(?,?,?,?,?)",
-                (ts, episode, contestant, float(yuan), note),
-            )
-            assert cur.lastrowid is not None
-            return int(cur.lastrowid)
+            ids: list[int] = []
+
+            def insert() -> dict[str, Any]:
+                cur = self._conn.execute(
+                    "INSERT INTO prize_log(ts, episode, contestant, yuan, note) VALUES(?,?,?,?,?)",
+                    (ts, episode, contestant, float(yuan), note),
+                )
+                assert cur.lastrowid is not None
+                ids.append(int(cur.lastrowid))
+                return {"prize_id": ids[0], "yuan": float(yuan), "note": note, "ts": float(ts)}
+
+            self._append(AirEvent(ts, PRIZE, contestant, "operator", episode), episode, before=insert)
+            return ids[0]
 
     def prizes(self, episode: str | None = None) -> list[Prize]:
         sql = "SELECT id, ts, episode, contestant, yuan, note FROM prize_log"
@@ -350,8 +455,8 @@ class AsRunLog:
         with self._lock:
             rows = self._conn.execute(
                 "SELECT p.event_id, p.jpeg, p.width, p.height, e.detail FROM asrun_proofs p "
-                "JOIN asrun_events e ON e.id=p.event_id WHERE e.episode=? ORDER BY p.event_id",
-                (episode,),
+                "JOIN asrun_events e ON e.id=p.event_id WHERE e.episode=? AND e.kind=? ORDER BY p.event_id",
+                (episode, PROOF),
             ).fetchall()
         out: dict[int, Proof] = {}
         for r in rows:

@@ -14,7 +14,7 @@ scenes until the next scene), cut to the times OBS was seen. Intervals of the sa
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from broadcast.core.airlog import (
@@ -36,7 +36,7 @@ from broadcast.core.airlog import (
 )
 from broadcast.sponsors.actions import charity_share
 from broadcast.sponsors.asrun import SHOT, Episode, Prize, StoredEvent
-from broadcast.sponsors.chain import ChainCheck
+from broadcast.sponsors.chain import ChainCheck, Seal
 from broadcast.sponsors.placements import Placements, Slot
 
 TOLERANCE = 0.5  # s: a 5 s bumper on air 4.6 s counts; 3 s does not
@@ -148,6 +148,7 @@ class EpisodeExposure:
     no_evidence: bool = False
     rehearsal: bool = False
     chain: ChainCheck | None = None
+    seal: Seal | None = None  # the ledger check, the receipt and the key (report_cli)
 
     @property
     def duration(self) -> float:
@@ -366,23 +367,7 @@ def compute(
     """The episode's exposure. ``link_at_start``: the last obs_up/obs_down row before the episode began
     (``AsRunLog.link_before``); ``rehearsal``: count the rows of a rehearsal (never proof of air)."""
     flags: list[str] = []
-    starts = [e.ts for e in events if e.kind == EPISODE_START]
-    ends = [e.ts for e in events if e.kind == EPISODE_END]
-    if info is not None and info.started is not None:
-        start = info.started
-    elif starts:
-        start = starts[0]
-    elif events:
-        start = events[0].ts
-    else:
-        start = 0.0
-    unfinished = (info is None or info.ended is None) and not ends
-    if info is not None and info.ended is not None:
-        end = info.ended
-    elif ends:
-        end = ends[-1]
-    else:
-        end = max([e.ts for e in events] + [start])
+    start, end, unfinished = _bounds(events, info)
     if unfinished:
         flags.append("本期没有记录结束时间（程序未正常停止）：以最后一条播出记录为节目结束")
     sources = set(EVIDENCE_SOURCES) | ({"rehearsal"} if rehearsal else set())
@@ -428,35 +413,9 @@ def compute(
             exp.slots.append(slot)
         exp.metrics.extend(_slot_metrics(p, slot, ivs, marks, start, end, film_seconds, films, lost))
     for sid, exp in exposures.items():
-        owed = sum(int(s.minimums.get("mentions", 0)) for s in p.slots_of(sid))
-        said = [e for e in marks if e.kind == MENTION and e.subject == sid]
-        taken_back = [e for e in events if e.kind == MENTION and e.subject == sid and e.id in retracted]
-        missed = [
-            e
-            for e in events
-            if e.kind == MENTION and e.subject == sid and e not in said and e.id not in retracted
-        ]
-        if owed or said or missed or taken_back:
-            note = _times(said, start)
-            if missed:
-                note += ("；" if note else "") + f"另有 {len(missed)} 次在 OBS 中断期间或无播出证据，不计"
-            if taken_back:
-                note += ("；" if note else "") + (
-                    f"另有 {len(taken_back)} 次按错已撤销（{_times(taken_back, start)}），不计"
-                )
-            exp.metrics.append(
-                Metric(
-                    sid,
-                    "mentions",
-                    "主持人口播",
-                    "口播企业名称",
-                    "次",
-                    float(owed) if owed else None,
-                    float(len(said)),
-                    note=note,
-                    evidence=(),
-                )
-            )
+        mentions = _mentions(p, sid, events, marks, retracted, start)
+        if mentions is not None:
+            exp.metrics.append(mentions)
         keys = {m for met in exp.metrics for m in met.evidence}
         proofs_about = [
             e.id
@@ -494,6 +453,67 @@ def compute(
     )
 
 
+def _bounds(events: list[StoredEvent], info: Episode | None) -> tuple[float, float, bool]:
+    """The episode's start and end (its record, else its rows) and whether it has no recorded end."""
+    starts = [e.ts for e in events if e.kind == EPISODE_START]
+    ends = [e.ts for e in events if e.kind == EPISODE_END]
+    if info is not None and info.started is not None:
+        start = info.started
+    elif starts:
+        start = starts[0]
+    elif events:
+        start = events[0].ts
+    else:
+        start = 0.0
+    unfinished = (info is None or info.ended is None) and not ends
+    if info is not None and info.ended is not None:
+        end = info.ended
+    elif ends:
+        end = ends[-1]
+    else:
+        end = max([e.ts for e in events] + [start])
+    return start, end, unfinished
+
+
+def _mentions(
+    p: Placements,
+    sid: str,
+    events: list[StoredEvent],
+    marks: list[StoredEvent],
+    retracted: set[int],
+    start: float,
+) -> Metric | None:
+    """The sponsor's 口播: owed by its slots, said while OBS was seen; missed and taken back noted."""
+    owed = sum(int(s.minimums.get("mentions", 0)) for s in p.slots_of(sid))
+    said = [e for e in marks if e.kind == MENTION and e.subject == sid]
+    taken_back = [e for e in events if e.kind == MENTION and e.subject == sid and e.id in retracted]
+    missed = [
+        e
+        for e in events
+        if e.kind == MENTION and e.subject == sid and e not in said and e.id not in retracted
+    ]
+    if not (owed or said or missed or taken_back):
+        return None
+    note = _times(said, start)
+    if missed:
+        note += ("；" if note else "") + f"另有 {len(missed)} 次在 OBS 中断期间或无播出证据，不计"
+    if taken_back:
+        note += (
+            "；" if note else ""
+        ) + f"另有 {len(taken_back)} 次按错已撤销（{_times(taken_back, start)}），不计"
+    return Metric(
+        sid,
+        "mentions",
+        "主持人口播",
+        "口播企业名称",
+        "次",
+        float(owed) if owed else None,
+        float(len(said)),
+        note=note,
+        evidence=(),
+    )
+
+
 def retracted_mentions(events: Iterable[StoredEvent]) -> set[int]:
     """The ids of the 口播 rows a later ``mention_retract`` row takes back (by the mention's journal
     seq; a mention row without one, by sponsor and time)."""
@@ -526,35 +546,11 @@ def _clock(seconds: float) -> str:
     return f"{s // 60:02d}:{s % 60:02d}"
 
 
-def _slot_metrics(
-    p: Placements,
-    slot: Slot,
-    ivs: dict[str, list[Interval]],
-    events: list[StoredEvent],
-    start: float,
-    end: float,
-    film_seconds: float,
-    films: list[Interval],
-    outage_seconds: float = 0.0,
-) -> list[Metric]:
-    out: list[Metric] = []
-    label = slot.label if slot.kind != "credits" else f"片尾鸣谢（{slot.role}）"
+MetricSink = Callable[..., None]  # metric(what, unit, promised, delivered, note="", evidence=(), slack=0.0)
 
-    def metric(
-        what: str,
-        unit: str,
-        promised: float | None,
-        delivered: float,
-        note: str = "",
-        evidence: Iterable[int] = (),
-        slack: float = 0.0,
-    ) -> None:
-        out.append(
-            Metric(
-                slot.sponsor, slot.key, label, what, unit, promised, delivered, note, tuple(evidence), slack
-            )
-        )
 
+def _airings(slot: Slot, ivs: dict[str, list[Interval]], start: float, metric: MetricSink) -> None:
+    """The slot's bumper and film airings (complete ones count), and a 英雄榜 film's following the board."""
     mins = slot.minimums
     if slot.bumper is not None:
         aired = ivs.get(f"graphic:bumper:{slot.bumper.id}", [])
@@ -595,6 +591,63 @@ def _slot_metrics(
                 f"英雄榜下屏后 {FOLLOW_GAP:g} 秒内开始播出才计",
                 [e for iv in following for e in iv.events],
             )
+
+
+def _coverage(
+    promised: float | None,
+    bug: float,
+    program: float,
+    shown: list[Interval],
+    outage_seconds: float,
+    metric: MetricSink,
+) -> None:
+    """The corner bug's coverage of programme time outside films (outage time is time it did not get)."""
+    pct = 100.0 * bug / program if program > 0 else 0.0
+    slack = 100.0 * COVERAGE_SLACK / program if program > 0 else 0.0
+    metric(
+        "右上角标覆盖率（不含插播广告）",
+        "%",
+        promised,
+        round(pct, 1),
+        f"角标在屏 {bug:.0f} 秒 / 节目 {program:.0f} 秒（缺 {max(0.0, program - bug):.0f} 秒"
+        + (f"，其中 OBS 中断 {outage_seconds:.0f} 秒" if outage_seconds >= 0.5 else "")
+        + f"；容差 {COVERAGE_SLACK:g} 秒）",
+        [e for iv in shown for e in iv.events],
+        slack=slack,
+    )
+
+
+def _slot_metrics(
+    p: Placements,
+    slot: Slot,
+    ivs: dict[str, list[Interval]],
+    events: list[StoredEvent],
+    start: float,
+    end: float,
+    film_seconds: float,
+    films: list[Interval],
+    outage_seconds: float = 0.0,
+) -> list[Metric]:
+    out: list[Metric] = []
+    label = slot.label if slot.kind != "credits" else f"片尾鸣谢（{slot.role}）"
+
+    def metric(
+        what: str,
+        unit: str,
+        promised: float | None,
+        delivered: float,
+        note: str = "",
+        evidence: Iterable[int] = (),
+        slack: float = 0.0,
+    ) -> None:
+        out.append(
+            Metric(
+                slot.sponsor, slot.key, label, what, unit, promised, delivered, note, tuple(evidence), slack
+            )
+        )
+
+    mins = slot.minimums
+    _airings(slot, ivs, start, metric)
     if slot.kind == "cell":
         mine = [e for e in events if e.kind == DRAW and e.detail.get("cell") == slot.index]
         note = "；".join(f"{e.detail.get('contestant', '')} 抽中 {e.detail.get('prize', '')}" for e in mine)
@@ -622,19 +675,13 @@ def _slot_metrics(
     seconds = union_seconds(shown)
     if slot.kind == "special":
         program = max(0.0, (end - start) - film_seconds)
-        bug = seconds - overlap_seconds(shown, films)
-        pct = 100.0 * bug / program if program > 0 else 0.0
-        slack = 100.0 * COVERAGE_SLACK / program if program > 0 else 0.0
-        metric(
-            "右上角标覆盖率（不含插播广告）",
-            "%",
+        _coverage(
             mins.get("coverage"),
-            round(pct, 1),
-            f"角标在屏 {bug:.0f} 秒 / 节目 {program:.0f} 秒（缺 {max(0.0, program - bug):.0f} 秒"
-            + (f"，其中 OBS 中断 {outage_seconds:.0f} 秒" if outage_seconds >= 0.5 else "")
-            + f"；容差 {COVERAGE_SLACK:g} 秒）",
-            [e for iv in shown for e in iv.events],
-            slack=slack,
+            seconds - overlap_seconds(shown, films),
+            program,
+            shown,
+            outage_seconds,
+            metric,
         )
         return out
     what = {"credits": "片尾鸣谢出现"}.get(slot.kind, "上屏/出镜次数")

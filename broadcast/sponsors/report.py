@@ -28,6 +28,7 @@ import jinja2
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
 from PIL import Image
 
 from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS
@@ -69,6 +70,7 @@ KIND_ZH = {
     MENTION_RETRACT: "撤销口播（按错，不计）",
     DRAW: "九宫格抽奖",
     PROOF: "播出截图",
+    "proof_failed": "截图未通过核对（不作证明）",
     SHOT: "现场广告出镜",
     OBS_DOWN: "OBS 中断",
     OBS_UP: "OBS 恢复（画面已确认）",
@@ -154,6 +156,8 @@ def describe(e: StoredEvent, p: Placements) -> str:
         return f"{zh} / {en}" + (f"：{d['detail']}" if d.get("detail") else "")
     if e.kind == PROOF:
         return f"{e.subject} 截图 SHA-256 {str(d.get('sha256', ''))[:16]}…"
+    if e.kind == "proof_failed":
+        return f"{e.subject} 截图未显示该图形，不作证明：{d.get('reason', '')}"
     return e.subject
 
 
@@ -162,6 +166,37 @@ def safe_name(text: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------- XLSX
+def _sponsor_sheet(sh: Worksheet, x: EpisodeExposure, s: SponsorExposure) -> None:
+    """One sponsor's sheet: its slots with contracts and prices, then promised vs delivered."""
+    sh.append([f"{s.name}（{s.full_name}） 第 {x.episode} 期 播出报告"])
+    sh["A1"].font = Font(size=13, bold=True)
+    sh.append(["播出日期", x.air_date, "节目时长", f"{x.duration / 60:.1f} 分钟"])
+    sh.append([])
+    sh.append(["广告位", "合同期", "价格", "每期承诺"])
+    _head(sh, sh.max_row)
+    for slot in s.slots:
+        c = slot.contract
+        sh.append(
+            [
+                slot.label if slot.kind != "credits" else f"片尾鸣谢（{slot.role}）",
+                f"{c.start} 至 {c.end}" if c else "（随主合同）",
+                slot.price.label() if slot.price else "—",
+                minimums_zh(slot.minimums),
+            ]
+        )
+    sh.append([])
+    sh.append(METRIC_HEAD)
+    _head(sh, sh.max_row)
+    for m in s.metrics:
+        sh.append([m.slot_label, m.what, fmt_num(m.promised), fmt_num(m.delivered), m.unit, m.status, m.note])
+        _mark(sh, sh.max_row, m)
+    sh.append([])
+    sh.append(["未达标项目", len(s.shortfalls)])
+    if s.shortfalls:
+        sh.cell(row=sh.max_row, column=2).font = RED_FONT
+    _widths(sh, [26, 26, 24, 10, 6, 8, 70])
+
+
 def write_xlsx(x: EpisodeExposure, p: Placements, path: Path) -> Path:
     wb = Workbook()
     ws = wb.active
@@ -193,37 +228,7 @@ def write_xlsx(x: EpisodeExposure, p: Placements, path: Path) -> Path:
     ws.freeze_panes = f"A{len(_facts(x, p)) + 4}"
     used: set[str] = {"汇总", "OBS中断", "播出记录", "九宫格抽奖", "爱心基金"}
     for s in x.sponsors:
-        title = _sheet_title(s.name, used)
-        sh = wb.create_sheet(title)
-        sh.append([f"{s.name}（{s.full_name}） 第 {x.episode} 期 播出报告"])
-        sh["A1"].font = Font(size=13, bold=True)
-        sh.append(["播出日期", x.air_date, "节目时长", f"{x.duration / 60:.1f} 分钟"])
-        sh.append([])
-        sh.append(["广告位", "合同期", "价格", "每期承诺"])
-        _head(sh, sh.max_row)
-        for slot in s.slots:
-            c = slot.contract
-            sh.append(
-                [
-                    slot.label if slot.kind != "credits" else f"片尾鸣谢（{slot.role}）",
-                    f"{c.start} 至 {c.end}" if c else "（随主合同）",
-                    slot.price.label() if slot.price else "—",
-                    minimums_zh(slot.minimums),
-                ]
-            )
-        sh.append([])
-        sh.append(METRIC_HEAD)
-        _head(sh, sh.max_row)
-        for m in s.metrics:
-            sh.append(
-                [m.slot_label, m.what, fmt_num(m.promised), fmt_num(m.delivered), m.unit, m.status, m.note]
-            )
-            _mark(sh, sh.max_row, m)
-        sh.append([])
-        sh.append(["未达标项目", len(s.shortfalls)])
-        if s.shortfalls:
-            sh.cell(row=sh.max_row, column=2).font = RED_FONT
-        _widths(sh, [26, 26, 24, 10, 6, 8, 70])
+        _sponsor_sheet(wb.create_sheet(_sheet_title(s.name, used)), x, s)
     out = wb.create_sheet("OBS中断", 1)
     out.append(["开始（北京时间）", "结束", "时长（秒）", "原因", "Cause", "说明"])
     _head(out, 1)
@@ -401,15 +406,36 @@ def _metric_rows(metrics: Iterable[Metric], names: dict[str, str] | None = None)
 
 
 def _chain(x: EpisodeExposure) -> dict[str, object]:
-    c = x.chain
+    c, s = x.chain, x.seal
     if c is None:
-        return {"ok": False, "verdict": "未校验", "summary": "未做链校验", "head_id": "—", "head_hash": "—"}
+        return {
+            "ok": False,
+            "verdict": "未校验",
+            "summary": "未做链校验",
+            "head_id": "—",
+            "head_hash": "—",
+            "seal": None,
+        }
+    ok = c.ok and (s is None or s.verified)
+    seal = None
+    if s is not None:
+        seal = {
+            "summary": f"{s.verdict_zh} / {s.verdict_en}",
+            "fingerprint": s.fingerprint,
+            "public_key": s.public_key,
+            "receipt": bool(s.receipt_head),
+            "receipt_head": s.receipt_head,
+            "receipt_head_id": s.receipt_head_id,
+            "receipt_signature": s.receipt_signature,
+            "receipt_time": s.receipt_time,
+        }
     return {
-        "ok": c.ok,
-        "verdict": "通过 ✓" if c.ok else "未通过 ✗",
+        "ok": ok,
+        "verdict": "通过 ✓" if ok else "未通过 ✗",
         "summary": f"{c.summary_zh} / {c.summary_en}",
         "head_id": c.head_id,
         "head_hash": c.head_hash,
+        "seal": seal,
     }
 
 
@@ -550,10 +576,12 @@ def render_html(
 def pdf_footer(x: EpisodeExposure) -> str:
     """The running footer of every printed page: the chain's head and the page number (Chromium's
     footer template; its values are escaped here, the template is not autoescaped)."""
-    c = x.chain
-    verdict = ("通过" if c.ok else "未通过") if c is not None else "未校验"
+    c, s = x.chain, x.seal
+    ok = c is not None and c.ok and (s is None or s.verified)
+    verdict = ("通过" if ok else "未通过") if c is not None else "未校验"
     head = f"#{c.head_id} {c.head_hash}" if c is not None else "—"
-    text = html.escape(f"{x.episode} · 播出记录链校验{verdict} · 链头 {head}")
+    key = f" · 演播室公钥 {s.fingerprint[:23]}…" if s is not None else ""
+    text = html.escape(f"{x.episode} · 播出记录链校验{verdict} · 链头 {head}{key}")
     return (
         "<div style='font-size:6.5pt;width:100%;padding:0 12mm;color:#555;"
         'font-family:"Noto Sans CJK SC",sans-serif;display:flex;justify-content:space-between\'>'

@@ -2,11 +2,15 @@
 
     python -m broadcast report 第1期 --db demo.sqlite [--placements FILE] [--air-date D] [--out DIR]
                                [--sponsor ID] [--no-pdf] [--rehearsal]
-    python -m broadcast report 第1期 --db demo.sqlite --verify     # the chain check only
+    python -m broadcast report 第1期 --db demo.sqlite --verify [--key studio.pub]   # the checks only
 
 Writes 赞助商播出报告_<episode>.xlsx/.html/.pdf and one PDF per sponsor under DIR/sponsors/. Only what
-OBS confirmed counts; the as-run chain is verified first and its head printed on every page. A broken
-chain is reported (exit 1 with ``--verify``) and the report says so on its first page.
+OBS confirmed counts; the as-run log is verified first (its chain, the signed heads of the head ledger
+beside the database, the episode and prize tables: ``verify.py``) and its head printed on every page; the
+first page also prints the episode's receipt (head, signature) and the studio key's fingerprint, and
+``赞助商播出报告_<期>.asrun.json`` holds the episode's rows for ``verify-receipt --report``. A failed check
+names the first row and the kind of change (exit 1 with ``--verify``) and the report says so on its first
+page.
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from broadcast.core.db import DatabaseError, add_db_argument
 from broadcast.core.db import chosen as chosen_db
+from broadcast.core.signing import PublicKey, SigningError, StudioKey
 from broadcast.sponsors.placements import PlacementError, load_placements, parse_air_date
 
 
@@ -34,12 +40,20 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="演练报告：计入 sponsors rehearse 的演练记录（每页标明“不是播出证明”）",
     )
     parser.add_argument("--verify", action="store_true", help="只校验播出记录链（防篡改），不出报告")
+    parser.add_argument(
+        "--key", help="用这把演播室公钥核对链头账本（默认本机的演播室密钥）/ the studio's public key"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
+    import json
+
+    from broadcast.sponsors.anchor import receipt_path
     from broadcast.sponsors.asrun import AsRunLog
     from broadcast.sponsors.exposure import compute
-    from broadcast.sponsors.report import write_reports
+    from broadcast.sponsors.receipt import export_rows, receipt_for
+    from broadcast.sponsors.report import safe_name, write_reports
+    from broadcast.sponsors.verify import seal_for, verify_log
 
     db = chosen_db(args.db)
     args.db = str(db)
@@ -51,10 +65,19 @@ def main(args: argparse.Namespace) -> int:
     except DatabaseError as exc:
         print(f"{args.db}: {exc}", file=sys.stderr)
         return 2
-    chain = log.verify()
-    print(f"{chain.summary_zh}\n  {chain.summary_en}\n  链头 head: {chain.head_hash}")
+    try:
+        key = PublicKey.load(args.key) if args.key else StudioKey.load_or_create().public
+    except SigningError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    verdict = verify_log(log.connection, db, key=key)
+    chain = verdict.chain
+    print(
+        "\n".join(verdict.lines())
+        + f"\n  链头 head: {chain.head_hash}\n  演播室公钥 studio key: {key.fingerprint}"
+    )
     if args.verify:
-        return 0 if chain.ok else 1
+        return 0 if verdict.ok else 1
     info = log.episode(args.episode)
     events = log.events(args.episode)
     if info is None and not events:
@@ -98,9 +121,28 @@ def main(args: argparse.Namespace) -> int:
         rehearsal=args.rehearsal,
         chain=chain,
     )
+    receipt = receipt_for(db, args.episode)
+    x.seal = seal_for(verdict, key, receipt)
     files = write_reports(
         x, p, Path(args.out), proofs=log.proofs(args.episode), pdf=not args.no_pdf, sponsor=args.sponsor
     )
+    if receipt is not None and not args.sponsor:
+        export = Path(args.out) / f"赞助商播出报告_{safe_name(args.episode)}.asrun.json"
+        export.write_text(
+            json.dumps(export_rows(log.connection, receipt), ensure_ascii=False), encoding="utf-8"
+        )
+        print(f"  回执 receipt: {receipt_path(db, args.episode)}\n  播出记录导出 export: {export}")
+    _summary(args.episode, x, len(events))
+    for label, path in (("XLSX", files.xlsx), ("HTML", files.html), ("PDF", files.pdf)):
+        if path is not None:
+            print(f"  {label}: {path}")
+    for sid, path in (files.sponsor_pdfs or files.sponsor_htmls).items():
+        print(f"  {p.sponsor_name(sid)}: {path}")
+    return 0
+
+
+def _summary(episode: str, x: Any, rows: int) -> None:
+    """What the report found, in a few lines: evidence, outages, each sponsor's shortfalls, charity."""
     short = sum(len(s.shortfalls) for s in x.sponsors)
     if x.no_evidence:
         print("本期没有任何播出证据：不计任何播出 / no evidence of air: nothing credited")
@@ -109,7 +151,7 @@ def main(args: argparse.Namespace) -> int:
             f"OBS 中断 {len(x.outages)} 次共 {x.outage_seconds:.1f} 秒（不计播出）/ OBS outages, not credited"
         )
     print(
-        f"{args.episode}（{x.air_date or '—'}）：节目 {x.duration / 60:.1f} 分钟，播出记录 {len(events)} 条，"
+        f"{episode}（{x.air_date or '—'}）：节目 {x.duration / 60:.1f} 分钟，播出记录 {rows} 条，"
         f"未达标 {short} 项"
     )
     for s in x.sponsors:
@@ -128,9 +170,3 @@ def main(args: argparse.Namespace) -> int:
         f"  爱心基金：本期奖金 {x.prize_total:,.2f} 元 → {x.charity:,.2f} 元；"
         f"本季累计 {x.season_charity:,.2f} 元"
     )
-    for label, path in (("XLSX", files.xlsx), ("HTML", files.html), ("PDF", files.pdf)):
-        if path is not None:
-            print(f"  {label}: {path}")
-    for sid, path in (files.sponsor_pdfs or files.sponsor_htmls).items():
-        print(f"  {p.sponsor_name(sid)}: {path}")
-    return 0

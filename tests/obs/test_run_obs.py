@@ -130,7 +130,11 @@ def test_run_puts_the_show_on_a_real_obs_and_records_only_what_it_confirmed(
         timeout=300,
     )
     assert rep.returncode == 0, rep.stderr
-    assert "播出记录链校验通过" in rep.stdout and "没有任何播出证据" not in rep.stdout
+    # the run anchored its chain: the signed heads agree with the rows, and the episode has its receipt
+    assert "播出记录校验通过" in rep.stdout and "match the head ledger" in rep.stdout, rep.stdout
+    assert "没有任何播出证据" not in rep.stdout
+    assert Path(f"{db}.heads").is_file() and Path(f"{db}.receipts", "彩排.json").is_file()
+    assert "回执 receipt:" in rep.stdout and ".asrun.json" in rep.stdout
     log = AsRunLog.open(db)
     info = log.episode("彩排")
     assert info is not None and info.ended is not None

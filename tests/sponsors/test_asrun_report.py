@@ -61,10 +61,12 @@ def _jpeg(color: tuple[int, int, int]) -> bytes:
     return buf.getvalue()
 
 
-def play(db: Path, p: Placements) -> int:
+def play(db: Path, p: Placements, *, anchored: bool = True) -> int:
+    """The scripted episode; ``anchored``: as the studio records it (signed heads in the ledger beside
+    the file, a receipt at the end)."""
     clock = ScriptClock(T0)
     store = open_store(db, clock=clock)
-    log = AsRunLog.open(db)
+    log = AsRunLog.open(db, anchored=anchored)
     rec = AsRunRecorder(store, log, clock=clock)
     d = store.dispatch
 
@@ -152,6 +154,10 @@ def play(db: Path, p: Placements) -> int:
 
 
 def _exposure(db: Path, p: Placements, **kw: object) -> EpisodeExposure:
+    from broadcast.core.signing import StudioKey
+    from broadcast.sponsors.receipt import receipt_for
+    from broadcast.sponsors.verify import seal_for, verify_log
+
     log = AsRunLog.open(db)
     info = log.episode(EP)
     assert info is not None and info.started is not None
@@ -166,6 +172,8 @@ def _exposure(db: Path, p: Placements, **kw: object) -> EpisodeExposure:
         chain=log.verify(),
         **kw,  # type: ignore[arg-type]
     )
+    key = StudioKey.load_or_create().public
+    x.seal = seal_for(verify_log(log.connection, db, key=key), key, receipt_for(db, EP))
     log.close()
     return x
 
@@ -370,8 +378,8 @@ def test_tampering_with_the_as_run_breaks_the_chain(
         check = verify_chain(conn)
         conn.close()
         assert not check.ok, name
-        # the break is named at the row itself (edit, picture) or at the row after a deleted one
-        assert check.bad_id == (target + 1 if name == "delete" else target), (name, check)
+        # the break is named at the row itself (edited, re-pictured, or missing)
+        assert check.bad_id == target, (name, check)
         assert "#" in check.summary_zh and str(check.bad_id) in check.summary_en
     assert proof > 0
 
@@ -491,17 +499,42 @@ def test_report_files_open(
     subprocess.run([pdftoppm, "-r", "70", "-png", str(xdj), str(out / "xiaodangjia")], check=True, timeout=60)
     pages = sorted(out.glob("report-*.png"))
     assert len(pages) == 2
+    # the first page at a readable size: the check, the receipt's head and signature, the key
+    subprocess.run(
+        [
+            pdftoppm,
+            "-r",
+            "150",
+            "-png",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            "-singlefile",
+            str(files.pdf),
+            str(out / "first-page"),
+        ],
+        check=True,
+        timeout=60,
+    )
     first = subprocess.run(
         ["pdftotext", "-f", "1", "-l", "1", str(files.pdf), "-"], capture_output=True, text=True, check=True
     ).stdout
     assert "防篡改校验：通过" in first and x.chain.head_hash[:32] in first.replace("\n", "")
+    # the first page shows the receipt's head and signature and the studio key's fingerprint
+    assert x.seal is not None and x.seal.receipt_head
+    flat = first.replace("\n", "").replace(" ", "")
+    assert x.seal.receipt_head[:32] in flat and x.seal.receipt_signature[:24] in flat
+    assert x.seal.fingerprint[:30] in flat and "本期回执" in first
     with Image.open(pages[0]) as im:
         gray = im.convert("L")
         assert gray.width > 500 and gray.getextrema()[0] < 80  # real ink on the page
-        # the shortfall rows are printed red (#ffc7ce background)
-        assert (
-            sum(n for n, c in im.convert("RGB").getcolors(1 << 20) or [] if _near(c, (255, 199, 206))) > 2000
-        )
+    # the shortfall rows are printed red (#ffc7ce background), after the first page's check
+    red = 0
+    for page in pages:
+        with Image.open(page) as im:
+            red += sum(n for n, c in im.convert("RGB").getcolors(1 << 20) or [] if _near(c, (255, 199, 206)))
+    assert red > 2000
     magenta = 0
     for page in sorted(out.glob("xiaodangjia-*.png")):  # 小当家's pages carry the (magenta) proof thumbnail
         with Image.open(page) as im:
