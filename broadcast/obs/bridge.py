@@ -187,6 +187,13 @@ class ObsBridge:
     def client(self) -> ObsClient | None:
         return self._client
 
+    def picture_of(self, graphic: str) -> tuple[str, float, float] | None:
+        """The picture file program shows for a native graphic, and its top-left corner (ProofHost)."""
+        lay, front = self._layout, self._front.get(graphic, "")
+        spec = lay.inputs.get(front) if lay is not None and not lay.browser else None
+        file = str(self._sent.get(front, {}).get("file", ""))
+        return (file, spec.x, spec.y) if spec is not None and file else None
+
     def film_changed(self, film_id: str) -> None:
         self._set_status(self.status.state, self.status.reason, self.status.detail, film=film_id)
 

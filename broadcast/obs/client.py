@@ -15,8 +15,10 @@ obs-websocket-py 1.0 does badly (``docs/obs.md``, "A real OBS, headless") is don
   its own (obs-websocket answers one session's requests in order, so a screenshot or a cut that waits
   for OBS's busy render or UI thread would hold a ping on the same session; other sessions are served
   meanwhile) and declares OBS **frozen** when nothing at all has come back on either session for
-  ``freeze_after`` seconds (SIGSTOP, a hung process): the link is closed with cause ``frozen`` and
-  ``since`` = the wall-clock time of the last answer, the last moment OBS was known alive;
+  ``freeze_after`` seconds (SIGSTOP, a hung process): the link is closed with cause ``frozen``;
+* ``since`` (of any close OBS did not announce: a crash, a freeze) is the last moment OBS was known
+  alive — when the last heartbeat it answered was sent (:attr:`ObsClient.alive_since`), never when a
+  message happened to be read, which a loaded machine can do after OBS died;
 * :meth:`request` waits at most its timeout (:class:`ObsTimeout`) and raises :class:`ObsRequestError`
   with ``code``/``comment`` when OBS refuses; :meth:`request_timed` / :meth:`pipeline_timed` also
   return when OBS's answer arrived (the moment OBS confirmed a change, for the as-run log);
@@ -120,7 +122,8 @@ class ObsClient:
         self._threads: list[threading.Thread] = []
         self.server_version = ""
         self.last_message_at = 0.0  # monotonic
-        self.last_alive = 0.0  # wall clock of the last message from OBS
+        self.last_alive = 0.0  # wall clock of the last message from OBS (when it was read)
+        self.heartbeat_at = 0.0  # wall clock when the last heartbeat OBS answered was sent
         self._last_ping = 0.0
 
     def __repr__(self) -> str:
@@ -266,6 +269,13 @@ class ObsClient:
         for ev in waiting:
             ev.set()
 
+    @property
+    def alive_since(self) -> float:
+        """The last moment OBS is known to have been alive: when the last heartbeat it answered was sent
+        (it answered after that) — never the time a message was read, which a loaded machine can read
+        after OBS died. Without a heartbeat session, the last message read."""
+        return self.heartbeat_at or self.last_alive
+
     def _touch(self) -> None:
         self.last_message_at = time.monotonic()
         self.last_alive = time.time()
@@ -293,7 +303,7 @@ class ObsClient:
         step = min(0.05, s.ping_interval / 4)
         probe = self._open_probe()
         judge = FreezeJudge(s.freeze_after, s.freeze_max, LocalProcess.find(s.host, s.port))
-        asked: dict[str, float] = {}
+        asked: dict[str, tuple[float, float]] = {}  # request id → (monotonic, wall clock) when asked
         last_ask = 0.0
         woke = time.monotonic()
         try:
@@ -305,10 +315,11 @@ class ObsClient:
                         last_ask = now
                         rid = f"alive{next(self._ids)}"
                         try:
+                            sent = time.time()
                             probe.send(
                                 json.dumps({"op": 6, "d": {"requestId": rid, "requestType": "GetVersion"}})
                             )
-                            asked[rid] = now
+                            asked[rid] = (now, sent)
                         except (OSError, websocket.WebSocketException):
                             _abort(probe)
                             probe = None
@@ -325,12 +336,15 @@ class ObsClient:
                             got = time.monotonic()
                             rid = str((json.loads(frame.data).get("d") or {}).get("requestId", ""))
                             if rid in asked:
-                                judge.answered(got, got - asked.pop(rid))
+                                mono, wall = asked.pop(rid)
+                                judge.answered(got, got - mono)
+                                # OBS answered after it was asked: alive at that moment at least
+                                self.heartbeat_at = max(self.heartbeat_at, wall)
                     except (OSError, websocket.WebSocketException, ValueError):
                         _abort(probe)
                         probe = None
                         continue
-                    for rid in [r for r, t in asked.items() if now - t > s.freeze_max * 2]:
+                    for rid in [r for r, t in asked.items() if now - t[0] > s.freeze_max * 2]:
                         asked.pop(rid)
                 elif now - self._last_ping >= s.ping_interval:  # no second session: ping frames
                     self._last_ping = now
@@ -346,7 +360,7 @@ class ObsClient:
                         f"OBS 无响应 {quiet:.1f} 秒 / OBS silent for {quiet:.1f}s (frozen: {judge.reason})",
                         "frozen",
                         notify=True,
-                        since=self.last_alive,
+                        since=self.alive_since,
                     )
                     return
         finally:
@@ -384,8 +398,8 @@ class ObsClient:
         except Exception:  # noqa: BLE001 - never die silently
             log.exception("OBS receive loop failed")
             reason = "receive loop failed"
-        if self._alive:
-            self._shutdown(reason, cause, notify=True, since=time.time())
+        if self._alive:  # OBS was last known alive at its last message (a crash: its last heartbeat)
+            self._shutdown(reason, cause, notify=True, since=self.alive_since or time.time())
 
     def _dispatch(self, raw: bytes | str) -> None:
         msg = json.loads(raw)
@@ -413,7 +427,7 @@ class ObsClient:
         try:
             ws.send(json.dumps(payload, ensure_ascii=False))
         except (OSError, websocket.WebSocketException) as exc:
-            self._shutdown(f"send failed: {exc}", "lost", notify=True, since=time.time())
+            self._shutdown(f"send failed: {exc}", "lost", notify=True, since=self.alive_since or time.time())
             raise ObsConnectionLost(en=f"send failed ({exc})") from None
 
     # -- requests ------------------------------------------------------------------------------

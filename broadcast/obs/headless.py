@@ -89,7 +89,10 @@ class HeadlessObs:
         scenes = cfg / "basic" / "scenes"
         for d in (prof, scenes, self.root / "runtime"):
             d.mkdir(parents=True, exist_ok=True)
-        os.chmod(self.root / "runtime", 0o700)
+        # OBS's settings hold the websocket password: its config folder is the user's alone, and OBS
+        # (which rewrites global.ini with a save of its own) runs with umask 077 (see start)
+        for d in (self.home / ".config", cfg, self.root / "runtime"):
+            os.chmod(d, 0o700)
         auth = "true" if self.password else "false"
         ini = cfg / "global.ini"
         ini.touch(mode=0o600, exist_ok=True)
@@ -217,6 +220,7 @@ class HeadlessObs:
                 stdin=subprocess.DEVNULL,
                 cwd=str(self.root),
                 start_new_session=True,
+                umask=0o077,  # every file OBS writes (global.ini with the password) is 0600
             )
         finally:
             log.close()

@@ -5,6 +5,12 @@ drawn on the next frame); at most one automatic proof per graphic and item every
 seconds, because a screenshot makes OBS render the scene once more, which a busy software renderer
 pays for in seconds. :meth:`ProofTaker.take` shoots program on the worker's connection and hands the
 JPEG to the as-run log (:meth:`~broadcast.sponsors.asrun.AsRunLog.attach_proof`).
+
+A proof shows what it proves: it is taken only while OBS shows the graphic (or film), and a native
+graphic's box in the picture must match its render where the render is opaque
+(:func:`check_picture`); a picture that does not (another scene, a film frame, a picture OBS had not
+drawn yet) is recorded as a failed proof (``proof_failed``, with the measurements), never as proof,
+and is taken once more a second later while the graphic stays on.
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from pathlib import Path
+from typing import Any, Protocol
 
 from broadcast.core import airlog as A
 from broadcast.obs import layout as L
@@ -30,6 +37,10 @@ log = logging.getLogger(__name__)
 PROOF_DELAY = 0.3  # a graphic is drawn on the next frame: wait a little before the shot
 PROOF_DELAY_FILM = 1.0
 PROOF_EVERY = 30.0  # seconds between automatic proofs of the same graphic and item
+PROOF_RETRY = 1.0  # a picture that did not show the graphic is taken again this much later …
+PROOF_ATTEMPTS = 2  # … this many times in all
+CHECK_TOLERANCE = 24.0  # mean |difference| (0–255) of the opaque pixels of a graphic's box that still match
+CHECK_MIN_PIXELS = 20
 
 
 @dataclass(frozen=True)
@@ -40,6 +51,8 @@ class Proof:
     height: int
     scene: str
     ts: float
+    failed: str = ""  # why it does not prove what it was taken for ("" = it does)
+    check: dict[str, Any] | None = None  # the picture check's measurements
 
 
 class ProofHost(Protocol):
@@ -56,6 +69,49 @@ class ProofHost(Protocol):
 
     def after(self, seconds: float, fn: Callable[[], None]) -> None: ...
 
+    def picture_of(self, graphic: str) -> tuple[str, float, float] | None:
+        """The picture file program shows for a native graphic and its top-left corner on the canvas
+        (None: not known, e.g. a page in browser-source mode)."""
+        ...
+
+
+def check_picture(
+    jpeg: bytes, picture: str | Path, x: float, y: float, canvas: tuple[int, int]
+) -> dict[str, Any]:
+    """Does the shot show the picture at its place? Its box in the shot is compared with the expected
+    render where the picture is opaque (JPEG and scaling leave small differences; another scene, a
+    film frame or an undrawn picture leaves large ones). Returns the measurements and ``ok``."""
+    from PIL import Image, ImageChops, ImageStat
+
+    with Image.open(io.BytesIO(jpeg)) as im:
+        shot = im.convert("RGB")
+    with Image.open(picture) as im:
+        pic = im.convert("RGBA")
+    scale = shot.width / canvas[0]
+    box = (
+        round(x * scale),
+        round(y * scale),
+        min(shot.width, round((x + pic.width) * scale)),
+        min(shot.height, round((y + pic.height) * scale)),
+    )
+    out: dict[str, Any] = {"box": list(box), "tolerance": CHECK_TOLERANCE}
+    w, h = box[2] - box[0], box[3] - box[1]
+    if w < 4 or h < 4:
+        return {**out, "ok": False, "why": "box outside the picture"}
+    expected = pic.resize((w, h), Image.Resampling.LANCZOS)
+    # where the render is (nearly) opaque the shot must show it whatever is beneath (a panel at 80 %
+    # opacity lets a fifth of the background through: well inside the tolerance)
+    mask = expected.getchannel("A").point(lambda a: 255 if a >= 200 else 0)
+    n = ImageStat.Stat(mask).sum[0] / 255
+    if n < CHECK_MIN_PIXELS:  # a thin or translucent graphic: every clearly drawn pixel
+        mask = expected.getchannel("A").point(lambda a: 255 if a >= 128 else 0)
+        n = ImageStat.Stat(mask).sum[0] / 255
+    if n < CHECK_MIN_PIXELS:
+        return {**out, "ok": False, "why": "nothing opaque to compare", "pixels": int(n)}
+    diff = ImageChops.difference(expected.convert("RGB"), shot.crop(box))
+    mean = sum(ImageStat.Stat(diff, mask).mean) / 3
+    return {**out, "pixels": int(n), "mean_diff": round(mean, 1), "ok": mean <= CHECK_TOLERANCE}
+
 
 class ProofTaker:
     def __init__(self, host: ProofHost, settings: ObsSettings, airlog: A.AirLog | None) -> None:
@@ -70,21 +126,47 @@ class ProofTaker:
         now = time.monotonic()
         if graphic in L.SPONSOR_GRAPHICS and now - self._proofs_at.get((graphic, item), -1e9) >= PROOF_EVERY:
             self._proofs_at[(graphic, item)] = now
-            self.host.after(PROOF_DELAY, functools.partial(self.auto, event_id))
+            self.host.after(PROOF_DELAY, functools.partial(self.auto, event_id, graphic=graphic, item=item))
 
     def later(self, event_id: int, delay: float) -> None:
-        self.host.after(delay, lambda: self.auto(event_id))
+        """A film went to air as row ``event_id``: its proof in ``delay`` seconds, while it plays."""
+        film = self.host.tracker.film
+        self.host.after(delay, functools.partial(self.auto, event_id, film=film[0] if film else ""))
 
-    def auto(self, event_id: int) -> None:
+    def auto(
+        self, event_id: int, *, graphic: str = "", item: str = "", film: str = "", attempt: int = 1
+    ) -> None:
         client = self.host.client
         if client is not None and client.connected and self.host.tracker.link == UP:
-            self.take(client, event_id)
+            self.take(client, event_id, graphic=graphic, item=item, film=film, attempt=attempt)
 
-    def take(self, client: ObsClient, event_id: int | None) -> Proof:
-        """Shoot program now; the picture becomes a proof row (of ``event_id``, or on demand)."""
+    def _still_on(self, graphic: str, item: str, film: str) -> bool:
+        t = self.host.tracker
+        if graphic:
+            return graphic in t.on_air and t.on_air[graphic] == item
+        if film:
+            return t.film is not None and t.film[0] == film
+        return True
+
+    def take(
+        self,
+        client: ObsClient,
+        event_id: int | None,
+        *,
+        graphic: str = "",
+        item: str = "",
+        film: str = "",
+        attempt: int = 1,
+    ) -> Proof:
+        """Shoot program now; the picture becomes a proof row (of ``event_id``, or on demand). A proof
+        of a graphic (or film) is taken only while OBS shows it, and its picture is checked to show it
+        (:func:`check_picture`); one that does not is a ``proof_failed`` row, never proof."""
         scene = self.host.program or str(
             client.request("GetCurrentProgramScene").get("currentProgramSceneName", "")
         )
+        if not self._still_on(graphic, item, film):
+            return self._record(event_id, b"", 0, 0, time.time(), scene, "not_on_program", None)
+        sent = time.time()
         jpeg = client.screenshot(
             scene,
             width=self.settings.proof_width,
@@ -96,11 +178,49 @@ class ProofTaker:
 
         with Image.open(io.BytesIO(jpeg)) as im:
             w, h = im.size
-        ts = time.time()
+        # the picture shows program at some moment between the request and the answer: the request's
+        # time, never before a row already written (rows are in time order)
+        t = self.host.tracker
+        ts = t.last_ts = max(sent, t.last_ts)
+        failed, check = "", None
+        if not self._still_on(graphic, item, film) or self.host.program != scene:
+            failed = "left_program_during_shot"
+        elif graphic:
+            pic = self.host.picture_of(graphic)
+            if pic is not None:
+                check = check_picture(
+                    jpeg, pic[0], pic[1], pic[2], (self.settings.width, self.settings.height)
+                )
+                if not check["ok"]:
+                    failed = "does_not_show_graphic"
+        proof = self._record(event_id, jpeg, w, h, ts, scene, failed, check)
+        if failed == "does_not_show_graphic" and attempt < PROOF_ATTEMPTS and event_id is not None:
+            # drawn late (a picture OBS had not loaded yet): one more look while it is on air
+            self.host.after(
+                PROOF_RETRY,
+                functools.partial(self.auto, event_id, graphic=graphic, item=item, attempt=attempt + 1),
+            )
+        return proof
+
+    def _record(
+        self,
+        event_id: int | None,
+        jpeg: bytes,
+        w: int,
+        h: int,
+        ts: float,
+        scene: str,
+        failed: str,
+        check: dict[str, Any] | None,
+    ) -> Proof:
         proof_id: int | None = None
+        if failed:
+            log.warning("proof of row %s failed: %s %s", event_id, failed, check or "")
         if self.airlog is not None:
             try:
-                proof_id = int(self.airlog.attach_proof(event_id, jpeg, w, h, ts))
+                proof_id = int(
+                    self.airlog.attach_proof(event_id, jpeg, w, h, ts, scene, failed=failed, check=check)
+                )
             except Exception:  # noqa: BLE001
                 log.exception("as-run attach_proof failed")
-        return Proof(proof_id, jpeg, w, h, scene, ts)
+        return Proof(proof_id, jpeg, w, h, scene, ts, failed=failed, check=check)

@@ -96,6 +96,72 @@ def _check(results: list[dict[str, Any] | ObsError], ok_codes: tuple[int, ...] =
     return out
 
 
+def _refuse_clashes(lay: L.Layout, order: list[str], scenes: set[str], inputs: dict[str, str]) -> None:
+    """A scene where the show needs a source (or the other way round), or a source of another kind."""
+    for name in lay.inputs:
+        if name in scenes:
+            raise ProvisionError(
+                zh=f"OBS 里已有同名场景“{name}”，与节目的源冲突：请改名后重试",
+                en=f"OBS has a scene named {name!r} where the show needs a source",
+            )
+    for scene in order:
+        if scene in inputs:
+            raise ProvisionError(
+                zh=f"OBS 里已有同名源“{scene}”，与节目的场景冲突：请改名后重试",
+                en=f"OBS has a source named {scene!r} where the show needs a scene",
+            )
+    for spec in lay.inputs.values():
+        have_kind = inputs.get(spec.name)
+        if have_kind is not None and have_kind != spec.kind:
+            raise ProvisionError(
+                zh=f"OBS 源“{spec.name}”类型是 {have_kind}，节目需要 {spec.kind}：请删除或改名后重试",
+                en=f"OBS source {spec.name!r} is a {have_kind}, the show needs a {spec.kind}",
+            )
+
+
+def _place_items(
+    obs: Requester,
+    lay: L.Layout,
+    rep: ProvisionReport,
+    listings: dict[str, list[S.SceneItem]],
+    order: list[str],
+    have: dict[str, dict[str, Any]],
+    changed: list[tuple[str, dict[str, Any]]],
+    timeout: float,
+) -> None:
+    """Every scene's items created, removed, transformed and put in the layout's order."""
+    plan = S.plan_items(lay, listings)
+    created = _check(obs.pipeline(S.create_requests(plan.create), timeout=timeout))
+    new = [(sc, it, int(out["sceneItemId"])) for (sc, it), out in zip(plan.create, created, strict=True)]
+    for sc, it, iid in new:
+        plan.item_ids[(sc, it.source)] = iid
+        plan.enabled[(sc, it.source)] = not (it.graphic or it.film)
+        rep.items_created.append(f"{sc}/{it.source}")
+    for sc, _iid, src in plan.remove:
+        rep.items_removed.append(f"{sc}/{src}")
+    _check(
+        obs.pipeline(plan.requests() + S.created_transforms(lay, new), timeout=timeout), ok_codes=(NOT_FOUND,)
+    )
+    rep.transforms_set = len(plan.transforms) + len(new)
+    rep.item_ids = dict(plan.item_ids)
+    rep.enabled = dict(plan.enabled)
+    # what OBS holds now: what it had, with what was set on top (SetInputSettings overlays)
+    rep.settings = {n: dict(have.get(n, {})) for n in lay.inputs}
+    for n, spec in lay.inputs.items():
+        if n in rep.inputs_created or any(n == c for c, _s in changed):
+            rep.settings[n] = {**rep.settings[n], **spec.settings}
+    # items created together land in any order (OBS runs the requests in parallel): list again
+    moved = sorted({sc for sc, _it, _i in new} | {sc for sc, _i, _s in plan.remove})
+    for sc, r in zip(
+        moved, _check(obs.pipeline([("GetSceneItemList", {"sceneName": s}) for s in moved])), strict=True
+    ):
+        listings[sc] = S.scene_items(r)
+    current = {s: [i.id for i in listings[s]] for s in order}
+    wanted = {s: [plan.item_ids[(s, i.source)] for i in lay.scenes[s]] for s in order}
+    for batch in S.plan_order(current, wanted):
+        _check(obs.pipeline(batch, timeout=timeout))
+
+
 def provision(
     obs: Requester,
     lay: L.Layout,
@@ -129,25 +195,7 @@ def provision(
     video, scene_list, input_list, trans = _check(reads[:4])
     scenes = {s["sceneName"] for s in scene_list.get("scenes", [])}
     inputs = {i["inputName"]: i["inputKind"] for i in input_list.get("inputs", [])}
-    for name in lay.inputs:
-        if name in scenes:
-            raise ProvisionError(
-                zh=f"OBS 里已有同名场景“{name}”，与节目的源冲突：请改名后重试",
-                en=f"OBS has a scene named {name!r} where the show needs a source",
-            )
-    for scene in order:
-        if scene in inputs:
-            raise ProvisionError(
-                zh=f"OBS 里已有同名源“{scene}”，与节目的场景冲突：请改名后重试",
-                en=f"OBS has a source named {scene!r} where the show needs a scene",
-            )
-    for spec in lay.inputs.values():
-        have_kind = inputs.get(spec.name)
-        if have_kind is not None and have_kind != spec.kind:
-            raise ProvisionError(
-                zh=f"OBS 源“{spec.name}”类型是 {have_kind}，节目需要 {spec.kind}：请删除或改名后重试",
-                en=f"OBS source {spec.name!r} is a {have_kind}, the show needs a {spec.kind}",
-            )
+    _refuse_clashes(lay, order, scenes, inputs)
     # what OBS holds: the settings of the inputs it kept and every scene's items (read in the batch)
     have: dict[str, dict[str, Any]] = {}
     for n, r in zip(names, reads[4 : 4 + len(names)], strict=True):
@@ -203,36 +251,7 @@ def provision(
             again, _check(obs.pipeline([("GetSceneItemList", {"sceneName": s}) for s in again])), strict=True
         ):
             listings[s] = S.scene_items(r)
-    plan = S.plan_items(lay, listings)
-    created = _check(obs.pipeline(S.create_requests(plan.create), timeout=timeout))
-    new = [(sc, it, int(out["sceneItemId"])) for (sc, it), out in zip(plan.create, created, strict=True)]
-    for sc, it, iid in new:
-        plan.item_ids[(sc, it.source)] = iid
-        plan.enabled[(sc, it.source)] = not (it.graphic or it.film)
-        rep.items_created.append(f"{sc}/{it.source}")
-    for sc, _iid, src in plan.remove:
-        rep.items_removed.append(f"{sc}/{src}")
-    _check(
-        obs.pipeline(plan.requests() + S.created_transforms(lay, new), timeout=timeout), ok_codes=(NOT_FOUND,)
-    )
-    rep.transforms_set = len(plan.transforms) + len(new)
-    rep.item_ids = dict(plan.item_ids)
-    rep.enabled = dict(plan.enabled)
-    # what OBS holds now: what it had, with what was set on top (SetInputSettings overlays)
-    rep.settings = {n: dict(have.get(n, {})) for n in lay.inputs}
-    for n, spec in lay.inputs.items():
-        if n in rep.inputs_created or any(n == c for c, _s in changed):
-            rep.settings[n] = {**rep.settings[n], **spec.settings}
-    # items created together land in any order (OBS runs the requests in parallel): list again
-    moved = sorted({sc for sc, _it, _i in new} | {sc for sc, _i, _s in plan.remove})
-    for sc, r in zip(
-        moved, _check(obs.pipeline([("GetSceneItemList", {"sceneName": s}) for s in moved])), strict=True
-    ):
-        listings[sc] = S.scene_items(r)
-    current = {s: [i.id for i in listings[s]] for s in order}
-    wanted = {s: [plan.item_ids[(s, i.source)] for i in lay.scenes[s]] for s in order}
-    for batch in S.plan_order(current, wanted):
-        _check(obs.pipeline(batch, timeout=timeout))
+    _place_items(obs, lay, rep, listings, order, have, changed, timeout)
     _transition(obs, rep, trans, transition, transition_ms)
     return rep
 

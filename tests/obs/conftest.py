@@ -8,6 +8,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,13 +42,28 @@ class MemoryAirLog:
             return len(self.events)
 
     def attach_proof(
-        self, event_id: int | None, jpeg: bytes, width: int, height: int, ts: float = 0.0, scene: str = ""
+        self,
+        event_id: int | None,
+        jpeg: bytes,
+        width: int,
+        height: int,
+        ts: float = 0.0,
+        scene: str = "",
+        *,
+        failed: str = "",
+        check: dict[str, Any] | None = None,
     ) -> int:
         with self._lock:
-            self.events.append(AirEvent(ts, "proof", scene, "obs", detail={"of": event_id}))
+            detail = {"of": event_id, **({"reason": failed} if failed else {}), "check": check or {}}
+            self.events.append(
+                AirEvent(ts, "proof_failed" if failed else "proof", scene, "obs", detail=detail)
+            )
             pid = len(self.events)
             self.proofs[event_id if event_id is not None else pid] = (jpeg, width, height)
             return pid
+
+    def record_event(self, ts: float, kind: str, subject: str, detail: dict[str, Any]) -> int:
+        return self.record(AirEvent(ts, kind, subject, "obs", detail=dict(detail)))
 
     def kinds(self, kind: str) -> list[AirEvent]:
         with self._lock:

@@ -303,6 +303,13 @@ def test_the_operator_sees_the_real_reason(obs_server: HeadlessObs, store: ShowS
     cmdline = Path(f"/proc/{obs_server.pid}/cmdline").read_bytes().decode("utf-8", "replace")
     assert "obs" in cmdline and PASSWORD not in cmdline
     assert PASSWORD not in obs_server.log_path.read_text(encoding="utf-8", errors="replace")
+    # OBS's own settings that hold the password (OBS rewrites global.ini itself) are its user's alone
+    cfg = obs_server.home / ".config" / "obs-studio"
+    holding = [f for f in cfg.rglob("*") if f.is_file() and PASSWORD in f.read_text(errors="replace")]
+    assert holding and all(f.stat().st_mode & 0o077 == 0 for f in holding), [
+        (str(f), oct(f.stat().st_mode)) for f in holding
+    ]
+    assert cfg.stat().st_mode & 0o077 == 0
     closed = free_port()
     with ObsBridge(store, bridge_settings(obs_server, port=closed)) as bridge:
         wait_for(lambda: bridge.status.reason == "unreachable", 10, "unreachable status")
