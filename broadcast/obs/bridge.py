@@ -136,7 +136,7 @@ class ObsBridge:
         self.resync_phases: dict[str, float] = {}
         self.pictures = PictureStore(self.settings.pictures_dir or default_folder())
         self._rolled_cue: tuple[str, float] | None = None  # the film cue of the state already rolled
-        self.proofs = ProofTaker(self, self.settings, airlog)
+        self.proofs = ProofTaker(self, self.settings, airlog, background=True)
         self.evidence = Evidence(airlog, on_graphic_on=self.proofs.graphic_went_on)
         self.player = FilmPlayer(self, self.films)
         self.saver = CollectionSaver(self.after, lambda: self._client)
@@ -207,6 +207,9 @@ class ObsBridge:
     def after(self, seconds: float, fn: Callable[[], None]) -> None:
         self._timers.after(seconds, fn)
 
+    def after_threadsafe(self, seconds: float, fn: Callable[[], None]) -> None:
+        self._q.put(("timer", (seconds, fn)))
+
     # -- public API (any thread, never blocks beyond a timeout) --------------------------------
     @property
     def status(self) -> BridgeStatus:
@@ -244,6 +247,7 @@ class ObsBridge:
             self._client.close("bridge stopped")
             self._client = None
         self._close_watcher()
+        self.proofs.close()
         if self.tracker.link == UP:
             self.tracker.down(time.time(), "stopped")
         self._set_status(STOPPED, "stopped")
@@ -524,6 +528,8 @@ class ObsBridge:
             elif scene == self.cuts.pending:  # OBS never showed it: the state's scene is asked again
                 self.cuts.pending = ""
                 self._on_change_state(self._state())
+        elif kind == "timer":
+            self.after(*arg)
         elif kind == "echo":
             seq, ts = arg
             if self._browser and self.evidence.painted(seq):

@@ -18,6 +18,8 @@ from __future__ import annotations
 import functools
 import io
 import logging
+import queue
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,6 +57,19 @@ class Proof:
     check: dict[str, Any] | None = None  # the picture check's measurements
 
 
+@dataclass(frozen=True)
+class _Shot:
+    event_id: int | None
+    jpeg: bytes
+    width: int
+    height: int
+    ts: float
+    scene: str
+    graphic: str = ""
+    item: str = ""
+    attempt: int = 1
+
+
 class ProofHost(Protocol):
     """What the proof taker needs from the bridge's worker."""
 
@@ -68,6 +83,10 @@ class ProofHost(Protocol):
     def client(self) -> ObsClient | None: ...
 
     def after(self, seconds: float, fn: Callable[[], None]) -> None: ...
+
+    def after_threadsafe(self, seconds: float, fn: Callable[[], None]) -> None:
+        """``after`` from another thread (the worker runs ``fn``)."""
+        ...
 
     def picture_of(self, graphic: str) -> tuple[str, float, float] | None:
         """The picture file program shows for a native graphic and its top-left corner on the canvas
@@ -114,11 +133,19 @@ def check_picture(
 
 
 class ProofTaker:
-    def __init__(self, host: ProofHost, settings: ObsSettings, airlog: A.AirLog | None) -> None:
+    def __init__(
+        self, host: ProofHost, settings: ObsSettings, airlog: A.AirLog | None, *, background: bool = False
+    ) -> None:
+        """``background``: pictures are checked and recorded on a thread of their own (the bridge's
+        worker only takes them)."""
         self.host = host
         self.settings = settings
         self.airlog = airlog
         self._proofs_at: dict[tuple[str, str], float] = {}
+        self._checks: queue.Queue[tuple[_Shot, tuple[str, float, float]] | None] | None = (
+            queue.Queue() if background else None
+        )
+        self._checker: threading.Thread | None = None
 
     def graphic_went_on(self, graphic: str, event_id: int) -> None:
         """A graphic went to air as row ``event_id``: a sponsor graphic gets its proof shortly."""
@@ -165,7 +192,7 @@ class ProofTaker:
             client.request("GetCurrentProgramScene").get("currentProgramSceneName", "")
         )
         if not self._still_on(graphic, item, film):
-            return self._record(event_id, b"", 0, 0, time.time(), scene, "not_on_program", None)
+            return self._refused(event_id, scene, "not_on_program")
         sent = time.time()
         jpeg = client.screenshot(
             scene,
@@ -182,37 +209,67 @@ class ProofTaker:
         # time, never before a row already written (rows are in time order)
         t = self.host.tracker
         ts = t.last_ts = max(sent, t.last_ts)
-        failed, check = "", None
+        shot = _Shot(event_id, jpeg, w, h, ts, scene, graphic, item, attempt)
         if not self._still_on(graphic, item, film) or self.host.program != scene:
-            failed = "left_program_during_shot"
-        elif graphic:
-            pic = self.host.picture_of(graphic)
-            if pic is not None:
-                check = check_picture(
-                    jpeg, pic[0], pic[1], pic[2], (self.settings.width, self.settings.height)
-                )
-                if not check["ok"]:
-                    failed = "does_not_show_graphic"
-        proof = self._record(event_id, jpeg, w, h, ts, scene, failed, check)
-        if failed == "does_not_show_graphic" and attempt < PROOF_ATTEMPTS and event_id is not None:
+            return self._record(shot, "left_program_during_shot", None)
+        pic = self.host.picture_of(graphic) if graphic else None
+        if pic is None:
+            return self._record(shot, "", None)
+        if self._checks is not None:  # the check (tens of ms) off the worker, which must go on syncing
+            self._start_checker()
+            self._checks.put((shot, pic))
+            return Proof(None, jpeg, w, h, scene, ts)
+        return self._checked(shot, pic)
+
+    def _checked(self, shot: _Shot, pic: tuple[str, float, float]) -> Proof:
+        check = check_picture(shot.jpeg, pic[0], pic[1], pic[2], (self.settings.width, self.settings.height))
+        failed = "" if check["ok"] else "does_not_show_graphic"
+        proof = self._record(shot, failed, check)
+        if failed and shot.attempt < PROOF_ATTEMPTS and shot.event_id is not None:
             # drawn late (a picture OBS had not loaded yet): one more look while it is on air
-            self.host.after(
+            self.host.after_threadsafe(
                 PROOF_RETRY,
-                functools.partial(self.auto, event_id, graphic=graphic, item=item, attempt=attempt + 1),
+                functools.partial(
+                    self.auto, shot.event_id, graphic=shot.graphic, item=shot.item, attempt=shot.attempt + 1
+                ),
             )
         return proof
 
-    def _record(
-        self,
-        event_id: int | None,
-        jpeg: bytes,
-        w: int,
-        h: int,
-        ts: float,
-        scene: str,
-        failed: str,
-        check: dict[str, Any] | None,
-    ) -> Proof:
+    def _start_checker(self) -> None:
+        if self._checker is None or not self._checker.is_alive():
+            self._checker = threading.Thread(target=self._check_loop, name="obs-proof-check", daemon=True)
+            self._checker.start()
+
+    def _check_loop(self) -> None:
+        assert self._checks is not None
+        while True:
+            job = self._checks.get()
+            if job is None:
+                return
+            try:
+                self._checked(*job)
+            except Exception:  # noqa: BLE001 - a bad picture must not end the checks
+                log.exception("proof check failed")
+
+    def close(self) -> None:
+        """Finish the checks under way (the bridge stops)."""
+        checker, self._checker = self._checker, None
+        if checker is not None and self._checks is not None:
+            self._checks.put(None)
+            checker.join(10.0)
+
+    def _refused(self, event_id: int | None, scene: str, why: str) -> Proof:
+        return self._record(_Shot(event_id, b"", 0, 0, time.time(), scene), why, None)
+
+    def _record(self, shot: _Shot, failed: str, check: dict[str, Any] | None) -> Proof:
+        event_id, jpeg, w, h, ts, scene = (
+            shot.event_id,
+            shot.jpeg,
+            shot.width,
+            shot.height,
+            shot.ts,
+            shot.scene,
+        )
         proof_id: int | None = None
         if failed:
             log.warning("proof of row %s failed: %s %s", event_id, failed, check or "")

@@ -92,6 +92,7 @@ class Anchor:
         self.ledger = ledger
         self.database = database
         self.last_id, self.last_head = last_anchored(ledger.path, ledger.key.public)
+        self._anchoring = threading.Lock()  # one anchor at a time (never the log's lock: see anchor)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.errors: list[str] = []
@@ -117,7 +118,9 @@ class Anchor:
         except at an episode's end, which always gets its line and receipt). Never raises: a ledger
         that cannot be written is said in the log and in ``errors`` (the show goes on)."""
         try:
-            with self._lock:
+            # the log's lock only while reading: signing and fsync (seconds on a busy disk) must never
+            # hold up the OBS bridge's writes
+            with self._anchoring:
                 rows = load_rows(self._conn(), self._lock, after=self.last_id)
                 if not rows and event != "end":
                     return None
@@ -134,7 +137,9 @@ class Anchor:
                 rec = self.ledger.append(KIND, body)
                 self.last_id, self.last_head = head_id, head
                 if event == "end" and episode:
-                    self.write_receipt(episode, head_id, head, rec.ts)
+                    with self._lock:
+                        counts = self._receipt_counts(episode, head_id)
+                    self.write_receipt(episode, head_id, head, rec.ts, counts)
                 return rec
         except (OSError, sqlite3.Error, ValueError) as exc:
             msg = f"链头账本写入失败 / head ledger not written ({self.ledger.path}): {exc}"
@@ -142,23 +147,29 @@ class Anchor:
             self.errors.append(msg)
             return None
 
-    def write_receipt(self, episode: str, head_id: int, head: str, ts: float) -> Path:
+    def _receipt_counts(self, episode: str, head_id: int) -> tuple[int, int, str]:
         conn = self._conn()
         n, first = conn.execute(
             "SELECT COUNT(*), MIN(id) FROM asrun_events WHERE episode=? AND id<=?", (episode, head_id)
         ).fetchone()
         air = conn.execute("SELECT air_date FROM asrun_episodes WHERE episode=?", (episode,)).fetchone()
+        return int(n), int(first or 0), str(air[0]) if air else ""
+
+    def write_receipt(
+        self, episode: str, head_id: int, head: str, ts: float, counts: tuple[int, int, str]
+    ) -> Path:
+        n, first, air_date = counts
         key = self.ledger.key
         body: dict[str, Any] = {
             "format": RECEIPT_FORMAT,
             "episode": episode,
-            "air_date": str(air[0]) if air else "",
+            "air_date": air_date,
             "database": self.database.name,
             "head_id": head_id,
             "head": head,
             "rows": head_id,
-            "episode_rows": int(n),
-            "first_id": int(first or 0),
+            "episode_rows": n,
+            "first_id": first,
             "time": ts,
             "time_text": time_text(ts),
             "public_key": key.public.b64,

@@ -81,6 +81,8 @@ class _Host:
     def after(self, seconds: float, fn: Callable[[], None]) -> None:
         self.timers.append((seconds, fn))
 
+    after_threadsafe = after
+
     def picture_of(self, graphic: str) -> tuple[str, float, float] | None:
         return self._picture if graphic == "corner_bug" else None
 
