@@ -67,7 +67,8 @@ class Verdict:
             out = [
                 f"播出记录校验通过：{c.rows} 条记录、{c.proofs} 张截图与链头账本一致"
                 f"（{self.anchors} 个签名链头，签到 #{self.anchored_id}）；链头 #{c.head_id}",
-                f"  as-run verified: {c.rows} rows and {c.proofs} proofs match the head ledger "
+                f"  as-run verified: {c.rows} rows and {c.proofs} proof{'s' * (c.proofs != 1)} "
+                "match the head ledger "
                 f"({self.anchors} signed heads, up to #{self.anchored_id}); head #{c.head_id}",
             ]
         else:

@@ -18,7 +18,7 @@ from broadcast.obs.bridge import ObsBridge
 from broadcast.obs.headless import HeadlessObs
 from broadcast.sponsors.asrun import AsRunLog
 from broadcast.sponsors.exposure import watched_spans
-from broadcast.sponsors.placements import load_placements
+from broadcast.sponsors.placements import load_placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.verify import verify_log
 from broadcast.studio import open_store
@@ -51,7 +51,7 @@ def test_kill_9_five_times_credits_nothing_after_each_death(fresh_obs: HeadlessO
     store = open_store(db)
     asrun = AsRunLog.open(db, anchored=True)
     recorder = AsRunRecorder(store, asrun)
-    store.dispatch("sponsors.load", load_placements(DEMO).to_state())
+    store.dispatch("sponsors.load", to_state(load_placements(DEMO)))
     store.dispatch("show.update", {"episode": EP, "air_date": "2012-05-08"})
     poller = Poller(fresh_obs)
     bridge = ObsBridge(store, bridge_settings(fresh_obs), airlog=asrun)
