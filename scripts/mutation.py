@@ -338,6 +338,58 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/sponsors/test_cues.py::test_the_leaderboard_film_with_obs_down_is_failed_not_left_running",),
         "the 英雄榜冠名 film is left running as if on air while OBS is down",
     ),
+    Mutant(
+        "log-token-kept",
+        SERVER,
+        'text = text.replace(self.token, "***")',
+        "pass",
+        (
+            "tests/overlay/test_hostile.py::test_the_token_is_in_no_log_line_even_for_a_malformed_request_line",
+        ),
+        "the token is in the log line aiohttp writes for a malformed request line",
+    ),
+    Mutant(
+        "json-depth-unchecked",
+        "broadcast/overlay/protocol.py",
+        'if data.count(b"[") + data.count(b"{") <= limit:',
+        "if True:",
+        ("tests/overlay/test_hostile.py",),
+        "deeply nested JSON reaches the parser (a 500 on the control API, a traceback for a page)",
+    ),
+    Mutant(
+        "wal-damage-unseen",
+        "broadcast/core/integrity.py",
+        "if len(after) >= 2:",
+        "if False:",
+        (
+            "tests/core/test_damage.py::test_a_frame_damaged_in_the_middle_of_the_wal_is_refused_and_the_wal_kept",
+        ),
+        "a damaged -wal starts the studio, and its good tail is checkpointed away",
+    ),
+    Mutant(
+        "look-alikes-by-nfkc-only",
+        "broadcast/core/text.py",
+        'mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))',
+        "mapped = text",
+        ("tests/core/test_text_policy.py",),
+        "names that look the same (Cyrillic а for Latin a, 0 for O) are two names",
+    ),
+    Mutant(
+        "default-ignorables-allowed",
+        "broadcast/core/text.py",
+        "return any(a <= o <= b for a, b in DEFAULT_IGNORABLE)",
+        "return False",
+        ("tests/core/test_text_policy.py",),
+        "variation selectors, U+034F and the Hangul fillers are accepted in names",
+    ),
+    Mutant(
+        "csv-quote-lenient",
+        "broadcast/season/importer.py",
+        "reader = csv.reader(f, dialect, strict=True)",
+        "reader = csv.reader(f, dialect)",
+        ("tests/core/test_text_policy.py::test_a_csv_with_a_broken_quote_is_refused_naming_the_row",),
+        "a quote never closed swallows the rest of the roster into one name",
+    ),
 )
 
 

@@ -107,6 +107,17 @@ def _too_big(path: Path, size: int, limit: int, what: str) -> ImportError_:
     )
 
 
+def _decodes(path: Path, encoding: str) -> bool:
+    """The whole file decodes as ``encoding`` (read in 1 MB pieces: memory stays bounded)."""
+    try:
+        with open(path, encoding=encoding, newline="") as f:
+            while f.read(1 << 20):
+                pass
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _read_csv(path: Path) -> Iterator[tuple[int, list[str]]]:
     """The rows of a CSV roster, read as they come (UTF-8, else GB18030). A quote opened and never
     closed is refused naming the row it opens (Excel would show the rest of the file in one cell)."""
@@ -115,24 +126,17 @@ def _read_csv(path: Path) -> Iterator[tuple[int, list[str]]]:
         raise _too_big(path, size, MAX_CSV_BYTES, "CSV")
     with open(path, "rb") as f:
         head = f.read(65536)
-    encoding = "utf-8-sig"
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            for _ in iter(lambda: f.read(1 << 20), ""):
-                pass
-    except UnicodeDecodeError:
-        encoding = "gb18030"
-        try:
-            with open(path, encoding=encoding, newline="") as f:
-                for _ in iter(lambda: f.read(1 << 20), ""):
-                    pass
-        except UnicodeDecodeError:
-            raise ImportError_(
-                [
-                    f"{path}:row 1: 无法识别的编码（请另存为 UTF-8 或 GBK 的 CSV）/ "
-                    "unknown text encoding (save as UTF-8 or GBK CSV)"
-                ]
-            ) from None
+    for enc in ("utf-8-sig", "gb18030"):
+        if _decodes(path, enc):
+            encoding = enc
+            break
+    else:
+        raise ImportError_(
+            [
+                f"{path}:row 1: 无法识别的编码（请另存为 UTF-8 或 GBK 的 CSV）/ "
+                "unknown text encoding (save as UTF-8 or GBK CSV)"
+            ]
+        )
     sample = head.decode(encoding, "ignore")[:4096]
     try:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")

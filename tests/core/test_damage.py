@@ -190,3 +190,25 @@ def test_a_database_that_cannot_be_created_leaves_no_file_behind(
             assert sorted(p.name for p in disk.iterdir()) == ["filler.bin"]
         finally:
             filler.unlink()
+
+
+def test_a_frame_damaged_in_the_middle_of_the_wal_is_refused_and_the_wal_kept(
+    base: dict[str, Any], tmp_path: Path
+) -> None:
+    """SQLite stops at the first -wal frame that fails its checksum and would checkpoint the frames
+    before it and drop every later transaction: the start refuses, names the -wal, and keeps it."""
+    db = tmp_path / "studio.sqlite"
+    for suffix in ("", "-wal", "-head"):
+        shutil.copy(f"{base['db']}{suffix}", f"{db}{suffix}")
+    wal = Path(f"{db}-wal")
+    data = bytearray(wal.read_bytes())
+    third_page = 32 + 2 * (24 + PAGE) + 24  # the page of the third frame: 40 transactions follow it
+    data[third_page + 100 : third_page + 116] = bytes(
+        b ^ 0xFF for b in data[third_page + 100 : third_page + 116]
+    )
+    wal.write_bytes(bytes(data))
+    with pytest.raises(DatabaseError) as err:
+        open_store(db)
+    assert "its -wal file is damaged (frame 3 of" in str(err.value) and str(db) in str(err.value)
+    kept = sorted(tmp_path.glob("studio.sqlite-wal.damaged-*"))
+    assert len(kept) == 1 and kept[0].read_bytes() == bytes(data)

@@ -114,6 +114,7 @@ def test_the_token_is_in_no_log_line_even_for_a_malformed_request_line(
         f"GET /overlay/program.html?token={TOKEN}\x00 HTTP/1.1",
         f"GET /state.json?token={TOKEN}&x=\x7f HTTP/1.1",
         f"BREW /state.json?token={TOKEN} HTCPCP/1.0",
+        f"GET /overlay/{TOKEN}/program.html HTTP/1.1 junk",  # the token where no "token=" names it
     ):
         status, _ = _raw(port, _request(port, line, {"Authorization": f"Bearer {TOKEN}".encode()}))
         assert status in (400, 403, 404, 405, 501), (line, status)
