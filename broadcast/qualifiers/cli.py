@@ -190,7 +190,16 @@ def _import(args: argparse.Namespace) -> int:
             imp = Importer(qdb, client, rules=rules, batch=args.batch, checkpoint=args.checkpoint)
             if args.progress is not None:
                 imp.make_bar = lambda meter: Bar(meter, enabled=bool(args.progress))
-            s = imp.run(paths)
+            try:
+                s = imp.run(paths)
+            except KeyboardInterrupt:
+                done = imp.summary
+                print(
+                    f"已中断 interrupted: 已保存 kept {done.counted:,} 计入 counted, {done.refused:,} 拒绝 "
+                    "refused；再运行同一命令从这里继续 / run the same command again to go on from here",
+                    file=sys.stderr,
+                )
+                return 130
         _summary(s, qdb)
     for e in s.errors:
         print(f"错误 error: {e}", file=sys.stderr)

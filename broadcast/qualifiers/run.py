@@ -235,23 +235,28 @@ class Importer:
 
         buf: list[records.Raw] = []
         size = 0
-        for path in paths:
-            try:
-                for raw in records.read(path, meter):
-                    s.read += 1
-                    buf.append(raw)
-                    size += len(raw.text)
-                    if len(buf) >= self.batch or size >= BATCH_BYTES:
-                        ship(buf)
-                        buf, size = [], 0
-                        bar.update(s)
-            except records.SourceError as e:
-                s.errors.append(str(e))
-        if buf:
-            ship(buf)
-        for fut in done:
-            finished(fut)
-            bar.update(s)
+        try:
+            for path in paths:
+                try:
+                    for raw in records.read(path, meter):
+                        s.read += 1
+                        buf.append(raw)
+                        size += len(raw.text)
+                        if len(buf) >= self.batch or size >= BATCH_BYTES:
+                            ship(buf)
+                            buf, size = [], 0
+                            bar.update(s)
+                except records.SourceError as e:
+                    s.errors.append(str(e))
+            if buf:
+                ship(buf)
+            for fut in done:
+                finished(fut)
+                bar.update(s)
+        except KeyboardInterrupt:  # Ctrl-C: what finished is kept; the same command goes on from there
+            self._commit()
+            bar.close(s)
+            raise
         self._commit()
         self.qdb.finish_import(self._import_id)
         s.seconds = time.monotonic() - t0
