@@ -390,6 +390,30 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/core/test_text_policy.py::test_a_csv_with_a_broken_quote_is_refused_naming_the_row",),
         "a quote never closed swallows the rest of the roster into one name",
     ),
+    Mutant(
+        "qualifiers-other-preset-counted",
+        "broadcast/qualifiers/check.py",
+        "if outcome.rules != rules:",
+        "if False:",
+        ("tests/qualifiers/test_check.py::test_a_legal_game_of_another_preset_is_refused_by_rules",),
+        "a game of another preset counts on a board that scores one",
+    ),
+    Mutant(
+        "qualifiers-tie-not-shared",
+        "broadcast/qualifiers/board.py",
+        "r.tied = len(group) > 1",
+        "r.tied = False",
+        ("tests/qualifiers/test_board.py",),
+        "players level on every term of the key do not share their rank (并列)",
+    ),
+    Mutant(
+        "qualifiers-identity-of-a-prefix",
+        "broadcast/qualifiers/records.py",
+        "return hashlib.blake2b(data, digest_size=16, person=kind.encode()).digest()",
+        "return hashlib.blake2b(data[:64], digest_size=16).digest()",
+        ("tests/qualifiers/test_records.py",),
+        "two records with the same first bytes are one record: the second would count as already imported",
+    ),
 )
 
 

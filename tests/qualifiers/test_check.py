@@ -87,6 +87,28 @@ def test_bad_lines_and_bad_players_are_refusals_never_errors(pool: synthetic.Poo
     assert all(r.zh and r.en and r.zh != r.en for r in out.refused)
 
 
+def test_a_legal_game_of_another_preset_is_refused_by_rules() -> None:
+    """A board scores one preset (docs/rules.md G11.1 tv_match, G11.3 dagang): a legal dagang game is not
+    counted on a tv_match board, and counts on a dagang one."""
+    import random
+
+    from engine import gjn
+    from engine.deal import new_game
+
+    g = new_game("dagang", seed="q-dagang")
+    g.play_randomly(random.Random("q-dagang"))
+    text = "".join(f'[Id{s} "D{s}"]\n' for s in range(1, 7)) + gjn.write_game(g)
+    assert gjn.check(text)["ok"]
+    out = check_batch([_item(1, text, "gjn")], "tv_match")
+    assert not out.counted and [r.rule for r in out.refused] == ["rules"]
+    assert "dagang" in out.refused[0].en and "tv_match" in out.refused[0].zh
+    on_dagang = check_batch([_item(1, text, "gjn")], "dagang")
+    if gjn.check(text)["finish_order"]:
+        assert len(on_dagang.counted) == 1 and not on_dagang.refused
+    else:  # a 流局 counts on no board (G10.5)
+        assert [r.rule for r in on_dagang.refused] == ["G10.5"]
+
+
 def test_a_gjn_file_names_its_players_by_id_and_seat_tags(pool: synthetic.Pool) -> None:
     tags = "".join(f'[Id{s} "QL{s}"] [Seat{s} "张{s}"]\n' for s in range(1, 6)) + '[Seat6 "无编号"]\n'
     out = check_batch([_item(1, tags + pool.legal[2], "gjn")], "tv_match")

@@ -132,3 +132,14 @@ def test_a_damaged_zip_member_is_a_refusal_of_that_record(
     a, b = records.read(path)
     assert a.refusal is not None and a.refusal.rule == "archive" and a.where.endswith("crc.zip!a.gjn")
     assert b.refusal is None and b.text == texts[1]
+
+
+def test_records_differing_only_at_their_end_are_two_records(tmp_path: Path, pool: synthetic.Pool) -> None:
+    """The identity is the whole record's: a record and its copy with another last line are two."""
+    text = pool.legal[0]
+    other = text.rstrip("\n") + " ; the platform's note\n"
+    (tmp_path / "a.gjn").write_text(text, encoding="utf-8")
+    (tmp_path / "b.gjn").write_text(other, encoding="utf-8")
+    (tmp_path / "c.gjn").write_bytes(text.replace("\n", "\r\n").encode())  # CRLF: the same record
+    a, b, c = (next(iter(records.read(tmp_path / n))) for n in ("a.gjn", "b.gjn", "c.gjn"))
+    assert a.key != b.key and a.key == c.key
