@@ -91,11 +91,21 @@ class Bar:
             self.stream.flush()
 
 
+#: a LocalCluster's workers without the watching a long pure-Python task does not need: the statistical
+#: profiler (a stack sample every 10 ms), the system monitor every 0.5 s and its disk counters
+LEAN: dict[str, Any] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.system-monitor.disk": False,
+}
+
+
 @contextmanager
 def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
     """A Dask client: of a LocalCluster of ``workers`` processes (one thread each) on this machine, or of
     the cluster whose scheduler is at ``scheduler``. Closed (and the LocalCluster stopped) at the end."""
     dd: Any = importlib.import_module("dask.distributed")  # untyped: held as Any
+    dask: Any = importlib.import_module("dask")
     quiet = logging.CRITICAL
     for name in ("distributed", "tornado", "asyncio"):
         logging.getLogger(name).setLevel(quiet)
@@ -112,13 +122,15 @@ def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
                 where=scheduler,
             ) from None
     else:
-        cluster = dd.LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            silence_logs=quiet,
-        )
+        with dask.config.set(LEAN):  # the nannies hand the configuration to their workers
+            cluster = dd.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",  # this machine only
+                dashboard_address="127.0.0.1:0",  # no fixed port (another cluster may hold 8787)
+                silence_logs=quiet,
+            )
         client = dd.Client(cluster)
     try:
         yield client

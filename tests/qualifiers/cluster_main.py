@@ -17,7 +17,7 @@ def main() -> None:
         n_workers=int(sys.argv[1]) if len(sys.argv) > 1 else 2,
         threads_per_worker=1,
         processes=True,
-        dashboard_address=None,
+        dashboard_address="127.0.0.1:0",
         silence_logs=logging.CRITICAL,
     )
     print(cluster.scheduler_address, flush=True)
