@@ -96,7 +96,16 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
             align=ALIGN_CENTER,
             numeric=True,
         )
-        p.text(f"{n}·选手", str(r.get("name", "")) if r else "", 28, name_x, cy, bold=True, fit=(250, 42))
+        p.text(
+            f"{n}·选手",
+            str(r.get("name", "")) if r else "",
+            28,
+            name_x,
+            cy,
+            bold=True,
+            align=ALIGN_LEFT,
+            fit=(250, 42),
+        )
         p.text(
             f"{n}·编号",
             str(r.get("platform_id", "")) if r else "",
@@ -134,7 +143,7 @@ def paint(p: Painter, st: Mapping[str, Any]) -> None:
         str(board.get("spec", "")),
         18,
         rx,
-        y0 + ph - 34,
+        y0 + ph - 22,
         color="#aab1c8",
         align=ALIGN_RIGHT,
         fit=(rx - lx, 30),
