@@ -274,7 +274,7 @@ class SeasonLink:
 
     def start(self) -> SeasonLink:
         _LINKS[self.store] = self
-        self._unsubscribe = self.store.subscribe(lambda change: self.wake.set(), "season-link")
+        self._unsubscribe = self.store.subscribe(self._changed, "season-link")
         self._threads = [threading.Thread(target=self._pusher, name="season-push", daemon=True)]
         if self.follow:
             self._threads.append(threading.Thread(target=self._follower, name="season-follow", daemon=True))
@@ -303,6 +303,27 @@ class SeasonLink:
             time.sleep(0.02)
         return not _queued(self.store.state, uid)
 
+    def refresh(self) -> None:
+        """Bring the on-air 英雄榜 up to the season now (in the caller's thread): what a table does
+        before it closes, so that its board is the season's as it leaves it."""
+        with SeasonDB.open(self.target) as sdb:
+            self._refresh(sdb)
+
+    def _changed(self, change: Any) -> None:
+        """Every action on the table (in the thread that dispatched it): a game that just ended or a
+        match just decided is queued here and now, before that thread can start the next game — the
+        pusher, woken, may be busy with the last item or waiting for the season, and a game is on the
+        table only until the next one begins."""
+        try:
+            if self.auto and not self.stopping.is_set():
+                work = finished_work(self.store.state)
+                if "game" in work:
+                    queue_game(self.store)
+                if "final" in work:
+                    queue_final(self.store)
+        finally:
+            self.wake.set()
+
     # -- threads -------------------------------------------------------------------------------------
     def _pusher(self) -> None:
         sdb: SeasonDB | None = None
@@ -313,7 +334,7 @@ class SeasonLink:
             if self.stopping.is_set():
                 break
             try:
-                if self.auto:
+                if self.auto:  # what was finished before the link started (a table killed and restarted)
                     work = finished_work(self.store.state)
                     if "game" in work:
                         queue_game(self.store)

@@ -62,6 +62,15 @@ def main(args: argparse.Namespace) -> int:
         if left:
             print(f"{args.table}: {left} 项未被赛季确认 / not acknowledged by the season", file=sys.stderr)
             return 1
+        refused = store.state["season_push"]["refused"]
+        if refused:  # the season said no to something this table played: a person must look
+            print(
+                f"{args.table}: 赛季拒收 {refused['uid']}：{refused['zh']} / the season refused {refused['uid']}: "
+                f"{refused['en']} [{refused['rule']}]",
+                file=sys.stderr,
+            )
+            return 1
+        _retrying(link.refresh)  # the table's board: the season's as the table leaves it
         print(f"{args.table}: 全部存入赛季 all acknowledged by the season", flush=True)
         return 0
     finally:

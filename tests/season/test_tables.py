@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -143,3 +144,44 @@ def test_a_studio_board_follows_a_game_another_table_recorded(pg_url: str, tmp_p
         link.stop()
         store.close()
     assert os.path.exists(tmp_path / "studio.sqlite")
+
+
+def test_a_game_is_queued_when_it_ends_even_while_the_pusher_is_busy(
+    demo_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The two-tables test once lost a game: table 1's pusher was still pushing the last match (the
+    season just back after its kill -9) while the table ended game 1 of the next match and began game 2
+    — the pusher, looking afterwards, never saw the game over, and game 2 was refused (season has 0
+    games). A finished game is queued in the thread that ended it, before the next can begin."""
+    import broadcast.season.push as push
+    from broadcast.season.live import start_match
+    from tests.season.test_live import _pick, _play_game
+
+    busy, release = threading.Event(), threading.Event()
+    real_push = push.push_pending
+
+    def held(store, sdb):  # type: ignore[no-untyped-def]
+        busy.set()
+        release.wait(60)
+        return real_push(store, sdb)
+
+    monkeypatch.setattr(push, "push_pending", held)
+    store = open_store(demo_db)
+    link = SeasonLink(store, demo_db, follow=False).start()
+    try:
+        mid = start_match(store, demo_db, label="快手桌", **_pick(demo_db))
+        _play_game(store, 41)
+        busy.wait(60)  # the pusher holds game 1 (being pushed) ...
+        _play_game(store, 42)  # ... while the table plays game 2 to its end and at once ...
+        store.dispatch("game.new", {"seed": 43})  # ... begins game 3
+        queued = [p["uid"] for p in store.state["season_push"]["pending"]]
+        assert queued == [f"m{mid}/g1", f"m{mid}/g2"]
+        release.set()
+        assert link.wait_pushed(f"m{mid}/g2", 60)
+    finally:
+        release.set()
+        link.stop()
+        store.close()
+    with SeasonDB.open(demo_db) as sdb:
+        assert [g["uid"] for g in sdb.games(mid)] == [f"m{mid}/g1", f"m{mid}/g2"]
+    assert store.state["season_push"]["refused"] is None
