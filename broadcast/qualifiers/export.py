@@ -61,7 +61,5 @@ def export_board(qdb: QualifierDB, out: Path, *, spec: str | None = None, top: i
         )
     table = board_table(qdb, spec=spec, top=top)
     if fmt == "csv":
-        write_csv(table, out)
-    else:
-        write_xlsx([table], out)
-    return len(table.rows)
+        return write_csv(table, out)
+    return write_xlsx([table], out)

@@ -107,19 +107,15 @@ def leaderboard_payload(
     sponsor: str | None = None,
     as_of: str = "",
 ) -> dict[str, Any]:
-    """The ``leaderboard.set`` payload for a season's current 英雄榜 (top ``top`` rows)."""
+    """The ``leaderboard.set`` payload for a season's current 英雄榜 (top ``top`` rows: read from the
+    totals kept up to date, never a full ranking — :func:`~broadcast.season.rankings.compute` ``top``)."""
     s = sdb.season(season)
-    ranking = compute(sdb.conn, int(s["id"]), kind, spec=spec)
+    ranking = compute(sdb.conn, int(s["id"]), kind, spec=spec, top=top)
     if not as_of:
         # the last episode whose games the board counts: a final match, or a game saved in a match
         # still under way (the board counts every saved game)
-        row = sdb.conn.execute(
-            "SELECT MAX(e.number) FROM season_matches m JOIN season_episodes e ON e.id=m.episode_id "
-            "WHERE m.season_id=? AND (m.status='final' OR "
-            "EXISTS (SELECT 1 FROM season_games g WHERE g.match_id=m.id))",
-            (s["id"],),
-        ).fetchone()
-        as_of = f"第{row[0]}期后" if row and row[0] else ""
+        last = sdb.last_episode(int(s["id"]), with_games=True)
+        as_of = f"第{last}期后" if last else ""
     rows = [
         {
             "rank": r.rank,

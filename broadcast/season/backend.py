@@ -21,6 +21,7 @@ brings its tables up with ``migrate(conn, "qualifiers", SQLITE_SCRIPTS, POSTGRES
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sqlite3
 import threading
@@ -123,6 +124,9 @@ def _record_factory(cursor: Any) -> Any:
     return make
 
 
+_STREAMS = itertools.count(1)  # server-side cursors' names (one connection may hold several)
+
+
 @lru_cache(maxsize=1024)
 def _pg_sql(sql: str) -> str:
     """``?`` placeholders → ``%s`` (a literal ``%`` doubled). No season SQL has a ``?`` in a literal."""
@@ -168,6 +172,22 @@ class SeasonConn:
         if not params:  # no parameters: psycopg sends the text as it is (a `%` stays one)
             return self.raw.execute(sql)  # type: ignore[no-any-return]
         return self.raw.execute(_pg_sql(sql), params)  # type: ignore[no-any-return]
+
+    def stream(self, sql: str, params: Sequence[Any] = (), *, batch: int = 2000) -> Iterator[Any]:
+        """The rows of a query as they come, never all held at once: SQLite's cursor reads as it is
+        iterated; PostgreSQL's rows come through a server-side cursor, ``batch`` rows a round trip
+        (inside a read transaction, held until the last row or until the iterator is closed)."""
+        if self.dialect == "sqlite":
+            yield from self.raw.execute(sql, params)
+            return
+        with (
+            self._lock,
+            self.raw.transaction(),
+            self.raw.cursor(name=f"gouji_stream_{next(_STREAMS)}") as cur,
+        ):
+            cur.itersize = batch
+            cur.execute(_pg_sql(sql), params)
+            yield from cur
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         if self.dialect == "sqlite":

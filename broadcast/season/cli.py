@@ -398,7 +398,7 @@ def _prize(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
 
 
 def _leaderboard(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
-    ranking = compute(sdb.conn, int(season["id"]), args.kind, spec=args.spec)
+    ranking = compute(sdb.conn, int(season["id"]), args.kind, spec=args.spec, top=args.top)
     if args.json:
         print(
             json.dumps(

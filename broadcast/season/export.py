@@ -1,9 +1,16 @@
 """Post-show export: the 英雄榜 and episode results to CSV / XLSX / JSON, GJN records of an episode.
 
 CSV is written as UTF-8 with BOM (Excel in China opens it with the right characters). XLSX is written
-with openpyxl's write-only mode (fast for 10,000 rows): Chinese headers, a title line, bold header
-row with the show's colours, frozen panes, column widths and number formats. The PNG of the 英雄榜
-is in :mod:`broadcast.season.render`.
+with openpyxl's write-only mode: Chinese headers, a title line, bold header row with the show's
+colours, the top three on a gold band, frozen panes, column widths, a filter. The PNG of the 英雄榜 is
+in :mod:`broadcast.season.render`.
+
+Rows stream: a ranking comes from the database row by row (:func:`~broadcast.season.rankings.
+stream_ranking`) and goes to the file as it comes, CSV, XLSX and JSON alike (the 100,000 rows of a
+qualifier-sized season are never all held). In the XLSX the styled rows (title, header, podium) go
+through openpyxl's cells; the plain rows after them are handed to openpyxl's own sheet writer as
+SpreadsheetML text, a thousand rows at a time (:class:`_SheetWriter`) — openpyxl's per-cell path costs
+some 14 µs a cell, ten times the text's, and 100,000 rows × 10 columns must fit in seconds.
 """
 
 from __future__ import annotations
@@ -11,9 +18,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +31,7 @@ from broadcast.errors import GoujiError
 from broadcast.season.backend import Rec, SeasonConn
 from broadcast.season.model import SeasonDB, round_name
 from broadcast.season.progress import Progress
-from broadcast.season.rankings import Ranking, Row, rank_label
+from broadcast.season.rankings import Ranking, RankingStream, Row, rank_label
 
 FORMATS = ("csv", "xlsx", "json")
 
@@ -69,8 +78,15 @@ class Table:
     title: str
     headers: list[str]
     widths: list[int]
-    rows: list[list[Any]]
+    rows: Iterable[list[Any]]  # a list, or rows streamed once (then ``count`` says how many will come)
     keys: list[str]
+    count: int | None = None
+
+    @property
+    def total(self) -> int:
+        if self.count is not None:
+            return self.count
+        return len(self.rows) if isinstance(self.rows, Sequence) else 0
 
 
 def fmt_from(path: Path, fmt: str | None) -> str:
@@ -86,16 +102,20 @@ def fmt_from(path: Path, fmt: str | None) -> str:
 
 
 # -- tables ---------------------------------------------------------------------------------------
-def ranking_table(ranking: Ranking, season_title: str) -> Table:
+def ranking_table(ranking: Ranking | RankingStream, season_title: str) -> Table:
+    """The ranking as a sheet; its rows are made as they are written (a stream is read once)."""
     cols = PLAYER_COLUMNS if ranking.kind == "players" else TEAM_COLUMNS
     what = "选手" if ranking.kind == "players" else "队伍"
+    getters = [c[2] for c in cols]
+    count = ranking.count if isinstance(ranking, RankingStream) else len(ranking.rows)
     return Table(
         name=f"英雄榜（{what}）",
         title=f"{season_title} 英雄榜 · {what}排名（排名规则：{ranking.spec}）",
         headers=[c[1] for c in cols],
         widths=[c[3] for c in cols],
-        rows=[[c[2](r) for c in cols] for r in ranking.rows],
+        rows=([get(r) for get in getters] for r in ranking.rows),
         keys=[c[0] for c in cols],
+        count=count,
     )
 
 
@@ -264,17 +284,23 @@ def prizes_table(sdb: SeasonDB, season_id: int, episode_id: int | None, title: s
 
 
 # -- writers --------------------------------------------------------------------------------------
-def write_csv(table: Table, path: Path, progress: Progress | None = None) -> None:
+def write_csv(table: Table, path: Path, progress: Progress | None = None) -> int:
+    """The table as CSV (UTF-8 with BOM), row by row as they come; the number of rows written."""
+    n = 0
     with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8-sig", newline="") as f:
         w = csv.writer(f)
         w.writerow(table.headers)
         for row in table.rows:
             w.writerow(row)
+            n += 1
             if progress:
                 progress.advance()
+    return n
 
 
-def write_xlsx(tables: Sequence[Table], path: Path, progress: Progress | None = None) -> None:
+def write_xlsx(tables: Sequence[Table], path: Path, progress: Progress | None = None) -> int:
+    """The tables as the sheets of one workbook (openpyxl, write-only), rows as they come; the number of
+    data rows written."""
     from openpyxl import Workbook
     from openpyxl.cell import WriteOnlyCell
     from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
@@ -288,11 +314,13 @@ def write_xlsx(tables: Sequence[Table], path: Path, progress: Progress | None = 
     thin = Side(style="thin", color="D9B38C")
     border = Border(bottom=thin)
     center = Alignment(horizontal="center", vertical="center")
+    written = 0
     for table in tables:
         ws = wb.create_sheet(table.name[:31])
         for i, w in enumerate(table.widths, start=1):
             ws.column_dimensions[get_column_letter(i)].width = w
         ws.freeze_panes = "A3"
+        sheet = _SheetWriter.install(ws)
         t = WriteOnlyCell(ws, value=table.title)
         t.font = title_font
         ws.append([t])
@@ -302,46 +330,164 @@ def write_xlsx(tables: Sequence[Table], path: Path, progress: Progress | None = 
             c.font, c.fill, c.alignment, c.border = head_font, head_fill, center, border
             heads.append(c)
         ws.append(heads)
-        podium = table.name.startswith("英雄榜")
-        for n, row in enumerate(table.rows):
-            if podium and n < 3:  # the top three on a gold band
+        rows = iter(table.rows)
+        n = 0
+        if table.name.startswith("英雄榜"):  # the top three on a gold band
+            for row in islice(rows, 3):
                 cells = []
                 for v in row:
                     c = WriteOnlyCell(ws, value=v)
                     c.fill = gold_fill
                     cells.append(c)
                 ws.append(cells)
-            else:
-                ws.append(row)
-            if progress:
-                progress.advance()
-        if table.rows:
-            ws.auto_filter.ref = f"A2:{get_column_letter(len(table.headers))}{len(table.rows) + 2}"
+                n += 1
+                if progress:
+                    progress.advance()
+        n += sheet.write_plain(ws, rows, first=n + 3, progress=progress)
+        if n:
+            ws.auto_filter.ref = f"A2:{get_column_letter(len(table.headers))}{n + 2}"
+        written += n
     # built in memory, then written in one go: a full disk then fails on a plain write, instead of
     # inside openpyxl's zip writer (which leaves half-closed files behind that complain at exit)
     buf = io.BytesIO()
     wb.save(buf)
     with atomic_path(path) as tmp:
         tmp.write_bytes(buf.getvalue())
+    return written
+
+
+class _SheetWriter:
+    """openpyxl's write-only sheet writer (``WorksheetWriter``), its stream opened on a file we hold, so
+    that plain rows can be written into ``<sheetData>`` as SpreadsheetML text: openpyxl's own stream is
+    flushed first, then the text follows it in the same file. Everything else (the sheet's head, styled
+    cells, the filter, the workbook, the zip) is openpyxl's. Without lxml's flushable writer the rows go
+    through ``ws.append`` as usual."""
+
+    CHUNK = 1000  # rows per write
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    @classmethod
+    def install(cls, ws: Any) -> _SheetWriter:
+        """Give the write-only sheet ``ws`` (widths and panes set, nothing appended yet) this writer."""
+        from openpyxl.worksheet._writer import WorksheetWriter
+        from openpyxl.xml.constants import SHEET_MAIN_NS
+        from openpyxl.xml.functions import xmlfile
+
+        class Writer(WorksheetWriter):
+            handle: Any = None
+            stream: Any = None
+
+            def get_stream(self) -> Generator[Any, Any, None]:  # WorksheetWriter's, on a file we hold
+                with open(str(self.out), "wb") as fh, xmlfile(fh) as xf:
+                    self.handle, self.stream = fh, xf
+                    with xf.element("worksheet", xmlns=SHEET_MAIN_NS):
+                        try:
+                            while True:
+                                el = yield
+                                if el is True:
+                                    yield xf
+                                elif el is not None:
+                                    xf.write(el)
+                        except GeneratorExit:
+                            pass
+
+        ws._writer = Writer(ws)
+        ws._writer.write_top()
+        return cls(ws._writer)
+
+    def write_plain(
+        self, ws: Any, rows: Iterator[list[Any]], *, first: int, progress: Progress | None = None
+    ) -> int:
+        """Rows ``first``, ``first + 1`` … of the sheet (after its appended rows); how many were written."""
+        if not hasattr(self.writer.stream, "flush"):  # et_xmlfile: openpyxl's cells, as before
+            n = 0
+            for row in rows:
+                ws.append(row)
+                n += 1
+                if progress:
+                    progress.advance()
+            return n
+        from openpyxl.utils import get_column_letter
+
+        letters: list[str] = []
+        n = 0
+        while True:
+            chunk = list(islice(rows, self.CHUNK))
+            if not chunk:
+                return n
+            width = max(len(r) for r in chunk)
+            letters += [get_column_letter(i) for i in range(len(letters) + 1, width + 1)]
+            text = "".join(_row_xml(first + n + i, row, letters) for i, row in enumerate(chunk))
+            self.writer.stream.flush()
+            self.writer.handle.write(text.encode("utf-8"))
+            n += len(chunk)
+            if progress:
+                progress.advance(len(chunk))
+
+
+def _row_xml(number: int, values: Sequence[Any], letters: Sequence[str]) -> str:
+    cells = []
+    for col, v in zip(letters, values, strict=False):
+        if v is None or v == "":
+            continue
+        if isinstance(v, bool):
+            cells.append(f'<c r="{col}{number}" t="b"><v>{int(v)}</v></c>')
+        elif isinstance(v, int | float):
+            cells.append(f'<c r="{col}{number}" t="n"><v>{v!r}</v></c>')
+        else:
+            text = _XML_ILLEGAL.sub("", str(v))
+            space = ' xml:space="preserve"' if text != text.strip() else ""
+            cells.append(f'<c r="{col}{number}" t="inlineStr"><is><t{space}>{_escape(text)}</t></is></c>')
+    return f'<row r="{number}">{"".join(cells)}</row>'
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+_XML_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # not allowed in XML 1.0 (openpyxl refuses them)
 
 
 def write_json(obj: Any, path: Path) -> None:
     write_text(path, json.dumps(obj, ensure_ascii=False, indent=1, default=str) + "\n")
 
 
-def ranking_json(ranking: Ranking, season: Rec) -> dict[str, Any]:
+def _ranking_head(ranking: Ranking | RankingStream, season: Rec) -> dict[str, Any]:
     return {
         "season": season["name"],
         "title": season["title"],
         "kind": ranking.kind,
         "spec": ranking.spec,
         "generated": datetime.now().isoformat(timespec="seconds"),
-        "rows": [{**r.as_dict(), "rank_label": rank_label(r)} for r in ranking.rows],
     }
 
 
+def _json_row(r: Row) -> dict[str, Any]:
+    return {**r.as_dict(), "rank_label": rank_label(r)}
+
+
+def write_ranking_json(
+    ranking: Ranking | RankingStream, season: Rec, path: Path, progress: Progress | None = None
+) -> int:
+    """The ranking as JSON ({season, title, kind, spec, generated, rows: [{…, rank_label}]}), written row
+    by row as the rows come (one row a line); the number of rows written."""
+    head = json.dumps(_ranking_head(ranking, season), ensure_ascii=False, indent=1)
+    n = 0
+    with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8") as f:
+        f.write(head[: head.rindex("}")].rstrip() + ',\n "rows": [')
+        for r in ranking.rows:
+            f.write(("," if n else "") + "\n  " + json.dumps(_json_row(r), ensure_ascii=False, default=str))
+            n += 1
+            if progress:
+                progress.advance()
+        f.write("\n ]\n}\n")
+    return n
+
+
 def export_ranking(
-    ranking: Ranking,
+    ranking: Ranking | RankingStream,
     season: Rec,
     path: Path,
     fmt: str,
@@ -349,17 +495,17 @@ def export_ranking(
     quiet: bool = False,
     progress_enabled: bool | None = None,
 ) -> Path:
+    """The ranking to ``path`` as CSV, XLSX or JSON, its rows as they come (a stream is read once)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     table = ranking_table(ranking, season["title"])
     enabled = False if quiet else progress_enabled
-    with Progress(len(table.rows), f"导出英雄榜 {path.name}", enabled=enabled) as bar:
+    with Progress(table.total, f"导出英雄榜 {path.name}", enabled=enabled) as bar:
         if fmt == "csv":
             write_csv(table, path, bar)
         elif fmt == "xlsx":
             write_xlsx([table], path, bar)
         elif fmt == "json":
-            write_json(ranking_json(ranking, season), path)
-            bar.advance(len(table.rows))
+            write_ranking_json(ranking, season, path, bar)
         else:
             raise ExportError(
                 "export", f"英雄榜不能导出为 {fmt}", f"the leaderboard cannot be exported as {fmt}"
@@ -399,7 +545,7 @@ def export_results(
     if fmt == "xlsx":
         tables.append(placings_table(sdb.conn, sid, episode_id, f"{season['title']}{ep_label} 每局名次"))
         tables.append(prizes_table(sdb, sid, episode_id, f"{season['title']}{ep_label} 九宫格奖品"))
-    with Progress(sum(len(t.rows) for t in tables), f"导出成绩 {path.name}", enabled=enabled) as bar:
+    with Progress(sum(t.total for t in tables), f"导出成绩 {path.name}", enabled=enabled) as bar:
         if fmt == "csv":
             write_csv(tables[0], path, bar)
         elif fmt == "xlsx":

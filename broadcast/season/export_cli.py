@@ -17,7 +17,7 @@ from broadcast.season.backend import Rec
 from broadcast.season.clitools import add_db, db_must_exist, run, sponsor_from_placements
 from broadcast.season.export import export_ranking, export_records, export_results, fmt_from
 from broadcast.season.model import SeasonDB
-from broadcast.season.rankings import Kind, Ranking, compute
+from broadcast.season.rankings import Kind, Ranking, compute, stream_ranking
 from broadcast.season.render import render_leaderboard
 
 
@@ -70,12 +70,8 @@ def _png(sdb: SeasonDB, season: Rec, ranking: Ranking, out: Path, args: argparse
     if sponsor is None:
         sponsor = season["sponsor"]
         logo = logo or season["sponsor_logo"] or None
-    row = sdb.conn.execute(
-        "SELECT MAX(e.number) FROM season_matches m JOIN season_episodes e ON e.id=m.episode_id "
-        "WHERE m.season_id=? AND m.status='final'",
-        (season["id"],),
-    ).fetchone()
-    as_of = f"截至第{row[0]}期" if row and row[0] else "赛季开始前"
+    last = sdb.last_episode(int(season["id"]))
+    as_of = f"截至第{last}期" if last else "赛季开始前"
     what = "选手" if ranking.kind == "players" else "团体"
     footer = f"排名规则：{_spec_zh(ranking.spec, ranking.kind)}　·　并列者名次相同"
     return render_leaderboard(
@@ -114,12 +110,15 @@ def _main(args: argparse.Namespace) -> int:
         sid = int(season["id"])
         if args.what == "leaderboard":
             fmt = fmt_from(out, args.format)
-            ranking = compute(sdb.conn, sid, args.kind, spec=args.spec)
             if fmt == "png":
-                path = _png(sdb, season, ranking, out, args)
+                top = compute(sdb.conn, sid, args.kind, spec=args.spec, top=args.top)
+                path = _png(sdb, season, top, out, args)
+                count = len(top.rows[: args.top])
             else:
-                path = export_ranking(ranking, season, out, fmt, quiet=args.quiet)
-            print(f"英雄榜已导出 exported: {path} ({len(ranking.rows)} 行 rows)")
+                stream = stream_ranking(sdb.conn, sid, args.kind, spec=args.spec)
+                path = export_ranking(stream, season, out, fmt, quiet=args.quiet)
+                count = stream.count
+            print(f"英雄榜已导出 exported: {path} ({count} 行 rows)")
         elif args.what == "results":
             fmt = fmt_from(out, args.format)
             if fmt == "png":
@@ -137,11 +136,13 @@ def _main(args: argparse.Namespace) -> int:
             out.mkdir(parents=True, exist_ok=True)
             done = []
             for kind in ("players", "teams"):
-                ranking = compute(sdb.conn, sid, kind, spec=args.spec if kind == args.kind else None)
+                spec = args.spec if kind == args.kind else None
                 stem = f"英雄榜_{'选手' if kind == 'players' else '队伍'}_{tag}"
                 for fmt in ("csv", "xlsx", "json"):
-                    done.append(export_ranking(ranking, season, out / f"{stem}.{fmt}", fmt, quiet=args.quiet))
-                done.append(_png(sdb, season, ranking, out / f"{stem}.png", args))
+                    stream = stream_ranking(sdb.conn, sid, kind, spec=spec)
+                    done.append(export_ranking(stream, season, out / f"{stem}.{fmt}", fmt, quiet=args.quiet))
+                top = compute(sdb.conn, sid, kind, spec=spec, top=args.top)
+                done.append(_png(sdb, season, top, out / f"{stem}.png", args))
             for fmt in ("csv", "xlsx", "json"):
                 done.append(
                     export_results(sdb, season, eid, out / f"比赛结果_{tag}.{fmt}", fmt, quiet=args.quiet)

@@ -9,7 +9,15 @@ from typing import Any
 from broadcast.season import scoring
 from broadcast.season.backend import Rec
 from broadcast.season.texts import EVEN_SEATS, ODD_SEATS, SeasonError
-from broadcast.season.totals import Totals, add_to_totals
+from broadcast.season.totals import Totals
+
+
+def _replayed(gjn_text: str, filename: str) -> scoring.GameOutcome:
+    """The engine's replay of a record (refused: :class:`SeasonError` naming the clause)."""
+    try:
+        return scoring.check_record(gjn_text, filename)
+    except scoring.RecordRejected as e:
+        raise SeasonError(e.rule, "牌谱被规则引擎拒绝", f"record rejected by the engine: {e}") from None
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,20 @@ class Matches(Totals):
             (season_id, episode_id),
         ).fetchall()
 
+    def last_episode(self, season_id: int, *, with_games: bool = False) -> int | None:
+        """The number of the last episode with a final match — or, ``with_games``, with a match that is
+        final or has a game saved (None before the first): one look per episode at its matches' index,
+        not a scan of the season's matches."""
+        counted = "m.status='final'"
+        if with_games:
+            counted = f"({counted} OR EXISTS (SELECT 1 FROM season_games g WHERE g.match_id=m.id))"
+        row = self.conn.execute(
+            "SELECT MAX(e.number) FROM season_episodes e WHERE e.season_id=? AND EXISTS "
+            f"(SELECT 1 FROM season_matches m WHERE m.episode_id=e.id AND {counted})",
+            (season_id,),
+        ).fetchone()
+        return int(row[0]) if row and row[0] is not None else None
+
     def _open_match(self, match_id: int) -> Rec:
         m = self.match(match_id)
         if m["status"] == "final":
@@ -114,13 +136,21 @@ class Matches(Totals):
         return m
 
     def record_game(
-        self, match_id: int, gjn_text: str, *, filename: str = "", uid: str | None = None, number: int = 0
+        self,
+        match_id: int,
+        gjn_text: str,
+        *,
+        filename: str = "",
+        uid: str | None = None,
+        number: int = 0,
+        outcome: scoring.GameOutcome | None = None,
     ) -> int:
         """Replay ``gjn_text`` with the engine and store it as the match's next game.
 
         Refused (:class:`SeasonError` naming the clause) if the engine rejects the record, if the
         record's rules are not the season's, if its seat names disagree with the lineup, or if the
-        match rules (G11.2) allow no further game.
+        match rules (G11.2) allow no further game. ``outcome``: the engine's replay of ``gjn_text``, when
+        the caller has it already (:meth:`push_game` replays before its turn).
         """
         m = self._open_match(match_id)
         season = self.season(int(m["season_id"]))
@@ -149,10 +179,8 @@ class Matches(Totals):
                     "no further game: the match is decided",
                 )
         extra = number > regular
-        try:
-            outcome = scoring.check_record(gjn_text, filename or f"match{match_id}-game{number}.gjn")
-        except scoring.RecordRejected as e:
-            raise SeasonError(e.rule, "牌谱被规则引擎拒绝", f"record rejected by the engine: {e}") from None
+        if outcome is None:
+            outcome = _replayed(gjn_text, filename or f"match{match_id}-game{number}.gjn")
         if outcome.rules and outcome.rules != season["rules"]:
             raise SeasonError(
                 "Rules",
@@ -198,8 +226,7 @@ class Matches(Totals):
                 "place, points, opened) VALUES(?,?,?,?,?,?,?,?,?)",
                 seat_rows,
             )
-            add_to_totals(c, seat_rows)
-            self.game_counted(int(m["season_id"]), seat_rows)
+            self.count_game(int(m["season_id"]), seat_rows)
             c.execute("UPDATE season_matches SET status='playing' WHERE id=?", (match_id,))
             return gid
 
@@ -222,16 +249,14 @@ class Matches(Totals):
             raise SeasonError("G11.2", "请写明处罚原因", "give the reason")
         col = "penalty_a" if team_id == m["team_a"] else "penalty_b"
         with self.transaction() as c:
+            self.changed(int(m["season_id"]))  # the season's writes take turns: the season's row first
             new_id = c.insert(
                 "INSERT INTO season_penalties(match_id, team_id, player_id, game_number, reason, "
                 "points, uid) VALUES(?,?,?,?,?,?,?)",
                 (match_id, team_id, player_id, game_number, reason.strip(), points, uid),
             )
-            self.changed(int(m["season_id"]))
             c.execute(f"UPDATE season_matches SET {col}={col}+? WHERE id=?", (points, match_id))
-            c.execute(
-                "UPDATE season_team_totals SET penalties=penalties+? WHERE team_id=?", (points, team_id)
-            )
+            self.count_penalty(int(m["season_id"]), team_id, points)
             return new_id
 
     def penalties(self, match_id: int) -> list[Rec]:
@@ -286,6 +311,7 @@ class Matches(Totals):
         winner = m["team_a"] if decision.winner == "a" else m["team_b"]
         loser = m["team_b"] if decision.winner == "a" else m["team_a"]
         with self.transaction() as c:
+            self.changed(int(m["season_id"]))  # the season's row first (as every write of the season)
             c.execute(
                 "UPDATE season_matches SET status='final', score_a=?, score_b=?, winner=?, decided_by=?, "
                 "lots_seed=? WHERE id=?",
@@ -298,13 +324,7 @@ class Matches(Totals):
                     match_id,
                 ),
             )
-            c.execute(
-                "UPDATE season_team_totals SET matches=matches+1, wins=wins+1 WHERE team_id=?", (winner,)
-            )
-            c.execute(
-                "UPDATE season_team_totals SET matches=matches+1, losses=losses+1 WHERE team_id=?", (loser,)
-            )
-            self.match_counted(int(m["season_id"]), (winner, loser))
+            self.count_result(int(m["season_id"]), winner, loser)
         return MatchResult(
             match_id,
             decision.score_a,
@@ -323,6 +343,11 @@ class Matches(Totals):
         ``uid`` is not stored again — its id is returned. One transaction, taken in turn with the other
         tables of the season (:meth:`changed`)."""
         m = self.match(match_id)
+        row = self.conn.execute("SELECT id FROM season_games WHERE uid=?", (uid,)).fetchone()
+        if row is not None:  # acknowledged before (a uid stored stays): nothing to wait for
+            return int(row[0])
+        filename = f"第{game_no}局.gjn"
+        outcome = _replayed(gjn_text, filename)  # the engine's replay, before the season's turn is taken
         with self.transaction():
             self.changed(int(m["season_id"]))
             row = self.conn.execute("SELECT id FROM season_games WHERE uid=?", (uid,)).fetchone()
@@ -336,7 +361,7 @@ class Matches(Totals):
                 return int(row[0])
             self._push_penalties(match_id, penalties)
             return self.record_game(
-                match_id, gjn_text, filename=f"第{game_no}局.gjn", uid=uid, number=game_no
+                match_id, gjn_text, filename=filename, uid=uid, number=game_no, outcome=outcome
             )
 
     def push_final(

@@ -21,6 +21,9 @@ v2: ``uid`` (a table's own id of a match, a game, a penalty: pushing it again is
 each player/team inside its tie group, kept up to date for the season's ranking spec named in
 ``h2h_players`` / ``h2h_teams``) and the index the on-air top N is read from.
 
+v3: a team's matches by either side (the head-to-head of the teams a result moved is counted from
+their own matches, not from the season's).
+
 Never edit a shipped migration: append a new one (to both lists).
 """
 
@@ -189,6 +192,11 @@ SQLITE: list[str] = [
     CREATE INDEX season_player_totals_rank
         ON season_player_totals(season_id, points DESC, firsts DESC, lasts, h2h DESC);
     """,
+    # v3 -----------------------------------------------------------------------------------------
+    """
+    CREATE INDEX season_matches_team_a ON season_matches(team_a);
+    CREATE INDEX season_matches_team_b ON season_matches(team_b);
+    """,
 ]
 MIGRATIONS = SQLITE  # the name core.db's callers knew
 
@@ -338,4 +346,5 @@ POSTGRESQL: list[str] = [
     CREATE INDEX season_team_totals_season ON season_team_totals(season_id);
     """,
     SQLITE[1],  # v2: the same statements on both
+    SQLITE[2],  # v3
 ]

@@ -11,11 +11,20 @@ group; more is better. ``name`` (ordered as GB18030 bytes, i.e. by pinyin for th
 and ``id`` only order rows for display: rows equal on every other term share one rank number and
 are shown as 并列 (tied). The registration id is always the final tie-breaker, so the order is
 stable and deterministic.
+
+At scale (100,000 players, a million games) the ranking is not computed, it is read: the totals are kept
+up to date in the transaction of every game (``totals.py``), and so is each row's ``h2h`` for the
+season's own spec (the score inside its tie group, ``season_*_totals.h2h``; the spec it holds for is in
+``season_seasons.h2h_players`` / ``h2h_teams``). The database then orders the rows (``ORDER BY`` over the
+totals, an index for the default key) and they stream out (:func:`ranked`, :func:`stream_ranking`); the
+top N reads N rows and the rest of the tie group at the boundary (:func:`compute` with ``top``). Only
+what cannot be read so falls back to computing in memory as before (:func:`rank_rows`): a spec with
+``avg`` (a quotient, compared in Python), or an ``h2h`` spec other than the one kept up to date.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -267,6 +276,89 @@ def team_rows(conn: SeasonConn, season_id: int, *, materialised: bool = True) ->
     return out
 
 
+# -- the totals as rows and as SQL (the kept-up-to-date ranking) ----------------------------------
+TOTALS_TABLE: dict[str, tuple[str, str]] = {
+    "players": ("season_player_totals", "player_id"),
+    "teams": ("season_team_totals", "team_id"),
+}
+TOTALS_COLUMNS: dict[str, tuple[str, ...]] = {
+    "players": ("games", "points", "firsts", "seconds", "lasts", "quan_san", "opened"),
+    "teams": ("matches", "wins", "losses", "points", "penalties", "games", "firsts", "lasts"),
+}
+# a field of the ranking key as SQL over the totals row ``x`` (``avg`` is a quotient: not ordered in SQL)
+FIELD_SQL: dict[str, dict[str, str]] = {
+    "players": {f: f"x.{f}" for f in (*TOTALS_COLUMNS["players"], "h2h")},
+    "teams": {
+        **{f: f"x.{f}" for f in (*TOTALS_COLUMNS["teams"], "h2h")},
+        "points": "(x.points - x.penalties)",
+        "game_points": "x.points",
+    },
+}
+# the rows of a ranking: active ones have played (players) or played or finished a match (teams)
+ACTIVE_SQL = {"players": " AND x.games > 0", "teams": " AND (x.games > 0 OR x.matches > 0)"}
+# (the columns of a ranking's row, the rest of its query): 13 columns, then the key's values
+_ROWS_SQL = {
+    "players": (
+        "x.player_id, p.name, p.photo, COALESCE(t.name,''), COALESCE(t.color,''), "
+        "x.games, x.points, x.firsts, x.seconds, x.lasts, x.quan_san, x.opened, x.h2h",
+        " FROM season_player_totals x JOIN season_players p ON p.id=x.player_id "
+        "LEFT JOIN season_teams t ON t.id=p.team_id WHERE x.season_id=?",
+    ),
+    "teams": (
+        "x.team_id, t.name, t.color, t.sponsor, x.matches, x.wins, x.losses, x.points, x.penalties, "
+        "x.games, x.firsts, x.lasts, x.h2h",
+        " FROM season_team_totals x JOIN season_teams t ON t.id=x.team_id WHERE x.season_id=?",
+    ),
+}
+_KEY_AT = 13
+
+
+def totals_row(kind: str, rid: int, values: Sequence[int]) -> Row:
+    """A row of bare totals (``TOTALS_COLUMNS[kind]`` in order): what the ranking key is read from."""
+    if kind == "players":
+        games, points, firsts, seconds, lasts, quan_san, opened = values
+        return Row(
+            id=rid,
+            name="",
+            games=games,
+            points=points,
+            firsts=firsts,
+            seconds=seconds,
+            lasts=lasts,
+            quan_san=quan_san,
+            opened=opened,
+        )
+    matches, wins, losses, points, penalties, games, firsts, lasts = values
+    return Row(
+        id=rid,
+        name="",
+        matches=matches,
+        wins=wins,
+        losses=losses,
+        game_points=points,
+        penalties=penalties,
+        points=points - penalties,
+        games=games,
+        firsts=firsts,
+        lasts=lasts,
+    )
+
+
+def h2h_fields(terms: Sequence[Term]) -> list[str] | None:
+    """The fields that make a tie group for ``h2h`` (the rank terms before it), or None without ``h2h``."""
+    before: list[str] = []
+    for t in terms:
+        if t.field == "h2h":
+            return before
+        if t.field not in ORDER_ONLY:
+            before.append(t.field)
+    return None
+
+
+def group_key(row: Row, fields: Sequence[str]) -> tuple[Any, ...]:
+    return tuple(getattr(row, f) for f in fields)
+
+
 # -- head-to-head ---------------------------------------------------------------------------------
 H2H = Callable[[Sequence[Sequence[int]]], dict[int, int]]
 
@@ -378,8 +470,20 @@ def compute(
     spec: str | None = None,
     materialised: bool = True,
     active_only: bool = True,
+    top: int | None = None,
+    fast: bool = True,
 ) -> Ranking:
-    """The season's ranking of ``kind``. ``active_only`` leaves out players/teams with no game yet."""
+    """The season's ranking of ``kind``. ``active_only`` leaves out players/teams with no game yet.
+
+    Read in the database's order from the totals kept up to date (:func:`ranked`) when it can be, else
+    computed in memory (``fast=False``, ``materialised=False``: from the totals / from the games, as the
+    old way and the check of the new). ``top``: at least the first ``top`` rows (the whole tie group at
+    the boundary), read without the rest."""
+    if materialised and fast:
+        terms = ordered_terms(conn, season_id, kind, spec)
+        if terms is not None:
+            rows = list(ranked(conn, season_id, kind, terms, top=top, active_only=active_only))
+            return Ranking(kind, season_id, spec_text(terms), rows)
     terms = parse_spec(spec or season_spec(conn, season_id, kind), kind)
     if kind == "players":
         rows = player_rows(conn, season_id, materialised=materialised)
@@ -395,6 +499,186 @@ def compute(
     if active_only:
         rows = [r for r in rows if r.games or r.matches]
     return Ranking(kind, season_id, spec_text(terms), rank_rows(rows, terms, h2h))
+
+
+# -- the ranking read in the database's order -------------------------------------------------------
+def kept_spec(conn: SeasonConn, season_id: int, kind: Kind) -> tuple[str, str]:
+    """(the season's spec, the spec the ``h2h`` column is kept for: '' when none yet)."""
+    row = conn.execute(
+        f"SELECT ranking_{kind}, h2h_{kind} FROM season_seasons WHERE id=?", (season_id,)
+    ).fetchone()
+    if row is None:
+        return DEFAULT_SPECS[kind], ""
+    return (str(row[0]) or DEFAULT_SPECS[kind]), str(row[1])
+
+
+def ordered_terms(conn: SeasonConn, season_id: int, kind: Kind, spec: str | None = None) -> list[Term] | None:
+    """The terms of ``spec`` (default: the season's) when the database can order the rows by them: no
+    ``avg``, and ``h2h`` only as kept up to date for the season's spec. None: compute in memory."""
+    season, kept = kept_spec(conn, season_id, kind)
+    terms = parse_spec(spec or season, kind)
+    fields = {t.field for t in terms}
+    if "avg" in fields or ("h2h" in fields and kept != spec_text(terms)):
+        return None
+    return terms
+
+
+def _row_of(kind: str, r: Any, with_h2h: bool) -> Row:
+    """A ranking's row from its query's columns (positional: 100,000 of them are made per ranking)."""
+    h2h = r[12] if with_h2h else 0
+    if kind == "players":  # id, name, team, team_color, games, points, firsts, seconds, lasts, quan_san, …
+        return Row(
+            r[0],
+            r[1],
+            r[3],
+            r[4],
+            r[5],
+            r[6],
+            r[7],
+            r[8],
+            r[9],
+            r[10],
+            r[11],
+            0,
+            0,
+            0,
+            0,
+            0,
+            "",
+            r[2],
+            0,
+            False,
+            h2h,
+        )
+    # … opened, matches, wins, losses, game_points, penalties, sponsor, photo, rank, tied, h2h
+    return Row(
+        r[0],
+        r[1],
+        r[1],
+        r[2],
+        r[9],
+        r[7] - r[8],
+        r[10],
+        0,
+        r[11],
+        0,
+        0,
+        r[4],
+        r[5],
+        r[6],
+        r[7],
+        r[8],
+        r[3],
+        "",
+        0,
+        False,
+        h2h,
+    )
+
+
+def ranked(
+    conn: SeasonConn,
+    season_id: int,
+    kind: Kind,
+    terms: Sequence[Term],
+    *,
+    top: int | None = None,
+    active_only: bool = True,
+) -> Iterator[Row]:
+    """The rows in ranking order, numbered, as the database orders them (``terms`` from
+    :func:`ordered_terms`): every row streamed, or the first ``top`` and the rest of the tie group at the
+    boundary. A tie group is held only while it is numbered (1, 1, 3: rows equal on every rank term share
+    the rank of the first of them)."""
+    rank_terms = [t for t in terms if t.field not in ORDER_ONLY]
+    order_terms = [t for t in terms if t.field in ORDER_ONLY]
+    exprs = [FIELD_SQL[kind][t.field] for t in rank_terms]
+    width = len(exprs)
+    columns, tail = _ROWS_SQL[kind]
+    select = f"SELECT {columns}{''.join(f', {e}' for e in exprs)}{tail}" + (
+        ACTIVE_SQL[kind] if active_only else ""
+    )
+    order = ", ".join(f"{e} {'DESC' if t.desc else 'ASC'}" for e, t in zip(exprs, rank_terms, strict=True))
+    sql = select + (f" ORDER BY {order}" if order else "")
+    with_h2h = any(t.field == "h2h" for t in rank_terms)
+    rows: Iterable[Any]
+    if top is None:
+        rows = conn.stream(sql, (season_id,))
+    else:
+        first = conn.execute(sql + " LIMIT ?", (season_id, top)).fetchall()
+        rows = first
+        if len(first) == top and top > 0:  # the rest of the tie group at the boundary
+            edge = tuple(first[-1][_KEY_AT : _KEY_AT + width])
+            rest = conn.execute(select + "".join(f" AND {e}=?" for e in exprs), (season_id, *edge)).fetchall()
+            rows = [r for r in first if tuple(r[_KEY_AT : _KEY_AT + width]) != edge] + rest
+    group: list[Row] = []
+    group_key_: Any = None
+    done = 0
+    end = _KEY_AT + width
+    for r in rows:
+        key = r[_KEY_AT:end]  # a tuple (sqlite3.Row and Record slice to one)
+        if key != group_key_ and group:
+            if len(group) == 1:  # most rows: alone on their values
+                group[0].rank = done + 1
+                yield group[0]
+                done += 1
+            else:
+                yield from _numbered(group, done, order_terms)
+                done += len(group)
+            group = []
+            if top is not None and done >= top:
+                return
+        group_key_ = key
+        group.append(_row_of(kind, r, with_h2h))
+    if group:
+        yield from _numbered(group, done, order_terms)
+
+
+def _numbered(group: list[Row], before: int, order_terms: Sequence[Term]) -> list[Row]:
+    """One tie group: ordered for display by the order-only terms (name, id), one rank number."""
+    if len(group) == 1:
+        group[0].rank = before + 1
+        return group
+    for t in reversed(order_terms):  # stable multi-key sort, last key first
+        if t.field == "name":
+            group.sort(key=lambda r: _name_key(r.name), reverse=t.desc)
+        else:
+            group.sort(key=lambda r: r.id, reverse=t.desc)
+    for r in group:
+        r.rank = before + 1
+        r.tied = len(group) > 1
+    return group
+
+
+def count_rows(conn: SeasonConn, season_id: int, kind: Kind, *, active_only: bool = True) -> int:
+    table, _ = TOTALS_TABLE[kind]
+    row = conn.execute(
+        f"SELECT COUNT(*) FROM {table} x WHERE x.season_id=?" + (ACTIVE_SQL[kind] if active_only else ""),
+        (season_id,),
+    ).fetchone()
+    return int(row[0])
+
+
+@dataclass
+class RankingStream:
+    """A ranking read once, row by row (the exports): ``count`` rows will come."""
+
+    kind: Kind
+    season_id: int
+    spec: str
+    rows: Iterator[Row]
+    count: int
+
+
+def stream_ranking(
+    conn: SeasonConn, season_id: int, kind: Kind = "players", *, spec: str | None = None
+) -> RankingStream:
+    """The whole ranking as a stream (the database orders it; a spec it cannot order is computed first)."""
+    terms = ordered_terms(conn, season_id, kind, spec)
+    if terms is None:
+        whole = compute(conn, season_id, kind, spec=spec)
+        return RankingStream(kind, season_id, whole.spec, iter(whole.rows), len(whole.rows))
+    count = count_rows(conn, season_id, kind)
+    return RankingStream(kind, season_id, spec_text(terms), ranked(conn, season_id, kind, terms), count)
 
 
 def rank_label(row: Row) -> str:

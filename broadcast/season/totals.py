@@ -1,32 +1,134 @@
-"""The materialised totals of players and teams (updated in the transaction of every game, penalty and
-result; rebuilt from the normalised rows by :meth:`Totals.rebuild_totals`): one layer of
-:class:`~broadcast.season.model.SeasonDB`."""
+"""The materialised totals of players and teams, and their head-to-head scores: what the 英雄榜 is read
+from (one layer of :class:`~broadcast.season.model.SeasonDB`).
+
+The totals are updated in the transaction of every game, penalty and result; so is ``h2h``, each row's
+head-to-head score inside its tie group for the season's ranking spec (the spec it holds for is kept in
+``season_seasons.h2h_players`` / ``h2h_teams``), so that the database can order the ranking by it
+(:func:`broadcast.season.rankings.ranked`). Only what the change moved is touched:
+
+* the rows of the change (the game's six players and two teams; a result's two teams) get their totals
+  and their score inside their new group, counted from their own games (matches, for teams);
+* a row they left or joined gains or loses what it scored against them (one query over the moved rows'
+  games; a row not in the change scored nothing new, so nothing else moves).
+
+A row's score is the number of games in which it finished ahead of another member of its group (teams:
+matches won against one), as :func:`~broadcast.season.rankings.rank_rows` counts it; alone in its group it
+is 0. Changed spec, an older database (no spec kept yet) or :meth:`Totals.rebuild_totals`: every score is
+counted again at once (:meth:`Totals.rebuild_h2h`). Writes to the totals take turns per season
+(:meth:`~broadcast.season.store.SeasonStore.changed` first): a score is always counted on committed groups.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from broadcast.season.backend import SeasonConn
-from broadcast.season.rankings import PLAYER_AGG_SQL, TEAM_TOTALS_SQL
+from broadcast.season.rankings import (
+    DEFAULT_SPECS,
+    PLAYER_AGG_SQL,
+    TEAM_TOTALS_SQL,
+    TOTALS_COLUMNS,
+    TOTALS_TABLE,
+    Kind,
+    Row,
+    _h2h_players,
+    _h2h_teams,
+    group_key,
+    h2h_fields,
+    parse_spec,
+    spec_text,
+    totals_row,
+)
 from broadcast.season.roster import Roster
+
+KINDS: tuple[Kind, ...] = ("players", "teams")
+
+# the moved rows' head-to-head pairs: (moved row, other row, games it finished ahead, games behind),
+# then the other row's totals (TOTALS_COLUMNS) — one query over the moved rows' own games / matches
+_PAIRS_SQL: dict[str, str] = {
+    "players": (
+        "WITH p AS (SELECT a.player_id AS x, b.player_id AS z, "
+        "SUM(CASE WHEN COALESCE(a.place, 99) < COALESCE(b.place, 99) THEN 1 ELSE 0 END) AS ahead, "
+        "SUM(CASE WHEN COALESCE(b.place, 99) < COALESCE(a.place, 99) THEN 1 ELSE 0 END) AS behind "
+        "FROM season_game_seats a JOIN season_game_seats b ON b.game_id=a.game_id AND b.seat<>a.seat "
+        "WHERE a.player_id IN ({ids}) GROUP BY a.player_id, b.player_id) "
+        "SELECT p.x, p.z, p.ahead, p.behind, "
+        + ", ".join(f"t.{c}" for c in TOTALS_COLUMNS["players"])
+        + " FROM p JOIN season_player_totals t ON t.player_id=p.z"
+    ),
+    "teams": (
+        "WITH s AS (SELECT team_a AS x, team_b AS z, winner FROM season_matches "
+        "   WHERE status='final' AND winner IS NOT NULL AND team_a IN ({ids}) "
+        "   UNION ALL SELECT team_b, team_a, winner FROM season_matches "
+        "   WHERE status='final' AND winner IS NOT NULL AND team_b IN ({ids})), "
+        "p AS (SELECT x, z, SUM(CASE WHEN winner=x THEN 1 ELSE 0 END) AS ahead, "
+        "   SUM(CASE WHEN winner=z THEN 1 ELSE 0 END) AS behind FROM s GROUP BY x, z) "
+        "SELECT p.x, p.z, p.ahead, p.behind, "
+        + ", ".join(f"t.{c}" for c in TOTALS_COLUMNS["teams"])
+        + " FROM p JOIN season_team_totals t ON t.team_id=p.z"
+    ),
+}
 
 
 class Totals(Roster):
-    """The totals the 英雄榜 is read from."""
+    """The totals and head-to-head scores the 英雄榜 is read from."""
 
-    def game_counted(self, season_id: int, seat_rows: Sequence[tuple[Any, ...]]) -> None:
-        """Inside the transaction that stored a game (its seat rows added to the totals): the season
-        moves on (studios following it are told)."""
-        self.changed(season_id)
+    # -- the changes ---------------------------------------------------------------------------------
+    def count_game(self, season_id: int, seat_rows: Sequence[tuple[Any, ...]]) -> None:
+        """Inside the transaction that stored a game: its seat rows (game, seat, season, player, team,
+        title, place, points, opened) added to the totals, the groups they moved kept in order."""
+        c = self.conn
+        self.changed(season_id)  # first: the groups are read with every other table's writes committed
+        players = [int(r[3]) for r in seat_rows]
+        teams = sorted({int(r[4]) for r in seat_rows})
+        before = {"players": self._rows(c, "players", players), "teams": self._rows(c, "teams", teams)}
+        add_to_totals(c, seat_rows)
+        for kind in KINDS:
+            self._regroup(season_id, kind, before[kind])
 
-    def match_counted(self, season_id: int, teams: Sequence[int]) -> None:
-        """Inside the transaction that made a match final (its teams' wins and losses counted)."""
+    def count_result(self, season_id: int, winner: int, loser: int) -> None:
+        """Inside the transaction that made a match final (after its status was written)."""
+        c = self.conn
         self.changed(season_id)
+        before = self._rows(c, "teams", [winner, loser])
+        c.execute("UPDATE season_team_totals SET matches=matches+1, wins=wins+1 WHERE team_id=?", (winner,))
+        c.execute(
+            "UPDATE season_team_totals SET matches=matches+1, losses=losses+1 WHERE team_id=?", (loser,)
+        )
+        self._regroup(season_id, "teams", before)
+
+    def count_penalty(self, season_id: int, team_id: int, points: int) -> None:
+        """Inside the transaction that stored a penalty: ``points`` off the team's net points."""
+        c = self.conn
+        self.changed(season_id)
+        before = self._rows(c, "teams", [team_id])
+        c.execute("UPDATE season_team_totals SET penalties=penalties+? WHERE team_id=?", (points, team_id))
+        self._regroup(season_id, "teams", before)
+
+    def create_season(self, name: str, **fields: str) -> int:
+        """As :meth:`Roster.create_season`; nobody has played yet, so every head-to-head score is 0 and
+        holds for the season's spec at once."""
+        with self.transaction() as c:
+            sid = super().create_season(name, **fields)
+            for kind in KINDS:
+                spec = spec_text(parse_spec(self._season_spec(c, sid, kind), kind))
+                c.execute(f"UPDATE season_seasons SET h2h_{kind}=? WHERE id=?", (spec, sid))
+            return sid
+
+    def update_season(self, season_id: int, **fields: str) -> None:
+        """As :meth:`Roster.update_season`; a new ranking spec has its head-to-head scores counted anew."""
+        with self.transaction():
+            super().update_season(season_id, **fields)
+            for kind in KINDS:
+                if f"ranking_{kind}" in fields:
+                    self.rebuild_h2h(season_id, kind)
 
     # -- materialised totals ---------------------------------------------------------------------
     def rebuild_totals(self, season_id: int) -> None:
-        """Recompute the materialised totals from the normalised rows (repair / verification)."""
+        """Recompute the materialised totals and the head-to-head scores from the normalised rows
+        (repair / verification)."""
         with self.transaction() as c:
             c.execute("DELETE FROM season_player_totals WHERE season_id=?", (season_id,))
             c.execute(
@@ -47,6 +149,104 @@ class Totals(Roster):
                 "FROM team_totals",
                 (season_id,) * 5,
             )
+            for kind in KINDS:
+                self.rebuild_h2h(season_id, kind)
+
+    # -- head-to-head ----------------------------------------------------------------------------------
+    def rebuild_h2h(self, season_id: int, kind: Kind) -> None:
+        """Every row's head-to-head score counted again for the season's spec (and that spec noted)."""
+        with self.transaction() as c:
+            terms = parse_spec(self._season_spec(c, season_id, kind), kind)
+            fields = h2h_fields(terms)
+            table, id_col = TOTALS_TABLE[kind]
+            scores: dict[int, int] = {}
+            if fields is not None:
+                groups: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+                for row in self._season_rows(c, season_id, kind):
+                    groups[group_key(row, fields)].append(row.id)
+                tied = [g for g in groups.values() if len(g) > 1]
+                if tied:
+                    count = _h2h_players if kind == "players" else _h2h_teams
+                    scores = {k: v for k, v in count(c, season_id, tied).items() if v}
+            c.execute(f"UPDATE {table} SET h2h=0 WHERE season_id=? AND h2h<>0", (season_id,))
+            c.executemany(f"UPDATE {table} SET h2h=? WHERE {id_col}=?", [(v, k) for k, v in scores.items()])
+            c.execute(f"UPDATE season_seasons SET h2h_{kind}=? WHERE id=?", (spec_text(terms), season_id))
+
+    def _regroup(self, season_id: int, kind: Kind, before: dict[int, Row]) -> None:
+        """After the rows ``before`` (their totals as they were) moved: their scores counted in their new
+        groups, and the rows of the groups they left or joined given or taken what they scored against
+        them (see the module's doc)."""
+        c = self.conn
+        spec = self._season_spec(c, season_id, kind)
+        terms = parse_spec(spec, kind)
+        kept = c.execute(f"SELECT h2h_{kind} FROM season_seasons WHERE id=?", (season_id,)).fetchone()
+        if kept is None or str(kept[0]) != spec_text(terms):
+            self.rebuild_h2h(season_id, kind)  # an older database, or a spec not counted yet
+            return
+        fields = h2h_fields(terms)
+        if fields is None or not before:
+            return
+        after = self._rows(c, kind, list(before))
+        old = {x: group_key(r, fields) for x, r in before.items()}
+        new = {x: group_key(r, fields) for x, r in after.items()}
+        score = dict.fromkeys(before, 0)
+        delta: dict[int, int] = defaultdict(int)
+        marks = ",".join("?" * len(before))
+        ids = list(before)
+        sql = _PAIRS_SQL[kind].replace("{ids}", marks)
+        width = len(TOTALS_COLUMNS[kind])
+        for r in c.execute(sql, ids * sql.count(marks)).fetchall():
+            x, z, ahead, behind = int(r[0]), int(r[1]), int(r[2]), int(r[3])
+            kz = new[z] if z in new else group_key(totals_row(kind, z, r[4 : 4 + width]), fields)
+            if kz == new[x]:
+                score[x] += ahead
+            if z not in new and old[x] != new[x]:  # z stayed where it was; x left or joined its group
+                if kz == old[x]:
+                    delta[z] -= behind
+                elif kz == new[x]:
+                    delta[z] += behind
+        table, id_col = TOTALS_TABLE[kind]
+        c.executemany(
+            f"UPDATE {table} SET h2h=? WHERE {id_col}=?",
+            [(v, x) for x, v in score.items() if v != after[x].h2h],
+        )
+        c.executemany(
+            f"UPDATE {table} SET h2h=h2h+? WHERE {id_col}=?", [(d, z) for z, d in delta.items() if d]
+        )
+
+    # -- reading the totals ---------------------------------------------------------------------------
+    @staticmethod
+    def _season_spec(c: SeasonConn, season_id: int, kind: Kind) -> str:
+        row = c.execute(f"SELECT ranking_{kind} FROM season_seasons WHERE id=?", (season_id,)).fetchone()
+        return str(row[0]) if row and row[0] else DEFAULT_SPECS[kind]
+
+    @staticmethod
+    def _rows(c: SeasonConn, kind: Kind, ids: Iterable[int]) -> dict[int, Row]:
+        """The totals (and ``h2h``) of the rows ``ids``."""
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return {}
+        table, id_col = TOTALS_TABLE[kind]
+        cols = TOTALS_COLUMNS[kind]
+        out: dict[int, Row] = {}
+        for r in c.execute(
+            f"SELECT {id_col}, {', '.join(cols)}, h2h FROM {table} WHERE {id_col} IN "
+            f"({','.join('?' * len(wanted))})",
+            wanted,
+        ):
+            row = totals_row(kind, int(r[0]), r[1 : 1 + len(cols)])
+            row.h2h = int(r[1 + len(cols)])
+            out[row.id] = row
+        return out
+
+    @staticmethod
+    def _season_rows(c: SeasonConn, season_id: int, kind: Kind) -> Iterable[Row]:
+        table, id_col = TOTALS_TABLE[kind]
+        cols = TOTALS_COLUMNS[kind]
+        for r in c.execute(
+            f"SELECT {id_col}, {', '.join(cols)} FROM {table} WHERE season_id=?", (season_id,)
+        ):
+            yield totals_row(kind, int(r[0]), r[1:])
 
 
 def add_to_totals(c: SeasonConn, seat_rows: Sequence[tuple[Any, ...]]) -> None:
