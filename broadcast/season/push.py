@@ -41,7 +41,7 @@ ACTIONS = Actions()
 action = ACTIONS.action
 
 RETRY_S = (0.2, 0.5, 1.0, 2.0)  # waits between tries while the season is unreachable (then every 2 s)
-FOLLOW_POLL_S = 0.5  # SQLite: how often the season's revision is looked at
+FOLLOW_POLL_S = 0.05  # SQLite: how often the season's revision is looked at (one indexed row: cheap)
 
 
 # ----------------------------------------------------------------------------------- actions
@@ -385,7 +385,7 @@ class SeasonLink:
                 self._refresh(sdb)
                 while not self.stopping.is_set():
                     if any(True for _ in conn.notifies(timeout=0.5, stop_after=1)):
-                        for _ in conn.notifies(timeout=0.05):  # a burst of changes: one refresh
+                        for _ in conn.notifies(timeout=0):  # those already come with it: one refresh
                             pass
                         self._refresh(sdb)
 

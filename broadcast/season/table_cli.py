@@ -64,9 +64,9 @@ def main(args: argparse.Namespace) -> int:
             return 1
         refused = store.state["season_push"]["refused"]
         if refused:  # the season said no to something this table played: a person must look
+            uid, zh, en, rule = (refused[k] for k in ("uid", "zh", "en", "rule"))
             print(
-                f"{args.table}: 赛季拒收 {refused['uid']}：{refused['zh']} / the season refused {refused['uid']}: "
-                f"{refused['en']} [{refused['rule']}]",
+                f"{args.table}: 赛季拒收 {uid}：{zh} / the season refused {uid}: {en} [{rule}]",
                 file=sys.stderr,
             )
             return 1
