@@ -42,8 +42,10 @@ def build(
     lang: str | None = None,
     web: bool = True,
     parent: Any = None,
+    season_db: str | None = None,
 ) -> Any:
-    """The producer's window over ``db`` (a QApplication must exist). ``window.ws`` is its workspace:
+    """The producer's window over ``db`` (a QApplication must exist); its season screens work on
+    ``season_db`` (else ``$GOUJI_SEASON_DB``, else the season in ``db``). ``window.ws`` is its workspace:
     close it (``window.ws.close()``) when the window is done with."""
     from PySide6.QtWidgets import QApplication
 
@@ -56,7 +58,9 @@ def build(
     if parent is None:
         theme.apply(app)
         i18n.install(lang or (str(settings.value("language", "zh_CN")) if settings is not None else "zh_CN"))
-    ws = Workspace(db, placements)
+    from broadcast.season.backend import season_target
+
+    ws = Workspace(db, placements, season=season_target(season_db, db))
     window = ProducerWindow(ws, settings, web=web, parent=parent)
     return window
 
@@ -75,8 +79,11 @@ def open_from_console(console_window: Any, *, web: bool = True) -> Any:
         existing.raise_()
         existing.activateWindow()
         return existing
-    db = console_window.console.db_path
-    window = build(db, settings=console_window.settings, web=web, parent=console_window)
+    console = console_window.console
+    db = console.bridge.store.journal.path  # the project's file; its season: the console's (db_path)
+    window = build(
+        db, settings=console_window.settings, web=web, parent=console_window, season_db=console.db_path
+    )
     window.setWindowFlag(Qt.WindowType.Window, True)
     window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
     ws = window.ws
@@ -103,12 +110,15 @@ def main(args: argparse.Namespace) -> int:
 
     db = chosen(args.db)
     from broadcast.core.db import DatabaseError
+    from broadcast.season.backend import season_target, shown
     from broadcast.season.model import SeasonDB
 
+    season = season_target(args.season_db, db)
     db.parent.mkdir(parents=True, exist_ok=True)
-    try:  # a file that is not the studio's database: one line, before any window
-        with SeasonDB.open(db):
-            pass
+    try:  # a file that is not the studio's database, a season server not there: one line, before any window
+        for target in dict.fromkeys((str(db), season)):
+            with SeasonDB.open(target):
+                pass
     except DatabaseError as exc:
         print(str(exc), file=sys.stderr)
         return 2
@@ -130,7 +140,14 @@ def main(args: argparse.Namespace) -> int:
         else QSettings("gouji-studio", "producer")
     )
     try:
-        window = build(db, placements=args.placements, settings=settings, lang=args.lang, web=not args.no_web)
+        window = build(
+            db,
+            placements=args.placements,
+            settings=settings,
+            lang=args.lang,
+            web=not args.no_web,
+            season_db=season,
+        )
     except DraftError as exc:
         print(str(exc), file=sys.stderr)
         return 2
@@ -139,7 +156,8 @@ def main(args: argparse.Namespace) -> int:
         window.resize(int(w), int(h))
     window.show()
     print(
-        f"制片工作台已打开 / the producer's workspace is open: {db}（排期 {window.ws.draft.path}）",
+        f"制片工作台已打开 / the producer's workspace is open: {db}（排期 {window.ws.draft.path}；"
+        f"赛季 season {shown(season)}）",
         flush=True,
     )
     try:

@@ -1,6 +1,10 @@
 """The season work the producer's window asks for, run on its worker: reads of the season tables and
 edits through :class:`~broadcast.season.model.SeasonDB` (the season's one model), the roster import
-with its preview (the importer itself), and the season's sponsor delivery (``delivery``)."""
+with its preview (the importer itself), and the season's sponsor delivery (``delivery``).
+
+Each piece of work is given :class:`Places`: the project (its file: players' photos, the as-run log)
+and its season — the project file, or the producer's ``--season-db`` (a PostgreSQL season many tables
+share, or another file). A bare path is a project whose season is in it."""
 
 from __future__ import annotations
 
@@ -13,6 +17,28 @@ from broadcast.season.model import SeasonDB, SeasonError
 
 
 @dataclass(frozen=True)
+class Places:
+    """Where the producer's work goes: the project's file and the season (a file or a URL)."""
+
+    project: Path
+    season: str
+
+    @classmethod
+    def of(cls, where: Places | str | Path) -> Places:
+        return where if isinstance(where, Places) else cls(Path(where), str(where))
+
+    @property
+    def season_exists(self) -> bool:
+        """False for a season file not made yet (nothing to read); a URL is asked when it is opened."""
+        from broadcast.season.backend import is_url
+
+        return is_url(self.season) or Path(self.season).exists()
+
+
+Where = Places | Path
+
+
+@dataclass(frozen=True)
 class SeasonData:
     seasons: list[tuple[int, str]]
     season_id: int | None
@@ -21,10 +47,11 @@ class SeasonData:
     episodes: list[dict[str, Any]]
 
 
-def load(db: Path, season: int | None = None) -> SeasonData:
-    if not db.exists():
+def load(where: Where, season: int | None = None) -> SeasonData:
+    at = Places.of(where)
+    if not at.season_exists:
         return SeasonData([], None, [], [], [])
-    with SeasonDB.open(db) as sdb:
+    with SeasonDB.open(at.season) as sdb:
         seasons = [(int(s["id"]), str(s["name"])) for s in sdb.seasons()]
         if not seasons:
             return SeasonData([], None, [], [], [])
@@ -37,43 +64,44 @@ def load(db: Path, season: int | None = None) -> SeasonData:
     return SeasonData(seasons, sid, teams, players, episodes)
 
 
-def create_season(db: Path, name: str) -> int:
-    with SeasonDB.open(db) as sdb:
+def create_season(where: Where, name: str) -> int:
+    with SeasonDB.open(Places.of(where).season) as sdb:
         return sdb.create_season(name, title=f"够级大明星 {name}")
 
 
-def add_team(db: Path, sid: int, name: str) -> int:
-    with SeasonDB.open(db) as sdb:
+def add_team(where: Where, sid: int, name: str) -> int:
+    with SeasonDB.open(Places.of(where).season) as sdb:
         return sdb.add_team(sid, name)
 
 
-def update_team(db: Path, tid: int, **fields: str) -> None:
-    with SeasonDB.open(db) as sdb:
+def update_team(where: Where, tid: int, **fields: str) -> None:
+    with SeasonDB.open(Places.of(where).season) as sdb:
         sdb.update_team(tid, **fields)
 
 
-def add_player(db: Path, sid: int, name: str, team_id: int | None) -> int:
-    with SeasonDB.open(db) as sdb:
+def add_player(where: Where, sid: int, name: str, team_id: int | None) -> int:
+    with SeasonDB.open(Places.of(where).season) as sdb:
         return sdb.add_player(sid, name, team_id=team_id)
 
 
-def update_player(db: Path, pid: int, **fields: Any) -> None:
-    with SeasonDB.open(db) as sdb:
+def update_player(where: Where, pid: int, **fields: Any) -> None:
+    with SeasonDB.open(Places.of(where).season) as sdb:
         sdb.update_player(pid, **fields)
 
 
-def set_photo(db: Path, pid: int, src: Path, hint: str) -> str:
+def set_photo(where: Where, pid: int, src: Path, hint: str) -> str:
     """Copy the photo into the project (checked: a real picture) and store its name on the player."""
     from broadcast.project import store_photo
 
-    name = store_photo(db, src, hint=hint)
-    update_player(db, pid, photo=name)
+    at = Places.of(where)
+    name = store_photo(at.project, src, hint=hint)
+    update_player(at, pid, photo=name)
     return name
 
 
-def add_episode(db: Path, sid: int) -> int:
+def add_episode(where: Where, sid: int) -> int:
     """The next episode, aired two days after the last one (the producer corrects the date)."""
-    with SeasonDB.open(db) as sdb:
+    with SeasonDB.open(Places.of(where).season) as sdb:
         eps = sdb.episodes(sid)
         number = (int(eps[-1]["number"]) + 1) if eps else 1
         last = eps[-1]["air_date"] if eps else ""
@@ -88,8 +116,8 @@ def add_episode(db: Path, sid: int) -> int:
         return sdb.add_episode(sid, number, air_date=day)
 
 
-def update_episode(db: Path, sid: int, number: int, air_date: str) -> None:
-    with SeasonDB.open(db) as sdb:
+def update_episode(where: Where, sid: int, number: int, air_date: str) -> None:
+    with SeasonDB.open(Places.of(where).season) as sdb:
         sdb.update_episode(sid, number, air_date=air_date)
 
 
@@ -103,7 +131,7 @@ class RosterPreview:
     teams_created: tuple[str, ...] = ()
 
 
-def preview_roster(db: Path, sid: int, path: Path) -> RosterPreview:
+def preview_roster(where: Where, sid: int, path: Path) -> RosterPreview:
     """The rows a roster file holds and every problem in it, with what an import would do — nothing
     is written (the importer's own checks, then its dry run)."""
     from broadcast.project import roster_photos
@@ -114,22 +142,24 @@ def preview_roster(db: Path, sid: int, path: Path) -> RosterPreview:
     except ImportError_ as exc:  # the rows read so far are shown with the errors
         return RosterPreview(exc.rows, [], list(exc.errors))
     try:
-        with SeasonDB.open(db) as sdb:
-            rep = import_file(sdb, sid, path, dry_run=True, photos=roster_photos(db))
+        at = Places.of(where)
+        with SeasonDB.open(at.season) as sdb:
+            rep = import_file(sdb, sid, path, dry_run=True, photos=roster_photos(at.project))
     except ImportError_ as exc:
         return RosterPreview(rows, ignored, list(exc.errors))
     return RosterPreview(rows, ignored, [], rep.added, rep.updated, tuple(rep.teams_created))
 
 
-def import_roster(db: Path, sid: int, path: Path) -> Any:
+def import_roster(where: Where, sid: int, path: Path) -> Any:
     from broadcast.project import roster_photos
     from broadcast.season.importer import import_file
 
-    with SeasonDB.open(db) as sdb:
-        return import_file(sdb, sid, path, photos=roster_photos(db))
+    at = Places.of(where)
+    with SeasonDB.open(at.season) as sdb:
+        return import_file(sdb, sid, path, photos=roster_photos(at.project))
 
 
-def delivery(db: Path, placements: Path) -> Any:
+def delivery(where: Where, placements: Path) -> Any:
     """The season's delivery per sponsor from the as-run log, against the saved placements."""
     from broadcast.sponsors.asrun import AsRunLog
     from broadcast.sponsors.delivery import season_delivery
@@ -137,22 +167,23 @@ def delivery(db: Path, placements: Path) -> Any:
 
     p = load_placements(placements)
     upcoming: list[tuple[str, str]] = []
-    if db.exists():
-        with SeasonDB.open(db) as sdb:
+    at = Places.of(where)
+    if at.season_exists:
+        with SeasonDB.open(at.season) as sdb:
             try:
                 sid = int(sdb.season()["id"])
                 upcoming = [(f"第{int(e['number'])}期", str(e["air_date"] or "")) for e in sdb.episodes(sid)]
             except SeasonError:
                 upcoming = []
-    log = AsRunLog.open(db)
+    log = AsRunLog.open(at.project)
     try:
         return p, season_delivery(p, log, upcoming=upcoming)
     finally:
         log.close()
 
 
-def export_delivery(db: Path, placements: Path, out: Path) -> list[Path]:
+def export_delivery(where: Where, placements: Path, out: Path) -> list[Path]:
     from broadcast.sponsors.delivery import write_delivery
 
-    p, d = delivery(db, placements)
+    p, d = delivery(where, placements)
     return write_delivery(d, p, out)

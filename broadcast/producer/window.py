@@ -698,7 +698,7 @@ class SeasonTab(QWidget):
         return self.data.season_id if self.data is not None else None
 
     def reload(self, season: int | None = None) -> None:
-        self.ws.run(season_work.load, self.ws.db, season, done=self.show_data)
+        self.ws.run(season_work.load, self.ws.places, season, done=self.show_data)
 
     def _then_reload(self, _value: Any = None) -> None:
         self.reload(self.sid)
@@ -769,7 +769,7 @@ class SeasonTab(QWidget):
         n = len(self.data.seasons) + 1 if self.data else 1
         self.ws.run(
             season_work.create_season,
-            self.ws.db,
+            self.ws.places,
             f"第{n}季",
             done=lambda sid: self.reload(sid),
             failed=self._failed,
@@ -781,7 +781,7 @@ class SeasonTab(QWidget):
         n = len(self.data.teams) + 1
         self.ws.run(
             season_work.add_team,
-            self.ws.db,
+            self.ws.places,
             self.sid,
             tr("新队伍{n}").format(n=n),
             done=self._then_reload,
@@ -799,7 +799,7 @@ class SeasonTab(QWidget):
         n = len(self.data.players) + 1
         self.ws.run(
             season_work.add_player,
-            self.ws.db,
+            self.ws.places,
             self.sid,
             tr("新选手{n}").format(n=n),
             team,
@@ -812,7 +812,7 @@ class SeasonTab(QWidget):
         if self.sid is None:
             return self.ws.notice.emit(tr("先新建赛季"))
         self.ws.run(
-            season_work.add_episode, self.ws.db, self.sid, done=self._then_reload, failed=self._failed
+            season_work.add_episode, self.ws.places, self.sid, done=self._then_reload, failed=self._failed
         )
         return None
 
@@ -821,7 +821,7 @@ class SeasonTab(QWidget):
         key = ("name", "sponsor", "color")[item.column()]
         self.ws.run(
             season_work.update_team,
-            self.ws.db,
+            self.ws.places,
             tid,
             **{key: item.text().strip()},
             done=self._then_reload,
@@ -835,7 +835,7 @@ class SeasonTab(QWidget):
             return
         self.ws.run(
             season_work.update_player,
-            self.ws.db,
+            self.ws.places,
             pid,
             **{key: item.text().strip()},
             done=self._then_reload,
@@ -846,7 +846,7 @@ class SeasonTab(QWidget):
         number = self.episodes.item(item.row(), 0).data(Qt.ItemDataRole.UserRole)
         self.ws.run(
             season_work.update_episode,
-            self.ws.db,
+            self.ws.places,
             self.sid,
             number,
             item.text().strip(),
@@ -869,7 +869,13 @@ class SeasonTab(QWidget):
             src = Path(chosen)
         hint = str(p["code"] or p["name"])
         self.ws.run(
-            season_work.set_photo, self.ws.db, p["id"], src, hint, done=self._then_reload, failed=self._failed
+            season_work.set_photo,
+            self.ws.places,
+            p["id"],
+            src,
+            hint,
+            done=self._then_reload,
+            failed=self._failed,
         )
 
     def import_roster(self, path: Path | None) -> None:
@@ -885,7 +891,11 @@ class SeasonTab(QWidget):
             path = Path(chosen)
         sid = self.sid
         self.ws.run(
-            season_work.preview_roster, self.ws.db, sid, path, done=lambda pre: self._preview(sid, path, pre)
+            season_work.preview_roster,
+            self.ws.places,
+            sid,
+            path,
+            done=lambda pre: self._preview(sid, path, pre),
         )
 
     def _preview(self, sid: int, path: Path, pre: Any) -> None:
@@ -893,7 +903,7 @@ class SeasonTab(QWidget):
 
         def accept() -> None:
             self.ws.run(
-                season_work.import_roster, self.ws.db, sid, path, done=self._imported, failed=self._failed
+                season_work.import_roster, self.ws.places, sid, path, done=self._imported, failed=self._failed
             )
 
         self.dialog.accepted.connect(accept)
@@ -1003,7 +1013,9 @@ class DeliveryTab(QWidget):
 
     def refresh(self) -> None:
         self.summary.setText(tr("读取中…"))
-        self.ws.run(season_work.delivery, self.ws.db, self.ws.draft.path, done=self.show, failed=self._failed)
+        self.ws.run(
+            season_work.delivery, self.ws.places, self.ws.draft.path, done=self.show, failed=self._failed
+        )
 
     def _failed(self, exc: Any) -> None:
         self.summary.setText(tr("无法计算：{why}").format(why=str(exc).splitlines()[0] if str(exc) else exc))
@@ -1048,7 +1060,12 @@ class DeliveryTab(QWidget):
             self.ws.notice.emit(tr("已导出：{f}").format(f="、".join(p.name for p in paths)))
 
         self.ws.run(
-            season_work.export_delivery, self.ws.db, self.ws.draft.path, out, done=done, failed=self._failed
+            season_work.export_delivery,
+            self.ws.places,
+            self.ws.draft.path,
+            out,
+            done=done,
+            failed=self._failed,
         )
 
 

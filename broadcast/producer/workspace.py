@@ -35,12 +35,19 @@ class Workspace(QObject):
     open_slot = Signal(object)  # a slot moved (signing order): the window shows it at its new place
 
     def __init__(
-        self, db: str | Path, placements: str | Path | None = None, parent: QObject | None = None
+        self,
+        db: str | Path,
+        placements: str | Path | None = None,
+        parent: QObject | None = None,
+        *,
+        season: str | None = None,
     ) -> None:
         super().__init__(parent)
         from broadcast.console.bridge import StoreBridge
+        from broadcast.producer.season import Places
 
         self.db = Path(db)
+        self.places = Places(self.db, season or str(self.db))  # the season: --season-db, else the project
         self.draft = PlacementsDraft.open(placements or project.placements_file(self.db))
         self.check: Check | None = None
         self.valid: Check | None = None  # the last check without errors (the preview and flags use it)
@@ -190,9 +197,9 @@ class Workspace(QObject):
             from broadcast.season.actions import leaderboard_payload
             from broadcast.season.model import SeasonDB, SeasonError
 
-            if not self.db.exists():
+            if not self.places.season_exists:
                 return Base()
-            with SeasonDB.open(self.db) as sdb:
+            with SeasonDB.open(self.places.season) as sdb:
                 try:
                     s = sdb.season()
                 except SeasonError:

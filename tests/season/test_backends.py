@@ -5,6 +5,7 @@ rows read alike, a newer schema refused, an unreachable server one clear line (e
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -123,3 +124,37 @@ def test_the_server_killed_and_back_loses_no_committed_write(postgres: TempPostg
     postgres.start()
     with SeasonDB.open(url) as sdb:
         assert [t["name"] for t in sdb.teams(sid)] == ["甲队"]
+
+
+def test_the_producer_works_on_its_season_db(pg_url: str, tmp_path: Path, qtbot: Any) -> None:
+    """The producer's season screens read and write the season given by --season-db (here a PostgreSQL
+    season), not the project file; photos stay in the project."""
+    from PySide6.QtCore import QSettings
+
+    from broadcast.producer import season as season_work
+    from broadcast.producer.app import build
+
+    project = tmp_path / "studio.sqlite"
+    with SeasonDB.open(pg_url) as sdb:
+        sid = sdb.create_season("联赛")
+        for team in ("甲队", "乙队", "丙队"):
+            sdb.add_team(sid, team)
+    w = build(
+        project,
+        settings=QSettings(str(tmp_path / "producer.ini"), QSettings.Format.IniFormat),
+        lang="zh_CN",
+        web=False,
+        season_db=pg_url,
+    )
+    qtbot.addWidget(w)
+    try:
+        w.season.reload()
+        qtbot.waitUntil(lambda: (w.ws.drain(), w.season.teams.rowCount() == 3)[1], timeout=60000)
+        assert [w.season.teams.item(r, 0).text() for r in range(3)] == ["甲队", "乙队", "丙队"]
+        tid = season_work.add_team(w.ws.places, sid, "丁队")  # what the tab's 添加 does, on its worker
+        with SeasonDB.open(pg_url) as sdb:
+            assert [t["name"] for t in sdb.teams(sid)][-1] == "丁队" and int(sdb.teams(sid)[-1]["id"]) == tid
+        with SeasonDB.open(project) as local:
+            assert local.seasons() == []  # nothing went into the project's own season tables
+    finally:
+        w.ws.close()
