@@ -139,6 +139,22 @@ def _check_texts(
             raise ActionRefused(long.rule, long.zh, long.en)
 
 
+def _episode_id(sdb: SeasonDB, sid: int, episode: int, air_date: str) -> int:
+    """The episode, made if it is not there yet. Two tables starting the first match of an episode at
+    once both find it missing: the one whose insert comes second takes the one the other made."""
+    try:
+        return int(sdb.episode(sid, episode)["id"])
+    except SeasonError:
+        pass
+    try:
+        return sdb.add_episode(sid, episode, air_date=air_date)
+    except SeasonError as exc:
+        try:
+            return int(sdb.episode(sid, episode)["id"])
+        except SeasonError:
+            raise exc from None
+
+
 def start_match(
     store: ShowStore,
     db_path: str | Path,
@@ -160,11 +176,7 @@ def start_match(
             s = sdb.season(season)
             sid = int(s["id"])
             _check_texts(store, sdb, sid, episode, odd, even, lineup, label or round_name(round_))
-            try:
-                ep = sdb.episode(sid, episode)
-                eid = int(ep["id"])
-            except SeasonError:
-                eid = sdb.add_episode(sid, episode, air_date=air_date)
+            eid = _episode_id(sdb, sid, episode, air_date)
             mid = sdb.create_match(
                 sid, odd, even, lineup, episode_id=eid, round_=round_, label=label, uid=uid
             )

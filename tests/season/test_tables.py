@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from broadcast.season.actions import leaderboard_payload
-from broadcast.season.model import SeasonDB
+from broadcast.season.model import SeasonDB, SeasonError
 from broadcast.season.push import SeasonLink
 from broadcast.season.rankings import compute
 from broadcast.studio import open_store
@@ -185,3 +185,36 @@ def test_a_game_is_queued_when_it_ends_even_while_the_pusher_is_busy(
     with SeasonDB.open(demo_db) as sdb:
         assert [g["uid"] for g in sdb.games(mid)] == [f"m{mid}/g1", f"m{mid}/g2"]
     assert store.state["season_push"]["refused"] is None
+
+
+def test_two_tables_starting_the_same_episode_at_once_share_it(
+    demo_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The two-tables test once lost a table: both started their first match of 第1期 together, both found
+    the episode missing, and the second insert was refused (第1期已存在) — the table died. The table whose
+    insert comes second takes the episode the other made."""
+    from broadcast.season.live import start_match
+    from tests.season.test_live import _pick
+
+    pick = _pick(demo_db)
+    with SeasonDB.open(demo_db) as sdb:  # the other table made the episode a moment ago ...
+        sid = int(sdb.season(pick["season"])["id"])
+        made = sdb.add_episode(sid, pick["episode"])
+    real = SeasonDB.episode
+    looks: list[int] = []
+
+    def not_yet(self, season_id, number):  # type: ignore[no-untyped-def]
+        looks.append(number)
+        if len(looks) == 1:  # ... after this table's first look found nothing
+            raise SeasonError("episode", "没有这一期", "no such episode")
+        return real(self, season_id, number)
+
+    monkeypatch.setattr(SeasonDB, "episode", not_yet)
+    store = open_store(demo_db)
+    try:
+        mid = start_match(store, demo_db, label="二号桌 第1场", **pick)
+    finally:
+        store.close()
+    with SeasonDB.open(demo_db) as sdb:
+        assert int(sdb.match(mid)["episode_id"]) == made
+        assert [int(e["number"]) for e in sdb.episodes(sid)].count(pick["episode"]) == 1
