@@ -130,6 +130,58 @@ def test_kill_9_halfway_then_the_same_command_counts_each_record_once(
     assert _board(db) == expected_totals(recs)
 
 
+@pytest.mark.long
+def test_ctrl_c_keeps_what_finished_and_the_same_command_goes_on(
+    tmp_path: Path, cluster: str, pool: synthetic.Pool, roster: list[synthetic.Player]
+) -> None:
+    """Ctrl-C before any checkpoint: what the workers finished is committed, one line says so, exit 130;
+    the same command then counts the rest, each record once."""
+    recs = list(synthetic.records(pool, 160, roster, illegal=0.05, seed=17))
+    export = tmp_path / "export.jsonl"
+    export.write_text(
+        "".join(synthetic.jsonl_line(n, t, s) for n, (t, s, _) in enumerate(recs, start=1)), encoding="utf-8"
+    )
+    db = tmp_path / "q.sqlite"
+    cmd = [
+        PY,
+        "-m",
+        "broadcast",
+        "qualifiers",
+        "import",
+        str(export),
+        "--db",
+        str(db),
+        "--scheduler",
+        cluster,
+    ]
+    proc = subprocess.Popen(
+        [*cmd, "--batch", "5", "--checkpoint", "600", "--progress"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal's Ctrl-C
+    )
+    assert proc.stderr is not None
+    seen = b""
+    while b"counted " not in seen or b"counted 0 " in seen.rsplit(b"\r", 1)[-1]:
+        chunk = proc.stderr.read1(4096)  # the progress bar: wait until some records were checked
+        assert chunk, "the import ended before it could be interrupted"
+        seen += chunk
+    os.killpg(proc.pid, signal.SIGINT)
+    _out, err = proc.communicate(timeout=120)
+    text = (seen + err).decode()
+    assert proc.returncode == 130, text[-500:]
+    assert "已中断 interrupted" in text and "Traceback" not in text
+    with sqlite3.connect(db) as c:
+        kept = c.execute("SELECT COUNT(*) FROM qualifiers_records").fetchone()[0]
+    assert 0 < kept < 160
+    res = run_cli(*cmd[3:])
+    assert res.returncode == 0, res.stderr
+    assert f"已导入过 already imported {kept}" in res.stdout
+    assert _board(db) == expected_totals(recs)
+
+
 def test_a_damaged_archive_is_one_line_and_exit_2_the_rest_is_counted(
     tmp_path: Path, cluster: str, pool: synthetic.Pool, roster: list[synthetic.Player]
 ) -> None:
