@@ -2,7 +2,8 @@
 # The whole suite: set up, lint, type check, then pytest (exit 5 "no tests" fails).
 #   scripts/test.sh [PYTEST ARGS]          everything (CI)
 #   scripts/test.sh --fast [PYTEST ARGS]   the edit loop: the engine, the core and the components, no real
-#                                          OBS, Chromium or Qt and no test marked long; lint, no type check
+#                                          OBS, Chromium, Qt or PostgreSQL and no test marked long; lint,
+#                                          no type check
 set -uo pipefail
 cd "$(dirname "$0")/.."
 FAST=0
@@ -33,7 +34,7 @@ LIMIT=${GOUJI_SUITE_LIMIT:-5100}
 WORKERS=${GOUJI_TEST_WORKERS:-2}
 if [ $FAST = 1 ]; then
   set -- tests/engine tests/core tests/game tests/sponsors tests/season tests/test_architecture.py \
-    tests/test_rules_reference.py -m "not long and not obs and not browser and not qt" "$@"
+    tests/test_rules_reference.py -m "not long and not obs and not browser and not qt and not postgres" "$@"
 fi
 PAR=(); [ "$WORKERS" != 0 ] && PAR=(-n "$WORKERS" --dist loadgroup)
 timeout --kill-after=30 "$LIMIT" $PY -m pytest -q -p no:cacheprovider "${PAR[@]}" --durations=10 "$@"

@@ -64,18 +64,29 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
         rep.longrepr = f"skipped under GOUJI_NO_SKIP=1 (a real part is missing): {reason}"
 
 
-# a test that asks for one of these fixtures uses a real part, and is marked so (the fast tier,
-# ``scripts/test.sh --fast``, leaves them out: ``-m "not long and not obs and not browser and not qt"``)
-REAL_PARTS = {"obs_server": "obs", "fresh_obs": "obs", "browser": "browser", "qtbot": "qt"}
+# a test that asks for one of these fixtures (or runs on the season's PostgreSQL backend) uses a real
+# part, and is marked so; the fast tier (``scripts/test.sh --fast``) leaves them out
+REAL_PARTS = {
+    "obs_server": "obs",
+    "fresh_obs": "obs",
+    "browser": "browser",
+    "qtbot": "qt",
+    "postgres": "postgres",
+    "pg_url": "postgres",
+}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests using a real OBS, Chromium or Qt are marked ``obs``/``browser``/``qt``. The tests marked
-    ``long`` run first (in their order), the rest after them as collected: on two workers
-    (scripts/test.sh) a long test that started last would be the run's tail alone."""
+    """Tests using a real OBS, Chromium, Qt or PostgreSQL are marked ``obs``/``browser``/``qt``/
+    ``postgres``. The tests marked ``long`` run first (in their order), the rest after them as
+    collected: on two workers (scripts/test.sh) a long test that started last would be the run's tail
+    alone."""
     for item in items:
-        for fixture in getattr(item, "fixturenames", ()):
-            mark = REAL_PARTS.get(fixture)
-            if mark is not None and item.get_closest_marker(mark) is None:
+        marks = {REAL_PARTS[f] for f in getattr(item, "fixturenames", ()) if f in REAL_PARTS}
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and "postgresql" in callspec.params.values():
+            marks.add("postgres")
+        for mark in marks:
+            if item.get_closest_marker(mark) is None:
                 item.add_marker(mark)
     items[:] = sorted(items, key=lambda item: item.get_closest_marker("long") is None)
