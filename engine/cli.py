@@ -1,4 +1,4 @@
-"""``python -m engine check|selfplay|demo``. Bad input: one line ``file:line: what``, exit status 2."""
+"""``python -m engine check|selfplay|demo|winprob``. Bad input: one line ``file:line: what``, exit 2."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import gjn
+from . import gjn, winprob_cli
 from .deal import new_game
 from .errors import GJNError
 from .game import Game, GameResult
@@ -234,6 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     d.add_argument("--seed", default="0")
     d.add_argument("--rules", choices=["tv_match", "dagang"], default="tv_match")
     d.set_defaults(func=cmd_demo)
+    winprob_cli.add_parser(sub)
     args = p.parse_args(argv)
     if getattr(args, "games", 1) < 0:
         p.error("--games must be >= 0")
