@@ -109,12 +109,25 @@ while True:
 """
 
 
+def _head_seq(db: Path) -> int:
+    try:
+        return int(Path(f"{db}-head").read_text().split()[0])
+    except (OSError, ValueError, IndexError):  # not written yet, or being written
+        return 0
+
+
 def _kill_writer(db: Path, after: float, *args: str) -> None:
+    """A writer process dispatching as fast as it can, killed ``after`` seconds once it has confirmed
+    its first action (the head file says so: a loaded machine may take longer than ``after`` to start)."""
+    before = _head_seq(db)
     proc = subprocess.Popen(
         [sys.executable, "-c", _WRITER, str(db), *args], cwd=ROOT, stdout=subprocess.PIPE, text=True
     )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "ready"
+    deadline = time.monotonic() + 60
+    while _head_seq(db) <= before and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.01)
     time.sleep(after)
     proc.send_signal(signal.SIGKILL)
     proc.wait(30)
