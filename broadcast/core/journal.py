@@ -145,7 +145,6 @@ class Journal:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
         self.damaged: list[str] = []  # entries that could not be read or do not chain (see entries())
-        self.last_hash = GENESIS  # the chain hash of the last entry read by entries()
         before = _version(conn)
         db.migrate(conn, "journal", MIGRATIONS)
         self.identity = self._identity()
@@ -382,8 +381,6 @@ class Journal:
                             f"{type_}: hash does not chain: this row or one before it was edited or removed"
                         )
                     prev = str(digest)
-                if digest is not None:
-                    self.last_hash = str(digest)
                 try:
                     data = json.loads(payload)
                 except (TypeError, ValueError, RecursionError):
