@@ -68,7 +68,7 @@ CloseHandler = Callable[[str, str, float], None]  # (reason, cause, since: last 
 CLOSE_AUTH_FAILED = 4009
 RPC_VERSION = 1
 EVENTS_ALL = 1023  # obs-websocket EventSubscription::All (no high-volume events)
-BATCH_SERIAL_REALTIME, BATCH_SERIAL_FRAME, BATCH_PARALLEL = 0, 1, 2  # RequestBatchExecutionType
+BATCH_SERIAL_REALTIME = 0  # RequestBatchExecutionType: one request after the other, at once
 
 
 def auth_string(password: str, salt: str, challenge: str) -> str:
@@ -120,7 +120,6 @@ class ObsClient:
         self._close_reason = ""
         self._close_cause = ""
         self._threads: list[threading.Thread] = []
-        self.server_version = ""
         self.last_message_at = 0.0  # monotonic
         self.last_alive = 0.0  # wall clock of the last message from OBS (when it was read)
         self.heartbeat_at = 0.0  # wall clock when the last heartbeat OBS answered was sent
@@ -205,7 +204,6 @@ class ObsClient:
         hello = self._recv_json(ws)
         if hello.get("op") != 0:
             raise ObsConnectError(en=f"unexpected first message from OBS (op {hello.get('op')})")
-        self.server_version = str(hello["d"].get("obsWebSocketVersion") or "")
         auth_info = hello["d"].get("authentication")
         ident: dict[str, Any] = {"rpcVersion": RPC_VERSION, "eventSubscriptions": events}
         if auth_info:

@@ -80,7 +80,6 @@ class HeadlessObs:
         self.proc: subprocess.Popen[bytes] | None = None
         self.display = ""
         self.log_path = self.root / "obs.log"
-        self.start_count = 0
 
     # -- configuration -------------------------------------------------------------------------
     def write_config(self) -> None:
@@ -224,7 +223,6 @@ class HeadlessObs:
             )
         finally:
             log.close()
-        self.start_count += 1
         while time.monotonic() - t0 < timeout:
             if not process_alive(self.proc.pid):
                 raise HeadlessError(
