@@ -154,7 +154,7 @@ def print_urls(server: Any, out: Any = sys.stdout) -> None:
 def wait_for_interrupt(stop: threading.Event) -> None:
     """Block until Ctrl-C / SIGTERM (or ``stop`` is set)."""
 
-    def handler(signum: int, frame: object) -> None:
+    def handler(_signum: int, _frame: object) -> None:
         stop.set()
 
     old_term = signal.signal(signal.SIGTERM, handler)

@@ -165,9 +165,6 @@ class OverlayServer:
     def client_count(self) -> int:
         return len(self._clients)
 
-    def clients(self) -> list[dict[str, Any]]:
-        return [{"id": c.id, "bus": c.bus, "peer": c.peer} for c in list(self._clients.values())]
-
     def on_rendered(self, fn: Callable[[Rendered], None]) -> Callable[[], None]:
         """Call ``fn`` (on the server's thread) for every echo of a page opened with ``echo=1``."""
         listeners = self.feed.rendered_listeners
