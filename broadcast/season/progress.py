@@ -28,7 +28,6 @@ class Progress:
         self.interval = interval
         self.done = 0
         self._last = 0.0
-        self._drawn = False
         self._t0 = time.monotonic()
 
     def __enter__(self) -> Progress:
@@ -57,7 +56,6 @@ class Progress:
     def _draw(self) -> None:
         self.stream.write("\r" + self.line())
         self.stream.flush()
-        self._drawn = True
 
     def close(self) -> None:
         if self.enabled:

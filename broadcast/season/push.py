@@ -22,6 +22,7 @@ reads the top N (never a full recompute) and dispatches ``leaderboard.set`` when
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import weakref
@@ -37,6 +38,7 @@ from broadcast.season.rankings import Kind
 from broadcast.season.store import NOTIFY_CHANNEL
 from engine import gjn
 
+log = logging.getLogger(__name__)
 ACTIONS = Actions()
 action = ACTIONS.action
 
@@ -268,7 +270,6 @@ class SeasonLink:
         self.stopping = threading.Event()
         self.idle = threading.Event()  # set whenever nothing is waiting to be pushed
         self.errors = 0  # failed tries (the season unreachable) so far
-        self.last_error = ""
         self._threads: list[threading.Thread] = []
         self._unsubscribe: Any = None
 
@@ -353,7 +354,9 @@ class SeasonLink:
                 continue  # the store refused (a state that changed under us): look again
             except Exception as exc:  # the season unreachable, or the connection lost mid-push: again
                 self.errors += 1
-                self.last_error = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                if tries == 0:  # the first failure says why (the retries stay quiet)
+                    why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                    log.warning("season push: %s; retrying", why)
                 if sdb is not None:
                     _close_quietly(sdb)
                     sdb = None
