@@ -35,14 +35,6 @@ CUT_SLACK = 0.5  # a timed cue ended this close to its length counts as run in f
 TIMED = ("bumper", "film")
 KINDS = ("graphic", "bumper", "film", "segment", "draw", "leaderboard", "credits")
 FIELDS = ("id", "kind", "label", "graphic", "item", "action", "film", "sponsor", "sponsor_name", "notes")
-STATUS_ZH = {
-    "running": "进行中",
-    "done": "已播",
-    "cut": "提前结束",
-    "skipped": "已跳过",
-    "stopped": "紧急清屏中断",
-    "failed": "未播出",
-}
 
 
 # --------------------------------------------------------------------------------- from the rundown
@@ -271,10 +263,6 @@ class CueView:
     late: float
     note: str
     remaining: float | None  # seconds left of a running timed cue
-
-    @property
-    def status_zh(self) -> str:
-        return STATUS_ZH.get(self.status, "")
 
 
 def rows(cq: dict[str, Any], now: float) -> list[CueView]:
