@@ -149,7 +149,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "export-all-players-twice",
-        "broadcast/season/export_cli.py",
+        "broadcast/cli/export.py",
         "stream = stream_ranking(sdb.conn, sid, kind, spec=spec)",
         'stream = stream_ranking(sdb.conn, sid, "players", spec=spec)',
         ("tests/season/test_export.py",),
@@ -181,7 +181,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "export-all-whole-season-records",
-        "broadcast/season/export_cli.py",
+        "broadcast/cli/export.py",
         "recs = export_records(sdb, season, eid,",
         "recs = export_records(sdb, season, None,",
         ("tests/season/test_export.py",),

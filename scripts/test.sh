@@ -19,10 +19,10 @@ $PY -m ruff format --check . || { echo "ruff format: run .venv/bin/python -m ruf
 [ $FAST = 1 ] || $PY -m mypy --strict engine broadcast/core broadcast/studio.py broadcast/tokens.py broadcast/show broadcast/game \
   broadcast/sponsors/placements broadcast/media.py broadcast/resources.py broadcast/clock.py broadcast/overlay \
   broadcast/obs broadcast/sponsors/asrun.py broadcast/sponsors/chain.py broadcast/sponsors/recorder.py \
-  broadcast/sponsors/exposure.py broadcast/sponsors/report.py broadcast/sponsors/report_cli.py broadcast/journal_cli.py \
+  broadcast/sponsors/exposure.py broadcast/sponsors/report.py broadcast/cli \
   broadcast/qualifiers broadcast/season broadcast/audit broadcast/sponsors/cuerunner.py broadcast/sponsors/rundown.py \
-  broadcast/sponsors/anchor.py broadcast/sponsors/verify.py broadcast/sponsors/receipt.py broadcast/sponsors/receipt_cli.py \
-  broadcast/sponsors/key_cli.py || exit 1
+  broadcast/sponsors/anchor.py broadcast/sponsors/verify.py broadcast/sponsors/receipt.py \
+  || exit 1
 # No test can hang the run: pytest-timeout fails a test past its timeout, and the session guard
 # (tests/session_guard.py) ends a run that still hangs, naming the test, with every thread's stack.
 # This outer limit only catches a pytest that could not even do that.

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from broadcast.cli.tools import sponsor_from_placements
 from broadcast.obs.settings import ObsSettings, SettingsError
-from broadcast.season.clitools import sponsor_from_placements
 from broadcast.season.model import SeasonError
 from engine import PresetError, load_preset
 

@@ -105,10 +105,10 @@ def run_pages(
     from playwright.sync_api import sync_playwright
 
     from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS
+    from broadcast.clock import ScriptClock
     from broadcast.overlay.server import OverlayServer
     from broadcast.season.demo import ensure_demo_season
     from broadcast.sponsors.cuerunner import CueRunner
-    from broadcast.sponsors.simulate import ScriptClock
     from broadcast.studio import open_store
 
     out.mkdir(parents=True, exist_ok=True)

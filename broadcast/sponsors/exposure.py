@@ -148,7 +148,7 @@ class EpisodeExposure:
     no_evidence: bool = False
     rehearsal: bool = False
     chain: ChainCheck | None = None
-    seal: Seal | None = None  # the ledger check, the receipt and the key (report_cli)
+    seal: Seal | None = None  # the ledger check, the receipt and the key (the report command)
 
     @property
     def duration(self) -> float:

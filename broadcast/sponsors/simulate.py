@@ -10,30 +10,15 @@ the table top is shot three times and the second 八宝豆豉 spot is cut after 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 
-from broadcast.clock import STUDIO_TZ
+from broadcast.clock import ScriptClock
 from broadcast.core.store import ShowStore
 from broadcast.sponsors.asrun import AsRunLog
 from broadcast.sponsors.placements import Placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.rundown import build_rundown
-from broadcast.studio import open_store
 
 CONTESTANTS = ("王建国", "李秀英", "张大山", "刘桂兰", "陈志强", "赵玉梅")
-
-
-class ScriptClock:
-    """A settable clock for the store and the recorder."""
-
-    def __init__(self, start: float) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @dataclass
@@ -49,29 +34,24 @@ class Script:
     cut_spot: dict[tuple[str, int], float] = field(default_factory=dict)  # (film id, nth airing) → seconds
 
 
-def air_start(air_date: str, hhmm: str = "21:35") -> float:
-    day = datetime.strptime(f"{air_date} {hhmm}", "%Y-%m-%d %H:%M").replace(tzinfo=STUDIO_TZ)
-    return day.timestamp()
-
-
 def rehearse(
-    path: str,
+    store: ShowStore,
+    log: AsRunLog,
     p: Placements,
+    clock: ScriptClock,
     *,
     episode: str,
     air_date: str,
     faults: bool = False,
     script: Script | None = None,
 ) -> None:
-    """Play one episode into the database at ``path`` (journal + as-run)."""
+    """Play one episode into ``store`` (opened on ``clock``, set to the air start) and its as-run ``log``
+    as rehearsal rows."""
     sc = script or Script()
     if faults:
         sc.title_mentions_per_game = 1
         sc.table_shots_per_game = 1
         sc.cut_spot[("babao_15s", 2)] = 9.0
-    clock = ScriptClock(air_start(air_date))
-    store = open_store(path, clock=clock)
-    log = AsRunLog.open(path)
     rec = AsRunRecorder(store, log, clock=clock, rehearsal=True)
     try:
         run_script(
@@ -88,8 +68,6 @@ def rehearse(
     finally:
         rec.flush()
         rec.close()
-        log.close()
-        store.close()
 
 
 def run_script(

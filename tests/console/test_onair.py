@@ -14,6 +14,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
 
+from broadcast.clock import ScriptClock, air_start
 from broadcast.console.docks.graphics import graphic_keys, native
 from broadcast.core import airlog as A
 from broadcast.core.airlog import AirEvent
@@ -23,7 +24,6 @@ from broadcast.sponsors.cuerunner import CueRunner
 from broadcast.sponsors.exposure import compute
 from broadcast.sponsors.placements import load_placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
-from broadcast.sponsors.simulate import ScriptClock, air_start
 from broadcast.studio import open_store
 from tests.console.conftest import NAMES, TEAMS
 

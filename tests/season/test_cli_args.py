@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from broadcast.__main__ import main as cli
-from broadcast.season.cli import register
+from broadcast.cli.season import register
 
 SUBCOMMANDS = (
     "demo create set list show verify episode team match game penalty forfeit finish prize leaderboard push "

@@ -32,6 +32,7 @@ import pytest
 from openpyxl import load_workbook
 from PIL import Image
 
+from broadcast.clock import ScriptClock, air_start
 from broadcast.core.airlog import (
     FILM_END,
     FILM_START,
@@ -47,7 +48,6 @@ from broadcast.sponsors.exposure import EpisodeExposure, Metric, compute
 from broadcast.sponsors.placements import Placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.report import render_html, write_reports
-from broadcast.sponsors.simulate import ScriptClock, air_start
 from broadcast.studio import open_store
 from tests.sponsors.conftest import DEMO_YAML, ROOT
 
@@ -326,12 +326,23 @@ def test_rehearsal_report_is_labelled_and_never_proof(tmp_path: Path) -> None:
     A normal report credits none of them; ``--rehearsal`` computes them and stamps every page."""
     from datetime import date
 
+    from broadcast.__main__ import main as cli
     from broadcast.sponsors.placements import load_placements
-    from broadcast.sponsors.simulate import rehearse
 
     p = load_placements(DEMO_YAML, air_date=date(2012, 5, 7))
     db = tmp_path / "rehearsal.sqlite"
-    rehearse(str(db), p, episode="第2期", air_date="2012-05-07")
+    args = [
+        "sponsors",
+        "rehearse",
+        str(DEMO_YAML),
+        "--db",
+        str(db),
+        "--episode",
+        "第2期",
+        "--air-date",
+        "2012-05-07",
+    ]
+    assert cli(args) == 0
     log = AsRunLog.open(db)
     events = log.events("第2期")
     assert {e.source for e in events if e.kind in (GRAPHIC_ON, FILM_START)} == {"rehearsal"}

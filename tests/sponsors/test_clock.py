@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from broadcast.clock import STUDIO_TZ
+from broadcast.clock import STUDIO_TZ, air_start
 from broadcast.sponsors.report import beijing
-from broadcast.sponsors.simulate import air_start
 
 
 def test_the_studio_zone_is_asia_shanghai() -> None:

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
+from broadcast.clock import ScriptClock, air_start
 from broadcast.core import ActionRefused
 from broadcast.sponsors.cuerunner import CueRunner
 from broadcast.sponsors.cues import LATE_S, cue_list, rows
 from broadcast.sponsors.placements import Placements, to_state
 from broadcast.sponsors.rundown import build_rundown
-from broadcast.sponsors.simulate import ScriptClock, air_start
 from broadcast.studio import open_store
 
 EPISODE = "第1期"

@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from broadcast.cli.tools import add_db, db_must_exist, run, sponsor_from_placements
 from broadcast.season.backend import Rec
-from broadcast.season.clitools import add_db, db_must_exist, run, sponsor_from_placements
 from broadcast.season.export import export_ranking, export_records, export_results, fmt_from
 from broadcast.season.model import SeasonDB
 from broadcast.season.rankings import Kind, Ranking, compute, stream_ranking

@@ -23,18 +23,17 @@ from typing import Any
 from broadcast.core.db import DatabaseError, add_db_argument, describe
 from broadcast.core.db import chosen as chosen_db
 from broadcast.core.files import WriteFailed, atomic_path, describe_os_error
+from broadcast.qualifiers import board as board_mod
+from broadcast.qualifiers.check import Refused
+from broadcast.qualifiers.export import export_board
+from broadcast.qualifiers.invite import invite
+from broadcast.qualifiers.records import SourceError
+from broadcast.qualifiers.run import BATCH, CHECKPOINT_SECONDS, Bar, Importer, Summary, dask_client
+from broadcast.qualifiers.store import QualifierDB, QualifierError
 from broadcast.season.backend import add_season_db_argument, is_url, season_target
 from broadcast.season.export import ExportError
 from broadcast.season.model import SeasonDB, SeasonError
 from broadcast.season.rankings import SpecError
-
-from . import board as board_mod
-from .check import Refused
-from .export import export_board
-from .invite import invite
-from .records import SourceError
-from .run import BATCH, CHECKPOINT_SECONDS, Bar, Importer, Summary, dask_client
-from .store import QualifierDB, QualifierError
 
 USER_ERRORS = (QualifierError, SourceError, SeasonError, SpecError, ExportError, DatabaseError, WriteFailed)
 RULES = ("tv_match", "dagang")
@@ -309,9 +308,8 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _push(args: argparse.Namespace) -> int:
+    from broadcast.qualifiers.actions import board_payload
     from broadcast.studio import open_store
-
-    from .actions import board_payload
 
     if not 1 <= args.top <= 10:
         return fail("错误 error: --top 应为 1–10（上屏最多 10 行）/ --top must be 1–10 (ten rows on air)")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 
+from broadcast.cli.tools import add_db, db_must_exist, run
 from broadcast.project import roster_photos
-from broadcast.season.clitools import add_db, db_must_exist, run
 from broadcast.season.importer import import_file
 from broadcast.season.model import SeasonDB
 

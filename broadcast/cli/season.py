@@ -24,8 +24,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from broadcast.season import table_cli
-from broadcast.season.clitools import add_db, db_must_exist, run
+from broadcast.cli import season_table
+from broadcast.cli.tools import add_db, db_must_exist, run
 from broadcast.season.model import SeasonDB, SeasonError, round_name
 from broadcast.season.rankings import DEFAULT_SPECS, compute, rank_label
 
@@ -158,8 +158,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         "table", help="一张牌桌自动对局，推送到赛季 / a self-played table pushing to the season"
     )
     add_db(p)
-    table_cli.register(p)
-    p.set_defaults(handler=table_cli.main, scope=NO_DB)
+    season_table.register(p)
+    p.set_defaults(handler=season_table.main, scope=NO_DB)
 
 
 def main(args: argparse.Namespace) -> int:

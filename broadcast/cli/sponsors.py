@@ -96,12 +96,23 @@ def main(args: argparse.Namespace) -> int:
         )
         return 0
     if args.cmd == "rehearse":
+        from broadcast.clock import ScriptClock, air_start
+        from broadcast.sponsors.asrun import AsRunLog
         from broadcast.sponsors.simulate import rehearse
+        from broadcast.studio import open_store
 
         if Path(args.db).exists():
             print(f"{args.db}: 文件已存在；彩排请用新的数据库文件（避免与正式记录混在一起）", file=sys.stderr)
             return 2
-        rehearse(args.db, p, episode=args.episode, air_date=args.air_date, faults=args.faults)
+        clock = ScriptClock(air_start(args.air_date))
+        with open_store(args.db, clock=clock) as store:
+            log = AsRunLog.open(args.db)
+            try:
+                rehearse(
+                    store, log, p, clock, episode=args.episode, air_date=args.air_date, faults=args.faults
+                )
+            finally:
+                log.close()
         print(
             f"彩排完成：{args.episode} 的播出记录已写入 {args.db}\n"
             f"生成报告：python -m broadcast report {args.episode} --db {args.db}"
