@@ -7,7 +7,6 @@ itself) and by the overlay tests. The sponsors are fictional; the logos are the 
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from broadcast import studio
@@ -241,9 +240,3 @@ def demo_state(
         st["graphics"][bus][g]["on"] = True
     studio.validate(st)
     return st
-
-
-def with_changes(state: dict[str, Any], **sections: Any) -> dict[str, Any]:
-    out = copy.deepcopy(state)
-    out.update(sections)
-    return out

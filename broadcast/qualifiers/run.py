@@ -60,7 +60,6 @@ class Bar:
         self.meter = meter
         self.t0 = time.monotonic()
         self._last = 0.0
-        self._drawn = False
 
     def line(self, s: Summary) -> str:
         total = self.meter.total or 1
@@ -82,7 +81,6 @@ class Bar:
         self._last = now
         self.stream.write("\r" + self.line(s) + "\x1b[K")
         self.stream.flush()
-        self._drawn = True
 
     def close(self, s: Summary) -> None:
         if self.enabled:

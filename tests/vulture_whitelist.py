@@ -1,0 +1,45 @@
+"""What vulture cannot see used (``tests/test_dead_code.py``): it is read by vulture, never run.
+
+Reducers need no line here: they are handed to their component by their table of actions and called by
+the store by action type (``--ignore-decorators @action``, ``pyproject.toml``).
+"""
+
+import sqlite3
+import tarfile
+
+import openpyxl.cell
+import openpyxl.worksheet._writer
+import openpyxl.worksheet.worksheet
+import psycopg
+from PySide6 import QtCore, QtWidgets
+
+from broadcast.core.component import Context
+from broadcast.qualifiers.board import BoardRow
+
+# Qt calls these overrides of its virtual methods
+QtWidgets.QWidget.paintEvent
+QtWidgets.QWidget.sizeHint
+QtWidgets.QWidget.hasHeightForWidth
+QtWidgets.QWidget.heightForWidth
+QtWidgets.QWidget.focusNextPrevChild
+QtCore.QObject.eventFilter
+QtCore.QAbstractItemModel.columnCount
+QtCore.QAbstractItemModel.headerData
+
+# attributes libraries read once they are set
+sqlite3.Connection.row_factory
+sqlite3.Connection.text_factory
+openpyxl.worksheet.worksheet.Worksheet.freeze_panes
+openpyxl.cell.Cell.alignment
+openpyxl.cell.Cell.number_format
+openpyxl.worksheet._writer.WorksheetWriter.get_stream  # overridden: the writer calls it
+psycopg.ServerCursor.itersize
+tarfile.TarFile.members  # emptied as a stream goes, so that a million members are not kept
+
+# fields written out as they are (dataclasses.asdict)
+BoardRow.thirds
+BoardRow.fourths
+BoardRow.fifths
+
+# what a reducer may read of its context (the store sets it on replay)
+Context.replaying
