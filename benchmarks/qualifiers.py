@@ -72,16 +72,15 @@ def generate(
     t0 = time.perf_counter()
     pool = synthetic.Pool(size=pool_size, bad=max(pool_size // 10, 5), seed=2012)
     roster = synthetic.players(players, seed=2012)
-    legal = legal_prefix = 0
-    with path.open("w", encoding="utf-8") as f, (prefix or Path(os.devnull)).open("w", encoding="utf-8") as g:
-        rows = synthetic.records(pool, records, roster, illegal=0.01, seed=2012)
-        for n, (text, seated, ok) in enumerate(rows, start=1):
-            line = synthetic.jsonl_line(n, text, seated)
-            f.write(line)
-            legal += ok
-            if n <= measure:
-                g.write(line)
-                legal_prefix += ok
+    legal, legal_prefix = synthetic.write_jsonl(
+        path,
+        pool,
+        records,
+        roster,
+        illegal=0.01,
+        seed=2012,
+        first=None if prefix is None else (prefix, measure),
+    )
     counts: dict[str, Any] = {
         "records": records,
         "legal": legal,

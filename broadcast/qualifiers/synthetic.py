@@ -11,6 +11,7 @@ built. Written as a JSON-lines export (docs/qualifiers.md) or as GJN files.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -108,11 +109,27 @@ def gjn_file(text: str, seated: list[Player]) -> str:
     return f"{head}\n{tags}{rest}"
 
 
-def write_jsonl(path: Path, pool: Pool, count: int, roster: list[Player], **kw: float | int) -> int:
-    """Write a JSON-lines export; the number of legal records in it."""
-    legal = 0
-    with path.open("w", encoding="utf-8") as f:
-        for n, (text, seated, ok) in enumerate(records(pool, count, roster, **kw), start=1):  # type: ignore[arg-type]
-            f.write(jsonl_line(n, text, seated))
+def write_jsonl(
+    path: Path,
+    pool: Pool,
+    count: int,
+    roster: list[Player],
+    *,
+    illegal: float = 0.01,
+    seed: int = 0,
+    first: tuple[Path, int] | None = None,
+) -> tuple[int, int]:
+    """Write a JSON-lines export of ``count`` records, and its first N records as an export of their own
+    when ``first`` = (path, N) is given (the same lines); the numbers of legal records in both."""
+    legal = legal_first = 0
+    head, n_first = first if first is not None else (Path(os.devnull), 0)
+    with path.open("w", encoding="utf-8") as f, head.open("w", encoding="utf-8") as g:
+        rows = records(pool, count, roster, illegal=illegal, seed=seed)
+        for n, (text, seated, ok) in enumerate(rows, start=1):
+            line = jsonl_line(n, text, seated)
+            f.write(line)
             legal += ok
-    return legal
+            if n <= n_first:
+                g.write(line)
+                legal_first += ok
+    return legal, legal_first
