@@ -86,9 +86,38 @@ def open_page(page: Any, url: str, seq: int = 0) -> None:
     wait_rendered(page, seq)
 
 
+# Brings the page to the frame a viewer sees once its graphics have come in, without waiting for them in
+# real time: the entrances and transitions (a few seconds at most: the 0.35 s in-transition, rows coming
+# in one after another, the 九宫格's flip) are taken to their end, the endless or long ones (the ticker's
+# crawl, the credits' roll, the pulse) are held at ``t`` ms, as if ``t`` ms had passed; again until no
+# animation runs (a class added on the next frame starts one: two frames are waited first, each round).
+SETTLE = """async t => {
+  const frames = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  for (let round = 0; round < 10; round++) {
+    await frames();
+    const running = document.getAnimations().filter(a => a.playState === 'running');
+    if (!running.length) return round;
+    const done = [];
+    for (const a of running) {
+      const end = a.effect ? a.effect.getComputedTiming().endTime : 0;
+      if (end === Infinity || end > 3000) { a.pause(); a.currentTime = t; } else { done.push(a); }
+    }
+    done.forEach(a => { try { a.finish(); } catch (e) { /* over meanwhile */ } });
+    await Promise.all(done.map(a => a.finished.catch(() => null)));
+  }
+  throw new Error('animations still start after 10 rounds');
+}"""
+
+
+def settle(page: Any, settle_ms: int = 700) -> None:
+    """The page as a viewer sees it ``settle_ms`` after its last change (see ``SETTLE``)."""
+    page.evaluate(SETTLE, settle_ms)
+
+
 def screenshot(page: Any, path: Path, settle_ms: int = 700) -> Image.Image:
-    """A transparent full-page PNG, saved as an artifact, returned as RGBA."""
-    page.wait_for_timeout(settle_ms)  # let the 0.35 s in-transition finish
+    """A transparent full-page PNG of the page ``settle_ms`` after its last change (its in-transitions
+    over), saved as an artifact, returned as RGBA."""
+    settle(page, settle_ms)
     png = page.screenshot(omit_background=True)
     path.write_bytes(png)
     return Image.open(io.BytesIO(png)).convert("RGBA")
