@@ -25,23 +25,35 @@ $PY -m ruff format --check . || { echo "ruff format: run .venv/bin/python -m ruf
   || exit 1
 # No test can hang the run: pytest-timeout fails a test past its timeout, and the session guard
 # (tests/session_guard.py) ends a run that still hangs, naming the test, with every thread's stack.
-# This outer limit only catches a pytest that could not even do that.
-LIMIT=${GOUJI_SUITE_LIMIT:-5100}
+# The suite's time is part of the test: the whole pytest run (the full suite, two workers) must end within
+# GOUJI_SUITE_LIMIT seconds (480: CI's limit for the suite; the target is 360) or the run fails, naming
+# its time, after its report (the slowest tests listed); a run in one process (GOUJI_TEST_WORKERS=0) is
+# not held to it. A run that takes much longer still is stopped (the outer timeout). On a machine shared
+# with other work set it higher (scripts/test-loaded.sh does).
+LIMIT=${GOUJI_SUITE_LIMIT:-480}
 # Two workers (pytest-xdist; GOUJI_TEST_WORKERS=0 runs in one process): most tests wait on a real
-# Chromium, OBS or Qt, so two halve the wait on CI's two cores. A module's tests run on one worker, and
-# the tests sharing one OBS all on one (loadgroup); the longest tests (marked "long") start first; the
-# ten slowest are listed at the end.
+# Chromium, OBS or Qt, so two halve the wait on CI's two cores. Each test goes to whichever worker is free
+# (loadgroup), except the tests sharing one OBS: all on one worker, one after another (xdist_group); the longest tests (marked "long") start first; the
+# 25 slowest are listed at the end.
 WORKERS=${GOUJI_TEST_WORKERS:-2}
 if [ $FAST = 1 ]; then
   set -- tests/engine tests/core tests/game tests/sponsors tests/season tests/test_architecture.py \
     tests/test_rules_reference.py -m "not long and not obs and not browser and not qt and not postgres" "$@"
 fi
 PAR=(); [ "$WORKERS" != 0 ] && PAR=(-n "$WORKERS" --dist loadgroup)
-timeout --kill-after=30 "$LIMIT" $PY -m pytest -q -p no:cacheprovider "${PAR[@]}" --durations=10 "$@"
+started=$(date +%s)
+timeout --kill-after=30 "$(( LIMIT * 2 + 300 ))" $PY -m pytest -q -p no:cacheprovider "${PAR[@]}" \
+  --durations=25 "$@"
 rc=$?
+took=$(( $(date +%s) - started ))
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-  echo "the test run passed GOUJI_SUITE_LIMIT=${LIMIT}s and was stopped: failing"
+  echo "the test run passed twice GOUJI_SUITE_LIMIT=${LIMIT}s and was stopped after ${took} s: failing"
   exit 1
 fi
+if [ $FAST = 0 ] && [ "$WORKERS" != 0 ] && [ "$took" -gt "$LIMIT" ]; then
+  echo "the suite took ${took} s, over GOUJI_SUITE_LIMIT=${LIMIT} s: failing (make the slowest above faster)"
+  exit 1
+fi
+echo "the tests took ${took} s (GOUJI_SUITE_LIMIT=${LIMIT} s)"
 if [ $rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi
 exit $rc
