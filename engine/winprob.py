@@ -35,6 +35,7 @@ from typing import Any, Final
 
 from .actions import action_of
 from .cards import BIG, NRANKS, SMALL, TWO, counts_to_cards
+from .errors import GoujiError
 from .game import Game
 from .policy import Policy, play_out
 from .preset import Preset
@@ -51,8 +52,16 @@ QUAN_SAN_PLACE: Final = 5.0
 REDEALS: Final = 50
 
 
-class WinprobError(ValueError):
-    """A position the evaluator cannot deal for (more cards held than the pack has left)."""
+#: the refusal of a position whose game has ended (no 胜率 to estimate)
+GAME_OVER: Final = (
+    "winprob",
+    "牌局已结束，没有胜率可算",
+    "the game is over: there is no win probability to estimate",
+)
+
+
+class WinprobError(GoujiError, ValueError):
+    """A position the evaluator cannot deal for (more cards held than the pack has left), or a game over."""
 
 
 class Position:
@@ -80,7 +89,9 @@ class Position:
         need = sum(g._count[s] for s in self.unknown)
         if need > len(pool):
             raise WinprobError(
-                f"the unknown hands hold {need} cards but the pack has {len(pool)} left (G2.1)"
+                "G2.1",
+                f"未知的手牌共 {need} 张，牌堆只剩 {len(pool)} 张",
+                f"the unknown hands hold {need} cards but the pack has {len(pool)} left",
             )
         self.must_hold = {}
         self.no_wild = []
@@ -437,6 +448,6 @@ def evaluate(game: Game, playouts: int = 1000, policy: Policy | None = None) -> 
     t0 = time.perf_counter()
     pos = Position(game)
     if game.is_over():
-        raise WinprobError("the game is over")
+        raise WinprobError(*GAME_OVER)
     tallies = [chunk(pos, k, n, policy) for k, n in chunks_for(playouts)]
     return combine(pos, tallies, time.perf_counter() - t0)

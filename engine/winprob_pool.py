@@ -19,7 +19,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from .game import Game
-from .winprob import CHUNK, Position, Tally, WinprobError, chunks_for, combine
+from .winprob import CHUNK, GAME_OVER, Position, Tally, WinprobError, chunks_for, combine
 
 _generation: Any = None  # the shared run counter, in a worker
 _positions: dict[str, Position] = {}  # a worker's last positions, by seed
@@ -84,7 +84,7 @@ class Pool:
         """The estimate of ``game``'s position with ``playouts`` play-outs over the workers, or None
         when :meth:`cancel` stopped it."""
         if game.is_over():
-            raise WinprobError("the game is over")
+            raise WinprobError(*GAME_OVER)
         t0 = time.perf_counter()
         pos = Position(game)
         gen = int(self._generation.value)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from broadcast.core.text import invisible
+from broadcast.errors import GoujiError
 from broadcast.season.scoring import RecordRejected, check_record
 
 from .records import RECORD_MAX, Refusal
@@ -56,8 +57,11 @@ class Checked:
     stats: array[int] = field(default_factory=lambda: array("q"))
 
 
-class _Bad(Exception):
+class _Bad(GoujiError):
+    """A record not counted: its :class:`Refusal`, raised out of the checks and listed by check_batch."""
+
     def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.rule, refusal.zh, refusal.en)
         self.refusal = refusal
 
 
