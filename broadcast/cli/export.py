@@ -11,6 +11,7 @@ A progress bar goes to stderr on a terminal (--quiet turns it off).
 from __future__ import annotations
 
 import argparse
+from contextlib import closing
 from pathlib import Path
 
 from broadcast.cli.tools import add_db, db_must_exist, run, sponsor_from_placements
@@ -115,8 +116,8 @@ def _main(args: argparse.Namespace) -> int:
                 path = _png(sdb, season, top, out, args)
                 count = len(top.rows[: args.top])
             else:
-                stream = stream_ranking(sdb.conn, sid, args.kind, spec=args.spec)
-                path = export_ranking(stream, season, out, fmt, quiet=args.quiet)
+                with closing(stream_ranking(sdb.conn, sid, args.kind, spec=args.spec)) as stream:
+                    path = export_ranking(stream, season, out, fmt, quiet=args.quiet)
                 count = stream.count
             print(f"英雄榜已导出 exported: {path} ({count} 行 rows)")
         elif args.what == "results":
@@ -139,8 +140,10 @@ def _main(args: argparse.Namespace) -> int:
                 spec = args.spec if kind == args.kind else None
                 stem = f"英雄榜_{'选手' if kind == 'players' else '队伍'}_{tag}"
                 for fmt in ("csv", "xlsx", "json"):
-                    stream = stream_ranking(sdb.conn, sid, kind, spec=spec)
-                    done.append(export_ranking(stream, season, out / f"{stem}.{fmt}", fmt, quiet=args.quiet))
+                    with closing(stream_ranking(sdb.conn, sid, kind, spec=spec)) as stream:
+                        done.append(
+                            export_ranking(stream, season, out / f"{stem}.{fmt}", fmt, quiet=args.quiet)
+                        )
                 top = compute(sdb.conn, sid, kind, spec=spec, top=args.top)
                 done.append(_png(sdb, season, top, out / f"{stem}.png", args))
             for fmt in ("csv", "xlsx", "json"):

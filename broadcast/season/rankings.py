@@ -24,7 +24,7 @@ what cannot be read so falls back to computing in memory as before (:func:`rank_
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -614,23 +614,27 @@ def ranked(
     group_key_: Any = None
     done = 0
     end = _KEY_AT + width
-    for r in rows:
-        key = r[_KEY_AT:end]  # a tuple (sqlite3.Row and Record slice to one)
-        if key != group_key_ and group:
-            if len(group) == 1:  # most rows: alone on their values
-                group[0].rank = done + 1
-                yield group[0]
-                done += 1
-            else:
-                yield from _numbered(group, done, order_terms)
-                done += len(group)
-            group = []
-            if top is not None and done >= top:
-                return
-        group_key_ = key
-        group.append(_row_of(kind, r, with_h2h))
-    if group:
-        yield from _numbered(group, done, order_terms)
+    try:
+        for r in rows:
+            key = r[_KEY_AT:end]  # a tuple (sqlite3.Row and Record slice to one)
+            if key != group_key_ and group:
+                if len(group) == 1:  # most rows: alone on their values
+                    group[0].rank = done + 1
+                    yield group[0]
+                    done += 1
+                else:
+                    yield from _numbered(group, done, order_terms)
+                    done += len(group)
+                group = []
+                if top is not None and done >= top:
+                    return
+            group_key_ = key
+            group.append(_row_of(kind, r, with_h2h))
+        if group:
+            yield from _numbered(group, done, order_terms)
+    finally:  # the database cursor closed with the ranking (before its connection is)
+        if isinstance(rows, Generator):
+            rows.close()
 
 
 def _numbered(group: list[Row], before: int, order_terms: Sequence[Term]) -> list[Row]:
@@ -667,6 +671,12 @@ class RankingStream:
     spec: str
     rows: Iterator[Row]
     count: int
+
+    def close(self) -> None:
+        """Stop reading: the rows' database cursor is closed now (a file that could not be written
+        ends the export before its connection closes; ``contextlib.closing`` it)."""
+        if isinstance(self.rows, Generator):
+            self.rows.close()
 
 
 def stream_ranking(
