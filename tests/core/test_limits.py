@@ -1,6 +1,6 @@
 """Every input kind has a size limit, checked before parsing (issue 23): each over its limit is refused
 by the real command in one line naming the limit, exit 2, in bounded time and memory — measured here
-on a subprocess (wall time and the child's peak RSS from ``wait4``) and printed with the outcome."""
+on a subprocess (wall time and the command's own peak RSS from ``wait4``, through a meter) and printed."""
 
 from __future__ import annotations
 
@@ -17,22 +17,31 @@ RSS_BOUND_MB = 400  # the interpreter with the studio's imports is ~100–200 MB
 SECONDS_BOUND = 60  # generous for a loaded machine: what is refused before it is read takes ~1–3 s
 
 
+# The command's own peak RSS, through a small meter process: Linux carries the RSS high-water mark of the
+# memory a process replaces at exec() into the new program's ru_maxrss — started straight from this test
+# process (vfork: its memory), the command would report the pytest worker's peak (400–500 MB late in a
+# CI run) however little it used itself. The meter (a fresh interpreter, ~10 MB) starts the command and
+# prints the command's ru_maxrss.
+_METER = (
+    "import os, subprocess, sys\n"
+    "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+    "_, status, usage = os.wait4(p.pid, 0)\n"
+    "print(usage.ru_maxrss)\n"
+    "sys.exit(os.waitstatus_to_exitcode(status))\n"
+)
+
+
 def _measured(args: list[str], cwd: Path) -> tuple[int, str, float, float]:
-    """Run ``python -m …args``: (exit status, stderr, seconds, the child's peak RSS in MB)."""
+    """Run ``python -m …args``: (exit status, stderr, seconds, the command's peak RSS in MB)."""
     t0 = time.monotonic()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", *args],
+    proc = subprocess.run(
+        [sys.executable, "-c", _METER, sys.executable, "-m", *args],
         cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        capture_output=True,
         env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)},
     )
-    assert proc.stderr is not None
-    err = proc.stderr.read().decode("utf-8", "replace")
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    proc.stderr.close()
-    return proc.returncode, err, time.monotonic() - t0, usage.ru_maxrss / 1024
+    peak_kb = int(proc.stdout.decode().split()[-1])
+    return proc.returncode, proc.stderr.decode("utf-8", "replace"), time.monotonic() - t0, peak_kb / 1024
 
 
 def _big(path: Path, size: int, head: bytes) -> Path:
