@@ -75,7 +75,8 @@ class StudioProcess:
         )
         self.output: list[str] = []
         self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def on_line(self, line: str) -> None:
         """Each line of output as it comes (before ``wait_for`` sees it)."""
@@ -101,8 +102,15 @@ class StudioProcess:
 
     def type(self, line: str) -> None:
         assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:  # the process is gone: say what it printed last
+            self.proc.wait(30)
+            self._reader.join(10)  # it has read the last lines (the pipe is at its end)
+            raise AssertionError(
+                f"exited ({self.proc.returncode}) before {line!r} was typed:\n" + "".join(self.output[-30:])
+            ) from None
 
     def xdotool(self, *args: str) -> str:
         return subprocess.run(
