@@ -51,6 +51,20 @@ def add_studio_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-obs", action="store_true", help="不连接 OBS / do not connect to OBS")
     parser.add_argument("--obs-settings", default=None, help="OBS 设置文件 / OBS settings file (YAML)")
     parser.add_argument(
+        "--commentators-port",
+        type=int,
+        default=8620,
+        metavar="P",
+        help="解说区页面的端口（0：任一空闲端口，-1：不开）/ the commentators' page port (0: any, -1: none)",
+    )
+    parser.add_argument(
+        "--winprob-workers",
+        type=int,
+        default=2,
+        metavar="N",
+        help="胜率推演的进程数（0：不推演）/ processes evaluating the 胜率 after every decision (0: none)",
+    )
+    parser.add_argument(
         "--wait-obs",
         type=float,
         default=3.0,
@@ -71,6 +85,8 @@ STUDIO_ARGUMENTS = (
     "no_obs",
     "obs_settings",
     "wait_obs",
+    "commentators_port",
+    "winprob_workers",
 )
 
 
@@ -105,6 +121,7 @@ class Studio:
         self.season_link: Any = None
         self.asrun: Any = None
         self.placements: Any = None
+        self.live: Any = None  # the 胜率's evaluator and the commentators' page
         self._pending: list[tuple[str, Any]] = []
         self._retry_lock = threading.Lock()
         self._retry_thread: threading.Thread | None = None
@@ -140,6 +157,7 @@ class Studio:
         self._write("演示赛季 demo season", self._season)
         self._asrun()
         self._serve()
+        self._winprob()
         self._obs()
 
     # -- writes the disk may refuse ---------------------------------------------------------------
@@ -263,6 +281,18 @@ class Studio:
             fail(f"run: {exc.strerror or exc} (use --port N, or --port 0 for any free port)")
         print_urls(self.server)
 
+    def _winprob(self) -> None:
+        from broadcast.commentators.run import LiveWinprob
+
+        self.live = LiveWinprob.start(
+            self.store,
+            self.db_path,
+            host=self.args.host,
+            port=int(getattr(self.args, "commentators_port", -1)),
+            workers=max(0, min(8, int(getattr(self.args, "winprob_workers", 0)))),
+            say=_say,
+        )
+
     def _obs(self) -> None:
         if self.args.no_obs:
             _say("OBS：未启用（--no-obs），图形照常服务 / OBS disabled, graphics still served")
@@ -362,6 +392,8 @@ class Studio:
         if self.bridge is not None:
             self.bridge.flush(2.0)
             self.bridge.stop()
+        if self.live is not None:
+            self.live.stop()
         if self.server is not None:
             self.server.stop()
         if self.recorder is not None:

@@ -36,6 +36,7 @@ GRAPHIC_ZH = {
     "commentary": "解说区",
     "lower_third": "人名条",
     "jipaiqi": "记牌器",
+    "winprob": "胜率",
 }
 SHOT_ZH = {
     "table": "桌面镜头",

@@ -26,8 +26,9 @@ def components() -> tuple[Component, ...]:
     from broadcast.season.component import COMPONENT as season
     from broadcast.show.component import COMPONENT as show
     from broadcast.sponsors.component import COMPONENT as sponsors
+    from broadcast.winprob.component import COMPONENT as winprob
 
-    return (show, game, sponsors, season, qualifiers)
+    return (show, game, sponsors, season, qualifiers, winprob)
 
 
 def open_store(path: str | Path, *, extra: Iterable[Component] = (), **kw: Any) -> ShowStore:

@@ -33,13 +33,14 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
+from .actions import YIELD as K_YIELD
 from .actions import action_of
 from .cards import BIG, NRANKS, SMALL, TWO, counts_to_cards
 from .errors import GoujiError
 from .game import Game
 from .policy import Policy, play_out
 from .preset import Preset
-from .results import ranking
+from .results import ranking, result
 from .seats import IN_PLAY, REVOLT, SEATS, TITLES, ZHA
 
 #: play-outs per chunk (the unit of work and of seeding)
@@ -50,6 +51,38 @@ Z95: Final = 1.959963984540054
 QUAN_SAN_PLACE: Final = 5.0
 #: how many times a deal that breaks the 憋3 condition is dealt again before the condition is forced
 REDEALS: Final = 50
+
+
+#: what may happen in a decision, the moments the 胜率 history marks: (中文, English)
+MOMENTS: Final = {
+    "burn": ("烧牌", "burn"),
+    "fan_shao": ("反烧", "counter-burn"),
+    "jie_shao": ("解烧", "burn broken"),
+    "zha_shao": ("诈烧", "failed burn"),
+    "men": ("闷", "stuck with 3s"),
+    "yield": ("让牌", "yield"),
+    "lived": ("够级牌活了", "a 够级牌 lived"),
+    "finish": ("出完", "played out"),
+    "open": ("开点", "opened"),
+    "four_way": ("四户乱缠", "four-way play"),
+    "quan_san": ("圈三", "quan san"),
+    "revolt": ("革命", "revolution"),
+}
+
+
+def last_moment(g: Game) -> tuple[int, list[str]]:
+    """The last decision's seat and what happened in it (keys of :data:`MOMENTS`): its rule events,
+    a yield (G5.5), a protected 够级牌 that lived (G6.4) with the pass that ended its round."""
+    n = len(g._codes)
+    if not n:
+        return 0, []
+    code = g._codes[-1]
+    tags = [e.name for e in g._events if e.move == n and e.name in MOMENTS]
+    if code >> 3 & 3 == K_YIELD:
+        tags.append("yield")
+    if g._lived is not None:
+        tags.append("lived")
+    return code & 7, tags
 
 
 #: the refusal of a position whose game has ended (no 胜率 to estimate)
@@ -438,6 +471,29 @@ def combine(pos: Position, tallies: list[Tally], seconds: float) -> dict[str, An
         "hands": "known" if pos.known else "sampled",
         "seed": pos.seed,
         "playouts": n,
+        "seconds": round(seconds, 3),
+    }
+
+
+def finished(g: Game, seconds: float = 0.0) -> dict[str, Any]:
+    """A game that is over: its result as the estimate's figures, certain (no play-outs)."""
+    r = result(g)
+    pts = r.team_points
+    win = {"odd": float(pts["odd"] > pts["even"]), "even": float(pts["even"] > pts["odd"])}
+    seats: dict[str, Any] = {}
+    for s in SEATS:
+        t = r.titles.get(s)
+        place = float(TITLES.index(t) + 1) if t in TITLES else 5.0
+        seats[str(s)] = {"title": t, "place": place, "points": None, "titles": {t: 1.0} if t else {}}
+    return {
+        "win": win,
+        "level": float(pts["odd"] == pts["even"]),
+        "points": {"odd": float(pts["odd"]), "even": float(pts["even"])},
+        "seats": seats,
+        "ci": None,
+        "hands": "over",
+        "over": True,
+        "playouts": 0,
         "seconds": round(seconds, 3),
     }
 

@@ -17,9 +17,8 @@ from . import gjn
 from .errors import GJNError, IllegalAction
 from .game import Game
 from .preset import PresetError
-from .results import result
-from .seats import SEATS, TITLES
-from .winprob import WinprobError, evaluate
+from .seats import SEATS
+from .winprob import WinprobError, evaluate, finished
 from .words import team_name
 
 #: the largest record read (a whole game is a few kilobytes)
@@ -62,29 +61,6 @@ def position(path: str, rec: gjn.Record) -> Game:
         _fail(f"{path}:{e.line}: move {e.move}, seat {e.seat}, {e.rule}: {e.en} / {e.zh}")
     except (PresetError, ValueError) as e:
         _fail(f"{path}:1: {e}")
-
-
-def finished(g: Game, seconds: float) -> dict[str, Any]:
-    """A game that is over: its result, as certain figures (no play-outs)."""
-    r = result(g)
-    pts = r.team_points
-    win = {"odd": float(pts["odd"] > pts["even"]), "even": float(pts["even"] > pts["odd"])}
-    seats: dict[str, Any] = {}
-    for s in SEATS:
-        t = r.titles.get(s)
-        place = float(TITLES.index(t) + 1) if t in TITLES else 5.0
-        seats[str(s)] = {"title": t, "place": place, "points": None, "titles": {t: 1.0} if t else {}}
-    return {
-        "win": win,
-        "level": float(pts["odd"] == pts["even"]),
-        "points": {"odd": float(pts["odd"]), "even": float(pts["even"])},
-        "seats": seats,
-        "ci": None,
-        "hands": "over",
-        "over": True,
-        "playouts": 0,
-        "seconds": round(seconds, 3),
-    }
 
 
 def _pct(p: float) -> str:

@@ -80,14 +80,22 @@ class Pool:
         """Stop the run under way (its workers stop before their next play-out)."""
         self._generation.value += 1
 
-    def evaluate(self, game: Game, playouts: int = 1000) -> dict[str, Any] | None:
+    @property
+    def generation(self) -> int:
+        """The run counter :meth:`cancel` moves on."""
+        return int(self._generation.value)
+
+    def evaluate(
+        self, game: Game, playouts: int = 1000, generation: int | None = None
+    ) -> dict[str, Any] | None:
         """The estimate of ``game``'s position with ``playouts`` play-outs over the workers, or None
-        when :meth:`cancel` stopped it."""
+        when :meth:`cancel` stopped it (or had already, when ``generation`` — :attr:`generation` read
+        when the job was taken — is not the current one)."""
         if game.is_over():
             raise WinprobError(*GAME_OVER)
         t0 = time.perf_counter()
         pos = Position(game)
-        gen = int(self._generation.value)
+        gen = self.generation if generation is None else generation
         jobs = chunks_for(playouts)
         shares: list[list[tuple[int, int]]] = [[] for _ in range(self.workers)]
         for i, job in enumerate(jobs):

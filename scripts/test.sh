@@ -21,7 +21,7 @@ $PY -m ruff format --check . || { echo "ruff format: run .venv/bin/python -m ruf
   broadcast/obs broadcast/sponsors/asrun.py broadcast/sponsors/chain.py broadcast/sponsors/recorder.py \
   broadcast/sponsors/exposure.py broadcast/sponsors/report.py broadcast/cli \
   broadcast/qualifiers broadcast/season broadcast/audit broadcast/sponsors/cuerunner.py broadcast/sponsors/rundown.py \
-  broadcast/sponsors/anchor.py broadcast/sponsors/verify.py broadcast/sponsors/receipt.py \
+  broadcast/sponsors/anchor.py broadcast/sponsors/verify.py broadcast/sponsors/receipt.py broadcast/winprob broadcast/commentators \
   || exit 1
 # No test can hang the run: pytest-timeout fails a test past its timeout, and the session guard
 # (tests/session_guard.py) ends a run that still hangs, naming the test, with every thread's stack.

@@ -55,7 +55,6 @@ BEING_REMOVED: dict[str, str] = {
     "engine/game.py:push_str": "engine",
     "engine/gjn.py:set_tag": "engine",
     "engine/match.py:void_games": "engine",
-    "engine/policy.py:worth": "engine",
     "engine/preset.py:opening_scored": "engine",
     "engine/preset.py:tributes": "engine",
     "engine/preset.py:da_dian": "engine",

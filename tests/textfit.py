@@ -35,9 +35,9 @@ WHERE: dict[str, tuple[str, ...]] = {
     "lower_third.name": (".lt-name",),
     "lower_third.line2": (".lt-line2",),
     "table.teams.odd.name": (),  # the label is what airs
-    "table.teams.odd.label": (".sb-team.odd .team-name",),
+    "table.teams.odd.label": (".sb-team.odd .team-name", ".wp-team.odd"),
     "table.teams.even.name": (),
-    "table.teams.even.label": (".sb-team.even .team-name",),
+    "table.teams.even.label": (".sb-team.even .team-name", ".wp-team.even"),
     "table.seats[].name": (".seat .name", ".lp-name", ".turn-name"),
     "table.seats[].title": (".seat .title",),
     "table.last_play.label": (".lp-play",),
@@ -67,6 +67,9 @@ WHERE: dict[str, tuple[str, ...]] = {
     "leaderboard.rows[].name": (".lb-body .name",),
     "leaderboard.rows[].team": (".lb-body .team",),
     "season_push.pending[].gjn": (),  # a game record waiting to reach the season: never on air
+    "winprob.game": (),  # the game the 胜率 history is of (a digest): never on air
+    "winprob.current.line": (),  # the decision the 胜率 is of: compared with table.last_move, not shown
+    "table.last_move": (),  # the record's last decision: what the 胜率 graphic checks its figures against
     "sponsors.qualifiers.name": (".qb-sponsor",),
     "qualifiers.title": (".qb-title",),
     "qualifiers.sponsor": (),  # shown when the placements name no 海选冠名 (sponsors.qualifiers wins)
@@ -79,6 +82,9 @@ WHERE: dict[str, tuple[str, ...]] = {
 ENGINE_WORDS = {
     "table.seats[].title": "头科",
     "table.last_play.label": "十六个10带十六个2带四个小王带四个大王",
+    # the longest decision a record writes (that play), the same in both: the 胜率 shown is of it
+    "table.last_move": "1 TTTTTTTTTTTTTTTT2222222222222222RRRRBBBB",
+    "winprob.current.line": "1 TTTTTTTTTTTTTTTT2222222222222222RRRRBBBB",
 }
 
 

@@ -76,7 +76,10 @@ def project(state: State, live: LiveGame) -> None:
     table["jipaiqi"] = {k: int(v) for k, v in game.jokers_and_twos_out().items()}
     table["phase"] = "over" if over else "playing"
     table["quan_san"] = quan_san
-    state["game"]["record"] = live.record(moves)
+    record = live.record(moves)
+    state["game"]["record"] = record
+    table["moves"] = len(record)  # what a figure of a position (the 胜率) is checked against on air
+    table["last_move"] = record[-1] if record else ""
     # this game's result in the match strip, and the match totals
     results = [r for r in table["results"] if r["game_no"] != table["game_no"]]
     if result is not None:

@@ -116,6 +116,7 @@ GRAPHICS = (
     "lower_third",
     "commentary",
     "jipaiqi",
+    "winprob",
 )
 # each graphic's name in OBS: its two picture sources are "<name>·画面1" and "<name>·画面2"
 GRAPHIC_ZH = {
@@ -130,6 +131,7 @@ GRAPHIC_ZH = {
     "lower_third": "人名条",
     "commentary": "解说",
     "jipaiqi": "记牌器",
+    "winprob": "胜率",
 }
 BUFFERS = ("画面1", "画面2")
 # nested graphic scenes of an older layout: their items are removed from our air scenes

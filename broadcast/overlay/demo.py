@@ -205,12 +205,42 @@ def demo_table() -> dict[str, Any]:
         },
         "seats": seats,
         "turn": 4,
+        "moves": 46,
+        "last_move": "3 pass",
         "last_play": {"seat": 1, "cards": "TTTTT", "label": "五个10", "gouji": True, "burn": False},
         "quan_san": False,
         "jipaiqi": {"R": 1, "B": 2, "2": 5},
         "message": "",
         "results": [{"game_no": 1, "odd": 17, "even": 11, "quan_san": False}],
     }
+
+
+def demo_winprob() -> dict[str, Any]:
+    """The 胜率 after a 烧牌 (section ``winprob``): the estimate and a few points of its history."""
+    odd = (0.52, 0.55, 0.49, 0.58, 0.71, 0.66, 0.62)
+    lines = ("3 55", "4 66", "5 pass", "6 pass", "1 TTTTT", "2 pass", "3 pass")
+    tags: tuple[list[str], ...] = ([], [], [], [], ["burn"], [], [])
+    history = []
+    for i, p in enumerate(odd):
+        line = lines[i]
+        history.append({"moves": 40 + i, "odd": p, "even": round(0.95 - p, 2), "line": line,
+                        "seat": int(line[0]), "tags": tags[i]})  # fmt: skip
+    current = {
+        "moves": 46,
+        "game_no": 2,
+        "line": "3 pass",
+        "odd": 0.62,
+        "even": 0.33,
+        "level": 0.05,
+        "odd_ci": [0.59, 0.65],
+        "even_ci": [0.30, 0.36],
+        "points_odd": 12.4,
+        "points_even": 9.6,
+        "playouts": 1000,
+        "hands": "known",
+        "seconds": 0.41,
+    }
+    return {"on": True, "game": "demo", "current": current, "history": history}
 
 
 def demo_state(
@@ -234,6 +264,7 @@ def demo_state(
     st["leaderboard"] = demo_leaderboard()
     st["qualifiers"] = demo_qualifiers()
     st["table"] = demo_table()
+    st["winprob"] = demo_winprob()
     st["lower_third"] = {"name": "王建军", "line2": "小当家联盟队 · 英雄榜第一名", "photo": ""}
     st["charity"]["total_yuan"] = 12800
     for g in on:

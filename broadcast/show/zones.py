@@ -33,6 +33,7 @@ Verdict = Literal["coexist", "replace", "cover", "refuse"]
 ZH = {
     "scoreboard": "比分牌",
     "jipaiqi": "记牌器",
+    "winprob": "胜率",
     "lower_third": "人名条",
     "commentary": "解说区",
     "ticker": "底线流字",
@@ -46,6 +47,7 @@ ZH = {
 EN = {
     "scoreboard": "the scoreboard",
     "jipaiqi": "the card counter",
+    "winprob": "the win-probability bar",
     "lower_third": "the lower third",
     "commentary": "the commentary plate",
     "ticker": "the ticker",

@@ -17,9 +17,10 @@ import * as credits from './graphics/credits.js';
 import * as commentary from './graphics/commentary.js';
 import * as lower_third from './graphics/lower_third.js';
 import * as jipaiqi from './graphics/jipaiqi.js';
+import * as winprob from './graphics/winprob.js';
 
 // stacking order, bottom to top
-const MODULES = { commentary, jipaiqi, scoreboard, lower_third, ticker, corner_bug, leaderboard, qualifiers,
+const MODULES = { commentary, jipaiqi, winprob, scoreboard, lower_third, ticker, corner_bug, leaderboard, qualifiers,
   jiugongge, bumper, credits };
 
 const params = pageParams();

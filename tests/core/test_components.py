@@ -47,7 +47,7 @@ def test_a_component_brings_its_section_and_actions_and_survives_a_reopen(tmp_pa
 
 def test_the_studio_composes_its_components_and_extra_ones(tmp_path: Path) -> None:
     names = [c.name for c in studio.components()]
-    assert names == ["show", "game", "sponsors", "season", "qualifiers"]
+    assert names == ["show", "game", "sponsors", "season", "qualifiers", "winprob"]
     with studio.open_store(tmp_path / "s.sqlite", extra=[COUNTER]) as store:
         owner = store.schema.owner
         assert owner["meta"] == "core"

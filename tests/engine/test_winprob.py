@@ -22,7 +22,7 @@ from engine.actions import action_of
 from engine.cards import NRANKS, TOTALS, counts_to_cards
 from engine.policy import Policy, play_out
 from engine.seats import IN_PLAY, SEATS
-from engine.winprob import Position, WinprobError, evaluate
+from engine.winprob import Position, WinprobError, evaluate, finished
 from engine.winprob_pool import Pool
 
 from .helpers import play
@@ -223,8 +223,6 @@ def test_cli_a_finished_game_is_its_result() -> None:
     g = _self_played("tv_match", "over", 10_000)
     assert g.is_over()
     r = g.result()
-    from engine.winprob_cli import finished
-
     est = finished(g, 0.0)
     assert est["playouts"] == 0 and est["points"]["odd"] == r.team_points["odd"]
     assert est["win"]["odd"] == float(r.team_points["odd"] > r.team_points["even"])

@@ -179,7 +179,7 @@ def test_the_game_scene_at_maxima_has_no_overlapping_graphics(page: Any, shots: 
     英雄榜 with the corner bug) at every text's maximum: no graphic runs into another."""
     (shots / "fit").mkdir(exist_ok=True)
     scenes = {
-        "game": ("scoreboard", "jipaiqi", "lower_third", "commentary", "ticker", "corner_bug"),
+        "game": ("scoreboard", "jipaiqi", "winprob", "lower_third", "commentary", "ticker", "corner_bug"),
         "leaderboard": ("leaderboard", "corner_bug"),
         "qualifiers": ("qualifiers", "corner_bug"),
         "credits": ("credits", "corner_bug"),

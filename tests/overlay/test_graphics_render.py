@@ -127,6 +127,20 @@ def _check_jipaiqi(page: Any) -> None:
     assert _texts(page, ".jipaiqi .jp-count") == ["1", "2", "5"]
 
 
+def _check_winprob(page: Any) -> None:
+    assert _texts(page, ".winprob .wp-team") == ["小当家联盟队", "沂蒙山泉队"]
+    assert page.text_content(".winprob .wp-title") == "胜率（估算）"  # labelled as an estimate
+    assert _texts(page, ".winprob .wp-pct") == ["62%", "33%"]
+    assert (
+        page.text_content(".winprob .wp-foot") == "第46步后 · 平局 5% · 1000次推演估算"
+    )  # the move it is of
+    widths = page.eval_on_selector_all(
+        ".winprob .wp-fill", "els => els.map(e => e.getBoundingClientRect().width)"
+    )
+    total = sum(widths)
+    assert abs(widths[0] / total - 0.62) < 0.02 and abs(widths[2] / total - 0.33) < 0.02, widths
+
+
 CHECKS = {
     "scoreboard": _check_scoreboard,
     "leaderboard": _check_leaderboard,
@@ -139,6 +153,7 @@ CHECKS = {
     "commentary": _check_commentary,
     "lower_third": _check_lower_third,
     "jipaiqi": _check_jipaiqi,
+    "winprob": _check_winprob,
 }
 
 

@@ -22,20 +22,21 @@ from broadcast.studio import open_store
 # The table as the studio means it, written out by hand (rows: the newer graphic, coming on; columns:
 # the older, on program): c coexist, r replace, v cover (cleared, brought back when it ends), x refuse.
 COLS = ("scoreboard", "jipaiqi", "lower_third", "commentary", "ticker", "corner_bug", "bumper", "jiugongge",
-        "leaderboard", "qualifiers", "credits")  # fmt: skip
+        "leaderboard", "qualifiers", "credits", "winprob")  # fmt: skip
 EXPECTED = {
-    #              sb   jp   lt   cm   tk   cb   bp   jg   lb   qb   cr
-    "scoreboard": ("-", "c", "c", "c", "c", "c", "x", "x", "x", "x", "x"),
-    "jipaiqi": ("c", "-", "c", "c", "c", "c", "x", "x", "x", "x", "x"),
-    "lower_third": ("c", "c", "-", "c", "c", "c", "x", "x", "x", "x", "x"),
-    "commentary": ("c", "c", "c", "-", "c", "c", "x", "x", "x", "x", "x"),
-    "ticker": ("c", "c", "c", "c", "-", "c", "x", "x", "x", "x", "x"),
-    "corner_bug": ("c", "c", "c", "c", "c", "-", "c", "c", "c", "c", "c"),
-    "bumper": ("v", "v", "v", "v", "v", "c", "-", "r", "r", "r", "r"),
-    "jiugongge": ("v", "v", "v", "v", "v", "c", "r", "-", "r", "r", "r"),
-    "leaderboard": ("v", "v", "v", "v", "v", "c", "r", "r", "-", "r", "r"),
-    "qualifiers": ("v", "v", "v", "v", "v", "c", "r", "r", "r", "-", "r"),
-    "credits": ("v", "v", "v", "v", "v", "c", "r", "r", "r", "r", "-"),
+    #              sb   jp   lt   cm   tk   cb   bp   jg   lb   qb   cr   wp
+    "scoreboard": ("-", "c", "c", "c", "c", "c", "x", "x", "x", "x", "x", "c"),
+    "jipaiqi": ("c", "-", "c", "c", "c", "c", "x", "x", "x", "x", "x", "c"),
+    "lower_third": ("c", "c", "-", "c", "c", "c", "x", "x", "x", "x", "x", "c"),
+    "commentary": ("c", "c", "c", "-", "c", "c", "x", "x", "x", "x", "x", "c"),
+    "ticker": ("c", "c", "c", "c", "-", "c", "x", "x", "x", "x", "x", "c"),
+    "corner_bug": ("c", "c", "c", "c", "c", "-", "c", "c", "c", "c", "c", "c"),
+    "bumper": ("v", "v", "v", "v", "v", "c", "-", "r", "r", "r", "r", "v"),
+    "jiugongge": ("v", "v", "v", "v", "v", "c", "r", "-", "r", "r", "r", "v"),
+    "leaderboard": ("v", "v", "v", "v", "v", "c", "r", "r", "-", "r", "r", "v"),
+    "qualifiers": ("v", "v", "v", "v", "v", "c", "r", "r", "r", "-", "r", "v"),
+    "credits": ("v", "v", "v", "v", "v", "c", "r", "r", "r", "r", "-", "v"),
+    "winprob": ("c", "c", "c", "c", "c", "c", "x", "x", "x", "x", "x", "-"),
 }
 WORD = {"c": "coexist", "r": "replace", "v": "cover", "x": "refuse"}
 PAIRS = [(n, o) for n in COLS for o in COLS if n != o]

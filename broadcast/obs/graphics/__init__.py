@@ -25,6 +25,7 @@ from broadcast.obs.graphics import (
     qualifiers,
     scoreboard,
     ticker,
+    winprob,
 )
 from broadcast.obs.graphics.paint import Painter
 from broadcast.obs.graphics.raster import Picture
@@ -42,6 +43,7 @@ MODULES: dict[str, Any] = {
     "lower_third": lower_third,
     "commentary": commentary,
     "jipaiqi": jipaiqi,
+    "winprob": winprob,
 }
 PAINTERS: dict[str, Callable[[Painter, Mapping[str, Any]], None]] = {g: m.paint for g, m in MODULES.items()}
 FRAMES: dict[str, tuple[int, int, int, int]] = {g: tuple(m.FRAME) for g, m in MODULES.items()}

@@ -1,0 +1,155 @@
+"""What the commentators' screen shows (解说区 monitor): built from the show state with the engine, for the
+commentators alone — the one place outside the console where the dealt hands appear.
+
+:func:`view` gives a JSON-ready dict: every seat with its hand as it stands (when the hands were entered),
+its cards left and 报牌, whether it may act now, what it could beat the top play with (the lowest
+beat of its hand and how many there are, from the engine's listing) and what the evaluator expects of it
+(its likeliest title, mean place and points); the top play; the 胜率 now (``fresh``: of the position on
+the table, not one a decision has since left) and its history; and the moments that moved it most (the
+largest swings, with what happened in the decision: 烧牌, 闷, 让牌, a 够级牌 that lived …).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from broadcast.core import ActionRefused
+from broadcast.game.adapter import replay
+from engine.cards import format_counts
+from engine.listing import enumerate_beats
+from engine.policy import cheapest_beat, worth
+from engine.winprob import MOMENTS
+from engine.words import label_of
+
+STATUS_ZH = {
+    "in_play": "在打",
+    "finished": "已出完",
+    "zha_shao": "诈烧",
+    "men": "闷",
+    "revolt": "革命",
+}
+SWINGS = 5  # the moments listed
+
+
+def _beats(g: engine.Game, seat: int) -> dict[str, Any] | None:
+    """What ``seat`` could beat the top play with, from its hand (None when its hand is unknown)."""
+    h = g.hand_counts(seat)
+    top = g.last_play
+    if h is None:
+        return None
+    if top is None or top.seat == seat or not g.in_play(seat):
+        return {"count": 0, "lowest": "", "label": "", "may": False}
+    beats = enumerate_beats(h, top.play)
+    low = cheapest_beat(h, top.play, True, g.preset.bie_san) if beats else None
+    if low is None and beats:
+        low = min(beats, key=worth)
+    opts = g.options(seat)
+    return {
+        "count": len(beats),
+        "lowest": str(low) if low is not None else "",
+        "label": label_of(low) if low is not None else "",
+        "may": bool({"play", "burn"} & opts),
+    }
+
+
+def moments(history: list[dict[str, Any]], n: int = SWINGS) -> list[dict[str, Any]]:
+    """The ``n`` decisions that moved the odd team's 胜率 most (the largest swings first)."""
+    out = []
+    for before, after in zip(history, history[1:], strict=False):
+        delta = float(after["odd"]) - float(before["odd"])
+        tags = list(after.get("tags", []))
+        out.append(
+            {
+                "moves": after["moves"],
+                "line": after.get("line", ""),
+                "seat": after.get("seat", 0),
+                "tags": tags,
+                "words": [MOMENTS[t][0] for t in tags if t in MOMENTS],
+                "before": before["odd"],
+                "after": after["odd"],
+                "delta": round(delta, 4),
+            }
+        )
+    out.sort(key=lambda m: (-abs(m["delta"]), m["moves"]))
+    return out[:n]
+
+
+def fresh(state: dict[str, Any]) -> bool:
+    """The 胜率 in the state is of the position on the table (no decision came since it was made)."""
+    cur = state["winprob"]["current"]
+    record = state["game"]["record"]
+    if not cur:
+        return False
+    return bool(
+        cur["moves"] == len(record)
+        and cur.get("line", "") == (record[-1] if record else "")
+        and cur.get("game_no", state["table"]["game_no"]) == state["table"]["game_no"]
+    )
+
+
+def view(state: dict[str, Any]) -> dict[str, Any]:
+    """The commentators' screen for ``state`` (see the module docstring)."""
+    table = state["table"]
+    wp = state["winprob"]
+    out: dict[str, Any] = {
+        "seq": state["meta"]["seq"],
+        "rules": table["rules"],
+        "phase": table["phase"],
+        "game_no": table["game_no"],
+        "teams": {
+            k: {"label": v["label"], "color": v["color"], "points": v["points"]}
+            for k, v in table["teams"].items()
+        },
+        "winprob": {"current": wp["current"], "history": wp["history"], "fresh": fresh(state)},
+        "moments": moments(wp["history"]),
+        "seats": [],
+        "top": None,
+        "to_act": None,
+        "moves": len(state["game"]["record"]),
+        "hands_known": False,
+        "error": "",
+    }
+    names = {s["seat"]: s.get("name", "") for s in table["seats"]}
+    if state["game"]["leader"] is None:
+        out["seats"] = [
+            {"seat": s, "name": names.get(s, ""), "team": "odd" if s % 2 else "even"} for s in range(1, 7)
+        ]
+        return out
+    try:
+        g = replay(state)
+    except ActionRefused as exc:
+        out["error"] = f"{exc.message_zh} / {exc.message_en}"
+        return out
+    cur = wp["current"]
+    expect = {e["seat"]: e for e in cur.get("seats", [])} if cur and out["winprob"]["fresh"] else {}
+    reports = g.report_counts()
+    titles = g.titles_so_far()
+    known = False
+    for s in range(1, 7):
+        h = g.hand_counts(s)
+        dealt = g.dealt_hand_counts(s)
+        known = known or h is not None
+        out["seats"].append(
+            {
+                "seat": s,
+                "name": names.get(s, ""),
+                "team": "odd" if s % 2 else "even",
+                "status": STATUS_ZH.get(str(g.status(s)), str(g.status(s))),
+                "title": titles.get(s),
+                "cards_left": g.cards_left(s),
+                "baopai": reports.get(s),
+                "hand": format_counts(h) if h is not None else None,
+                "dealt": format_counts(dealt) if dealt is not None else None,
+                "wutou": g.is_wutou(s),
+                "burner": g.burner == s,
+                "beats": _beats(g, s),
+                "expect": expect.get(s),
+            }
+        )
+    out["hands_known"] = known
+    top = g.last_play
+    if top is not None:
+        out["top"] = {"seat": top.seat, "play": str(top.play), "label": label_of(top.play)}
+    out["to_act"] = g.pending_seat
+    return out

@@ -1,0 +1,156 @@
+"""The commentators' screen (broadcast/commentators): in the session's Chromium with the hands entered, every
+hand is there, with what each seat could beat the top play with, 报牌 and the 胜率's history and moments;
+the same hands never reach an on-air page (program, preview, /state.json), and the screen refuses anyone
+without its own token, the on-air token included, and any request naming a bus."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from broadcast.commentators.server import CommentatorsServer
+from broadcast.commentators.view import moments, view
+from broadcast.game.adapter import replay
+from broadcast.overlay import OverlayServer
+from broadcast.rehearsal import selfplay_records
+from broadcast.studio import open_store
+from broadcast.winprob.actions import position_key
+from broadcast.winprob.service import figures
+from engine.cards import format_counts
+from engine.listing import enumerate_beats
+from engine.winprob import evaluate, last_moment
+from tests.overlay.conftest import run_async
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "winprob"
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> Iterator[Any]:
+    """A store with the hands entered and 40 decisions, a 胜率 after each (the engine's, 30 play-outs)."""
+    store = open_store(tmp_path / "s.sqlite")
+    rec = selfplay_records(2011, "tv_match")[0]
+    store.dispatch("game.new", {"leader": rec.leader, "hands": rec.hands})
+    for i, line in enumerate([None, *rec.moves[:40]]):
+        if line is not None:
+            store.dispatch("game.play", {"line": line})
+        if i % 4 and i != 40:
+            continue
+        g = replay(store.state)
+        seat, tags = last_moment(g)
+        est = figures(evaluate(g, 30))
+        store.dispatch(
+            "winprob.estimate",
+            {"position": position_key(store.state), "estimate": est, "seat": seat, "tags": tags},
+        )
+    try:
+        yield store, rec
+    finally:
+        store.close()
+
+
+def _get(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path, headers=headers or {})
+        resp = conn.getresponse()
+        return resp.status, resp.read().decode("utf-8", "replace")
+    finally:
+        conn.close()
+
+
+def test_the_view_lists_the_beats_of_each_hand_and_the_largest_swings(played: Any) -> None:
+    store, _ = played
+    v = view(store.state)
+    g = replay(store.state)
+    top = g.last_play
+    for s in v["seats"]:
+        h = g.hand_counts(s["seat"])
+        assert h is not None and s["hand"] == format_counts(h) and s["cards_left"] == sum(h)
+        if top is not None and s["seat"] != top.seat and g.in_play(s["seat"]):
+            assert s["beats"]["count"] == len(enumerate_beats(h, top.play))
+    hist = store.state["winprob"]["history"]
+    swings = moments(hist)
+    deltas = [abs(m["delta"]) for m in swings]
+    assert deltas == sorted(deltas, reverse=True) and len(swings) == min(5, len(hist) - 1)
+    every = sorted(abs(b["odd"] - a["odd"]) for a, b in zip(hist, hist[1:], strict=False))
+    assert deltas[0] == pytest.approx(every[-1], abs=1e-4)
+
+
+@pytest.mark.browser
+def test_the_commentators_page_shows_the_hands_and_no_on_air_page_ever_does(
+    played: Any, browser: Any
+) -> None:
+    store, rec = played
+    hands_now = [s["hand"] for s in view(store.state)["seats"]]
+    secrets = [h for h in rec.hands + hands_now if h]
+    with (
+        OverlayServer(store, port=0, token="on-air-token") as air,
+        CommentatorsServer(store, port=0) as desk,
+    ):
+        assert desk.token != air.token and desk.port != air.port
+        # the screen itself: its own token, or nothing
+        assert _get(desk.port, "/view.json")[0] == 403
+        assert _get(desk.port, "/view.json?token=on-air-token")[0] == 403
+        assert _get(desk.port, f"/?token={desk.token}&bus=program")[0] == 403  # never a program source
+        status, body = _get(desk.port, f"/view.json?token={desk.token}")
+        assert status == 200 and all(h in body for h in hands_now)
+        # the on-air server: no route to it, and no hand in anything it serves
+        assert _get(air.port, "/view.json?token=on-air-token")[0] == 404
+        texts = [_get(air.port, "/state.json?token=on-air-token")[1]]
+        texts += [_ws_texts(air.port, bus) for bus in ("program", "preview")]
+        for text in texts:
+            assert text and not any(h in text for h in secrets)
+            assert "winprob" in text  # … while the 胜率 itself goes to the pages
+
+        ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        try:
+            page.goto(desk.url())
+            page.wait_for_function("window.__frames >= 1", timeout=20000)
+            shown = page.eval_on_selector_all(".seat .s-hand", "els => els.map(e => e.dataset.hand)")
+            assert shown == hands_now  # all six hands, as they stand
+            text = page.eval_on_selector_all(".seat .s-hand", "els => els.map(e => e.textContent)")
+            assert text == hands_now  # the cards shown are the hand's, grouped by rank
+            assert page.eval_on_selector_all(".seat", "els => els.length") == 6
+            beats = page.eval_on_selector_all(".seat .s-beat", "els => els.map(e => e.textContent)")
+            assert any(b.startswith("可上：") or b == "无牌可上" for b in beats), beats
+            assert len(page.eval_on_selector_all("#moments li", "els => els")) == 5
+            assert page.eval_on_selector_all("#chart polyline", "els => els.length") == 2
+            wp = store.state["winprob"]["current"]
+            assert page.text_content("#wp-odd") == f"{round(100 * wp['odd'])}%"
+            assert page.text_content("#wp-even-name") == store.state["table"]["teams"]["even"]["label"]
+            # every text inside its box: nothing drawn past the screen or its panel
+            over = page.eval_on_selector_all(
+                ".seat, .side, .wp-names span, #moments li",
+                "els => els.filter(e => e.scrollWidth > e.clientWidth + 1"
+                " || e.scrollHeight > e.clientHeight + 1).map(e => e.className)",
+            )
+            assert over == []
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "commentators.png"))
+            assert errors == []
+        finally:
+            ctx.close()
+
+
+def _ws_texts(port: int, bus: str) -> str:
+    """Everything the on-air WebSocket sends a page of ``bus`` at connect (the whole state it may see)."""
+
+    async def read() -> str:
+        url = f"ws://127.0.0.1:{port}/ws?bus={bus}&token=on-air-token"
+        async with aiohttp.ClientSession() as s, s.ws_connect(url) as ws:
+            while True:
+                msg = json.loads((await ws.receive(timeout=10)).data)
+                if msg.get("type") == "snapshot":
+                    return json.dumps(msg, ensure_ascii=False)
+
+    return str(run_async(read()))

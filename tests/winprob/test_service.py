@@ -1,0 +1,122 @@
+"""The studio's 胜率 (broadcast/winprob): the worker process cancels an older run when a newer decision comes,
+the service feeds it from the store and applies its figures, an estimate of a position gone is refused,
+the history follows the game (a new game starts a new one, a decision taken back takes its point)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from broadcast.core import ActionRefused
+from broadcast.rehearsal import selfplay_records
+from broadcast.studio import open_store
+from broadcast.winprob.actions import position_key
+from broadcast.winprob.service import WinprobService, job_of
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _job(store: Any, playouts: int) -> dict[str, Any]:
+    job = job_of(store.state, playouts)
+    assert job is not None
+    return job
+
+
+def test_the_worker_drops_an_older_run_for_a_newer_decision(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "s.sqlite")
+    rec = selfplay_records(2011, "tv_match")[0]
+    store.dispatch("game.new", {"leader": rec.leader, "hands": rec.hands})
+    old = _job(store, 500_000)  # minutes of play-outs: it must not be waited for
+    for line in rec.moves[:3]:
+        store.dispatch("game.play", {"line": line})
+    new = _job(store, 40)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "broadcast.winprob.worker", "--workers", "1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(json.dumps(old).encode() + b"\n")
+        proc.stdin.flush()
+        time.sleep(0.5)  # the older run is under way (or about to be): either way it must give way
+        proc.stdin.write(json.dumps(new).encode() + b"\n")
+        proc.stdin.flush()
+        answer = json.loads(proc.stdout.readline())  # the first answer is the newer position's
+        assert answer["position"] == new["position"] != old["position"]
+        assert answer["estimate"]["playouts"] == 40 and answer["seat"] == int(rec.moves[2].split()[0])
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0  # the end of its input ends it (and its pool)
+        assert proc.stdout.read() == b""  # nothing more: the older run never answered
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        store.close()
+
+
+def _wait(store: Any, moves: int, timeout: float = 120.0) -> dict[str, Any]:
+    """The state once its 胜率 is of the record's position after ``moves`` decisions (waits on it)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        cur = store.state["winprob"]["current"]
+        if cur is not None and cur["moves"] == moves and len(store.state["game"]["record"]) == moves:
+            return dict(store.state["winprob"])
+        time.sleep(0.05)
+    raise AssertionError(f"no 胜率 for move {moves}: {store.state['winprob']['current']}")
+
+
+def test_the_service_evaluates_every_new_position_out_of_the_store(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "s.sqlite")
+    rec = selfplay_records(2011, "tv_match")[0]
+    answers: list[dict[str, Any]] = []
+    try:
+        with WinprobService(store, workers=1, playouts=60, on_answer=answers.append) as svc:
+            store.dispatch("game.new", {"leader": rec.leader, "hands": rec.hands})
+            first = _wait(store, 0)
+            assert first["current"]["hands"] == "known" and first["current"]["playouts"] == 60
+            for line in rec.moves[:12]:
+                store.dispatch("game.play", {"line": line})  # faster than the worker: runs cancelled
+            wp = _wait(store, 12)
+            cur = wp["current"]
+            assert 0.0 <= cur["odd"] + cur["even"] + cur["level"] <= 1.0001
+            assert cur["odd_ci"][0] <= cur["odd"] <= cur["odd_ci"][1]
+            assert wp["history"][0]["moves"] == 0 and wp["history"][-1]["line"] == rec.moves[11]
+            assert [h["moves"] for h in wp["history"]] == sorted({h["moves"] for h in wp["history"]})
+            assert svc.errors == []
+            store.dispatch("game.undo", {"reason": "录错了"})
+            wp = _wait(store, 11)
+            assert max(h["moves"] for h in wp["history"]) == 11  # the point of the decision taken back went
+    finally:
+        store.close()
+
+
+def test_an_estimate_of_a_position_gone_is_refused_and_a_new_game_starts_afresh(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "s.sqlite")
+    a, b = selfplay_records(2011, "tv_match")[:2]
+    try:
+        store.dispatch("game.new", {"leader": a.leader, "hands": a.hands})
+        est = {"odd": 0.6, "even": 0.3, "level": 0.1, "playouts": 10, "hands": "known", "seconds": 0.1}
+        gone = position_key(store.state)
+        store.dispatch("winprob.estimate", {"position": gone, "estimate": est})
+        store.dispatch("game.play", {"line": a.moves[0]})
+        with pytest.raises(ActionRefused) as exc:
+            store.dispatch("winprob.estimate", {"position": gone, "estimate": est})
+        assert exc.value.rule == "winprob"
+        now = position_key(store.state)
+        store.dispatch("winprob.estimate", {"position": now, "estimate": est, "tags": []})
+        assert [h["moves"] for h in store.state["winprob"]["history"]] == [0, 1]
+        store.dispatch("game.new", {"leader": b.leader, "hands": b.hands})
+        store.dispatch("winprob.estimate", {"position": position_key(store.state), "estimate": est})
+        assert [h["moves"] for h in store.state["winprob"]["history"]] == [0]
+        store.dispatch("winprob.on", {"on": False})
+        assert job_of(store.state, 10) is None  # switched off: nothing is sent to the worker
+    finally:
+        store.close()
