@@ -19,10 +19,11 @@ bytes) instead of all of them, and the figures for ``--records`` are **extrapola
 the records, as the import streams (its memory does not grow with the records; the database's indexes
 grow as log n) — and printed as such. ``--measure 0`` imports the whole export.
 
-The same run's baseline: the engine's own check rate in this process (no Dask, no database) on a sample
+The same run's baseline: the engine's own check rate in a child process (no Dask, no database) on a sample
 of the records, so that the per-worker rate of the import reads as a share of what the engine can do.
 The script says which engine ran (the compiled core or the pure-Python modules: ``engine.native`` where
-the tree has one), lowers its own priority (``nice`` 10, inherited by the command and its workers) and
+the tree has one; ``--engines pure,compiled`` measures both in one run, the pure one forced by
+``GOUJI_PURE_PYTHON=1``), lowers its own priority (``nice`` 10, inherited by the command and its workers) and
 prints the load average before and after each run: on a shared machine every figure is a lower bound.
 Projection to 16 workers: each worker's measured rate times 16, capped by what the command itself
 (reading, identities, commits: its CPU seconds per record) can feed.
@@ -65,6 +66,27 @@ def which_engine() -> str:
     return f"{native.BUILD} ({native.REASON})"
 
 
+def engine_env(kind: str) -> dict[str, str]:
+    """The environment of the commands for ``kind``: "pure" forces the pure-Python engine
+    (``GOUJI_PURE_PYTHON=1``), "compiled"/"this" leave the engine to choose (its compiled core if built)."""
+    env = {k: v for k, v in os.environ.items() if k != "GOUJI_PURE_PYTHON"}
+    if kind == "pure":
+        env["GOUJI_PURE_PYTHON"] = "1"
+    return env
+
+
+def child_engine(env: dict[str, str]) -> str:
+    """Which engine a command started with ``env`` runs (asked of a child Python, as the import's)."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); "
+        "import benchmarks.qualifiers as q; print(q.which_engine())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(ROOT)], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    return out.stdout.strip()
+
+
 def generate(
     path: Path, prefix: Path | None, records: int, measure: int, players: int, pool_size: int
 ) -> dict[str, Any]:
@@ -104,10 +126,27 @@ def engine_rate(path: Path, n: int = 1500) -> float:
     return len(items) / (time.process_time() - t0)
 
 
-def run(cmd: list[str]) -> tuple[float, int, float, float, str]:
+def child_engine_rate(path: Path, env: dict[str, str]) -> float:
+    """:func:`engine_rate` in a child started with ``env`` (the engine chosen as the import's is)."""
+    code = (
+        "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
+        "import benchmarks.qualifiers as q; print(q.engine_rate(Path(sys.argv[2])))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(ROOT), str(path)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def run(cmd: list[str], env: dict[str, str]) -> tuple[float, int, float, float, str]:
     """(wall s, peak RSS bytes of the process tree, command CPU s, workers' CPU s, stdout)."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     top = psutil.Process(proc.pid)
     peak = 0
     cpu: dict[int, float] = {}
@@ -137,6 +176,79 @@ def run(cmd: list[str]) -> tuple[float, int, float, float, str]:
     return wall, peak, main_cpu, sum(cpu.values()), out
 
 
+def measure_engine(
+    ran: str,
+    env: dict[str, str],
+    args: argparse.Namespace,
+    source: Path,
+    measure: int,
+    expected: int | None,
+    base: Path,
+    cores: int,
+) -> list[str]:
+    """Import ``source`` at each worker count with the engine ``env`` chooses; its summary lines."""
+    baseline = child_engine_rate(source, env)
+    print(
+        f"  baseline: the engine's check alone (no Dask, no database) in a child process, one core: "
+        f"{baseline:,.0f} records/s (CPU time)"
+    )
+    results: dict[int, tuple[float, float]] = {}
+    for w in [int(x) for x in args.workers.split(",")]:
+        db = base / f"q{w}-{ran.split(' ')[0]}.sqlite"
+        for f in base.glob(f"q{w}-*.sqlite*"):
+            f.unlink()
+        print(f"  {w} worker(s): importing {measure:,} records … ({load()})", flush=True)
+        imp = [sys.executable, "-m", "broadcast", "qualifiers", "import", str(source), "--db", str(db)]
+        wall, peak, main_cpu, workers_cpu, out = run([*imp, "--workers", str(w), "--no-progress"], env)
+        t0 = time.perf_counter()
+        board = subprocess.run(
+            [sys.executable, "-m", "broadcast", "qualifiers", "board", "--top", "10", "--db", str(db)],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        wall += time.perf_counter() - t0
+        counted = next(ln for ln in out.splitlines() if ln.startswith("读取"))
+        rate = measure / wall
+        results[w] = (rate, main_cpu)
+        print(f"    {counted}")
+        if expected is not None and f"计入 counted {expected:,}," not in counted:
+            print(f"    !! expected {expected:,} counted")
+        per_cpu = measure / max(workers_cpu, 1e-9)
+        print(
+            f"    end to end (import + board --top 10): {wall:.1f} s = {rate:,.0f} records/s, "
+            f"{rate / min(w, cores):,.0f} records/s per core; peak memory {peak / 2**20:,.0f} MB (command + "
+            f"workers); CPU: command {main_cpu:.1f} s, workers {workers_cpu:.1f} s ({per_cpu:,.0f} records/s "
+            f"per worker-CPU-second = {per_cpu / baseline:.2f} of the baseline)"
+        )
+        if measure < args.records:
+            print(
+                f"    extrapolated to {args.records:,} records: {args.records / rate / 60:,.1f} min "
+                f"(goal ≤ 10 min on 2 cores); not measured"
+            )
+        head = board.stdout.splitlines()
+        print("    " + (head[2] if len(head) > 2 else "(the board printed no row)"))
+        print(f"    ({load()})")
+    lines = [f"  summary, engine {ran.split(' ')[0]}: baseline {baseline:,.0f} records/s on one core"]
+    for w, (rate, _cpu) in sorted(results.items()):
+        lines.append(
+            f"    {w} worker(s): {rate:,.0f} records/s end to end ({rate / min(w, cores):,.0f} per core); "
+            f"{args.records:,} records in {args.records / rate / 60:,.1f} min"
+            + (" (extrapolated)" if measure < args.records else "")
+        )
+    if 1 in results and 2 in results:
+        r1, r2 = results[1][0], results[2][0]
+        lines.append(f"    scaling 1 → 2 workers (same run): ×{r2 / r1:.2f} (goal ≥ 1.8)")
+        feed = measure / max(results[2][1], 1e-9)  # records per CPU-second of the command itself
+        lines.append(
+            f"    projection, 16 workers on a cluster: min(16 × {r1:,.0f}, the command's feed "
+            f"{feed:,.0f}) = {min(16 * r1, feed):,.0f} records/s"
+        )
+    return lines
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--records", type=int, default=1_000_000, help="the export's records (1,000,000)")
@@ -144,6 +256,11 @@ def main() -> int:
         "--measure", type=int, default=20_000, help="import its first N records and extrapolate (0: all)"
     )
     ap.add_argument("--workers", default="1,2")
+    ap.add_argument(
+        "--engines",
+        default="this",
+        help="this (what the tree runs), or pure,compiled: each measured in the same run (GOUJI_PURE_PYTHON)",
+    )
     ap.add_argument("--players", type=int, default=100_000)
     ap.add_argument("--pool", type=int, default=400)
     ap.add_argument("--dir", help="where the export and databases go (default: a temporary folder)")
@@ -160,7 +277,7 @@ def main() -> int:
     print(
         f"qualifiers benchmark: {args.records:,} records, {args.players:,} players; {cores} cores; {load()}"
     )
-    print(f"  engine: {which_engine()}; nice {os.nice(0)}")
+    print(f"  engine of this process: {which_engine()}; nice {os.nice(0)}")
     print("  the machine is shared: other sessions' load slows every figure below (the wall clock)")
     counts_file = export.with_suffix(".json")
     if export.exists() and source.exists() and counts_file.exists():
@@ -184,55 +301,18 @@ def main() -> int:
             "from them"
         )
     expected = counts["legal_measured"] if source != export else counts["legal"]
-    baseline = engine_rate(source)
-    print(f"  baseline: the engine's check in this process, one core: {baseline:,.0f} records/s (CPU time)")
-    results: dict[int, tuple[float, float]] = {}
-    for w in [int(x) for x in args.workers.split(",")]:
-        db = base / f"q{w}.sqlite"
-        for f in base.glob(f"q{w}.sqlite*"):
-            f.unlink()
-        print(f"  {w} worker(s): importing {measure:,} records … ({load()})", flush=True)
-        imp = [sys.executable, "-m", "broadcast", "qualifiers", "import", str(source), "--db", str(db)]
-        wall, peak, main_cpu, workers_cpu, out = run([*imp, "--workers", str(w), "--no-progress"])
-        t0 = time.perf_counter()
-        board = subprocess.run(
-            [sys.executable, "-m", "broadcast", "qualifiers", "board", "--top", "10", "--db", str(db)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        wall += time.perf_counter() - t0
-        counted = next(ln for ln in out.splitlines() if ln.startswith("读取"))
-        rate = measure / wall
-        results[w] = (rate, main_cpu)
-        print(f"    {counted}")
-        if expected is not None and f"计入 counted {expected:,}," not in counted:
-            print(f"    !! expected {expected:,} counted")
-        per_cpu = measure / max(workers_cpu, 1e-9)
-        print(
-            f"    end to end (import + board --top 10): {wall:.1f} s = {rate:,.0f} records/s, "
-            f"{rate / min(w, cores):,.0f} records/s per core; peak memory {peak / 2**20:,.0f} MB (command + "
-            f"workers); CPU: command {main_cpu:.1f} s, workers {workers_cpu:.1f} s ({per_cpu:,.0f} records/s "
-            f"per worker-CPU-second = {per_cpu / baseline:.2f} of the baseline)"
-        )
-        if source != export:
-            print(
-                f"    extrapolated to {args.records:,} records: {args.records / rate / 60:,.1f} min "
-                f"(goal ≤ 10 min on 2 cores); not measured"
-            )
-        top = board.stdout.splitlines()
-        print("    " + (top[2] if len(top) > 2 else "(the board printed no row)"))
-        print(f"    ({load()})")
-    if 1 in results and 2 in results:
-        r1, r2 = results[1][0], results[2][0]
-        print(f"  scaling 1 → 2 workers (same run): ×{r2 / r1:.2f} (goal ≥ 1.8)")
-        feed = measure / max(results[2][1], 1e-9)  # records per CPU-second of the command itself
-        print(
-            f"  projection, 16 workers on a cluster: min(16 × {r1:,.0f}, the command's feed "
-            f"{feed:,.0f}) = {min(16 * r1, feed):,.0f} records/s"
-        )
-    print(f"  engine: {which_engine()}; {load()}")
+    summary: list[str] = []
+    for kind in args.engines.split(","):
+        env = engine_env(kind)
+        ran = child_engine(env)
+        print(f"  — engine: {ran} —")
+        if kind == "compiled" and not ran.startswith("compiled"):
+            print("    (no compiled core runs on this tree: skipped)")
+            continue
+        summary += measure_engine(ran, env, args, source, measure, expected, base, cores)
+    for line in summary:
+        print(line)
+    print(f"  {load()}")
     if not args.keep and not args.dir:
         for f in base.iterdir():
             f.unlink()
