@@ -52,18 +52,23 @@ def invite(
             f"--rename names platform ids not among the top {top}: {', '.join(unknown)}",
         )
     limit = on_air_limits()[PLAYER_NAME]
-    problems = []
+    zh: list[str] = []
+    en: list[str] = []
     for r in chosen:
         name = renames.get(r.platform_id, r.name)
         if len(name) > limit:
             pid = r.platform_id
-            problems.append(
-                f"第{r.rank}名 {pid} “{name}” 有 {len(name)} 个字，赛季选手姓名最多 {limit} 个字："
-                f"用 --rename {pid}=新名字 / rank {r.rank}, platform id {pid}: the name has "
-                f"{len(name)} characters, a season player's at most {limit}: use --rename {pid}=NAME"
+            zh.append(
+                f"第{r.rank}名 {pid} “{name}” 有 {len(name)} 个字，赛季选手姓名最多 {limit} 个字：先改名"
+                f"（命令行 --rename {pid}=新名字；制片工作台在海选榜的昵称一列改）"
             )
-    if problems:
-        raise QualifierError("invite", "\n".join(problems), "\n".join(problems))
+            en.append(
+                f"rank {r.rank}, platform id {pid}: the name has {len(name)} characters, a season player's "
+                f"at most {limit}: rename first (--rename {pid}=NAME; in the producer's workspace, in the "
+                "qualifier board's name column)"
+            )
+    if zh:
+        raise QualifierError("invite", "\n".join(zh), "\n".join(en))
     existing = {str(p["code"]) for p in sdb.players(season_id) if p["code"]}
     with sdb.transaction():
         for r in chosen:
