@@ -87,3 +87,35 @@ def test_a_long_nickname_is_cut_for_air_and_kept_whole_in_the_database(tmp_path:
     assert [r["name"] for r in rows] == [name, longer[:11] + "…"]
     assert qdb.player("B")["name"] == longer
     qdb.close()
+
+
+def test_invite_refuses_a_name_too_long_for_the_season_whole_in_each_language(tmp_path: Path) -> None:
+    import re
+
+    from broadcast.qualifiers.invite import invite
+    from broadcast.qualifiers.store import QualifierError
+    from broadcast.season.model import SeasonDB
+
+    qdb = _db(tmp_path, [0, 1, 2, 3, 4])
+    qdb.conn.execute(
+        "UPDATE qualifiers_players SET name=? WHERE platform_id='P03'", ("十一个字的网名超过上限",)
+    )
+    with qdb, SeasonDB.open(qdb.path) as sdb:
+        sid = sdb.create_season("2012春季")
+        with pytest.raises(QualifierError) as e:
+            invite(qdb, sdb, 3, renames={"P01": "一号"})
+        assert sdb.players(sid) == []  # all or nothing
+        assert e.value.zh.startswith(
+            "第2名 P03 “十一个字的网名超过上限” 有 11 个字，赛季选手姓名最多 10 个字"
+        )
+        assert "--rename P03=" in e.value.zh and not re.search(
+            r"[\u4e00-\u9fff]", e.value.en.replace("十一个字的网名超过上限", "")
+        )
+        assert "rank 2, platform id P03: the name has 11 characters" in e.value.en
+        done = invite(qdb, sdb, 3, renames={"P03": "三号"})
+        assert [(str(p["code"]), str(p["name"])) for p in sdb.players(sid)] == [
+            ("P01", "一号"),
+            ("P03", "三号"),
+            ("P05", "五号"),
+        ]
+        assert done.tied_out == [] and len(done.added) == 3
