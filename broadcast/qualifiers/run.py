@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import importlib
 import logging
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any, TextIO
 
 from . import records
@@ -144,6 +147,56 @@ def worker_threads(client: Any) -> int:
     return max(int(sum(client.nthreads().values())), 1)
 
 
+class Interrupts:
+    """Ctrl-C (SIGINT) raised only where it leaves the import's objects whole: inside :meth:`held` it
+    waits and is raised as the block ends. Dask's objects are not made to be cut in half: a Ctrl-C in
+    the middle of ``client.submit`` left a Future without its ``_cleared``, whose ``__del__`` printed a
+    traceback. Waiting (for a batch, for the next record) stays interruptible at once.
+
+    ``with interrupts.installed():`` puts the handler in place in the main thread (elsewhere no signal
+    arrives, and a program's own SIGINT handler is left alone)."""
+
+    def __init__(self) -> None:
+        self._held = 0
+        self._pending = False
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        if (
+            threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        ):
+            yield
+            return
+        previous = signal.signal(signal.SIGINT, self._on_sigint)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    @property
+    def waiting(self) -> bool:
+        """A Ctrl-C came inside a held block and waits for it to end."""
+        return self._pending
+
+    def _on_sigint(self, _signum: int, _frame: FrameType | None) -> None:
+        if self._held:
+            self._pending = True  # raised when the block that holds it ends
+            return
+        raise KeyboardInterrupt
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        self._held += 1
+        try:
+            yield
+        finally:
+            self._held -= 1
+        if self._pending and not self._held:
+            self._pending = False
+            raise KeyboardInterrupt
+
+
 class _Checkpoint:
     """What finished since the last commit: committed together, in one transaction."""
 
@@ -187,9 +240,17 @@ class Importer:
         self._cp = _Checkpoint()
         self._inflight: set[bytes] = set()
         self._import_id = 0
+        self.interrupts = Interrupts()
 
     def run(self, paths: Sequence[Path]) -> Summary:
+        """Import ``paths``. Ctrl-C: what finished is committed, the batches in flight are cancelled
+        (their futures released while the client is open), and ``KeyboardInterrupt`` goes on up."""
+        with self.interrupts.installed():
+            return self._run(paths)
+
+    def _run(self, paths: Sequence[Path]) -> Summary:
         dd: Any = importlib.import_module("dask.distributed")
+        held = self.interrupts.held
         s = self.summary
         s.workers = worker_threads(self.client)
         window = 2 * s.workers + 1
@@ -203,17 +264,18 @@ class Importer:
         t0 = time.monotonic()
 
         def finished(fut: Any) -> None:
-            keys, early, skipped = pending.pop(fut)
-            try:
-                checked: Checked = fut.result()
-            except Exception as e:  # noqa: BLE001 - a lost worker, a task that could not run
-                raise QualifierError(
-                    "worker",
-                    f"Dask 工作进程出错（{type(e).__name__}: {e}）；再运行同一命令会从中断处继续",
-                    f"a Dask worker failed ({type(e).__name__}: {e}); run the same command again to "
-                    "continue where it stopped",
-                ) from None
-            self._add(checked, early, skipped, keys)
+            with held():  # the batch is taken and added whole, or not at all
+                keys, early, skipped = pending.pop(fut)
+                try:
+                    checked: Checked = fut.result()
+                except Exception as e:  # noqa: BLE001 - a lost worker, a task that could not run
+                    raise QualifierError(
+                        "worker",
+                        f"Dask 工作进程出错（{type(e).__name__}: {e}）；再运行同一命令会从中断处继续",
+                        f"a Dask worker failed ({type(e).__name__}: {e}); run the same command again to "
+                        "continue where it stopped",
+                    ) from None
+                self._add(checked, early, skipped, keys)
 
         def ship(buf: list[records.Raw]) -> None:
             keys = [r.key for r in buf]
@@ -234,14 +296,16 @@ class Importer:
                 else:
                     items.append((r.key, r.where, r.kind, r.text))
             if not items:
-                self._add(Checked(), early, skipped, fresh)
+                with held():
+                    self._add(Checked(), early, skipped, fresh)
                 return
             while len(pending) >= window:
                 finished(next(done))
                 bar.update(s)
-            fut = self.client.submit(check_batch, items, self.rules, pure=False)
-            pending[fut] = (fresh, early, skipped)
-            done.add(fut)
+            with held():  # a Future made whole and known to the import, or not made at all
+                fut = self.client.submit(check_batch, items, self.rules, pure=False)
+                pending[fut] = (fresh, early, skipped)
+                done.add(fut)
 
         buf: list[records.Raw] = []
         size = 0
@@ -264,7 +328,13 @@ class Importer:
                 finished(fut)
                 bar.update(s)
         except KeyboardInterrupt:  # Ctrl-C: what finished is kept; the same command goes on from there
-            self._commit()
+            with held():  # a second Ctrl-C waits for this
+                if pending:
+                    with suppress(Exception):  # a scheduler already gone has nothing left to cancel
+                        self.client.cancel(list(pending))
+                pending.clear()
+                done.clear()
+                self._commit()
             bar.close(s)
             raise
         self._commit()

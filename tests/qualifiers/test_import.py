@@ -182,6 +182,38 @@ def test_ctrl_c_keeps_what_finished_and_the_same_command_goes_on(
     assert _board(db) == expected_totals(recs)
 
 
+def test_a_ctrl_c_inside_a_held_block_is_raised_as_the_block_ends() -> None:
+    """A Ctrl-C in the middle of ``client.submit`` cut Dask's Future in half (its ``__del__`` then printed
+    a traceback): the import's held blocks (submit, a batch taken and added) end whole, then the
+    interrupt goes on; outside them it is raised at once."""
+    from broadcast.qualifiers.run import Interrupts
+
+    it = Interrupts()
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a command's main thread
+    steps: list[object] = []
+    try:
+        with it.installed():
+            with pytest.raises(KeyboardInterrupt), it.held():
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(1_000_000):  # the handler runs between two bytecodes of this thread
+                    if it.waiting:
+                        break
+                steps.append(it.waiting)
+                with it.held():  # nested: only the outermost block's end raises
+                    pass
+                steps.append("the block ran to its end")
+            assert steps == [True, "the block ran to its end"] and not it.waiting
+            with pytest.raises(KeyboardInterrupt):
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(1_000_000):
+                    pass
+                steps.append("never")
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert "never" not in steps
+
+
 def test_a_damaged_archive_is_one_line_and_exit_2_the_rest_is_counted(
     tmp_path: Path, cluster: str, pool: synthetic.Pool, roster: list[synthetic.Player]
 ) -> None:
