@@ -178,7 +178,7 @@ class JournalFollower:
 
         self.path = path
         self.poll = max(0.005, poll)
-        self.store = open_store(path)
+        self.store = open_store(path, readonly=True)  # the studio writes it; a follower never does
         self.errors = list(self.store.replay_errors)
         self.failures: list[str] = []
         self._stop = threading.Event()
@@ -246,7 +246,9 @@ def main(args: argparse.Namespace) -> int:
 
     # a project database's own files: its players' photos at /assets/photos/ (lower thirds)
     roots = project.asset_roots(Path(args.db)) if args.db else None
-    server = OverlayServer(source, host=args.host, port=args.port, token=token, asset_roots=roots)
+    server = OverlayServer(
+        source, host=args.host, port=args.port, token=token, asset_roots=roots, read_only=follower is not None
+    )
     try:
         server.start()
     except OSError as exc:

@@ -124,7 +124,7 @@ class ControlApi:
                 )
             params.update(body or {})
         store = self.server.store
-        if not callable(getattr(store, "dispatch", None)):
+        if getattr(self.server, "read_only", False) or not callable(getattr(store, "dispatch", None)):
             return _json(
                 {
                     "ok": False,

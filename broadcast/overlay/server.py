@@ -102,8 +102,10 @@ class OverlayServer:
         font_dirs: tuple[Path, ...] = FONT_DIRS,
         updates: str = "sections",
         control: bool = True,
+        read_only: bool = False,
     ) -> None:
         self.store = store
+        self.read_only = read_only  # only shows a state another process writes (serve --db): no operation
         self.host = host
         self._want_port = int(port)
         self.port = int(port)

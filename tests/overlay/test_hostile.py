@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -173,15 +174,25 @@ def test_a_page_that_stops_reading_is_closed_and_its_socket_cut(monkeypatch: pyt
                 page.message()
 
 
+def _journal_rows(db: Path) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM journal").fetchone()[0])
+    finally:
+        conn.close()
+
+
 def test_api_status_answers_on_a_read_only_server(tmp_path: Path) -> None:
     """``serve --demo`` (a design state) and ``serve --db`` (a follower of a database) have no store to
-    show a state without a cue list or a sponsor roster: the status is still the status (it was a 500)."""
+    show a state without a cue list or a sponsor roster: the status is still the status (it was a 500).
+    An operation is 503 on both: the follower wrote it into the database it follows (200)."""
     token_file = tmp_path / "token"
     token_file.write_text(TOKEN)
     db = tmp_path / "studio.sqlite"
     from broadcast.studio import open_store
 
     open_store(db).close()
+    before = _journal_rows(db)
     for how in (["--demo"], ["--db", str(db)]):
         proc = subprocess.Popen(
             [
@@ -213,9 +224,13 @@ def test_api_status_answers_on_a_read_only_server(tmp_path: Path) -> None:
             status, body = _raw(port, _request(port, "GET /api/status HTTP/1.1", auth))
             assert status == 200, (how, body[:300])
             assert {"seq", "preview", "program", "cues"} <= set(json.loads(body))
+            op = _request(port, "POST /api/preview HTTP/1.1", auth, b'{"graphic": "scoreboard"}')
+            status, body = _raw(port, op)
+            assert status == 503 and "read-only" in json.loads(body)["error"]["en"], (how, body[:300])
         finally:
             proc.terminate()
             proc.wait(20)
+    assert _journal_rows(db) == before  # nothing was written into the followed database
 
 
 @pytest.mark.parametrize("port", ["99999", "-1", "port"])
