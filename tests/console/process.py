@@ -145,6 +145,7 @@ class ConsoleProcess(StudioProcess):
 
     def __init__(self, db: Path, settings: Path, *, display: str | None = None, geometry: str = "") -> None:
         self.confirmed: list[str] = []
+        self._news = threading.Condition()
         args = ["console", "--db", str(db), "--port", "0", "--no-obs", "--no-monitors"]
         args += ["--settings", str(settings), "--type-from", "-"]
         if geometry:
@@ -153,7 +154,19 @@ class ConsoleProcess(StudioProcess):
 
     def on_line(self, line: str) -> None:
         if "已确认 confirmed #" in line:
-            self.confirmed.append(line.split(": ", 1)[1].strip())
+            with self._news:
+                self.confirmed.append(line.split(": ", 1)[1].strip())
+                self._news.notify_all()
+
+    def wait_confirmed(self, n: int, timeout: float = 120) -> None:
+        """Until the console has shown ``n`` decisions as recorded (it must stay alive meanwhile)."""
+        deadline = time.monotonic() + timeout
+        with self._news:
+            while len(self.confirmed) < n:
+                assert self.proc.poll() is None, "exited:\n" + "".join(self.output[-30:])
+                left = deadline - time.monotonic()
+                assert left > 0, f"{len(self.confirmed)} of {n} confirmed:\n" + "".join(self.output[-30:])
+                self._news.wait(min(left, 1.0))  # woken by each confirmation; the 1 s looks at the process
 
     def focus(self) -> None:
         """Find the window by the process and give it the keyboard, as a person clicking into it."""

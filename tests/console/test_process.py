@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import sqlite3
-import threading
 import time
 from pathlib import Path
 
@@ -55,6 +54,9 @@ def _plays(db: Path) -> int:
 
 @pytest.mark.long
 def test_sigkill_at_random_moments_loses_no_confirmed_decision(tmp_path: Path) -> None:
+    """Each run: the next stretch of decisions typed ahead (as an operator faster than the machine), the
+    plug pulled while the console works through them — after a random number of them were shown as
+    recorded, a random instant later (mid-decision most often) — then restarted on the same database."""
     db, ini = tmp_path / "studio.sqlite", tmp_path / "console.ini"
     _prepare(db)
     game = selfplay(23)
@@ -66,25 +68,21 @@ def test_sigkill_at_random_moments_loses_no_confirmed_decision(tmp_path: Path) -
         c = ConsoleProcess(db, ini)
         try:
             c.wait_for("导播台已打开")
-            done = len(_record(db))  # where the restarted console stands (the journal replayed)
-            if _game(db)["leader"] is None:
-                c.type(str(game.leader))  # the 上班 seat starts the game
+            state = _game(db)  # where the restarted console stands (the journal replayed)
+            done = len(state["record"])  # type: ignore[arg-type]
+            leader = [str(game.leader)] if state["leader"] is None else []  # the 上班 seat starts the game
             if kills == 3:  # after the last restart the game goes on where it stood
-                for line in lines[done : done + 6]:
+                for line in [*leader, *lines[done : done + 6]]:
                     c.type(line)
-                deadline = time.monotonic() + 120
-                while len(c.confirmed) < 6 and time.monotonic() < deadline:
-                    time.sleep(0.2)
+                c.wait_confirmed(6)
                 confirmed += c.confirmed
                 break
-            # type the next stretch and pull the plug at a random moment in the middle of it
             stretch = lines[done : done + rng.randint(8, 25)]
-            killer = threading.Timer(rng.uniform(0.5, 3.0), c.kill)
-            killer.start()
-            for line in stretch:
+            for line in [*leader, *stretch]:
                 c.type(line)
-                time.sleep(rng.uniform(0.0, 0.15))
-            killer.join()
+            c.wait_confirmed(rng.randint(0, len(stretch) - 1))
+            time.sleep(rng.uniform(0.0, 0.05))  # a random instant inside the next decision's work
+            c.kill()
             kills += 1
             confirmed += c.confirmed
         finally:
