@@ -19,6 +19,11 @@ line (UTF-8, ``\\n``), each line signed with the studio's Ed25519 key (:mod:`bro
 Appending takes an exclusive ``flock`` on the file, writes one line with ``O_APPEND`` and fsyncs it
 (and the folder, when the file is new), so two writers never interleave and a line that returned is
 on the disk. Reading checks every line (format, ``n``, ``prev``, signature) and says what is wrong.
+
+A last line without its newline is a write a crash cut short (an append returns only once its whole
+line is on the disk, so nothing relied on it): the next append mends it first, under the same lock — a
+whole line that lost only its newline gets it back; a fragment is copied aside to
+``<ledger>.torn-<time>`` (kept, never deleted) and cut off, and the ledger goes on from the line before.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import threading
 import time
@@ -41,6 +47,7 @@ VERSION = 1
 ZERO = "0" * 64
 LEDGER_LIMIT = 256 * 1024 * 1024  # a ledger beyond this is refused as damaged (years of shows are MBs)
 LINE_LIMIT = 4 * 1024 * 1024
+log = logging.getLogger(__name__)
 
 
 def ledger_path(database: str | Path) -> Path:
@@ -84,6 +91,7 @@ class HeadLedger:
         self.path = Path(path)
         self.key = key
         self._lock = threading.Lock()
+        self.mended: list[str] = []  # what the appends found torn and did about it (also logged)
 
     @classmethod
     def beside(cls, database: str | Path, key: StudioKey) -> HeadLedger:
@@ -98,6 +106,10 @@ class HeadLedger:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)
+                mended = _mend_torn_tail(fd, self.path)
+                if mended:
+                    log.warning("%s", mended)
+                    self.mended.append(mended)
                 n, prev = _last(fd)
                 rec: dict[str, Any] = {
                     "v": VERSION,
@@ -140,7 +152,14 @@ def read_ledger(path: str | Path, key: PublicKey | None = None) -> LedgerReading
     if lines and lines[-1] == b"":
         lines.pop()
     else:
-        out.problems.append((len(lines), "最后一行不完整（写入被打断）", "the last line is incomplete"))
+        out.problems.append(
+            (
+                len(lines),
+                "最后一行不完整（写入时崩溃）：演播室下次写账本时会把它另存为 .torn-… 并接着写",
+                "the last line is incomplete (a crash cut its write short): the studio's next append sets it "
+                "aside as .torn-… and goes on",
+            )
+        )
         lines = lines[:-1]
     for i, line in enumerate(lines, 1):
         rec = _parse(line)
@@ -220,6 +239,41 @@ def _last(fd: int) -> tuple[int, str]:
             return rec.n, rec.line_hash
         step *= 2
     return 0, ZERO
+
+
+def _mend_torn_tail(fd: int, path: Path) -> str:
+    """A last line without its newline (see the module's doc): mended; what was done, or "" if whole."""
+    size = os.lseek(fd, 0, os.SEEK_END)
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return ""
+    start, step = size, 4096
+    while start > 0:  # back to the newline before the torn line (or the file's start)
+        back = min(step, start)
+        chunk = os.pread(fd, back, start - back)
+        cut = chunk.rfind(b"\n")
+        if cut >= 0:
+            start = start - back + cut + 1
+            break
+        start -= back
+        step *= 2
+    fragment = os.pread(fd, size - start, start)
+    if _parse(fragment) is not None:  # the whole line, only its newline lost
+        os.write(fd, b"\n")
+        os.fsync(fd)
+        return f"{path}: 最后一行缺换行符，已补上 / the last line had lost its newline: added"
+    keep = path.with_name(f"{path.name}.torn-{time.strftime('%Y%m%d-%H%M%S')}-{size}")
+    with open(keep, "wb") as f:
+        f.write(fragment)
+        f.flush()
+        os.fsync(f.fileno())
+    os.ftruncate(fd, start)
+    os.fsync(fd)
+    _fsync_dir(path.parent)
+    return (
+        f"{path}: 最后一行写入时被打断（{len(fragment)} 字节），已另存为 {keep.name} 并从前一行接着写 / "
+        f"the last line was cut short by a crash ({len(fragment)} bytes): kept aside as {keep.name}, the "
+        "ledger goes on from the line before"
+    )
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -85,3 +85,30 @@ def test_append_is_fsynced_and_never_interleaves(tmp_path: Path, monkeypatch: py
         t.join()
     r = read_ledger(led.path, key.public)
     assert r.ok and len(r.records) == 41
+
+
+def test_a_last_line_cut_short_by_a_crash_is_mended_by_the_next_append(tmp_path: Path) -> None:
+    """A crash mid-write leaves a last line without its newline: reading names it and says what comes
+    next; the next append keeps the fragment aside (.torn-…) and goes on from the line before — a line
+    that lost only its newline gets it back. The ledger then verifies whole."""
+    key = StudioKey.load_or_create(tmp_path / "k")
+    led = HeadLedger.beside(tmp_path / "studio.sqlite", key)
+    for i in range(3):
+        led.append("asrun", {"head_id": i, "head": "a" * 64})
+    whole = led.path.read_bytes()
+    third = whole.splitlines(keepends=True)[2]
+    led.path.write_bytes(whole[: len(whole) - len(third) // 2])  # the third line's write cut in half
+    torn = read_ledger(led.path, key.public)
+    assert not torn.ok and torn.problems[0][0] == 3 and "next append sets it aside" in torn.problems[0][2]
+    led.append("asrun", {"head_id": 3, "head": "b" * 64})
+    r = read_ledger(led.path, key.public)
+    assert r.ok and [x.n for x in r.records] == [1, 2, 3] and r.records[2].body["head_id"] == 3
+    (kept,) = tmp_path.glob("studio.sqlite.heads.torn-*")
+    assert kept.read_bytes() == third[: len(third) - len(third) // 2]  # the fragment, kept as it was
+    assert len(led.mended) == 1 and kept.name in led.mended[0]
+    # only the newline lost: the line is whole and stays
+    led.path.write_bytes(led.path.read_bytes()[:-1])
+    led.append("asrun", {"head_id": 4, "head": "c" * 64})
+    r = read_ledger(led.path, key.public)
+    assert r.ok and [x.body["head_id"] for x in r.records] == [0, 1, 3, 4]
+    assert "newline" in led.mended[1] and len(list(tmp_path.glob("*.torn-*"))) == 1
