@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,6 +52,56 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "studio.sqlite"
+
+
+@pytest.fixture(scope="session")
+def demo_db_master(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo season (seed 2012) on a SQLite file, built once for the whole run and shared by the
+    workers of a parallel run (the first builds it under a lock, the others wait and use it). Read-only:
+    a test copies it before it writes (``demo_db``, the console's ``demo_window``)."""
+    from broadcast.season.demo import build_demo_season
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # gw0, gw1 … have their own basetemp under the run's
+        shared = shared.parent
+    path = shared / "demo-season-2012" / "demo.sqlite"
+    path.parent.mkdir(exist_ok=True)
+    with open(path.parent / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            part = path.with_name("building.sqlite")
+            if part.exists():
+                part.unlink()
+            build_demo_season(part, 2012)
+            part.rename(path)
+    return path
+
+
+@pytest.fixture
+def demo_db(demo_db_master: Path, tmp_path: Path) -> Path:
+    """A private copy of the demo season (tests may write to it)."""
+    dst = tmp_path / "demo.sqlite"
+    shutil.copy(demo_db_master, dst)
+    return dst
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """The session's PostgreSQL server (Debian's, in a temporary directory: tests/pgserver.py), one per
+    test session or xdist worker, shared by every test directory that needs one (each test its own
+    databases)."""
+    from tests.pgserver import TempPostgres, bindir
+
+    if bindir() is None:
+        if os.environ.get("GOUJI_NO_SKIP"):
+            pytest.fail("PostgreSQL is not installed: scripts/setup.sh installs Debian's postgresql")
+        pytest.skip("PostgreSQL is not installed (scripts/setup.sh installs it)")
+    pg = TempPostgres()
+    try:
+        pg.start()
+        yield pg
+    finally:
+        pg.close()
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -72,18 +72,9 @@ def new_match(window: Any, qtbot: Any, **payload: Any) -> None:
     qtbot.waitUntil(lambda: bool(done), timeout=5000)
 
 
-@pytest.fixture(scope="session")
-def demo_db_master(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from broadcast.season.demo import build_demo_season
-
-    path = tmp_path_factory.mktemp("console-demo") / "demo.sqlite"
-    build_demo_season(path, 2012)
-    return path
-
-
 @pytest.fixture
 def demo_window(demo_db_master: Path, tmp_path: Path, qtbot: Any) -> Iterator[Any]:
-    """The console on a private copy of the demo season's database."""
+    """The console on a private copy of the demo season's database (built once per run: tests/conftest.py)."""
     import shutil
 
     db = tmp_path / "demo.sqlite"

@@ -11,7 +11,6 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -52,21 +51,7 @@ def cluster() -> Iterator[str]:
             proc.wait()
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[Any]:
-    """The session's PostgreSQL server (Debian's, in a temporary directory: tests/pgserver.py)."""
-    from tests.pgserver import TempPostgres, bindir
-
-    if bindir() is None:
-        if os.environ.get("GOUJI_NO_SKIP"):
-            pytest.fail("PostgreSQL is not installed: scripts/setup.sh installs Debian's postgresql")
-        pytest.skip("PostgreSQL is not installed (scripts/setup.sh installs it)")
-    pg = TempPostgres()
-    try:
-        pg.start()
-        yield pg
-    finally:
-        pg.close()
+# the session's PostgreSQL server (``postgres``) is tests/conftest.py's, shared with the season's tests
 
 
 @pytest.fixture(scope="session")

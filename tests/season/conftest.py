@@ -12,14 +12,14 @@ import itertools
 import os
 import random
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from broadcast.season.demo import build_demo_season
 from engine import first_leader, gjn, new_game
-from tests.pgserver import TempPostgres, bindir
+from tests.pgserver import TempPostgres
 
 BACKENDS = ("sqlite", "postgresql")
 _names = itertools.count(1)
@@ -27,34 +27,8 @@ _names = itertools.count(1)
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "season"
 
 
-@pytest.fixture(scope="session")
-def demo_db_master(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
-    build_demo_season(path, 2012)
-    return path
-
-
-@pytest.fixture
-def demo_db(demo_db_master: Path, tmp_path: Path) -> Path:
-    """A private copy of the demo season (tests may write to it)."""
-    dst = tmp_path / "demo.sqlite"
-    shutil.copy(demo_db_master, dst)
-    return dst
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[TempPostgres]:
-    """The session's PostgreSQL server (one per test session, or per xdist worker)."""
-    if bindir() is None:
-        if os.environ.get("GOUJI_NO_SKIP"):
-            pytest.fail("PostgreSQL is not installed: scripts/setup.sh installs Debian's postgresql")
-        pytest.skip("PostgreSQL is not installed (scripts/setup.sh installs it)")
-    pg = TempPostgres()
-    try:
-        pg.start()
-        yield pg
-    finally:
-        pg.close()
+# the demo season on SQLite (``demo_db_master``, a private copy ``demo_db``) and the session's PostgreSQL
+# server (``postgres``) are tests/conftest.py's: built and started once, shared with the other directories
 
 
 def fresh_database(pg: TempPostgres, template: str = "template0") -> str:
