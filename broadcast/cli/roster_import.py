@@ -16,6 +16,8 @@ from broadcast.project import roster_photos
 from broadcast.season.importer import import_file
 from broadcast.season.model import SeasonDB
 
+TEAMS_SHOWN = 10  # the new teams named in the summary line (then how many in all)
+
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", help="选手名单 CSV / XLSX")
@@ -44,7 +46,11 @@ def _main(args: argparse.Namespace) -> int:
             verb = "检查通过（未导入）checked, not imported" if args.dry_run else "已导入 imported"
             line = f"{f}: {verb} — 新增 {rep.added} 名, 更新 {rep.updated} 名选手 into {season['name']}"
             if rep.teams_created:
-                line += f"; 新队伍 new teams: {'、'.join(rep.teams_created)}"
+                shown = "、".join(rep.teams_created[:TEAMS_SHOWN])
+                more = len(rep.teams_created) - TEAMS_SHOWN
+                if more > 0:  # a 100,000-row roster may bring hundreds: the line stays a line
+                    shown += f"…（共 {len(rep.teams_created)} 支 / {len(rep.teams_created)} in all）"
+                line += f"; 新队伍 new teams: {shown}"
             print(line)
             if rep.ignored_columns:
                 print(f"{f}: 未识别的列已忽略 ignored columns: {'、'.join(rep.ignored_columns)}")

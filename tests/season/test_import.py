@@ -148,3 +148,12 @@ def test_cli_import_exit_status_and_one_line_per_error(
     assert "不是有效的 XLSX" in capsys.readouterr().err
     with SeasonDB.open(db_path) as sdb:
         assert len(sdb.players(int(sdb.season()["id"]))) == 3
+    # a roster bringing many teams: the line names the first ten and how many in all
+    many = _csv(
+        tmp_path / "many.csv",
+        [["姓名", "队伍"]] + [[f"选手{i:02d}", f"新队{i:02d}"] for i in range(12)],
+        "utf-8",
+    )
+    assert cli(["import", str(many), "--db", str(db_path)]) == 0
+    (line,) = capsys.readouterr().out.strip().splitlines()
+    assert "新队00、" in line and "新队09…（共 12 支 / 12 in all）" in line and "新队10" not in line
