@@ -44,6 +44,7 @@ def commentators_token(db_path: Path) -> str:
     token = secrets.token_urlsafe(18)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="ascii") as f:
+        os.fchmod(f.fileno(), 0o600)  # an older file kept its own mode: the owner's alone now
         f.write(token + "\n")
     return token
 

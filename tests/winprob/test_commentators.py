@@ -17,6 +17,7 @@ import pytest
 from broadcast.commentators.server import CommentatorsServer
 from broadcast.commentators.view import moments, view
 from broadcast.game.adapter import replay
+from broadcast.obs.graphics import winprob as native
 from broadcast.overlay import OverlayServer
 from broadcast.rehearsal import selfplay_records
 from broadcast.studio import open_store
@@ -31,10 +32,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "winprob"
 
 
-@pytest.fixture
-def played(tmp_path: Path) -> Iterator[Any]:
-    """A store with the hands entered and 40 decisions, a 胜率 after each (the engine's, 30 play-outs)."""
-    store = open_store(tmp_path / "s.sqlite")
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A store with the hands entered and 40 decisions, a 胜率 after every 4th (the engine's, 20
+    play-outs), shared by the module's tests (the page's test keys one more decision at its end)."""
+    store = open_store(tmp_path_factory.mktemp("played") / "s.sqlite")
     rec = selfplay_records(2011, "tv_match")[0]
     store.dispatch("game.new", {"leader": rec.leader, "hands": rec.hands})
     for i, line in enumerate([None, *rec.moves[:40]]):
@@ -44,7 +46,7 @@ def played(tmp_path: Path) -> Iterator[Any]:
             continue
         g = replay(store.state)
         seat, tags = last_moment(g)
-        est = figures(evaluate(g, 30))
+        est = figures(evaluate(g, 20))
         store.dispatch(
             "winprob.estimate",
             {"position": position_key(store.state), "estimate": est, "seat": seat, "tags": tags},
@@ -126,7 +128,12 @@ def test_the_commentators_page_shows_the_hands_and_no_on_air_page_ever_does(
             assert len(page.eval_on_selector_all("#moments li", "els => els")) == 5
             assert page.eval_on_selector_all("#chart polyline", "els => els.length") == 2
             wp = store.state["winprob"]["current"]
-            assert page.text_content("#wp-odd") == f"{round(100 * wp['odd'])}%"
+            assert page.text_content("#wp-odd") == native.pct(wp["odd"])
+            # each seat: what the evaluator expects of it (likeliest title and its chance, place, points)
+            expect = page.eval_on_selector_all(".seat .s-expect", "els => els.map(e => e.textContent)")
+            for line, e in zip(expect, wp["seats"], strict=True):
+                assert line.startswith(f"预计：{e['title']}（{native.pct(e['chance'])}）"), line
+                assert f"平均第{e['place']:.1f}名" in line, line
             assert page.text_content("#wp-even-name") == store.state["table"]["teams"]["even"]["label"]
             # every text inside its box: nothing drawn past the screen or its panel
             over = page.eval_on_selector_all(
@@ -137,6 +144,13 @@ def test_the_commentators_page_shows_the_hands_and_no_on_air_page_ever_does(
             assert over == []
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / "commentators.png"))
+            # a decision keyed: the 胜率 and the expectations of the position gone leave the screen
+            frames = page.evaluate("window.__frames")
+            store.dispatch("game.play", {"line": rec.moves[40]})
+            page.wait_for_function("n => window.__frames > n && window.__view.moves === 41", arg=frames)
+            assert page.text_content("#wp-odd") == "—" and page.text_content("#wp-note") == "第41步 估算中…"
+            expect = page.eval_on_selector_all(".seat .s-expect", "els => els.map(e => e.textContent)")
+            assert expect == ["预计：估算中…"] * 6
             assert errors == []
         finally:
             ctx.close()
@@ -154,3 +168,29 @@ def _ws_texts(port: int, bus: str) -> str:
                     return json.dumps(msg, ensure_ascii=False)
 
     return str(run_async(read()))
+
+
+def test_the_studio_s_commentators_page_keeps_its_token_beside_the_database(tmp_path: Path) -> None:
+    """run/console: the page on its own port with the token kept in <db>.commentators-token (0600, the same
+    after a restart, never printed); a damaged token file gets a new token."""
+    from broadcast.commentators.run import LiveWinprob, commentators_token, token_file
+
+    db = tmp_path / "show.sqlite"
+    said: list[str] = []
+    store = open_store(db)
+    try:
+        live = LiveWinprob.start(store, db, port=0, workers=0, say=said.append)
+        try:
+            assert live.server is not None and live.service is None
+            token = token_file(db).read_text(encoding="ascii").strip()
+            assert token == live.server.token and token_file(db).stat().st_mode & 0o777 == 0o600
+            assert _get(live.server.port, f"/view.json?token={token}")[0] == 200
+            assert said and not any(token in line for line in said)  # the address, with token=…
+        finally:
+            live.stop()
+        assert commentators_token(db) == token  # the same after a restart
+        token_file(db).write_bytes(b"\x00" * 5000)
+        fresh = commentators_token(db)
+        assert fresh != token and token_file(db).read_text(encoding="ascii").strip() == fresh
+    finally:
+        store.close()
