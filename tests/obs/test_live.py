@@ -70,7 +70,7 @@ def _test_demo(state: dict[str, Any], payload: dict[str, Any], ctx: Context) -> 
     from broadcast.overlay.demo import demo_state
 
     demo = _local_logos(demo_state())
-    for key in ("table", "sponsors", "leaderboard", "lower_third", "show", "jiugongge"):
+    for key in ("table", "sponsors", "leaderboard", "lower_third", "show", "jiugongge", "winprob"):
         state[key] = demo[key]
 
 
@@ -481,17 +481,17 @@ def test_each_bumper_line_is_timed_on_its_own(obs_server: HeadlessObs, store: Sh
 def test_native_graphics_on_program_look_like_the_design(
     obs_server: HeadlessObs, client: ObsClient, store: ShowStore, obs_artifacts: Path
 ) -> None:
-    """The demo show through OBS's own sources: the game scene (scoreboard, corner bug, 记牌器, lower
-    third, commentary, ticker), the 英雄榜 and a bumper, each a screenshot in test-artifacts/obs/; nothing
-    is drawn outside the title-safe area (the studio background shows there untouched)."""
+    """The demo show through OBS's own sources: the game scene (scoreboard, corner bug, 记牌器, 胜率,
+    lower third, commentary, ticker), the 英雄榜 and a bumper, each a screenshot in test-artifacts/obs/;
+    nothing is drawn outside the title-safe area (the studio background shows there untouched)."""
     rec = MemoryAirLog()
     with ObsBridge(store, bridge_settings(obs_server), airlog=rec) as bridge:
         assert bridge.wait_connected(120), bridge.status
         store.dispatch("obs_test.demo", {})
-        game = ("scoreboard", "corner_bug", "jipaiqi", "lower_third", "commentary", "ticker")
+        game = ("scoreboard", "corner_bug", "jipaiqi", "winprob", "lower_third", "commentary", "ticker")
         for g in game:
             store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True})
-        assert bridge.flush(5)
+        assert bridge.flush(30)  # a guard against a bridge that never catches up (loaded machine)
         wait_for(
             lambda: {e.subject for e in rec.kinds(A.GRAPHIC_ON)} >= set(game), 15, "game graphics on air"
         )
@@ -534,7 +534,7 @@ def test_native_graphics_with_every_text_at_its_maximum_on_a_real_obs(
 
     out = ROOT / "test-artifacts" / "overlays" / "fit"
     out.mkdir(parents=True, exist_ok=True)
-    game = ("scoreboard", "corner_bug", "jipaiqi", "lower_third", "commentary", "ticker")
+    game = ("scoreboard", "corner_bug", "jipaiqi", "winprob", "lower_third", "commentary", "ticker")
     full = {"leaderboard": L.SCENE_LEADERBOARD, "jiugongge": L.SCENE_JIUGONGGE, "bumper": L.SCENE_BUMPER}
     studio = Image.new("RGB", (1920, 1080), "#10241d")
     x0, y0, x1, y1 = L.SAFE
@@ -545,7 +545,7 @@ def test_native_graphics_with_every_text_at_its_maximum_on_a_real_obs(
             st["table"]["message"] = ""  # the last play and whose turn, at their maxima
         with ObsBridge(store, bridge_settings(obs_server), airlog=MemoryAirLog()) as bridge:
             assert bridge.wait_connected(120), bridge.status
-            sections = ("table", "sponsors", "leaderboard", "lower_third", "show", "jiugongge")
+            sections = ("table", "sponsors", "leaderboard", "lower_third", "show", "jiugongge", "winprob")
             store.dispatch("obs_test.state", {k: st[k] for k in sections})
             for g in game:
                 store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True})
