@@ -78,7 +78,9 @@ def run(rules: str, match: str, games: int, workers: int) -> dict[str, float]:
     var = sum((x - mean) ** 2 for x in scores) / (n - 1) if n > 1 else 0.0
     half = 1.959963984540054 * math.sqrt(var / n)
     w, d, lost = (sum(r[k] for r in rows) for k in (1, 2, 3))
-    return {"rate": mean, "lo": mean - half, "hi": mean + half, "w": w, "d": d, "l": lost, "s": secs}
+    # a rate cannot leave [0, 1]: near its ends the normal interval is clipped there (it said 100.2 %)
+    lo, hi = max(0.0, mean - half), min(1.0, mean + half)
+    return {"rate": mean, "lo": lo, "hi": hi, "w": w, "d": d, "l": lost, "s": secs}
 
 
 def main() -> int:
