@@ -18,10 +18,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -350,10 +349,24 @@ def write_xlsx(tables: Sequence[Table], path: Path, progress: Progress | None = 
     # built in memory, then written in one go: a full disk then fails on a plain write, instead of
     # inside openpyxl's zip writer (which leaves half-closed files behind that complain at exit)
     buf = io.BytesIO()
-    wb.save(buf)
+    _save(wb, buf)
     with atomic_path(path) as tmp:
         tmp.write_bytes(buf.getvalue())
     return written
+
+
+def _save(wb: Any, out: io.BytesIO) -> None:
+    """openpyxl's ``save_workbook``, its zip deflated at level 1: a third of level 6's time for a file
+    about a quarter bigger (100,000 rows: some 0.4 s less)."""
+    from zipfile import ZIP_DEFLATED, ZipFile
+
+    from openpyxl.writer.excel import ExcelWriter
+
+    if not wb.worksheets:  # as Workbook.save: a workbook has at least one sheet
+        wb.create_sheet()
+    wb.properties.modified = datetime.now(tz=UTC).replace(tzinfo=None)
+    archive = ZipFile(out, "w", ZIP_DEFLATED, allowZip64=True, compresslevel=1)
+    ExcelWriter(wb, archive).save()  # closes the archive
 
 
 class _SheetWriter:
@@ -428,26 +441,32 @@ class _SheetWriter:
 
 
 def _row_xml(number: int, values: Sequence[Any], letters: Sequence[str]) -> str:
-    cells = []
+    """One ``<row>`` of SpreadsheetML: numbers as numbers, text inline (escaped, control characters XML
+    cannot hold dropped, outer spaces kept), nothing for an empty cell."""
+    n = str(number)
+    cells = [f'<row r="{n}">']
     for col, v in zip(letters, values, strict=False):
-        if v is None or v == "":
-            continue
-        if isinstance(v, bool):
-            cells.append(f'<c r="{col}{number}" t="b"><v>{int(v)}</v></c>')
-        elif isinstance(v, int | float):
-            cells.append(f'<c r="{col}{number}" t="n"><v>{v!r}</v></c>')
-        else:
-            text = _XML_ILLEGAL.sub("", str(v))
-            space = ' xml:space="preserve"' if text != text.strip() else ""
-            cells.append(f'<c r="{col}{number}" t="inlineStr"><is><t{space}>{_escape(text)}</t></is></c>')
-    return f'<row r="{number}">{"".join(cells)}</row>'
+        kind = type(v)
+        if kind is int or kind is float:
+            cells.append(f'<c r="{col}{n}" t="n"><v>{v!r}</v></c>')
+        elif kind is bool:
+            cells.append(f'<c r="{col}{n}" t="b"><v>{int(v)}</v></c>')
+        elif v is not None and v != "":
+            text = str(v).translate(_XML_TEXT)
+            space = ' xml:space="preserve"' if text[:1].isspace() or text[-1:].isspace() else ""
+            cells.append(f'<c r="{col}{n}" t="inlineStr"><is><t{space}>{text}</t></is></c>')
+    cells.append("</row>")
+    return "".join(cells)
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-_XML_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # not allowed in XML 1.0 (openpyxl refuses them)
+# escaped for an XML text node, and the control characters XML 1.0 cannot hold dropped (openpyxl refuses
+# them): one str.translate per cell
+_XML_TEXT: dict[int, str | None] = {
+    **{c: None for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20))},
+    ord("&"): "&amp;",
+    ord("<"): "&lt;",
+    ord(">"): "&gt;",
+}
 
 
 def write_json(obj: Any, path: Path) -> None:

@@ -24,6 +24,9 @@ each player/team inside its tie group, kept up to date for the season's ranking 
 v3: a team's matches by either side (the head-to-head of the teams a result moved is counted from
 their own matches, not from the season's).
 
+v4: the players' ranking index holds every total a ranking row shows (a covering index: the whole
+ranking is read from the index alone, in its order, without a lookup per row).
+
 Never edit a shipped migration: append a new one (to both lists).
 """
 
@@ -197,6 +200,12 @@ SQLITE: list[str] = [
     CREATE INDEX season_matches_team_a ON season_matches(team_a);
     CREATE INDEX season_matches_team_b ON season_matches(team_b);
     """,
+    # v4 -----------------------------------------------------------------------------------------
+    """
+    DROP INDEX season_player_totals_rank;
+    CREATE INDEX season_player_totals_ranked ON season_player_totals(
+        season_id, points DESC, firsts DESC, lasts, h2h DESC, games, seconds, quan_san, opened);
+    """,
 ]
 MIGRATIONS = SQLITE  # the name core.db's callers knew
 
@@ -347,4 +356,11 @@ POSTGRESQL: list[str] = [
     """,
     SQLITE[1],  # v2: the same statements on both
     SQLITE[2],  # v3
+    # v4 -----------------------------------------------------------------------------------------
+    """
+    DROP INDEX season_player_totals_rank;
+    CREATE INDEX season_player_totals_ranked
+        ON season_player_totals(season_id, points DESC, firsts DESC, lasts, h2h DESC)
+        INCLUDE (games, seconds, quan_san, opened, player_id);
+    """,
 ]

@@ -296,21 +296,29 @@ FIELD_SQL: dict[str, dict[str, str]] = {
 }
 # the rows of a ranking: active ones have played (players) or played or finished a match (teams)
 ACTIVE_SQL = {"players": " AND x.games > 0", "teams": " AND (x.games > 0 OR x.matches > 0)"}
-# (the columns of a ranking's row, the rest of its query): 13 columns, then the key's values
-_ROWS_SQL = {
+# a ranking's query: the totals' own columns (the row's id first, its totals, h2h), then the key's values
+_TOTALS_SQL = {
     "players": (
-        "x.player_id, p.name, p.photo, COALESCE(t.name,''), COALESCE(t.color,''), "
-        "x.games, x.points, x.firsts, x.seconds, x.lasts, x.quan_san, x.opened, x.h2h",
-        " FROM season_player_totals x JOIN season_players p ON p.id=x.player_id "
-        "LEFT JOIN season_teams t ON t.id=p.team_id WHERE x.season_id=?",
+        "x.player_id, x.games, x.points, x.firsts, x.seconds, x.lasts, x.quan_san, x.opened, x.h2h",
+        " FROM season_player_totals x WHERE x.season_id=?",
     ),
     "teams": (
-        "x.team_id, t.name, t.color, t.sponsor, x.matches, x.wins, x.losses, x.points, x.penalties, "
-        "x.games, x.firsts, x.lasts, x.h2h",
-        " FROM season_team_totals x JOIN season_teams t ON t.id=x.team_id WHERE x.season_id=?",
+        "x.team_id, x.matches, x.wins, x.losses, x.points, x.penalties, x.games, x.firsts, x.lasts, x.h2h",
+        " FROM season_team_totals x WHERE x.season_id=?",
     ),
 }
-_KEY_AT = 13
+_KEY_AT = {"players": 9, "teams": 10}
+# who a row is (name, photo, team, colour / name, colour, sponsor): read apart from the ordered totals —
+# all at once in table order for a whole ranking (not 100,000 lookups in ranking order), or the few
+# rows of a top N
+_WHO_SQL = {
+    "players": (
+        "SELECT p.id, p.name, p.photo, COALESCE(t.name,''), COALESCE(t.color,'') FROM season_players p "
+        "LEFT JOIN season_teams t ON t.id=p.team_id WHERE p.season_id=?",
+        "p.id",
+    ),
+    "teams": ("SELECT t.id, t.name, t.color, t.sponsor FROM season_teams t WHERE t.season_id=?", "t.id"),
+}
 
 
 def totals_row(kind: str, rid: int, values: Sequence[int]) -> Row:
@@ -523,57 +531,36 @@ def ordered_terms(conn: SeasonConn, season_id: int, kind: Kind, spec: str | None
     return terms
 
 
-def _row_of(kind: str, r: Any, with_h2h: bool) -> Row:
-    """A ranking's row from its query's columns (positional: 100,000 of them are made per ranking)."""
-    h2h = r[12] if with_h2h else 0
-    if kind == "players":  # id, name, team, team_color, games, points, firsts, seconds, lasts, quan_san, …
-        return Row(
-            r[0],
-            r[1],
-            r[3],
-            r[4],
-            r[5],
-            r[6],
-            r[7],
-            r[8],
-            r[9],
-            r[10],
-            r[11],
-            0,
-            0,
-            0,
-            0,
-            0,
-            "",
-            r[2],
-            0,
-            False,
-            h2h,
-        )
-    # … opened, matches, wins, losses, game_points, penalties, sponsor, photo, rank, tied, h2h
+def _player_row(r: Any, who: tuple[Any, ...], h2h: bool) -> Row:
+    """A ranking's row from its totals (``_TOTALS_SQL``) and who it is (``_WHO_SQL``); positional (a whole
+    ranking makes 100,000 of them): Row(id, name, team, team_color, games, points, firsts, seconds, lasts,
+    quan_san, opened, matches, wins, losses, game_points, penalties, sponsor, photo, rank, tied, h2h)"""
+    name, photo, team, color = who
     return Row(
-        r[0],
-        r[1],
-        r[1],
-        r[2],
-        r[9],
-        r[7] - r[8],
-        r[10],
-        0,
-        r[11],
-        0,
-        0,
-        r[4],
-        r[5],
-        r[6],
-        r[7],
-        r[8],
-        r[3],
-        "",
-        0,
-        False,
-        h2h,
-    )
+        r[0], name, team, color, r[1], r[2], r[3], r[4], r[5], r[6], r[7], 0, 0, 0, 0, 0, "", photo, 0, False,
+        r[8] if h2h else 0,
+    )  # fmt: skip
+
+
+def _team_row(r: Any, who: tuple[Any, ...], h2h: bool) -> Row:
+    name, color, sponsor = who
+    return Row(
+        r[0], name, name, color, r[6], r[4] - r[5], r[7], 0, r[8], 0, 0, r[1], r[2], r[3], r[4], r[5],
+        sponsor, "", 0, False, r[9] if h2h else 0,
+    )  # fmt: skip
+
+
+_ROW_OF = {"players": _player_row, "teams": _team_row}
+
+
+def _who(conn: SeasonConn, season_id: int, kind: str, ids: Sequence[int] | None = None) -> dict[int, Any]:
+    sql, id_col = _WHO_SQL[kind]
+    if ids is None:
+        return {r[0]: tuple(r[1:]) for r in conn.execute(sql, (season_id,))}
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    return {r[0]: tuple(r[1:]) for r in conn.execute(f"{sql} AND {id_col} IN ({marks})", (season_id, *ids))}
 
 
 def ranked(
@@ -593,7 +580,9 @@ def ranked(
     order_terms = [t for t in terms if t.field in ORDER_ONLY]
     exprs = [FIELD_SQL[kind][t.field] for t in rank_terms]
     width = len(exprs)
-    columns, tail = _ROWS_SQL[kind]
+    at = _KEY_AT[kind]
+    end = at + width
+    columns, tail = _TOTALS_SQL[kind]
     select = f"SELECT {columns}{''.join(f', {e}' for e in exprs)}{tail}" + (
         ACTIVE_SQL[kind] if active_only else ""
     )
@@ -602,22 +591,24 @@ def ranked(
     with_h2h = any(t.field == "h2h" for t in rank_terms)
     rows: Iterable[Any]
     if top is None:
+        who = _who(conn, season_id, kind)
         rows = conn.stream(sql, (season_id,))
     else:
         first = conn.execute(sql + " LIMIT ?", (season_id, top)).fetchall()
         rows = first
         if len(first) == top and top > 0:  # the rest of the tie group at the boundary
-            edge = tuple(first[-1][_KEY_AT : _KEY_AT + width])
+            edge = tuple(first[-1][at:end])
             rest = conn.execute(select + "".join(f" AND {e}=?" for e in exprs), (season_id, *edge)).fetchall()
-            rows = [r for r in first if tuple(r[_KEY_AT : _KEY_AT + width]) != edge] + rest
+            rows = [r for r in first if tuple(r[at:end]) != edge] + rest
+        who = _who(conn, season_id, kind, [r[0] for r in rows])
+    make = _ROW_OF[kind]
     group: list[Row] = []
-    group_key_: Any = None
+    group_key: Any = None
     done = 0
-    end = _KEY_AT + width
     try:
         for r in rows:
-            key = r[_KEY_AT:end]  # a tuple (sqlite3.Row and Record slice to one)
-            if key != group_key_ and group:
+            key = r[at:end]  # a tuple (sqlite3.Row and Record slice to one)
+            if key != group_key and group:
                 if len(group) == 1:  # most rows: alone on their values
                     group[0].rank = done + 1
                     yield group[0]
@@ -628,8 +619,8 @@ def ranked(
                 group = []
                 if top is not None and done >= top:
                     return
-            group_key_ = key
-            group.append(_row_of(kind, r, with_h2h))
+            group_key = key
+            group.append(make(r, who[r[0]], with_h2h))
         if group:
             yield from _numbered(group, done, order_terms)
     finally:  # the database cursor closed with the ranking (before its connection is)
@@ -642,6 +633,9 @@ def _numbered(group: list[Row], before: int, order_terms: Sequence[Term]) -> lis
     if len(group) == 1:
         group[0].rank = before + 1
         return group
+    if [(t.field, t.desc) for t in order_terms] == [("name", False), ("id", False)]:  # the usual: one sort
+        group.sort(key=lambda r: (_name_key(r.name), r.id))
+        order_terms = ()
     for t in reversed(order_terms):  # stable multi-key sort, last key first
         if t.field == "name":
             group.sort(key=lambda r: _name_key(r.name), reverse=t.desc)

@@ -344,3 +344,18 @@ def test_progress_bar_draws_only_when_enabled() -> None:
     with Progress(10, "x", stream=quiet) as bar:  # a StringIO is not a TTY: off by default
         bar.advance(10)
     assert quiet.getvalue() == ""
+
+
+
+def test_xlsx_plain_rows_keep_booleans_and_a_workbook_has_a_sheet(tmp_path: Path) -> None:
+    """What test_board's plain-rows test does not hold: true/false stay booleans (not the numbers 1/0,
+    though bool is an int), a NUL is dropped, and an export of no table is still a workbook Excel opens."""
+    from broadcast.season.export import Table, write_xlsx
+
+    rows: list[list[object]] = [[1, True, "a\x00b"], [2, False, 10**12]]
+    out = tmp_path / "b.xlsx"
+    assert write_xlsx([Table("明细", "标题", ["一", "二", "三"], [8] * 3, rows, ["a"] * 3)], out) == 2
+    got = list(openpyxl.load_workbook(out).worksheets[0].iter_rows(min_row=3, values_only=True))
+    assert got == [(1, True, "ab"), (2, False, 10**12)] and type(got[0][1]) is bool
+    assert write_xlsx([], tmp_path / "empty.xlsx") == 0
+    assert len(openpyxl.load_workbook(tmp_path / "empty.xlsx").worksheets) == 1
