@@ -489,7 +489,9 @@ def main() -> int:
             if target is None:
                 from tests.pgserver import TempPostgres
 
-                server = TempPostgres(settings={"shared_buffers": "512MB", "max_wal_size": "4GB"})
+                server = TempPostgres(
+                    settings={"shared_buffers": "512MB", "max_wal_size": "4GB"}, in_memory=False
+                )
                 server.start()
                 target = server.create_database("season_scale")
         else:

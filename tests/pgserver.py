@@ -4,6 +4,7 @@ server refuses to run as root), stopped and removed at the end. Never a mock.
 
     with TempPostgres() as pg:
         url = pg.create_database("t1")          # postgresql://postgres@127.0.0.1:PORT/t1
+        pg.drop_database("t1")
         pg.kill()                                # kill -9 of the server and its backends
         pg.start()                               # crash recovery, same port and data
 """
@@ -35,13 +36,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def memory_dir() -> str | None:
+    """A RAM-backed folder for a test server's data (``/dev/shm``), or None where there is none."""
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else None
+
+
 class TempPostgres:
-    def __init__(self, *, settings: dict[str, str] | None = None) -> None:
+    """``in_memory``: the data directory in ``/dev/shm`` (the tests': a session creates a database per
+    test, some hundred thousand files, which a loaded disk took minutes to remove at the end — inside
+    the last test's time limit); the benchmarks keep theirs on disk, as a real server's."""
+
+    def __init__(self, *, settings: dict[str, str] | None = None, in_memory: bool = True) -> None:
         bins = bindir()
         if bins is None:
             raise RuntimeError("PostgreSQL is not installed (scripts/setup.sh installs Debian's postgresql)")
         self.bin = bins
-        self.root = Path(tempfile.mkdtemp(prefix="gouji-pg-"))
+        self.root = Path(tempfile.mkdtemp(prefix="gouji-pg-", dir=memory_dir() if in_memory else None))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         self.port = free_port()
@@ -140,6 +151,10 @@ class TempPostgres:
     def create_database(self, name: str, *, template: str = "template0") -> str:
         self.sql(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
         return self.url_of(name)
+
+    def drop_database(self, name: str) -> None:
+        """Drop a database, its leftover connections ended (a test's database, at its end)."""
+        self.sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def close(self) -> None:
         self.kill()

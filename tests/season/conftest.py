@@ -36,17 +36,25 @@ def fresh_database(pg: TempPostgres, template: str = "template0") -> str:
     return pg.create_database(f"t{os.getpid()}_{next(_names)}", template=template)
 
 
+def _dropped(pg: TempPostgres, url: str) -> Iterator[str]:
+    """``url`` for the test, its database dropped at the test's end (the session's server stays small)."""
+    yield url
+    pg.drop_database(url.rsplit("/", 1)[1])
+
+
 @pytest.fixture
-def pg_url(postgres: TempPostgres) -> str:
-    return fresh_database(postgres)
+def pg_url(postgres: TempPostgres) -> Iterator[str]:
+    yield from _dropped(postgres, fresh_database(postgres))
 
 
 @pytest.fixture(params=BACKENDS)
-def season_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def season_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """An empty season on each backend: a SQLite file's path, or a fresh PostgreSQL database's URL."""
     if request.param == "sqlite":
-        return str(tmp_path / "studio.sqlite")
-    return fresh_database(request.getfixturevalue("postgres"))
+        yield str(tmp_path / "studio.sqlite")
+        return
+    pg = request.getfixturevalue("postgres")
+    yield from _dropped(pg, fresh_database(pg))
 
 
 @pytest.fixture(scope="session")
@@ -57,14 +65,16 @@ def demo_pg_master(postgres: TempPostgres) -> str:
 
 
 @pytest.fixture(params=BACKENDS)
-def demo_season(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def demo_season(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The demo season on each backend (a private copy: tests may write to it)."""
     if request.param == "sqlite":
         dst = tmp_path / "demo.sqlite"
         shutil.copy(request.getfixturevalue("demo_db_master"), dst)
-        return str(dst)
+        yield str(dst)
+        return
     master = request.getfixturevalue("demo_pg_master")
-    return fresh_database(request.getfixturevalue("postgres"), template=master)
+    pg = request.getfixturevalue("postgres")
+    yield from _dropped(pg, fresh_database(pg, template=master))
 
 
 @pytest.fixture
