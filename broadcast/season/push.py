@@ -275,6 +275,8 @@ class SeasonLink:
 
     def start(self) -> SeasonLink:
         _LINKS[self.store] = self
+        if self.auto:  # what the table finished before a kill: queued now, before the table goes on
+            self._queue_finished()
         self._unsubscribe = self.store.subscribe(self._changed, "season-link")
         self._threads = [threading.Thread(target=self._pusher, name="season-push", daemon=True)]
         if self.follow:
@@ -317,13 +319,16 @@ class SeasonLink:
         table only until the next one begins."""
         try:
             if self.auto and not self.stopping.is_set():
-                work = finished_work(self.store.state)
-                if "game" in work:
-                    queue_game(self.store)
-                if "final" in work:
-                    queue_final(self.store)
+                self._queue_finished()
         finally:
             self.wake.set()
+
+    def _queue_finished(self) -> None:
+        work = finished_work(self.store.state)
+        if "game" in work:
+            queue_game(self.store)
+        if "final" in work:
+            queue_final(self.store)
 
     # -- threads -------------------------------------------------------------------------------------
     def _pusher(self) -> None:
@@ -335,12 +340,8 @@ class SeasonLink:
             if self.stopping.is_set():
                 break
             try:
-                if self.auto:  # what was finished before the link started (a table killed and restarted)
-                    work = finished_work(self.store.state)
-                    if "game" in work:
-                        queue_game(self.store)
-                    if "final" in work:
-                        queue_final(self.store)
+                if self.auto:  # anything finished and not queued yet (never, but cheap to look)
+                    self._queue_finished()
                 if not self.store.state["season_push"]["pending"]:
                     self.idle.set()
                     continue

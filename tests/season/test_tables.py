@@ -6,12 +6,15 @@ recorded (NOTIFY)."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -112,17 +115,57 @@ def test_two_tables_kill_9_of_each_and_of_postgresql_every_game_once(
         full = [r.as_dict() for r in compute(sdb.conn, sid, "players", materialised=False).rows]
         assert fast == full and len(fast) == 12
         want = leaderboard_payload(sdb, sid)["rows"]
-    # each table's journal holds every game it played, acknowledged; its board (its pages' state) is the
-    # season's once it has followed the season to the end (started again: all matches final, it follows)
-    for name, (ta, tb) in (("一号桌", ("甲队", "乙队")), ("二号桌", ("丙队", "丁队"))):
-        again = _table(url, tmp_path, name, ta, tb, 1)
-        assert again.wait(timeout=300) == 0
+    # both studios' pages show it: each table's studio (``run`` on the table's own journal and the
+    # season) serves its pages the season's 英雄榜; each journal holds every game it played, acknowledged
+    studios = {name: _studio(url, tmp_path, name) for name in ("一号桌", "二号桌")}
+    try:
+        for name, proc in studios.items():
+            base = _served_at(proc, tmp_path / f"{name}.run.log")
+            _wait(lambda base=base: _pages_board(base) == want, f"{name}'s pages show the 英雄榜", 120)
+    finally:
+        for proc in studios.values():
+            proc.terminate()  # SIGTERM: the studio stops as at Ctrl-C
+        for name, proc in studios.items():
+            assert proc.wait(timeout=120) == 0, (tmp_path / f"{name}.run.log").read_text(encoding="utf-8")
+    for name in studios:
         store = open_store(tmp_path / f"{name}.sqlite")
         try:
             assert store.state["season_push"]["pending"] == []
+            assert store.state["season_push"]["refused"] is None
             assert store.state["leaderboard"]["rows"] == want
         finally:
             store.close()
+
+
+def _studio(url: str, tmp: Path, name: str) -> subprocess.Popen[str]:
+    cmd = [sys.executable, "-m", "broadcast", "run", "--headless", "--no-obs", "--no-rehearsal"]
+    cmd += ["--db", str(tmp / f"{name}.sqlite"), "--season-db", url, "--port", "0"]
+    log = open(tmp / f"{name}.run.log", "w", encoding="utf-8")  # noqa: SIM115 - closed with the process
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True, env=env)
+
+
+def _served_at(proc: subprocess.Popen[str], log: Path) -> str:
+    """The studio's page server (``http://127.0.0.1:PORT``), once it has said where it serves."""
+    found: list[str] = []
+
+    def said() -> bool:
+        m = re.search(r"(http://127\.0\.0\.1:\d+)/overlay/program\.html", log.read_text(encoding="utf-8"))
+        if m:
+            found.append(m.group(1))
+        assert proc.poll() is None, log.read_text(encoding="utf-8")
+        return bool(m)
+
+    _wait(said, "the studio serves its pages", 120)
+    return found[-1]
+
+
+def _pages_board(base: str) -> list[dict[str, object]] | None:
+    """The 英雄榜 rows the studio's pages are sent (its /state.json: what a page gets when it connects)."""
+    with urllib.request.urlopen(f"{base}/state.json", timeout=10) as resp:  # noqa: S310 - our own server
+        state = json.loads(resp.read().decode("utf-8")).get("state", {})
+    rows = state.get("leaderboard", {}).get("rows")
+    return rows if isinstance(rows, list) else None
 
 
 def test_a_studio_board_follows_a_game_another_table_recorded(pg_url: str, tmp_path: Path) -> None:
@@ -185,6 +228,45 @@ def test_a_game_is_queued_when_it_ends_even_while_the_pusher_is_busy(
     with SeasonDB.open(demo_db) as sdb:
         assert [g["uid"] for g in sdb.games(mid)] == [f"m{mid}/g1", f"m{mid}/g2"]
     assert store.state["season_push"]["refused"] is None
+
+
+def test_a_game_over_at_a_kill_is_queued_before_the_table_goes_on(
+    demo_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """kill -9 of a table between a game's last play (journaled) and its ``season.queue``: started again,
+    the table begins the next game at once. The link queues the finished game as it starts, in the
+    table's thread — its pusher, looking later, would find the next game on the table and the game
+    over would never reach the season (and the next be refused)."""
+    import broadcast.season.push as push
+    from broadcast.season.live import start_match
+    from tests.season.test_live import _pick, _play_game
+
+    store = open_store(demo_db)
+    try:
+        mid = start_match(store, demo_db, label="快手桌", **_pick(demo_db))
+        _play_game(store, 41)  # no link running: the game is over and not queued (as after a kill)
+        assert store.state["table"]["phase"] == "over" and store.state["season_push"]["pending"] == []
+        late = threading.Event()
+        real_pusher = push.SeasonLink._pusher
+
+        def slow_pusher(self):  # type: ignore[no-untyped-def]
+            late.wait(60)  # the pusher thread gets a core only after the table went on
+            real_pusher(self)
+
+        monkeypatch.setattr(push.SeasonLink, "_pusher", slow_pusher)
+        link = SeasonLink(store, demo_db, follow=False).start()
+        try:
+            store.dispatch("game.new", {"seed": 42})  # the table goes on at once
+            assert [p["uid"] for p in store.state["season_push"]["pending"]] == [f"m{mid}/g1"]
+            late.set()
+            assert link.wait_pushed(f"m{mid}/g1", 60)
+        finally:
+            late.set()
+            link.stop()
+    finally:
+        store.close()
+    with SeasonDB.open(demo_db) as sdb:
+        assert [g["uid"] for g in sdb.games(mid)] == [f"m{mid}/g1"]
 
 
 def test_two_tables_starting_the_same_episode_at_once_share_it(
