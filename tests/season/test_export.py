@@ -346,7 +346,6 @@ def test_progress_bar_draws_only_when_enabled() -> None:
     assert quiet.getvalue() == ""
 
 
-
 def test_xlsx_plain_rows_keep_booleans_and_a_workbook_has_a_sheet(tmp_path: Path) -> None:
     """What test_board's plain-rows test does not hold: true/false stay booleans (not the numbers 1/0,
     though bool is an int), a NUL is dropped, and an export of no table is still a workbook Excel opens."""

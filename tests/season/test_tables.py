@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -67,12 +68,24 @@ def _games_of(pg: TempPostgres, url: str, table: str) -> int:
         return -1
 
 
-def _wait(pred, what: str, limit: float = 300.0) -> None:  # type: ignore[no-untyped-def]
+def _wait(
+    pred: Callable[[], object], what: str, limit: float = 300.0, table: subprocess.Popen[str] | None = None
+) -> None:
+    """Until ``pred()``. Waiting on a ``table``: as long as it plays (a loaded machine only makes it
+    slower; the test's own time limit is the bound) — it fails at once if the table has stopped."""
     deadline = time.monotonic() + limit
     while not pred():
-        if time.monotonic() > deadline:
+        if table is not None:
+            if table.poll() is not None and not pred():
+                log = Path(table.args[table.args.index("--db") + 1]).with_suffix(".log")
+                raise AssertionError(f"{what}: the table stopped ({table.returncode})\n{_tail(log)}")
+        elif time.monotonic() > deadline:
             raise AssertionError(f"never happened: {what}")
         time.sleep(0.1)
+
+
+def _tail(log: Path) -> str:
+    return log.read_text(encoding="utf-8")[-3000:] if log.exists() else ""
 
 
 @pytest.mark.long
@@ -85,15 +98,15 @@ def test_two_tables_kill_9_of_each_and_of_postgresql_every_game_once(
     a = _table(url, tmp_path, "一号桌", "甲队", "乙队", 1)
     b = _table(url, tmp_path, "二号桌", "丙队", "丁队", 2)
     try:
-        _wait(lambda: _games_of(postgres, url, "一号桌") >= 2, "table 1 pushed two games")
+        _wait(lambda: _games_of(postgres, url, "一号桌") >= 2, "table 1 pushed two games", table=a)
         a.send_signal(signal.SIGKILL)  # kill -9 of a console mid-match
         a.wait()
         a = _table(url, tmp_path, "一号桌", "甲队", "乙队", 1)
-        _wait(lambda: _games_of(postgres, url, "二号桌") >= 3, "table 2 pushed three games")
+        _wait(lambda: _games_of(postgres, url, "二号桌") >= 3, "table 2 pushed three games", table=b)
         postgres.kill()  # kill -9 of PostgreSQL while both tables play and push
         time.sleep(1.5)
         postgres.start()
-        _wait(lambda: _games_of(postgres, url, "二号桌") >= 5, "table 2 pushed five games")
+        _wait(lambda: _games_of(postgres, url, "二号桌") >= 5, "table 2 pushed five games", table=b)
         b.send_signal(signal.SIGKILL)
         b.wait()
         b = _table(url, tmp_path, "二号桌", "丙队", "丁队", 2)
