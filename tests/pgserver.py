@@ -69,9 +69,8 @@ class TempPostgres:
         if os.geteuid() == 0:
             self._user = pwd.getpwnam("postgres")
             os.chown(self.root, self._user.pw_uid, self._user.pw_gid)
-        self._run(
-            "initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"
-        )
+        init = ["-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"]
+        self._run("initdb", *init, "--no-sync")  # a throwaway server: nothing to sync to disk
 
     def _run(self, tool: str, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         cmd = [str(self.bin / tool), *args]
