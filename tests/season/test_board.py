@@ -126,6 +126,33 @@ def test_an_older_database_counts_head_to_head_once_then_keeps_it(season_db: str
     sdb.close()
 
 
+def test_a_season_of_the_previous_version_gains_the_covering_index_and_ranks_the_same(season_db: str) -> None:
+    """v4 replaces the players' ranking index by one holding every total a row shows: a season a v3 build
+    left, with its games, is brought up on either backend and its ranking read the same."""
+    from broadcast.season.store import COMPONENT
+
+    sdb, sid, squads = _league(season_db, spec="points desc, firsts desc, lasts asc, h2h, name")
+    rng = random.Random(4)
+    for i in range(4):
+        sdb.record_game(_match(sdb, sid, squads, rng), selfplay(f"v3-{i}")[0])
+    want = [r.as_dict() for r in compute(sdb.conn, sid, "players").rows]
+    sdb.conn.execute("DROP INDEX season_player_totals_ranked")  # as the v3 build left it
+    sdb.conn.execute("CREATE INDEX season_player_totals_rank ON season_player_totals(season_id, points DESC)")
+    sdb.conn.execute("UPDATE schema_versions SET version=3 WHERE component=?", (COMPONENT,))
+    sdb.close()
+    with SeasonDB.open(season_db) as again:
+        version = again.conn.execute("SELECT version FROM schema_versions WHERE component=?", (COMPONENT,))
+        assert version.fetchone()[0] == 4
+        if again.conn.postgres:
+            sql = "SELECT indexname FROM pg_indexes WHERE tablename='season_player_totals'"
+        else:
+            sql = "SELECT name FROM sqlite_master WHERE type='index' AND tbl_name='season_player_totals'"
+        names = {r[0] for r in again.conn.execute(sql)}
+        assert "season_player_totals_ranked" in names and "season_player_totals_rank" not in names
+        assert [r.as_dict() for r in compute(again.conn, sid, "players").rows] == want
+        _same_as_in_memory(again, sid)
+
+
 def test_a_new_spec_is_counted_again_and_other_specs_are_computed(season_db: str) -> None:
     sdb, sid, squads = _league(season_db, spec="points desc, firsts desc, lasts asc, h2h, name")
     rng = random.Random(3)
