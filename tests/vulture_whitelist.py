@@ -8,6 +8,7 @@ import sqlite3
 import tarfile
 
 import openpyxl.cell
+import openpyxl.packaging.core
 import openpyxl.worksheet._writer
 import openpyxl.worksheet.worksheet
 import psycopg
@@ -32,6 +33,7 @@ sqlite3.Connection.text_factory
 openpyxl.worksheet.worksheet.Worksheet.freeze_panes
 openpyxl.cell.Cell.alignment
 openpyxl.cell.Cell.number_format
+openpyxl.packaging.core.DocumentProperties.modified  # the XLSX's docProps/core.xml (season/export.py)
 openpyxl.worksheet._writer.WorksheetWriter.get_stream  # overridden: the writer calls it
 psycopg.ServerCursor.itersize
 tarfile.TarFile.members  # emptied as a stream goes, so that a million members are not kept
