@@ -137,7 +137,7 @@ def test_two_tables_kill_9_of_each_and_of_postgresql_every_game_once(
             _wait(lambda base=base: _pages_board(base) == want, f"{name}'s pages show the 英雄榜", 120)
     finally:
         for proc in studios.values():
-            proc.terminate()  # SIGTERM: the studio stops as at Ctrl-C
+            proc.send_signal(signal.SIGINT)  # Ctrl-C
         for name, proc in studios.items():
             assert proc.wait(timeout=120) == 0, (tmp_path / f"{name}.run.log").read_text(encoding="utf-8")
     for name in studios:
@@ -159,15 +159,16 @@ def _studio(url: str, tmp: Path, name: str) -> subprocess.Popen[str]:
 
 
 def _served_at(proc: subprocess.Popen[str], log: Path) -> str:
-    """The studio's page server (``http://127.0.0.1:PORT``), once it has said where it serves."""
+    """The studio's page server (``http://127.0.0.1:PORT``), once the studio is on (its start done)."""
     found: list[str] = []
 
     def said() -> bool:
-        m = re.search(r"(http://127\.0\.0\.1:\d+)/overlay/program\.html", log.read_text(encoding="utf-8"))
-        if m:
+        text = log.read_text(encoding="utf-8")
+        m = re.search(r"(http://127\.0\.0\.1:\d+)/overlay/program\.html", text)
+        if m and "the studio is on" in text:
             found.append(m.group(1))
-        assert proc.poll() is None, log.read_text(encoding="utf-8")
-        return bool(m)
+        assert proc.poll() is None, text
+        return bool(found)
 
     _wait(said, "the studio serves its pages", 120)
     return found[-1]
