@@ -15,7 +15,8 @@ from broadcast.season.model import SeasonDB
 from tests.console.conftest import selfplay, settle, type_game, type_line
 
 
-@pytest.mark.timeout(900)  # three whole games typed key by key on a shared 2-core machine
+@pytest.mark.long  # three whole games typed key by key: ~20 s of CPU
+@pytest.mark.timeout(900)  # on a shared 2-core machine
 def test_a_three_game_match_is_saved_to_the_season_and_the_leaderboard_follows(
     demo_window: Any, qtbot: Any
 ) -> None:
