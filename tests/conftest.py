@@ -141,4 +141,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for mark in marks:
             if item.get_closest_marker(mark) is None:
                 item.add_marker(mark)
-    items[:] = sorted(items, key=lambda item: item.get_closest_marker("long") is None)
+    # and the tests of the shared OBS (tests/obs/conftest.py) after the others of their kind, so that on
+    # their worker they follow one another (an OBS of their own in between would stop the shared one)
+    items[:] = sorted(
+        items,
+        key=lambda item: (
+            item.get_closest_marker("long") is None,
+            "obs_server" in getattr(item, "fixturenames", ()),
+        ),
+    )
