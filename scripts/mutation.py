@@ -245,6 +245,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "redo after two undos replays the first move undone instead of the last",
     ),
     Mutant(
+        "completion-wild-beats-first",
+        "broadcast/console/completion.py",
+        "return (wild, p.base, p.n, 0)",
+        "return (p.base, wild, p.n, 0)",
+        ("tests/console/test_entry.py::test_plain_beats_come_before_beats_that_spend_a_2_or_a_joker",),
+        "the completion list offers a beat spending a 2 or a joker (42, 4小王) before a plain higher one",
+    ),
+    Mutant(
         "insert-drops-renumbered",
         "broadcast/game/record.py",
         "first_rest = n if insert else n + 1",

@@ -51,6 +51,19 @@ def test_suggestions_are_legal_plays_of_the_pending_seat_cheapest_beat_first() -
     assert burns and all(s.seat == 5 and s.burn for s in burns)
 
 
+def test_plain_beats_come_before_beats_that_spend_a_2_or_a_joker() -> None:
+    """Players keep their 2s and jokers (the wild cards that fill a play): on a top play the list offers
+    the pass, then every beat without a wild card from the lowest rank up, and only then those that spend
+    one — never a 42 or a 4小王 between 44 and 66."""
+    hands = ["33K", "4466992B", "5", "7", "8", "T"]
+    g = engine.Game("tv_match", hands=dict(enumerate(hands, start=1)), leader=1)
+    g.push(engine.Action.parse("1 33"))
+    got = [s.line for s in Completer(g).suggest(read(""), 20)]
+    assert got[:4] == ["2 pass", "2 44", "2 66", "2 99"]
+    wild = [i for i, line in enumerate(got) if any(ch in line.split()[1] for ch in "2BR") and i > 0]
+    assert wild and min(wild) == 4, got  # 42 4小王 62 6小王 92 9小王 2小王 after the plain pairs
+
+
 def test_verdict_names_the_clause_of_an_illegal_typed_play() -> None:
     g = engine.Game("tv_match", leader=3)
     g.push(engine.Action.parse("3 TTTTT"))
