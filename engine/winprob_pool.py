@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 from .game import Game
 from .winprob import CHUNK, GAME_OVER, Position, Tally, WinprobError, chunks_for, combine
 
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 _generation: Any = None  # the shared run counter, in a worker
 _positions: dict[str, Position] = {}  # a worker's last positions, by seed
 
@@ -29,6 +31,25 @@ def _init(generation: Any) -> None:
     global _generation
     _generation = generation
     os.environ.setdefault("GOUJI_WINPROB_WORKER", "1")
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """On Linux, have the kernel end this pool process when the process that made the pool dies, however
+    it dies (a SIGKILL leaves no time for :meth:`Pool.close`): never an orphan playing out a position
+    nobody waits for."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent was already gone before the request took effect
+        os._exit(0)
 
 
 def _run(key: Any, seed: str, jobs: list[tuple[int, int]], gen: int) -> list[Tally] | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -140,8 +141,11 @@ class WinprobService:
                 pass
             try:
                 proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            except subprocess.TimeoutExpired:  # the worker and its pool: its session, all at once
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
                 proc.wait(timeout)
         for t in self._threads:
             t.join(timeout)
@@ -175,6 +179,7 @@ class WinprobService:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env=env,
+            start_new_session=True,  # its own group: a Ctrl-C at the studio's terminal is the studio's
         )
         reader = threading.Thread(
             target=self._read_loop, args=(self._proc,), name="winprob-read", daemon=True

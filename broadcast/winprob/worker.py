@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import threading
 from typing import Any
@@ -110,6 +111,10 @@ def evaluate(pool: Pool, job: dict[str, Any], playouts: int, generation: int) ->
     return out
 
 
+def _terminated(_signum: int, _frame: object) -> None:
+    raise SystemExit(0)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m broadcast.winprob.worker")
     p.add_argument("--workers", type=int, default=2)
@@ -119,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         os.nice(NICE)
     except OSError:
         pass
+    signal.signal(signal.SIGTERM, _terminated)  # a polite end closes the pool (finally, below)
     pool = Pool(max(1, min(a.workers, 16)))  # forked now, before the reader thread exists
     jobs = Jobs(pool)
     threading.Thread(target=read, args=(jobs,), name="winprob-jobs", daemon=True).start()

@@ -120,3 +120,65 @@ def test_an_estimate_of_a_position_gone_is_refused_and_a_new_game_starts_afresh(
         assert job_of(store.state, 10) is None  # switched off: nothing is sent to the worker
     finally:
         store.close()
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat[stat.rindex(")") + 2 :].split()[1]) == pid:
+                out.append(int(d.name))
+    return out
+
+
+def _gone(pids: list[int], timeout: float = 60.0) -> list[int]:
+    """Those of ``pids`` still alive after waiting up to ``timeout`` s for them to end (a guard)."""
+    end = time.monotonic() + timeout
+    alive = pids
+    while alive and time.monotonic() < end:
+        alive = [p for p in alive if Path(f"/proc/{p}").exists() and "(Z)" not in _state(p)]
+        time.sleep(0.1)
+    return alive
+
+
+def _state(pid: int) -> str:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return "(Z)"
+    return f"({stat[stat.rindex(')') + 2]})"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal: Linux")
+def test_a_worker_killed_outright_leaves_no_pool_process_behind(tmp_path: Path) -> None:
+    """SIGKILL gives the worker no time to close its pool: the pool's processes end with it (the kernel's
+    parent-death signal), never orphans playing out a position nobody waits for."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "broadcast.winprob.worker", "--workers", "2"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        store = open_store(tmp_path / "s.sqlite")
+        rec = selfplay_records(2011, "tv_match")[0]
+        store.dispatch("game.new", {"leader": rec.leader, "hands": rec.hands})
+        proc.stdin.write(json.dumps(_job(store, 20)).encode() + b"\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["estimate"]["playouts"] == 20  # its pool is up
+        store.close()
+        pool = _children(proc.pid)
+        assert len(pool) >= 2
+        proc.kill()
+        proc.wait()
+        assert _gone(pool) == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
