@@ -126,6 +126,10 @@ class TempPostgres:
         pid = self.postmaster_pid()
         if pid is None:
             return
+        try:  # stopped first: a backend it forked while its children were listed would outlive it
+            os.kill(pid, signal.SIGSTOP)
+        except ProcessLookupError:
+            pass
         victims = [pid, *_children(pid)]
         for p in victims:
             try:
