@@ -523,6 +523,7 @@ def test_native_graphics_on_program_look_like_the_design(
             assert max(hi for _lo, hi in ImageStat.Stat(diff).extrema) <= 2, f"{name}: drawn outside {box}"
 
 
+@pytest.mark.long  # every graphic at its maxima rendered by OBS and shot: ~25 s of CPU
 def test_native_graphics_with_every_text_at_its_maximum_on_a_real_obs(
     obs_server: HeadlessObs, client: ObsClient, store: ShowStore
 ) -> None:
