@@ -117,12 +117,7 @@ def file_records(paths: list[str]) -> list[GameRecord]:
     for p in paths:
         path = Path(p)
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            fail(f"{p}:0: 读不到牌谱 cannot read the record: {exc.strerror}")
-        except UnicodeDecodeError:
-            fail(f"{p}:1: 牌谱应为 UTF-8 文本 the record must be UTF-8 text")
-        try:
+            text = gjn.read(path)  # the engine's reader: unreadable, not UTF-8 or over 1 MiB is one line
             rec = gjn.parse(text, str(p))
             checked = gjn.check_record(rec)
         except GJNError as exc:

@@ -106,14 +106,15 @@ class IllegalAction(GoujiError, ValueError):
 
 
 class GJNError(GoujiError, ValueError):
-    """A malformed GJN record: ``GJNError(message, line, filename)``; ``str()`` is ``filename:line: message``
-    (rule ``GJN``; the record's messages are English)."""
+    """A malformed GJN record: ``GJNError(message, line, filename, zh=)``; ``str()`` is
+    ``filename:line: message`` (rule ``GJN``; the format's messages are English, a refused file's are
+    ``中文 / English``)."""
 
     rule = "GJN"
     show_rule = False
 
-    def __init__(self, message: str, line: int, filename: str = "<string>") -> None:
+    def __init__(self, message: str, line: int, filename: str = "<string>", *, zh: str = "") -> None:
         self.message = message
         self.line = line
         self.filename = filename
-        super().__init__("GJN", message, message, where=f"{filename}:{line}")
+        super().__init__("GJN", zh or message, message, where=f"{filename}:{line}")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from pathlib import Path
+from typing import Any, Final, NamedTuple
 
 from .actions import Action, NotAPlay, action_of
 from .cards import CardError, Play, PlayError, format_counts, parse_counts, quote
@@ -14,6 +16,8 @@ from .preset import PresetError, load_preset
 from .seats import SEATS
 
 PRESETS = ("tv_match", "dagang")
+#: the largest record read (bytes of UTF-8): a real game is about 3 KB; a bigger one is refused unread
+MAX_BYTES: Final = 1 << 20
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _SEAT_TAG = re.compile(r"(Seat|Hand|Count)(\d+)$", re.IGNORECASE)
 _HAND_TAGS = {f"Hand{s}" for s in range(1, 7)}
@@ -134,13 +138,60 @@ def _check_tag(key: str, value: str, line: int, filename: str) -> None:
         raise GJNError(f"[Leader]: a seat 1..6, got {quote(value)}", line, filename)
 
 
+def _too_large(size: int, filename: str) -> GJNError:
+    return GJNError(
+        f"the record is {size:,} bytes: a record is at most {MAX_BYTES:,} (1 MiB; a game is about "
+        "3 KB), not read",
+        0,
+        filename,
+        zh=f"牌谱过大（{size:,} 字节）：一局牌谱最多 {MAX_BYTES:,} 字节（1 MiB，一局约 3 KB），未读入",
+    )
+
+
+def read(path: str | Path) -> str:
+    """A record file's text, for :func:`parse`. Raises :class:`GJNError` (``file:0`` or the line of a bad
+    byte) when the file cannot be read, is over :data:`MAX_BYTES` (refused from its size, unread)
+    or is not UTF-8 (a byte-order mark is allowed). Every command that reads records reads them here."""
+    name = str(path)
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > MAX_BYTES:
+                raise _too_large(size, name)
+            data = f.read(MAX_BYTES + 1)  # a file that grew since: still no more than this
+    except OSError as e:
+        why = e.strerror or str(e)
+        raise GJNError(f"cannot read the record: {why}", 0, name, zh=f"读不到牌谱：{why}") from None
+    if len(data) > MAX_BYTES:
+        raise _too_large(len(data), name)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise GJNError("not UTF-8 text", line, name, zh="牌谱应为 UTF-8 文本") from None
+
+
+def check_size(text: str, filename: str = "<string>") -> None:
+    """Refuse a record text over :data:`MAX_BYTES` (UTF-8) before any work is done on it."""
+    n = len(text)
+    if n > MAX_BYTES // 4 and (n > MAX_BYTES or len(text.encode("utf-8")) > MAX_BYTES):
+        raise _too_large(len(text.encode("utf-8", "replace")) if n <= 4 * MAX_BYTES else n, filename)
+
+
+#: the Action of each move line read (records repeat them), cleared when it grows past _MOVES_MAX
+_MOVES: dict[str, Action] = {}
+_MOVES_MAX: Final = 50000
+
+
 def parse(text: str, filename: str = "<string>") -> Record:
-    """Parse GJN text. Raises :class:`GJNError` (with ``.line``) on malformed input.
+    """Parse GJN text. Raises :class:`GJNError` (with ``.line``) on malformed input, and on a record over
+    :data:`MAX_BYTES` before reading any of it.
 
     Lines end at LF only (CRLF and CR read as LF, :func:`split_lines`). A move whose cards are card
     symbols but not a play (G3.2, ``1 TTJ``) is not malformed: its action is a
     :class:`~engine.game.NotAPlay`, which :func:`replay` reports as an illegal move.
     """
+    check_size(text, filename)
     rec = Record(filename=filename)
     seen: set[str] = set()
     if text.startswith("\ufeff"):
@@ -186,6 +237,10 @@ def parse(text: str, filename: str = "<string>") -> Record:
                             )
                 pos = m.end()
             continue
+        known = _MOVES.get(line)
+        if known is not None:
+            rec.moves.append(Move(known.seat, known, lineno))
+            continue
         parts = line.split()
         if len(parts) != 2:
             raise GJNError(f"a move is '<seat> <cards|pass|yield>', got {quote(line)}", lineno, filename)
@@ -193,6 +248,9 @@ def parse(text: str, filename: str = "<string>") -> Record:
             raise GJNError(f"seat must be 1..6, got {quote(parts[0])}", lineno, filename)
         try:
             action = Action.parse(line)
+            if len(_MOVES) > _MOVES_MAX:
+                _MOVES.clear()
+            _MOVES[line] = action
         except CardError as e:
             raise GJNError(f"bad cards {quote(parts[1])}: {e}", lineno, filename) from None
         except PlayError:
@@ -220,14 +278,13 @@ def write_game(game: Game, tags: list[tuple[str, str]] | None = None) -> str:
     """``write(from_game(game, tags))``, without building the record (self-play writes many)."""
     out = _tag_lines(_game_tags(game, tags))
     lines = _CODE_LINES
-    add = out.append
     for c in game._codes:
         w = lines.get(c)
         if w is None:
             if len(lines) > _LINES_MAX:
                 lines.clear()
             w = lines[c] = str(action_of(c))
-        add(w)
+        out.append(w)
     return "\n".join(out) + "\n"
 
 
@@ -250,12 +307,11 @@ def _tag_lines(tags: list[tuple[str, str]]) -> list[str]:
 def _text(tags: list[tuple[str, str]], actions: list[Action]) -> str:
     out = _tag_lines(tags)
     lines = _LINES
-    add = out.append
     kinds = _KIND_LINES
     for a in actions:
         pl = a.cards
         if pl is None:  # pass, yield, revolt; a NotAPlay is written as read
-            add(str(a) if type(a) is NotAPlay else kinds[a.kind][a.seat])
+            out.append(str(a) if type(a) is NotAPlay else kinds[a.kind][a.seat])
         else:
             seen = lines[a.seat]
             w = seen.get(pl)
@@ -263,7 +319,7 @@ def _text(tags: list[tuple[str, str]], actions: list[Action]) -> str:
                 if len(seen) > _LINES_MAX:
                     seen.clear()
                 w = seen[pl] = f"{a.seat} {pl}"
-            add(w)
+            out.append(w)
     return "\n".join(out) + "\n"
 
 
@@ -286,12 +342,13 @@ def game_from_record(record: Record) -> Game:
         raise GJNError(str(e), line, record.filename) from None
 
 
-def replay(record: Record) -> Game:
-    """Replay every move; raises :class:`IllegalAction` with ``move``, ``line`` and ``seat`` set."""
+def replay(record: Record, undo: bool = True) -> Game:
+    """Replay every move; raises :class:`IllegalAction` with ``move``, ``line`` and ``seat`` set.
+    ``undo=False`` (checking) keeps nothing for ``Game.pop``."""
     g = game_from_record(record)
     for i, m in enumerate(record.moves, start=1):
         try:
-            g.push(m.action)
+            g.push(m.action, undo)
         except IllegalAction as e:
             e.move = i
             e.line = m.line
@@ -348,7 +405,7 @@ def check_record(rec: Record, partial: bool = False) -> dict[str, Any]:
     once the game is over also ``team_points`` and ``quan_san``.
     """
     try:
-        g = replay(rec)
+        g = replay(rec, undo=False)
     except IllegalAction as e:
         return {
             "ok": False,

@@ -21,8 +21,6 @@ from .seats import SEATS
 from .winprob import WinprobError, evaluate, finished
 from .words import team_name
 
-#: the largest record read (a whole game is a few kilobytes)
-MAX_BYTES = 1 << 20
 MAX_PLAYOUTS = 1_000_000
 
 
@@ -32,21 +30,10 @@ def _fail(msg: str) -> NoReturn:
 
 
 def read_record(path: str) -> gjn.Record:
-    """The record of ``path``, or one line and exit 2."""
+    """The record of ``path`` (read by the engine's record reader, with its size limit), or one line and
+    exit 2."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
-    except OSError as e:
-        _fail(f"{path}:0: cannot read: {e.strerror}")
-    if len(data) > MAX_BYTES:
-        _fail(f"{path}:0: larger than {MAX_BYTES // 1024} KB: not a game record / 文件过大，不是对局记录")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        _fail(f"{path}:{line}: not UTF-8 text")
-    try:
-        return gjn.parse(text, path)
+        return gjn.parse(gjn.read(path), path)
     except GJNError as e:
         _fail(str(e))
 

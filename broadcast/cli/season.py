@@ -321,12 +321,14 @@ def _match(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
 
 
 def _game(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
+    from engine import GJNError, gjn
+
     for f in args.files:
         path = Path(f)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise SeasonError("GJN", f"无法读取（{e}）", f"cannot read ({e})", where=f"{f}:0") from None
+            text = gjn.read(path)  # the engine's reader: unreadable, not UTF-8 or over 1 MiB, unread
+        except GJNError as e:
+            raise SeasonError("GJN", e.zh, e.en, where=f"{f}:{e.line}") from None
         gid = sdb.record_game(args.match, text, filename=str(path))
         g = sdb.conn.execute(
             "SELECT number, points_a, points_b FROM season_games WHERE id=?", (gid,)

@@ -30,9 +30,10 @@ from pathlib import Path
 from typing import IO, NamedTuple
 
 from broadcast.errors import GoujiError
+from engine.gjn import MAX_BYTES
 
-#: the engine's GJN reader refuses a record over 1 MB; such a record is refused here unread
-RECORD_MAX = 1 << 20
+#: the engine's GJN size limit (engine.gjn.MAX_BYTES, 1 MiB): a record over it is refused here unread
+RECORD_MAX = MAX_BYTES
 #: a JSON line holds a record and its players: the record's limit and 64 KiB for the rest
 LINE_MAX = RECORD_MAX + (64 << 10)
 
