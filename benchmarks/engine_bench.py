@@ -2,20 +2,26 @@
 
 Goals (issue 2): >= 500 random full tv_match games/s on one core; lead enumeration for a 36-card
 hand <= 50 us median; replay-and-verify of a full recorded game <= 5 ms.
-Usage: python benchmarks/engine_bench.py [--quick]
+Run on the compiled core (engine/native.py), it measures the pure-Python modules too, in a fresh
+interpreter (GOUJI_PURE_PYTHON=1), and prints the compiled/pure ratio of each figure beside it.
+Usage: python benchmarks/engine_bench.py [--quick] [--json]
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from engine import Game, deal, gjn, load_preset  # noqa: E402
+from engine import Game, deal, gjn, load_preset, native  # noqa: E402
 from engine.deal import deal_counts, first_leader  # noqa: E402
 from engine.game import enumerate_leads  # noqa: E402
 
@@ -104,27 +110,68 @@ def bench_replay(n: int) -> tuple[float, float, float]:
     return statistics.median(check_t) / 1e6, statistics.median(replay_t) / 1e6, statistics.median(lens)
 
 
-def main() -> None:
-    quick = "--quick" in sys.argv
+def figures(quick: bool) -> dict[str, float]:
+    """Every figure of this benchmark, on the engine build that runs in this process."""
     n = 200 if quick else 2000
-    print(f"python {sys.version.split()[0]}, one core, pure CPython")
+    out: dict[str, float] = {}
     for rules in ("tv_match", "dagang"):
         gps, dps, per = bench_games(rules, n)
-        print(
-            f"random full games ({rules}, deal + play-out + result, {n} games): {gps:,.0f} games/s, "
-            f"{dps:,.0f} decisions/s, {per:.0f} decisions/game"
-        )
-    print(f"random play-out only (tv_match): {bench_playout_only('tv_match', n):,.0f} games/s")
+        out[f"{rules} games/s"], out[f"{rules} decisions/s"], out[f"{rules} decisions/game"] = gps, dps, per
+    out["play-out only games/s"] = bench_playout_only("tv_match", n)
     med, size, view, worst = bench_leads(1000 if quick else 5000)
-    print(
-        f"lead enumeration, 36-card hand: median {med:.1f} us ({size:.0f} plays), max {worst:.0f} us; "
-        f"list(legal_plays()) at a lead with Action objects: median {view:.0f} us"
-    )
+    out["lead us"], out["lead plays"], out["legal_plays us"], out["lead max us"] = med, size, view, worst
     chk, rep, moves = bench_replay(50 if quick else 300)
+    out["check ms"], out["replay ms"], out["moves"] = chk, rep, moves
+    return out
+
+
+def _pure_figures(quick: bool) -> dict[str, float]:
+    """The same figures from a fresh interpreter on the pure-Python modules (GOUJI_PURE_PYTHON=1)."""
+    env = dict(os.environ, GOUJI_PURE_PYTHON="1", PYTHONPATH=str(ROOT))
+    args = [sys.executable, __file__, "--json"] + (["--quick"] if quick else [])
+    r = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
+    data: dict[str, float] = json.loads(r.stdout.splitlines()[-1])
+    return data
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    if "--json" in sys.argv:
+        print(json.dumps(figures(quick)))
+        return
+    n = 200 if quick else 2000
+    print(f"python {sys.version.split()[0]}, one core; load average {os.getloadavg()[0]:.1f} at the start")
+    f = figures(quick)
+    p = _pure_figures(quick) if native.BUILD == "compiled" else None
+
+    def vs(key: str, higher_is_better: bool = True) -> str:
+        if p is None:
+            return ""
+        ratio = f[key] / p[key] if higher_is_better else p[key] / f[key]
+        return f" [pure Python: {p[key]:,.1f}; compiled {ratio:.2f}x]"
+
+    print(f"engine core: {native.BUILD} ({native.REASON})")
+    for rules in ("tv_match", "dagang"):
+        print(
+            f"random full games ({rules}, deal + play-out + result, {n} games): {f[f'{rules} games/s']:,.0f} "
+            f"games/s, {f[f'{rules} decisions/s']:,.0f} decisions/s{vs(f'{rules} decisions/s')}, "
+            f"{f[f'{rules} decisions/game']:.0f} decisions/game"
+        )
+    po = "play-out only games/s"
+    print(f"random play-out only (tv_match): {f[po]:,.0f} games/s{vs(po)}")
     print(
-        f"replay-and-verify of a full recorded game ({moves:.0f} moves): gjn.check median {chk:.2f} ms "
-        f"(parse + replay + result), replay alone {rep:.2f} ms"
+        f"lead enumeration, 36-card hand: median {f['lead us']:.1f} us{vs('lead us', False)} "
+        f"({f['lead plays']:.0f} plays), max {f['lead max us']:.0f} us; list(legal_plays()) at a lead with "
+        f"Action objects: median {f['legal_plays us']:.0f} us{vs('legal_plays us', False)}"
     )
+    print(
+        f"replay-and-verify of a full recorded game ({f['moves']:.0f} moves): gjn.check median "
+        f"{f['check ms']:.2f} ms{vs('check ms', False)} (parse + replay + result), replay alone "
+        f"{f['replay ms']:.2f} ms{vs('replay ms', False)}"
+    )
+    if p is None:
+        print("(the compiled core does not run here: no compiled/pure ratio; python -m engine build)")
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end (a shared machine?)")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from engine_bench import bench_games  # noqa: E402
 
+from engine import native  # noqa: E402
+
 
 def _children_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -99,11 +101,26 @@ def bench_instructions(rules: str, n: int) -> tuple[float, float]:
     return inproc / n, cli / n
 
 
+def bench_pure_inprocess(rules: str, n: int) -> float:
+    """The in-process rate (games/s of CPU) on the pure-Python modules, in a fresh interpreter."""
+    code = (
+        "import sys, time; sys.path.insert(0, 'benchmarks'); from engine_bench import bench_games; "
+        f"bench_games({rules!r}, 20); t = time.process_time(); bench_games({rules!r}, {n}); "
+        f"print({n} / (time.process_time() - t))"
+    )
+    env = dict(os.environ, GOUJI_PURE_PYTHON="1", PYTHONPATH=str(ROOT))
+    r = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    return float(r.stdout.split()[-1])
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
     rules = sys.argv[sys.argv.index("--rules") + 1] if "--rules" in sys.argv else "tv_match"
     n, rounds = (150, 3) if quick else (400, 5)  # several rounds: the best of each side is its rate
     print(f"python {sys.version.split()[0]}, one core, {rules}, {n} games, best of {rounds} alternate rounds")
+    print(f"engine core: {native.BUILD} ({native.REASON}); load average {os.getloadavg()[0]:.1f}")
     bench_games(rules, 20)  # warm up: presets loaded, caches filled
     inw, inc, cliw, clic, starts = [], [], [], [], []
     for _ in range(rounds):  # alternate, so a change of load on a shared machine hits both sides
@@ -126,6 +143,12 @@ def main() -> None:
         f"CLI / in-process ratio: {max(clic) / max(inc):.2f} by CPU time, "
         f"{max(cliw) / max(inw):.2f} by the wall clock (goal >= 0.80)"
     )
+    if native.BUILD == "compiled":
+        pure = bench_pure_inprocess(rules, n)
+        print(
+            f"in process on the pure-Python modules (GOUJI_PURE_PYTHON=1): {pure:,.0f} games/s CPU: "
+            f"compiled / pure {max(inc) / pure:.2f} by CPU time"
+        )
     if "--instructions" in sys.argv:
         if shutil.which("valgrind") is None:
             raise SystemExit("--instructions needs valgrind (Debian package valgrind)")

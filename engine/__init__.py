@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from . import (
+    native as native,  # first: chooses the compiled core or the pure-Python modules (engine/native.py)
+)
 from .cards import CardError, Play, PlayError, Rank, format_cards, parse_cards
 from .deal import deal, first_leader, new_game, random_playout
 from .errors import GJNError, IllegalAction

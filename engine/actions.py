@@ -15,7 +15,7 @@ from .cards import Play, PlayError, parse_counts, play_from_counts, quote
 from .errors import IllegalAction
 
 # the kinds of decision, as Action.kind says them and as the engine codes them
-KINDS: Final = ("play", "pass", "yield", "revolt")
+KINDS: Final[tuple[str, ...]] = ("play", "pass", "yield", "revolt")
 PLAY: Final = 0
 PASS: Final = 1
 YIELD: Final = 2
@@ -33,7 +33,7 @@ KIND_WORDS: Final[dict[str, int]] = {
     "革命": REVOLT,
     "铁三科": REVOLT,
 }
-_SEAT_WORDS: Final = ("1", "2", "3", "4", "5", "6")
+_SEAT_WORDS: Final[tuple[str, ...]] = ("1", "2", "3", "4", "5", "6")
 
 
 def play_code(pl: Play) -> int:

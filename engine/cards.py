@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .errors import GoujiError
 
@@ -30,7 +30,7 @@ class Rank(IntEnum):
     QUEEN = 9
     KING = 10
     ACE = 11
-    TWO = 12
+    TWO: Final = 12
     SMALL_JOKER = 13
     BIG_JOKER = 14
 
@@ -46,19 +46,35 @@ class Rank(IntEnum):
         return SYMBOLS[self]
 
 
-SYMBOLS = "3456789TJQKA2BR"
-_RANKS: tuple[Rank, ...] = tuple(Rank)
-_DESCENDING = tuple(range(14, -1, -1))  # 大王 first
-NRANKS = 15
+SYMBOLS: Final = "3456789TJQKA2BR"
+_RANKS: Final[tuple[Rank, ...]] = tuple(Rank)
+_DESCENDING: Final = tuple(range(14, -1, -1))  # 大王 first
+NRANKS: Final = 15
 TWO = 12
-SMALL = 13
-BIG = 14
+SMALL: Final = 13
+BIG: Final = 14
 #: cards of each rank in the 4-deck pack (G2.1)
-TOTALS: tuple[int, ...] = (16,) * 13 + (4, 4)
-TOTAL_CARDS = 216
+TOTALS: Final[tuple[int, ...]] = (16,) * 13 + (4, 4)
+TOTAL_CARDS: Final = 216
 _SYM_INDEX = {c: i for i, c in enumerate(SYMBOLS)}
 _SYM_INDEX.update({c.lower(): i for i, c in enumerate(SYMBOLS) if c.isalpha()})
-ZH_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "小王", "大王")
+ZH_NAMES: Final[tuple[str, ...]] = (
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "J",
+    "Q",
+    "K",
+    "A",
+    "2",
+    "小王",
+    "大王",
+)
 
 
 def n_cards(n: int) -> str:
@@ -183,12 +199,7 @@ class PlayError(GoujiError, ValueError):
 
 
 # G6.1 thresholds: base-rank cards (attached 2s counted as base) needed for 够级牌.
-_GOUJI_MIN = [99] * NRANKS
-_GOUJI_MIN[7] = 5  # T
-_GOUJI_MIN[8] = 4  # J
-_GOUJI_MIN[9] = 3  # Q
-_GOUJI_MIN[10] = 2  # K
-_GOUJI_MIN[11] = 2  # A
+_GOUJI_MIN: Final[tuple[int, ...]] = (99,) * 7 + (5, 4, 3, 2, 2) + (99,) * 3  # T J Q K A
 
 
 def gouji_thresholds(min_twos: int) -> tuple[int, ...]:

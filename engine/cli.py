@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import gjn, winprob_cli
+from . import gjn, native, winprob_cli
 from .deal import new_game
 from .errors import GJNError
 from .game import Game, GameResult
@@ -46,14 +46,9 @@ def _fail(msg: str) -> NoReturn:
 
 def _read(path: str) -> str:
     try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        _fail(f"{path}:0: cannot read: {e.strerror}")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        _fail(f"{path}:{line}: not UTF-8 text")
+        return gjn.read(path)
+    except GJNError as e:
+        _fail(str(e))
 
 
 def format_result(r: GameResult) -> str:
@@ -212,6 +207,18 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_info(args: argparse.Namespace) -> int:
+    data = native.info()
+    print(json.dumps(data, ensure_ascii=False) if args.json else native.format_info(data))
+    return 0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    if args.clean:
+        return native.clean()
+    return native.build(force=args.force)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = _Parser(prog="python -m engine", description="够级 rules engine")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
@@ -235,6 +242,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     d.add_argument("--rules", choices=["tv_match", "dagang"], default="tv_match")
     d.set_defaults(func=cmd_demo)
     winprob_cli.add_parser(sub)
+    i = sub.add_parser("info", help="which engine core runs: compiled (mypyc) or pure Python, and why")
+    i.add_argument("--json", action="store_true")
+    i.set_defaults(func=cmd_info)
+    b = sub.add_parser("build", help="compile the engine core with mypyc if it is missing or stale")
+    b.add_argument("--force", action="store_true", help="rebuild even when up to date")
+    b.add_argument("--clean", action="store_true", help="remove the compiled core")
+    b.set_defaults(func=cmd_build)
     args = p.parse_args(argv)
     if getattr(args, "games", 1) < 0:
         p.error("--games must be >= 0")

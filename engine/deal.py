@@ -1,8 +1,15 @@
-"""Seeded shuffle and deal (G2.1), the first leader (G12), and fast random play-outs."""
+"""Seeded shuffle and deal (G2.1), the first leader (G12), and fast random play-outs.
+
+A seed means one deal for ever (the demo season, every seeded record): the pack is shuffled by
+``random.Random(f"gouji-deal:{seed}")`` exactly as ``Random.shuffle`` would (the same calls to
+``getrandbits`` in the same order, so the same permutation), without its per-card Python call; the
+cards are dealt round-robin from seat 1.
+"""
 
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from .cards import NRANKS, TOTALS, Rank, counts_to_cards
 from .game import Game, GameResult
@@ -10,23 +17,52 @@ from .preset import Preset, load_preset
 from .seats import SEATS
 
 #: the 216 cards as (rank, suit) pairs; jokers have suit 0 (4 decks x 4 suits x 13 ranks + 8 jokers)
-PACK: tuple[tuple[int, int], ...] = tuple(
+PACK: Final[tuple[tuple[int, int], ...]] = tuple(
     (r, suit) for r in range(13) for suit in range(4) for _deck in range(4)
 ) + tuple((r, 0) for r in (13, 14) for _ in range(4))
+N_CARDS: Final = 216
+#: each card's rank, by position in PACK
+_RANK: Final[tuple[int, ...]] = tuple(r for r, _s in PACK)
+#: Random.shuffle's draw for position i: getrandbits(BITS[i]) until below i + 1
+_BITS: Final[tuple[int, ...]] = tuple((i + 1).bit_length() for i in range(N_CARDS))
+
+
+def _order(seed: int | str) -> list[int]:
+    """The shuffled pack as positions in PACK: ``Random.shuffle``'s permutation for the seed."""
+    getrandbits = random.Random(f"gouji-deal:{seed}").getrandbits
+    x = list(range(N_CARDS))
+    bits = _BITS
+    for i in range(N_CARDS - 1, 0, -1):
+        k = bits[i]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+    return x
 
 
 def _shuffled(seed: int | str) -> list[tuple[int, int]]:
-    cards = list(PACK)
-    random.Random(f"gouji-deal:{seed}").shuffle(cards)
-    return cards
+    """The shuffled pack as (rank, suit) cards."""
+    pack = PACK
+    return [pack[i] for i in _order(seed)]
+
+
+def _counts_of(order: list[int]) -> list[list[int]]:
+    """The six hands' rank counts: card i of the order goes to seat i % 6 + 1."""
+    rank = _RANK
+    hands = []
+    for s in range(6):
+        h = [0] * NRANKS
+        for c in order[s::6]:
+            r = rank[c]
+            h[r] = h[r] + 1
+        hands.append(h)
+    return hands
 
 
 def deal_counts(seed: int | str) -> list[list[int]]:
     """Six hands as rank-count lists (index 0 = seat 1). Cards go round-robin from seat 1."""
-    hands = [[0] * NRANKS for _ in range(6)]
-    for i, (r, _suit) in enumerate(_shuffled(seed)):
-        hands[i % 6][r] += 1
-    return hands
+    return _counts_of(_order(seed))
 
 
 def deal(seed: int | str) -> tuple[tuple[Rank, ...], ...]:
@@ -39,21 +75,23 @@ def first_leader(seed: int | str) -> int:
 
     (If no one does, the seat with most 3s, the earliest such seat on ties.)
     """
-    return _leader_of(_shuffled(seed))
+    return _leader_of(_order(seed))
 
 
-def _leader_of(cards: list[tuple[int, int]]) -> int:
-    seen: dict[tuple[int, int], int] = {}
+def _leader_of(order: list[int]) -> int:
+    """G12.1 上班 of a shuffled pack: the first seat, in dealing order, dealt its second 3 of a suit."""
+    cards = bytes(order)
+    # the 16 3s are cards 0..15 of PACK (card c is of suit c // 4): where each lies in the deal
+    at = sorted((cards.index(c), c >> 2) for c in range(16))
+    seen = [0] * 24  # (seat - 1) * 4 + suit
     threes = [0] * 7
-    for i, (r, suit) in enumerate(cards):
-        if r != 0:
-            continue
-        seat = i % 6 + 1
-        threes[seat] += 1
-        k = (seat, suit)
-        seen[k] = seen.get(k, 0) + 1
+    for i, suit in at:
+        seat = i % 6
+        threes[seat + 1] += 1
+        k = seat * 4 + suit
+        seen[k] += 1
         if seen[k] == 2:
-            return seat
+            return seat + 1
     return max(SEATS, key=lambda s: (threes[s], -s))
 
 
@@ -61,12 +99,9 @@ def new_game(preset: Preset | str = "tv_match", seed: int | str = 0, leader: int
     """A seeded deal with its 上班 leader (G12.1; the first game of `dagang` uses the same 亮3)."""
     if isinstance(preset, str):
         preset = load_preset(preset)
-    cards = _shuffled(seed)  # one shuffle for the deal and its 上班 seat
-    hands = [[0] * NRANKS for _ in range(6)]
-    for i, (r, _suit) in enumerate(cards):
-        hands[i % 6][r] += 1
-    lead = _leader_of(cards) if leader is None else leader
-    return Game(preset, hands={s: counts_to_cards(hands[s - 1]) for s in SEATS}, leader=lead)
+    order = _order(seed)  # one shuffle for the deal and its 上班 seat
+    lead = _leader_of(order) if leader is None else leader
+    return Game.dealt(preset, _counts_of(order), lead)
 
 
 def random_playout(

@@ -14,11 +14,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import playout, results, turns
-from .actions import KINDS, NotAPlay, action_of, make, move_code, not_a_play
+from .actions import KINDS, NotAPlay, action_of, code_play, make, move_code, not_a_play
 from .actions import PLAY as K_PLAY
 from .actions import Action as Action
 from .cards import (
     BIG,
+    NRANKS,
     SMALL,
     TOTALS,
     TWO,
@@ -31,7 +32,7 @@ from .cards import (
     play_from_counts,
 )
 from .errors import IllegalAction
-from .listing import LegalPlays, enumerate_beats, enumerate_leads, seat_actions
+from .listing import LegalPlays, enumerate_beats, enumerate_leads, legal_codes, seat_actions
 from .preset import Preset
 from .rules import classify, window
 from .seats import (
@@ -80,6 +81,15 @@ class Game(State):
         self._set_up(preset, hands, leader, counts, buy_threes)
         turns.check_over(self)
 
+    @classmethod
+    def dealt(cls, preset: Preset, hands: list[list[int]], leader: int) -> Game:
+        """A game of a whole deal: six hands of rank counts (index 0 = seat 1, 216 cards in all, as
+        ``engine.deal`` deals them), taken as they are (not copied, not checked)."""
+        g = Game(_BLANK)
+        g._start(preset, [None, *hands], [0] * NRANKS, leader, None, None)
+        turns.check_over(g)
+        return g
+
     # ------------------------------------------------------------------ public state
     @property
     def pending_seat(self) -> int | None:
@@ -98,6 +108,16 @@ class Game(State):
     @property
     def moves(self) -> list[Action]:
         return [action_of(c) for c in self._codes]
+
+    @property
+    def move_count(self) -> int:
+        """``len(moves)``, without building them."""
+        return len(self._codes)
+
+    @property
+    def move_codes(self) -> list[int]:
+        """The moves as move codes (``engine.actions``; ``action_of`` turns one back into its Action)."""
+        return list(self._codes)
 
     @property
     def burner(self) -> int | None:
@@ -226,18 +246,38 @@ class Game(State):
         return IllegalAction(e.rule, e.zh, e.en, action=action)
 
     # ------------------------------------------------------------------ push / pop
-    def push(self, action: Action) -> None:
-        """Apply a legal action; raise :class:`IllegalAction` (with the clause id) otherwise."""
+    def push(self, action: Action, undo: bool = True) -> None:
+        """Apply a legal action; raise :class:`IllegalAction` (with the clause id) otherwise.
+        ``undo=False`` (replaying a record to check it) keeps nothing for :meth:`pop`."""
         pl = action._cards
         if pl is None and action._kind == K_PLAY:  # NotAPlay (G3.2): before any other check
             raise not_a_play(action, len(self._codes) + 1)
-        mode, e = classify(self, action._seat, action._kind, pl)
+        self._push(action._seat, action._kind, pl, action, undo)
+
+    def push_code(self, code: int, undo: bool = True) -> None:
+        """:meth:`push` of a move code (``legal_codes()``, ``Action.code``), without an Action object.
+        ``undo=False`` (play-outs, re-checking records) keeps nothing for :meth:`pop`."""
+        c = code >> 5
+        self._push(code & 7, code >> 3 & 3, code_play(c) if c else None, None, undo)
+
+    def _push(self, seat: int, kind: int, pl: Play | None, action: Action | None, undo: bool) -> None:
+        mode, e = classify(self, seat, kind, pl)
         if mode == ILLEGAL:
             assert e is not None
+            if action is None:
+                action = make(seat, kind, pl)
             raise IllegalAction(e.rule, e.zh, e.en, action=action, move=len(self._codes) + 1)
-        self._undo.append(self._snapshot())
-        turns.apply(self, action._seat, mode, pl)
-        self._codes.append(move_code(action._seat, action._kind, pl))
+        if undo:
+            self._undo.append(self._snapshot())
+        elif self._undo:
+            self._undo = []  # pop() cannot go back past a move it has no snapshot of
+        turns.apply(self, seat, mode, pl)
+        self._codes.append(move_code(seat, kind, pl))
+
+    def legal_codes(self) -> list[int]:
+        """Every legal action as a move code (the set and order of :meth:`legal_plays`): for search and
+        play-outs, which need no Action objects (``push_code``)."""
+        return legal_codes(self)
 
     def push_str(self, text: str) -> Action:
         a = Action.parse(text)

@@ -12,7 +12,7 @@ from .actions import PASS as K_PASS
 from .actions import PLAY as K_PLAY
 from .actions import REVOLT as K_REVOLT
 from .actions import YIELD as K_YIELD
-from .actions import Action, make
+from .actions import Action, make, move_code
 from .cards import BIG, NRANKS, SMALL, TWO, Play
 from .rules import classify, window, yield_error
 from .seats import BIT, IN_PLAY, OPP, SEATS
@@ -33,8 +33,9 @@ def _wild_combos(t: int, b: int, r: int) -> list[tuple[int, int, int]]:
     return w
 
 
-def enumerate_leads(h: Sequence[int], bie_san: bool = False, cap: int = 999) -> list[Play]:
+def enumerate_leads(counts: Sequence[int], bie_san: bool = False, cap: int = 999) -> list[Play]:
     """Every play a hand of counts ``h`` may lead (G3), at most ``cap`` cards each."""
+    h = counts if isinstance(counts, list) else list(counts)
     out: list[Play] = []
     t, b, r = h[TWO], h[SMALL], h[BIG]
     mk = tuple.__new__
@@ -72,8 +73,9 @@ def enumerate_leads(h: Sequence[int], bie_san: bool = False, cap: int = 999) -> 
     return out
 
 
-def enumerate_beats(h: Sequence[int], top: Play) -> list[Play]:
+def enumerate_beats(counts: Sequence[int], top: Play) -> list[Play]:
     """Every play from counts ``h`` that beats ``top`` (G4)."""
+    h = counts if isinstance(counts, list) else list(counts)
     out: list[Play] = []
     if top.bigs or top.base == BIG:
         return out
@@ -117,10 +119,29 @@ def _avail(g: State, seat: int) -> tuple[list[int], int]:
 
 def seat_actions(g: State, seat: int) -> Iterator[Action]:
     """Every legal action of ``seat``: 革命, then pass and yield, then plays (leads, beats or burns)."""
+    for kind, pl in _seat_moves(g, seat):
+        yield make(seat, kind, pl)
+
+
+def legal_codes(g: State) -> list[int]:
+    """Every legal action as a move code (``engine.actions``): the pending seat's, then each other
+    seat's burns — the actions :class:`LegalPlays` lists, in the same order."""
+    if g._over:
+        return []
+    pending = g._queue[0] if g._queue else 0
+    out = [move_code(pending, kind, pl) for kind, pl in _seat_moves(g, pending)] if pending else []
+    for s in SEATS:
+        if s != pending:
+            out += [move_code(s, kind, pl) for kind, pl in _seat_moves(g, s)]
+    return out
+
+
+def _seat_moves(g: State, seat: int) -> Iterator[tuple[int, Play | None]]:
+    """:func:`seat_actions` as (kind code, play or None)."""
     if g._over or g._status[seat] != IN_PLAY:
         return
     if g.preset.revolution and not g._started and classify(g, seat, K_REVOLT, None)[0] != ILLEGAL:
-        yield make(seat, K_REVOLT, None)
+        yield K_REVOLT, None
     pending = g._queue[0] if g._queue else 0
     h, cap = _avail(g, seat)
     top = g._top
@@ -130,11 +151,11 @@ def seat_actions(g: State, seat: int) -> Iterator[Action]:
             known = g._hands[seat] is not None  # from the hand itself: every one is legal
             for pl in leads:
                 if known or classify(g, seat, K_PLAY, pl)[0] != ILLEGAL:
-                    yield make(seat, K_PLAY, pl)
+                    yield K_PLAY, pl
             return
-        yield make(seat, K_PASS, None)
+        yield K_PASS, None
         if yield_error(g, seat, pending) is None:
-            yield make(seat, K_YIELD, None)
+            yield K_YIELD, None
     elif (
         top is None
         or not window(g)
@@ -147,12 +168,12 @@ def seat_actions(g: State, seat: int) -> Iterator[Action]:
     known = g._hands[seat] is not None
     for pl in enumerate_beats(h, top):
         if known:  # the seat may act and the beats come from its hand
-            yield make(seat, K_PLAY, pl)
+            yield K_PLAY, pl
         elif (
             pl.n + pl.twos + pl.smalls + pl.bigs <= g._count[seat]
             and classify(g, seat, K_PLAY, pl)[0] != ILLEGAL
         ):
-            yield make(seat, K_PLAY, pl)
+            yield K_PLAY, pl
 
 
 class LegalPlays:

@@ -9,7 +9,7 @@ on it): the draws from ``rng`` must stay in the same order.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Final
 
 from .actions import PASS as K_PASS
@@ -21,61 +21,74 @@ from .cards import BIG, NRANKS, SMALL, TWO, Play
 from .rules import window, yield_error
 from .seats import BIT, IN_PLAY, OPP, ORDER, SEATS
 from .state import BEAT, BURN, LEAD, PASS, REVOLT, YIELD, State
-from .turns import apply
+from .turns import apply, pass_turn, play_cards
 
+
+#: the seats that may burn seat p's 够级牌, in the order they are asked (G7.2: p's team first)
+def _burn_order(p: int) -> tuple[int, ...]:
+    """Seat p's team first, then the others, each in seat order from p (G7.2)."""
+    return tuple([x for x in ORDER[p] if x % 2 == p % 2] + [x for x in ORDER[p] if x % 2 != p % 2])
+
+
+_BURN_ORDER: Final[tuple[tuple[int, ...], ...]] = ((),) + tuple(_burn_order(p) for p in SEATS)
 #: the action kind code of each mode (LEAD, BEAT, BURN, PASS, YIELD, REVOLT)
-MODE_KIND: Final = (K_PLAY, K_PLAY, K_PLAY, K_PASS, K_YIELD, K_REVOLT)
+MODE_KIND: Final[tuple[int, ...]] = (K_PLAY, K_PLAY, K_PLAY, K_PASS, K_YIELD, K_REVOLT)
 
 
-def random_beat(h: Sequence[int], top: Play, rng: random.Random) -> Play | None:
+def random_beat(h: list[int], top: Play, rng: random.Random) -> Play | None:
     """A random beat of ``top`` from counts ``h`` (fewest wild cards for the chosen base), or None."""
-    if top.bigs or top.base == BIG:
+    return _beat(h, top, rng.random)
+
+
+def _beat(h: list[int], top: Play, rnd: Callable[[], float]) -> Play | None:
+    """A random beat of ``top`` from counts ``h`` (fewest wild cards for the chosen base), or None."""
+    tb, n, tt, ts, tr = top
+    if tr or tb == BIG:
         return None
-    size = top.n + top.twos + top.smalls + top.bigs
-    need = top.n if top.base == SMALL else top.smalls
+    size = n + tt + ts + tr
+    need = n if tb == SMALL else ts
     t, b, r = h[TWO], h[SMALL], h[BIG]
     if r < need:
         return None
-    cands = []
-    for base in range(top.base + 1, NRANKS):
-        c = h[base]
-        if not c:
-            continue
-        if base < TWO:
-            wild = t + b + r - need
-        elif base == TWO:
-            wild = b + r - need
-        elif base == SMALL:
-            wild = r - need
-        else:
-            if c >= size:
-                cands.append(base)
-            continue
-        if size - need >= 1 and c + wild >= size - need:
-            cands.append(base)
+    rest = size - need  # cards besides the 大王 the beat needs (G4.4)
+    cands: list[int] = []
+    if rest >= 1:
+        # a base below 2 takes 2s and jokers as wild cards; a base of 2 jokers; a 小王 base 大王s
+        low = rest - (t + b + r - need)
+        if low < 1:
+            low = 1
+        cands = [x for x in range(tb + 1, TWO) if h[x] >= low]
+        if tb < TWO and t and t + b + r - need >= rest:
+            cands.append(TWO)
+        if tb < SMALL and b and b + r - need >= rest:
+            cands.append(SMALL)
+    if r >= size:
+        cands.append(BIG)
     if not cands:
         return None
-    base = cands[int(rng.random() * len(cands))]
+    base = cands[int(rnd() * len(cands))]
     if base == BIG:
         return tuple.__new__(Play, (BIG, size, 0, 0, 0))
-    z = need
-    rest = size - need
-    k = min(h[base], rest)
+    k = h[base]
+    if k > rest:
+        k = rest
     rest -= k
     x = y = 0
     if base < TWO:
-        x = min(t, rest)
+        x = t if t < rest else rest
         rest -= x
     if base < SMALL:
-        y = min(b, rest)
+        y = b if b < rest else rest
         rest -= y
-    z += rest
-    return tuple.__new__(Play, (base, k, x, y, z))
+    return tuple.__new__(Play, (base, k, x, y, need + rest))
 
 
 def random_choice(g: State, rng: random.Random) -> tuple[int, int, Play | None]:
     """A random legal action: (seat, mode, play or None). Needs the acting seats' hands known."""
-    rnd = rng.random
+    return _choose(g, rng.random)
+
+
+def _choose(g: State, rnd: Callable[[], float]) -> tuple[int, int, Play | None]:
     if not g._started and g.preset.revolution and not g._revolt_asked:
         g._revolt_asked = True
         for s in SEATS:
@@ -83,16 +96,16 @@ def random_choice(g: State, rng: random.Random) -> tuple[int, int, Play | None]:
                 return s, REVOLT, None
     s = g._queue[0]
     top = g._top
-    if top is not None and window(g) and g._burn_asked is not top:
+    if top is not None and g._gprot and g._burn_asked is not top and window(g):
         g._burn_asked = top
-        burn = _random_burn(g, s, top, rng)
+        burn = _random_burn(g, s, top, rnd)
         if burn is not None:
             return burn
     h = g._hands[s]
     if h is None:
         raise ValueError("random play needs known hands")
     if top is None:
-        return s, LEAD, random_lead(g, s, h, rng)
+        return s, LEAD, _lead(g, s, h, rnd)
     if g._tinfo.dead:
         return s, PASS, None
     if (
@@ -105,7 +118,7 @@ def random_choice(g: State, rng: random.Random) -> tuple[int, int, Play | None]:
         return s, YIELD, None
     if rnd() < 0.3:
         return s, PASS, None
-    q = random_beat(h, top, rng)
+    q = _beat(h, top, rnd)
     if q is None:
         return s, PASS, None
     if g._bie and q.n + q.twos + q.smalls + q.bigs == g._count[s] and h[0]:
@@ -113,19 +126,21 @@ def random_choice(g: State, rng: random.Random) -> tuple[int, int, Play | None]:
     return s, BEAT, q
 
 
-def _random_burn(g: State, s: int, top: Play, rng: random.Random) -> tuple[int, int, Play | None] | None:
+def _random_burn(
+    g: State, s: int, top: Play, rnd: Callable[[], float]
+) -> tuple[int, int, Play | None] | None:
     """Now and then (8 % a seat) a seat that may burn the top 够级牌 does (G7.2: its player's team
     first, then playing order); ``s`` is the seat to act in turn."""
     p = g._top_seat
     o = OPP[p]
     pa = g._passed
     st = g._status
-    for b in sorted(ORDER[p], key=lambda x: (x % 2) != (p % 2)):
-        if b != o and st[b] == IN_PLAY and not pa & BIT[b] and b != s and rng.random() < 0.08:
+    for b in _BURN_ORDER[p]:
+        if b != o and st[b] == IN_PLAY and not pa & BIT[b] and b != s and rnd() < 0.08:
             hb = g._hands[b]
             if hb is None:
                 continue
-            q = random_beat(hb, top, rng)
+            q = _beat(hb, top, rnd)
             if q is not None and (not g._bie or q.n + q.twos + q.smalls + q.bigs < g._count[b] or not hb[0]):
                 return b, BURN, q
     return None
@@ -133,6 +148,10 @@ def _random_burn(g: State, s: int, top: Play, rng: random.Random) -> tuple[int, 
 
 def random_lead(g: State, s: int, h: list[int], rng: random.Random) -> Play:
     """A random lead from hand ``h``: a rank, most often all of it; a burner attaches a joker."""
+    return _lead(g, s, h, rng.random)
+
+
+def _lead(g: State, s: int, h: list[int], rnd: Callable[[], float]) -> Play:
     bie = g._bie
     cnt = g._count[s]
     if bie and h[0]:
@@ -141,16 +160,16 @@ def random_lead(g: State, s: int, h: list[int], rng: random.Random) -> Play:
         ranks = [r for r in range(1, NRANKS) if h[r]]
     else:
         ranks = [r for r in range(NRANKS) if h[r]]
-    base = ranks[int(rng.random() * len(ranks))]
+    base = ranks[int(rnd() * len(ranks))]
     c = h[base]
-    k = c if rng.random() < 0.7 else 1 + int(rng.random() * c)
+    k = c if rnd() < 0.7 else 1 + int(rnd() * c)
     x = y = z = 0
     if s == g._burner and base < SMALL:
         if h[SMALL]:
             y = 1
         elif h[BIG]:
             z = 1
-    elif base < TWO and h[TWO] and rng.random() < 0.1:
+    elif base < TWO and h[TWO] and rnd() < 0.1:
         x = 1
     if base == SMALL:
         return tuple.__new__(Play, (SMALL, k, 0, 0, z))
@@ -162,12 +181,22 @@ def random_lead(g: State, s: int, h: list[int], rng: random.Random) -> Play:
 def play_randomly(g: State, rng: random.Random, record: bool = True, max_moves: int = 100000) -> None:
     """Play random legal actions until the game is over (no undo information is kept)."""
     codes = g._codes
+    rnd = rng.random
     n = 0
     while not g._over:
-        seat, mode, pl = random_choice(g, rng)
-        apply(g, seat, mode, pl)
-        if record:
-            codes.append(move_code(seat, MODE_KIND[mode], pl))
+        seat, mode, pl = _choose(g, rnd)
+        if mode == PASS:
+            pass_turn(g, seat)
+            if record:
+                codes.append(seat | K_PASS << 3)
+        elif pl is not None:
+            play_cards(g, seat, mode, pl, len(codes) + 1)
+            if record:
+                codes.append(seat | (pl[0] | pl[1] << 4 | pl[2] << 10 | pl[3] << 15 | pl[4] << 18) << 5)
+        else:
+            apply(g, seat, mode, None)
+            if record:
+                codes.append(move_code(seat, MODE_KIND[mode], None))
         n += 1
         if n > max_moves:  # pragma: no cover - defensive
             raise RuntimeError("random play did not end")

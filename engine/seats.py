@@ -11,20 +11,39 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
-SEATS: Final = (1, 2, 3, 4, 5, 6)
+SEATS: Final[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
 #: the next seat counterclockwise, the previous one, the 对头 (G1.2: the seat opposite)
-NEXT: Final = (0, 2, 3, 4, 5, 6, 1)
-PREV: Final = (0, 6, 1, 2, 3, 4, 5)
-OPP: Final = (0, 4, 5, 6, 1, 2, 3)
+NEXT: Final[tuple[int, ...]] = (0, 2, 3, 4, 5, 6, 1)
+PREV: Final[tuple[int, ...]] = (0, 6, 1, 2, 3, 4, 5)
+OPP: Final[tuple[int, ...]] = (0, 4, 5, 6, 1, 2, 3)
 #: the five other seats in playing order after a seat (G5.2)
 ORDER: Final[tuple[tuple[int, ...], ...]] = ((),) + tuple(
     tuple((s + i - 1) % 6 + 1 for i in range(1, 6)) for s in SEATS
 )
 #: a seat's bit in a set of seats kept as an int (who passed this round)
-BIT: Final = (0, 2, 4, 8, 16, 32, 64)
+BIT: Final[tuple[int, ...]] = (0, 2, 4, 8, 16, 32, 64)
 
-TITLES: Final = ("头科", "二科", "三科", "四科", "二落", "大落")
-TITLE_EN: Final = ("first", "second", "third", "fourth", "fifth (二落)", "last (大落)")
+#: every seat's bit (a set of seats as an int: bit s for seat s)
+ALL_SEATS: Final = 0b1111110
+
+
+def opposites(mask: int) -> int:
+    """The 对头 of each seat of a set of seats (G1.3)."""
+    return (mask & 0b0001110) << 3 | (mask & 0b1110000) >> 3
+
+
+#: QUEUES[p][mask]: the seats of ``mask`` in playing order after seat p (p itself left out), the turn
+#: order on p's play; QUEUES_OPP[p][mask]: the same with p's 对头 last (G5.2: 除对头牌外)
+QUEUES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = ((),) + tuple(
+    tuple(tuple(s for s in ORDER[p] if m & BIT[s]) for m in range(128)) for p in SEATS
+)
+QUEUES_OPP: Final[tuple[tuple[tuple[int, ...], ...], ...]] = ((),) + tuple(
+    tuple(tuple(s for s in ORDER[p] if m & BIT[s] and s != OPP[p]) + (OPP[p],) for m in range(128))
+    for p in SEATS
+)
+
+TITLES: Final[tuple[str, ...]] = ("头科", "二科", "三科", "四科", "二落", "大落")
+TITLE_EN: Final[tuple[str, ...]] = ("first", "second", "third", "fourth", "fifth (二落)", "last (大落)")
 QUAN_SAN: Final = "圈三"
 VOID: Final = "流局"
 
@@ -52,7 +71,7 @@ class SeatStatus(StrEnum):
         return _STATUSES[code]
 
 
-_STATUSES: Final = (
+_STATUSES: Final[tuple[SeatStatus, ...]] = (
     SeatStatus.IN_PLAY,
     SeatStatus.FINISHED,
     SeatStatus.ZHA_SHAO,

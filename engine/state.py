@@ -14,12 +14,12 @@ play (G5.2, G6.2, G8, G10.2, G4.3). Set-up (the hands, the pack, 买3) is done h
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
 from .cards import BIG, NRANKS, SMALL, TOTALS, TWO, CardError, Play, Rank, cards_to_counts, gouji_thresholds
+from .gameresult import GameResult as GameResult
 from .preset import Preset, load_preset
-from .seats import FINISHED, IN_PLAY, NEXT, OPP, ORDER, PREV, SEATS
+from .seats import BIT, FINISHED, IN_PLAY, NEXT, OPP, ORDER, PREV, SEATS
 
 # how an action is applied (what rules.classify finds it to be)
 ILLEGAL: Final = -1
@@ -43,7 +43,7 @@ class PlayInfo(NamedTuple):
     joker: bool  # holds a joker (a burner's play must, G7.1)
 
 
-def play_info(pl: Play, thr: Sequence[int]) -> PlayInfo:
+def play_info(pl: Play, thr: tuple[int, ...]) -> PlayInfo:
     """The :class:`PlayInfo` of a play under the G6.1 thresholds ``thr``."""
     base, n, t, b, r = pl
     nr = n if base == BIG else r
@@ -104,28 +104,6 @@ class Lived(NamedTuple):
     passed: int
 
 
-@dataclass(frozen=True)
-class GameResult:
-    finish_order: list[int]
-    titles: dict[int, str]
-    team_points: dict[str, int]
-    quan_san: bool
-    opened: list[int]
-    void: bool = False
-    zha_shao: list[int] = field(default_factory=list)
-    men: list[int] = field(default_factory=list)
-    revolt: list[int] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "finish_order": list(self.finish_order),
-            "titles": {str(s): t for s, t in sorted(self.titles.items())},
-            "team_points": dict(self.team_points),
-            "quan_san": self.quan_san,
-            "opened": list(self.opened),
-        }
-
-
 class State:
     """Every field of a game in progress (see the module docstring). Built by :class:`Game`."""
 
@@ -149,7 +127,8 @@ class State:
     _top: Play | None
     _top_seat: int
     _tinfo: PlayInfo
-    _queue: list[int]
+    _queue: tuple[int, ...]
+    _inplay: int  # the seats still in play, as bits (seats.BIT)
     _passed: int
     _burner: int
     _yielder: int
@@ -180,9 +159,22 @@ class State:
     ) -> None:
         if isinstance(preset, str):
             preset = load_preset(preset)
-        self.preset = preset
         if leader not in SEATS:
             raise ValueError(f"leader must be a seat 1..6, got {leader!r}")
+        hs = _hands_of(hands)
+        self._start(preset, hs, _supply_of(hs), leader, counts, buy_threes)
+
+    def _start(
+        self,
+        preset: Preset,
+        hs: list[list[int] | None],
+        supply: list[int],
+        leader: int,
+        counts: Mapping[int, int] | None,
+        buy_threes: bool | None,
+    ) -> None:
+        """Set up from checked hands (rank counts by seat, None unknown) and the pack they leave."""
+        self.preset = preset
         self.leader = leader
         self._thr = gouji_thresholds(preset.gouji_min_twos)
         info = _INFO.get(self._thr)
@@ -190,8 +182,7 @@ class State:
             info = _INFO[self._thr] = {}
         self._info = info
         self._bie = preset.bie_san
-        hs = _hands_of(hands)
-        self._supply = _supply_of(hs)
+        self._supply = supply
         self._hands = hs
         self._count = [0] * 7
         for s in SEATS:
@@ -221,7 +212,8 @@ class State:
         self._top = None
         self._top_seat = 0
         self._tinfo = NO_INFO
-        self._queue = [leader] if self._status[leader] == IN_PLAY else [self._next_in_play(leader)]
+        self._inplay = sum(BIT[s] for s in SEATS if self._status[s] == IN_PLAY)
+        self._queue = (leader,) if self._status[leader] == IN_PLAY else (self._next_in_play(leader),)
         self._passed = 0
         self._burner = 0
         self._yielder = 0
@@ -278,7 +270,8 @@ class State:
         g._top = self._top
         g._top_seat = self._top_seat
         g._tinfo = self._tinfo
-        g._queue = list(self._queue)
+        g._queue = self._queue
+        g._inplay = self._inplay
         g._passed = self._passed
         g._burner = self._burner
         g._yielder = self._yielder
@@ -312,7 +305,8 @@ class State:
             self._top,
             self._top_seat,
             self._tinfo,
-            self._queue[:],
+            self._queue,
+            self._inplay,
             self._passed,
             self._burner,
             self._yielder,
@@ -344,6 +338,7 @@ class State:
             self._top_seat,
             self._tinfo,
             self._queue,
+            self._inplay,
             self._passed,
             self._burner,
             self._yielder,

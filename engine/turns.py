@@ -7,7 +7,7 @@ top play, built from the clause that governs it, and the end of the round.
 from __future__ import annotations
 
 from .cards import BIG, SMALL, TWO, Play
-from .seats import BIT, FINISHED, IN_PLAY, MEN, NEXT, OPP, ORDER, REVOLT, SEATS, ZHA
+from .seats import BIT, FINISHED, IN_PLAY, MEN, NEXT, OPP, QUEUES, QUEUES_OPP, REVOLT, SEATS, ZHA, opposites
 from .state import BEAT, BURN, PASS, YIELD, Event, Lived, PlayInfo, State
 from .state import REVOLT as M_REVOLT
 
@@ -17,24 +17,26 @@ def apply(g: State, seat: int, mode: int, pl: Play | None) -> None:
     mv = len(g._codes) + 1
     g._lived = None
     if mode == PASS:
-        _pass(g, seat)
+        pass_turn(g, seat)
     elif mode == YIELD:
         g._yielder = seat
         st = g._status
         pa = g._passed
-        g._queue = [x for x in (NEXT[seat], NEXT[NEXT[seat]]) if st[x] == IN_PLAY and not pa & BIT[x]]
-        g._queue.append(seat)
+        g._queue = tuple(
+            x for x in (NEXT[seat], NEXT[NEXT[seat]]) if st[x] == IN_PLAY and not pa & BIT[x]
+        ) + (seat,)
     elif mode == M_REVOLT:
         _revolt(g, seat, mv)
     else:
         assert pl is not None
-        _play(g, seat, mode, pl, mv)
+        play_cards(g, seat, mode, pl, mv)
 
 
-def _pass(g: State, seat: int) -> None:
+def pass_turn(g: State, seat: int) -> None:
+    """A pass (G5.2): the next seat acts, or the round ends (a 够级牌 lives, G6.4)."""
     g._passed |= BIT[seat]
-    q = g._queue
-    q.pop(0)
+    q = g._queue[1:]
+    g._queue = q
     if q:
         return
     t = g._top_seat
@@ -47,39 +49,34 @@ def _pass(g: State, seat: int) -> None:
 
 def _revolt(g: State, seat: int, mv: int) -> None:
     g._status[seat] = REVOLT
+    g._inplay &= ~BIT[seat]
     g._revolt.append(seat)
     g._events.append(Event(mv, "revolt", seat))
     if len(g._revolt) >= 2:
         g._void = True
         g._over = True
-        g._queue = []
+        g._queue = ()
         return
-    if seat in g._queue:
-        g._queue.remove(seat)
-    if not g._queue:
-        g._queue = [g._next_in_play(seat)]
+    g._queue = tuple(x for x in g._queue if x != seat) or (g._next_in_play(seat),)
     check_over(g)
 
 
-def _play(g: State, seat: int, mode: int, pl: Play, mv: int) -> None:
-    info = g._info_of(pl)
+def play_cards(g: State, seat: int, mode: int, pl: Play, mv: int) -> None:
+    """A lead, an in-turn beat or a burn (``mode``) of ``pl`` by ``seat``, as move ``mv``."""
+    info = g._info.get(pl)
+    if info is None:
+        info = g._info_of(pl)
     burner = g._burner
     count = g._count
+    size = info.size
     # G7.4 诈烧: a burner's play without a joker that does not empty the hand is void.
-    if seat == burner and not info.joker and info.size < count[seat]:
-        g._burner = 0
-        g._status[seat] = ZHA
-        g._zha.append(seat)
-        g._events.append(Event(mv, "zha_shao", seat))
-        g._started = True
-        if check_over(g):
-            return
-        new_round(g, g._next_in_play(seat))
-        _four_way(g, mv)
+    if seat == burner and not info.joker and size < count[seat]:
+        _zha_shao(g, seat, mv)
         return
     prev = g._top_seat if g._top is not None else 0
     _take_cards(g, seat, pl)
-    count[seat] -= info.size
+    left = count[seat] - size
+    count[seat] = left
     g._started = True
     if mode == BURN:
         g._events.append(Event(mv, "fan_shao" if burner and prev == burner else "burn", seat))
@@ -97,8 +94,11 @@ def _play(g: State, seat: int, mode: int, pl: Play, mv: int) -> None:
     g._top_seat = seat
     g._tinfo = info
     st = g._status
-    if count[seat] == 0:
+    out = False
+    if left == 0:
+        out = True
         st[seat] = FINISHED
+        g._inplay &= ~BIT[seat]
         g._finished.append(seat)
         g._events.append(Event(mv, "finish", seat))
         if g._burner == seat:
@@ -107,17 +107,34 @@ def _play(g: State, seat: int, mode: int, pl: Play, mv: int) -> None:
     if g._bie and prev and st[prev] == IN_PLAY:
         hp = g._hands[prev]
         if hp is not None and hp[0] == count[prev]:
+            out = True
             st[prev] = MEN
+            g._inplay &= ~BIT[prev]
             g._men.append(prev)
             g._events.append(Event(mv, "men", prev))
             if g._burner == prev:
                 g._burner = 0
-    if (count[seat] == 0 or st[prev] == MEN) and check_over(g):
-        return
-    _four_way(g, mv)
+    if out:
+        if check_over(g):
+            return
+        _four_way(g, mv)
     make_queue(g, seat, info, yprot)
     if not g._queue:
         end_round(g)
+
+
+def _zha_shao(g: State, seat: int, mv: int) -> None:
+    """G7.4 诈烧: the burner leaves at once (its play void), and the next seat in play leads."""
+    g._burner = 0
+    g._status[seat] = ZHA
+    g._inplay &= ~BIT[seat]
+    g._zha.append(seat)
+    g._events.append(Event(mv, "zha_shao", seat))
+    g._started = True
+    if check_over(g):
+        return
+    new_round(g, g._next_in_play(seat))
+    _four_way(g, mv)
 
 
 def _four_way(g: State, mv: int) -> None:
@@ -131,64 +148,52 @@ def _four_way(g: State, mv: int) -> None:
 
 def _take_cards(g: State, seat: int, pl: Play) -> None:
     """The play's cards leave the hand (or, for an unknown hand, the pack), and count as played."""
+    base, n, t, b, r = pl
     h = g._hands[seat]
-    base = pl.base
-    if h is not None:
-        h[base] -= pl.n
-        if pl.twos:
-            h[TWO] -= pl.twos
-        if pl.smalls:
-            h[SMALL] -= pl.smalls
-        if pl.bigs:
-            h[BIG] -= pl.bigs
-    else:
-        sup = g._supply
-        sup[base] -= pl.n
-        sup[TWO] -= pl.twos
-        sup[SMALL] -= pl.smalls
-        sup[BIG] -= pl.bigs
+    if h is None:
+        h = g._supply
+    h[base] = h[base] - n
     played = g._played
-    played[base] += pl.n
-    if pl.twos:
-        played[TWO] += pl.twos
-    if pl.smalls:
-        played[SMALL] += pl.smalls
-    if pl.bigs:
-        played[BIG] += pl.bigs
+    played[base] = played[base] + n
+    if t:
+        h[TWO] = h[TWO] - t
+        played[TWO] = played[TWO] + t
+    if b:
+        h[SMALL] = h[SMALL] - b
+        played[SMALL] = played[SMALL] + b
+    if r:
+        h[BIG] = h[BIG] - r
+        played[BIG] = played[BIG] + r
 
 
 def make_queue(g: State, p: int, info: PlayInfo, yprot: bool) -> None:
-    """The seats to act on seat ``p``'s play, in order, from the clause that governs it."""
-    st = g._status
+    """The seats to act on seat ``p``'s play, in order, from the clause that governs it (a shared
+    tuple of :data:`~engine.seats.QUEUES`: nothing is built per play)."""
     opp = OPP[p]
-    order = ORDER[p]
+    m = g._inplay
     g._yprot = False
     if info.dead:  # G4.3 dead: only the 对头's 扣牌
         g._gprot = True
-        g._queue = [opp] if st[opp] == IN_PLAY else []
+        g._queue = QUEUES[p][m & BIT[opp]]
         return
     if g._luan:  # G10.2
         g._gprot = False
-        g._queue = [s for s in order if st[s] == IN_PLAY]
+        g._queue = QUEUES[p][m]
         return
     pa = g._passed
-    if st[opp] == IN_PLAY and (info.gouji or yprot):
+    if m & BIT[opp] and (info.gouji or yprot):
         g._gprot = info.gouji
         g._yprot = yprot
         if yprot:  # G5.5: only the yielder's 对头 answers
-            g._queue = [opp]
+            g._queue = QUEUES[p][BIT[opp]]
         else:  # G6.2, G6.4, G8: the 对头 and each 无头 seat yet to pass, in turn (before or after it)
-            g._queue = [
-                s
-                for s in order
-                if st[s] == IN_PLAY and (s == opp or (st[OPP[s]] != IN_PLAY and not pa & BIT[s]))
-            ]
+            g._queue = QUEUES[p][(m & ~opposites(m) & ~pa) | BIT[opp]]
         return
     g._gprot = False
-    q = [s for s in order if st[s] == IN_PLAY and not pa & BIT[s]]
-    if st[opp] == IN_PLAY and pa & BIT[opp]:  # G5.2 除对头牌外
-        q.append(opp)
-    g._queue = q
+    if m & pa & BIT[opp]:  # G5.2 除对头牌外
+        g._queue = QUEUES_OPP[p][m & ~pa]
+    else:
+        g._queue = QUEUES[p][m & ~pa]
 
 
 def end_round(g: State) -> None:
@@ -215,7 +220,7 @@ def new_round(g: State, leader: int) -> None:
     g._yprot = False
     if g._burner and g._status[g._burner] != IN_PLAY:
         g._burner = 0
-    g._queue = [leader]
+    g._queue = (leader,)
 
 
 def check_over(g: State) -> bool:
@@ -236,12 +241,12 @@ def check_over(g: State) -> bool:
         g._quan_winners = [fin[0], fin[1], g._revolt[0]]
     if g._quan_san:
         g._over = True
-        g._queue = []
+        g._queue = ()
         g._events.append(Event(mv, "quan_san", g._quan_winners[0]))
         return True
     holders = [s for s in SEATS if g._status[s] == IN_PLAY]
     if len(holders) <= 1:
         g._over = True
-        g._queue = []
+        g._queue = ()
         return True
     return False

@@ -10,7 +10,9 @@ for a in "$@"; do
     --dev) DEV=1 ;;
   esac
 done
-APT_PKGS="obs-studio xvfb xauth fontconfig fonts-noto-cjk chromium ffmpeg poppler-utils xdotool x11-utils x11-apps imagemagick libxcb-cursor0 libxkbcommon-x11-0 libegl1 postgresql"
+# gcc and python3-dev: mypyc compiles the engine's core (engine/native.py; without them the pure-Python
+# engine runs)
+APT_PKGS="gcc python3-dev obs-studio xvfb xauth fontconfig fonts-noto-cjk chromium ffmpeg poppler-utils xdotool x11-utils x11-apps imagemagick libxcb-cursor0 libxkbcommon-x11-0 libegl1 postgresql"
 if [ "$SYSTEM" = 1 ]; then
   missing=""
   for p in $APT_PKGS; do
@@ -29,9 +31,13 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.setup-stamp
-want="$(cat pyproject.toml | sha256sum | cut -c1-16)-$DEV"
+EXTRAS=""
+[ "$DEV" = 1 ] && EXTRAS="test"
+# mypyc (the "native" extra) where a C compiler is: it compiles the engine's core (below)
+if command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1; then EXTRAS="${EXTRAS:+$EXTRAS,}native"; fi
+want="$(cat pyproject.toml | sha256sum | cut -c1-16)-$DEV-$EXTRAS"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  target="."; [ "$DEV" = 1 ] && target=".[test]"
+  target="."; [ -n "$EXTRAS" ] && target=".[$EXTRAS]"
   echo "setup: installing Python packages into .venv (log: .venv/pip.log)"
   # PySide6 6.12 split Qt WebEngine into wheels 6.11 does not know: drop them before pip goes back to 6.11
   .venv/bin/python -m pip uninstall -y -q pyside6-webengine pyside6-pdf > /dev/null 2>&1 || true
@@ -59,3 +65,10 @@ for ts in broadcast/i18n/*.ts; do
     .venv/bin/pyside6-lrelease -silent "$ts" -qm "$qm" || { echo "setup: pyside6-lrelease failed on $ts" >&2; exit 1; }
   fi
 done
+# the engine's compiled core (mypyc), built where a C compiler and the Python headers are, and rebuilt
+# only when engine/*.py changed since the last build; a stale build never runs (the engine checks its
+# stamp at import and runs the .py files). `python -m engine info` says which one runs.
+if ! .venv/bin/python engine/native.py build; then
+  echo "setup: the engine's compiled core did not build (above); python -m engine build retries it" >&2
+  exit 1
+fi

@@ -50,4 +50,12 @@ if [ $FAST = 0 ] && [ "$WORKERS" != 0 ] && [ "$took" -gt "$LIMIT" ]; then
 fi
 echo "the tests took ${took} s (GOUJI_SUITE_LIMIT=${LIMIT} s)"
 if [ $rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi
+# The engine's tests once more on its pure-Python modules (GOUJI_PURE_PYTHON=1) when the compiled core ran
+# above (setup.sh builds it where a C compiler is): both builds are held to the same tests
+# (engine/native.py; benchmarks/engine_differential.py compares 10,000 self-played records).
+if [ $rc -eq 0 ] && [ $FAST = 0 ] && [ $# -eq 0 ] && [ "$($PY -c 'import engine; print(engine.native.BUILD)')" = compiled ]; then
+  echo "the engine's tests on its pure-Python modules:"
+  GOUJI_PURE_PYTHON=1 timeout --kill-after=30 900 $PY -m pytest -q -p no:cacheprovider "${PAR[@]}" tests/engine
+  rc=$?
+fi
 exit $rc

@@ -60,7 +60,7 @@ def test_missing_or_binary_file_exit_2(tmp_path: Path) -> None:
     f = tmp_path / "bin.gjn"
     f.write_bytes(b'[Leader "1"]\n\xff\xfe\n')
     p = run("check", str(f))
-    assert p.returncode == 2 and p.stderr.strip() == f"{f}:2: not UTF-8 text"
+    assert p.returncode == 2 and p.stderr.strip() == f"{f}:2: 牌谱应为 UTF-8 文本 / not UTF-8 text"
 
 
 def test_bad_arguments_exit_2_one_line() -> None:
