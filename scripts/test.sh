@@ -39,6 +39,14 @@ started=$(date +%s)
 timeout --kill-after=30 "$(( LIMIT * 2 + 300 ))" $PY -m pytest -q -p no:cacheprovider "${PAR[@]}" \
   --durations=25 "$@"
 rc=$?
+# The engine's tests once more on its pure-Python modules (GOUJI_PURE_PYTHON=1) when the compiled core ran
+# (setup.sh builds it where a C compiler is): both builds are held to the same tests (engine/native.py;
+# benchmarks/engine_differential.py compares 10,000 self-played games). Its time counts in the limit.
+if [ $rc -eq 0 ] && [ $FAST = 0 ] && [ $# -eq 0 ] && [ "$($PY -c 'import engine; print(engine.native.BUILD)')" = compiled ]; then
+  echo "the engine's tests on its pure-Python modules:"
+  GOUJI_PURE_PYTHON=1 timeout --kill-after=30 900 $PY -m pytest -q -p no:cacheprovider "${PAR[@]}" tests/engine
+  rc=$?
+fi
 took=$(( $(date +%s) - started ))
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
   echo "the test run passed twice GOUJI_SUITE_LIMIT=${LIMIT}s and was stopped after ${took} s: failing"
@@ -50,12 +58,4 @@ if [ $FAST = 0 ] && [ "$WORKERS" != 0 ] && [ "$took" -gt "$LIMIT" ]; then
 fi
 echo "the tests took ${took} s (GOUJI_SUITE_LIMIT=${LIMIT} s)"
 if [ $rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi
-# The engine's tests once more on its pure-Python modules (GOUJI_PURE_PYTHON=1) when the compiled core ran
-# above (setup.sh builds it where a C compiler is): both builds are held to the same tests
-# (engine/native.py; benchmarks/engine_differential.py compares 10,000 self-played records).
-if [ $rc -eq 0 ] && [ $FAST = 0 ] && [ $# -eq 0 ] && [ "$($PY -c 'import engine; print(engine.native.BUILD)')" = compiled ]; then
-  echo "the engine's tests on its pure-Python modules:"
-  GOUJI_PURE_PYTHON=1 timeout --kill-after=30 900 $PY -m pytest -q -p no:cacheprovider "${PAR[@]}" tests/engine
-  rc=$?
-fi
 exit $rc
