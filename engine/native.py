@@ -213,11 +213,18 @@ def build(force: bool = False, log: Path | None = None) -> int:
     if missing is not None:
         print(f"engine: {missing}: the pure-Python engine runs")
         return 0
+    digest = sources_digest()
+    cached = _cache_dir(digest)
     if not force and _artefacts() and _stale_reason() is None:
+        if cached is not None and not _complete(cached):
+            _keep(DIR, cached)  # for the other checkouts of these sources
         print("engine: the compiled core is up to date")
         return 0
     root = DIR.parent
-    digest = sources_digest()
+    if not force and cached is not None and _complete(cached):
+        _install(cached, digest)
+        print(f"engine: compiled core installed from the build cache ({cached})")
+        return 0
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="engine-native-") as tmp:
         out = Path(tmp)
@@ -236,8 +243,50 @@ def build(force: bool = False, log: Path | None = None) -> int:
             print("engine: the sources changed during the build; run it again", file=sys.stderr)
             return 1
         _install(out / "lib" / PACKAGE, digest)
+        if cached is not None:
+            _keep(out / "lib" / PACKAGE, cached)
     print(f"engine: compiled core built ({len(COMPILED)} modules, {time.monotonic() - t0:.0f} s)")
     return 0
+
+
+CACHE_ENV: Final = "GOUJI_ENGINE_CACHE"
+
+
+def _cache_dir(digest: str) -> Path | None:
+    """Where a build of these sources is kept for the other checkouts of this machine (worktrees, a
+    fresh clone): ``$GOUJI_ENGINE_CACHE`` (``0``: no cache) or ``~/.cache/gouji-studio/engine-native``,
+    one folder per sources digest, Python ABI and mypyc version (the files are relocatable)."""
+    root = os.environ.get(CACHE_ENV, "")
+    if root == "0":
+        return None
+    if not root:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+        root = os.path.join(base, "gouji-studio", "engine-native")
+    try:
+        from mypy.version import __version__ as mypy_version
+    except ImportError:
+        return None
+    return Path(root) / f"{digest[:32]}-{EXT_SUFFIX.strip('.').replace('.', '-')}-mypyc{mypy_version}"
+
+
+def _complete(folder: Path) -> bool:
+    return all((folder / f"{m}{EXT_SUFFIX}").is_file() for m in (*COMPILED, GROUP + "__mypyc"))
+
+
+def _keep(built: Path, folder: Path) -> None:
+    """Copy a fresh build into the cache: into a temporary folder renamed into place (another build of
+    the same sources finishing first wins; a cache that cannot be written is only said)."""
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".new-", dir=folder.parent))
+        for m in (*COMPILED, GROUP + "__mypyc"):
+            shutil.copyfile(built / f"{m}{EXT_SUFFIX}", tmp / f"{m}{EXT_SUFFIX}")
+        try:
+            os.rename(tmp, folder)
+        except OSError:  # already there (a build of the same sources that finished first)
+            shutil.rmtree(tmp, ignore_errors=True)
+    except OSError as e:
+        print(f"engine: the build cache {folder.parent} cannot be written ({e.strerror}); no harm done")
 
 
 def _install(built: Path, digest: str) -> None:

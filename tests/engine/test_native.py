@@ -143,3 +143,36 @@ def test_the_fingerprint_sees_a_difference() -> None:
     a, b = fingerprint(0, "suite"), fingerprint(1, "suite")
     assert a != b and a == fingerprint(0, "suite") and a != fingerprint(0, "other")
     assert "round trip True True True" in a and '[Rules "tv_match"]' in a and '[Rules "dagang"]' in b
+
+
+def test_a_build_of_the_same_sources_is_taken_from_the_machine_s_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another checkout of the same sources (a worktree, a fresh clone) installs the build kept in the
+    cache instead of compiling for minutes; the stamp comes last, so the build then counts as current."""
+    pkg = _copy_package(tmp_path)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv(native.CACHE_ENV, str(cache))
+    folder = native._cache_dir(native.sources_digest(pkg))
+    names = [f"{m}{native.EXT_SUFFIX}" for m in (*native.COMPILED, native.GROUP + "__mypyc")]
+    if folder is not None:
+        folder.mkdir(parents=True)
+        for name in names:
+            (folder / name).write_bytes(f"kept {name}".encode())
+    r = subprocess.run(
+        [sys.executable, str(pkg / "native.py"), "build"],
+        env=dict(os.environ, **{native.CACHE_ENV: str(cache)}),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if native.compiler_missing() is not None:  # a machine without a compiler: nothing built, nothing taken
+        assert r.returncode == 0 and "the pure-Python engine runs" in r.stdout, r.stdout + r.stderr
+        assert not list(pkg.glob(f"*{native.EXT_SUFFIX}"))
+        return
+    assert folder is not None
+    assert r.returncode == 0 and "installed from the build cache" in r.stdout, r.stdout + r.stderr
+    assert all((pkg / n).read_bytes() == f"kept {n}".encode() for n in names)
+    assert native._stale_reason(pkg) is None  # the stamp names these sources: the build is current
+    (folder / names[0]).unlink()  # an incomplete cache entry is never used: it would compile
+    assert not native._complete(folder)
