@@ -41,12 +41,6 @@ def _order(seed: int | str) -> list[int]:
     return x
 
 
-def _shuffled(seed: int | str) -> list[tuple[int, int]]:
-    """The shuffled pack as (rank, suit) cards."""
-    pack = PACK
-    return [pack[i] for i in _order(seed)]
-
-
 def _counts_of(order: list[int]) -> list[list[int]]:
     """The six hands' rank counts: card i of the order goes to seat i % 6 + 1."""
     rank = _RANK

@@ -146,11 +146,6 @@ def _random_burn(
     return None
 
 
-def random_lead(g: State, s: int, h: list[int], rng: random.Random) -> Play:
-    """A random lead from hand ``h``: a rank, most often all of it; a burner attaches a joker."""
-    return _lead(g, s, h, rng.random)
-
-
 def _lead(g: State, s: int, h: list[int], rnd: Callable[[], float]) -> Play:
     bie = g._bie
     cnt = g._count[s]

@@ -23,9 +23,6 @@ ORDER: Final[tuple[tuple[int, ...], ...]] = ((),) + tuple(
 #: a seat's bit in a set of seats kept as an int (who passed this round)
 BIT: Final[tuple[int, ...]] = (0, 2, 4, 8, 16, 32, 64)
 
-#: every seat's bit (a set of seats as an int: bit s for seat s)
-ALL_SEATS: Final = 0b1111110
-
 
 def opposites(mask: int) -> int:
     """The 对头 of each seat of a set of seats (G1.3)."""

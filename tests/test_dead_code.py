@@ -58,7 +58,7 @@ BEING_REMOVED: dict[str, str] = {
     "engine/preset.py:opening_scored": "engine",
     "engine/preset.py:tributes": "engine",
     "engine/preset.py:da_dian": "engine",
-    "engine/state.py:zha_shao": "engine",
+    "engine/gameresult.py:zha_shao": "engine",
 }
 
 

@@ -16,6 +16,8 @@ from PySide6 import QtCore, QtWidgets
 
 from broadcast.core.component import Context
 from broadcast.qualifiers.board import BoardRow
+from engine.game import Game
+from engine.native import _PureFinder
 
 # Qt calls these overrides of its virtual methods
 QtWidgets.QWidget.paintEvent
@@ -45,3 +47,9 @@ BoardRow.fifths
 
 # what a reducer may read of its context (the store sets it on replay)
 Context.replaying
+
+# the import system calls a meta-path finder's find_spec (engine/native.py: the pure-Python fallback)
+_PureFinder.find_spec
+
+# benchmarks/engine_vs_openspiel.py reads it in the child interpreter it starts (code in a string)
+Game.move_count
