@@ -230,19 +230,21 @@ def test_film_sequence_after_the_leaderboard(obs_server: HeadlessObs, store: Sho
     seen = [e for n, e in enumerate(seen) if n == 0 or e != seen[n - 1]]
     rows = [e.subject for e in rec.kinds(A.PROGRAM_SCENE) if e.ts >= t0 and e.subject]
     assert rows == [L.SCENE_LEADERBOARD, L.SCENE_BREAK, L.SCENE_GAME], rows
-    assert seen == [
+    # OBS sends its scene-changed events from its UI thread and the film's from its media thread: on a
+    # busy machine the break's switch can be reported before the film starts, while it plays or after it
+    # ended. What holds: the switches in order, the film started and ended once, between the 英雄榜's
+    # switch and the game's (the as-run above, from OBS's answers, has the break between them)
+    switches = [e for e in seen if e[0] == "CurrentProgramSceneChanged"]
+    assert switches == [
         ("CurrentProgramSceneChanged", L.SCENE_LEADERBOARD),
         ("CurrentProgramSceneChanged", L.SCENE_BREAK),
-        ("MediaInputPlaybackStarted", film_input),
-        ("MediaInputPlaybackEnded", film_input),
-        ("CurrentProgramSceneChanged", L.SCENE_GAME),
-    ] or seen == [
-        ("CurrentProgramSceneChanged", L.SCENE_LEADERBOARD),
-        ("MediaInputPlaybackStarted", film_input),
-        ("CurrentProgramSceneChanged", L.SCENE_BREAK),
-        ("MediaInputPlaybackEnded", film_input),
         ("CurrentProgramSceneChanged", L.SCENE_GAME),
     ], seen
+    assert [e for e in seen if e[0] != "CurrentProgramSceneChanged"] == [
+        ("MediaInputPlaybackStarted", film_input),
+        ("MediaInputPlaybackEnded", film_input),
+    ], seen
+    assert seen[0] == switches[0] and seen[-1] == switches[-1], seen
     start, end = rec.kinds(A.FILM_START), rec.kinds(A.FILM_END)
     assert [e.subject for e in start] == ["guanming"] and [e.subject for e in end] == ["guanming"]
     assert start[0].source == "obs" and 1.5 < end[0].ts - start[0].ts < 3.5  # a 2 s film
