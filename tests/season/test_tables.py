@@ -153,6 +153,7 @@ def test_two_tables_kill_9_of_each_and_of_postgresql_every_game_once(
 def _studio(url: str, tmp: Path, name: str) -> subprocess.Popen[str]:
     cmd = [sys.executable, "-m", "broadcast", "run", "--headless", "--no-obs", "--no-rehearsal"]
     cmd += ["--db", str(tmp / f"{name}.sqlite"), "--season-db", url, "--port", "0"]
+    cmd += ["--commentators-port", "-1", "--winprob-workers", "0"]  # the pages only (no fixed port 8620)
     log = open(tmp / f"{name}.run.log", "w", encoding="utf-8")  # noqa: SIM115 - closed with the process
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     return subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True, env=env)
