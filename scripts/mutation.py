@@ -180,6 +180,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "a game a table ends while its pusher is busy is never queued (the next game begins first)",
     ),
     Mutant(
+        "game-over-at-a-kill-left-to-the-pusher",
+        "broadcast/season/push.py",
+        "        if self.auto:  # what the table finished before a kill",
+        "        if False:  # what the table finished before a kill",
+        ("tests/season/test_tables.py::test_a_game_over_at_a_kill_is_queued_before_the_table_goes_on",),
+        "a game that ended just before a kill -9 is lost when the restarted table begins the next one first",
+    ),
+    Mutant(
         "export-all-whole-season-records",
         "broadcast/cli/export.py",
         "recs = export_records(sdb, season, eid,",
