@@ -1,4 +1,4 @@
-"""The result of a game (RULES.md G10, G11): :class:`GameResult`.
+"""The result of a game (docs/rules.md G10, G11): :class:`GameResult`.
 
 A plain dataclass in a module the compiled core leaves as Python (engine/native.py): results are
 pickled, deep-copied and compared by callers as ordinary objects.
