@@ -90,26 +90,25 @@ def child_engine(env: dict[str, str]) -> str:
 def generate(
     path: Path, prefix: Path | None, records: int, measure: int, players: int, pool_size: int
 ) -> dict[str, Any]:
-    """Write the export (and its first ``measure`` records as their own export); counts of legal records."""
+    """Write the export and its first ``measure`` records as their own export — or only the latter when
+    the export was kept (the generator is deterministic: the same bytes as the export's first lines);
+    the counts of legal records (kept beside the export)."""
     t0 = time.perf_counter()
     pool = synthetic.Pool(size=pool_size, bad=max(pool_size // 10, 5), seed=2012)
     roster = synthetic.players(players, seed=2012)
-    legal, legal_prefix = synthetic.write_jsonl(
-        path,
-        pool,
-        records,
-        roster,
-        illegal=0.01,
-        seed=2012,
-        first=None if prefix is None else (prefix, measure),
-    )
-    counts: dict[str, Any] = {
-        "records": records,
-        "legal": legal,
-        "measure": measure,
-        "legal_measured": legal_prefix,
-    }
-    path.with_suffix(".json").write_text(json.dumps(counts))
+    kw: dict[str, Any] = {"illegal": 0.01, "seed": 2012}
+    counts_file = path.with_suffix(".json")
+    counts: dict[str, Any] = json.loads(counts_file.read_text()) if counts_file.exists() else {}
+    if path.exists() and counts.get("records") == records and counts.get("players") == players:
+        if prefix is not None:
+            counts["measured"][str(measure)] = synthetic.write_jsonl(prefix, pool, measure, roster, **kw)[0]
+        counts["kept"] = True
+    else:
+        first = None if prefix is None else (prefix, measure)
+        legal, legal_prefix = synthetic.write_jsonl(path, pool, records, roster, first=first, **kw)
+        counts = {"records": records, "players": players, "legal": legal, "measured": {}, "kept": False}
+        counts["measured"][str(measure)] = legal_prefix if prefix is not None else legal
+    counts_file.write_text(json.dumps({k: v for k, v in counts.items() if k != "kept"}))
     counts["seconds"] = time.perf_counter() - t0
     return counts
 
@@ -182,7 +181,7 @@ def measure_engine(
     args: argparse.Namespace,
     source: Path,
     measure: int,
-    expected: int | None,
+    expected: int,
     base: Path,
     cores: int,
 ) -> list[str]:
@@ -214,7 +213,7 @@ def measure_engine(
         rate = measure / wall
         results[w] = (rate, main_cpu)
         print(f"    {counted}")
-        if expected is not None and f"计入 counted {expected:,}," not in counted:
+        if f"计入 counted {expected:,}," not in counted:
             print(f"    !! expected {expected:,} counted")
         per_cpu = measure / max(workers_cpu, 1e-9)
         print(
@@ -279,28 +278,23 @@ def main() -> int:
     )
     print(f"  engine of this process: {which_engine()}; nice {os.nice(0)}")
     print("  the machine is shared: other sessions' load slows every figure below (the wall clock)")
-    counts_file = export.with_suffix(".json")
-    if export.exists() and source.exists() and counts_file.exists():
-        counts = json.loads(counts_file.read_text())
-        if counts.get("measure") != measure:
-            counts["legal_measured"] = None
-        print(f"  export: {export} (kept from an earlier run)")
+    counts = generate(
+        export, None if source == export else source, args.records, measure, args.players, args.pool
+    )
+    if counts["kept"]:
+        print(f"  export: {export} (kept from an earlier run: {counts['legal']:,} legal records)")
     else:
-        counts = generate(
-            export, None if source == export else source, args.records, measure, args.players, args.pool
-        )
         print(
             f"  export: {export.stat().st_size / 1e9:.2f} GB, {args.records:,} records "
             f"({counts['legal']:,} legal) written in {counts['seconds']:.1f} s"
         )
-    part = measure / args.records
+    expected = int(counts["measured"][str(measure)])
     if source != export:
         print(
-            f"  measured: its first {measure:,} records ({part:.1%}; {source.stat().st_size / 1e6:,.0f} MB, "
-            f"{counts['legal_measured']:,} legal); the {args.records:,}-record figures are EXTRAPOLATED "
-            "from them"
+            f"  measured: its first {measure:,} records ({measure / args.records:.1%}; "
+            f"{source.stat().st_size / 1e6:,.0f} MB, {expected:,} legal); the {args.records:,}-record "
+            "figures are EXTRAPOLATED from them"
         )
-    expected = counts["legal_measured"] if source != export else counts["legal"]
     summary: list[str] = []
     for kind in args.engines.split(","):
         env = engine_env(kind)
