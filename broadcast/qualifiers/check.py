@@ -113,7 +113,13 @@ def _from_json(text: str) -> tuple[str, list[tuple[str, str]]]:
     if not isinstance(gjn, str) or not gjn.strip():
         raise _Bad(Refusal("json", "缺少牌谱字段 gjn（字符串）", 'missing the record: "gjn" (a string)'))
     if len(gjn.encode("utf-8")) > RECORD_MAX:
-        raise _Bad(Refusal("size", "牌谱太大：最多 1 MB", "record too large: a GJN record is at most 1 MB"))
+        raise _Bad(
+            Refusal(
+                "size",
+                f"牌谱太大：最多 {RECORD_MAX:,} 字节（规则引擎的上限）",
+                f"record too large: a GJN record is at most {RECORD_MAX:,} bytes (the engine's limit)",
+            )
+        )
     players = obj.get("players")
     if not isinstance(players, list) or len(players) != 6:
         raise _Bad(

@@ -9,10 +9,10 @@ recognised) and its text — or, when it cannot even be read (over the size limi
 member), the refusal. A source that cannot be read at all (missing, not an archive, damaged past a
 point) raises :class:`SourceError` naming ``file:line`` after the records read before the damage.
 
-Reading is bounded: a record over :data:`RECORD_MAX` is refused unread (the engine's GJN reader refuses
-records over 1 MB), a JSON line over :data:`LINE_MAX` is skipped to its end without being held, a tar
-archive is read as a stream (its member list is dropped as it goes). A zip archive's central directory
-is read whole (about 0.4 KB a member).
+Reading is bounded: a record over :data:`RECORD_MAX` (the engine's ``gjn.MAX_BYTES``, 1 MiB) is refused
+unread, as the engine's GJN reader refuses it; a JSON line over :data:`LINE_MAX` is skipped to its end
+without being held, a tar archive is read as a stream (its member list is dropped as it goes). A zip
+archive's central directory is read whole (about 0.4 KB a member).
 """
 
 from __future__ import annotations
@@ -212,8 +212,10 @@ def too_large(where: str, size: int) -> Raw:
         "",
         Refusal(
             "size",
-            f"记录太大（{mb:.1f} MB），牌谱最多 1 MB，未读取",
-            f"record too large ({mb:.1f} MB): a GJN record is at most 1 MB; not read",
+            f"记录太大（{size:,} 字节，{mb:.1f} MiB），牌谱最多 {RECORD_MAX:,} 字节"
+            "（规则引擎的上限），未读取",
+            f"record too large ({size:,} bytes, {mb:.1f} MiB): a GJN record is at most {RECORD_MAX:,} bytes "
+            "(the engine's limit); not read",
         ),
     )
 

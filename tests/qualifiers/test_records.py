@@ -12,6 +12,7 @@ import pytest
 
 from broadcast.qualifiers import records, synthetic
 from broadcast.qualifiers.records import RECORD_MAX, SourceError
+from engine import gjn
 
 
 def _texts(pool: synthetic.Pool, roster: list[synthetic.Player], n: int) -> list[str]:
@@ -66,7 +67,12 @@ def test_a_record_over_one_megabyte_is_refused_unread(tmp_path: Path) -> None:
         f.truncate(2 * RECORD_MAX)
     (raw,) = records.read(big)
     assert raw.refusal is not None and raw.refusal.rule == "size"
-    assert "1 MB" in raw.refusal.en and "1 MB" in raw.refusal.zh
+    assert RECORD_MAX == gjn.MAX_BYTES  # the engine's limit, one constant
+    assert (
+        f"at most {gjn.MAX_BYTES:,} bytes" in raw.refusal.en
+        and f"最多 {gjn.MAX_BYTES:,} 字节" in raw.refusal.zh
+    )
+    assert f"{2 * RECORD_MAX:,} bytes" in raw.refusal.en  # the file's size, read from the directory
     with zipfile.ZipFile(tmp_path / "big.zip", "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("big.gjn", b"1 pass\n" * (RECORD_MAX // 7 + 10))
     (raw,) = records.read(tmp_path / "big.zip")
