@@ -60,12 +60,11 @@ def invite(
             pid = r.platform_id
             zh.append(
                 f"第{r.rank}名 {pid} “{name}” 有 {len(name)} 个字，赛季选手姓名最多 {limit} 个字：先改名"
-                f"（命令行 --rename {pid}=新名字；制片工作台在海选榜的昵称一列改）"
+                f"（--rename {pid}=新名字）"
             )
             en.append(
                 f"rank {r.rank}, platform id {pid}: the name has {len(name)} characters, a season player's "
-                f"at most {limit}: rename first (--rename {pid}=NAME; in the producer's workspace, in the "
-                "qualifier board's name column)"
+                f"at most {limit}: rename first (--rename {pid}=NAME)"
             )
     if zh:
         raise QualifierError("invite", "\n".join(zh), "\n".join(en))
