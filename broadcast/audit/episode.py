@@ -42,6 +42,7 @@ class Plan:
     placements: Placements
     seed: int = 16
     hold: float = 0.0  # real seconds a segment stays on air (0: the scripted clock's own)
+    react: float = 0.0  # seconds the operator takes to GO the cue after a film or bumper ran out
     labels: dict[str, str] = field(default_factory=dict)  # filled as it goes: a text's class → its label
 
 
@@ -194,6 +195,11 @@ class Episode:
             cur = cq["current"]
             if cur is not None and self._cue(cur["id"])["kind"] in TIMED:
                 self._until_ends(cur["id"])
+                now = self.store.state["cues"]["current"]
+                if now is None:
+                    self.tick(self.plan.react)  # nothing follows by itself: the operator sees it end, GO
+                elif self._cue(now["id"])["kind"] not in TIMED:
+                    self._after_go(self._cue(now["id"]))  # started by itself, after the film (the credits)
                 continue
             if cq["next"] >= len(cq["list"]):
                 break
@@ -212,7 +218,7 @@ class Episode:
             cur = self.store.state["cues"]["current"]
             if cur is None or cur["id"] != cid:
                 break
-            self.tick(0.5)
+            self.tick(0.1 if self.plan.hold else 0.5)  # in real time: see the end within 0.1 s
             self.settle()
         else:
             raise RuntimeError(f"cue {cid} did not end")

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from broadcast.core import airlog as A
+from broadcast.obs import drawn, follow
 from broadcast.obs import layout as L
 from broadcast.obs import sync as S
 from broadcast.obs.assets import AssetResolver
@@ -197,9 +198,47 @@ class ObsBridge:
     def film_changed(self, film_id: str) -> None:
         self._set_status(self.status.state, self.status.reason, self.status.detail, film=film_id)
 
-    def return_to_show(self, client: ObsClient) -> None:
-        state = self._applied or self._state()
-        self.set_program(client, L.program_scene_for(state["graphics"]["program"]))
+    def film_done(self, client: ObsClient, film_id: str, failed: str = "") -> None:
+        """OBS ended ``film_id``: its running cue ends now (OBS's event, not a timer) and what follows
+        takes program straight from the break — the next film rolled here, a full-frame item by the
+        scene the new state wants — with no frame of the game scene between (:mod:`.follow`)."""
+        state = follow.end_film_cue(self.store, film_id, failed) or self._state()
+        key, next_film = cue_film(state, self.films)
+        if next_film and key is not None and key != self._rolled_cue:
+            self._rolled_cue = key
+            self.player.start(client, next_film, "cue")
+            self._preload(client, state)
+            return
+        self._sync(client)  # the new state's picture shown (loaded while the film ran), then the cut
+
+    def _preload(self, client: ObsClient, state: Mapping[str, Any]) -> None:
+        """While a film plays, the picture of the native graphic marked to follow it goes into its hidden
+        source (:func:`follow.next_picture`): when OBS ends the film, the sync finds it loaded and shows
+        it at once, with nothing to wait for between the film and the item."""
+        nxt = follow.next_picture(state) if not self._browser else None
+        if nxt is None or self._layout is None:
+            return
+        graphic, bus = nxt
+        lay = self._build({**state, "graphics": {**state["graphics"], "program": bus}})
+        if set(lay.inputs) != set(self._layout.inputs) or graphic not in lay.pictures:
+            return
+        path = self.pictures.ensure([lay.pictures[graphic]])[0]
+        plan = S.plan_sync(
+            lay,
+            bus,
+            sent=self._sent,
+            enabled=self._enabled,
+            item_ids=self._item_ids,
+            program=self.cuts.program,
+            want_scene="",
+            files={graphic: str(path)},
+            front=self._front,
+        )
+        own = {i.source for i in lay.graphics.get(graphic, [])}
+        loads = [(t, d) for t, d in plan.loads() if d.get("inputName") in own]
+        sent = time.time()
+        results, at = client.pipeline_timed(loads, timeout=max(self.settings.timeout, 5.0))
+        self._confirm(loads, results, sent, at)
 
     def proof_later(self, event_id: int, delay: float) -> None:
         self.proofs.later(event_id, delay)
@@ -635,24 +674,32 @@ class ObsBridge:
         )
         self._applied = state
         last = 0.0
-        # new pictures into hidden sources and shown items first, then the scene switch, then hidden:
-        # a graphic leaving with its scene is never seen vanishing on air, nor one changing blanking
+        # new pictures into hidden sources, loaded by OBS (drawn.py: on air means drawn), then shown
+        # items, then the scene switch, then hidden: a graphic leaving with its scene is never seen
+        # vanishing on air, nor one changing blanking, nor one shown before OBS has its picture
         sent = time.time()
-        results, at = client.pipeline_timed(plan.first(), timeout=max(self.settings.timeout, 5.0))
+        loads, shows = plan.loads(), plan.shows()
+        results, at = client.pipeline_timed(loads, timeout=max(self.settings.timeout, 5.0))
         failed = {
             d.get("inputName")
-            for (t, d), r in zip(plan.first(), results, strict=True)
+            for (t, d), r in zip(loads, results, strict=True)
             if t == "SetInputSettings" and isinstance(r, ObsError)
         }
+        last = max(last, self._confirm(loads, results, sent, at))
+        if any(t == "SetInputSettings" and "file" in d["inputSettings"] for t, d in loads):
+            drawn.wait_loaded(client, timeout=max(self.settings.timeout, 2.0))
         for graphic, front in plan.front:
             if front in failed:
                 continue  # OBS did not take the picture: that source does not hold it
             self._front[graphic] = front
             if bus.get(graphic, {}).get("on"):
                 self._holds[front] = str(bus[graphic].get("item", ""))
-        last = max(last, self._confirm(plan.first(), results, sent, at))
+        sent = time.time()
+        results, at = client.pipeline_timed(shows, timeout=max(self.settings.timeout, 5.0))
+        last = max(last, self._confirm(shows, results, sent, at))
         if film:
             self.player.start(client, film, "leaderboard" if film == self.leaderboard_film else "cue")
+            self._preload(client, state)
         elif plan.cut() is not None:
             cut = "Cut" if panic or state["graphics"].get("transition") == "cut" else self.settings.transition
             self.set_program(client, plan.program, transition=cut)

@@ -2,9 +2,12 @@
 
 Playing a film shows only its item in the break scene and takes program there (or restarts it when
 program is already there); OBS's ``MediaInputPlaybackStarted`` puts it on air in the as-run log,
-``MediaInputPlaybackEnded`` takes it off and program goes back to the show. A film that has not
-started within ``START_GRACE`` seconds is given up. Taking the 英雄榜 off rolls the 英雄榜冠名 film;
-a film cue the state starts (:func:`cue_film`) rolls its film.
+``MediaInputPlaybackEnded`` takes it off and hands the moment to the host (:meth:`FilmHost.film_done`):
+the film's cue ends then — OBS's event, not a timer — and what follows it (the next film, the credits)
+takes program straight from the break, else program goes back to the show. A film that has not started
+within ``START_GRACE`` seconds is given up (its cue failed, with the reason) — unless OBS, asked, does
+not say it cannot play it: a loaded OBS gets up to ``START_LIMIT``. Taking the 英雄榜 off rolls the
+英雄榜冠名 film; a film cue the state starts (:func:`cue_film`) rolls its film.
 """
 
 from __future__ import annotations
@@ -23,7 +26,11 @@ from broadcast.obs.onair import OnAirTracker
 
 log = logging.getLogger(__name__)
 
-START_GRACE = 3.0  # a film that has not started by then is given up
+START_GRACE = 3.0  # a film that has not started by then is given up, unless OBS is still opening it
+START_LIMIT = 12.0  # ... and one OBS is still opening by then (a starved machine) is given up all the same
+DID_NOT_START = "片子未能播出：OBS 没有开始播放 / the film could not air: OBS did not start it"
+# what OBS says of a film that cannot play: given up at once (anything else may still start, or has)
+BROKEN = ("OBS_MEDIA_STATE_ERROR",)
 
 
 def cue_film(state: Mapping[str, Any], films: Mapping[str, Any]) -> tuple[tuple[str, float] | None, str]:
@@ -74,7 +81,7 @@ class FilmHost(Protocol):
 
     def film_changed(self, film_id: str) -> None: ...
 
-    def return_to_show(self, client: ObsClient) -> None: ...
+    def film_done(self, client: ObsClient, film_id: str, failed: str = "") -> None: ...
 
     def proof_later(self, event_id: int, delay: float) -> None: ...
 
@@ -121,12 +128,29 @@ class FilmPlayer:
         self.host.film_changed(film_id)
 
         def check_started() -> None:
-            if self.current is film and not film.playing:
-                log.warning("film %s did not start within %.0fs: back to the show", film_id, START_GRACE)
-                self.stop(client, "did_not_start")
-                self.host.return_to_show(client)
+            if self.current is not film or film.playing:
+                return
+            waited = time.monotonic() - film.asked
+            if waited < START_LIMIT and not self._broken(client, name):
+                self.host.after(START_GRACE / 3, check_started)  # OBS is on it: its start event will come
+                return
+            log.warning("film %s did not start within %.0fs: back to the show", film_id, waited)
+            self.stop(client, "did_not_start")
+            self.host.film_done(client, film_id, f"{DID_NOT_START} ({waited:.0f} s)")
 
         self.host.after(START_GRACE, check_started)
+
+    @staticmethod
+    def _broken(client: ObsClient, name: str) -> bool:
+        """Does OBS say the film input ``name`` cannot play? Else it is still opening it (a loaded machine
+        can take longer than ``START_GRACE``, the cut to the break may not be shown yet) or it has started
+        (its event still in the worker's queue: a due timer runs first) — giving up then would show the
+        studio for nothing."""
+        try:
+            status = client.request("GetMediaInputStatus", {"inputName": name})
+        except ObsRequestError:
+            return True
+        return str(status.get("mediaState", "")) in BROKEN
 
     def stop(self, client: ObsClient, why: str) -> None:
         film, self.current = self.current, None
@@ -166,4 +190,4 @@ class FilmPlayer:
             if film.playing:
                 self.host.tracker.film_ended(ts, film.film_id)
             self.host.film_changed("")
-            self.host.return_to_show(client)
+            self.host.film_done(client, film.film_id)

@@ -230,7 +230,15 @@ class SyncPlan:
         return not (self.settings or self.show or self.hide or self.program)
 
     def first(self) -> list[Request]:
-        return settings_requests(list(self.settings)) + [
+        return self.loads() + self.shows()
+
+    def loads(self) -> list[Request]:
+        """The settings (a graphic's new picture into its hidden source): OBS loads them at its next
+        frame, before they are shown (:mod:`broadcast.obs.drawn`)."""
+        return settings_requests(list(self.settings))
+
+    def shows(self) -> list[Request]:
+        return [
             ("SetSceneItemEnabled", {"sceneName": sc, "sceneItemId": iid, "sceneItemEnabled": True})
             for sc, iid in self.show
         ]

@@ -60,6 +60,11 @@ EN = {
 }
 
 
+def full_frame(graphic: str) -> bool:
+    """Is ``graphic`` a full-frame item (bumper, 九宫格, 英雄榜, credits)?"""
+    return graphic in T.zones() and T.zone(graphic).full
+
+
 def overlap(a: str, b: str) -> bool:
     """Do the boxes of graphics ``a`` and ``b`` share any pixel?"""
     ax0, ay0, ax1, ay1 = T.zone(a).edges

@@ -12,7 +12,9 @@ was down is ended at once.
 
 A film cue is rolled by the OBS bridge itself on the change of state that starts the cue (the bridge
 reads the running film cue from the state, so nothing else — the game scene after a bumper — reaches
-program before the film); the runner checks that it started, or fails the cue. The 英雄榜冠名 film after
+program before the film); the runner checks that it started, or fails the cue. Such a film ends when
+OBS says it ended (the bridge ends its cue, and the cue that follows starts then): the runner's clock
+ends it only ``FILM_GRACE`` seconds past its length, when OBS never said so. The 英雄榜冠名 film after
 the 英雄榜 is rolled by the bridge when the board comes off. A bridge that does not roll film cues
 (``rolls_film_cues`` false) gets ``bridge.play_film`` on the runner's own thread. Without OBS a film
 cannot air: the cue is ended as ``failed`` with the reason, which the cue list shows in red (and the
@@ -36,6 +38,11 @@ log = logging.getLogger(__name__)
 FilmPlayer = Callable[[str, int], None]  # (film id, seconds): starts it or raises with the reason
 
 NOT_CONNECTED = "OBS 未连接，片子未能播出 / OBS not connected: the film could not air"
+# a film a bridge plays to OBS ends when OBS says it ended (the bridge ends its cue: no timer decides
+# when the next item takes program); the runner's clock ends it only this long past its length, when
+# OBS never reported the end (a loaded OBS may take up to 12 s to start a film: the bridge's
+# films.START_LIMIT, then a few seconds more)
+FILM_GRACE = 15.0
 
 
 class CueRunner:
@@ -100,8 +107,10 @@ class CueRunner:
             except queue.Empty:
                 break
             self._handle(kind, arg)
-        cid = overdue(self.store.state["cues"], self.clock())
-        if cid is not None:
+        cq = self.store.state["cues"]
+        now = self.clock()
+        cid = overdue(cq, now)
+        if cid is not None and not self._obs_ends(cq, cid, now):
             self._dispatch("cues.end", {"id": cid})
 
     def _run(self) -> None:
@@ -115,6 +124,18 @@ class CueRunner:
                 self.tick()
             except Exception:  # noqa: BLE001 - the runner must survive a bug
                 log.exception("cue runner tick failed")
+
+    def _obs_ends(self, cq: dict[str, Any], cid: str, now: float) -> bool:
+        """Is the overdue cue ``cid`` a film the bridge plays in OBS, whose end OBS is to say (within
+        ``FILM_GRACE`` seconds past its length)?"""
+        bridge = self.bridge
+        if bridge is None or not getattr(bridge, "rolls_film_cues", False) or not bridge.status.connected:
+            return False
+        cue = next((c for c in cq["list"] if c["id"] == cid), None)
+        if cue is None or cue["kind"] != "film":
+            return False  # (the bridge may not have started it yet: a busy bridge, a loaded OBS)
+        ends = cq["current"]["ends"] if cq["current"] else None
+        return ends is None or now < float(ends) + FILM_GRACE
 
     def _recover(self) -> None:
         """After a restart: a cue left running by a panic whose stop was not journaled is stopped."""

@@ -40,13 +40,18 @@ FIELDS = ("id", "kind", "label", "graphic", "item", "action", "film", "sponsor",
 # --------------------------------------------------------------------------------- from the rundown
 def cue_list(rundown: Any) -> dict[str, Any]:
     """The ``cues.load`` payload for a :class:`broadcast.sponsors.rundown.Rundown`: its cues as data,
-    a timed cue right after another timed cue marked ``follow``."""
+    a timed cue right after another timed cue marked ``follow``, and a full-frame item right after a
+    timed cue (the table of zones)."""
     out: list[dict[str, Any]] = []
     prev: Any = None
     for c in rundown.cues:
         d: dict[str, Any] = {k: str(getattr(c, k)) for k in FIELDS}
         d["seconds"] = int(c.seconds) if c.seconds else None
         d["follow"] = bool(prev is not None and c.kind in TIMED and prev.kind in TIMED and c.seconds)
+        if prev is not None and prev.kind in TIMED and c.graphic and zones.full_frame(c.graphic):
+            # a full-frame item right after a film or a bumper (the prizes' 九宫格 after the opening
+            # films, the credits after the 英雄榜冠名 film) takes over from it: no frame of the studio
+            d["follow"] = c.action != "off"
         out.append(d)
         prev = c
     return {"episode": str(rundown.episode), "cues": out}

@@ -1,8 +1,9 @@
 """Program cuts against a real OBS Studio started headless: the transition the operator chose reaches
 OBS (TAKE: the configured one, CUT and panic: OBS's Cut), a cut whose answer comes too late is still in
-the as-run once OBS shows it (and only then), a film cue rolls straight from the bumper before it, with
-no flash of the game scene between them, and after a crash OBS comes back on the program it last showed
-(it saved it), so the re-sync needs no cut."""
+the as-run once OBS shows it (and only then), back-to-back items (bumpers, films, the 九宫格, the 英雄榜,
+its film, the credits) follow each other with no frame of the game scene between them, each credited
+once OBS has drawn it, and after a crash OBS comes back on the program it last showed (it saved it), so
+the re-sync needs no cut."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from broadcast.obs.bridge import ObsBridge
 from broadcast.obs.client import ObsClient
 from broadcast.obs.errors import ObsError
 from broadcast.obs.headless import COLLECTION, HeadlessObs
+from broadcast.obs.proofs import check_picture
 from broadcast.sponsors.cuerunner import CueRunner
 from broadcast.studio import open_store
 
@@ -152,7 +154,29 @@ def test_a_cut_obs_answers_too_late_is_on_the_as_run_once_obs_shows_it(
     assert board == [(A.GRAPHIC_ON, "leaderboard"), (A.GRAPHIC_OFF, "leaderboard")]
 
 
-def _film_rundown(film_seconds: int) -> dict[str, Any]:
+class ShootingAirLog(MemoryAirLog):
+    """Shoots OBS's picture of a full-frame item's scene the moment the bridge credits it as on air."""
+
+    def __init__(self, client: ObsClient) -> None:
+        super().__init__()
+        self.client, self.bridge = client, None
+        self.shots: list[tuple[str, bytes, tuple[str, float, float]]] = []
+
+    def record(self, event: A.AirEvent) -> int:
+        if event.kind == A.GRAPHIC_ON and event.subject in ("jiugongge", "leaderboard", "credits"):
+            if not self.client.connected:
+                self.client.connect()
+            jpeg = self.client.screenshot(str(event.detail["scene"]), width=960)
+            pic = self.bridge.picture_of(event.subject) if self.bridge is not None else None
+            assert pic is not None, event
+            self.shots.append((event.subject, jpeg, pic))
+        return super().record(event)
+
+
+def _back_to_back(film_seconds: int) -> dict[str, Any]:
+    """The rundown's items that follow each other with no studio between: the opening bumpers into two
+    films, the prizes' 九宫格 after them; the 英雄榜, its 冠名 film, the credits after it."""
+    films = {"kind": "film", "seconds": film_seconds, "follow": True, "action": "play"}
     return {
         "episode": "测试",
         "cues": [
@@ -165,47 +189,88 @@ def _film_rundown(film_seconds: int) -> dict[str, Any]:
                 "seconds": 1,
                 "follow": True,
             },
-            {"id": "film_open", "kind": "film", "film": "open", "seconds": film_seconds, "follow": True},
-            {"id": "game_1", "kind": "segment", "label": "第一局"},
+            {"id": "film_open", "film": "open", **films},
+            {"id": "film_two", "film": "two", **films},
+            {
+                "id": "intro_prizes",
+                "kind": "segment",
+                "graphic": "jiugongge",
+                "item": "intro",
+                "follow": True,
+            },
+            {"id": "leaderboard", "kind": "leaderboard", "graphic": "leaderboard", "item": "rank"},
+            {"id": "leaderboard_film", "film": "guanming", **{**films, "follow": False}},
+            {"id": "credits", "kind": "credits", "graphic": "credits", "item": "end", "follow": True},
         ],
     }
 
 
-def test_a_film_cue_rolls_straight_from_the_last_bumper(
+def test_back_to_back_items_never_show_the_game_scene(
     obs_server: HeadlessObs, store: ShowStore, poller: Poller, film: Path
 ) -> None:
-    """The opening bumpers run into the opening film (cues marked follow): program goes from the bumper
-    scene to the break scene with nothing between — an independent poller of OBS never sees the game
-    scene there — and back to the game when the film ends."""
-    rec = MemoryAirLog()
-    bridge = ObsBridge(store, bridge_settings(obs_server), airlog=rec, films={"open": film})
-    store.dispatch("cues.load", _film_rundown(2))
+    """Bumpers into two films into the prizes' 九宫格, then the 英雄榜 into its 冠名 film into the
+    credits: each film ends when OBS says so and what follows takes program straight from the break —
+    the audit's independent witness (its own connection, every 50 ms) and a 20 ms poller never see the
+    game scene between two items; each graphic is credited once OBS showed it, and its proof picture
+    (taken while OBS shows it, checked against its render) shows it."""
+    from broadcast.audit.obswatch import Intent, ProgramWatch, holes
+
+    settings = bridge_settings(obs_server)
+    rec = ShootingAirLog(ObsClient(settings))
+    films = {"open": film, "two": film, "guanming": film}
+    bridge = rec.bridge = ObsBridge(store, settings, airlog=rec, films=films, leaderboard_film="guanming")
+    store.dispatch("cues.load", _back_to_back(2))
+    watch, intent = ProgramWatch(settings), Intent(store)
     with bridge, CueRunner(store, bridge=bridge) as runner:
         assert bridge.wait_connected(120), bridge.status
         wait_for(lambda: poller.scenes()[-1:] == [L.SCENE_GAME], 30, "the game scene on OBS")
+        watch.start()
         t0 = time.time()
         store.dispatch("cues.go", {"expect": "bumper_title"})
-        wait_for(lambda: L.SCENE_BREAK in poller.scenes(), 30, "the film's break scene")
-        wait_for(lambda: poller.scenes()[-1:] == [L.SCENE_GAME], 30, "back to the game after the film")
-        wait_for(lambda: bool(rec.kinds(A.FILM_END)), 30, "the film's end in the as-run")
+        wait_for(lambda: poller.scenes()[-1:] == [L.SCENE_JIUGONGGE], 60, "the 九宫格 after the films")
+        store.dispatch("cues.go", {"expect": "leaderboard"})
+        wait_for(lambda: poller.scenes()[-1:] == [L.SCENE_LEADERBOARD], 30, "the 英雄榜")
+        store.dispatch("cues.go", {"expect": "leaderboard_film"})
+        wait_for(lambda: poller.scenes()[-1:] == [L.SCENE_CREDITS], 60, "the credits after the film")
         assert bridge.flush(10)
+        watch.stop()
+        intent.stop()
         assert not runner.errors
     polled = [s for t, s in poller.seen if t >= t0]
-    assert polled == [L.SCENE_BUMPER, L.SCENE_BREAK, L.SCENE_GAME], poller.seen
-    rows = [
-        (e.kind, e.subject) for e in rec.events if e.ts >= t0 and e.kind in (A.PROGRAM_SCENE, A.FILM_START)
-    ]
-    assert rows[:3] == [
-        (A.PROGRAM_SCENE, L.SCENE_BUMPER),
-        (A.PROGRAM_SCENE, L.SCENE_BREAK),
-        (A.FILM_START, "open"),
-    ] or rows[:3] == [
-        (A.PROGRAM_SCENE, L.SCENE_BUMPER),
-        (A.FILM_START, "open"),
-        (A.PROGRAM_SCENE, L.SCENE_BREAK),
-    ], rows
+    assert polled == [
+        L.SCENE_BUMPER,
+        L.SCENE_BREAK,
+        L.SCENE_JIUGONGGE,
+        L.SCENE_LEADERBOARD,
+        L.SCENE_BREAK,
+        L.SCENE_CREDITS,
+    ], poller.seen
+    assert len(watch.looks) > 100 and [h.text() for h in holes(watch.looks, intent)] == []
+    aired = [e.subject for e in rec.kinds(A.FILM_START) if e.ts >= t0]
+    assert aired == ["open", "two", "guanming"], rec.events
     log = store.state["cues"]["log"]
-    assert log["film_open"]["status"] in ("done", "cut"), log
+    assert [log[c]["status"] for c in ("film_open", "film_two", "leaderboard_film")] == ["done"] * 3, log
+    # each film's cue ended when OBS ended it (not on the clock) and the next item began in that action
+    assert (
+        log["film_two"]["go"] == log["film_open"]["end"]
+        and log["credits"]["go"] == log["leaderboard_film"]["end"]
+    )
+    on = [(e.subject, e.ts) for e in rec.kinds(A.GRAPHIC_ON) if e.ts >= t0]
+    assert {"bumper", "jiugongge", "leaderboard", "credits"} <= {g for g, _ts in on}, rec.events
+    # credited once OBS's program showed it, never before: no credit ahead of the first look that saw
+    # its scene by more than the witness's own step (a look every 50 ms)
+    for graphic, scene in (("jiugongge", L.SCENE_JIUGONGGE), ("leaderboard", L.SCENE_LEADERBOARD)):
+        credited = min(ts for g, ts in on if g == graphic)
+        seen = min(t for t, s in watch.looks if s == scene)
+        assert credited >= seen - 0.1 - 0.05, (graphic, credited, seen)
+    # on air means drawn: the picture OBS rendered the moment the as-run credited each full-frame item
+    # shows it (the 九宫格 was once credited a second before its picture was drawn)
+    assert {g for g, _jpeg, _pic in rec.shots} == {"jiugongge", "leaderboard", "credits"}
+    for graphic, jpeg, pic in rec.shots:
+        check = check_picture(jpeg, pic[0], pic[1], pic[2], (settings.width, settings.height))
+        assert check["ok"], (graphic, check)
+    # a proof picture never fails to show what it proves (one may find its short item gone: not_on_program)
+    assert [e.detail for e in rec.kinds("proof_failed") if e.detail["reason"] != "not_on_program"] == []
 
 
 def _saved(obs: HeadlessObs) -> tuple[str, dict[str, list[str]]]:

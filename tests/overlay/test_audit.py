@@ -100,7 +100,7 @@ def test_the_demo_episode_has_no_finding(browser: Any) -> None:
     games to their banners saved to the season, the draws, the 英雄榜 — its label checked against the
     games it counts — and the credits): 0 findings. Screenshots of every moment in
     test-artifacts/audit/after/ (the same moments before the table and the terms: docs/img/audit/)."""
-    from broadcast.audit.cli import run_pages
+    from broadcast.audit.studio import run_pages
     from broadcast.resources import demo_placements
     from broadcast.sponsors.placements import load_placements
 

@@ -19,11 +19,15 @@ from broadcast.studio import open_store
 EPISODE = "第1期"
 
 
-def _store(path: Path, clock: ScriptClock, demo: Placements) -> Any:
+def _store(path: Path, clock: ScriptClock, demo: Placements, *, intro_follows: bool = True) -> Any:
     s = open_store(path, clock=clock)
     if not s.state["sponsors"]["roster"]:
         s.dispatch("sponsors.load", to_state(demo))
-        s.dispatch("cues.load", cue_list(build_rundown(demo, episode=EPISODE)))
+        cues = cue_list(build_rundown(demo, episode=EPISODE))
+        for c in cues["cues"]:
+            if c["id"] == "intro_prizes" and not intro_follows:
+                c["follow"] = False  # a cue list whose intro the operator GOes by hand
+        s.dispatch("cues.load", cues)
     return s
 
 
@@ -50,22 +54,24 @@ def test_opening_bumpers_follow_in_contract_order_and_end_by_themselves(
         bumpers = [c["item"] for c in store.state["cues"]["list"] if c["kind"] == "bumper"]
         assert bumpers[:2] == ["title", "special"]  # then the supporters in signing order
         seen = []
-        for _ in range(200):  # one GO runs the whole opening: bumpers, then the opening films
+        for _ in range(200):  # one GO runs the whole opening: bumpers, the opening films, the prizes
             clock.advance(0.5)
             runner.tick()
             item = store.state["graphics"]["program"]["bumper"]
             if item["on"] and (not seen or seen[-1] != item["item"]):
                 seen.append(item["item"])
-            if store.state["cues"]["current"] is None:
+            cur = store.state["cues"]["current"]
+            if cur is None or cur["id"] == "intro_prizes":
                 break
         assert seen == bumpers
         assert played == [c.film for c in build_rundown(demo).cues if c.id.startswith("break_opening")]
+        # the prizes' 九宫格 (full frame) took over from the last film by itself: no frame of the studio
+        assert store.state["cues"]["current"]["id"] == "intro_prizes"
         # the bug stayed on program on both buses, so a TAKE now keeps it
         store.dispatch("bus.take", {})
-        assert _program(store) == {"corner_bug": "yiheyuan"}
+        assert _program(store) == {"corner_bug": "yiheyuan", "jiugongge": "intro"}
         log = store.state["cues"]["log"]
         assert all(log[c]["status"] == "done" for c in _ids(store)[:8])
-        assert store.state["cues"]["due"] is not None  # the intro is due now: nothing of the rundown on air
     finally:
         runner.stop()
         store.close()
@@ -73,7 +79,7 @@ def test_opening_bumpers_follow_in_contract_order_and_end_by_themselves(
 
 def test_a_late_go_and_a_skip_are_marked(tmp_path: Path, demo: Placements) -> None:
     clock = ScriptClock(air_start("2012-05-07"))
-    store = _store(tmp_path / "s.sqlite", clock, demo)
+    store = _store(tmp_path / "s.sqlite", clock, demo, intro_follows=False)
     runner = CueRunner(store, clock=clock, threaded=False, player=lambda f, s: None)
     runner.start()
     try:
@@ -247,16 +253,15 @@ def _opening_films(store: Any) -> list[dict[str, Any]]:
     cues = store.state["cues"]["list"]
     i = next(i for i, c in enumerate(cues) if c["kind"] == "film" and c["follow"])
     out = [cues[i]]
-    while i + len(out) < len(cues) and cues[i + len(out)]["follow"]:
+    while i + len(out) < len(cues) and cues[i + len(out)]["follow"] and cues[i + len(out)]["kind"] == "film":
         out.append(cues[i + len(out)])
-    assert all(c["kind"] == "film" for c in out)
     return out
 
 
 def test_a_failed_film_does_not_stall_the_rundown(tmp_path: Path, demo: Placements) -> None:
     """The first opening film cannot air (OBS lost): it is marked failed with the reason and the films
-    that follow it still roll by themselves; after the last, the next segment is due (a late GO is
-    marked late), nothing left running."""
+    that follow it still roll by themselves; after the last, the full-frame item marked to follow them
+    (the prizes' 九宫格) takes over by itself, nothing of the break left running."""
     clock = ScriptClock(air_start("2012-05-07"))
     store = _store(tmp_path / "s.sqlite", clock, demo)
     films = _opening_films(store)
@@ -276,15 +281,20 @@ def test_a_failed_film_does_not_stall_the_rundown(tmp_path: Path, demo: Placemen
         for _ in range(400):
             clock.advance(0.5)
             runner.tick()
-            if store.state["cues"]["current"] is None:
+            cur = store.state["cues"]["current"]
+            if cur is None or cur["id"] not in {f["id"] for f in films}:
                 break
         log = store.state["cues"]["log"]
         assert log[first["id"]]["status"] == "failed" and "OBS lost" in log[first["id"]]["note"]
         assert played == [f["film"] for f in films[1:]]
         assert all(log[f["id"]]["status"] == "done" for f in films[1:])
         cq = store.state["cues"]
-        assert cq["current"] is None and cq["due"] is not None
-        assert cq["list"][cq["next"]]["kind"] not in ("film", "bumper")
+        after = cq["list"][_ids(store).index(films[-1]["id"]) + 1]
+        assert after["follow"] and cq["current"] is not None and cq["current"]["id"] == after["id"]
+        assert (
+            after["kind"] not in ("film", "bumper")
+            and store.state["graphics"]["program"][after["graphic"]]["on"]
+        )
     finally:
         runner.stop()
         store.close()
@@ -309,7 +319,7 @@ def test_the_leaderboard_film_with_obs_down_is_failed_not_left_running(
     tmp_path: Path, demo: Placements
 ) -> None:
     """The 英雄榜冠名 film is rolled by the bridge when the board comes off; with OBS down it cannot air:
-    the cue is failed at once with the reason, not left running as if on air."""
+    the cue is failed at once with the reason, not left running as if on air (what follows it goes on)."""
     clock = ScriptClock(air_start("2012-05-07"))
     store = _store(tmp_path / "s.sqlite", clock, demo)
     film = next(c for c in store.state["cues"]["list"] if c["id"] == "leaderboard_film")
@@ -321,7 +331,8 @@ def test_the_leaderboard_film_with_obs_down_is_failed_not_left_running(
         runner.tick()
         entry = store.state["cues"]["log"]["leaderboard_film"]
         assert entry["status"] == "failed" and "OBS" in entry["note"]
-        assert store.state["cues"]["current"] is None
+        # not left running: the credits, marked to follow the film, take over
+        assert store.state["cues"]["current"]["id"] == "credits"
     finally:
         runner.stop()
         store.close()

@@ -1,0 +1,120 @@
+"""No hole between items: a film's cue ends when OBS says the film ended (not on a timer), and the item
+marked to follow it starts in that same moment — the next film, the prizes' 九宫格, the credits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from broadcast.clock import ScriptClock
+from broadcast.obs import follow
+from broadcast.resources import demo_placements
+from broadcast.sponsors.cuerunner import FILM_GRACE, CueRunner
+from broadcast.sponsors.cues import cue_list
+from broadcast.sponsors.placements import load_placements, to_state
+from broadcast.sponsors.rundown import build_rundown
+from broadcast.studio import open_store
+
+
+def _cues() -> list[dict[str, Any]]:
+    return list(cue_list(build_rundown(load_placements(demo_placements()), episode="第16期"))["cues"])
+
+
+def test_what_follows_by_itself() -> None:
+    """Timed cues after timed cues (bumpers into films, the films of a break), and a full-frame item
+    right after a film (the prizes' 九宫格 after the opening films, the credits after the 英雄榜冠名
+    film); a game after a break waits for GO (the studio is back)."""
+    cues = _cues()
+    follows = {c["id"] for c in cues if c["follow"]}
+    after = {c["id"]: prev["id"] for prev, c in zip(cues, cues[1:], strict=False)}
+    assert {"intro_prizes", "credits", "break_opening_1", "bumper_special"} <= follows
+    assert after["credits"] == "leaderboard_film" and after["intro_prizes"].startswith("break_opening")
+    assert not any(
+        c["id"].startswith(("game_", "draw_")) or c["id"] == "leaderboard" for c in cues if c["follow"]
+    )
+
+
+class _Bridge:
+    rolls_film_cues = True
+
+    def __init__(self) -> None:
+        self.status = SimpleNamespace(connected=True, film="")
+
+
+def test_a_film_played_by_obs_ends_when_obs_says_so_and_the_credits_follow(tmp_path: Path) -> None:
+    p = load_placements(demo_placements())
+    clock = ScriptClock(1_000_000.0)
+    store = open_store(tmp_path / "s.sqlite", clock=clock)
+    store.dispatch("sponsors.load", to_state(p))
+    cues = _cues()
+    store.dispatch("cues.load", {"episode": "第16期", "cues": cues})
+    bridge = _Bridge()
+    runner = CueRunner(store, bridge=bridge, clock=clock, threaded=False)
+    try:
+        store.dispatch("cues.go", {"index": next(i for i, c in enumerate(cues) if c["id"] == "leaderboard")})
+        store.dispatch("cues.go", {"expect": "leaderboard_film"})
+        film = next(c for c in cues if c["id"] == "leaderboard_film")
+        bridge.status.film = film["film"]  # OBS plays it
+        # its seconds run out on the clock, and OBS has not ended it: the cue keeps running
+        clock.advance(film["seconds"] + FILM_GRACE / 2)
+        runner.tick()
+        assert store.state["cues"]["current"]["id"] == "leaderboard_film"
+        # OBS's MediaInputPlaybackEnded: the bridge ends the cue, the credits take over in the same action
+        assert follow.end_film_cue(store, "another film") is None
+        state = follow.end_film_cue(store, film["film"])
+        assert state is not None and state["cues"]["current"]["id"] == "credits"
+        assert state["graphics"]["program"]["credits"]["on"]
+        assert store.state["cues"]["log"]["leaderboard_film"]["status"] == "done"
+        assert follow.end_film_cue(store, film["film"]) is None  # once
+    finally:
+        store.close()
+
+
+def test_a_film_obs_never_ends_is_ended_by_the_runner_after_its_grace(tmp_path: Path) -> None:
+    clock = ScriptClock(1_000_000.0)
+    store = open_store(tmp_path / "s.sqlite", clock=clock)
+    store.dispatch(
+        "cues.load",
+        {
+            "episode": "x",
+            "cues": [{"id": "spot", "kind": "film", "film": "a", "seconds": 5, "action": "play"}],
+        },
+    )
+    bridge = _Bridge()
+    runner = CueRunner(store, bridge=bridge, clock=clock, threaded=False)
+    try:
+        store.dispatch("cues.go", {})
+        bridge.status.film = "a"
+        clock.advance(5 + FILM_GRACE - 0.5)
+        runner.tick()
+        assert store.state["cues"]["current"] is not None
+        clock.advance(1.0)
+        runner.tick()
+        assert store.state["cues"]["current"] is None  # OBS never said: the clock ends it, late
+    finally:
+        store.close()
+
+
+def test_the_witness_counts_game_scene_looks_between_items_only() -> None:
+    """The audit's witness (:func:`broadcast.audit.obswatch.holes`): a run of game-scene looks between two
+    items while no studio segment ran is a hole; the game before the first item, after the last, and
+    while a game segment runs (up to OBS's lag after it began) is the show's own."""
+    from broadcast.audit.obswatch import holes
+    from broadcast.obs import layout as L
+
+    class _Intent:
+        def __init__(self, studio: list[tuple[float, float]]) -> None:
+            self.studio = studio
+
+        def studio_during(self, t0: float, t1: float) -> bool:
+            return any(a <= t1 and t0 <= b for a, b in self.studio)
+
+    g, film, board = L.SCENE_GAME, L.SCENE_BREAK, L.SCENE_LEADERBOARD
+    looks = [(t * 0.05, s) for t, s in enumerate([g, g, film, film, g, g, g, board, g, g])]
+    found = holes(looks, _Intent([]))  # type: ignore[arg-type]
+    assert [(round(h.start, 2), round(h.end, 2), h.looks, h.before, h.after) for h in found] == [
+        (0.2, 0.3, 3, film, board)
+    ]
+    assert "3 次" in found[0].text() and "0.15 s" in found[0].text()
+    assert holes(looks, _Intent([(0.15, 0.4)])) == []  # a game segment ran: the studio was meant
