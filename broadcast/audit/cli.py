@@ -85,6 +85,8 @@ def run_with_obs(args: Any, number: int, placements: Any) -> int:
         print(f"  ✗ {h.text()}", flush=True)
     for f in seen["films_short"]:
         print(f"  ✗ 片子没有播完 a film cut short: {f}", flush=True)
+    for f in seen["films_missing"]:
+        print(f"  ✗ 片子没有播出 a film that never aired: {f}", flush=True)
     meta = {
         "episode": f"第{number}期",
         "seed": args.seed,

@@ -89,6 +89,7 @@ def run_obs(
             "scenes": sorted({scene for _t, scene in watch.looks}),
             "films_aired": _aired(s.db, "film_start"),
             "films_short": short,
+            "films_missing": missing(s.store.state["cues"], _aired(s.db, "film_start")),
             "film_airings": airings,
             "graphics_aired": sorted(set(_aired(s.db, "graphic_on"))),
         }
@@ -134,3 +135,20 @@ def _aired(db: Path, kind: str) -> list[str]:
     finally:
         conn.close()
     return [str(r[0]) for r in rows]
+
+
+def missing(cues: dict[str, Any], aired: list[str]) -> list[str]:
+    """The film cues of the cue list whose film the as-run never shows starting (each airing counts
+    once: a film booked twice must air twice), with the cue log's status and note."""
+    left = list(aired)
+    out: list[str] = []
+    for cue in cues["list"]:
+        if cue["kind"] != "film":
+            continue
+        if cue["film"] in left:
+            left.remove(cue["film"])
+            continue
+        entry = cues["log"].get(cue["id"]) or {}
+        said = " ".join(x for x in (str(entry.get("status", "not run")), str(entry.get("note", ""))) if x)
+        out.append(f"{cue['id']} {cue['film']} ({said})")
+    return out

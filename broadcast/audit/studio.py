@@ -132,4 +132,4 @@ def finish(out: Path, moments: list[R.MomentRecord], meta: dict[str, Any]) -> in
         + (f", {extra} 帧意外的比赛画面 unintended game-scene frames" if extra is not None else "")
     )
     print(f"报告 report: {h} ({j})")
-    return 1 if found or extra or meta.get("films_short") else 0
+    return 1 if found or extra or meta.get("films_short") or meta.get("films_missing") else 0

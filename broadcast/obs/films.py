@@ -156,6 +156,7 @@ class FilmPlayer:
         film, self.current = self.current, None
         if film is None:
             return
+        log.warning("film %s stopped (%s)%s", film.film_id, why, "" if film.playing else " before it started")
         try:
             client.request(
                 "TriggerMediaInputAction",

@@ -135,7 +135,10 @@ class CueRunner:
         if cue is None or cue["kind"] != "film":
             return False  # (the bridge may not have started it yet: a busy bridge, a loaded OBS)
         ends = cq["current"]["ends"] if cq["current"] else None
-        return ends is None or now < float(ends) + FILM_GRACE
+        if ends is None or now < float(ends) + FILM_GRACE:
+            return True
+        log.warning("cue %s: OBS never said film %s ended: ended on the clock", cid, cue["film"])
+        return False
 
     def _recover(self) -> None:
         """After a restart: a cue left running by a panic whose stop was not journaled is stopped."""
@@ -210,6 +213,7 @@ class CueRunner:
 
     def _fail(self, cue: dict[str, Any], note: str) -> None:
         cur = self.store.state["cues"]["current"]
+        log.warning("cue %s failed: %s", cue["id"], note)
         if cur is not None and cur["id"] == cue["id"]:
             self._dispatch("cues.end", {"id": cue["id"], "status": "failed", "note": note})
 

@@ -118,3 +118,20 @@ def test_the_witness_counts_game_scene_looks_between_items_only() -> None:
     ]
     assert "3 次" in found[0].text() and "0.15 s" in found[0].text()
     assert holes(looks, _Intent([(0.15, 0.4)])) == []  # a game segment ran: the studio was meant
+
+
+def test_the_audit_names_every_booked_film_that_never_aired() -> None:
+    """A film booked twice must air twice; one that never started is named with its cue's status."""
+    from broadcast.audit.obsrun import missing
+
+    cues = {
+        "list": [
+            {"id": "a", "kind": "film", "film": "x"},
+            {"id": "g", "kind": "segment"},
+            {"id": "b", "kind": "film", "film": "x"},
+            {"id": "c", "kind": "film", "film": "y"},
+        ],
+        "log": {"c": {"status": "failed", "note": "OBS lost"}},
+    }
+    assert missing(cues, ["x", "x", "y"]) == []
+    assert missing(cues, ["x"]) == ["b x (not run)", "c y (failed OBS lost)"]
