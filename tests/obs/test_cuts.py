@@ -32,6 +32,7 @@ from .conftest import MemoryAirLog, bridge_settings
 from .test_live import wait_for
 
 pytestmark = pytest.mark.obs
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -266,7 +267,10 @@ def test_back_to_back_items_never_show_the_game_scene(
     # on air means drawn: the picture OBS rendered the moment the as-run credited each full-frame item
     # shows it (the 九宫格 was once credited a second before its picture was drawn)
     assert {g for g, _jpeg, _pic in rec.shots} == {"jiugongge", "leaderboard", "credits"}
+    shots = ROOT / "test-artifacts" / "audit" / "obs"
+    shots.mkdir(parents=True, exist_ok=True)
     for graphic, jpeg, pic in rec.shots:
+        (shots / f"credited-{graphic}.jpg").write_bytes(jpeg)  # what OBS drew when the as-run credited it
         check = check_picture(jpeg, pic[0], pic[1], pic[2], (settings.width, settings.height))
         assert check["ok"], (graphic, check)
     # a proof picture never fails to show what it proves (one may find its short item gone: not_on_program)

@@ -135,3 +135,24 @@ def test_the_audit_names_every_booked_film_that_never_aired() -> None:
     }
     assert missing(cues, ["x", "x", "y"]) == []
     assert missing(cues, ["x"]) == ["b x (not run)", "c y (failed OBS lost)"]
+
+
+def test_the_picture_that_follows_a_film_is_known_while_it_plays() -> None:
+    """What the bridge loads while a film plays: the prizes' 九宫格 during the last opening film, the
+    credits during the 英雄榜冠名 film; nothing during a film a film follows, a bumper or a game."""
+    cues = _cues()
+    ids = [c["id"] for c in cues]
+    off = {g: {"on": False, "item": ""} for g in {c["graphic"] for c in cues if c["graphic"]}}
+
+    def nxt(current: str, on: tuple[str, ...] = ()) -> tuple[str, str] | None:
+        program = {g: {"on": g in on, "item": ""} for g in off}
+        cur = {"id": current, "started": 0.0, "ends": None}
+        state = {"cues": {"list": cues, "current": cur, "next": ids.index(current) + 1}}
+        got = follow.next_picture({**state, "graphics": {"program": program}})
+        return None if got is None else (got[0], got[1][got[0]]["item"])
+
+    assert nxt("break_opening_2") == ("jiugongge", "intro")
+    assert nxt("leaderboard_film") == ("credits", "end")
+    assert nxt("break_opening_1") is None  # the next film follows
+    assert nxt("bumper_title", ("bumper",)) is None
+    assert nxt("game_1", ("scoreboard",)) is None
