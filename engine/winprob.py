@@ -61,7 +61,7 @@ MOMENTS: Final = {
     "zha_shao": ("诈烧", "failed burn"),
     "men": ("闷", "stuck with 3s"),
     "yield": ("让牌", "yield"),
-    "lived": ("够级牌活了", "a 够级牌 lived"),
+    "lived": ("够级牌活了", "a gouji card lived"),
     "finish": ("出完", "played out"),
     "open": ("开点", "opened"),
     "four_way": ("四户乱缠", "four-way play"),

@@ -13,16 +13,21 @@ from .seats import QUAN_SAN, TITLES, VOID
 
 __all__ = [
     "PRESETS",
+    "PRESET_NAMES_EN",
     "PRESET_NAMES_ZH",
     "QUAN_SAN",
     "RANK_ZH",
     "TEAMS",
+    "TEAM_NAMES_EN",
     "TEAM_NAMES_ZH",
+    "TITLE_NAMES_EN",
     "TITLES",
     "VOID",
     "cn_count",
     "label_of",
+    "label_of_en",
     "play_label",
+    "play_label_en",
     "seat_name",
     "team_name",
 ]
@@ -31,6 +36,15 @@ RANK_ZH: tuple[str, ...] = ZH_NAMES  # 3 … A, 2, 小王, 大王 (G2.1)
 TEAMS = ("odd", "even")  # G1.2: odd seats {1,3,5} against even seats {2,4,6}
 TEAM_NAMES_ZH = {"odd": "单号队", "even": "双号队"}  # a team without a name, on air (G1.2)
 PRESET_NAMES_ZH = {"tv_match": "比赛规则", "dagang": "够级大纲"}
+# the same words in English (never a Chinese word inside: the English screens are English throughout)
+RANK_EN: tuple[str, ...] = (*ZH_NAMES[:13], "small joker", "big joker")
+TEAM_NAMES_EN = {"odd": "Odd seats", "even": "Even seats"}
+PRESET_NAMES_EN = {"tv_match": "match rules", "dagang": "Gouji outline rules"}
+_TITLE_WORDS_EN = ("first", "second", "third", "fourth", "fifth", "last", "quan san", "void")
+TITLE_NAMES_EN = dict(zip((*TITLES, QUAN_SAN, VOID), _TITLE_WORDS_EN, strict=True))
+_EN_COUNTS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
+).split()
 
 _CN_DIGITS = "零一二三四五六七八九"
 
@@ -68,3 +82,22 @@ def play_label(base: int, n: int, twos: int = 0, smalls: int = 0, bigs: int = 0)
 def label_of(play: Play) -> str:
     """The on-air words for a :class:`Play` (``TTTTT`` → ``五个10``)."""
     return play_label(play.base, play.n, play.twos, play.smalls, play.bigs)
+
+
+def _en_count(n: int, rank: str) -> str:
+    word = _EN_COUNTS[n] if n < len(_EN_COUNTS) else str(n)
+    return f"{word} {rank}" if n == 1 else f"{word} {rank}s"
+
+
+def play_label_en(base: int, n: int, twos: int = 0, smalls: int = 0, bigs: int = 0) -> str:
+    """:func:`play_label` in English: ``five 10s``, ``three Qs with two 2s``, ``two small jokers``."""
+    label = _en_count(n, RANK_EN[base])
+    for count, name in ((twos, "2"), (smalls, "small joker"), (bigs, "big joker")):
+        if count:
+            label += f" with {_en_count(count, name)}"
+    return label
+
+
+def label_of_en(play: Play) -> str:
+    """:func:`label_of` in English (``TTTTT`` → ``five 10s``)."""
+    return play_label_en(play.base, play.n, play.twos, play.smalls, play.bigs)

@@ -67,9 +67,9 @@ WHERE: dict[str, tuple[str, ...]] = {
     "leaderboard.rows[].name": (".lb-body .name",),
     "leaderboard.rows[].team": (".lb-body .team",),
     "season_push.pending[].gjn": (),  # a game record waiting to reach the season: never on air
-    "winprob.game": (),  # the game the 胜率 history is of (a digest): never on air
+    "winprob_history.game": (),  # the game the 胜率 history is of (a digest): never sent to the pages
     "winprob.current.line": (),  # the decision the 胜率 is of: compared with table.last_move, not shown
-    "winprob.history[].line": (),  # the decisions of the 胜率's history: the commentators' screen only
+    "winprob_history.history[].line": (),  # the 胜率 history: the commentators' screen, never the pages
     "table.last_move": (),  # the record's last decision: what the 胜率 graphic checks its figures against
     "sponsors.qualifiers.name": (".qb-sponsor",),
     "qualifiers.title": (".qb-title",),

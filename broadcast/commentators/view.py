@@ -7,6 +7,10 @@ beat of its hand and how many there are, from the engine's listing) and what the
 (its likeliest title, mean place and points); the top play; the 胜率 now (``fresh``: of the position on
 the table, not one a decision has since left) and its history; and the moments that moved it most (the
 largest swings, with what happened in the decision: 烧牌, 闷, 让牌, a 够级牌 that lived …).
+
+Every word the engine gives comes in both languages (``…_en`` beside the Chinese: statuses, titles,
+plays, moments, teams without a name), so the page's English version (``?lang=en``) is English
+throughout: only the players' and teams' own names are data, shown as entered.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from engine.cards import format_counts
 from engine.listing import enumerate_beats
 from engine.policy import cheapest_beat, worth
 from engine.winprob import MOMENTS
-from engine.words import label_of
+from engine.words import TEAM_NAMES_EN, TITLE_NAMES_EN, label_of, label_of_en
 
 STATUS_ZH = {
     "in_play": "在打",
@@ -28,6 +32,13 @@ STATUS_ZH = {
     "zha_shao": "诈烧",
     "men": "闷",
     "revolt": "革命",
+}
+STATUS_EN = {
+    "in_play": "in play",
+    "finished": "played out",
+    "zha_shao": "failed burn",
+    "men": "stuck with 3s",
+    "revolt": "revolution",
 }
 SWINGS = 5  # the moments listed
 
@@ -39,7 +50,7 @@ def _beats(g: engine.Game, seat: int) -> dict[str, Any] | None:
     if h is None:
         return None
     if top is None or top.seat == seat or not g.in_play(seat):
-        return {"count": 0, "lowest": "", "label": "", "may": False}
+        return {"count": 0, "lowest": "", "label": "", "label_en": "", "may": False}
     beats = enumerate_beats(h, top.play)
     low = cheapest_beat(h, top.play, True, g.preset.bie_san) if beats else None
     if low is None and beats:
@@ -49,6 +60,7 @@ def _beats(g: engine.Game, seat: int) -> dict[str, Any] | None:
         "count": len(beats),
         "lowest": str(low) if low is not None else "",
         "label": label_of(low) if low is not None else "",
+        "label_en": label_of_en(low) if low is not None else "",
         "may": bool({"play", "burn"} & opts),
     }
 
@@ -66,6 +78,7 @@ def moments(history: list[dict[str, Any]], n: int = SWINGS) -> list[dict[str, An
                 "seat": after.get("seat", 0),
                 "tags": tags,
                 "words": [MOMENTS[t][0] for t in tags if t in MOMENTS],
+                "words_en": [MOMENTS[t][1] for t in tags if t in MOMENTS],
                 "before": before["odd"],
                 "after": after["odd"],
                 "delta": round(delta, 4),
@@ -92,23 +105,30 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
     """The commentators' screen for ``state`` (see the module docstring)."""
     table = state["table"]
     wp = state["winprob"]
+    history = state["winprob_history"]["history"]
     out: dict[str, Any] = {
         "seq": state["meta"]["seq"],
         "rules": table["rules"],
         "phase": table["phase"],
         "game_no": table["game_no"],
         "teams": {
-            k: {"label": v["label"], "color": v["color"], "points": v["points"]}
+            k: {
+                "label": v["label"],
+                "label_en": v.get("name", "").strip() or TEAM_NAMES_EN[k],
+                "color": v["color"],
+                "points": v["points"],
+            }
             for k, v in table["teams"].items()
         },
-        "winprob": {"current": wp["current"], "history": wp["history"], "fresh": fresh(state)},
-        "moments": moments(wp["history"]),
+        "winprob": {"current": wp["current"], "history": history, "fresh": fresh(state)},
+        "moments": moments(history),
         "seats": [],
         "top": None,
         "to_act": None,
         "moves": len(state["game"]["record"]),
         "hands_known": False,
         "error": "",
+        "error_en": "",
     }
     names = {s["seat"]: s.get("name", "") for s in table["seats"]}
     if state["game"]["leader"] is None:
@@ -119,10 +139,13 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
     try:
         g = replay(state)
     except ActionRefused as exc:
-        out["error"] = f"{exc.message_zh} / {exc.message_en}"
+        out["error"], out["error_en"] = exc.zh, exc.en
         return out
     cur = wp["current"]
-    expect = {e["seat"]: e for e in cur.get("seats", [])} if cur and out["winprob"]["fresh"] else {}
+    expect = {
+        e["seat"]: {**e, "title_en": TITLE_NAMES_EN.get(e.get("title") or "", "")}
+        for e in (cur.get("seats", []) if cur and out["winprob"]["fresh"] else [])
+    }
     reports = g.report_counts()
     titles = g.titles_so_far()
     known = False
@@ -135,8 +158,11 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
                 "seat": s,
                 "name": names.get(s, ""),
                 "team": "odd" if s % 2 else "even",
+                "state": str(g.status(s)),
                 "status": STATUS_ZH.get(str(g.status(s)), str(g.status(s))),
+                "status_en": STATUS_EN.get(str(g.status(s)), str(g.status(s))),
                 "title": titles.get(s),
+                "title_en": TITLE_NAMES_EN.get(titles.get(s) or "", None),
                 "cards_left": g.cards_left(s),
                 "baopai": reports.get(s),
                 "hand": format_counts(h) if h is not None else None,
@@ -150,6 +176,11 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
     out["hands_known"] = known
     top = g.last_play
     if top is not None:
-        out["top"] = {"seat": top.seat, "play": str(top.play), "label": label_of(top.play)}
+        out["top"] = {
+            "seat": top.seat,
+            "play": str(top.play),
+            "label": label_of(top.play),
+            "label_en": label_of_en(top.play),
+        }
     out["to_act"] = g.pending_seat
     return out

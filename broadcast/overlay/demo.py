@@ -216,15 +216,7 @@ def demo_table() -> dict[str, Any]:
 
 
 def demo_winprob() -> dict[str, Any]:
-    """The 胜率 after a 烧牌 (section ``winprob``): the estimate and a few points of its history."""
-    odd = (0.52, 0.55, 0.49, 0.58, 0.71, 0.66, 0.62)
-    lines = ("3 55", "4 66", "5 pass", "6 pass", "1 TTTTT", "2 pass", "3 pass")
-    tags: tuple[list[str], ...] = ([], [], [], [], ["burn"], [], [])
-    history = []
-    for i, p in enumerate(odd):
-        line = lines[i]
-        history.append({"moves": 40 + i, "odd": p, "even": round(0.95 - p, 2), "line": line,
-                        "seat": int(line[0]), "tags": tags[i]})  # fmt: skip
+    """The 胜率 after a 烧牌 (section ``winprob``, what the pages receive: the figures and their move)."""
     current = {
         "moves": 46,
         "game_no": 2,
@@ -240,7 +232,7 @@ def demo_winprob() -> dict[str, Any]:
         "hands": "known",
         "seconds": 0.41,
     }
-    return {"on": True, "game": "demo", "current": current, "history": history}
+    return {"on": True, "current": current}
 
 
 def demo_state(

@@ -6,6 +6,10 @@ a digest of the set-up and every decision, :func:`position_key`); one of another
 record's current one — a decision came, or was taken back, while it ran — is refused, so the figures
 on air are always of the position on the table. The history keeps one point a decision: a new game
 starts a new history, and a point of a decision taken back goes with it.
+
+Two sections: ``winprob`` (``on`` and ``current``: the figures and the move they belong to, all the
+graphic needs) goes to the pages; ``winprob_history`` (the game's digest and the history) does not (its
+schema says ``"x-pages": false``): the console and the commentators' screen read it from the store.
 """
 
 from __future__ import annotations
@@ -66,20 +70,23 @@ def estimate(state: State, payload: Payload, ctx: Context) -> None:
     if not isinstance(est, dict):
         raise ActionRefused("winprob", "winprob.estimate 需要 estimate", "winprob.estimate needs an estimate")
     section = dict(state["winprob"])
+    kept = dict(state["winprob_history"])
     game = game_key(state)
     moves = len(state["game"]["record"])
     record = state["game"]["record"]
     current = {k: est[k] for k in _ESTIMATE if k in est}
     current.update(moves=moves, game_no=int(state["table"]["game_no"]), line=str(record[-1]) if moves else "")
-    history = [h for h in section["history"] if h["moves"] < moves] if section["game"] == game else []
+    history = [h for h in kept["history"] if h["moves"] < moves] if kept["game"] == game else []
     point: dict[str, Any] = {"moves": moves, "odd": current["odd"], "even": current["even"]}
     if moves:
         point["line"] = current["line"]
         point["seat"] = int(payload.get("seat", 0))
         point["tags"] = list(payload.get("tags", []))
     history.append(point)
-    section.update(game=game, current=current, history=history[-2000:])
+    section.update(current=current)
+    kept.update(game=game, history=history[-2000:])
     state["winprob"] = section
+    state["winprob_history"] = kept
 
 
 @action("winprob.on")

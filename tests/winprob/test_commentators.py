@@ -5,8 +5,10 @@ without its own token, the on-air token included, and any request naming a bus."
 
 from __future__ import annotations
 
+import copy
 import http.client
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ import aiohttp
 import pytest
 
 from broadcast.commentators.server import CommentatorsServer
-from broadcast.commentators.view import moments, view
+from broadcast.commentators.view import fresh, moments, view
 from broadcast.game.adapter import replay
 from broadcast.obs.graphics import winprob as native
 from broadcast.overlay import OverlayServer
@@ -26,7 +28,9 @@ from broadcast.winprob.service import figures
 from engine.cards import format_counts
 from engine.listing import enumerate_beats
 from engine.winprob import evaluate, last_moment
+from engine.words import TITLE_NAMES_EN
 from tests.overlay.conftest import run_async
+from tests.textfit import limits, text_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "winprob"
@@ -44,17 +48,20 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             store.dispatch("game.play", {"line": line})
         if i % 4 and i != 40:
             continue
-        g = replay(store.state)
-        seat, tags = last_moment(g)
-        est = figures(evaluate(g, 20))
-        store.dispatch(
-            "winprob.estimate",
-            {"position": position_key(store.state), "estimate": est, "seat": seat, "tags": tags},
-        )
+        _estimate(store)
     try:
         yield store, rec
     finally:
         store.close()
+
+
+def _estimate(store: Any) -> None:
+    """The engine's 胜率 of the store's position (20 play-outs), as the studio's evaluator sends it."""
+    g = replay(store.state)
+    seat, tags = last_moment(g)
+    est = figures(evaluate(g, 20))
+    position = position_key(store.state)
+    store.dispatch("winprob.estimate", {"position": position, "estimate": est, "seat": seat, "tags": tags})
 
 
 def _get(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
@@ -77,7 +84,7 @@ def test_the_view_lists_the_beats_of_each_hand_and_the_largest_swings(played: An
         assert h is not None and s["hand"] == format_counts(h) and s["cards_left"] == sum(h)
         if top is not None and s["seat"] != top.seat and g.in_play(s["seat"]):
             assert s["beats"]["count"] == len(enumerate_beats(h, top.play))
-    hist = store.state["winprob"]["history"]
+    hist = store.state["winprob_history"]["history"]
     swings = moments(hist)
     deltas = [abs(m["delta"]) for m in swings]
     assert deltas == sorted(deltas, reverse=True) and len(swings) == min(5, len(hist) - 1)
@@ -107,9 +114,16 @@ def test_the_commentators_page_shows_the_hands_and_no_on_air_page_ever_does(
         assert _get(air.port, "/view.json?token=on-air-token")[0] == 404
         texts = [_get(air.port, "/state.json?token=on-air-token")[1]]
         texts += [_ws_texts(air.port, bus) for bus in ("program", "preview")]
+        digest = store.state["winprob_history"]["game"]
+        assert len(digest) == 32 and len(store.state["winprob_history"]["history"]) > 5
         for text in texts:
             assert text and not any(h in text for h in secrets)
-            assert "winprob" in text  # … while the 胜率 itself goes to the pages
+            # the 胜率 goes to the pages as the graphic needs it (the figures and their move), never the
+            # deal's digest (a hash of the hands) nor the history
+            doc = json.loads(text)
+            wp = (doc.get("state") or doc)["winprob"]
+            assert set(wp) == {"on", "current"} and wp["current"] == store.state["winprob"]["current"]
+            assert "winprob_history" not in text and digest not in text and '"history"' not in text
 
         ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
         page = ctx.new_page()
@@ -194,3 +208,81 @@ def test_the_studio_s_commentators_page_keeps_its_token_beside_the_database(tmp_
         assert fresh != token and token_file(db).read_text(encoding="ascii").strip() == fresh
     finally:
         store.close()
+
+
+CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+# every text drawn past its box or past the screen (the header is one line 1920 px wide)
+OVERFLOW = (
+    "() => [...document.querySelectorAll('.seat, .side, .wp-names span, #moments li, .s-beat, .s-expect')]"
+    ".filter(e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)"
+    ".map(e => e.className).concat(document.querySelector('header').scrollWidth > 1920 ? ['header'] : [])"
+)
+
+
+class _Still:
+    """A store that holds one state (the commentators' server reads ``state`` and subscribes)."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.state = state
+
+    def subscribe(self, listener: Any, name: str = "") -> Any:
+        return lambda: None
+
+
+def _at_maxima(state: dict[str, Any], alphabet: str) -> dict[str, Any]:
+    """``state`` with every team's and player's name at its declared maximum (the data a page shows)."""
+    st = copy.deepcopy(state)
+    lim = limits()
+    for i, team in enumerate(("odd", "even")):
+        name = text_of(lim[f"table.teams.{team}.name"], alphabet, i)
+        st["table"]["teams"][team].update(name=name, label=name[: lim[f"table.teams.{team}.label"]])
+    for seat in st["table"]["seats"]:
+        seat["name"] = text_of(lim["table.seats[].name"], alphabet, seat["seat"])
+    return st
+
+
+@pytest.mark.browser
+def test_the_commentators_page_in_english_is_english_throughout_and_both_fit_at_the_maxima(
+    played: Any, browser: Any
+) -> None:
+    """Chinese first, English complete and never mixed: ``?lang=en`` has no Chinese character but the
+    names (data), the engine's words included (titles, plays, statuses, moments); both languages fit
+    their boxes with every name at its maximum (full-width 汉字 and the widest Latin letters)."""
+    store, _ = played
+    if not fresh(store.state):  # the page's test above keyed a decision: its own figures first
+        _estimate(store)
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        for lang, alphabet in (("en", "latin"), ("en", "cjk"), ("zh", "cjk"), ("zh", "latin")):
+            state = _at_maxima(store.state, alphabet)
+            with CommentatorsServer(_Still(state), port=0) as desk:
+                page.goto(f"{desk.url()}&lang={lang}")
+                page.wait_for_selector(".seat[data-seat]", timeout=20000)  # the view rendered (no eval: CSP)
+                assert page.evaluate(OVERFLOW) == [], (lang, alphabet)
+                text = page.inner_text("body")
+                names = [t["name"] for t in state["table"]["teams"].values()]
+                names += [s["name"] for s in state["table"]["seats"]]
+                bare = text
+                for name in sorted(names, key=len, reverse=True):
+                    bare = bare.replace(name, "")
+                if lang == "en":
+                    assert not CJK.findall(bare), CJK.findall(bare)[:20]
+                    assert page.evaluate("document.documentElement.lang") == "en"
+                    wp = state["winprob"]["current"]
+                    expect = page.eval_on_selector_all(".s-expect", "els => els.map(e => e.textContent)")
+                    for line, e in zip(expect, wp["seats"], strict=True):
+                        title = TITLE_NAMES_EN[e["title"]]
+                        assert line.startswith(f"Expected: {title} ({native.pct(e['chance'])})"), line
+                    assert "Win probability (estimate)" in text and "Key moments" in text
+                    if alphabet == "latin":
+                        SHOTS.mkdir(parents=True, exist_ok=True)
+                        page.screenshot(path=str(SHOTS / "commentators-en.png"))
+                else:
+                    assert "胜率（估算）" in text and "走势关键" in text and "预计：" in text
+                    assert "Expected" not in text and "Win probability" not in text
+        assert errors == []
+    finally:
+        ctx.close()

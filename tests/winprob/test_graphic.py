@@ -207,7 +207,7 @@ def test_with_the_evaluator_running_every_figure_on_air_is_the_one_made_for_the_
             store.dispatch("graphic.clear", {"graphic": "winprob"})  # and off like any graphic
             wait_rendered(page, store.seq)
             page.wait_for_function("document.querySelector('.winprob.on') === null")
-        history = {h["moves"]: h for h in store.state["winprob"]["history"]}
+        history = {h["moves"]: h for h in store.state["winprob_history"]["history"]}
         figures = [(m, pct) for m, pct in seen if m]
         assert figures and figures[-1][0] == "10"
         for moves, pct in figures:  # each figure shown is the evaluator's for the move it names

@@ -88,12 +88,14 @@ def test_the_service_evaluates_every_new_position_out_of_the_store(tmp_path: Pat
             cur = wp["current"]
             assert 0.0 <= cur["odd"] + cur["even"] + cur["level"] <= 1.0001
             assert cur["odd_ci"][0] <= cur["odd"] <= cur["odd_ci"][1]
-            assert wp["history"][0]["moves"] == 0 and wp["history"][-1]["line"] == rec.moves[11]
-            assert [h["moves"] for h in wp["history"]] == sorted({h["moves"] for h in wp["history"]})
+            hist = store.state["winprob_history"]["history"]
+            assert hist[0]["moves"] == 0 and hist[-1]["line"] == rec.moves[11]
+            assert [h["moves"] for h in hist] == sorted({h["moves"] for h in hist})
             assert svc.errors == []
             store.dispatch("game.undo", {"reason": "录错了"})
             wp = _wait(store, 11)
-            assert max(h["moves"] for h in wp["history"]) == 11  # the point of the decision taken back went
+            hist = store.state["winprob_history"]["history"]
+            assert max(h["moves"] for h in hist) == 11  # the point of the decision taken back went
     finally:
         store.close()
 
@@ -112,10 +114,10 @@ def test_an_estimate_of_a_position_gone_is_refused_and_a_new_game_starts_afresh(
         assert exc.value.rule == "winprob"
         now = position_key(store.state)
         store.dispatch("winprob.estimate", {"position": now, "estimate": est, "tags": []})
-        assert [h["moves"] for h in store.state["winprob"]["history"]] == [0, 1]
+        assert [h["moves"] for h in store.state["winprob_history"]["history"]] == [0, 1]
         store.dispatch("game.new", {"leader": b.leader, "hands": b.hands})
         store.dispatch("winprob.estimate", {"position": position_key(store.state), "estimate": est})
-        assert [h["moves"] for h in store.state["winprob"]["history"]] == [0]
+        assert [h["moves"] for h in store.state["winprob_history"]["history"]] == [0]
         store.dispatch("winprob.on", {"on": False})
         assert job_of(store.state, 10) is None  # switched off: nothing is sent to the worker
     finally:
