@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Refresh the windows' translation catalogs from the code: ``scripts/i18n.py [--check]``.
 
-Runs ``pyside6-lupdate`` over ``broadcast/console`` into ``broadcast/i18n/console_en.ts`` and over
-``broadcast/producer`` into ``broadcast/i18n/producer_en.ts`` (existing translations kept; new source
-strings marked unfinished for Qt Linguist) and compiles the ``.qm``.
+Runs ``pyside6-lupdate`` over ``broadcast/console`` and the shared Qt kit ``broadcast/qt`` into
+``broadcast/i18n/console_en.ts`` and over ``broadcast/producer`` into ``broadcast/i18n/producer_en.ts``
+(existing translations kept; new source strings marked unfinished for Qt Linguist) and compiles the
+``.qm``. Both windows install every catalog, so the kit's strings are translated in either.
 ``--check`` changes nothing and exits 1 if a string of the code has no translation in the catalog.
 """
 
@@ -17,16 +18,15 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# catalog → the package whose strings it translates
+# catalog → the packages whose strings it translates
 CATALOGS = {
-    ROOT / "broadcast" / "i18n" / "console_en.ts": "console",
-    ROOT / "broadcast" / "i18n" / "producer_en.ts": "producer",
+    ROOT / "broadcast" / "i18n" / "console_en.ts": ("console", "qt"),
+    ROOT / "broadcast" / "i18n" / "producer_en.ts": ("producer",),
 }
 
 
-def sources(package: str) -> list[str]:
-    base = ROOT / "broadcast" / package
-    return [str(p) for p in sorted(base.rglob("*.py"))]
+def sources(packages: tuple[str, ...]) -> list[str]:
+    return [str(p) for package in packages for p in sorted((ROOT / "broadcast" / package).rglob("*.py"))]
 
 
 def tool(name: str) -> str:

@@ -1,7 +1,7 @@
 """``python -m broadcast console [--db FILE]``: the operator console on the project database.
 
 The studio around it (demo season on first use, sponsor placements, the as-run recorder, the overlay
-server, the OBS bridge) is started exactly as ``run`` starts it (:class:`broadcast.app.Studio`); the
+server, the OBS bridge) is started exactly as ``run`` starts it (:class:`broadcast.runtime.Studio`); the
 console is one more view of the same store. Without a display it says so in one line and exits 2
 (``QT_QPA_PLATFORM=offscreen`` runs it without one, for tests and automation).
 
@@ -14,22 +14,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import sqlite3
 import sys
 import threading
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Signal
 
-from broadcast.core.db import resolve as resolve_db
-
-ROOT = Path(__file__).resolve().parents[2]
+from broadcast.qt.display import has_display
+from broadcast.runtime import Studio, add_studio_arguments
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    from broadcast.app import add_studio_arguments
-
     add_studio_arguments(parser)
     parser.add_argument("--lang", choices=("zh_CN", "en"), default=None, help="界面语言 / UI language")
     parser.add_argument("--settings", default=None, help="界面设置文件 (INI) / window layout file")
@@ -40,27 +35,6 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--type-from", default=None, help="从文件逐行输入（- = 标准输入）/ type lines from a file"
     )
-
-
-def has_display() -> bool:
-    if os.environ.get("QT_QPA_PLATFORM", "").startswith(("offscreen", "minimal", "vnc")):
-        return True
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-
-
-def journal_length(db: Path) -> int:
-    """Actions already in the database's journal (what a start recovers), without opening the store."""
-    if not db.exists():
-        return 0
-    try:
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-        try:
-            row = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM journal").fetchone()
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return 0
-    return int(row[0])
 
 
 def settings_at(path: str | None) -> QSettings:
@@ -86,10 +60,10 @@ def build(
     (close it before the store), ``window.onair`` the docks."""
     from PySide6.QtWidgets import QApplication
 
-    from broadcast.console import i18n, theme
-    from broadcast.console.bridge import StoreBridge
     from broadcast.console.controller import Console
     from broadcast.console.window import MainWindow
+    from broadcast.qt import i18n, theme
+    from broadcast.qt.bridge import StoreBridge
 
     app = QApplication.instance()
     assert isinstance(app, QApplication), "a QApplication must exist"
@@ -118,19 +92,9 @@ def build(
 def _producer_menu(window: Any) -> None:
     """制片(&P) → the producer's workspace (:mod:`broadcast.producer`) as a window of the console, on the
     same database."""
-    from PySide6.QtCore import QT_TRANSLATE_NOOP
-
     from broadcast.producer.app import open_from_console
 
-    window.hotkeys.add(
-        "producer.open",
-        QT_TRANSLATE_NOOP("MainWindow", "制片工作台（赞助、合同、选手、赛季播出）…"),
-        "Ctrl+Shift+P",
-        lambda: open_from_console(window),
-        group=QT_TRANSLATE_NOOP("MainWindow", "制片 Producer"),
-        menu=window.menu("producer", QT_TRANSLATE_NOOP("MainWindow", "制片(&P)")),
-        context="MainWindow",
-    )
+    window.hotkeys.bind("producer.open", lambda: open_from_console(window))
 
 
 class _Typist(QObject):
@@ -187,15 +151,11 @@ def main(args: argparse.Namespace) -> int:
         os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--no-sandbox")
     from PySide6.QtWidgets import QApplication
 
-    from broadcast.console.docks.monitors import prepare
+    from broadcast.qt.monitor import prepare
     from broadcast.sponsors.cuerunner import CueRunner
 
     prepare()  # Qt WebEngine, before the QApplication
 
-    from broadcast.app import Studio
-
-    db = resolve_db(args.db).resolve()
-    recovered = journal_length(db)
     studio_args = argparse.Namespace(**vars(args))
     studio = Studio(studio_args)
     app = QApplication.instance() or QApplication([sys.argv[0]])
@@ -211,7 +171,7 @@ def main(args: argparse.Namespace) -> int:
         window = build(
             studio.store,
             settings_at(args.settings),
-            recovered=recovered,
+            recovered=studio.recovered,
             lang=args.lang,
             studio=studio,
             runner=runner,

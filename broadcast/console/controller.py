@@ -12,19 +12,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 
-from broadcast.console.bridge import StoreBridge
 from broadcast.console.completion import Completer, Suggestion, Verdict
 from broadcast.console.entry import Entry, read
 from broadcast.console.mirror import GameMirror
+from broadcast.qt.bridge import StoreBridge
+from broadcast.qt.i18n import tr
 
 Callback = Callable[[Any], None]
-
-
-def tr(text: str) -> str:
-    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
-    return QCoreApplication.translate("", text)
 
 
 def verdict_of(exc: Any, rule: str = "?") -> Verdict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
@@ -25,16 +25,13 @@ from PySide6.QtWidgets import (
 
 from broadcast.console.completion import Completer
 from broadcast.console.entry import read
+from broadcast.qt.i18n import tr
+from engine.cards import SYMBOLS, TOTALS
 
 UNDO_REASONS = ("录入错误", "裁判改判", "选手收回（裁判允许）")
 CORRECT_REASONS = ("录入错误", "裁判改判", "漏录", "多录")
 PENALTY_REASONS = ("大声喧哗", "偷看牌", "发暗语", "发肢体暗号", "违背够级规则")
-PACK = {r: 16 for r in "3456789TJQKA2"} | {"B": 4, "R": 4}
-
-
-def tr(text: str) -> str:
-    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
-    return QCoreApplication.translate("", text)
+PACK = dict(zip(SYMBOLS, TOTALS, strict=True))  # the pack of four decks (G2.1)
 
 
 class _Base(QDialog):

@@ -7,9 +7,9 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from broadcast.console import theme
 from broadcast.console.completion import Suggestion
 from broadcast.console.mirror import MoveInfo
+from broadcast.qt import theme
 
 Index = QModelIndex | QPersistentModelIndex
 NO_INDEX = QModelIndex()

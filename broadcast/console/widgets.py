@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from broadcast.console import theme
 from broadcast.console.controller import Console
 from broadcast.console.hotkeys import HotkeyRegistry
 from broadcast.console.models import CompletionModel, RecordModel
+from broadcast.qt import theme
 
 OPP = {1: 4, 2: 5, 3: 6, 4: 1, 5: 2, 6: 3}
 # where each seat sits on screen (row, column of a 4×3 grid): counterclockwise from seat 1 at the

@@ -14,17 +14,16 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSet
 from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QScrollArea, QWidget
 
-from broadcast.console import dialogs, i18n
+from broadcast.console import dialogs
 from broadcast.console.controller import Console, verdict_of
 from broadcast.console.hotkeys import HelpSheet, HotkeyRegistry
+from broadcast.console.keys import MENUS
+from broadcast.console.keysdialog import KeysDialog
 from broadcast.console.widgets import EntryPanel, TablePanel
+from broadcast.qt import i18n
+from broadcast.qt.i18n import tr
 
 LAYOUT_VERSION = 1
-
-
-def tr(text: str) -> str:
-    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
-    return QCoreApplication.translate("", text)
 
 
 def small_screen() -> bool:
@@ -47,19 +46,15 @@ class MainWindow(QMainWindow):
         # window for every animation step each time a dock's contents change size — after every
         # decision — and that painting competes with the on-air path for the interpreter
         self.setAnimated(False)
-        self.hotkeys = HotkeyRegistry(self)
+        self.hotkeys = HotkeyRegistry(self, settings)
         self._menus: dict[str, tuple[QMenu, str]] = {}
         self._docks: dict[str, tuple[QDockWidget, str, str]] = {}
         self._retranslators: list[Callable[[], None]] = []
         self.dialog: Any = None  # the dialog opened last (tests and automation find it here)
         self.compact = False  # the laptop layout (compact_layout)
-        for key, title in (
-            ("match", QT_TRANSLATE_NOOP("MainWindow", "比赛(&M)")),
-            ("edit", QT_TRANSLATE_NOOP("MainWindow", "编辑(&E)")),
-            ("view", QT_TRANSLATE_NOOP("MainWindow", "视图(&V)")),
-            ("help", QT_TRANSLATE_NOOP("MainWindow", "帮助(&H)")),
-        ):
-            self.menu(key, title)
+        for key in ("match", "edit", "view", "help"):
+            self.menu(key)
+        self._docks_end = self.menu("view").addSeparator()  # the docks' toggles go above it
         self.panel = EntryPanel(console, self.hotkeys)
         self.setCentralWidget(self.panel)
         self.table = TablePanel(console)
@@ -71,18 +66,20 @@ class MainWindow(QMainWindow):
         )
         self.journal_label = QLabel()
         self.statusBar().addPermanentWidget(self.journal_label)
-        self._add_core_hotkeys()
+        self._bind_core_keys()
+        self.hotkeys.changed.connect(lambda _id: self.retranslate())
         console.stateChanged.connect(self._refresh_title)
         console.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self._refresh_title()
         self.panel.entry.setFocus()
 
     # -- extension points ----------------------------------------------------------------------------
-    def menu(self, key: str, title: str = "", context: str = "MainWindow") -> QMenu:
-        """The menu ``key`` (created with the source title ``title`` on first use)."""
+    def menu(self, key: str) -> QMenu:
+        """The menu ``key`` of the key table (:data:`broadcast.console.keys.MENUS`), made on first use."""
         if key not in self._menus:
-            m = self.menuBar().addMenu(QCoreApplication.translate(context, title or key))
-            self._menus[key] = (m, title or key)
+            title = MENUS[key]
+            m = self.menuBar().addMenu(QCoreApplication.translate("MainWindow", title))
+            self._menus[key] = (m, title)
         return self._menus[key][0]
 
     def add_dock(
@@ -105,7 +102,7 @@ class MainWindow(QMainWindow):
             | QDockWidget.DockWidgetFeature.DockWidgetClosable
         )
         self.addDockWidget(area, dock)
-        self.menu("view").addAction(dock.toggleViewAction())
+        self.menu("view").insertAction(self._docks_end, dock.toggleViewAction())
         self._docks[key] = (dock, title, context)
         return dock
 
@@ -180,158 +177,32 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     # -- keys ------------------------------------------------------------------------------------------
-    def _add_core_hotkeys(self) -> None:
-        hk = self.hotkeys
-        match, edit, view, help_ = self.menu("match"), self.menu("edit"), self.menu("view"), self.menu("help")
-        g_match = QT_TRANSLATE_NOOP("MainWindow", "比赛 Match")
-        g_edit = QT_TRANSLATE_NOOP("MainWindow", "编辑 Edit")
-        g_view = QT_TRANSLATE_NOOP("MainWindow", "视图 View")
-        ctx = "MainWindow"
-        for id_, text, keys, slot, group, menu in (
-            (
-                "match.new",
-                QT_TRANSLATE_NOOP("MainWindow", "新比赛（从赛季选队、排座）"),
-                "Ctrl+N",
-                self.new_match,
-                g_match,
-                match,
-            ),
-            (
-                "match.hands",
-                QT_TRANSLATE_NOOP("MainWindow", "录入手牌（发牌时）"),
-                "Ctrl+H",
-                self.enter_hands,
-                g_match,
-                match,
-            ),
-            (
-                "match.penalty",
-                QT_TRANSLATE_NOOP("MainWindow", "裁判罚分 −2（写明原因）"),
-                "Ctrl+P",
-                self.penalty,
-                g_match,
-                match,
-            ),
-            (
-                "match.save",
-                QT_TRANSLATE_NOOP("MainWindow", "存入赛季（本局 / 比赛结果）"),
-                "Ctrl+S",
-                self.save,
-                g_match,
-                match,
-            ),
-            (
-                "match.late",
-                QT_TRANSLATE_NOOP("MainWindow", "选手迟到"),
-                "Ctrl+Shift+L",
-                self.late,
-                g_match,
-                match,
-            ),
-            (
-                "match.forfeit",
-                QT_TRANSLATE_NOOP("MainWindow", "弃权"),
-                "Ctrl+Shift+F",
-                self.forfeit,
-                g_match,
-                match,
-            ),
-            (
-                "match.lots",
-                QT_TRANSLATE_NOOP("MainWindow", "抽签（加赛后仍平）"),
-                "Ctrl+Shift+D",
-                self.console.draw_lots,
-                g_match,
-                match,
-            ),
-            (
-                "edit.undo",
-                QT_TRANSLATE_NOOP("MainWindow", "撤销上一步（写明原因）"),
-                "Ctrl+Z",
-                self.undo,
-                g_edit,
-                edit,
-            ),
-            (
-                "edit.redo",
-                QT_TRANSLATE_NOOP("MainWindow", "重做撤销的一步"),
-                ("Ctrl+Shift+Z", "Ctrl+Y"),
-                self.redo,
-                g_edit,
-                edit,
-            ),
-            (
-                "edit.correct",
-                QT_TRANSLATE_NOOP("MainWindow", "更正所选的一步"),
-                "Ctrl+E",
-                lambda: self.correct("correct"),
-                g_edit,
-                edit,
-            ),
-            (
-                "edit.insert",
-                QT_TRANSLATE_NOOP("MainWindow", "在所选的一步前插入漏录的一步"),
-                "Ctrl+I",
-                lambda: self.correct("insert"),
-                g_edit,
-                edit,
-            ),
-            (
-                "edit.delete",
-                QT_TRANSLATE_NOOP("MainWindow", "删除所选的一步（多录）"),
-                "Ctrl+D",
-                lambda: self.correct("delete"),
-                g_edit,
-                edit,
-            ),
-            (
-                "edit.history",
-                QT_TRANSLATE_NOOP("MainWindow", "更正记录"),
-                "Ctrl+Shift+H",
-                self.history,
-                g_edit,
-                edit,
-            ),
-            (
-                "record.up",
-                QT_TRANSLATE_NOOP("MainWindow", "牌谱中选上一步"),
-                "Alt+Up",
-                lambda: self.select_move(-1),
-                g_edit,
-                None,
-            ),
-            (
-                "record.down",
-                QT_TRANSLATE_NOOP("MainWindow", "牌谱中选下一步"),
-                "Alt+Down",
-                lambda: self.select_move(1),
-                g_edit,
-                None,
-            ),
-            (
-                "view.entry",
-                QT_TRANSLATE_NOOP("MainWindow", "回到输入行"),
-                "Ctrl+L",
-                self.panel.entry.setFocus,
-                g_view,
-                None,
-            ),
+    def _bind_core_keys(self) -> None:
+        """The window's own operations, bound by id to the key table (:mod:`broadcast.console.keys`)."""
+        for id_, slot in (
+            ("match.new", self.new_match),
+            ("match.hands", self.enter_hands),
+            ("match.penalty", self.penalty),
+            ("match.save", self.save),
+            ("match.late", self.late),
+            ("match.forfeit", self.forfeit),
+            ("match.lots", self.console.draw_lots),
+            ("edit.undo", self.undo),
+            ("edit.redo", self.redo),
+            ("edit.correct", lambda: self.correct("correct")),
+            ("edit.insert", lambda: self.correct("insert")),
+            ("edit.delete", lambda: self.correct("delete")),
+            ("edit.history", self.history),
+            ("record.up", lambda: self.select_move(-1)),
+            ("record.down", lambda: self.select_move(1)),
+            ("view.entry", self.panel.entry.setFocus),
+            ("view.lang_zh", lambda: self.set_language("zh_CN")),
+            ("view.lang_en", lambda: self.set_language("en")),
+            ("view.reset_layout", self.reset_layout),
+            ("view.keys", self.edit_keys),
+            ("help.keys", self.show_help),
         ):
-            hk.add(id_, text, keys, slot, group=group, menu=menu, context=ctx)
-        view.addSeparator()
-        for lang, label in (("zh_CN", "中文界面 Chinese UI"), ("en", "English UI 英文界面")):
-            action = view.addAction(label)
-            action.triggered.connect(lambda _c=False, lang=lang: self.set_language(lang))
-        view.addAction(tr("恢复默认布局")).triggered.connect(self.reset_layout)
-        hk.add(
-            "help.keys",
-            QT_TRANSLATE_NOOP("MainWindow", "快捷键一览"),
-            "F1",
-            self.show_help,
-            group=QT_TRANSLATE_NOOP("MainWindow", "帮助 Help"),
-            menu=help_,
-            context=ctx,
-        )
+            self.hotkeys.bind(id_, slot)
 
     def focus_entry(self) -> None:
         """Back to the entry line (after a dialog): the window active again, so its keys work."""
@@ -343,6 +214,12 @@ class MainWindow(QMainWindow):
         sheet.show()
         self.dialog = sheet
         return sheet
+
+    def edit_keys(self) -> KeysDialog:
+        """View ▸ 快捷键设置…: the operator's own keys (kept in the settings; clashes refused)."""
+        d = KeysDialog(self.hotkeys, self)
+        self._open(d, lambda: None)
+        return d
 
     # -- operations (each asks the store through the controller) ------------------------------------------
     def _open(self, dialog: Any, on_accept: Callable[[], None]) -> Any:

@@ -4,788 +4,788 @@
 <context>
     <name></name>
     <message>
-        <location filename="../console/controller.py" line="96"/>
+        <location filename="../console/controller.py" line="92"/>
         <source>轮到 {seat}号 {name}</source>
         <translation>Seat&#xa0;{seat} {name} to&#xa0;act</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="99"/>
+        <location filename="../console/controller.py" line="95"/>
         <source>第{n}局结束：回车存入赛季（Ctrl+S）</source>
         <translation>Game {n} over: Enter saves it to the season (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="101"/>
+        <location filename="../console/controller.py" line="97"/>
         <source>比赛已结束并存入赛季 · Ctrl+N 新比赛</source>
         <translation>Match over and saved to the season · Ctrl+N new match</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="103"/>
+        <location filename="../console/controller.py" line="99"/>
         <source>加赛后总分仍相同：回车抽签（种子记录在案，G11.2）</source>
         <translation>Still tied after the extra game: Enter draws lots (seed recorded, G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="107"/>
+        <location filename="../console/controller.py" line="103"/>
         <source>本场胜者：{who}。回车结束比赛并存入赛季</source>
         <translation>Winner: {who}. Enter finishes the match and saves it to the season</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="108"/>
+        <location filename="../console/controller.py" line="104"/>
         <source>本场胜者：{who} · Ctrl+N 新比赛</source>
         <translation>Winner: {who} · Ctrl+N new match</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="110"/>
+        <location filename="../console/controller.py" line="106"/>
         <source>（加赛，G11.2）</source>
         <translation> (extra game, G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="112"/>
+        <location filename="../console/controller.py" line="108"/>
         <source>第{n}局结束 · 下一局{extra}：输入上班座位 1–6，回车</source>
         <translation>Game {n} over · next game{extra}: type the first leader&apos;s seat 1–6, Enter</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="114"/>
+        <location filename="../console/controller.py" line="110"/>
         <source>开局：输入上班座位 1–6（第一个亮出同花色一对3的人，G12.1），回车</source>
         <translation>New game: type the first leader&apos;s seat 1–6 (who first shows a same-suit pair of 3s, G12.1), Enter</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="175"/>
+        <location filename="../console/controller.py" line="171"/>
         <source>看不懂“{ch}”：牌用 3–9 T J Q K A 2 B R，过 p，让 y</source>
         <translation>Cannot read “{ch}”: cards are 3–9 T J Q K A 2 B R, pass p, yield y</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="179"/>
+        <location filename="../console/controller.py" line="175"/>
         <source>请输入一手牌、过 (p) 或让 (y)</source>
         <translation>Type a play, pass (p) or yield (y)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="190"/>
+        <location filename="../console/controller.py" line="186"/>
         <source>上班座位应为 1–6</source>
         <translation>The first leader&apos;s seat is 1–6</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="231"/>
+        <location filename="../console/controller.py" line="241"/>
         <source>第{n}局已存入赛季，英雄榜已更新</source>
         <translation>Game {n} saved to the season; leaderboard updated</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="238"/>
+        <location filename="../console/controller.py" line="248"/>
         <source>比赛结果已存入赛季，英雄榜已更新</source>
         <translation>Match result saved to the season; leaderboard updated</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="245"/>
+        <location filename="../console/controller.py" line="255"/>
         <source>抽签（种子 {seed}）</source>
         <translation>Lots drawn (seed {seed})</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="95"/>
-        <location filename="../console/dialogs.py" line="126"/>
-        <location filename="../console/dialogs.py" line="176"/>
-        <location filename="../console/dialogs.py" line="194"/>
+        <location filename="../console/dialogs.py" line="92"/>
+        <location filename="../console/dialogs.py" line="123"/>
+        <location filename="../console/dialogs.py" line="173"/>
+        <location filename="../console/dialogs.py" line="191"/>
         <source>原因</source>
         <translation>Reason</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="99"/>
-        <location filename="../console/dialogs.py" line="151"/>
-        <location filename="../console/dialogs.py" line="180"/>
-        <location filename="../console/dialogs.py" line="197"/>
+        <location filename="../console/dialogs.py" line="96"/>
+        <location filename="../console/dialogs.py" line="148"/>
+        <location filename="../console/dialogs.py" line="177"/>
+        <location filename="../console/dialogs.py" line="194"/>
         <source>请写明原因</source>
         <translation>Give the reason</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="112"/>
+        <location filename="../console/dialogs.py" line="109"/>
         <source>更正第{n}步</source>
         <translation>Correct move {n}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="112"/>
+        <location filename="../console/dialogs.py" line="109"/>
         <source>删除第{n}步</source>
         <translation>Delete move {n}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="112"/>
+        <location filename="../console/dialogs.py" line="109"/>
         <source>在第{n}步前插入</source>
         <translation>Insert before move {n}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="116"/>
+        <location filename="../console/dialogs.py" line="113"/>
         <source>原来：第{n}步 {line}</source>
         <translation>Was: move {n} {line}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="121"/>
+        <location filename="../console/dialogs.py" line="118"/>
         <source>应为</source>
         <translation>Should be</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="146"/>
+        <location filename="../console/dialogs.py" line="143"/>
         <source>请输入这一步（如 3 TTTTT、4 pass）</source>
         <translation>Type the move (e.g. 3 TTTTT, 4 pass)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="169"/>
+        <location filename="../console/dialogs.py" line="166"/>
         <source>裁判罚分（G11.2：每次扣{p}分）</source>
         <translation>Referee penalty (G11.2: −{p} points each)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="172"/>
+        <location filename="../console/dialogs.py" line="169"/>
         <source>单号 1·3·5</source>
         <translation>odd seats 1·3·5</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="172"/>
+        <location filename="../console/dialogs.py" line="169"/>
         <source>双号 2·4·6</source>
         <translation>even seats 2·4·6</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="174"/>
+        <location filename="../console/dialogs.py" line="171"/>
         <source>受罚队伍</source>
         <translation>Team penalised</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="188"/>
+        <location filename="../console/dialogs.py" line="185"/>
         <source>弃权（G11.2：对方胜）</source>
         <translation>Forfeit (G11.2: the other team wins)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="192"/>
+        <location filename="../console/dialogs.py" line="189"/>
         <source>弃权队伍</source>
         <translation>Team forfeiting</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="205"/>
+        <location filename="../console/dialogs.py" line="202"/>
         <source>选手迟到（超过5分钟按弃权，G11.2）</source>
         <translation>Player late (more than 5 minutes forfeits, G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="209"/>
+        <location filename="../console/dialogs.py" line="206"/>
         <source>座位</source>
         <translation>Seat</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="213"/>
+        <location filename="../console/dialogs.py" line="210"/>
         <source> 分钟</source>
         <translation> min</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="214"/>
+        <location filename="../console/dialogs.py" line="211"/>
         <source>迟到</source>
         <translation>Late by</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="216"/>
-        <location filename="../console/docks/cues.py" line="59"/>
+        <location filename="../console/dialogs.py" line="213"/>
+        <location filename="../console/docks/cues.py" line="57"/>
         <source>说明</source>
         <translation>Note</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="237"/>
+        <location filename="../console/dialogs.py" line="234"/>
         <source>录入手牌（发牌时）</source>
         <translation>Enter the hands (at the deal)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="246"/>
+        <location filename="../console/dialogs.py" line="243"/>
         <source>未知（只核对张数）</source>
         <translation>unknown (counts only)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="257"/>
+        <location filename="../console/dialogs.py" line="254"/>
         <source>牌：3–9 T(10) J Q K A 2 B(小王) R(大王)；留空 = 未知</source>
         <translation>Cards: 3–9 T(10) J Q K A 2 B(small joker) R(big joker); empty = unknown</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="274"/>
+        <location filename="../console/dialogs.py" line="271"/>
         <source>已录 {k} 手，合计 {n}/{m} 张</source>
         <translation>{k} hands entered, {n}/{m} cards</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="296"/>
+        <location filename="../console/dialogs.py" line="293"/>
         <source>{s}号：看不懂“{ch}”</source>
         <translation>Seat {s}: cannot read “{ch}”</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="299"/>
+        <location filename="../console/dialogs.py" line="296"/>
         <source>{s}号：{n}张，应为{m}张（G2.1）</source>
         <translation>Seat {s}: {n} cards, should be {m} (G2.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="305"/>
+        <location filename="../console/dialogs.py" line="302"/>
         <source>合计超过四副牌：{over}（每点16张，大小王各4张，G2.1）</source>
         <translation>More than the four-deck pack: {over} (16 of a rank, 4 of each joker, G2.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="333"/>
+        <location filename="../console/dialogs.py" line="330"/>
         <source>新比赛（从赛季）</source>
         <translation>New match (from the season)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="338"/>
+        <location filename="../console/dialogs.py" line="335"/>
         <source>赛季</source>
         <translation>Season</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="341"/>
+        <location filename="../console/dialogs.py" line="338"/>
         <source>期数</source>
         <translation>Episode</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="343"/>
+        <location filename="../console/dialogs.py" line="340"/>
         <source>如：积分赛、第一轮</source>
         <translation>e.g. league, round 1</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="344"/>
+        <location filename="../console/dialogs.py" line="341"/>
         <source>轮次</source>
         <translation>Round</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="347"/>
+        <location filename="../console/dialogs.py" line="344"/>
         <source>单号队（1·3·5）</source>
         <translation>Odd team (1·3·5)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="348"/>
+        <location filename="../console/dialogs.py" line="345"/>
         <source>双号队（2·4·6）</source>
         <translation>Even team (2·4·6)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="356"/>
+        <location filename="../console/dialogs.py" line="353"/>
         <source>{s}号座位</source>
         <translation>Seat {s}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="404"/>
+        <location filename="../console/dialogs.py" line="401"/>
         <source>请选择两支队伍</source>
         <translation>Pick two teams</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="406"/>
+        <location filename="../console/dialogs.py" line="403"/>
         <source>两支队伍不能相同（G1.2）</source>
         <translation>The two teams must differ (G1.2)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="410"/>
+        <location filename="../console/dialogs.py" line="407"/>
         <source>{seats}号座位：找不到这名选手</source>
         <translation>Seat {seats}: no such player</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="412"/>
+        <location filename="../console/dialogs.py" line="409"/>
         <source>同一选手不能坐两个座位（G1.1）</source>
         <translation>A player holds one seat (G1.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="432"/>
+        <location filename="../console/dialogs.py" line="434"/>
         <source>更正记录</source>
         <translation>Corrections</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="437"/>
+        <location filename="../console/dialogs.py" line="439"/>
         <source>撤销</source>
         <translation>Undo</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="438"/>
-        <location filename="../console/window.py" line="370"/>
+        <location filename="../console/dialogs.py" line="440"/>
+        <location filename="../console/window.py" line="251"/>
         <source>重做</source>
         <translation>Redo</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="439"/>
+        <location filename="../console/dialogs.py" line="441"/>
         <source>更正</source>
         <translation>Correct</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="440"/>
+        <location filename="../console/dialogs.py" line="442"/>
         <source>删除</source>
         <translation>Delete</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="441"/>
+        <location filename="../console/dialogs.py" line="443"/>
         <source>插入</source>
         <translation>Insert</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="442"/>
+        <location filename="../console/dialogs.py" line="444"/>
         <source>手牌</source>
         <translation>Hands</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="447"/>
+        <location filename="../console/dialogs.py" line="449"/>
         <source>座位 {s}</source>
         <translation>seats {s}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="449"/>
+        <location filename="../console/dialogs.py" line="451"/>
         <source>第{n}步</source>
         <translation>move {n}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="453"/>
+        <location filename="../console/dialogs.py" line="455"/>
         <source>（其后{n}步不再成立）</source>
         <translation> ({n} later moves no longer stand)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="54"/>
+        <location filename="../console/docks/cues.py" line="52"/>
         <source>提示</source>
         <translation>Cue</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="55"/>
+        <location filename="../console/docks/cues.py" line="53"/>
         <source>类别</source>
         <translation>Kind</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="56"/>
+        <location filename="../console/docks/cues.py" line="54"/>
         <source>开始</source>
         <translation>Start</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="57"/>
+        <location filename="../console/docks/cues.py" line="55"/>
         <source>时长/剩余</source>
         <translation>Length/left</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="58"/>
+        <location filename="../console/docks/cues.py" line="56"/>
         <source>赞助商</source>
         <translation>Sponsor</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="170"/>
+        <location filename="../console/docks/cues.py" line="162"/>
         <source>（接上条自动）</source>
         <translation> (follows automatically)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="179"/>
+        <location filename="../console/docks/cues.py" line="171"/>
         <source> 迟{s}秒</source>
         <translation> {s} s late</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="184"/>
+        <location filename="../console/docks/cues.py" line="176"/>
         <source>剩 {t}</source>
         <translation>{t} left</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="186"/>
+        <location filename="../console/docks/cues.py" line="178"/>
         <source>进行中 {t}</source>
         <translation>running {t}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="186"/>
+        <location filename="../console/docks/cues.py" line="178"/>
         <source>进行中</source>
         <translation>running</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="75"/>
+        <location filename="../console/docks/cues.py" line="72"/>
         <source>提前结束</source>
         <translation>cut short</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="76"/>
+        <location filename="../console/docks/cues.py" line="73"/>
         <source>清屏中断</source>
         <translation>stopped by panic</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="77"/>
+        <location filename="../console/docks/cues.py" line="74"/>
         <source>未播出</source>
         <translation>did not air</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="193"/>
+        <location filename="../console/docks/cues.py" line="185"/>
         <source>跳过</source>
         <translation>Skip</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="261"/>
+        <location filename="../console/docks/cues.py" line="253"/>
         <source>双击一条提示：设为下一条（不执行）</source>
         <translation>Double-click a cue: make it the next one (not run)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="286"/>
+        <location filename="../console/docks/cues.py" line="278"/>
         <source>节目流程已走完（或未载入）</source>
         <translation>Rundown done (or not loaded)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="321"/>
+        <location filename="../console/docks/cues.py" line="313"/>
         <source>节目流程 {ep}</source>
         <translation>Rundown {ep}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="324"/>
+        <location filename="../console/docks/cues.py" line="316"/>
         <source>进行中：{label}{left}</source>
         <translation>Running: {label}{left}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="326"/>
+        <location filename="../console/docks/cues.py" line="318"/>
         <source>下一条：{n}. {label}</source>
         <translation>Next: {n}. {label}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="328"/>
-        <location filename="../console/docks/cues.py" line="333"/>
+        <location filename="../console/docks/cues.py" line="320"/>
+        <location filename="../console/docks/cues.py" line="327"/>
         <source>已走完</source>
         <translation>done</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="330"/>
+        <location filename="../console/docks/cues.py" line="322"/>
         <source>未载入（需要赞助排期）</source>
         <translation>not loaded (needs the placements)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="333"/>
+        <location filename="../console/docks/cues.py" line="327"/>
         <source>GO  {a} / {b}</source>
         <translation>GO  {a} / {b}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="333"/>
+        <location filename="../console/docks/cues.py" line="325"/>
         <source>空格</source>
         <translation>Space</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="336"/>
+        <location filename="../console/docks/cues.py" line="329"/>
         <source>跳过 {k}</source>
         <translation>Skip {k}</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="102"/>
+        <location filename="../console/docks/graphics.py" line="64"/>
         <source>{name}：{key} 放到预览/撤下预览；{clear} 清除（节目和预览）</source>
         <translation>{name}: {key} to/from preview; {clear} clears it (program and preview)</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="158"/>
+        <location filename="../console/docks/graphics.py" line="125"/>
         <source>上</source>
         <translation>on</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="158"/>
+        <location filename="../console/docks/graphics.py" line="125"/>
         <source>下</source>
         <translation>off</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="267"/>
+        <location filename="../console/docks/graphics.py" line="234"/>
         <source>TAKE 将：{what}</source>
         <translation>TAKE will: {what}</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="269"/>
+        <location filename="../console/docks/graphics.py" line="236"/>
         <source>预览与节目相同 · 绿框=预览 PVW，红底=节目 PGM</source>
         <translation>Preview equals program · green frame = PVW, red = PGM</translation>
     </message>
     <message>
-        <location filename="../console/docks/monitors.py" line="86"/>
+        <location filename="../qt/monitor.py" line="81"/>
         <source>没有 Qt WebEngine / Qt WebEngine missing</source>
         <translation>Qt WebEngine missing</translation>
     </message>
     <message>
-        <location filename="../console/docks/monitors.py" line="161"/>
+        <location filename="../console/docks/monitors.py" line="70"/>
         <source>OBS 节目输出（每秒一张）</source>
         <translation>OBS program output (one a second)</translation>
     </message>
     <message>
-        <location filename="../console/docks/monitors.py" line="185"/>
+        <location filename="../console/docks/monitors.py" line="98"/>
         <source>OBS 未启用（--no-obs）</source>
         <translation>OBS disabled (--no-obs)</translation>
     </message>
     <message>
-        <location filename="../console/docks/monitors.py" line="191"/>
+        <location filename="../console/docks/monitors.py" line="104"/>
         <source>OBS 未连接：{why}</source>
         <translation>OBS not connected: {why}</translation>
     </message>
     <message>
-        <location filename="../console/docks/monitors.py" line="202"/>
+        <location filename="../console/docks/monitors.py" line="115"/>
         <source>OBS 截图失败：{why}</source>
         <translation>OBS screenshot failed: {why}</translation>
     </message>
     <message>
-        <location filename="../console/docks/monitors.py" line="229"/>
+        <location filename="../console/docks/monitors.py" line="143"/>
         <source>预览 PVW（页面）</source>
         <translation>Preview PVW (page)</translation>
     </message>
     <message>
-        <location filename="../console/docks/monitors.py" line="230"/>
+        <location filename="../console/docks/monitors.py" line="144"/>
         <source>节目 PGM（页面）</source>
         <translation>Program PGM (page)</translation>
     </message>
     <message>
-        <location filename="../console/docks/monitors.py" line="236"/>
+        <location filename="../console/docks/monitors.py" line="150"/>
+        <location filename="../console/docks/monitors.py" line="161"/>
         <source>图形服务器未运行：没有页面可看</source>
         <translation>Graphics server not running: no page to show</translation>
     </message>
     <message>
-        <location filename="../console/docks/onair.py" line="47"/>
+        <location filename="../console/docks/onair.py" line="56"/>
         <source>未执行：{zh} / {en}</source>
         <translation>Not done: {en}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="283"/>
+        <location filename="../console/docks/sponsors.py" line="272"/>
         <source>口播 Mentions（主持人说出名称时按）</source>
         <translation>Mentions (press when the host says the name)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="284"/>
+        <location filename="../console/docks/sponsors.py" line="273"/>
         <source>镜头 Shots（广告位出镜时按）</source>
         <translation>Shots (press when the placement is on camera)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="285"/>
+        <location filename="../console/docks/sponsors.py" line="274"/>
         <source>九宫格抽奖 Draw：选手选格 → 上节目揭晓 → 记入奖品</source>
         <translation>Nine-grid draw: contestant picks a cell → reveal on air → prize logged</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="286"/>
+        <location filename="../console/docks/sponsors.py" line="275"/>
         <source>选手</source>
         <translation>Contestant</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="287"/>
+        <location filename="../console/docks/sponsors.py" line="276"/>
         <source>收起揭晓</source>
         <translation>Hide the reveal</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="288"/>
+        <location filename="../console/docks/sponsors.py" line="277"/>
         <source>人名条 Lower third（到预览，再 TAKE）</source>
         <translation>Lower third (to preview, then TAKE)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="210"/>
+        <location filename="../console/docks/sponsors.py" line="195"/>
         <source>✕ 请先选择抽奖选手 / pick the contestant first</source>
         <translation>✕ pick the contestant first</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="229"/>
+        <location filename="../console/docks/sponsors.py" line="218"/>
         <source>主持人</source>
         <translation>Host</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="230"/>
+        <location filename="../console/docks/sponsors.py" line="219"/>
         <source>主持人姓名（人名条）/ host&apos;s name</source>
         <translation>Host&apos;s name (lower third)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="252"/>
+        <location filename="../console/docks/sponsors.py" line="241"/>
         <source>已撤销 {time} 的口播：{name}（报告不计）</source>
         <translation>Mention of {name} at {time} taken back (reports drop it)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="318"/>
+        <location filename="../console/docks/sponsors.py" line="309"/>
         <source>撤销口播 {key}（本期还没有）</source>
         <translation>Take back a mention {key} (none yet this episode)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="322"/>
+        <location filename="../console/docks/sponsors.py" line="314"/>
         <source>撤销最后一次口播：{name} {time}  {key}</source>
         <translation>Take back the last mention: {name} {time}  {key}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="340"/>
+        <location filename="../console/docks/sponsors.py" line="336"/>
         <source>主持人 {name}  {key}</source>
         <translation>Host {name}  {key}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="349"/>
+        <location filename="../console/docks/sponsors.py" line="346"/>
         <source>撤销 {name} 的最后一次口播（按错）</source>
         <translation>Take back {name}&apos;s last mention (keyed by mistake)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="366"/>
+        <location filename="../console/docks/sponsors.py" line="363"/>
         <source>{n}. {prize}：已被 {who} 抽走</source>
         <translation>{n}. {prize}: drawn by {who}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="449"/>
-        <location filename="../console/docks/sponsors.py" line="451"/>
-        <source>主持人姓名…</source>
-        <translation>Host&apos;s name…</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/status.py" line="86"/>
+        <location filename="../console/docks/status.py" line="82"/>
         <source>OBS 未启用</source>
         <translation>OBS off</translation>
     </message>
     <message>
-        <location filename="../console/docks/status.py" line="94"/>
+        <location filename="../console/docks/status.py" line="90"/>
         <source>OBS 已连接</source>
         <translation>OBS connected</translation>
     </message>
     <message>
-        <location filename="../console/docks/status.py" line="107"/>
+        <location filename="../console/docks/status.py" line="103"/>
         <source>图形页 {n} 个</source>
         <translation>{n} pages</translation>
     </message>
     <message>
-        <location filename="../console/docks/status.py" line="109"/>
+        <location filename="../console/docks/status.py" line="105"/>
         <source>图形服务器未运行</source>
         <translation>Graphics server not running</translation>
     </message>
     <message>
-        <location filename="../console/docks/status.py" line="115"/>
+        <location filename="../console/docks/status.py" line="111"/>
         <source>播出记录出错 {n} 次</source>
         <translation>As-run errors: {n}</translation>
     </message>
     <message>
-        <location filename="../console/docks/status.py" line="117"/>
+        <location filename="../console/docks/status.py" line="113"/>
         <source>播出记录中 {ep}</source>
         <translation>As-run recording {ep}</translation>
     </message>
     <message>
-        <location filename="../console/docks/status.py" line="119"/>
+        <location filename="../console/docks/status.py" line="115"/>
         <source>播出记录未启动</source>
         <translation>As-run not started</translation>
     </message>
     <message>
-        <location filename="../console/docks/status.py" line="123"/>
+        <location filename="../console/docks/status.py" line="119"/>
         <source>录制 {t}</source>
         <translation>Recording {t}</translation>
     </message>
     <message>
-        <location filename="../console/docks/status.py" line="125"/>
+        <location filename="../console/docks/status.py" line="121"/>
         <source>录制 未开始</source>
         <translation>Recording not started</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="321"/>
-        <source>恢复默认布局</source>
-        <translation>Reset the layout</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="355"/>
+        <location filename="../console/window.py" line="236"/>
         <source>本局还没有出牌，无法撤销</source>
         <translation>Nothing to undo in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="359"/>
+        <location filename="../console/window.py" line="240"/>
         <source>撤销第{n}步</source>
         <translation>Undo move {n}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="360"/>
+        <location filename="../console/window.py" line="241"/>
         <source>撤销：{line}</source>
         <translation>Undo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="368"/>
+        <location filename="../console/window.py" line="249"/>
         <source>没有可以重做的一步</source>
         <translation>Nothing to redo</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="370"/>
+        <location filename="../console/window.py" line="251"/>
         <source>重做：{line}</source>
         <translation>Redo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="396"/>
+        <location filename="../console/window.py" line="277"/>
         <source>本局还没有出牌</source>
         <translation>No move in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="413"/>
+        <location filename="../console/window.py" line="294"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="413"/>
+        <location filename="../console/window.py" line="294"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="434"/>
+        <location filename="../console/window.py" line="315"/>
         <source>先开局（输入上班座位）再录手牌</source>
         <translation>Start the game (type the first leader&apos;s seat) before entering hands</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="441"/>
+        <location filename="../console/window.py" line="322"/>
         <source>发牌</source>
         <translation>deal</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="452"/>
+        <location filename="../console/window.py" line="333"/>
         <source>这场比赛没有关联赛季（Ctrl+N 从赛季新建比赛）</source>
         <translation>This match is not linked to a season (Ctrl+N: new match from the season)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="454"/>
+        <location filename="../console/window.py" line="335"/>
         <source>没有要存的：本局还没结束，或已存入赛季</source>
         <translation>Nothing to save: the game is not over, or already saved</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="461"/>
+        <location filename="../console/window.py" line="342"/>
         <source>数据库里还没有赛季（season create）</source>
         <translation>No season in the database yet (season create)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="497"/>
+        <location filename="../console/window.py" line="378"/>
         <source>已从日志恢复 {n} 个操作：比赛已设好，尚未开局</source>
         <translation>Recovered {n} actions from the journal: the match is set up, no game started yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="499"/>
+        <location filename="../console/window.py" line="380"/>
         <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步</source>
         <translation>Recovered {n} actions from the journal: back at game {g}, move {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="515"/>
+        <location filename="../console/window.py" line="396"/>
         <source>第{n}局/共{m}局</source>
         <translation>Game {n} of {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="516"/>
+        <location filename="../console/window.py" line="397"/>
         <source>导播台</source>
         <translation>Operator console</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="517"/>
+        <location filename="../console/window.py" line="398"/>
         <source>日志 #{seq}</source>
         <translation>Journal #{seq}</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="155"/>
+        <source>“{key}”不是一个按键</source>
+        <translation>“{key}” is not one key</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="160"/>
+        <source>{key} 留给输入行（打字、选提示、清空）</source>
+        <translation>{key} belongs to the entry line (typing, picking, clearing)</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="164"/>
+        <source>{key} 会打进输入行：请加 Ctrl 或 Alt</source>
+        <translation>{key} would type into the entry line: add Ctrl or Alt</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="167"/>
+        <source>{key} 已是“{other}”的键</source>
+        <translation>{key} is already the key of “{other}”</translation>
+    </message>
+    <message>
+        <location filename="../console/hotkeys.py" line="169"/>
+        <source>同一个键写了两次</source>
+        <translation>the same key twice</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="275"/>
+        <source>（输入行为空时）</source>
+        <translation> (entry line empty)</translation>
     </message>
 </context>
 <context>
     <name>CueList</name>
     <message>
         <location filename="../console/docks/cues.py" line="48"/>
-        <source>节目流程 Cue list</source>
-        <translation>Cue list</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/cues.py" line="49"/>
         <source>节目流程 CUE LIST</source>
         <translation>CUE LIST</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/cues.py" line="362"/>
-        <source>GO：执行下一条提示</source>
-        <translation>GO: run the next cue</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/cues.py" line="371"/>
-        <source>GO（输入行为空时）</source>
-        <translation>GO (when the entry line is empty)</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/cues.py" line="380"/>
-        <source>跳过下一条提示</source>
-        <translation>Skip the next cue</translation>
     </message>
 </context>
 <context>
     <name>EntryPanel</name>
     <message>
-        <location filename="../console/widgets.py" line="563"/>
+        <location filename="../console/widgets.py" line="577"/>
         <source>座位</source>
         <translation>Seat</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="563"/>
+        <location filename="../console/widgets.py" line="577"/>
         <source>出牌</source>
         <translation>Move</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="563"/>
+        <location filename="../console/widgets.py" line="577"/>
         <source>说法</source>
         <translation>Words</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="575"/>
+        <location filename="../console/widgets.py" line="589"/>
         <source>更正后不再成立（请按实际重新录入）：{lines}
 第{n}步 {rule} {zh} / {en}</source>
         <translation>No longer standing after the correction (key them again as played): {lines}
@@ -795,291 +795,429 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>GraphicsDock</name>
     <message>
-        <location filename="../console/docks/graphics.py" line="35"/>
-        <source>图形 Graphics</source>
-        <translation>Graphics</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/graphics.py" line="36"/>
+        <location filename="../console/docks/graphics.py" line="34"/>
         <source>图形 GRAPHICS  PVW → TAKE → PGM</source>
         <translation>GRAPHICS  PVW → TAKE → PGM</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="39"/>
+        <location filename="../console/docks/graphics.py" line="36"/>
         <source>TAKE 上节目</source>
         <translation>TAKE to program</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="40"/>
+        <location filename="../console/docks/graphics.py" line="37"/>
         <source>CUT 立即切</source>
         <translation>CUT at once</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="41"/>
+        <location filename="../console/docks/graphics.py" line="38"/>
         <source>清屏 PANIC</source>
         <translation>PANIC clear all</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/graphics.py" line="279"/>
-        <source>TAKE：预览上节目</source>
-        <translation>TAKE: preview to program</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/graphics.py" line="288"/>
-        <source>CUT：预览立即上节目（无动画）</source>
-        <translation>CUT: preview to program at once (no animation)</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/graphics.py" line="297"/>
-        <source>紧急清屏：节目全部撤下</source>
-        <translation>Panic: take everything off program</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/graphics.py" line="308"/>
-        <source>{name}：放到预览 / 撤下预览</source>
-        <translation>{name}: to preview / off preview</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/graphics.py" line="320"/>
-        <source>{name}：清除（节目和预览）</source>
-        <translation>{name}: clear (program and preview)</translation>
     </message>
 </context>
 <context>
     <name>HelpSheet</name>
     <message>
-        <location filename="../console/hotkeys.py" line="164"/>
+        <location filename="../console/hotkeys.py" line="222"/>
         <source>快捷键 Keys</source>
         <translation>Keys</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="167"/>
+        <location filename="../console/hotkeys.py" line="225"/>
         <source>所有按键（输入行有焦点时也有效）</source>
         <translation>Every key (they work while the entry line has the focus)</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="172"/>
+        <location filename="../console/hotkeys.py" line="230"/>
         <source>按键</source>
         <translation>Key</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="172"/>
+        <location filename="../console/hotkeys.py" line="230"/>
         <source>操作</source>
         <translation>Operation</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="172"/>
+        <location filename="../console/hotkeys.py" line="230"/>
         <source>分组</source>
         <translation>Group</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="177"/>
+        <location filename="../console/hotkeys.py" line="235"/>
         <source>输入行</source>
         <translation>Entry line</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="184"/>
+        <location filename="../console/hotkeys.py" line="243"/>
         <source>（输入行为空时）</source>
         <translation> (entry line empty)</translation>
     </message>
 </context>
 <context>
-    <name>Hotkeys</name>
+    <name>Keys</name>
     <message>
-        <location filename="../console/hotkeys.py" line="71"/>
+        <location filename="../console/keys.py" line="42"/>
+        <source>比赛 Match</source>
+        <translation>Match</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="43"/>
+        <source>编辑 Edit</source>
+        <translation>Edit</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="44"/>
+        <source>视图 View</source>
+        <translation>View</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="45"/>
+        <source>帮助 Help</source>
+        <translation>Help</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="46"/>
+        <source>图形 Graphics</source>
+        <translation>Graphics</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="47"/>
+        <source>节目流程 Cue list</source>
+        <translation>Cue list</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="48"/>
+        <source>赞助 Sponsors</source>
+        <translation>Sponsors</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="49"/>
+        <source>制片 Producer</source>
+        <translation>Producer</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="73"/>
+        <source>新比赛（从赛季选队、排座）</source>
+        <translation>New match (teams and seats from the season)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="75"/>
+        <source>录入手牌（发牌时）</source>
+        <translation>Enter the hands (at the deal)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="77"/>
+        <source>裁判罚分 −2（写明原因）</source>
+        <translation>Referee penalty −2 (with the reason)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="80"/>
+        <source>存入赛季（本局 / 比赛结果）</source>
+        <translation>Save to the season (this game / the match result)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="82"/>
+        <source>选手迟到</source>
+        <translation>Player late</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="83"/>
+        <source>弃权</source>
+        <translation>Forfeit</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="85"/>
+        <source>抽签（加赛后仍平）</source>
+        <translation>Draw lots (tied after the extra game)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="87"/>
+        <source>撤销上一步（写明原因）</source>
+        <translation>Undo the last move (with the reason)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="89"/>
+        <source>重做撤销的一步</source>
+        <translation>Redo the undone move</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="91"/>
+        <source>更正所选的一步</source>
+        <translation>Correct the selected move</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="93"/>
+        <source>在所选的一步前插入漏录的一步</source>
+        <translation>Insert a forgotten move before the selected one</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="95"/>
+        <source>删除所选的一步（多录）</source>
+        <translation>Delete the selected move (keyed by mistake)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="96"/>
+        <source>更正记录</source>
+        <translation>Corrections</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="97"/>
+        <source>牌谱中选上一步</source>
+        <translation>Select the previous move in the record</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="98"/>
+        <source>牌谱中选下一步</source>
+        <translation>Select the next move in the record</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="99"/>
+        <source>回到输入行</source>
+        <translation>Back to the entry line</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="100"/>
+        <source>中文界面 Chinese UI</source>
+        <translation>中文界面 Chinese UI</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="101"/>
+        <source>English UI 英文界面</source>
+        <translation>English UI 英文界面</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="102"/>
+        <source>恢复默认布局</source>
+        <translation>Reset layout</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="103"/>
+        <source>快捷键设置…</source>
+        <translation>Keyboard shortcuts…</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="104"/>
+        <source>快捷键一览</source>
+        <translation>All keys</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="108"/>
+        <source>制片工作台（赞助、合同、选手、赛季播出）…</source>
+        <translation>Producer&apos;s workspace (sponsors, contracts, players, season delivery)…</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="142"/>
+        <source>TAKE：预览上节目</source>
+        <translation>TAKE: preview to program</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="146"/>
+        <source>CUT：预览立即上节目（无动画）</source>
+        <translation>CUT: preview to program at once (no animation)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="153"/>
+        <source>紧急清屏：节目全部撤下</source>
+        <translation>Panic: take everything off program</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="163"/>
+        <source>{name}：放到预览 / 撤下预览</source>
+        <translation>{name}: to preview / off preview</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="172"/>
+        <source>{name}：清除（节目和预览）</source>
+        <translation>{name}: clear (program and preview)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="181"/>
+        <source>GO：执行下一条提示</source>
+        <translation>GO: run the next cue</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="185"/>
+        <source>GO（输入行为空时）</source>
+        <translation>GO (when the entry line is empty)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="189"/>
+        <source>跳过下一条提示</source>
+        <translation>Skip the next cue</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="201"/>
+        <source>口播 +1：赞助商面板上第 {n} 个</source>
+        <translation>Mention +1: sponsor {n} on the panel</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="208"/>
+        <source>撤销本期最后一次口播（按错；报告不计）</source>
+        <translation>Take back the episode&apos;s last mention (keyed by mistake; reports drop it)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="216"/>
+        <source>{place}镜头 +1（广告位出镜）</source>
+        <translation>{place} shot +1 (placement on screen)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="225"/>
+        <source>人名条：{seat}号位选手（到预览）</source>
+        <translation>Lower third: the player in seat {seat} (to preview)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="233"/>
+        <source>人名条：主持人（到预览）</source>
+        <translation>Lower third: the host (to preview)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="237"/>
+        <source>主持人姓名…</source>
+        <translation>Host&apos;s name…</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="245"/>
         <source>记录所打的一手（或所选的提示）</source>
         <translation>Record what was typed (or the picked suggestion)</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="72"/>
+        <location filename="../console/keys.py" line="246"/>
         <source>在提示列表中选择</source>
         <translation>Pick in the suggestion list</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="73"/>
+        <location filename="../console/keys.py" line="247"/>
         <source>把所选提示填入输入行</source>
         <translation>Put the picked suggestion into the entry line</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="74"/>
+        <location filename="../console/keys.py" line="248"/>
         <source>清空输入行</source>
         <translation>Clear the entry line</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="75"/>
+        <location filename="../console/keys.py" line="249"/>
         <source>过牌 pass（再按回车）</source>
         <translation>Pass (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="76"/>
+        <location filename="../console/keys.py" line="250"/>
         <source>让牌 yield（再按回车）</source>
         <translation>Yield (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="77"/>
+        <location filename="../console/keys.py" line="251"/>
         <source>指明座位：烧牌或其他不在轮次的出牌</source>
         <translation>Name the seat: a burn or any other out-of-turn play</translation>
     </message>
 </context>
 <context>
+    <name>KeysDialog</name>
+    <message>
+        <location filename="../console/keysdialog.py" line="58"/>
+        <source>快捷键设置</source>
+        <translation>Keyboard shortcuts</translation>
+    </message>
+    <message>
+        <location filename="../console/keysdialog.py" line="61"/>
+        <source>选一行按回车，再按新的键；Esc 取消。改动立即生效并保存。</source>
+        <translation>Pick a row and press Enter, then the new key; Esc cancels. Changes apply at once and are saved.</translation>
+    </message>
+    <message>
+        <location filename="../console/keysdialog.py" line="66"/>
+        <source>分组</source>
+        <translation>Group</translation>
+    </message>
+    <message>
+        <location filename="../console/keysdialog.py" line="66"/>
+        <source>操作</source>
+        <translation>Does</translation>
+    </message>
+    <message>
+        <location filename="../console/keysdialog.py" line="66"/>
+        <source>按键</source>
+        <translation>Key</translation>
+    </message>
+    <message>
+        <location filename="../console/keysdialog.py" line="80"/>
+        <source>更改…</source>
+        <translation>Change…</translation>
+    </message>
+    <message>
+        <location filename="../console/keysdialog.py" line="81"/>
+        <source>无按键</source>
+        <translation>No key</translation>
+    </message>
+    <message>
+        <location filename="../console/keysdialog.py" line="82"/>
+        <source>恢复默认</source>
+        <translation>Default</translation>
+    </message>
+    <message>
+        <location filename="../console/keysdialog.py" line="83"/>
+        <source>全部恢复默认</source>
+        <translation>All defaults</translation>
+    </message>
+    <message>
+        <location filename="../console/keysdialog.py" line="133"/>
+        <source>请按新的键（Esc 取消）</source>
+        <translation>Press the new key (Esc cancels)</translation>
+    </message>
+    <message>
+        <location filename="../console/keysdialog.py" line="169"/>
+        <source>未能恢复：{ids}</source>
+        <translation>Not restored: {ids}</translation>
+    </message>
+    <message>
+        <location filename="../console/keysdialog.py" line="180"/>
+        <source>{what}：{keys}</source>
+        <translation>{what}: {keys}</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../console/window.py" line="53"/>
+        <location filename="../console/keys.py" line="31"/>
         <source>比赛(&amp;M)</source>
         <translation>&amp;Match</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="54"/>
+        <location filename="../console/keys.py" line="32"/>
         <source>编辑(&amp;E)</source>
         <translation>&amp;Edit</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="55"/>
+        <location filename="../console/keys.py" line="33"/>
         <source>视图(&amp;V)</source>
         <translation>&amp;View</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="56"/>
+        <location filename="../console/keys.py" line="34"/>
         <source>帮助(&amp;H)</source>
         <translation>&amp;Help</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="64"/>
+        <location filename="../console/window.py" line="63"/>
         <source>牌桌 TABLE</source>
         <translation>TABLE</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="182"/>
-        <source>比赛 Match</source>
-        <translation>Match</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="183"/>
-        <source>编辑 Edit</source>
-        <translation>Edit</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="184"/>
-        <source>视图 View</source>
-        <translation>View</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="189"/>
-        <source>新比赛（从赛季选队、排座）</source>
-        <translation>New match (teams and seats from the season)</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="197"/>
-        <source>录入手牌（发牌时）</source>
-        <translation>Enter the hands (at the deal)</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="205"/>
-        <source>裁判罚分 −2（写明原因）</source>
-        <translation>Referee penalty −2 (with the reason)</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="213"/>
-        <source>存入赛季（本局 / 比赛结果）</source>
-        <translation>Save to the season (this game / the match result)</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="221"/>
-        <source>选手迟到</source>
-        <translation>Player late</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="229"/>
-        <source>弃权</source>
-        <translation>Forfeit</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="237"/>
-        <source>抽签（加赛后仍平）</source>
-        <translation>Draw lots (tied after the extra game)</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="245"/>
-        <source>撤销上一步（写明原因）</source>
-        <translation>Undo the last move (with the reason)</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="253"/>
-        <source>重做撤销的一步</source>
-        <translation>Redo the undone move</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="261"/>
-        <source>更正所选的一步</source>
-        <translation>Correct the selected move</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="269"/>
-        <source>在所选的一步前插入漏录的一步</source>
-        <translation>Insert a forgotten move before the selected one</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="277"/>
-        <source>删除所选的一步（多录）</source>
-        <translation>Delete the selected move (keyed by mistake)</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="285"/>
-        <source>更正记录</source>
-        <translation>Corrections</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="293"/>
-        <source>牌谱中选上一步</source>
-        <translation>Select the previous move in the record</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="301"/>
-        <source>牌谱中选下一步</source>
-        <translation>Select the next move in the record</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="309"/>
-        <source>回到输入行</source>
-        <translation>Back to the entry line</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="324"/>
-        <source>快捷键一览</source>
-        <translation>All keys</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="327"/>
-        <source>帮助 Help</source>
-        <translation>Help</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/cues.py" line="50"/>
+        <location filename="../console/keys.py" line="37"/>
         <source>节目流程(&amp;R)</source>
         <translation>&amp;Rundown</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="37"/>
+        <location filename="../console/keys.py" line="35"/>
         <source>图形(&amp;G)</source>
         <translation>&amp;Graphics</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="46"/>
+        <location filename="../console/keys.py" line="36"/>
         <source>赞助(&amp;S)</source>
         <translation>&amp;Sponsors</translation>
     </message>
     <message>
-        <location filename="../console/app.py" line="127"/>
-        <source>制片工作台（赞助、合同、选手、赛季播出）…</source>
-        <translation>Producer&apos;s workspace (sponsors, contracts, players, season delivery)…</translation>
-    </message>
-    <message>
-        <location filename="../console/app.py" line="130"/>
-        <source>制片 Producer</source>
-        <translation>Producer</translation>
-    </message>
-    <message>
-        <location filename="../console/app.py" line="131"/>
+        <location filename="../console/keys.py" line="38"/>
         <source>制片(&amp;P)</source>
         <translation>&amp;Producer</translation>
     </message>
@@ -1087,7 +1225,7 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>Monitors</name>
     <message>
-        <location filename="../console/docks/monitors.py" line="247"/>
+        <location filename="../console/docks/monitors.py" line="169"/>
         <source>监视器 MONITORS</source>
         <translation>MONITORS</translation>
     </message>
@@ -1095,101 +1233,101 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>Names</name>
     <message>
-        <location filename="../console/docks/names.py" line="16"/>
+        <location filename="../console/names.py" line="16"/>
         <source>比分</source>
         <translation>Scoreboard</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="17"/>
-        <location filename="../console/docks/names.py" line="41"/>
+        <location filename="../console/names.py" line="17"/>
+        <location filename="../console/names.py" line="42"/>
         <source>英雄榜</source>
         <translation>Leaderboard</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="18"/>
+        <location filename="../console/names.py" line="18"/>
         <source>海选榜</source>
         <translation>Qualifier board</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="18"/>
+        <location filename="../console/names.py" line="19"/>
         <source>九宫格</source>
         <translation>Prize grid</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="19"/>
+        <location filename="../console/names.py" line="20"/>
         <source>角标</source>
         <translation>Corner bug</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="20"/>
-        <location filename="../console/docks/names.py" line="37"/>
+        <location filename="../console/names.py" line="21"/>
+        <location filename="../console/names.py" line="38"/>
         <source>标版</source>
         <translation>Bumper</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="21"/>
+        <location filename="../console/names.py" line="22"/>
         <source>字幕条</source>
         <translation>Ticker</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="22"/>
-        <location filename="../console/docks/names.py" line="42"/>
+        <location filename="../console/names.py" line="23"/>
+        <location filename="../console/names.py" line="43"/>
         <source>片尾</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="23"/>
-        <location filename="../console/docks/names.py" line="33"/>
+        <location filename="../console/names.py" line="24"/>
+        <location filename="../console/names.py" line="34"/>
         <source>解说区</source>
         <translation>Commentary</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="24"/>
+        <location filename="../console/names.py" line="25"/>
         <source>人名条</source>
         <translation>Lower third</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="25"/>
+        <location filename="../console/names.py" line="26"/>
         <source>记牌器</source>
         <translation>Card counter</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="29"/>
+        <location filename="../console/names.py" line="30"/>
         <source>桌面</source>
         <translation>Table</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="30"/>
+        <location filename="../console/names.py" line="31"/>
         <source>九宫格下方</source>
         <translation>Under the grid</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="31"/>
+        <location filename="../console/names.py" line="32"/>
         <source>奖品台</source>
         <translation>Prize stand</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="32"/>
+        <location filename="../console/names.py" line="33"/>
         <source>文化衫</source>
         <translation>Shirts</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="36"/>
+        <location filename="../console/names.py" line="37"/>
         <source>图形</source>
         <translation>Graphic</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="38"/>
+        <location filename="../console/names.py" line="39"/>
         <source>宣传片</source>
         <translation>Film</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="39"/>
+        <location filename="../console/names.py" line="40"/>
         <source>环节</source>
         <translation>Segment</translation>
     </message>
     <message>
-        <location filename="../console/docks/names.py" line="40"/>
+        <location filename="../console/names.py" line="41"/>
         <source>抽奖</source>
         <translation>Draw</translation>
     </message>
@@ -1205,39 +1343,9 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>SponsorDock</name>
     <message>
-        <location filename="../console/docks/sponsors.py" line="44"/>
-        <source>赞助 Sponsors</source>
-        <translation>Sponsors</translation>
-    </message>
-    <message>
         <location filename="../console/docks/sponsors.py" line="45"/>
         <source>赞助 SPONSOR EVENTS</source>
         <translation>SPONSOR EVENTS</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/sponsors.py" line="401"/>
-        <source>口播 +1：赞助商面板上第 {n} 个</source>
-        <translation>Mention +1: sponsor {n} on the panel</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/sponsors.py" line="410"/>
-        <source>撤销本期最后一次口播（按错；报告不计）</source>
-        <translation>Take back the episode&apos;s last mention (keyed by mistake; reports drop it)</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/sponsors.py" line="420"/>
-        <source>{place}镜头 +1（广告位出镜）</source>
-        <translation>{place} shot +1 (placement on screen)</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/sponsors.py" line="432"/>
-        <source>人名条：{seat}号位选手（到预览）</source>
-        <translation>Lower third: the player in seat {seat} (to preview)</translation>
-    </message>
-    <message>
-        <location filename="../console/docks/sponsors.py" line="442"/>
-        <source>人名条：主持人（到预览）</source>
-        <translation>Lower third: the host (to preview)</translation>
     </message>
 </context>
 <context>

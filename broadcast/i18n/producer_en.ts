@@ -4,881 +4,881 @@
 <context>
     <name></name>
     <message>
-        <location filename="../producer/forms.py" line="82"/>
+        <location filename="../producer/forms.py" line="79"/>
         <source>刊例价 {y:,} 元/次</source>
         <translation>list price {y:,} yuan per airing</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="86"/>
+        <location filename="../producer/forms.py" line="83"/>
         <source>刊例价 {y:,} 元/{per}</source>
         <translation>list price {y:,} yuan per {per}</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="208"/>
+        <location filename="../producer/forms.py" line="204"/>
         <source>（未选）</source>
         <translation>(none chosen)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="279"/>
+        <location filename="../producer/forms.py" line="275"/>
         <source>选择文件…</source>
         <translation>Choose file…</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="279"/>
+        <location filename="../producer/forms.py" line="275"/>
         <source>选择宣传片…</source>
         <translation>Choose brand film…</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="282"/>
+        <location filename="../producer/forms.py" line="278"/>
         <source>清除</source>
         <translation>Clear</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="302"/>
+        <location filename="../producer/forms.py" line="298"/>
         <source>无</source>
         <translation>none</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="303"/>
+        <location filename="../producer/forms.py" line="299"/>
         <source>未选择</source>
         <translation>not chosen</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="332"/>
+        <location filename="../producer/forms.py" line="328"/>
         <source>{rel} · 实测 {s:.1f} 秒（应为 {w} 秒）</source>
         <translation>{rel} · measured {s:.1f} s (should be {w} s)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="348"/>
-        <location filename="../producer/window.py" line="860"/>
+        <location filename="../producer/forms.py" line="344"/>
+        <location filename="../producer/window.py" line="865"/>
         <source>图片 (*.png *.jpg *.jpeg *.webp)</source>
         <translation>Images (*.png *.jpg *.jpeg *.webp)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="350"/>
+        <location filename="../producer/forms.py" line="346"/>
         <source>视频 (*.mp4 *.mov *.m4v)</source>
         <translation>Videos (*.mp4 *.mov *.m4v)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="388"/>
+        <location filename="../producer/forms.py" line="384"/>
         <source>文件未采用：{why}</source>
         <translation>File not taken: {why}</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="392"/>
+        <location filename="../producer/forms.py" line="388"/>
         <source>不能用：{why}</source>
         <translation>Cannot be used: {why}</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="465"/>
+        <location filename="../producer/forms.py" line="461"/>
         <source>赞助企业 {sid}</source>
         <translation>Sponsor {sid}</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="468"/>
+        <location filename="../producer/forms.py" line="464"/>
         <source>名称（上屏）</source>
         <translation>Name (on screen)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="468"/>
+        <location filename="../producer/forms.py" line="464"/>
         <source>如 小当家</source>
         <translation>e.g. 小当家</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="469"/>
+        <location filename="../producer/forms.py" line="465"/>
         <source>全称</source>
         <translation>Full name</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="469"/>
+        <location filename="../producer/forms.py" line="465"/>
         <source>如 小当家便利店配货中心</source>
         <translation>e.g. 小当家便利店配货中心</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="470"/>
+        <location filename="../producer/forms.py" line="466"/>
         <source>联系人</source>
         <translation>Contact</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="470"/>
+        <location filename="../producer/forms.py" line="466"/>
         <source>如 市场部 王经理</source>
         <translation>e.g. marketing, Mr Wang</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="472"/>
-        <location filename="../producer/forms.py" line="545"/>
+        <location filename="../producer/forms.py" line="468"/>
+        <location filename="../producer/forms.py" line="541"/>
         <source>LOGO</source>
         <translation>Logo</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="487"/>
+        <location filename="../producer/forms.py" line="483"/>
         <source>整个广告位</source>
         <translation>The whole slot</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="491"/>
+        <location filename="../producer/forms.py" line="487"/>
         <source>奖品</source>
         <translation>Prize</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="491"/>
+        <location filename="../producer/forms.py" line="487"/>
         <source>如 粮油礼包</source>
         <translation>e.g. 粮油礼包 (grain and oil pack)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="493"/>
-        <location filename="../producer/window.py" line="121"/>
+        <location filename="../producer/forms.py" line="489"/>
+        <location filename="../producer/window.py" line="128"/>
         <source>赞助企业</source>
         <translation>Sponsors</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="495"/>
+        <location filename="../producer/forms.py" line="491"/>
         <source>广告语</source>
         <translation>Slogan</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="495"/>
+        <location filename="../producer/forms.py" line="491"/>
         <source>格子背面的广告语</source>
         <translation>slogan on the back of the cell</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="497"/>
+        <location filename="../producer/forms.py" line="493"/>
         <source>鸣谢文字</source>
         <translation>Credit text</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="497"/>
+        <location filename="../producer/forms.py" line="493"/>
         <source>如 本节目礼品由小当家独家提供</source>
         <translation>e.g. 本节目礼品由小当家独家提供</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="499"/>
+        <location filename="../producer/forms.py" line="495"/>
         <source>签约日期（定播出顺序）</source>
         <translation>Signed on (sets the airing order)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="499"/>
+        <location filename="../producer/forms.py" line="495"/>
         <source>签约日期</source>
         <translation>Signed on</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="508"/>
+        <location filename="../producer/forms.py" line="504"/>
         <source>合同开始</source>
         <translation>Contract starts</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="509"/>
+        <location filename="../producer/forms.py" line="505"/>
         <source>合同结束</source>
         <translation>Contract ends</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="514"/>
+        <location filename="../producer/forms.py" line="510"/>
         <source>时长（秒）</source>
         <translation>Length (s)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="516"/>
+        <location filename="../producer/forms.py" line="512"/>
         <source>{s} 秒</source>
         <translation>{s} s</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="525"/>
+        <location filename="../producer/forms.py" line="521"/>
         <source>须念出企业名称</source>
         <translation>must say the sponsor&apos;s name</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="526"/>
+        <location filename="../producer/forms.py" line="522"/>
         <source>按方案</source>
         <translation>as the package says</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="527"/>
+        <location filename="../producer/forms.py" line="523"/>
         <source>按招商方案的标版写法填入</source>
         <translation>as the sponsorship package words the bumper</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="538"/>
+        <location filename="../producer/forms.py" line="534"/>
         <source>{s}秒标版文字</source>
         <translation>{s} s bumper text</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="541"/>
+        <location filename="../producer/forms.py" line="537"/>
         <source>宣传片</source>
         <translation>Brand film</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="542"/>
+        <location filename="../producer/forms.py" line="538"/>
         <source>宣传片编号</source>
         <translation>Film id</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="542"/>
+        <location filename="../producer/forms.py" line="538"/>
         <source>如 xiaodangjia_15s</source>
         <translation>e.g. xiaodangjia_15s</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="545"/>
+        <location filename="../producer/forms.py" line="541"/>
         <source>LOGO（不填用企业的）</source>
         <translation>Logo (empty: the sponsor&apos;s)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="548"/>
+        <location filename="../producer/forms.py" line="544"/>
         <source>流字（每行一条）</source>
         <translation>Ticker lines (one per line)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="553"/>
+        <location filename="../producer/forms.py" line="549"/>
         <source>上屏图形</source>
         <translation>On-screen graphics</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="553"/>
+        <location filename="../producer/forms.py" line="549"/>
         <source>默认按广告位</source>
         <translation>default: the slot&apos;s</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="557"/>
+        <location filename="../producer/forms.py" line="553"/>
         <source>OBS 场景</source>
         <translation>OBS scenes</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="559"/>
+        <location filename="../producer/forms.py" line="555"/>
         <source>如 桌面俯拍（逗号分隔）</source>
         <translation>e.g. 桌面俯拍 (comma separated)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="564"/>
+        <location filename="../producer/forms.py" line="560"/>
         <source>备注</source>
         <translation>Note</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="592"/>
+        <location filename="../producer/forms.py" line="588"/>
         <source>元</source>
         <translation>yuan</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="596"/>
+        <location filename="../producer/forms.py" line="592"/>
         <source>元/{u}</source>
         <translation>yuan/{u}</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="597"/>
-        <location filename="../producer/window.py" line="153"/>
+        <location filename="../producer/forms.py" line="593"/>
+        <location filename="../producer/window.py" line="160"/>
         <source>刊例价</source>
         <translation>List price</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="620"/>
-        <location filename="../producer/window.py" line="153"/>
+        <location filename="../producer/forms.py" line="616"/>
+        <location filename="../producer/window.py" line="160"/>
         <source>价格</source>
         <translation>Price</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="696"/>
+        <location filename="../producer/forms.py" line="692"/>
         <source>每期至少（空 = 按方案）</source>
         <translation>Minimum per episode (empty = the package)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="117"/>
+        <location filename="../producer/window.py" line="124"/>
         <source>节目</source>
         <translation>Show</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="118"/>
+        <location filename="../producer/window.py" line="125"/>
         <source>节目名称</source>
         <translation>Show title</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="119"/>
+        <location filename="../producer/window.py" line="126"/>
         <source>季</source>
         <translation>Season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="119"/>
+        <location filename="../producer/window.py" line="126"/>
         <source>第一季</source>
         <translation>Season 1</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="131"/>
+        <location filename="../producer/window.py" line="138"/>
         <source>新企业编号，如 xiaodangjia</source>
         <translation>new sponsor id, e.g. xiaodangjia</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="132"/>
+        <location filename="../producer/window.py" line="139"/>
         <source>＋ 登记</source>
         <translation>+ Register</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="139"/>
+        <location filename="../producer/window.py" line="146"/>
         <source>删除所选企业</source>
         <translation>Remove the selected sponsor</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="149"/>
+        <location filename="../producer/window.py" line="156"/>
         <source>合同（该企业买的广告位）</source>
         <translation>Contracts (the slots this sponsor bought)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="153"/>
-        <location filename="../producer/window.py" line="467"/>
-        <location filename="../producer/window.py" line="983"/>
+        <location filename="../producer/window.py" line="160"/>
+        <location filename="../producer/window.py" line="472"/>
+        <location filename="../producer/window.py" line="998"/>
         <source>广告位</source>
         <translation>Slot</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="153"/>
+        <location filename="../producer/window.py" line="160"/>
         <source>签约</source>
         <translation>Signed</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="153"/>
+        <location filename="../producer/window.py" line="160"/>
         <source>合同期</source>
         <translation>Contract period</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="153"/>
+        <location filename="../producer/window.py" line="160"/>
         <source>本期问题</source>
         <translation>Issues</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="159"/>
+        <location filename="../producer/window.py" line="166"/>
         <source>为该企业新增广告位 ▾</source>
         <translation>Buy a slot for this sponsor ▾</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="204"/>
+        <location filename="../producer/window.py" line="211"/>
         <source>编号 {sid} 已登记</source>
         <translation>id {sid} is already registered</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="272"/>
+        <location filename="../producer/window.py" line="277"/>
         <source>先登记并选中一家企业</source>
         <translation>Register and select a sponsor first</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="276"/>
+        <location filename="../producer/window.py" line="281"/>
         <source>{slot}是独家广告位，已经有了</source>
         <translation>{slot} is exclusive and already taken</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="294"/>
+        <location filename="../producer/window.py" line="299"/>
         <source>节目流程 · 插播时段</source>
         <translation>Rundown · breaks</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="295"/>
+        <location filename="../producer/window.py" line="300"/>
         <source>每期局数</source>
         <translation>Games per episode</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="296"/>
+        <location filename="../producer/window.py" line="301"/>
         <source>每期选手人数</source>
         <translation>Contestants per episode</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="300"/>
+        <location filename="../producer/window.py" line="305"/>
         <source>可排的片子</source>
         <translation>Films available</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="303"/>
+        <location filename="../producer/window.py" line="308"/>
         <source>＋ 插播时段</source>
         <translation>+ Break</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="308"/>
+        <location filename="../producer/window.py" line="313"/>
         <source>（还没有宣传片）</source>
         <translation>(no films yet)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="320"/>
+        <location filename="../producer/window.py" line="325"/>
         <source>第{n}个时段 位置</source>
         <translation>Break {n}: after</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="322"/>
+        <location filename="../producer/window.py" line="327"/>
         <source>第{n}个时段 片子</source>
         <translation>Break {n}: films</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="354"/>
+        <location filename="../producer/window.py" line="359"/>
         <source>预览 PREVIEW（未保存的排期，按播出画面）</source>
         <translation>PREVIEW (the unsaved placements, as they will air)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="367"/>
+        <location filename="../producer/window.py" line="372"/>
         <source>节目 PGM（图形页）</source>
         <translation>PGM (graphics page)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="370"/>
+        <location filename="../producer/window.py" line="375"/>
         <source>（未启用网页预览）</source>
         <translation>(page preview disabled)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="399"/>
+        <location filename="../producer/window.py" line="404"/>
         <source>这个广告位还不完整或排期有错误：改正后显示播出画面</source>
         <translation>This slot is incomplete or the placements have errors: fix them to see it as it airs</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="415"/>
+        <location filename="../producer/window.py" line="420"/>
         <source>图形页：节目总线（program.html），与 OBS 浏览器源相同；状态由未保存的排期生成</source>
         <translation>Graphics page: the program bus (program.html), the same as OBS&apos;s browser source; its state made from the unsaved placements</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="424"/>
+        <location filename="../producer/window.py" line="429"/>
         <source>{id}：{s:.1f} 秒（OBS 媒体源全屏播出，不经图形页）</source>
         <translation>{id}: {s:.1f} s (played full screen by an OBS media source, not the graphics page)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="438"/>
+        <location filename="../producer/window.py" line="443"/>
         <source>现场实物广告位：屏幕上没有图形，镜头拍到的是实物（以下为所用 LOGO）</source>
         <translation>A physical placement in the studio: no graphics on screen, the cameras show the object (its logo below)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="443"/>
+        <location filename="../producer/window.py" line="448"/>
         <source>没有 LOGO</source>
         <translation>No logo</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="467"/>
+        <location filename="../producer/window.py" line="472"/>
         <source>企业</source>
         <translation>Sponsor</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="471"/>
+        <location filename="../producer/window.py" line="476"/>
         <source>＋ 广告位 ▾</source>
         <translation>+ Slot ▾</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="477"/>
-        <location filename="../producer/window.py" line="518"/>
+        <location filename="../producer/window.py" line="482"/>
+        <location filename="../producer/window.py" line="523"/>
         <source>节目流程（插播时段）</source>
         <translation>Rundown (breaks)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="482"/>
+        <location filename="../producer/window.py" line="487"/>
         <source>删除</source>
         <translation>Delete</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="511"/>
+        <location filename="../producer/window.py" line="516"/>
         <source>（按签约先后播出）</source>
         <translation>(aired in signing order)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="579"/>
+        <location filename="../producer/window.py" line="584"/>
         <source>先在“赞助与合同”里登记企业</source>
         <translation>Register a sponsor under &quot;Sponsors and contracts&quot; first</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="593"/>
+        <location filename="../producer/window.py" line="598"/>
         <source>九宫格必须正好 9 格：改每一格的内容，不能删格</source>
         <translation>The prize grid has exactly 9 cells: change a cell, do not remove it</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="624"/>
+        <location filename="../producer/window.py" line="629"/>
         <source>赛季</source>
         <translation>Season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="626"/>
+        <location filename="../producer/window.py" line="631"/>
         <source>新建赛季</source>
         <translation>New season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="629"/>
+        <location filename="../producer/window.py" line="634"/>
         <source>导入名单（CSV/XLSX）…</source>
         <translation>Import roster (CSV/XLSX)…</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="639"/>
-        <location filename="../producer/window.py" line="653"/>
-        <location filename="../producer/window.py" line="931"/>
+        <location filename="../producer/window.py" line="644"/>
+        <location filename="../producer/window.py" line="658"/>
+        <location filename="../producer/window.py" line="946"/>
         <source>队伍</source>
         <translation>Teams</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="640"/>
+        <location filename="../producer/window.py" line="645"/>
         <source>队名</source>
         <translation>Team</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="640"/>
+        <location filename="../producer/window.py" line="645"/>
         <source>冠名</source>
         <translation>Sponsor</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="640"/>
+        <location filename="../producer/window.py" line="645"/>
         <source>颜色</source>
         <translation>Colour</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="644"/>
+        <location filename="../producer/window.py" line="649"/>
         <source>＋ 队伍</source>
         <translation>+ Team</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="651"/>
+        <location filename="../producer/window.py" line="656"/>
         <source>参赛选手</source>
         <translation>Players</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="653"/>
-        <location filename="../producer/window.py" line="931"/>
+        <location filename="../producer/window.py" line="658"/>
+        <location filename="../producer/window.py" line="946"/>
         <source>照片</source>
         <translation>Photo</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="653"/>
-        <location filename="../producer/window.py" line="931"/>
+        <location filename="../producer/window.py" line="658"/>
+        <location filename="../producer/window.py" line="946"/>
         <source>编号</source>
         <translation>Code</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="653"/>
-        <location filename="../producer/window.py" line="931"/>
+        <location filename="../producer/window.py" line="658"/>
+        <location filename="../producer/window.py" line="946"/>
         <source>姓名</source>
         <translation>Name</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="653"/>
-        <location filename="../producer/window.py" line="931"/>
+        <location filename="../producer/window.py" line="658"/>
+        <location filename="../producer/window.py" line="946"/>
         <source>性别</source>
         <translation>Gender</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="653"/>
-        <location filename="../producer/window.py" line="931"/>
+        <location filename="../producer/window.py" line="658"/>
+        <location filename="../producer/window.py" line="946"/>
         <source>电话</source>
         <translation>Phone</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="653"/>
-        <location filename="../producer/window.py" line="931"/>
+        <location filename="../producer/window.py" line="658"/>
+        <location filename="../producer/window.py" line="946"/>
         <source>籍贯</source>
         <translation>Home town</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="660"/>
+        <location filename="../producer/window.py" line="665"/>
         <source>＋ 选手</source>
         <translation>+ Player</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="663"/>
+        <location filename="../producer/window.py" line="668"/>
         <source>所选选手的照片…</source>
         <translation>Selected player&apos;s photo…</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="673"/>
+        <location filename="../producer/window.py" line="678"/>
         <source>各期（播出日期 · 合同是否覆盖）</source>
         <translation>Episodes (air date · covered by the contracts?)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="674"/>
+        <location filename="../producer/window.py" line="679"/>
         <source>期</source>
         <translation>Episode</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="674"/>
+        <location filename="../producer/window.py" line="679"/>
         <source>播出日期</source>
         <translation>Air date</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="674"/>
+        <location filename="../producer/window.py" line="679"/>
         <source>合同未覆盖的广告位</source>
         <translation>Slots whose contract does not cover it</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="678"/>
+        <location filename="../producer/window.py" line="683"/>
         <source>＋ 一期</source>
         <translation>+ Episode</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="758"/>
+        <location filename="../producer/window.py" line="763"/>
         <source>✓ 全部覆盖</source>
         <translation>✓ all covered</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="775"/>
-        <location filename="../producer/window.py" line="789"/>
-        <location filename="../producer/window.py" line="808"/>
-        <location filename="../producer/window.py" line="872"/>
+        <location filename="../producer/window.py" line="780"/>
+        <location filename="../producer/window.py" line="794"/>
+        <location filename="../producer/window.py" line="813"/>
+        <location filename="../producer/window.py" line="883"/>
         <source>先新建赛季</source>
         <translation>Create a season first</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="781"/>
+        <location filename="../producer/window.py" line="786"/>
         <source>新队伍{n}</source>
         <translation>New team {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="799"/>
+        <location filename="../producer/window.py" line="804"/>
         <source>新选手{n}</source>
         <translation>New player {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="855"/>
+        <location filename="../producer/window.py" line="860"/>
         <source>先选中一名选手</source>
         <translation>Select a player first</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="860"/>
+        <location filename="../producer/window.py" line="865"/>
         <source>选手照片</source>
         <translation>Player&apos;s photo</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="876"/>
+        <location filename="../producer/window.py" line="887"/>
         <source>选手名单</source>
         <translation>Roster</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="876"/>
+        <location filename="../producer/window.py" line="887"/>
         <source>名单 (*.csv *.xlsx *.txt)</source>
         <translation>Rosters (*.csv *.xlsx *.txt)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="898"/>
+        <location filename="../producer/window.py" line="913"/>
         <source>已导入：新增 {a} 名，更新 {u} 名</source>
         <translation>Imported: {a} added, {u} updated</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="907"/>
+        <location filename="../producer/window.py" line="922"/>
         <source>导入预览：{f}</source>
         <translation>Import preview: {f}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="912"/>
+        <location filename="../producer/window.py" line="927"/>
         <source>{n} 行可以导入：新增 {a} 名、更新 {u} 名选手</source>
         <translation>{n} rows can be imported: {a} players added, {u} updated</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="915"/>
+        <location filename="../producer/window.py" line="930"/>
         <source>；新队伍：{t}</source>
         <translation>; new teams: {t}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="917"/>
+        <location filename="../producer/window.py" line="932"/>
         <source>有 {n} 个问题，整份名单都不会导入（改正后再试）</source>
         <translation>{n} problems: nothing of the roster will be imported (fix them and try again)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="931"/>
+        <location filename="../producer/window.py" line="946"/>
         <source>行</source>
         <translation>Row</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="952"/>
+        <location filename="../producer/window.py" line="967"/>
         <source>导入</source>
         <translation>Import</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="954"/>
-        <location filename="../producer/window.py" line="1244"/>
+        <location filename="../producer/window.py" line="969"/>
+        <location filename="../producer/window.py" line="1266"/>
         <source>取消</source>
         <translation>Cancel</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="970"/>
+        <location filename="../producer/window.py" line="985"/>
         <source>按“刷新”读取播出记录</source>
         <translation>Press &quot;Refresh&quot; to read the as-run log</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="973"/>
+        <location filename="../producer/window.py" line="988"/>
         <source>刷新</source>
         <translation>Refresh</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="977"/>
+        <location filename="../producer/window.py" line="992"/>
         <source>导出 XLSX + PDF…</source>
         <translation>Export XLSX + PDF…</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="983"/>
+        <location filename="../producer/window.py" line="998"/>
         <source>赞助商</source>
         <translation>Sponsor</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="983"/>
+        <location filename="../producer/window.py" line="998"/>
         <source>项目</source>
         <translation>Item</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="983"/>
+        <location filename="../producer/window.py" line="998"/>
         <source>累计承诺</source>
         <translation>Promised so far</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="983"/>
+        <location filename="../producer/window.py" line="998"/>
         <source>累计实际</source>
         <translation>Delivered so far</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="983"/>
+        <location filename="../producer/window.py" line="998"/>
         <source>欠</source>
         <translation>Owed</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="983"/>
+        <location filename="../producer/window.py" line="998"/>
         <source>后续补足</source>
         <translation>To add in coming episodes</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="989"/>
+        <location filename="../producer/window.py" line="1004"/>
         <source>只计 OBS 确认播出的画面（与每期播出报告同一算法）；合同未覆盖的期不计承诺；以已保存的排期为准。</source>
         <translation>Only what OBS confirmed on air counts (the same computation as the episode report); episodes outside a contract promise nothing; the saved placements are used.</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1000"/>
+        <location filename="../producer/window.py" line="1015"/>
         <source>读取中…</source>
         <translation>Reading…</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1004"/>
+        <location filename="../producer/window.py" line="1021"/>
         <source>无法计算：{why}</source>
         <translation>Cannot compute: {why}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1022"/>
+        <location filename="../producer/window.py" line="1039"/>
         <source> 期</source>
         <translation> episodes</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1029"/>
+        <location filename="../producer/window.py" line="1046"/>
         <source>截至 {ep}：已播 {n} 期，待播 {m} 期，{k} 项累计未达标</source>
         <translation>Through {ep}: {n} episodes aired, {m} to come, {k} items short so far</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1036"/>
+        <location filename="../producer/window.py" line="1053"/>
         <source>导出到</source>
         <translation>Export to</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1043"/>
+        <location filename="../producer/window.py" line="1060"/>
         <source>已导出：{f}</source>
         <translation>Exported: {f}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1072"/>
-        <location filename="../producer/window.py" line="1286"/>
+        <location filename="../producer/window.py" line="1094"/>
+        <location filename="../producer/window.py" line="1308"/>
         <source>赞助与合同</source>
         <translation>Sponsors and contracts</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1073"/>
-        <location filename="../producer/window.py" line="1287"/>
+        <location filename="../producer/window.py" line="1095"/>
+        <location filename="../producer/window.py" line="1309"/>
         <source>广告位与预览</source>
         <translation>Slots and preview</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1074"/>
-        <location filename="../producer/window.py" line="1288"/>
+        <location filename="../producer/window.py" line="1096"/>
+        <location filename="../producer/window.py" line="1310"/>
         <source>选手与赛季</source>
         <translation>Roster and season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1075"/>
-        <location filename="../producer/window.py" line="1289"/>
+        <location filename="../producer/window.py" line="1097"/>
+        <location filename="../producer/window.py" line="1311"/>
         <source>赛季播出</source>
         <translation>Season delivery</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1081"/>
-        <location filename="../producer/window.py" line="1299"/>
+        <location filename="../producer/window.py" line="1103"/>
+        <location filename="../producer/window.py" line="1321"/>
         <source>检查结果（与 sponsors check 相同）</source>
         <translation>Checks (the same as sponsors check)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1090"/>
+        <location filename="../producer/window.py" line="1112"/>
         <source>排期</source>
         <translation>Placements</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1093"/>
-        <location filename="../producer/window.py" line="1296"/>
+        <location filename="../producer/window.py" line="1115"/>
+        <location filename="../producer/window.py" line="1318"/>
         <source>保存排期 (Ctrl+S)</source>
         <translation>Save placements (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1100"/>
-        <location filename="../producer/window.py" line="1297"/>
+        <location filename="../producer/window.py" line="1122"/>
+        <location filename="../producer/window.py" line="1319"/>
         <source>重新读取文件</source>
         <translation>Read the file again</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1110"/>
-        <location filename="../producer/window.py" line="1298"/>
+        <location filename="../producer/window.py" line="1132"/>
+        <location filename="../producer/window.py" line="1320"/>
         <source>视图(&amp;V)</source>
         <translation>&amp;View</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1128"/>
+        <location filename="../producer/window.py" line="1150"/>
         <source>已保存：{f}</source>
         <translation>Saved: {f}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1131"/>
-        <location filename="../producer/window.py" line="1300"/>
+        <location filename="../producer/window.py" line="1153"/>
+        <location filename="../producer/window.py" line="1322"/>
         <source>制片工作台 · 《够级大明星》赞助排期与赛季</source>
         <translation>Producer&apos;s workspace · 《够级大明星》 sponsor placements and season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1152"/>
+        <location filename="../producer/window.py" line="1174"/>
         <source>第{n}格</source>
         <translation>cell {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1154"/>
+        <location filename="../producer/window.py" line="1176"/>
         <source>第{n}行</source>
         <translation>line {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1162"/>
+        <location filename="../producer/window.py" line="1184"/>
         <source>{label}（第{n}家，签约 {d}）</source>
         <translation>{label} (no. {n}, signed {d})</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1167"/>
+        <location filename="../producer/window.py" line="1189"/>
         <source>{label} {s}秒</source>
         <translation>{label} {s} s</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1208"/>
+        <location filename="../producer/window.py" line="1230"/>
         <source>有 {n} 个错误，不能保存</source>
         <translation>{n} errors: cannot save</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1208"/>
+        <location filename="../producer/window.py" line="1230"/>
         <source>检查通过</source>
         <translation>Checks passed</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1209"/>
+        <location filename="../producer/window.py" line="1231"/>
         <source>未保存</source>
         <translation>unsaved</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1241"/>
+        <location filename="../producer/window.py" line="1263"/>
         <source>文件被改过</source>
         <translation>The file was changed</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1242"/>
+        <location filename="../producer/window.py" line="1264"/>
         <source>覆盖别人的修改，还是先重新读取？</source>
         <translation>Overwrite the other changes, or read the file again first?</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1243"/>
+        <location filename="../producer/window.py" line="1265"/>
         <source>覆盖保存</source>
         <translation>Overwrite</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1257"/>
+        <location filename="../producer/window.py" line="1279"/>
         <source>未保存：{n} 个错误（见下方检查结果）</source>
         <translation>Not saved: {n} errors (see the checks below)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1306"/>
+        <location filename="../producer/window.py" line="1328"/>
         <source>排期有未保存的修改</source>
         <translation>The placements have unsaved changes</translation>
     </message>

@@ -49,9 +49,9 @@ def build(
     close it (``window.ws.close()``) when the window is done with."""
     from PySide6.QtWidgets import QApplication
 
-    from broadcast.console import i18n, theme
     from broadcast.producer.window import ProducerWindow
     from broadcast.producer.workspace import Workspace
+    from broadcast.qt import i18n, theme
 
     app = QApplication.instance()
     assert isinstance(app, QApplication), "a QApplication must exist"
@@ -97,7 +97,7 @@ def open_from_console(console_window: Any, *, web: bool = True) -> Any:
 
 
 def main(args: argparse.Namespace) -> int:
-    from broadcast.console.app import has_display
+    from broadcast.qt.display import has_display
 
     if not has_display():
         print(
@@ -126,8 +126,8 @@ def main(args: argparse.Namespace) -> int:
         os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--no-sandbox")
     from PySide6.QtWidgets import QApplication
 
-    from broadcast.console.docks.monitors import prepare
     from broadcast.producer.draft import DraftError
+    from broadcast.qt.monitor import prepare
 
     if not args.no_web:
         prepare()

@@ -13,7 +13,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
@@ -28,8 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from broadcast.console import i18n
 from broadcast.producer.draft import Check, Path_
+from broadcast.qt import i18n
+from broadcast.qt.i18n import tr
 from broadcast.sponsors.placements import (
     BUMPER_SECONDS,
     DEFAULT_MINIMUMS,
@@ -51,11 +52,6 @@ def alive(widget: Any) -> bool:
     import shiboken6
 
     return bool(shiboken6.isValid(widget))
-
-
-def tr(text: str) -> str:
-    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
-    return QCoreApplication.translate("", text)
 
 
 def yaml_value(text: str) -> Any:

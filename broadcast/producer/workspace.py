@@ -1,7 +1,7 @@
 """The producer's workspace behind the widgets: the placements draft, the checks as it changes, and every
 piece of slow work (the checker, ffprobe, the season database, the as-run log, exports, the preview's
 store) on one worker thread with results by signal — the console's pattern
-(:class:`broadcast.console.bridge.StoreBridge` over the preview's own store).
+(:class:`broadcast.qt.bridge.StoreBridge` over the preview's own store).
 
 Widgets call :meth:`Workspace.edit` as the producer types; a check of the draft's text follows a moment
 later on the worker and comes back as ``checked(Check)``; every form shows the issues about its fields.
@@ -43,8 +43,8 @@ class Workspace(QObject):
         season: str | None = None,
     ) -> None:
         super().__init__(parent)
-        from broadcast.console.bridge import StoreBridge
         from broadcast.producer.season import Places
+        from broadcast.qt.bridge import StoreBridge
 
         self.db = Path(db)
         self.places = Places(self.db, season or str(self.db))  # the season: --season-db, else the project

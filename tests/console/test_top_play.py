@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from broadcast.console import theme
+from broadcast.qt import theme
 from broadcast.console.widgets import NBSP, TopPlay
 
 TOP = "上手 3号 两个7 够级"

@@ -91,7 +91,7 @@ def _where(a: Image.Image, b: Image.Image) -> Any:
 def _on_air(db: Path) -> Any:
     """The studio as ``python -m broadcast run --headless --no-obs --no-rehearsal`` starts it on ``db``:
     the project's saved placements loaded, the demo season's 英雄榜, the pages served."""
-    from broadcast.app import Studio
+    from broadcast.runtime import Studio
 
     args = argparse.Namespace(
         db=str(db),

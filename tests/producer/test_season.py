@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtGui import QColor
 
-from broadcast.console import theme
+from broadcast.qt import theme
 from broadcast.producer import season as season_work
 from broadcast.season.model import SeasonDB
 from broadcast.sponsors.placements import load_placements

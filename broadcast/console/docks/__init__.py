@@ -11,7 +11,7 @@
 * Status bar (:mod:`.status`): OBS, pages, as-run, wall clock, recording time.
 
 Every operation goes through :mod:`broadcast.control` (the same table as the HTTP control API) and
-``store.dispatch`` on the console's store thread. ``studio`` (a :class:`broadcast.app.Studio`, or
+``store.dispatch`` on the console's store thread. ``studio`` (a :class:`broadcast.runtime.Studio`, or
 None in tests) gives the overlay server's URLs, the OBS bridge, the as-run recorder and the
 placements; the cue list is loaded from the placements' rundown when the state holds none for the
 episode (a restart keeps the journaled progress).
@@ -106,7 +106,7 @@ def install(
 ) -> OnAirDocks:
     """Add the on-air docks, their keys and the status bar to ``window`` (before restore_layout)."""
     console = window.console
-    onair = OnAir(console, window)
+    onair = OnAir(console, window, window.hotkeys)
     placements = placements if placements is not None else getattr(studio, "placements", None)
     bridge = getattr(studio, "bridge", None)
     mon = None

@@ -19,7 +19,6 @@ from typing import Any
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP,
     QAbstractTableModel,
-    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
@@ -39,15 +38,14 @@ from PySide6.QtWidgets import (
 )
 
 from broadcast.clock import STUDIO_TZ
-from broadcast.console import theme
-from broadcast.console.docks import names
+from broadcast.console import names
 from broadcast.console.docks.onair import OnAir
+from broadcast.qt import theme
+from broadcast.qt.i18n import tr
 from broadcast.sponsors.cues import CueView, rows
 
 CTX = "CueList"
-GROUP = QT_TRANSLATE_NOOP("CueList", "节目流程 Cue list")
 TITLE = QT_TRANSLATE_NOOP("CueList", "节目流程 CUE LIST")
-MENU = QT_TRANSLATE_NOOP("MainWindow", "节目流程(&R)")
 HEADERS = (
     "",
     "#",
@@ -58,7 +56,6 @@ HEADERS = (
     QT_TRANSLATE_NOOP("", "赞助商"),
     QT_TRANSLATE_NOOP("", "说明"),
 )
-GO_KEY, GO_EMPTY_KEY, SKIP_KEY = "F9", "Space", "Shift+F9"
 Index = QModelIndex | QPersistentModelIndex
 NO_INDEX = QModelIndex()
 STATUS_MARK = {
@@ -76,11 +73,6 @@ _ENDED = {  # how a cue that did not run its length ended
     "stopped": QT_TRANSLATE_NOOP("", "清屏中断"),
     "failed": QT_TRANSLATE_NOOP("", "未播出"),
 }
-
-
-def tr(text: str) -> str:
-    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
-    return QCoreApplication.translate("", text)
 
 
 def clock_text(ts: float) -> str:
@@ -329,11 +321,12 @@ class CuePanel(QWidget):
         else:
             parts.append(tr("未载入（需要赞助排期）"))
         self.headline.setText("   ·   ".join(parts))
-        self.go_button.setText(
-            tr("GO  {a} / {b}").format(a=tr("空格"), b=GO_KEY) if nxt is not None else tr("已走完")
-        )
+        space = self.onair.key("cues.go_space")
+        space = tr("空格") if space == "Space" else space
+        go = self.onair.key("cues.go")
+        self.go_button.setText(tr("GO  {a} / {b}").format(a=space, b=go) if nxt is not None else tr("已走完"))
         self.go_button.setEnabled(nxt is not None)
-        self.skip_button.setText(tr("跳过 {k}").format(k=SKIP_KEY))
+        self.skip_button.setText(tr("跳过 {k}").format(k=self.onair.key("cues.skip")))
         self.skip_button.setEnabled(nxt is not None)
         if nxt is not None and nxt.index != self._last_next:
             self._last_next = nxt.index
@@ -354,35 +347,11 @@ class CuePanel(QWidget):
 
 
 def register(window: Any, onair: OnAir) -> CuePanel:
+    """The cue list dock and its keys (bound by id: :mod:`broadcast.console.keys`)."""
     panel = CuePanel(onair)
-    hk = window.hotkeys
-    menu = window.menu("cues", MENU)
-    hk.add(
-        "cues.go",
-        QT_TRANSLATE_NOOP("CueList", "GO：执行下一条提示"),
-        GO_KEY,
-        panel.go,
-        group=GROUP,
-        menu=menu,
-        context=CTX,
-    )
-    hk.add(
-        "cues.go_space",
-        QT_TRANSLATE_NOOP("CueList", "GO（输入行为空时）"),
-        GO_EMPTY_KEY,
-        panel.go,
-        group=GROUP,
-        entry_empty=True,
-        context=CTX,
-    )
-    hk.add(
-        "cues.skip",
-        QT_TRANSLATE_NOOP("CueList", "跳过下一条提示"),
-        SKIP_KEY,
-        panel.skip,
-        group=GROUP,
-        menu=menu,
-        context=CTX,
-    )
+    bind = window.hotkeys.bind
+    bind("cues.go", panel.go)
+    bind("cues.go_space", panel.go)
+    bind("cues.skip", panel.skip)
     window.add_dock("cues", TITLE, panel, Qt.DockWidgetArea.BottomDockWidgetArea, CTX)
     return panel

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QKeySequence, QPainter, QPen
+from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractButton,
     QGridLayout,
@@ -25,68 +25,30 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from broadcast.console import theme
-from broadcast.console.docks import names
+from broadcast.console import keys, names
 from broadcast.console.docks.onair import OnAir
-from broadcast.show.actions import GRAPHICS
+from broadcast.qt import theme
+from broadcast.qt.i18n import tr
 
 CTX = "GraphicsDock"
-TAKE_KEY, CUT_KEY, PANIC_KEYS = "F12", "F11", ("Shift+Esc", "Pause")
-GROUP = QT_TRANSLATE_NOOP("GraphicsDock", "图形 Graphics")
 TITLE = QT_TRANSLATE_NOOP("GraphicsDock", "图形 GRAPHICS  PVW → TAKE → PGM")
-MENU = QT_TRANSLATE_NOOP("MainWindow", "图形(&G)")
-BIG = {  # the big buttons: source text, key, colour
-    "take": (QT_TRANSLATE_NOOP("GraphicsDock", "TAKE 上节目"), TAKE_KEY, "#1f5f3a"),
-    "cut": (QT_TRANSLATE_NOOP("GraphicsDock", "CUT 立即切"), CUT_KEY, "#2d3f63"),
-    "panic": (QT_TRANSLATE_NOOP("GraphicsDock", "清屏 PANIC"), PANIC_KEYS[0], "#8a1f1f"),
+BIG = {  # the big buttons: source text, operation id, colour
+    "take": (QT_TRANSLATE_NOOP("GraphicsDock", "TAKE 上节目"), "graphics.take", "#1f5f3a"),
+    "cut": (QT_TRANSLATE_NOOP("GraphicsDock", "CUT 立即切"), "graphics.cut", "#2d3f63"),
+    "panic": (QT_TRANSLATE_NOOP("GraphicsDock", "清屏 PANIC"), "graphics.panic", "#8a1f1f"),
 }
 PVW = "#35c46a"
 PGM = "#e0483e"
 PGM_FACE = "#5a1c1c"
 
-# the preview key of each graphic (Shift+ the same key clears it), in the tile order
-KEYS: dict[str, str] = {
-    "scoreboard": "F2",
-    "leaderboard": "F3",
-    "jiugongge": "F4",
-    "lower_third": "F5",
-    "jipaiqi": "F6",
-    "corner_bug": "F7",
-    "ticker": "F8",
-    "bumper": "Ctrl+F2",
-    "credits": "Ctrl+F3",
-    "commentary": "Ctrl+F4",
-}
-SPARE_KEYS = ("Ctrl+F5", "Ctrl+F6", "Ctrl+F7", "Ctrl+F8", "Ctrl+F9", "Ctrl+F10")
-
-
-def graphic_keys() -> dict[str, str]:
-    """Every graphic of the show state with its key: the ones above, and a spare key for each graphic a
-    later part adds to the schema (so it has a tile and a key without a change here)."""
-    spare = iter(SPARE_KEYS)
-    return {g: KEYS.get(g) or next(spare) for g in (*KEYS, *(g for g in GRAPHICS if g not in KEYS))}
-
-
-def tr(text: str) -> str:
-    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
-    return QCoreApplication.translate("", text)
-
-
-def native(key: str) -> str:
-    return QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)
-
-
-def clear_key(key: str) -> str:
-    return "Shift+" + key if not key.startswith("Ctrl+") else "Ctrl+Shift+" + key[5:]
-
 
 class GraphicTile(QAbstractButton):
     """One graphic: its name and key; green border on preview, red face on program, TAKE's arrow."""
 
-    def __init__(self, graphic: str, key: str, parent: QWidget | None = None) -> None:
+    def __init__(self, graphic: str, onair: OnAir, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.graphic = graphic
-        self.key = key
+        self.onair = onair
         self.pvw = False
         self.pgm = False
         self.item = ""
@@ -101,11 +63,16 @@ class GraphicTile(QAbstractButton):
         self.setToolTip(
             tr("{name}：{key} 放到预览/撤下预览；{clear} 清除（节目和预览）").format(
                 name=names.say(names.graphic(self.graphic)),
-                key=native(self.key),
-                clear=native(clear_key(self.key)),
+                key=self.key,
+                clear=self.onair.key(f"graphics.clear.{self.graphic}"),
             )
         )
         self.update()
+
+    @property
+    def key(self) -> str:
+        """The key that puts this graphic on preview, as it is now (the operator may rebind it)."""
+        return self.onair.key(f"graphics.preview.{self.graphic}")
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
         return QSize(120, 50)
@@ -143,7 +110,7 @@ class GraphicTile(QAbstractButton):
         p.drawText(inner, left | top, names.say(names.graphic(self.graphic)))
         p.setPen(QColor(theme.MUTED))
         p.setFont(theme.font(theme.SIZE_BASE - 2))
-        p.drawText(inner, right | top, native(self.key))
+        p.drawText(inner, right | top, self.key)
         p.setFont(theme.font(theme.SIZE_BASE - 2, bold=True))
         x = inner.left()
         for text, colour, on in (("PVW", PVW, self.pvw), ("PGM", "#ff8a80", self.pgm)):
@@ -174,8 +141,8 @@ class GraphicsPanel(QWidget):
         grid = QGridLayout()
         grid.setSpacing(6)
         self.tiles: dict[str, GraphicTile] = {}
-        for n, (g, key) in enumerate(graphic_keys().items()):
-            tile = GraphicTile(g, key)
+        for n, g in enumerate(keys.graphics_in_order()):
+            tile = GraphicTile(g, onair)
             tile.clicked.connect(lambda _c=False, g=g: self.toggle(g))
             tile.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             tile.customContextMenuRequested.connect(lambda _pos, g=g: self.clear(g))
@@ -251,8 +218,8 @@ class GraphicsPanel(QWidget):
                 ("cut", self.cut_button),
                 ("panic", self.panic_button),
             ):
-                text, key, _colour = BIG[name]
-                b.setText(f"{QCoreApplication.translate(CTX, text)}  {native(key)}")
+                text, id_, _colour = BIG[name]
+                b.setText(f"{QCoreApplication.translate(CTX, text)}  {self.onair.key(id_)}")
             for tile in self.tiles.values():
                 tile.retranslate()
         for name, tile in self.tiles.items():
@@ -270,60 +237,18 @@ class GraphicsPanel(QWidget):
 
 
 def register(window: Any, onair: OnAir) -> GraphicsPanel:
-    """The Graphics dock and its keys (window.hotkeys), on the window's 图形 menu."""
+    """The Graphics dock and its keys (bound by id: :mod:`broadcast.console.keys`), on the 图形 menu."""
     panel = GraphicsPanel(onair)
-    hk = window.hotkeys
-    menu = window.menu("graphics", MENU)
-    hk.add(
-        "graphics.take",
-        QT_TRANSLATE_NOOP("GraphicsDock", "TAKE：预览上节目"),
-        TAKE_KEY,
-        panel.take,
-        group=GROUP,
-        menu=menu,
-        context=CTX,
-    )
-    hk.add(
-        "graphics.cut",
-        QT_TRANSLATE_NOOP("GraphicsDock", "CUT：预览立即上节目（无动画）"),
-        CUT_KEY,
-        panel.cut,
-        group=GROUP,
-        menu=menu,
-        context=CTX,
-    )
-    hk.add(
-        "graphics.panic",
-        QT_TRANSLATE_NOOP("GraphicsDock", "紧急清屏：节目全部撤下"),
-        PANIC_KEYS,
-        panel.panic,
-        group=GROUP,
-        menu=menu,
-        context=CTX,
-    )
+    bind = window.hotkeys.bind
+    bind("graphics.take", panel.take)
+    bind("graphics.cut", panel.cut)
+    bind("graphics.panic", panel.panic)
+    menu = window.menu("graphics")
     menu.addSeparator()
-    for g, key in graphic_keys().items():
-        hk.add(
-            f"graphics.preview.{g}",
-            QT_TRANSLATE_NOOP("GraphicsDock", "{name}：放到预览 / 撤下预览"),
-            key,
-            lambda g=g: panel.toggle(g),
-            group=GROUP,
-            menu=menu,
-            context=CTX,
-            args={"name": names.graphic(g)},
-        )
+    for g in keys.graphics_in_order():
+        bind(f"graphics.preview.{g}", lambda g=g: panel.toggle(g))
     menu.addSeparator()
-    for g, key in graphic_keys().items():
-        hk.add(
-            f"graphics.clear.{g}",
-            QT_TRANSLATE_NOOP("GraphicsDock", "{name}：清除（节目和预览）"),
-            clear_key(key),
-            lambda g=g: panel.clear(g),
-            group=GROUP,
-            menu=menu,
-            context=CTX,
-            args={"name": names.graphic(g)},
-        )
+    for g in keys.graphics_in_order():
+        bind(f"graphics.clear.{g}", lambda g=g: panel.clear(g))
     window.add_dock("graphics", TITLE, panel, Qt.DockWidgetArea.RightDockWidgetArea, CTX)
     return panel

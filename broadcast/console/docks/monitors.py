@@ -9,114 +9,18 @@ one has answered.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QColor, QPixmap, QResizeEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QPixmap, QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
-from broadcast.console import theme
+from broadcast.qt import theme
+from broadcast.qt.i18n import tr
+from broadcast.qt.monitor import MonitorFrame, PageMonitor
 
 CTX = "Monitors"
 SHOT_WIDTH = 480
-
-
-def tr(text: str) -> str:
-    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
-    return QCoreApplication.translate("", text)
-
-
-def prepare() -> None:
-    """Before the QApplication exists: what Qt WebEngine needs (shared GL contexts; ``--no-sandbox``
-    as root, which it otherwise refuses)."""
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        flags = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "")
-        if "--no-sandbox" not in flags:
-            os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = (flags + " --no-sandbox").strip()
-    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
-    try:
-        import PySide6.QtWebEngineWidgets  # noqa: F401 - must be imported before the QApplication
-    except ImportError:
-        pass
-
-
-class _Frame(QWidget):
-    """A 16:9 monitor with a caption; its content is a page view or the OBS picture. ``caption`` is the
-    source string (marked with ``QT_TRANSLATE_NOOP("", …)``), translated here and on ``retranslate()``."""
-
-    def __init__(self, caption: str, colour: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(2)
-        self.caption_source = caption
-        self.caption = QLabel(tr(caption))
-        self.caption.setStyleSheet(f"color: {colour}; font-weight: bold;")
-        lay.addWidget(self.caption)
-        self.box = QWidget()
-        self.box.setObjectName("monitorBox")
-        self.box.setStyleSheet(f"QWidget#monitorBox {{ background: #000; border: 2px solid {colour}; }}")
-        self.box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.inner = QVBoxLayout(self.box)
-        self.inner.setContentsMargins(2, 2, 2, 2)
-        lay.addWidget(self.box, 1)
-        self.setMinimumSize(200, 130)
-
-    def retranslate(self) -> None:
-        self.caption.setText(tr(self.caption_source))
-
-    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt API
-        return True
-
-    def heightForWidth(self, w: int) -> int:  # noqa: N802 - Qt API
-        return int(w * 9 / 16) + 24
-
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
-        return QSize(320, 204)
-
-
-class PageMonitor(_Frame):
-    """An on-air page in Qt WebEngine, scaled so its 1920×1080 stage fits the monitor (CSS zoom set
-    from the console, in an isolated script world: the page itself decides nothing and is unchanged)."""
-
-    def __init__(self, caption: str, colour: str, url: str, parent: QWidget | None = None) -> None:
-        super().__init__(caption, colour, parent)
-        self.url = url
-        self.view: Any = None
-        self.loaded = False
-        try:
-            from PySide6.QtWebEngineWidgets import QWebEngineView
-        except ImportError:
-            self.inner.addWidget(QLabel(tr("没有 Qt WebEngine / Qt WebEngine missing")))
-            return
-        self.view = QWebEngineView()
-        self.view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.view.page().setBackgroundColor(QColor("#000000"))
-        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
-        self.view.loadFinished.connect(self._loaded)
-        self.inner.addWidget(self.view)
-        self.view.setUrl(QUrl(url))
-
-    def _loaded(self, ok: bool) -> None:
-        self.loaded = ok
-        self._zoom()
-
-    def _zoom(self) -> None:
-        if self.view is None or not self.loaded:
-            return
-        from PySide6.QtWebEngineCore import QWebEngineScript
-
-        z = max(0.05, self.view.width() / 1920)
-        self.view.page().runJavaScript(
-            f"document.documentElement.style.zoom = '{z:.4f}';"
-            "document.documentElement.style.overflow = 'hidden';",
-            QWebEngineScript.ScriptWorldId.ApplicationWorld,
-        )
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
-        super().resizeEvent(event)
-        self._zoom()
 
 
 class ObsShots(QObject):
@@ -161,7 +65,7 @@ class ObsShots(QObject):
             self.failed.emit(str(exc))
 
 
-class ObsMonitor(_Frame):
+class ObsMonitor(MonitorFrame):
     def __init__(self, bridge: Any, parent: QWidget | None = None) -> None:
         super().__init__(QT_TRANSLATE_NOOP("", "OBS 节目输出（每秒一张）"), theme.DANGER, parent)
         self.bridge = bridge

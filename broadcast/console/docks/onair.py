@@ -8,24 +8,33 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 
 from broadcast import control
+from broadcast.console import keys
 from broadcast.console.controller import Console
-
-
-def tr(text: str) -> str:
-    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
-    return QCoreApplication.translate("", text)
+from broadcast.console.hotkeys import HotkeyRegistry, native
+from broadcast.qt.i18n import tr
 
 
 class OnAir(QObject):
     done = Signal(str, object)  # operation, the last Change
     refused = Signal(str, str, str)  # operation, Chinese, English
 
-    def __init__(self, console: Console, parent: QObject | None = None) -> None:
+    def __init__(
+        self, console: Console, parent: QObject | None = None, hotkeys: HotkeyRegistry | None = None
+    ) -> None:
         super().__init__(parent)
         self.console = console
+        self.hotkeys = hotkeys
+
+    def key(self, id_: str) -> str:
+        """The key operation ``id_`` has now, as the keyboard names it (the key table's default when
+        there is no window)."""
+        if self.hotkeys is not None:
+            return self.hotkeys.native(id_)
+        k = keys.BY_ID[id_].keys
+        return native(k[0]) if k else ""
 
     def run(self, name: str, **params: Any) -> int:
         """Run operation ``name`` (see broadcast.control.OPERATIONS) on the store thread."""

@@ -18,8 +18,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
@@ -34,35 +33,21 @@ from PySide6.QtWidgets import (
 )
 
 from broadcast.clock import STUDIO_TZ
-from broadcast.console import theme
-from broadcast.console.docks import names
+from broadcast.console import names
 from broadcast.console.docks.onair import OnAir
+from broadcast.console.keys import MENTIONS
 from broadcast.control import lower_third_for
+from broadcast.qt import theme
+from broadcast.qt.i18n import tr
 from broadcast.sponsors.actions import SHOT_SLOTS
 
 CTX = "SponsorDock"
-GROUP = QT_TRANSLATE_NOOP("SponsorDock", "赞助 Sponsors")
 TITLE = QT_TRANSLATE_NOOP("SponsorDock", "赞助 SPONSOR EVENTS")
-MENU = QT_TRANSLATE_NOOP("MainWindow", "赞助(&S)")
-MENTION_KEYS = tuple(f"Ctrl+{n}" for n in range(1, 10))
-RETRACT_KEY = "Ctrl+0"  # beside the 口播 keys (Ctrl+Z stays the game's undo)
 RETRACT_REASON = "按错（操作员撤销）/ keyed by mistake"  # journaled as it is, whatever the UI language
-SHOT_KEYS = {slot: f"Ctrl+Alt+{n}" for n, slot in enumerate(SHOT_SLOTS, start=1)}
-LOWER_KEYS = {seat: f"Alt+{seat}" for seat in range(1, 7)}
-HOST_KEY = "Alt+0"
-
-
-def tr(text: str) -> str:
-    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
-    return QCoreApplication.translate("", text)
 
 
 def hms(ts: float) -> str:
     return datetime.fromtimestamp(ts, STUDIO_TZ).strftime("%H:%M:%S") if ts else ""
-
-
-def native(key: str) -> str:
-    return QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)
 
 
 def count_text(n: int, need: int | None) -> tuple[str, str]:
@@ -293,7 +278,7 @@ class SponsorPanel(QWidget):
         self._seen = seen
         sp = st["sponsors"]
         roster = sorted(sp["roster"], key=lambda r: -int(r["mentions_min"]))  # owed ones first
-        ids = [r["id"] for r in roster][: len(MENTION_KEYS)]
+        ids = [r["id"] for r in roster][:MENTIONS]
         if ids != self._roster_ids:
             for b in self.mention_buttons.values():
                 self.mention_grid.removeWidget(b)
@@ -311,20 +296,25 @@ class SponsorPanel(QWidget):
                 self.mention_buttons[sid] = b
             self._roster_ids = ids
             self.mention_grid.addWidget(self.retract_button, (len(ids) + 2) // 3, 0, 1, 3)
-        for n, r in enumerate(roster[: len(MENTION_KEYS)]):
+        for n, r in enumerate(roster[:MENTIONS]):
             text, colour = count_text(int(sp["mentions"].get(r["id"], 0)), int(r["mentions_min"]) or None)
             b = self.mention_buttons[r["id"]]
-            _text(b, f"{r['name']}  {text}   {native(MENTION_KEYS[n])}")
+            _text(b, f"{r['name']}  {text}   {self.onair.key(f'sponsors.mention.{n + 1}')}")
             _style(b, f"QPushButton {{ color: {colour}; text-align: left; padding: 4px 8px; }}")
         self.mention_box.setVisible(bool(roster))
         last = self.last_mention()
         if last is None:
-            _text(self.retract_button, tr("撤销口播 {key}（本期还没有）").format(key=native(RETRACT_KEY)))
+            _text(
+                self.retract_button,
+                tr("撤销口播 {key}（本期还没有）").format(key=self.onair.key("sponsors.mention_retract")),
+            )
         else:
             _text(
                 self.retract_button,
                 tr("撤销最后一次口播：{name} {time}  {key}").format(
-                    name=self._sponsor_name(last["sponsor"]), time=hms(last["ts"]), key=native(RETRACT_KEY)
+                    name=self._sponsor_name(last["sponsor"]),
+                    time=hms(last["ts"]),
+                    key=self.onair.key("sponsors.mention_retract"),
                 ),
             )
         self.retract_button.setEnabled(last is not None)
@@ -332,16 +322,19 @@ class SponsorPanel(QWidget):
             held = bool(sp.get(slot, {}).get("name"))
             b.setVisible(held)
             text, colour = count_text(int(sp["shots"].get(slot, 0)), self._minimum(slot))
-            _text(b, f"{names.say(names.place(slot))} {text}  {native(SHOT_KEYS[slot])}")
+            _text(b, f"{names.say(names.place(slot))} {text}  {self.onair.key(f'sponsors.shot.{slot}')}")
             b.setToolTip(sp.get(slot, {}).get("name", ""))
             _style(b, f"QPushButton {{ color: {colour}; padding: 4px 6px; }}")
         self._refresh_draw(st)
         for seat, b in self.lower_buttons.items():
             name, _line2 = lower_third_for(st, seat)
             label = name if name.startswith(str(seat)) else f"{seat} {name}"
-            _text(b, f"{label}  {native(LOWER_KEYS[seat])}")
+            _text(b, f"{label}  {self.onair.key(f'sponsors.lower_third.{seat}')}")
         host, _ = lower_third_for(st, None)
-        _text(self.host_button, tr("主持人 {name}  {key}").format(name=host, key=native(HOST_KEY)))
+        _text(
+            self.host_button,
+            tr("主持人 {name}  {key}").format(name=host, key=self.onair.key("sponsors.lower_third.host")),
+        )
 
     def _sponsor_name(self, sid: str) -> str:
         roster = self.console.state["sponsors"]["roster"]
@@ -396,62 +389,18 @@ class SponsorPanel(QWidget):
 
 
 def register(window: Any, onair: OnAir, placements: Any = None) -> SponsorPanel:
+    """The sponsor events dock and its keys (bound by id: :mod:`broadcast.console.keys`)."""
     panel = SponsorPanel(onair, placements)
-    hk = window.hotkeys
-    menu = window.menu("sponsors", MENU)
-    for n, key in enumerate(MENTION_KEYS, start=1):
-        hk.add(
-            f"sponsors.mention.{n}",
-            QT_TRANSLATE_NOOP("SponsorDock", "口播 +1：赞助商面板上第 {n} 个"),
-            key,
-            lambda n=n: panel.mention(n),
-            group=GROUP,
-            context=CTX,
-            args={"n": n},
-        )
-    hk.add(
-        "sponsors.mention_retract",
-        QT_TRANSLATE_NOOP("SponsorDock", "撤销本期最后一次口播（按错；报告不计）"),
-        RETRACT_KEY,
-        panel.retract,
-        group=GROUP,
-        menu=menu,
-        context=CTX,
-    )
-    for slot, key in SHOT_KEYS.items():
-        hk.add(
-            f"sponsors.shot.{slot}",
-            QT_TRANSLATE_NOOP("SponsorDock", "{place}镜头 +1（广告位出镜）"),
-            key,
-            lambda slot=slot: panel.shot(slot),
-            group=GROUP,
-            menu=menu,
-            context=CTX,
-            args={"place": names.place(slot)},
-        )
-    menu.addSeparator()
-    for seat, key in LOWER_KEYS.items():
-        hk.add(
-            f"sponsors.lower_third.{seat}",
-            QT_TRANSLATE_NOOP("SponsorDock", "人名条：{seat}号位选手（到预览）"),
-            key,
-            lambda seat=seat: panel.lower_third(seat),
-            group=GROUP,
-            menu=menu,
-            context=CTX,
-            args={"seat": seat},
-        )
-    hk.add(
-        "sponsors.lower_third.host",
-        QT_TRANSLATE_NOOP("SponsorDock", "人名条：主持人（到预览）"),
-        HOST_KEY,
-        lambda: panel.lower_third(None),
-        group=GROUP,
-        menu=menu,
-        context=CTX,
-    )
-    host = menu.addAction(tr("主持人姓名…"))
-    host.triggered.connect(lambda _c=False: panel.ask_host())
-    window.on_retranslate(lambda: host.setText(tr("主持人姓名…")))
+    bind = window.hotkeys.bind
+    for n in range(1, MENTIONS + 1):
+        bind(f"sponsors.mention.{n}", lambda n=n: panel.mention(n))
+    bind("sponsors.mention_retract", panel.retract)
+    for slot in SHOT_SLOTS:
+        bind(f"sponsors.shot.{slot}", lambda slot=slot: panel.shot(slot))
+    window.menu("sponsors").addSeparator()
+    for seat in range(1, 7):
+        bind(f"sponsors.lower_third.{seat}", lambda seat=seat: panel.lower_third(seat))
+    bind("sponsors.lower_third.host", lambda: panel.lower_third(None))
+    bind("sponsors.host_name", panel.ask_host)
     window.add_dock("sponsors", TITLE, panel, Qt.DockWidgetArea.RightDockWidgetArea, CTX)
     return panel

@@ -11,18 +11,14 @@ import time
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel
 
 from broadcast.clock import STUDIO_TZ
-from broadcast.console import theme
+from broadcast.qt import theme
+from broadcast.qt.i18n import tr
 
 CTX = "StatusBar"
-
-
-def tr(text: str) -> str:
-    """Module-level strings: lupdate files a bare ``tr("…")`` under the empty context."""
-    return QCoreApplication.translate("", text)
 
 
 def hms(ts: float) -> str:

@@ -1,5 +1,6 @@
 """Qt translation catalogs of the windows (console, producer): Chinese source strings (the default UI),
-English catalogs (one per window, all installed together).
+English catalogs (one per window, all installed together), and the one :func:`tr` for strings made
+outside a QObject (``self.tr`` inside one).
 
 The ``.ts`` sources live in ``broadcast/i18n/`` (edited with Qt Linguist, refreshed from the code with
 ``pyside6-lupdate``); the compiled ``.qm`` files are built by ``scripts/setup.sh`` or, when missing or
@@ -11,14 +12,40 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QTranslator
 
-I18N = Path(__file__).resolve().parent.parent / "i18n"
+from broadcast import resources
+
+I18N = resources.i18n_dir()
 LANGUAGES = ("zh_CN", "en")
 _installed: list[QTranslator] = []
 _current = ["zh_CN"]  # the language last installed (texts made outside tr(), e.g. the checker's, follow it)
+
+
+def tr(text: str, context: str = "") -> str:
+    """``text`` (a Chinese source string) in the UI language. A bare ``tr("…")`` call is filed by
+    ``pyside6-lupdate`` under the empty context (the default here); strings marked elsewhere with
+    ``QT_TRANSLATE_NOOP(context, …)`` are translated with their ``context``."""
+    return QCoreApplication.translate(context, text)
+
+
+# a {field} of a text: shown as it is (a number), or (context, source) translated
+Arg = str | int | tuple[str, str]
+
+
+def translated(context: str, text: str, args: Mapping[str, Arg] | None = None) -> str:
+    """``text`` (a source string marked with QT_TRANSLATE_NOOP) in the UI language, its {fields}
+    filled from ``args``; a field given as ``(context, source)`` is translated too (a graphic's name)."""
+    out = QCoreApplication.translate(context, text)
+    if not args:
+        return out
+    values = {
+        k: QCoreApplication.translate(v[0], v[1]) if isinstance(v, tuple) else str(v) for k, v in args.items()
+    }
+    return out.format(**values)
 
 
 def current() -> str:
