@@ -28,9 +28,9 @@ from typing import Any
 
 import engine
 from broadcast.console import words
-from broadcast.console.entry import NRANKS, Entry, contains, counts_of
+from broadcast.console.entry import Entry, contains
+from engine.cards import BIG, NRANKS, SMALL, TOTALS, TWO, PlayError, play_from_counts
 
-TWO, SMALL, BIG = 12, 13, 14
 LIMIT = 8
 MAX_EXTRA = 4  # cards added to the typed ones when guessing a lead from an unknown hand
 
@@ -73,6 +73,8 @@ class Completer:
 
     def verdict(self, entry: Entry) -> Verdict | None:
         """Why the engine refuses the typed decision, or None (legal, or not a whole decision yet)."""
+        if entry.problem is not None:
+            return Verdict(*entry.problem)
         if not entry.complete:
             return None
         if self.game.is_over():
@@ -173,7 +175,7 @@ class Completer:
                 counts = list(typed)
                 for r in extra:
                     counts[r] += 1
-                play = _play_of(counts, base)
+                play = _play_of(counts)
                 if play is None:
                     continue
                 a = engine.Action.play(seat, play)
@@ -212,16 +214,14 @@ class Completer:
         return Suggestion(str(a), a.seat, a.kind, str(a.cards) if a.cards else "", w, burn)
 
 
-def _play_of(counts: list[int], base: int) -> Any | None:
-    """The play of these rank counts with base ``base`` (None if they are not one, G3)."""
-    if any(counts[r] for r in range(TWO) if r != base):
+def _play_of(counts: list[int]) -> Any | None:
+    """The play of these rank counts (None if they are not one within the pack, G2.1/G3)."""
+    if any(c > most for c, most in zip(counts, TOTALS, strict=True)):
         return None
-    if any(counts[r] > (4 if r >= SMALL else 16) for r in range(NRANKS)):
+    try:
+        return play_from_counts(counts)
+    except PlayError:
         return None
-    if base >= TWO:  # wild ranks alone: 2s (with jokers), 小王 (with 大王), 大王
-        n = counts[base]
-        return engine.Play(base, n, 0, counts[SMALL] if base == TWO else 0, counts[BIG] if base < BIG else 0)
-    return engine.Play(base, counts[base], counts[TWO], counts[SMALL], counts[BIG])
 
 
 def _word_action(seat: int, word: str) -> Any:
@@ -234,4 +234,4 @@ def _counts(a: Any) -> tuple[int, ...]:
     return tuple(a.cards.counts()) if a.cards is not None else (0,) * NRANKS
 
 
-__all__ = ["Completer", "Suggestion", "Verdict", "counts_of"]
+__all__ = ["Completer", "Suggestion", "Verdict"]

@@ -9,8 +9,10 @@ The entry accepts what an operator beside the referee would type:
 * a seat and a space start a line for that seat: a burn or any other out-of-turn play names its seat.
 
 Whether the decision is legal is the engine's business (:mod:`broadcast.console.completion` asks it);
-this module only reads the text. A leading digit 1–6 followed by a space is always the seat, as in GJN
-(``3 3`` is seat 3 playing a 3; the pending seat's ``33`` is typed without a space).
+this module only turns the operator's forms into G2.4 notation and lets ``engine.cards`` read the cards
+(their symbols, counts and the pack's limits are the engine's). A leading digit 1–6 followed by a space
+is always the seat, as in GJN (``3 3`` is seat 3 playing a 3; the pending seat's ``33`` is typed
+without a space).
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-SYMBOLS = "3456789TJQKA2BR"
-NRANKS = len(SYMBOLS)
+from engine.cards import NRANKS, SYMBOLS, CardError, parse_counts
+
 # whole words for a decision that is not a play (the first of each is the GJN word)
 WORDS = {
     "pass": ("pass", "p", "过", "过牌", "guo", "不要"),
@@ -44,6 +46,7 @@ class Entry:
     word_complete: bool = False
     counts: tuple[int, ...] = (0,) * NRANKS
     bad: str = ""  # the first character that is neither a card nor part of a word
+    problem: tuple[str, str, str] | None = None  # the engine's refusal of the cards (rule, zh, en): G2.1
 
     @property
     def has_cards(self) -> bool:
@@ -61,7 +64,11 @@ class Entry:
     @property
     def complete(self) -> bool:
         """A whole decision was typed (a word, or cards); whether it is legal is the engine's call."""
-        return not self.bad and ((self.word is not None and self.word_complete) or self.has_cards)
+        return (
+            not self.bad
+            and self.problem is None
+            and ((self.word is not None and self.word_complete) or self.has_cards)
+        )
 
     def line(self, pending: int | None) -> str | None:
         """The GJN move line this entry stands for (the pending seat when none was typed)."""
@@ -95,34 +102,23 @@ def read(text: str) -> Entry:
     for full in WORDS:  # a word being typed: "pa", "yie", "rev" (a lone "r" is the 大王)
         if len(low) >= 2 and full.startswith(low):
             return Entry(raw, seat, word=full, word_complete=False)
-    counts = [0] * NRANKS
     for zh, sym in _CHINESE_CARDS:
         text = text.replace(zh, sym)
-    i = 0
-    while i < len(text):
-        ch = text[i]
+    cards = ""
+    for ch in text:  # the operator's forms to G2.4: 10 and upper case stay as the engine reads them
         if ch.isspace() or ch in ",，、":
-            i += 1
-            continue
-        if ch == "1" and i + 1 < len(text) and text[i + 1] == "0":
-            counts[SYMBOLS.index("T")] += 1
-            i += 2
             continue
         sym = _CASE.get(ch, ch)
-        if sym in SYMBOLS and sym != "1":
-            counts[SYMBOLS.index(sym)] += 1
-            i += 1
-            continue
-        return Entry(raw, seat, counts=tuple(counts), bad=ch)
+        if sym not in SYMBOLS and sym not in "10":
+            return Entry(raw, seat, bad=ch)
+        cards += sym
+    try:
+        counts = parse_counts(cards)
+    except CardError as exc:
+        if exc.column:  # a "1" that is not part of "10"
+            return Entry(raw, seat, bad=cards[exc.column - 1])
+        return Entry(raw, seat, problem=(exc.rule, exc.zh, exc.en))
     return Entry(raw, seat, counts=tuple(counts))
-
-
-def counts_of(cards: str) -> tuple[int, ...]:
-    """Rank counts of a card string in engine notation (``TTTT2B``)."""
-    counts = [0] * NRANKS
-    for ch in cards:
-        counts[SYMBOLS.index(ch)] += 1
-    return tuple(counts)
 
 
 def contains(big: tuple[int, ...], small: tuple[int, ...]) -> bool:
