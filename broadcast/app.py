@@ -58,7 +58,7 @@ def main(args: argparse.Namespace) -> int:
         if shown is not None and shown != OFFSCREEN:
             return open_console(args)
         why = "QT_QPA_PLATFORM=offscreen" if shown == OFFSCREEN else "未设置 DISPLAY / DISPLAY is not set"
-        say(f"没有图形显示（{why}），改为运行无界面演播室 / no display: running the headless studio (run --headless)")
+        say(f"没有图形显示（{why}），改为运行无界面演播室 / no display: running the headless studio")
     if args.pace < 0:
         fail("run: --pace 不能为负 must not be negative")
     args.resolved_token = resolve_token(args)  # before anything is opened: a bad token is one line

@@ -143,8 +143,8 @@ def test_run_hands_the_rundown_breaks_to_the_bridge_in_order(tmp_path: Path) -> 
     import threading
     from types import SimpleNamespace
 
-    from broadcast.runtime import DEMO_PLACEMENTS, Studio
     from broadcast.rehearsal import Rehearsal
+    from broadcast.runtime import DEMO_PLACEMENTS, Studio
     from broadcast.sponsors.placements import load_placements
     from broadcast.studio import open_store
 

@@ -216,16 +216,14 @@ class Console(QObject):
     # -- the season and the match ------------------------------------------------------------
     @property
     def db_path(self) -> str:
-        """The season's database: the studio's --season-db when its link runs, else the journal's file."""
+        """The season's database: the studio's --season-db when its link runs, else the project
+        database's file (known to the journal: no SQL on the Qt thread)."""
         from broadcast.season.push import link_of
 
         link = link_of(self.bridge.store)
         if link is not None:
-            return link.target
-        if not hasattr(self, "_db_path"):
-            row = self.bridge.store.journal.connection.execute("PRAGMA database_list").fetchone()
-            self._db_path = str(row[2])
-        return self._db_path
+            return str(link.target)
+        return str(self.bridge.store.journal.path)
 
     def _entry_call(self, fn: Callable[..., Any], *args: Any, done: str, **kw: Any) -> None:
         """A season call started from the entry line (see :meth:`_entry_ticket_for`)."""

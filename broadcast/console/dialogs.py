@@ -56,8 +56,9 @@ class _Base(QDialog):
     def enter_accepts(self, box: QComboBox) -> QComboBox:
         """Enter in an editable combo box confirms the dialog (the box would swallow it otherwise)."""
         box.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        if box.lineEdit() is not None:
-            box.lineEdit().returnPressed.connect(self._ok)
+        line = box.lineEdit()
+        if line is not None:
+            line.returnPressed.connect(self._ok)
         return box
 
     def _ok(self) -> None:
@@ -76,7 +77,9 @@ def reason_box(reasons: tuple[str, ...]) -> QComboBox:
     box.setEditable(True)
     box.addItems(list(reasons))
     box.setCurrentIndex(0)
-    box.lineEdit().selectAll()
+    line = box.lineEdit()
+    if line is not None:
+        line.selectAll()
     return box
 
 
@@ -461,7 +464,7 @@ class HistoryDialog(QDialog):
         lay.addWidget(box)
 
 
-def run(dialog: QDialog, on_accept: Callable[[], None]) -> QDialog:
+def run(dialog: QDialog, on_accept: Callable[[], object]) -> QDialog:
     """Open ``dialog`` window-modal; ``on_accept`` runs when the operator confirms."""
     dialog.accepted.connect(on_accept)
     dialog.open()

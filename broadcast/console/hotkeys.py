@@ -153,13 +153,11 @@ class HotkeyRegistry(QObject):
             seq = QKeySequence(key)
             if seq.isEmpty() or seq.count() != 1:
                 return tr("“{key}”不是一个按键").format(key=key)
-            combo = seq[0]
-            mods = combo.keyboardModifiers() & ~Qt.KeyboardModifier.KeypadModifier
-            plain = portable(QKeySequence(combo.key()))
+            mods, plain = _split(portable(seq))
             if plain in RESERVED and not mods:
                 return tr("{key} 留给输入行（打字、选提示、清空）").format(key=native(key))
             printable = len(plain) == 1 or plain == "Space"
-            shifted_only = mods in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier)
+            shifted_only = mods <= {"Shift"}
             if printable and shifted_only and not spec.entry_empty:
                 return tr("{key} 会打进输入行：请加 Ctrl 或 Alt").format(key=native(key))
             for other in table.ACTIONS:
@@ -206,6 +204,14 @@ class HotkeyRegistry(QObject):
             if h.entry_empty and seq in h.keys and h.action.isEnabled():
                 return h
         return None
+
+
+def _split(key: str) -> tuple[set[str], str]:
+    """A portable key ("Ctrl+Shift+Z", "Ctrl++") as its modifiers and its key."""
+    if key.endswith("++"):
+        return set(key[:-2].split("+")) - {""}, "+"
+    *mods, plain = key.split("+")
+    return set(mods), plain
 
 
 def _sequence(event: QKeyEvent) -> str:

@@ -17,10 +17,8 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
-
 from broadcast.console import names
-from broadcast.qt.i18n import Arg, translated
+from broadcast.qt.i18n import QT_TRANSLATE_NOOP, Arg, translated
 from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors.actions import SHOT_SLOTS
 

@@ -63,8 +63,8 @@ class GameMirror:
         if have == record:
             return False
         common = 0
-        for a, b in zip(have, record, strict=False):
-            if a != b:
+        for mine, theirs in zip(have, record, strict=False):
+            if mine != theirs:
                 break
             common += 1
         while len(self._lines) > common:
@@ -76,14 +76,14 @@ class GameMirror:
         for line in record[common:]:
             try:
                 lead = self.game.last_play is None
-                a = engine.Action.parse(line)
-                self.game.push(a)
+                action: engine.Action = engine.Action.parse(line)
+                self.game.push(action)
                 self._leads.append(lead)
-                self._lines.append(str(a))
+                self._lines.append(str(action))
                 self._words.append(
-                    words.play_words(a.cards, min_twos)
-                    if a.kind == "play"
-                    else words.KIND_WORDS.get(a.kind, a.kind)
+                    words.play_words(action.cards, min_twos)
+                    if action.kind == "play"
+                    else words.KIND_WORDS.get(action.kind, action.kind)
                 )
             except (ValueError, engine.IllegalAction) as exc:  # the store accepted it: a bug somewhere
                 self.error = f"{line}: {exc}"

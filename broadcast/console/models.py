@@ -25,7 +25,7 @@ class RecordModel(QAbstractTableModel):
         super().__init__(parent)
         self._moves: list[MoveInfo] = []
         self._names: dict[int, str] = {}
-        self._headers = ("#", "座位", "出牌", "说法", "")
+        self._headers: tuple[str, ...] = ("#", "座位", "出牌", "说法", "")
         self._bold = theme.font(theme.SIZE_RECORD, bold=True)
         self._warn = QBrush(QColor(theme.WARN))
         self._muted = QBrush(QColor(theme.MUTED))

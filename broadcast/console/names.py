@@ -8,7 +8,9 @@ The Chinese source strings are the same words the rest of the studio uses (``bro
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
+
+from broadcast.qt.i18n import QT_TRANSLATE_NOOP
 
 CTX = "Names"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QModelIndex, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,6 +27,7 @@ from broadcast.console.controller import Console
 from broadcast.console.hotkeys import HotkeyRegistry
 from broadcast.console.models import CompletionModel, RecordModel
 from broadcast.qt import theme
+from broadcast.qt.i18n import QT_TRANSLATE_NOOP
 
 OPP = {1: 4, 2: 5, 3: 6, 4: 1, 5: 2, 6: 3}
 # where each seat sits on screen (row, column of a 4×3 grid): counterclockwise from seat 1 at the
@@ -655,7 +656,8 @@ class EntryPanel(QWidget):
     def _text_for(self, s: Any) -> str:
         game = self.console.game
         pending = game.pending_seat if game is not None else None
-        return s.line if s.seat != pending else s.line.split(" ", 1)[1]
+        line = str(s.line)
+        return line if s.seat != pending else line.split(" ", 1)[1]
 
     def _clicked(self, index: QModelIndex) -> None:
         s = self.completion_model.suggestion(index.row())

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QScrollArea, QWidget
 
@@ -21,7 +21,7 @@ from broadcast.console.keys import MENUS
 from broadcast.console.keysdialog import KeysDialog
 from broadcast.console.widgets import EntryPanel, TablePanel
 from broadcast.qt import i18n
-from broadcast.qt.i18n import tr
+from broadcast.qt.i18n import QT_TRANSLATE_NOOP, tr
 
 LAYOUT_VERSION = 1
 
@@ -51,6 +51,7 @@ class MainWindow(QMainWindow):
         self._docks: dict[str, tuple[QDockWidget, str, str]] = {}
         self._retranslators: list[Callable[[], None]] = []
         self.dialog: Any = None  # the dialog opened last (tests and automation find it here)
+        self.onair: Any = None  # the on-air docks (broadcast.console.docks.install)
         self.compact = False  # the laptop layout (compact_layout)
         for key in ("match", "edit", "view", "help"):
             self.menu(key)
@@ -222,7 +223,7 @@ class MainWindow(QMainWindow):
         return d
 
     # -- operations (each asks the store through the controller) ------------------------------------------
-    def _open(self, dialog: Any, on_accept: Callable[[], None]) -> Any:
+    def _open(self, dialog: Any, on_accept: Callable[[], object]) -> Any:
         self.dialog = dialog
         dialog.finished.connect(lambda _r: self.focus_entry())
         return dialogs.run(dialog, on_accept)

@@ -64,386 +64,386 @@
         <translation>The first leader&apos;s seat is 1–6</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="241"/>
+        <location filename="../console/controller.py" line="239"/>
         <source>第{n}局已存入赛季，英雄榜已更新</source>
         <translation>Game {n} saved to the season; leaderboard updated</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="248"/>
+        <location filename="../console/controller.py" line="246"/>
         <source>比赛结果已存入赛季，英雄榜已更新</source>
         <translation>Match result saved to the season; leaderboard updated</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="255"/>
+        <location filename="../console/controller.py" line="253"/>
         <source>抽签（种子 {seed}）</source>
         <translation>Lots drawn (seed {seed})</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="92"/>
-        <location filename="../console/dialogs.py" line="123"/>
-        <location filename="../console/dialogs.py" line="173"/>
-        <location filename="../console/dialogs.py" line="191"/>
+        <location filename="../console/dialogs.py" line="95"/>
+        <location filename="../console/dialogs.py" line="126"/>
+        <location filename="../console/dialogs.py" line="176"/>
+        <location filename="../console/dialogs.py" line="194"/>
         <source>原因</source>
         <translation>Reason</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="96"/>
-        <location filename="../console/dialogs.py" line="148"/>
-        <location filename="../console/dialogs.py" line="177"/>
-        <location filename="../console/dialogs.py" line="194"/>
+        <location filename="../console/dialogs.py" line="99"/>
+        <location filename="../console/dialogs.py" line="151"/>
+        <location filename="../console/dialogs.py" line="180"/>
+        <location filename="../console/dialogs.py" line="197"/>
         <source>请写明原因</source>
         <translation>Give the reason</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="109"/>
+        <location filename="../console/dialogs.py" line="112"/>
         <source>更正第{n}步</source>
         <translation>Correct move {n}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="109"/>
+        <location filename="../console/dialogs.py" line="112"/>
         <source>删除第{n}步</source>
         <translation>Delete move {n}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="109"/>
+        <location filename="../console/dialogs.py" line="112"/>
         <source>在第{n}步前插入</source>
         <translation>Insert before move {n}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="113"/>
+        <location filename="../console/dialogs.py" line="116"/>
         <source>原来：第{n}步 {line}</source>
         <translation>Was: move {n} {line}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="118"/>
+        <location filename="../console/dialogs.py" line="121"/>
         <source>应为</source>
         <translation>Should be</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="143"/>
+        <location filename="../console/dialogs.py" line="146"/>
         <source>请输入这一步（如 3 TTTTT、4 pass）</source>
         <translation>Type the move (e.g. 3 TTTTT, 4 pass)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="166"/>
+        <location filename="../console/dialogs.py" line="169"/>
         <source>裁判罚分（G11.2：每次扣{p}分）</source>
         <translation>Referee penalty (G11.2: −{p} points each)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="169"/>
+        <location filename="../console/dialogs.py" line="172"/>
         <source>单号 1·3·5</source>
         <translation>odd seats 1·3·5</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="169"/>
+        <location filename="../console/dialogs.py" line="172"/>
         <source>双号 2·4·6</source>
         <translation>even seats 2·4·6</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="171"/>
+        <location filename="../console/dialogs.py" line="174"/>
         <source>受罚队伍</source>
         <translation>Team penalised</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="185"/>
+        <location filename="../console/dialogs.py" line="188"/>
         <source>弃权（G11.2：对方胜）</source>
         <translation>Forfeit (G11.2: the other team wins)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="189"/>
+        <location filename="../console/dialogs.py" line="192"/>
         <source>弃权队伍</source>
         <translation>Team forfeiting</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="202"/>
+        <location filename="../console/dialogs.py" line="205"/>
         <source>选手迟到（超过5分钟按弃权，G11.2）</source>
         <translation>Player late (more than 5 minutes forfeits, G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="206"/>
+        <location filename="../console/dialogs.py" line="209"/>
         <source>座位</source>
         <translation>Seat</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="210"/>
+        <location filename="../console/dialogs.py" line="213"/>
         <source> 分钟</source>
         <translation> min</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="211"/>
+        <location filename="../console/dialogs.py" line="214"/>
         <source>迟到</source>
         <translation>Late by</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="213"/>
-        <location filename="../console/docks/cues.py" line="57"/>
+        <location filename="../console/dialogs.py" line="216"/>
+        <location filename="../console/docks/cues.py" line="56"/>
         <source>说明</source>
         <translation>Note</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="234"/>
+        <location filename="../console/dialogs.py" line="237"/>
         <source>录入手牌（发牌时）</source>
         <translation>Enter the hands (at the deal)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="243"/>
+        <location filename="../console/dialogs.py" line="246"/>
         <source>未知（只核对张数）</source>
         <translation>unknown (counts only)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="254"/>
+        <location filename="../console/dialogs.py" line="257"/>
         <source>牌：3–9 T(10) J Q K A 2 B(小王) R(大王)；留空 = 未知</source>
         <translation>Cards: 3–9 T(10) J Q K A 2 B(small joker) R(big joker); empty = unknown</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="271"/>
+        <location filename="../console/dialogs.py" line="274"/>
         <source>已录 {k} 手，合计 {n}/{m} 张</source>
         <translation>{k} hands entered, {n}/{m} cards</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="293"/>
+        <location filename="../console/dialogs.py" line="296"/>
         <source>{s}号：看不懂“{ch}”</source>
         <translation>Seat {s}: cannot read “{ch}”</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="296"/>
+        <location filename="../console/dialogs.py" line="299"/>
         <source>{s}号：{n}张，应为{m}张（G2.1）</source>
         <translation>Seat {s}: {n} cards, should be {m} (G2.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="302"/>
+        <location filename="../console/dialogs.py" line="305"/>
         <source>合计超过四副牌：{over}（每点16张，大小王各4张，G2.1）</source>
         <translation>More than the four-deck pack: {over} (16 of a rank, 4 of each joker, G2.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="330"/>
+        <location filename="../console/dialogs.py" line="333"/>
         <source>新比赛（从赛季）</source>
         <translation>New match (from the season)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="335"/>
+        <location filename="../console/dialogs.py" line="338"/>
         <source>赛季</source>
         <translation>Season</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="338"/>
+        <location filename="../console/dialogs.py" line="341"/>
         <source>期数</source>
         <translation>Episode</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="340"/>
+        <location filename="../console/dialogs.py" line="343"/>
         <source>如：积分赛、第一轮</source>
         <translation>e.g. league, round 1</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="341"/>
+        <location filename="../console/dialogs.py" line="344"/>
         <source>轮次</source>
         <translation>Round</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="344"/>
+        <location filename="../console/dialogs.py" line="347"/>
         <source>单号队（1·3·5）</source>
         <translation>Odd team (1·3·5)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="345"/>
+        <location filename="../console/dialogs.py" line="348"/>
         <source>双号队（2·4·6）</source>
         <translation>Even team (2·4·6)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="353"/>
+        <location filename="../console/dialogs.py" line="356"/>
         <source>{s}号座位</source>
         <translation>Seat {s}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="401"/>
+        <location filename="../console/dialogs.py" line="404"/>
         <source>请选择两支队伍</source>
         <translation>Pick two teams</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="403"/>
+        <location filename="../console/dialogs.py" line="406"/>
         <source>两支队伍不能相同（G1.2）</source>
         <translation>The two teams must differ (G1.2)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="407"/>
+        <location filename="../console/dialogs.py" line="410"/>
         <source>{seats}号座位：找不到这名选手</source>
         <translation>Seat {seats}: no such player</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="409"/>
+        <location filename="../console/dialogs.py" line="412"/>
         <source>同一选手不能坐两个座位（G1.1）</source>
         <translation>A player holds one seat (G1.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="434"/>
+        <location filename="../console/dialogs.py" line="437"/>
         <source>更正记录</source>
         <translation>Corrections</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="439"/>
+        <location filename="../console/dialogs.py" line="442"/>
         <source>撤销</source>
         <translation>Undo</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="440"/>
-        <location filename="../console/window.py" line="251"/>
+        <location filename="../console/dialogs.py" line="443"/>
+        <location filename="../console/window.py" line="252"/>
         <source>重做</source>
         <translation>Redo</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="441"/>
+        <location filename="../console/dialogs.py" line="444"/>
         <source>更正</source>
         <translation>Correct</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="442"/>
+        <location filename="../console/dialogs.py" line="445"/>
         <source>删除</source>
         <translation>Delete</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="443"/>
+        <location filename="../console/dialogs.py" line="446"/>
         <source>插入</source>
         <translation>Insert</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="444"/>
+        <location filename="../console/dialogs.py" line="447"/>
         <source>手牌</source>
         <translation>Hands</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="449"/>
+        <location filename="../console/dialogs.py" line="452"/>
         <source>座位 {s}</source>
         <translation>seats {s}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="451"/>
+        <location filename="../console/dialogs.py" line="454"/>
         <source>第{n}步</source>
         <translation>move {n}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="455"/>
+        <location filename="../console/dialogs.py" line="458"/>
         <source>（其后{n}步不再成立）</source>
         <translation> ({n} later moves no longer stand)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="52"/>
+        <location filename="../console/docks/cues.py" line="51"/>
         <source>提示</source>
         <translation>Cue</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="53"/>
+        <location filename="../console/docks/cues.py" line="52"/>
         <source>类别</source>
         <translation>Kind</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="54"/>
+        <location filename="../console/docks/cues.py" line="53"/>
         <source>开始</source>
         <translation>Start</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="55"/>
+        <location filename="../console/docks/cues.py" line="54"/>
         <source>时长/剩余</source>
         <translation>Length/left</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="56"/>
+        <location filename="../console/docks/cues.py" line="55"/>
         <source>赞助商</source>
         <translation>Sponsor</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="162"/>
+        <location filename="../console/docks/cues.py" line="161"/>
         <source>（接上条自动）</source>
         <translation> (follows automatically)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="171"/>
+        <location filename="../console/docks/cues.py" line="170"/>
         <source> 迟{s}秒</source>
         <translation> {s} s late</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="176"/>
+        <location filename="../console/docks/cues.py" line="175"/>
         <source>剩 {t}</source>
         <translation>{t} left</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="178"/>
+        <location filename="../console/docks/cues.py" line="177"/>
         <source>进行中 {t}</source>
         <translation>running {t}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="178"/>
+        <location filename="../console/docks/cues.py" line="177"/>
         <source>进行中</source>
         <translation>running</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="72"/>
+        <location filename="../console/docks/cues.py" line="71"/>
         <source>提前结束</source>
         <translation>cut short</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="73"/>
+        <location filename="../console/docks/cues.py" line="72"/>
         <source>清屏中断</source>
         <translation>stopped by panic</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="74"/>
+        <location filename="../console/docks/cues.py" line="73"/>
         <source>未播出</source>
         <translation>did not air</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="185"/>
+        <location filename="../console/docks/cues.py" line="184"/>
         <source>跳过</source>
         <translation>Skip</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="253"/>
+        <location filename="../console/docks/cues.py" line="252"/>
         <source>双击一条提示：设为下一条（不执行）</source>
         <translation>Double-click a cue: make it the next one (not run)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="278"/>
+        <location filename="../console/docks/cues.py" line="277"/>
         <source>节目流程已走完（或未载入）</source>
         <translation>Rundown done (or not loaded)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="313"/>
+        <location filename="../console/docks/cues.py" line="312"/>
         <source>节目流程 {ep}</source>
         <translation>Rundown {ep}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="316"/>
+        <location filename="../console/docks/cues.py" line="315"/>
         <source>进行中：{label}{left}</source>
         <translation>Running: {label}{left}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="318"/>
+        <location filename="../console/docks/cues.py" line="317"/>
         <source>下一条：{n}. {label}</source>
         <translation>Next: {n}. {label}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="320"/>
-        <location filename="../console/docks/cues.py" line="327"/>
+        <location filename="../console/docks/cues.py" line="319"/>
+        <location filename="../console/docks/cues.py" line="326"/>
         <source>已走完</source>
         <translation>done</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="322"/>
+        <location filename="../console/docks/cues.py" line="321"/>
         <source>未载入（需要赞助排期）</source>
         <translation>not loaded (needs the placements)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="327"/>
+        <location filename="../console/docks/cues.py" line="326"/>
         <source>GO  {a} / {b}</source>
         <translation>GO  {a} / {b}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="325"/>
+        <location filename="../console/docks/cues.py" line="324"/>
         <source>空格</source>
         <translation>Space</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="329"/>
+        <location filename="../console/docks/cues.py" line="328"/>
         <source>跳过 {k}</source>
         <translation>Skip {k}</translation>
     </message>
@@ -639,92 +639,92 @@
         <translation>Recording not started</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="236"/>
+        <location filename="../console/window.py" line="237"/>
         <source>本局还没有出牌，无法撤销</source>
         <translation>Nothing to undo in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="240"/>
+        <location filename="../console/window.py" line="241"/>
         <source>撤销第{n}步</source>
         <translation>Undo move {n}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="241"/>
+        <location filename="../console/window.py" line="242"/>
         <source>撤销：{line}</source>
         <translation>Undo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="249"/>
+        <location filename="../console/window.py" line="250"/>
         <source>没有可以重做的一步</source>
         <translation>Nothing to redo</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="251"/>
+        <location filename="../console/window.py" line="252"/>
         <source>重做：{line}</source>
         <translation>Redo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="277"/>
+        <location filename="../console/window.py" line="278"/>
         <source>本局还没有出牌</source>
         <translation>No move in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="294"/>
+        <location filename="../console/window.py" line="295"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="294"/>
+        <location filename="../console/window.py" line="295"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="315"/>
+        <location filename="../console/window.py" line="316"/>
         <source>先开局（输入上班座位）再录手牌</source>
         <translation>Start the game (type the first leader&apos;s seat) before entering hands</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="322"/>
+        <location filename="../console/window.py" line="323"/>
         <source>发牌</source>
         <translation>deal</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="333"/>
+        <location filename="../console/window.py" line="334"/>
         <source>这场比赛没有关联赛季（Ctrl+N 从赛季新建比赛）</source>
         <translation>This match is not linked to a season (Ctrl+N: new match from the season)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="335"/>
+        <location filename="../console/window.py" line="336"/>
         <source>没有要存的：本局还没结束，或已存入赛季</source>
         <translation>Nothing to save: the game is not over, or already saved</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="342"/>
+        <location filename="../console/window.py" line="343"/>
         <source>数据库里还没有赛季（season create）</source>
         <translation>No season in the database yet (season create)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="378"/>
+        <location filename="../console/window.py" line="379"/>
         <source>已从日志恢复 {n} 个操作：比赛已设好，尚未开局</source>
         <translation>Recovered {n} actions from the journal: the match is set up, no game started yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="380"/>
+        <location filename="../console/window.py" line="381"/>
         <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步</source>
         <translation>Recovered {n} actions from the journal: back at game {g}, move {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="396"/>
+        <location filename="../console/window.py" line="397"/>
         <source>第{n}局/共{m}局</source>
         <translation>Game {n} of {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="397"/>
+        <location filename="../console/window.py" line="398"/>
         <source>导播台</source>
         <translation>Operator console</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="398"/>
+        <location filename="../console/window.py" line="399"/>
         <source>日志 #{seq}</source>
         <translation>Journal #{seq}</translation>
     </message>
@@ -734,27 +734,27 @@
         <translation>“{key}” is not one key</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="160"/>
+        <location filename="../console/hotkeys.py" line="158"/>
         <source>{key} 留给输入行（打字、选提示、清空）</source>
         <translation>{key} belongs to the entry line (typing, picking, clearing)</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="164"/>
+        <location filename="../console/hotkeys.py" line="162"/>
         <source>{key} 会打进输入行：请加 Ctrl 或 Alt</source>
         <translation>{key} would type into the entry line: add Ctrl or Alt</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="167"/>
+        <location filename="../console/hotkeys.py" line="165"/>
         <source>{key} 已是“{other}”的键</source>
         <translation>{key} is already the key of “{other}”</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="169"/>
+        <location filename="../console/hotkeys.py" line="167"/>
         <source>同一个键写了两次</source>
         <translation>the same key twice</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="275"/>
+        <location filename="../console/keys.py" line="273"/>
         <source>（输入行为空时）</source>
         <translation> (entry line empty)</translation>
     </message>
@@ -762,7 +762,7 @@
 <context>
     <name>CueList</name>
     <message>
-        <location filename="../console/docks/cues.py" line="48"/>
+        <location filename="../console/docks/cues.py" line="47"/>
         <source>节目流程 CUE LIST</source>
         <translation>CUE LIST</translation>
     </message>
@@ -770,22 +770,22 @@
 <context>
     <name>EntryPanel</name>
     <message>
-        <location filename="../console/widgets.py" line="577"/>
+        <location filename="../console/widgets.py" line="578"/>
         <source>座位</source>
         <translation>Seat</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="577"/>
+        <location filename="../console/widgets.py" line="578"/>
         <source>出牌</source>
         <translation>Move</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="577"/>
+        <location filename="../console/widgets.py" line="578"/>
         <source>说法</source>
         <translation>Words</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="589"/>
+        <location filename="../console/widgets.py" line="590"/>
         <source>更正后不再成立（请按实际重新录入）：{lines}
 第{n}步 {rule} {zh} / {en}</source>
         <translation>No longer standing after the correction (key them again as played): {lines}
@@ -818,37 +818,37 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>HelpSheet</name>
     <message>
-        <location filename="../console/hotkeys.py" line="222"/>
+        <location filename="../console/hotkeys.py" line="228"/>
         <source>快捷键 Keys</source>
         <translation>Keys</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="225"/>
+        <location filename="../console/hotkeys.py" line="231"/>
         <source>所有按键（输入行有焦点时也有效）</source>
         <translation>Every key (they work while the entry line has the focus)</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="230"/>
+        <location filename="../console/hotkeys.py" line="236"/>
         <source>按键</source>
         <translation>Key</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="230"/>
+        <location filename="../console/hotkeys.py" line="236"/>
         <source>操作</source>
         <translation>Operation</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="230"/>
+        <location filename="../console/hotkeys.py" line="236"/>
         <source>分组</source>
         <translation>Group</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="235"/>
+        <location filename="../console/hotkeys.py" line="241"/>
         <source>输入行</source>
         <translation>Entry line</translation>
     </message>
     <message>
-        <location filename="../console/hotkeys.py" line="243"/>
+        <location filename="../console/hotkeys.py" line="249"/>
         <source>（输入行为空时）</source>
         <translation> (entry line empty)</translation>
     </message>
@@ -856,257 +856,257 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>Keys</name>
     <message>
-        <location filename="../console/keys.py" line="42"/>
+        <location filename="../console/keys.py" line="40"/>
         <source>比赛 Match</source>
         <translation>Match</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="43"/>
+        <location filename="../console/keys.py" line="41"/>
         <source>编辑 Edit</source>
         <translation>Edit</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="44"/>
+        <location filename="../console/keys.py" line="42"/>
         <source>视图 View</source>
         <translation>View</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="45"/>
+        <location filename="../console/keys.py" line="43"/>
         <source>帮助 Help</source>
         <translation>Help</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="46"/>
+        <location filename="../console/keys.py" line="44"/>
         <source>图形 Graphics</source>
         <translation>Graphics</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="47"/>
+        <location filename="../console/keys.py" line="45"/>
         <source>节目流程 Cue list</source>
         <translation>Cue list</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="48"/>
+        <location filename="../console/keys.py" line="46"/>
         <source>赞助 Sponsors</source>
         <translation>Sponsors</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="49"/>
+        <location filename="../console/keys.py" line="47"/>
         <source>制片 Producer</source>
         <translation>Producer</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="73"/>
+        <location filename="../console/keys.py" line="71"/>
         <source>新比赛（从赛季选队、排座）</source>
         <translation>New match (teams and seats from the season)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="75"/>
+        <location filename="../console/keys.py" line="73"/>
         <source>录入手牌（发牌时）</source>
         <translation>Enter the hands (at the deal)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="77"/>
+        <location filename="../console/keys.py" line="75"/>
         <source>裁判罚分 −2（写明原因）</source>
         <translation>Referee penalty −2 (with the reason)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="80"/>
+        <location filename="../console/keys.py" line="78"/>
         <source>存入赛季（本局 / 比赛结果）</source>
         <translation>Save to the season (this game / the match result)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="82"/>
+        <location filename="../console/keys.py" line="80"/>
         <source>选手迟到</source>
         <translation>Player late</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="83"/>
+        <location filename="../console/keys.py" line="81"/>
         <source>弃权</source>
         <translation>Forfeit</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="85"/>
+        <location filename="../console/keys.py" line="83"/>
         <source>抽签（加赛后仍平）</source>
         <translation>Draw lots (tied after the extra game)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="87"/>
+        <location filename="../console/keys.py" line="85"/>
         <source>撤销上一步（写明原因）</source>
         <translation>Undo the last move (with the reason)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="89"/>
+        <location filename="../console/keys.py" line="87"/>
         <source>重做撤销的一步</source>
         <translation>Redo the undone move</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="91"/>
+        <location filename="../console/keys.py" line="89"/>
         <source>更正所选的一步</source>
         <translation>Correct the selected move</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="93"/>
+        <location filename="../console/keys.py" line="91"/>
         <source>在所选的一步前插入漏录的一步</source>
         <translation>Insert a forgotten move before the selected one</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="95"/>
+        <location filename="../console/keys.py" line="93"/>
         <source>删除所选的一步（多录）</source>
         <translation>Delete the selected move (keyed by mistake)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="96"/>
+        <location filename="../console/keys.py" line="94"/>
         <source>更正记录</source>
         <translation>Corrections</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="97"/>
+        <location filename="../console/keys.py" line="95"/>
         <source>牌谱中选上一步</source>
         <translation>Select the previous move in the record</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="98"/>
+        <location filename="../console/keys.py" line="96"/>
         <source>牌谱中选下一步</source>
         <translation>Select the next move in the record</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="99"/>
+        <location filename="../console/keys.py" line="97"/>
         <source>回到输入行</source>
         <translation>Back to the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="100"/>
+        <location filename="../console/keys.py" line="98"/>
         <source>中文界面 Chinese UI</source>
         <translation>中文界面 Chinese UI</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="101"/>
+        <location filename="../console/keys.py" line="99"/>
         <source>English UI 英文界面</source>
         <translation>English UI 英文界面</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="102"/>
+        <location filename="../console/keys.py" line="100"/>
         <source>恢复默认布局</source>
         <translation>Reset layout</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="103"/>
+        <location filename="../console/keys.py" line="101"/>
         <source>快捷键设置…</source>
         <translation>Keyboard shortcuts…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="104"/>
+        <location filename="../console/keys.py" line="102"/>
         <source>快捷键一览</source>
         <translation>All keys</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="108"/>
+        <location filename="../console/keys.py" line="106"/>
         <source>制片工作台（赞助、合同、选手、赛季播出）…</source>
         <translation>Producer&apos;s workspace (sponsors, contracts, players, season delivery)…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="142"/>
+        <location filename="../console/keys.py" line="140"/>
         <source>TAKE：预览上节目</source>
         <translation>TAKE: preview to program</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="146"/>
+        <location filename="../console/keys.py" line="144"/>
         <source>CUT：预览立即上节目（无动画）</source>
         <translation>CUT: preview to program at once (no animation)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="153"/>
+        <location filename="../console/keys.py" line="151"/>
         <source>紧急清屏：节目全部撤下</source>
         <translation>Panic: take everything off program</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="163"/>
+        <location filename="../console/keys.py" line="161"/>
         <source>{name}：放到预览 / 撤下预览</source>
         <translation>{name}: to preview / off preview</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="172"/>
+        <location filename="../console/keys.py" line="170"/>
         <source>{name}：清除（节目和预览）</source>
         <translation>{name}: clear (program and preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="181"/>
+        <location filename="../console/keys.py" line="179"/>
         <source>GO：执行下一条提示</source>
         <translation>GO: run the next cue</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="185"/>
+        <location filename="../console/keys.py" line="183"/>
         <source>GO（输入行为空时）</source>
         <translation>GO (when the entry line is empty)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="189"/>
+        <location filename="../console/keys.py" line="187"/>
         <source>跳过下一条提示</source>
         <translation>Skip the next cue</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="201"/>
+        <location filename="../console/keys.py" line="199"/>
         <source>口播 +1：赞助商面板上第 {n} 个</source>
         <translation>Mention +1: sponsor {n} on the panel</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="208"/>
+        <location filename="../console/keys.py" line="206"/>
         <source>撤销本期最后一次口播（按错；报告不计）</source>
         <translation>Take back the episode&apos;s last mention (keyed by mistake; reports drop it)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="216"/>
+        <location filename="../console/keys.py" line="214"/>
         <source>{place}镜头 +1（广告位出镜）</source>
         <translation>{place} shot +1 (placement on screen)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="225"/>
+        <location filename="../console/keys.py" line="223"/>
         <source>人名条：{seat}号位选手（到预览）</source>
         <translation>Lower third: the player in seat {seat} (to preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="233"/>
+        <location filename="../console/keys.py" line="231"/>
         <source>人名条：主持人（到预览）</source>
         <translation>Lower third: the host (to preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="237"/>
+        <location filename="../console/keys.py" line="235"/>
         <source>主持人姓名…</source>
         <translation>Host&apos;s name…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="245"/>
+        <location filename="../console/keys.py" line="243"/>
         <source>记录所打的一手（或所选的提示）</source>
         <translation>Record what was typed (or the picked suggestion)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="246"/>
+        <location filename="../console/keys.py" line="244"/>
         <source>在提示列表中选择</source>
         <translation>Pick in the suggestion list</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="247"/>
+        <location filename="../console/keys.py" line="245"/>
         <source>把所选提示填入输入行</source>
         <translation>Put the picked suggestion into the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="248"/>
+        <location filename="../console/keys.py" line="246"/>
         <source>清空输入行</source>
         <translation>Clear the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="249"/>
+        <location filename="../console/keys.py" line="247"/>
         <source>过牌 pass（再按回车）</source>
         <translation>Pass (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="250"/>
+        <location filename="../console/keys.py" line="248"/>
         <source>让牌 yield（再按回车）</source>
         <translation>Yield (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="251"/>
+        <location filename="../console/keys.py" line="249"/>
         <source>指明座位：烧牌或其他不在轮次的出牌</source>
         <translation>Name the seat: a burn or any other out-of-turn play</translation>
     </message>
@@ -1177,47 +1177,47 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../console/keys.py" line="31"/>
+        <location filename="../console/keys.py" line="29"/>
         <source>比赛(&amp;M)</source>
         <translation>&amp;Match</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="32"/>
+        <location filename="../console/keys.py" line="30"/>
         <source>编辑(&amp;E)</source>
         <translation>&amp;Edit</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="33"/>
+        <location filename="../console/keys.py" line="31"/>
         <source>视图(&amp;V)</source>
         <translation>&amp;View</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="34"/>
+        <location filename="../console/keys.py" line="32"/>
         <source>帮助(&amp;H)</source>
         <translation>&amp;Help</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="63"/>
+        <location filename="../console/window.py" line="64"/>
         <source>牌桌 TABLE</source>
         <translation>TABLE</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="37"/>
+        <location filename="../console/keys.py" line="35"/>
         <source>节目流程(&amp;R)</source>
         <translation>&amp;Rundown</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="35"/>
+        <location filename="../console/keys.py" line="33"/>
         <source>图形(&amp;G)</source>
         <translation>&amp;Graphics</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="36"/>
+        <location filename="../console/keys.py" line="34"/>
         <source>赞助(&amp;S)</source>
         <translation>&amp;Sponsors</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="38"/>
+        <location filename="../console/keys.py" line="36"/>
         <source>制片(&amp;P)</source>
         <translation>&amp;Producer</translation>
     </message>
@@ -1233,101 +1233,101 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>Names</name>
     <message>
-        <location filename="../console/names.py" line="16"/>
+        <location filename="../console/names.py" line="18"/>
         <source>比分</source>
         <translation>Scoreboard</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="17"/>
-        <location filename="../console/names.py" line="42"/>
+        <location filename="../console/names.py" line="19"/>
+        <location filename="../console/names.py" line="44"/>
         <source>英雄榜</source>
         <translation>Leaderboard</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="18"/>
+        <location filename="../console/names.py" line="20"/>
         <source>海选榜</source>
         <translation>Qualifier board</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="19"/>
+        <location filename="../console/names.py" line="21"/>
         <source>九宫格</source>
         <translation>Prize grid</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="20"/>
+        <location filename="../console/names.py" line="22"/>
         <source>角标</source>
         <translation>Corner bug</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="21"/>
-        <location filename="../console/names.py" line="38"/>
+        <location filename="../console/names.py" line="23"/>
+        <location filename="../console/names.py" line="40"/>
         <source>标版</source>
         <translation>Bumper</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="22"/>
+        <location filename="../console/names.py" line="24"/>
         <source>字幕条</source>
         <translation>Ticker</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="23"/>
-        <location filename="../console/names.py" line="43"/>
+        <location filename="../console/names.py" line="25"/>
+        <location filename="../console/names.py" line="45"/>
         <source>片尾</source>
         <translation>Credits</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="24"/>
-        <location filename="../console/names.py" line="34"/>
+        <location filename="../console/names.py" line="26"/>
+        <location filename="../console/names.py" line="36"/>
         <source>解说区</source>
         <translation>Commentary</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="25"/>
+        <location filename="../console/names.py" line="27"/>
         <source>人名条</source>
         <translation>Lower third</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="26"/>
+        <location filename="../console/names.py" line="28"/>
         <source>记牌器</source>
         <translation>Card counter</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="30"/>
+        <location filename="../console/names.py" line="32"/>
         <source>桌面</source>
         <translation>Table</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="31"/>
+        <location filename="../console/names.py" line="33"/>
         <source>九宫格下方</source>
         <translation>Under the grid</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="32"/>
+        <location filename="../console/names.py" line="34"/>
         <source>奖品台</source>
         <translation>Prize stand</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="33"/>
+        <location filename="../console/names.py" line="35"/>
         <source>文化衫</source>
         <translation>Shirts</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="37"/>
+        <location filename="../console/names.py" line="39"/>
         <source>图形</source>
         <translation>Graphic</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="39"/>
+        <location filename="../console/names.py" line="41"/>
         <source>宣传片</source>
         <translation>Film</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="40"/>
+        <location filename="../console/names.py" line="42"/>
         <source>环节</source>
         <translation>Segment</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="41"/>
+        <location filename="../console/names.py" line="43"/>
         <source>抽奖</source>
         <translation>Draw</translation>
     </message>
@@ -1335,7 +1335,7 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>SeatCard</name>
     <message>
-        <location filename="../console/widgets.py" line="110"/>
+        <location filename="../console/widgets.py" line="111"/>
         <source>{n} 张</source>
         <translation>{n} cards</translation>
     </message>
@@ -1351,157 +1351,157 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>TablePanel</name>
     <message>
-        <location filename="../console/widgets.py" line="36"/>
+        <location filename="../console/widgets.py" line="37"/>
         <source>无头</source>
         <translation>no 对头 (无头)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="37"/>
+        <location filename="../console/widgets.py" line="38"/>
         <source>烧牌中</source>
         <translation>burning</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="38"/>
+        <location filename="../console/widgets.py" line="39"/>
         <source>革命</source>
         <translation>revolt</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="284"/>
+        <location filename="../console/widgets.py" line="285"/>
         <source>开点</source>
         <translation>opened</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="286"/>
+        <location filename="../console/widgets.py" line="287"/>
         <source>闷</source>
         <translation>stuck (闷)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="288"/>
+        <location filename="../console/widgets.py" line="289"/>
         <source>诈烧</source>
         <translation>false burn</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="290"/>
+        <location filename="../console/widgets.py" line="291"/>
         <source>让牌</source>
         <translation>yielded</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="292"/>
+        <location filename="../console/widgets.py" line="293"/>
         <source>过</source>
         <translation>passed</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="297"/>
+        <location filename="../console/widgets.py" line="298"/>
         <source>上手 {seat}号 {words}</source>
         <translation>Top: seat&#xa0;{seat} {words}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="301"/>
+        <location filename="../console/widgets.py" line="302"/>
         <source> 够级</source>
         <translation> 够级</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="303"/>
+        <location filename="../console/widgets.py" line="304"/>
         <source> 烧牌</source>
         <translation> burn</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="305"/>
+        <location filename="../console/widgets.py" line="306"/>
         <source>发牌（新一轮）</source>
         <translation>Lead (new round)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="307"/>
+        <location filename="../console/widgets.py" line="308"/>
         <source>本局结束</source>
         <translation>Game over</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="309"/>
+        <location filename="../console/widgets.py" line="310"/>
         <source>等待开局</source>
         <translation>Waiting for the game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="311"/>
+        <location filename="../console/widgets.py" line="312"/>
         <source>轮到 {seat}号 {name}</source>
         <translation>Seat&#xa0;{seat} {name} to&#xa0;act</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="315"/>
+        <location filename="../console/widgets.py" line="316"/>
         <source>（对头）</source>
         <translation> (across)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="319"/>
+        <location filename="../console/widgets.py" line="320"/>
         <source>比赛规则</source>
         <translation>tv_match rules</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="319"/>
+        <location filename="../console/widgets.py" line="320"/>
         <source>够级大纲</source>
         <translation>dagang rules</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="323"/>
+        <location filename="../console/widgets.py" line="324"/>
         <source>第{n}局 / 共{m}局 · {rules}</source>
         <translation>Game {n} of {m} · {rules}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="329"/>
+        <location filename="../console/widgets.py" line="330"/>
         <source>比分  {a} {pa} : {pb} {b}</source>
         <translation>Score  {a} {pa} : {pb} {b}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="330"/>
+        <location filename="../console/widgets.py" line="331"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="333"/>
+        <location filename="../console/widgets.py" line="334"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="340"/>
+        <location filename="../console/widgets.py" line="341"/>
         <source>弃权：{team}（{why}）</source>
         <translation>Forfeit: {team} ({why})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="345"/>
+        <location filename="../console/widgets.py" line="346"/>
         <source>总分</source>
         <translation>points</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="346"/>
+        <location filename="../console/widgets.py" line="347"/>
         <source>加赛</source>
         <translation>extra game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="347"/>
+        <location filename="../console/widgets.py" line="348"/>
         <source>抽签</source>
         <translation>lots</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="348"/>
+        <location filename="../console/widgets.py" line="349"/>
         <source>对方弃权</source>
         <translation>forfeit</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="350"/>
+        <location filename="../console/widgets.py" line="351"/>
         <source>本场胜者：{who}（{by}）</source>
         <translation>Winner: {who} ({by})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="354"/>
+        <location filename="../console/widgets.py" line="355"/>
         <source>加赛后仍平：抽签（G11.2）</source>
         <translation>Tied after the extra game: lots (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="356"/>
+        <location filename="../console/widgets.py" line="357"/>
         <source>三局总分相同：加赛一局（G11.2）</source>
         <translation>Tied after three games: one extra game (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="365"/>
+        <location filename="../console/widgets.py" line="366"/>
         <source>罚分：</source>
         <translation>Penalties: </translation>
     </message>

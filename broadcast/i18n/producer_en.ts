@@ -50,7 +50,7 @@
     </message>
     <message>
         <location filename="../producer/forms.py" line="344"/>
-        <location filename="../producer/window.py" line="865"/>
+        <location filename="../producer/tabs/season.py" line="284"/>
         <source>图片 (*.png *.jpg *.jpeg *.webp)</source>
         <translation>Images (*.png *.jpg *.jpeg *.webp)</translation>
     </message>
@@ -127,7 +127,7 @@
     </message>
     <message>
         <location filename="../producer/forms.py" line="489"/>
-        <location filename="../producer/window.py" line="128"/>
+        <location filename="../producer/tabs/sponsors.py" line="47"/>
         <source>赞助企业</source>
         <translation>Sponsors</translation>
     </message>
@@ -263,13 +263,13 @@
     </message>
     <message>
         <location filename="../producer/forms.py" line="593"/>
-        <location filename="../producer/window.py" line="160"/>
+        <location filename="../producer/tabs/sponsors.py" line="79"/>
         <source>刊例价</source>
         <translation>List price</translation>
     </message>
     <message>
         <location filename="../producer/forms.py" line="616"/>
-        <location filename="../producer/window.py" line="160"/>
+        <location filename="../producer/tabs/sponsors.py" line="79"/>
         <source>价格</source>
         <translation>Price</translation>
     </message>
@@ -279,606 +279,606 @@
         <translation>Minimum per episode (empty = the package)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="124"/>
+        <location filename="../producer/tabs/sponsors.py" line="43"/>
         <source>节目</source>
         <translation>Show</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="125"/>
+        <location filename="../producer/tabs/sponsors.py" line="44"/>
         <source>节目名称</source>
         <translation>Show title</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="126"/>
+        <location filename="../producer/tabs/sponsors.py" line="45"/>
         <source>季</source>
         <translation>Season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="126"/>
+        <location filename="../producer/tabs/sponsors.py" line="45"/>
         <source>第一季</source>
         <translation>Season 1</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="138"/>
+        <location filename="../producer/tabs/sponsors.py" line="57"/>
         <source>新企业编号，如 xiaodangjia</source>
         <translation>new sponsor id, e.g. xiaodangjia</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="139"/>
+        <location filename="../producer/tabs/sponsors.py" line="58"/>
         <source>＋ 登记</source>
         <translation>+ Register</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="146"/>
+        <location filename="../producer/tabs/sponsors.py" line="65"/>
         <source>删除所选企业</source>
         <translation>Remove the selected sponsor</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="156"/>
+        <location filename="../producer/tabs/sponsors.py" line="75"/>
         <source>合同（该企业买的广告位）</source>
         <translation>Contracts (the slots this sponsor bought)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="160"/>
-        <location filename="../producer/window.py" line="472"/>
-        <location filename="../producer/window.py" line="998"/>
+        <location filename="../producer/tabs/delivery.py" line="46"/>
+        <location filename="../producer/tabs/slots.py" line="219"/>
+        <location filename="../producer/tabs/sponsors.py" line="79"/>
         <source>广告位</source>
         <translation>Slot</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="160"/>
+        <location filename="../producer/tabs/sponsors.py" line="79"/>
         <source>签约</source>
         <translation>Signed</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="160"/>
+        <location filename="../producer/tabs/sponsors.py" line="79"/>
         <source>合同期</source>
         <translation>Contract period</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="160"/>
+        <location filename="../producer/tabs/sponsors.py" line="79"/>
         <source>本期问题</source>
         <translation>Issues</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="166"/>
+        <location filename="../producer/tabs/sponsors.py" line="85"/>
         <source>为该企业新增广告位 ▾</source>
         <translation>Buy a slot for this sponsor ▾</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="211"/>
+        <location filename="../producer/tabs/sponsors.py" line="130"/>
         <source>编号 {sid} 已登记</source>
         <translation>id {sid} is already registered</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="277"/>
+        <location filename="../producer/tabs/sponsors.py" line="196"/>
         <source>先登记并选中一家企业</source>
         <translation>Register and select a sponsor first</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="281"/>
+        <location filename="../producer/tabs/sponsors.py" line="200"/>
         <source>{slot}是独家广告位，已经有了</source>
         <translation>{slot} is exclusive and already taken</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="299"/>
+        <location filename="../producer/tabs/slots.py" line="46"/>
         <source>节目流程 · 插播时段</source>
         <translation>Rundown · breaks</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="300"/>
+        <location filename="../producer/tabs/slots.py" line="47"/>
         <source>每期局数</source>
         <translation>Games per episode</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="301"/>
+        <location filename="../producer/tabs/slots.py" line="48"/>
         <source>每期选手人数</source>
         <translation>Contestants per episode</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="305"/>
+        <location filename="../producer/tabs/slots.py" line="52"/>
         <source>可排的片子</source>
         <translation>Films available</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="308"/>
+        <location filename="../producer/tabs/slots.py" line="55"/>
         <source>＋ 插播时段</source>
         <translation>+ Break</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="313"/>
+        <location filename="../producer/tabs/slots.py" line="60"/>
         <source>（还没有宣传片）</source>
         <translation>(no films yet)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="325"/>
+        <location filename="../producer/tabs/slots.py" line="72"/>
         <source>第{n}个时段 位置</source>
         <translation>Break {n}: after</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="327"/>
+        <location filename="../producer/tabs/slots.py" line="74"/>
         <source>第{n}个时段 片子</source>
         <translation>Break {n}: films</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="359"/>
+        <location filename="../producer/tabs/slots.py" line="106"/>
         <source>预览 PREVIEW（未保存的排期，按播出画面）</source>
         <translation>PREVIEW (the unsaved placements, as they will air)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="372"/>
+        <location filename="../producer/tabs/slots.py" line="119"/>
         <source>节目 PGM（图形页）</source>
         <translation>PGM (graphics page)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="375"/>
+        <location filename="../producer/tabs/slots.py" line="122"/>
         <source>（未启用网页预览）</source>
         <translation>(page preview disabled)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="404"/>
+        <location filename="../producer/tabs/slots.py" line="151"/>
         <source>这个广告位还不完整或排期有错误：改正后显示播出画面</source>
         <translation>This slot is incomplete or the placements have errors: fix them to see it as it airs</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="420"/>
+        <location filename="../producer/tabs/slots.py" line="167"/>
         <source>图形页：节目总线（program.html），与 OBS 浏览器源相同；状态由未保存的排期生成</source>
         <translation>Graphics page: the program bus (program.html), the same as OBS&apos;s browser source; its state made from the unsaved placements</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="429"/>
+        <location filename="../producer/tabs/slots.py" line="176"/>
         <source>{id}：{s:.1f} 秒（OBS 媒体源全屏播出，不经图形页）</source>
         <translation>{id}: {s:.1f} s (played full screen by an OBS media source, not the graphics page)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="443"/>
+        <location filename="../producer/tabs/slots.py" line="190"/>
         <source>现场实物广告位：屏幕上没有图形，镜头拍到的是实物（以下为所用 LOGO）</source>
         <translation>A physical placement in the studio: no graphics on screen, the cameras show the object (its logo below)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="448"/>
+        <location filename="../producer/tabs/slots.py" line="195"/>
         <source>没有 LOGO</source>
         <translation>No logo</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="472"/>
+        <location filename="../producer/tabs/slots.py" line="219"/>
         <source>企业</source>
         <translation>Sponsor</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="476"/>
+        <location filename="../producer/tabs/slots.py" line="223"/>
         <source>＋ 广告位 ▾</source>
         <translation>+ Slot ▾</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="482"/>
-        <location filename="../producer/window.py" line="523"/>
+        <location filename="../producer/tabs/slots.py" line="229"/>
+        <location filename="../producer/tabs/slots.py" line="270"/>
         <source>节目流程（插播时段）</source>
         <translation>Rundown (breaks)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="487"/>
+        <location filename="../producer/tabs/slots.py" line="234"/>
         <source>删除</source>
         <translation>Delete</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="516"/>
+        <location filename="../producer/tabs/slots.py" line="263"/>
         <source>（按签约先后播出）</source>
         <translation>(aired in signing order)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="584"/>
+        <location filename="../producer/tabs/slots.py" line="331"/>
         <source>先在“赞助与合同”里登记企业</source>
         <translation>Register a sponsor under &quot;Sponsors and contracts&quot; first</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="598"/>
+        <location filename="../producer/tabs/slots.py" line="345"/>
         <source>九宫格必须正好 9 格：改每一格的内容，不能删格</source>
         <translation>The prize grid has exactly 9 cells: change a cell, do not remove it</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="629"/>
+        <location filename="../producer/tabs/season.py" line="48"/>
         <source>赛季</source>
         <translation>Season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="631"/>
+        <location filename="../producer/tabs/season.py" line="50"/>
         <source>新建赛季</source>
         <translation>New season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="634"/>
+        <location filename="../producer/tabs/season.py" line="53"/>
         <source>导入名单（CSV/XLSX）…</source>
         <translation>Import roster (CSV/XLSX)…</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="644"/>
-        <location filename="../producer/window.py" line="658"/>
-        <location filename="../producer/window.py" line="946"/>
+        <location filename="../producer/tabs/season.py" line="63"/>
+        <location filename="../producer/tabs/season.py" line="77"/>
+        <location filename="../producer/tabs/season.py" line="365"/>
         <source>队伍</source>
         <translation>Teams</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="645"/>
+        <location filename="../producer/tabs/season.py" line="64"/>
         <source>队名</source>
         <translation>Team</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="645"/>
+        <location filename="../producer/tabs/season.py" line="64"/>
         <source>冠名</source>
         <translation>Sponsor</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="645"/>
+        <location filename="../producer/tabs/season.py" line="64"/>
         <source>颜色</source>
         <translation>Colour</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="649"/>
+        <location filename="../producer/tabs/season.py" line="68"/>
         <source>＋ 队伍</source>
         <translation>+ Team</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="656"/>
+        <location filename="../producer/tabs/season.py" line="75"/>
         <source>参赛选手</source>
         <translation>Players</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="658"/>
-        <location filename="../producer/window.py" line="946"/>
+        <location filename="../producer/tabs/season.py" line="77"/>
+        <location filename="../producer/tabs/season.py" line="365"/>
         <source>照片</source>
         <translation>Photo</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="658"/>
-        <location filename="../producer/window.py" line="946"/>
+        <location filename="../producer/tabs/season.py" line="77"/>
+        <location filename="../producer/tabs/season.py" line="365"/>
         <source>编号</source>
         <translation>Code</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="658"/>
-        <location filename="../producer/window.py" line="946"/>
+        <location filename="../producer/tabs/season.py" line="77"/>
+        <location filename="../producer/tabs/season.py" line="365"/>
         <source>姓名</source>
         <translation>Name</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="658"/>
-        <location filename="../producer/window.py" line="946"/>
+        <location filename="../producer/tabs/season.py" line="77"/>
+        <location filename="../producer/tabs/season.py" line="365"/>
         <source>性别</source>
         <translation>Gender</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="658"/>
-        <location filename="../producer/window.py" line="946"/>
+        <location filename="../producer/tabs/season.py" line="77"/>
+        <location filename="../producer/tabs/season.py" line="365"/>
         <source>电话</source>
         <translation>Phone</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="658"/>
-        <location filename="../producer/window.py" line="946"/>
+        <location filename="../producer/tabs/season.py" line="77"/>
+        <location filename="../producer/tabs/season.py" line="365"/>
         <source>籍贯</source>
         <translation>Home town</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="665"/>
+        <location filename="../producer/tabs/season.py" line="84"/>
         <source>＋ 选手</source>
         <translation>+ Player</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="668"/>
+        <location filename="../producer/tabs/season.py" line="87"/>
         <source>所选选手的照片…</source>
         <translation>Selected player&apos;s photo…</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="678"/>
+        <location filename="../producer/tabs/season.py" line="97"/>
         <source>各期（播出日期 · 合同是否覆盖）</source>
         <translation>Episodes (air date · covered by the contracts?)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="679"/>
+        <location filename="../producer/tabs/season.py" line="98"/>
         <source>期</source>
         <translation>Episode</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="679"/>
+        <location filename="../producer/tabs/season.py" line="98"/>
         <source>播出日期</source>
         <translation>Air date</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="679"/>
+        <location filename="../producer/tabs/season.py" line="98"/>
         <source>合同未覆盖的广告位</source>
         <translation>Slots whose contract does not cover it</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="683"/>
+        <location filename="../producer/tabs/season.py" line="102"/>
         <source>＋ 一期</source>
         <translation>+ Episode</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="763"/>
+        <location filename="../producer/tabs/season.py" line="182"/>
         <source>✓ 全部覆盖</source>
         <translation>✓ all covered</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="780"/>
-        <location filename="../producer/window.py" line="794"/>
-        <location filename="../producer/window.py" line="813"/>
-        <location filename="../producer/window.py" line="883"/>
+        <location filename="../producer/tabs/season.py" line="199"/>
+        <location filename="../producer/tabs/season.py" line="213"/>
+        <location filename="../producer/tabs/season.py" line="232"/>
+        <location filename="../producer/tabs/season.py" line="302"/>
         <source>先新建赛季</source>
         <translation>Create a season first</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="786"/>
+        <location filename="../producer/tabs/season.py" line="205"/>
         <source>新队伍{n}</source>
         <translation>New team {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="804"/>
+        <location filename="../producer/tabs/season.py" line="223"/>
         <source>新选手{n}</source>
         <translation>New player {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="860"/>
+        <location filename="../producer/tabs/season.py" line="279"/>
         <source>先选中一名选手</source>
         <translation>Select a player first</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="865"/>
+        <location filename="../producer/tabs/season.py" line="284"/>
         <source>选手照片</source>
         <translation>Player&apos;s photo</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="887"/>
+        <location filename="../producer/tabs/season.py" line="306"/>
         <source>选手名单</source>
         <translation>Roster</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="887"/>
+        <location filename="../producer/tabs/season.py" line="306"/>
         <source>名单 (*.csv *.xlsx *.txt)</source>
         <translation>Rosters (*.csv *.xlsx *.txt)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="913"/>
+        <location filename="../producer/tabs/season.py" line="332"/>
         <source>已导入：新增 {a} 名，更新 {u} 名</source>
         <translation>Imported: {a} added, {u} updated</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="922"/>
+        <location filename="../producer/tabs/season.py" line="341"/>
         <source>导入预览：{f}</source>
         <translation>Import preview: {f}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="927"/>
+        <location filename="../producer/tabs/season.py" line="346"/>
         <source>{n} 行可以导入：新增 {a} 名、更新 {u} 名选手</source>
         <translation>{n} rows can be imported: {a} players added, {u} updated</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="930"/>
+        <location filename="../producer/tabs/season.py" line="349"/>
         <source>；新队伍：{t}</source>
         <translation>; new teams: {t}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="932"/>
+        <location filename="../producer/tabs/season.py" line="351"/>
         <source>有 {n} 个问题，整份名单都不会导入（改正后再试）</source>
         <translation>{n} problems: nothing of the roster will be imported (fix them and try again)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="946"/>
+        <location filename="../producer/tabs/season.py" line="365"/>
         <source>行</source>
         <translation>Row</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="967"/>
+        <location filename="../producer/tabs/season.py" line="386"/>
         <source>导入</source>
         <translation>Import</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="969"/>
-        <location filename="../producer/window.py" line="1266"/>
+        <location filename="../producer/tabs/season.py" line="388"/>
+        <location filename="../producer/window.py" line="231"/>
         <source>取消</source>
         <translation>Cancel</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="985"/>
+        <location filename="../producer/tabs/delivery.py" line="33"/>
         <source>按“刷新”读取播出记录</source>
         <translation>Press &quot;Refresh&quot; to read the as-run log</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="988"/>
+        <location filename="../producer/tabs/delivery.py" line="36"/>
         <source>刷新</source>
         <translation>Refresh</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="992"/>
+        <location filename="../producer/tabs/delivery.py" line="40"/>
         <source>导出 XLSX + PDF…</source>
         <translation>Export XLSX + PDF…</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="998"/>
+        <location filename="../producer/tabs/delivery.py" line="46"/>
         <source>赞助商</source>
         <translation>Sponsor</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="998"/>
+        <location filename="../producer/tabs/delivery.py" line="46"/>
         <source>项目</source>
         <translation>Item</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="998"/>
+        <location filename="../producer/tabs/delivery.py" line="46"/>
         <source>累计承诺</source>
         <translation>Promised so far</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="998"/>
+        <location filename="../producer/tabs/delivery.py" line="46"/>
         <source>累计实际</source>
         <translation>Delivered so far</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="998"/>
+        <location filename="../producer/tabs/delivery.py" line="46"/>
         <source>欠</source>
         <translation>Owed</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="998"/>
+        <location filename="../producer/tabs/delivery.py" line="46"/>
         <source>后续补足</source>
         <translation>To add in coming episodes</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1004"/>
+        <location filename="../producer/tabs/delivery.py" line="52"/>
         <source>只计 OBS 确认播出的画面（与每期播出报告同一算法）；合同未覆盖的期不计承诺；以已保存的排期为准。</source>
         <translation>Only what OBS confirmed on air counts (the same computation as the episode report); episodes outside a contract promise nothing; the saved placements are used.</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1015"/>
+        <location filename="../producer/tabs/delivery.py" line="63"/>
         <source>读取中…</source>
         <translation>Reading…</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1021"/>
+        <location filename="../producer/tabs/delivery.py" line="73"/>
         <source>无法计算：{why}</source>
         <translation>Cannot compute: {why}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1039"/>
+        <location filename="../producer/tabs/delivery.py" line="91"/>
         <source> 期</source>
         <translation> episodes</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1046"/>
+        <location filename="../producer/tabs/delivery.py" line="98"/>
         <source>截至 {ep}：已播 {n} 期，待播 {m} 期，{k} 项累计未达标</source>
         <translation>Through {ep}: {n} episodes aired, {m} to come, {k} items short so far</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1053"/>
+        <location filename="../producer/tabs/delivery.py" line="105"/>
         <source>导出到</source>
         <translation>Export to</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1060"/>
+        <location filename="../producer/tabs/delivery.py" line="112"/>
         <source>已导出：{f}</source>
         <translation>Exported: {f}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1094"/>
-        <location filename="../producer/window.py" line="1308"/>
+        <location filename="../producer/window.py" line="59"/>
+        <location filename="../producer/window.py" line="273"/>
         <source>赞助与合同</source>
         <translation>Sponsors and contracts</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1095"/>
-        <location filename="../producer/window.py" line="1309"/>
+        <location filename="../producer/window.py" line="60"/>
+        <location filename="../producer/window.py" line="274"/>
         <source>广告位与预览</source>
         <translation>Slots and preview</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1096"/>
-        <location filename="../producer/window.py" line="1310"/>
+        <location filename="../producer/window.py" line="61"/>
+        <location filename="../producer/window.py" line="275"/>
         <source>选手与赛季</source>
         <translation>Roster and season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1097"/>
-        <location filename="../producer/window.py" line="1311"/>
+        <location filename="../producer/window.py" line="62"/>
+        <location filename="../producer/window.py" line="276"/>
         <source>赛季播出</source>
         <translation>Season delivery</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1103"/>
-        <location filename="../producer/window.py" line="1321"/>
+        <location filename="../producer/window.py" line="68"/>
+        <location filename="../producer/window.py" line="286"/>
         <source>检查结果（与 sponsors check 相同）</source>
         <translation>Checks (the same as sponsors check)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1112"/>
+        <location filename="../producer/window.py" line="77"/>
         <source>排期</source>
         <translation>Placements</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1115"/>
-        <location filename="../producer/window.py" line="1318"/>
+        <location filename="../producer/window.py" line="80"/>
+        <location filename="../producer/window.py" line="283"/>
         <source>保存排期 (Ctrl+S)</source>
         <translation>Save placements (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1122"/>
-        <location filename="../producer/window.py" line="1319"/>
+        <location filename="../producer/window.py" line="87"/>
+        <location filename="../producer/window.py" line="284"/>
         <source>重新读取文件</source>
         <translation>Read the file again</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1132"/>
-        <location filename="../producer/window.py" line="1320"/>
+        <location filename="../producer/window.py" line="97"/>
+        <location filename="../producer/window.py" line="285"/>
         <source>视图(&amp;V)</source>
         <translation>&amp;View</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1150"/>
+        <location filename="../producer/window.py" line="115"/>
         <source>已保存：{f}</source>
         <translation>Saved: {f}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1153"/>
-        <location filename="../producer/window.py" line="1322"/>
+        <location filename="../producer/window.py" line="118"/>
+        <location filename="../producer/window.py" line="287"/>
         <source>制片工作台 · 《够级大明星》赞助排期与赛季</source>
         <translation>Producer&apos;s workspace · 《够级大明星》 sponsor placements and season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1174"/>
+        <location filename="../producer/window.py" line="139"/>
         <source>第{n}格</source>
         <translation>cell {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1176"/>
+        <location filename="../producer/window.py" line="141"/>
         <source>第{n}行</source>
         <translation>line {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1184"/>
+        <location filename="../producer/window.py" line="149"/>
         <source>{label}（第{n}家，签约 {d}）</source>
         <translation>{label} (no. {n}, signed {d})</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1189"/>
+        <location filename="../producer/window.py" line="154"/>
         <source>{label} {s}秒</source>
         <translation>{label} {s} s</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1230"/>
+        <location filename="../producer/window.py" line="195"/>
         <source>有 {n} 个错误，不能保存</source>
         <translation>{n} errors: cannot save</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1230"/>
+        <location filename="../producer/window.py" line="195"/>
         <source>检查通过</source>
         <translation>Checks passed</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1231"/>
+        <location filename="../producer/window.py" line="196"/>
         <source>未保存</source>
         <translation>unsaved</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1263"/>
+        <location filename="../producer/window.py" line="228"/>
         <source>文件被改过</source>
         <translation>The file was changed</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1264"/>
+        <location filename="../producer/window.py" line="229"/>
         <source>覆盖别人的修改，还是先重新读取？</source>
         <translation>Overwrite the other changes, or read the file again first?</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1265"/>
+        <location filename="../producer/window.py" line="230"/>
         <source>覆盖保存</source>
         <translation>Overwrite</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1279"/>
+        <location filename="../producer/window.py" line="244"/>
         <source>未保存：{n} 个错误（见下方检查结果）</source>
         <translation>Not saved: {n} errors (see the checks below)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="1328"/>
+        <location filename="../producer/window.py" line="293"/>
         <source>排期有未保存的修改</source>
         <translation>The placements have unsaved changes</translation>
     </message>

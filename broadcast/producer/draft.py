@@ -338,8 +338,9 @@ class PlacementsDraft:
                 self._put(node, step, nxt)
             elif isinstance(nxt, dict | list) and counts.get(id(nxt), 0) > 1:
                 own = copy.deepcopy(nxt)
-                if getattr(own, "anchor", None) is not None:
-                    own.anchor.value = None
+                anchor = getattr(own, "anchor", None)
+                if anchor is not None:
+                    anchor.value = None
                 node[step] = own
                 nxt = own
             node = nxt

@@ -67,6 +67,12 @@ def cell(text: Any, data: Any = None, *, red: bool = False, editable: bool = Fal
     return it
 
 
+def row_data(table: QTableWidget, row: int) -> Any:
+    """What the first cell of ``row`` holds (its UserRole data), None for an empty row."""
+    first = table.item(row, 0)
+    return first.data(Qt.ItemDataRole.UserRole) if first is not None else None
+
+
 def new_table(headers: list[str]) -> QTableWidget:
     t = QTableWidget(0, len(headers))
     t.setHorizontalHeaderLabels(headers)

@@ -25,4 +25,3 @@ def display() -> str | None:
 def has_display() -> bool:
     """A window can be opened here (on a screen, or offscreen for tests and automation)."""
     return display() is not None
-

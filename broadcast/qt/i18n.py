@@ -25,6 +25,13 @@ _installed: list[QTranslator] = []
 _current = ["zh_CN"]  # the language last installed (texts made outside tr(), e.g. the checker's, follow it)
 
 
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name lupdate looks for
+    """Mark ``text`` for translation under ``context`` (``pyside6-lupdate`` finds the call by this name)
+    and return it unchanged, typed ``str`` (PySide6's own is typed ``object``); translate it where it
+    is shown (:func:`tr` with the context, or :func:`translated`)."""
+    return text
+
+
 def tr(text: str, context: str = "") -> str:
     """``text`` (a Chinese source string) in the UI language. A bare ``tr("…")`` call is filed by
     ``pyside6-lupdate`` under the empty context (the default here); strings marked elsewhere with

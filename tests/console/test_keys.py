@@ -25,20 +25,23 @@ DOC = ROOT / "docs" / "console.md"
 def _console(tmp_path: Path, qtbot: Any, ini: Path) -> Any:
     """The whole console (every dock but the monitors) over a store with the demo placements."""
     from broadcast.console.app import build
-    from broadcast.sponsors.placements import load_placements
+    from broadcast.sponsors.placements import load_placements, to_state
     from broadcast.studio import open_store
 
     store = open_store(tmp_path / f"studio-{ini.stem}.sqlite")
     p = load_placements(ROOT / "sponsor_assets" / "demo" / "placements.yaml", air_date=date(2012, 5, 7))
-    store.dispatch("sponsors.load", p.to_state())
+    store.dispatch("sponsors.load", to_state(p))
     store.dispatch("show.update", {"episode": "第1期", "air_date": "2012-05-07"})
     store.dispatch("match.new", {"teams": TEAMS, "names": NAMES})
-    w = build(store, QSettings(str(ini), QSettings.Format.IniFormat), lang="zh_CN", placements=p, monitors=False)
+    w = build(
+        store, QSettings(str(ini), QSettings.Format.IniFormat), lang="zh_CN", placements=p, monitors=False
+    )
     w._test_store = store
     qtbot.addWidget(w)
     w.resize(1600, 900)
     w.show()
     qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: w.onair.cues.next_view() is not None, timeout=10000)  # the rundown is loaded
     return w
 
 
@@ -144,18 +147,20 @@ def test_the_keys_dialog_works_with_the_keyboard_alone(console: Any, qtbot: Any)
     d.table.setFocus()
     d.table.setCurrentCell(row, 1)
     QTest.keyClick(d.table, Qt.Key.Key_Return)  # Enter on a row waits for the new key
-    assert d.capture_box.isEnabled() and d.capture_box.hasFocus()
+    assert d.capture_box.isEnabled() and d.focusWidget() is d.capture_box
     QTest.keyClick(d.capture_box, Qt.Key.Key_F12)  # TAKE's: refused, naming TAKE
     qtbot.waitUntil(lambda: "TAKE" in d.message.text())
     assert console.hotkeys.keys("graphics.cut") == ("F11",)
-    assert d.table.hasFocus()
+    assert d.focusWidget() is d.table
     QTest.keyClick(d.table, Qt.Key.Key_Return)
     QTest.keyClick(d.capture_box, Qt.Key.Key_Escape)  # Esc cancels, nothing changes
     assert not d.capture_box.isEnabled() and console.hotkeys.keys("graphics.cut") == ("F11",)
     QTest.keyClick(d.table, Qt.Key.Key_Return)
     QTest.keyClick(d.capture_box, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: console.hotkeys.keys("graphics.cut") == ("Ctrl+K",))
-    assert d.table.item(row, 2).text() == QKeySequence("Ctrl+K").toString(QKeySequence.SequenceFormat.NativeText)
+    assert d.table.item(row, 2).text() == QKeySequence("Ctrl+K").toString(
+        QKeySequence.SequenceFormat.NativeText
+    )
     QTest.keyClick(d, Qt.Key.Key_Escape)  # Esc closes the dialog when it is not waiting for a key
     qtbot.waitUntil(lambda: not d.isVisible())
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from broadcast.qt import theme
 from broadcast.console.widgets import NBSP, TopPlay
+from broadcast.qt import theme
 
 TOP = "上手 3号 两个7 够级"
 TURN = "轮到 4号 赵海峰\n（对头）"

@@ -10,8 +10,8 @@ from typing import Any
 
 from PySide6.QtGui import QColor
 
-from broadcast.qt import theme
 from broadcast.producer import season as season_work
+from broadcast.qt import theme
 from broadcast.season.model import SeasonDB
 from broadcast.sponsors.placements import load_placements
 from tests.producer.asrun import EPISODES, season_log

@@ -17,7 +17,6 @@ from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
@@ -41,7 +40,7 @@ from broadcast.clock import STUDIO_TZ
 from broadcast.console import names
 from broadcast.console.docks.onair import OnAir
 from broadcast.qt import theme
-from broadcast.qt.i18n import tr
+from broadcast.qt.i18n import QT_TRANSLATE_NOOP, tr
 from broadcast.sponsors.cues import CueView, rows
 
 CTX = "CueList"
@@ -160,7 +159,7 @@ class CueModel(QAbstractTableModel):
             extra = ""
             if c.get("follow"):
                 extra = tr("（接上条自动）")
-            return c["label"] + extra
+            return str(c["label"]) + extra
         if col == "kind":
             return names.say(names.kind(c["kind"]))
         if col == "time":

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QRectF, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from broadcast.console import keys, names
 from broadcast.console.docks.onair import OnAir
 from broadcast.qt import theme
-from broadcast.qt.i18n import tr
+from broadcast.qt.i18n import QT_TRANSLATE_NOOP, tr
 
 CTX = "GraphicsDock"
 TITLE = QT_TRANSLATE_NOOP("GraphicsDock", "图形 GRAPHICS  PVW → TAKE → PGM")

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QPixmap, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from broadcast.qt import theme
-from broadcast.qt.i18n import tr
+from broadcast.qt.i18n import QT_TRANSLATE_NOOP, tr
 from broadcast.qt.monitor import MonitorFrame, PageMonitor
 
 CTX = "Monitors"

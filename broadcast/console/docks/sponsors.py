@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
@@ -38,7 +38,7 @@ from broadcast.console.docks.onair import OnAir
 from broadcast.console.keys import MENTIONS
 from broadcast.control import lower_third_for
 from broadcast.qt import theme
-from broadcast.qt.i18n import tr
+from broadcast.qt.i18n import QT_TRANSLATE_NOOP, tr
 from broadcast.sponsors.actions import SHOT_SLOTS
 
 CTX = "SponsorDock"

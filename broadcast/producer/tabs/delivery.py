@@ -62,13 +62,17 @@ class DeliveryTab(QWidget):
     def refresh(self) -> None:
         self.summary.setText(tr("读取中…"))
         self.ws.run(
-            season_work.delivery, self.ws.places, self.ws.draft.path, done=self.show, failed=self._failed
+            season_work.delivery,
+            self.ws.places,
+            self.ws.draft.path,
+            done=self.show_delivery,
+            failed=self._failed,
         )
 
     def _failed(self, exc: Any) -> None:
         self.summary.setText(tr("无法计算：{why}").format(why=str(exc).splitlines()[0] if str(exc) else exc))
 
-    def show(self, value: Any) -> None:
+    def show_delivery(self, value: Any) -> None:
         _p, d = value
         self.result = d
         rows = [(s, ln) for s in d.sponsors for ln in s.lines if ln.owed_episodes]

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from broadcast.producer import season as season_work
-from broadcast.producer.widgets import cell, new_table
+from broadcast.producer.widgets import cell, new_table, row_data
 from broadcast.producer.workspace import Workspace, air_dates
 from broadcast.qt import theme
 from broadcast.qt.i18n import tr
@@ -236,7 +236,7 @@ class SeasonTab(QWidget):
         return None
 
     def _team_edited(self, item: QTableWidgetItem) -> None:
-        tid = self.teams.item(item.row(), 0).data(Qt.ItemDataRole.UserRole)
+        tid = row_data(self.teams, item.row())
         key = ("name", "sponsor", "color")[item.column()]
         self.ws.run(
             season_work.update_team,
@@ -248,7 +248,7 @@ class SeasonTab(QWidget):
         )
 
     def _player_edited(self, item: QTableWidgetItem) -> None:
-        pid = self.players.item(item.row(), 0).data(Qt.ItemDataRole.UserRole)
+        pid = row_data(self.players, item.row())
         key = ("photo", "code", "name", "team", "gender", "phone", "hometown")[item.column()]
         if key in ("photo", "team"):
             return
@@ -262,7 +262,7 @@ class SeasonTab(QWidget):
         )
 
     def _episode_edited(self, item: QTableWidgetItem) -> None:
-        number = self.episodes.item(item.row(), 0).data(Qt.ItemDataRole.UserRole)
+        number = row_data(self.episodes, item.row())
         self.ws.run(
             season_work.update_episode,
             self.ws.places,

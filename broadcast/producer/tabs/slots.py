@@ -316,8 +316,8 @@ class SlotsTab(QWidget):
         else:
             self.form = None
             return
-        while self.form_host.count():
-            self.form_host.removeWidget(self.form_host.widget(0))
+        while (old := self.form_host.widget(0)) is not None:
+            self.form_host.removeWidget(old)
         self.form = form
         self.form_host.addWidget(scrolled(form))
         if self.ws.check is not None:

@@ -153,8 +153,8 @@ class SponsorsTab(QWidget):
         self.form = SponsorForm(self.ws, sid)
         self.form_host.addWidget(scrolled(self.form))
         self.form_host.setCurrentIndex(self.form_host.count() - 1)
-        while self.form_host.count() > 1:
-            self.form_host.removeWidget(self.form_host.widget(0))
+        while (old := self.form_host.widget(0)) is not None and self.form_host.count() > 1:
+            self.form_host.removeWidget(old)
         if self.ws.check is not None:
             self.form.show_check(self.ws.check)
         self.show_contracts()
