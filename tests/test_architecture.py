@@ -228,9 +228,6 @@ def _one_circle(graph: Mapping[str, Collection[str]], part: set[str]) -> list[st
 BEING_UNTIED: dict[frozenset[str], str] = {
     frozenset({"engine.actions", "engine.errors"}): "engine: IllegalAction's action type (TYPE_CHECKING)",
     frozenset({"engine.game", "engine.listing"}): "engine: LegalPlays' game type (TYPE_CHECKING)",
-    frozenset(
-        {"broadcast.app", "broadcast.console.app"}
-    ): "qt: the running Studio moves to broadcast/runtime.py",
 }
 
 
