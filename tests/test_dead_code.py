@@ -34,7 +34,6 @@ BEING_REMOVED: dict[str, str] = {
     "broadcast/producer/forms.py:error_text": "qt",
     "broadcast/producer/forms.py:bumper_edit": "qt",
     "broadcast/producer/forms.py:slot_title": "qt",
-    "broadcast/resources.py:i18n_dir": "qt (its Qt kit reads the catalogs there)",
     "broadcast/show/zones.py:on_program": "program",
     "broadcast/sponsors/rundown.py:film_url": "program",
     "broadcast/sponsors/rundown.py:slot_for_film": "program",
