@@ -169,6 +169,7 @@ def test_every_operation_shows_its_key_on_its_button_and_in_the_help_sheet(
 
 
 @pytest.mark.long  # a whole episode GO by GO on the console: ~12 s of CPU, more on a loaded machine
+@pytest.mark.timeout(300)  # over a minute on a loaded machine
 def test_go_through_a_whole_episode_on_a_scripted_clock(studio: SimpleNamespace, qtbot: Any) -> None:
     s = studio
     panel = s.window.onair.cues
