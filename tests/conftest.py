@@ -128,12 +128,25 @@ REAL_PARTS = {
 }
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist names each test's group from its marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests using a real OBS, Chromium, Qt or PostgreSQL are marked ``obs``/``browser``/``qt``/
+    """The tests of a module that share a module-scoped fixture go to one worker (``xdist_group``).
+    Tests using a real OBS, Chromium, Qt or PostgreSQL are marked ``obs``/``browser``/``qt``/
     ``postgres``. The tests marked ``long`` run first (in their order), the rest after them as
     collected: on two workers (scripts/test.sh) a long test that started last would be the run's tail
     alone."""
     for item in items:
+        # a module's tests that share a module-scoped fixture (a built wheel, a project database) run
+        # on one worker, one after another: split over two, each worker would build it again
+        info = getattr(item, "_fixtureinfo", None)
+        if info is not None and item.get_closest_marker("xdist_group") is None:
+            shared = [
+                name
+                for name, defs in info.name2fixturedefs.items()
+                if defs and defs[-1].scope == "module" and name in item.fixturenames
+            ]
+            if shared:
+                item.add_marker(pytest.mark.xdist_group(f"{item.nodeid.split('::')[0]}:{shared[0]}"))
         marks = {REAL_PARTS[f] for f in getattr(item, "fixturenames", ()) if f in REAL_PARTS}
         callspec = getattr(item, "callspec", None)
         if callspec is not None and "postgresql" in callspec.params.values():
