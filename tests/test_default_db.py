@@ -56,7 +56,10 @@ def test_every_command_opens_the_same_database_and_says_which(tmp_path: Path) ->
         proc = _cli(tmp_path, *args)
         assert _opened(proc) == want, args
         assert "Traceback" not in proc.stderr
-    run = _cli(tmp_path, "run", "--headless", "--no-obs", "--no-rehearsal", "--exit-when-done", "--port", "0")
+    run = _cli(
+        tmp_path, "run", "--headless", "--no-obs", "--no-rehearsal", "--exit-when-done", "--port", "0",
+        "--winprob-workers", "0", "--commentators-port", "-1",
+    )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert f"项目数据库 database: {want}" in run.stdout  # the journal the sponsors load wrote, replayed
     assert "日志恢复到 #1" in run.stdout

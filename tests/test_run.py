@@ -39,6 +39,7 @@ def _run(db: Path, obs_port: int) -> subprocess.CompletedProcess[str]:
             "0",
             "--quick",
             "--exit-when-done",
+            *("--winprob-workers", "0", "--commentators-port", "-1"),  # no 胜率 workers: not checked here
         ],
         cwd=ROOT,
         env=env,

@@ -209,7 +209,8 @@ def test_run_on_a_full_disk_serves_the_last_state_and_writes_once_space_is_back(
         filler = fill(disk)
         proc = subprocess.Popen(
             [sys.executable, "-m", "broadcast", "run", "--db", str(db), "--no-obs", "--port", "0"]
-            + ["--pace", "0", "--quick", "--exit-when-done"],
+            + ["--pace", "0", "--quick", "--exit-when-done"]
+            + ["--winprob-workers", "0", "--commentators-port", "-1"],  # no 胜率 workers: not checked here
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -147,6 +147,7 @@ class ConsoleProcess(StudioProcess):
         self.confirmed: list[str] = []
         self._news = threading.Condition()
         args = ["console", "--db", str(db), "--port", "0", "--no-obs", "--no-monitors"]
+        args += ["--winprob-workers", "0", "--commentators-port", "-1"]  # not what these tests check
         args += ["--settings", str(settings), "--type-from", "-"]
         if geometry:
             args += ["--geometry", geometry]

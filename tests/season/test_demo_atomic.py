@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _start(db: Path, *extra: str) -> subprocess.Popen[str]:
     cmd = [sys.executable, "-m", "broadcast", "run", "--db", str(db), "--port", "0", "--no-obs"]
     return subprocess.Popen(
-        [*cmd, "--no-rehearsal", *extra],
+        [*cmd, "--no-rehearsal", "--winprob-workers", "0", "--commentators-port", "-1", *extra],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -80,7 +80,7 @@ def test_a_kill_during_the_first_start_leaves_nothing_or_a_whole_season_and_the_
         outcomes.append(status)
         again = subprocess.run(
             [sys.executable, "-m", "broadcast", "run", "--db", str(db), "--port", "0", "--no-obs"]
-            + ["--no-rehearsal", "--exit-when-done"],
+            + ["--no-rehearsal", "--exit-when-done", "--winprob-workers", "0", "--commentators-port", "-1"],
             cwd=ROOT,
             capture_output=True,
             text=True,
