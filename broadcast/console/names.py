@@ -26,6 +26,7 @@ GRAPHIC_NAMES = {
     "commentary": QT_TRANSLATE_NOOP("Names", "解说区"),
     "lower_third": QT_TRANSLATE_NOOP("Names", "人名条"),
     "jipaiqi": QT_TRANSLATE_NOOP("Names", "记牌器"),
+    "winprob": QT_TRANSLATE_NOOP("Names", "胜率"),
 }
 # where a studio placement is (the shot buttons say "桌面 3/5")
 SHOT_PLACES = {

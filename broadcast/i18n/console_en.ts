@@ -1302,6 +1302,11 @@ Move {n} {rule} {en}</translation>
         <translation>Under the grid</translation>
     </message>
     <message>
+        <location filename="../console/names.py" line="29"/>
+        <source>胜率</source>
+        <translation>Win %</translation>
+    </message>
+    <message>
         <location filename="../console/names.py" line="34"/>
         <source>奖品台</source>
         <translation>Prize stand</translation>
