@@ -189,15 +189,33 @@ def match_new(state: State, payload: Payload, ctx: Context) -> None:
 @action("match.update")
 def match_update(state: State, payload: Payload, ctx: Context) -> None:
     """Team names/colours, seat names and photos, games in the match: {teams?, names?, photos?,
-    games_in_match?}."""
-    unknown = sorted(set(payload) - {"teams", "names", "photos", "games_in_match"})
+    games_in_match?, reason?}. With a reason it is a correction of the match's set-up (who sits where,
+    the teams' names): the game's history keeps it, as every other correction."""
+    unknown = sorted(set(payload) - {"teams", "names", "photos", "games_in_match", "reason"})
     if unknown:
         raise ActionRefused(
             "match",
             f"match.update 没有字段 {', '.join(unknown)}",
             f"match.update has no field(s) {', '.join(unknown)}",
         )
-    _apply_match_fields(state, payload)
+    before = [s["name"] for s in state["table"]["seats"]]
+    _apply_match_fields(state, {k: v for k, v in payload.items() if k != "reason"})
+    reason = str(payload.get("reason", "")).strip()
+    if reason:
+        after = [s["name"] for s in state["table"]["seats"]]
+        changed = "、".join(
+            f"{i}号 {a}→{b}" for i, (a, b) in enumerate(zip(before, after, strict=True), 1) if a != b
+        )
+        entry = {
+            "seq": ctx.seq,
+            "ts": ctx.ts,
+            "kind": "setup",
+            "move": 0,
+            "line": changed,
+            "new_line": "",
+            "reason": reason,
+        }
+        state["game"]["history"] = [*state["game"]["history"], entry]
 
 
 @action("match.penalty")

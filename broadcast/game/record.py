@@ -9,11 +9,14 @@ Every one is a journaled action carrying the operator's reason, and each leaves 
     store.dispatch("game.correct", {"move": 12, "delete": True, "reason": "多录了一步"})
     store.dispatch("game.correct", {"move": 12, "insert": True, "line": "5 pass", "reason": "漏录"})
     store.dispatch("game.hands", {"seat": 3, "cards": "RRBB2222AAAA…"})   # 36 cards (G2.1)
+    store.dispatch("game.leader", {"leader": 4, "reason": "上班座位录错"})      # the 上班 seat (G12.1)
 
 A correction replaces (or deletes, or inserts) one decision and the engine re-checks every later one in
 order: those that still stand are kept, and from the first that no longer stands the rest leave the
 record into ``state.game.dropped`` (the first with the engine's clause) for the operator to re-key.
-A corrected decision that is itself illegal is refused with its clause and nothing changes.
+A corrected decision that is itself illegal is refused with its clause and nothing changes. The 上班
+seat is corrected the same way: the record is played again from the new first leader and what no longer
+stands is dropped.
 """
 
 from __future__ import annotations
@@ -135,7 +138,23 @@ def game_correct(state: State, payload: Payload, ctx: Context) -> None:
         new_record.append(new_line)
     rest = record[n - 1 :] if insert else record[n:]
     first_rest = n if insert else n + 1  # the original number of rest[0]
+    dropped = _replay_rest(game, rest, first_rest, new_record)
+    old_line = "" if insert else record[n - 1]
+    kind = "delete" if delete else "insert" if insert else "correct"
+    g = state["game"]
+    g["record"] = new_record
+    g["redo"] = []
+    g["dropped"] = dropped
+    _history(state, ctx, kind, move=n, line=old_line, new_line=new_line, reason=reason, dropped=len(dropped))
+    forget(ctx)
+    project(state, live_game(state, ctx))
+
+
+def _replay_rest(game: Any, rest: list[str], first: int, new_record: list[str]) -> list[dict[str, Any]]:
+    """Push ``rest`` (numbered from ``first``) onto ``game``: those that stand go to ``new_record``;
+    from the first that no longer stands, every one is dropped (the first with the engine's clause)."""
     dropped: list[dict[str, Any]] = []
+    first_rest = first
     for i, line in enumerate(rest):
         number = first_rest + i
         if dropped:
@@ -158,13 +177,32 @@ def game_correct(state: State, payload: Payload, ctx: Context) -> None:
             dropped.append({"number": number, "line": line, "rule": exc.rule, "zh": exc.zh, "en": exc.en})
             continue
         new_record.append(line)
-    old_line = "" if insert else record[n - 1]
-    kind = "delete" if delete else "insert" if insert else "correct"
+    return dropped
+
+
+@action("game.leader")
+def game_leader(state: State, payload: Payload, ctx: Context) -> None:
+    """Correct the 上班 seat of the game in play (G12.1): {leader: 1–6, reason}. The engine plays the
+    record again from the new first leader; what no longer stands is dropped (see the module doc)."""
+    reason = _reason(payload, required=True)
+    _not_saved(state)
     g = state["game"]
+    if g["leader"] is None:
+        raise ActionRefused("game", "还没有开局", "no game started")
+    leader = payload.get("leader")
+    if leader not in SEATS or isinstance(leader, bool):
+        raise ActionRefused("G12.1", "上班座位应为 1–6", "the first leader's seat is 1..6")
+    old = int(g["leader"])
+    if leader == old:
+        raise ActionRefused("G12.1", f"上班座位已是 {old} 号", f"seat {old} leads already")
+    g["leader"] = int(leader)
+    game = new_game(state)
+    new_record: list[str] = []
+    dropped = _replay_rest(game, list(g["record"]), 1, new_record)
     g["record"] = new_record
     g["redo"] = []
     g["dropped"] = dropped
-    _history(state, ctx, kind, move=n, line=old_line, new_line=new_line, reason=reason, dropped=len(dropped))
+    _history(state, ctx, "leader", line=str(old), new_line=str(leader), reason=reason, dropped=len(dropped))
     forget(ctx)
     project(state, live_game(state, ctx))
 

@@ -103,11 +103,13 @@ def jiugongge_draw(state: State, payload: Payload, ctx: Context) -> None:
             raise ActionRefused(
                 "jiugongge.once",
                 f"{contestant} 本期已经抽过奖（第 {d['cell'] + 1} 格）",
-                f"{contestant} already drew cell {d['cell']}",
+                f"{contestant} already drew this episode (cell {d['cell'] + 1})",
             )
         if d["cell"] == cell:
             raise ActionRefused(
-                "jiugongge.cell", f"第 {cell + 1} 格已被 {d['contestant']} 抽走", f"cell {cell} already drawn"
+                "jiugongge.cell",
+                f"第 {cell + 1} 格已被 {d['contestant']} 抽走",
+                f"cell {cell + 1} already drawn by {d['contestant']}",
             )
     draw = {"id": len(jg.get("draws", [])) + 1, "contestant": contestant, "cell": cell}
     jg.setdefault("draws", []).append(draw)
