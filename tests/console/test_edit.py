@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -91,3 +92,38 @@ def test_a_correction_the_engine_refuses_changes_nothing(window: Any, qtbot: Any
     d.reject()
     settle(qtbot, window)
     assert len(_journal(window)) == n
+
+
+def test_a_wrong_shangban_seat_is_corrected_with_the_reason_and_the_record_rechecked(store: Any) -> None:
+    """Issue 19: a slip on the 上班 seat (G12.1) was permanent. ``game.leader`` corrects it with the
+    operator's reason; the engine plays the record again from the new first leader and what no longer
+    stands leaves it for re-keying; the history keeps the correction."""
+    store.dispatch("match.new", {"teams": {}, "names": {}})
+    store.dispatch("game.new", {"leader": 3})
+    store.dispatch("game.leader", {"leader": 4, "reason": "录入错误"})
+    g = store.state["game"]
+    assert g["leader"] == 4 and g["record"] == [] and g["dropped"] == []
+    assert g["history"][-1]["kind"] == "leader" and g["history"][-1]["line"] == "3"
+    assert g["history"][-1]["new_line"] == "4" and g["history"][-1]["reason"] == "录入错误"
+    store.dispatch("game.play", {"line": "4 TTTTT"})
+    store.dispatch("game.leader", {"leader": 3, "reason": "裁判改判"})  # seat 4 no longer leads
+    g = store.state["game"]
+    assert g["leader"] == 3 and g["record"] == []
+    assert [d["line"] for d in g["dropped"]] == ["4 TTTTT"] and g["dropped"][0]["rule"]
+    assert store.state["table"]["turn"] == 3
+
+
+def test_a_leader_correction_without_a_reason_or_to_the_same_seat_is_refused(store: Any) -> None:
+    from broadcast.core.store import ActionRefused
+
+    store.dispatch("match.new", {"teams": {}, "names": {}})
+    store.dispatch("game.new", {"leader": 2})
+    for payload, rule in (
+        ({"leader": 3}, "reason"),
+        ({"leader": 2, "reason": "录入错误"}, "G12.1"),
+        ({"leader": 7, "reason": "录入错误"}, "G12.1"),
+    ):
+        with pytest.raises(ActionRefused) as refused:
+            store.dispatch("game.leader", payload)
+        assert refused.value.rule == rule and refused.value.zh and refused.value.en
+    assert store.state["game"]["leader"] == 2

@@ -19,6 +19,7 @@ from broadcast.console.hotkeys import native
 from broadcast.console.keys import BY_ID
 from broadcast.core import airlog as A
 from broadcast.core.airlog import AirEvent
+from broadcast.core.store import ActionRefused
 from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors.asrun import AsRunLog
 from broadcast.sponsors.cuerunner import CueRunner
@@ -276,6 +277,13 @@ def test_the_draw_reveals_on_air_logs_the_prize_and_refuses_a_drawn_cell(
     settle(s, qtbot)
     assert s.store.seq == seq and len(s.store.state["jiugongge"]["draws"]) == 1
     assert sp.draw_message.isVisible() and f"已被 {NAMES[0]} 抽走" in sp.draw_message.text()
+    # the message names the cell as the board shows it (1–9), in English as in Chinese (issue 19)
+    with pytest.raises(ActionRefused) as refused:
+        s.store.dispatch("jiugongge.draw", {"contestant": NAMES[2], "cell": 4})
+    assert "第 5 格" in refused.value.zh and "cell 5" in refused.value.en, refused.value.en
+    with pytest.raises(ActionRefused) as refused:
+        s.store.dispatch("jiugongge.draw", {"contestant": NAMES[0], "cell": 7})
+    assert "第 5 格" in refused.value.zh and "cell 5" in refused.value.en, refused.value.en
     qtbot.mouseClick(sp.cell_buttons[0], Qt.MouseButton.LeftButton)
     settle(s, qtbot)
     assert [d["cell"] for d in s.store.state["jiugongge"]["draws"]] == [4, 0]
