@@ -4,6 +4,122 @@
 <context>
     <name></name>
     <message>
+        <source>海选榜</source>
+        <translation>Qualifier board</translation>
+    </message>
+    <message>
+        <source>前</source>
+        <translation>Top</translation>
+    </message>
+    <message>
+        <source> 名</source>
+        <translation> players</translation>
+    </message>
+    <message>
+        <source>{title}：{p} 名选手，计入 {g} 局，拒绝 {r} 局 · {key}</source>
+        <translation>{title}: {p} players, {g} games counted, {r} refused · ranked by {key}</translation>
+    </message>
+    <message>
+        <source>与第 {n} 名并列，不在前 {top} 名</source>
+        <translation>tied with no. {n}, outside the top {top}</translation>
+    </message>
+    <message>
+        <source>名次</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>昵称</source>
+        <translation>Nickname</translation>
+    </message>
+    <message>
+        <source>平台编号</source>
+        <translation>Platform ID</translation>
+    </message>
+    <message>
+        <source>局数</source>
+        <translation>Games</translation>
+    </message>
+    <message>
+        <source>积分</source>
+        <translation>Points</translation>
+    </message>
+    <message>
+        <source>场均</source>
+        <translation>Avg</translation>
+    </message>
+    <message>
+        <source>头科</source>
+        <translation>1st out</translation>
+    </message>
+    <message>
+        <source>头科率</source>
+        <translation>1st-out rate</translation>
+    </message>
+    <message>
+        <source>大落</source>
+        <translation>Last out</translation>
+    </message>
+    <message>
+        <source>圈三</source>
+        <translation>Quan san</translation>
+    </message>
+    <message>
+        <source>赛季队伍</source>
+        <translation>Season team</translation>
+    </message>
+    <message>
+        <source>并列{n}</source>
+        <translation>{n} (tied)</translation>
+    </message>
+    <message>
+        <source>未邀请</source>
+        <translation>not invited</translation>
+    </message>
+    <message>
+        <source>未邀请：{why}</source>
+        <translation>Not invited: {why}</translation>
+    </message>
+    <message>
+        <source>无法读取海选榜：{why}</source>
+        <translation>Cannot read the qualifier board: {why}</translation>
+    </message>
+    <message>
+        <source>海选榜是空的：先用 qualifiers import 导入海选记录</source>
+        <translation>The qualifier board is empty: import the qualifier records first (qualifiers import)</translation>
+    </message>
+    <message>
+        <source>网络海选</source>
+        <translation>Online qualifiers</translation>
+    </message>
+    <message>
+        <source>邀请前 {n} 名进入赛季…</source>
+        <translation>Invite the top {n} into the season…</translation>
+    </message>
+    <message>
+        <source>邀请进入赛季</source>
+        <translation>Invite into the season</translation>
+    </message>
+    <message>
+        <source>把海选榜前 {n} 名作为选手加入“{season}”？已在赛季的不会重复加入。</source>
+        <translation>Add the board's top {n} to “{season}” as players? Players already in the season are not added twice.</translation>
+    </message>
+    <message>
+        <source>已邀请 {a} 名进入“{season}”（{b} 名已在赛季）：在“赛季队伍”一列为他们选择队伍</source>
+        <translation>Invited {a} into “{season}” ({b} already in the season): choose their teams in the “Season team” column</translation>
+    </message>
+    <message>
+        <source>；{k} 名与最后一名并列而未邀请</source>
+        <translation>; {k} tied with the last one invited were not invited</translation>
+    </message>
+    <message>
+        <source>（未分队）</source>
+        <translation>(no team)</translation>
+    </message>
+    <message>
+        <source>海选记录用 python -m broadcast qualifiers import 导入，每局由规则引擎复核，被拒的不计分（docs/qualifiers.md）。昵称可在邀请前改（赛季选手姓名最多 {limit} 个字）；邀请的选手没有队伍：在“赛季队伍”一列为他们选择队伍。</source>
+        <translation>Qualifier records are imported with python -m broadcast qualifiers import; the rules engine re-checks every game and a refused one scores nothing (docs/qualifiers.md). Rename a nickname before inviting (a season player's name is at most {limit} characters); invited players have no team: choose it in the “Season team” column.</translation>
+    </message>
+    <message>
         <location filename="../producer/forms.py" line="79"/>
         <source>刊例价 {y:,} 元/次</source>
         <translation>list price {y:,} yuan per airing</translation>

@@ -24,6 +24,7 @@ from broadcast.producer.forms import (
     shown,
 )
 from broadcast.producer.tabs.delivery import DeliveryTab
+from broadcast.producer.tabs.qualifiers import QualifiersTab
 from broadcast.producer.tabs.season import SeasonTab
 from broadcast.producer.tabs.slots import SlotsTab
 from broadcast.producer.tabs.sponsors import SponsorsTab
@@ -56,10 +57,13 @@ class ProducerWindow(QMainWindow):
         self.slots = SlotsTab(ws, self, web=web)
         self.season = SeasonTab(ws)
         self.delivery = DeliveryTab(ws)
+        self.qualifiers = QualifiersTab(ws)
+        self.qualifiers.season_changed.connect(lambda: self.season.reload(self.season.sid))
         self.tabs.addTab(self.sponsors, tr("赞助与合同"))
         self.tabs.addTab(self.slots, tr("广告位与预览"))
         self.tabs.addTab(self.season, tr("选手与赛季"))
         self.tabs.addTab(self.delivery, tr("赛季播出"))
+        self.tabs.addTab(self.qualifiers, tr("海选榜"))
         # issues of the whole file, and saving
         self.issues = QListWidget()
         self.issues.setObjectName("issues")
@@ -96,7 +100,7 @@ class ProducerWindow(QMainWindow):
         bar.addWidget(self.state_label)
         self.view_menu = view = self.menuBar().addMenu(tr("视图(&V)"))
         self.tab_actions: list[QAction] = []
-        for i in range(4):  # Ctrl+1 … Ctrl+4: the tabs, from the keyboard
+        for i in range(self.tabs.count()):  # Ctrl+1 … Ctrl+5: the tabs, from the keyboard
             act = QAction(self)
             act.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
             act.triggered.connect(lambda _c=False, i=i: self.tabs.setCurrentIndex(i))
@@ -269,11 +273,14 @@ class ProducerWindow(QMainWindow):
         self.slots = SlotsTab(self.ws, self, web=self.web)
         self.season = SeasonTab(self.ws)
         self.delivery = DeliveryTab(self.ws)
+        self.qualifiers = QualifiersTab(self.ws)
+        self.qualifiers.season_changed.connect(lambda: self.season.reload(self.season.sid))
         for w, t in (
             (self.sponsors, tr("赞助与合同")),
             (self.slots, tr("广告位与预览")),
             (self.season, tr("选手与赛季")),
             (self.delivery, tr("赛季播出")),
+            (self.qualifiers, tr("海选榜")),
         ):
             self.tabs.addTab(w, t)
         self.tabs.setCurrentIndex(current)

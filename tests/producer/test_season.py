@@ -182,7 +182,7 @@ def test_the_tabs_answer_ctrl_1_to_4(producer: Any, qtbot: Any) -> None:
 def test_chinese_first_and_english_on_demand(producer: Any, qtbot: Any) -> None:
     w = _demo(producer, qtbot)
     tabs = [w.tabs.tabText(i) for i in range(w.tabs.count())]
-    assert tabs == ["赞助与合同", "广告位与预览", "选手与赛季", "赛季播出"]
+    assert tabs == ["赞助与合同", "广告位与预览", "选手与赛季", "赛季播出", "海选榜"]
     w.set_language("en")
     try:
         assert [w.tabs.tabText(i) for i in range(w.tabs.count())] == [
@@ -190,6 +190,7 @@ def test_chinese_first_and_english_on_demand(producer: Any, qtbot: Any) -> None:
             "Slots and preview",
             "Roster and season",
             "Season delivery",
+            "Qualifier board",
         ]
         assert w.view_menu.title() == "&View" and w.save_action.text() == "Save placements (Ctrl+S)"
         assert w.windowTitle().startswith("Producer's workspace")
