@@ -21,6 +21,7 @@ from engine.native import _PureFinder
 
 # Qt calls these overrides of its virtual methods
 QtWidgets.QWidget.paintEvent
+QtWidgets.QWidget.showEvent
 QtWidgets.QWidget.sizeHint
 QtWidgets.QWidget.hasHeightForWidth
 QtWidgets.QWidget.heightForWidth

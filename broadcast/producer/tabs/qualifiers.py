@@ -93,7 +93,7 @@ def set_team(places: Places, player_id: int, team_id: int | None) -> None:
         sdb.update_player(player_id, team_id=team_id)
 
 
-def error_text(exc: Any) -> str:
+def ui_message(exc: Any) -> str:
     """An error's message in the UI language (a GoujiError has both), its lines joined."""
     zh, en = getattr(exc, "zh", ""), getattr(exc, "en", "")
     text = (en if i18n.current() == "en" else zh) if zh else str(exc)
@@ -208,11 +208,11 @@ class QualifiersTab(QWidget):
         )
 
     def _failed(self, exc: Any) -> None:
-        self.summary.setText(tr("无法读取海选榜：{why}").format(why=error_text(exc)))
+        self.summary.setText(tr("无法读取海选榜：{why}").format(why=ui_message(exc)))
 
     def _refused(self, exc: Any) -> None:
-        self.ws.notice.emit(tr("未邀请：{why}").format(why=error_text(exc)))
-        QMessageBox.warning(self, tr("邀请进入赛季"), tr("未邀请：{why}").format(why=error_text(exc)))
+        self.ws.notice.emit(tr("未邀请：{why}").format(why=ui_message(exc)))
+        QMessageBox.warning(self, tr("邀请进入赛季"), tr("未邀请：{why}").format(why=ui_message(exc)))
 
     def show_board(self, view: BoardView) -> None:
         self.view = view
