@@ -60,11 +60,12 @@ def invite(
             pid = r.platform_id
             zh.append(
                 f"第{r.rank}名 {pid} “{name}” 有 {len(name)} 个字，赛季选手姓名最多 {limit} 个字：先改名"
-                f"（--rename {pid}=新名字）"
+                f"（--rename {pid}=新名字；制片工作台：海选榜的昵称一列）"
             )
             en.append(
                 f"rank {r.rank}, platform id {pid}: the name has {len(name)} characters, a season player's "
-                f"at most {limit}: rename first (--rename {pid}=NAME)"
+                f"at most {limit}: rename first (--rename {pid}=NAME; the producer's workspace: the "
+                "qualifier board's Nickname column)"
             )
     if zh:
         raise QualifierError("invite", "\n".join(zh), "\n".join(en))
