@@ -20,7 +20,7 @@ for _ in $(seq "$N"); do
 done
 echo "test-loaded: $N busy loops running beside the suite (pids ${pids[*]})"
 # the busy loops take half the cores: the suite is held to twice its time limit here
-export GOUJI_SUITE_LIMIT=${GOUJI_SUITE_LIMIT:-960}
+export GOUJI_SUITE_LIMIT=${GOUJI_SUITE_LIMIT:-3000}
 start=$(date +%s)
 scripts/test.sh "$@"
 rc=$?

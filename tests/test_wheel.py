@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from engine import native
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "broadcast", "overlays", "sponsor_assets")
 PROBE_CATALOGS = ("broadcast/i18n/zz_wheel_probe.ts", "broadcast/i18n/zz_wheel_probe.qm")
@@ -95,6 +97,14 @@ def _run(inst: Installed, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _compiled_core(path: Path) -> bool:
+    """The engine's compiled core (issue 24) is built on each machine at set-up, beside its sources and
+    ignored by git: its extension modules and their stamp are not package files (the wheel is pure
+    Python; an engine installed from it runs its pure modules, as ``python -m engine info`` says)."""
+    in_engine = path.parent == ROOT / "engine"
+    return in_engine and (path.name.endswith(native.EXT_SUFFIX) or path.name == native.STAMP_NAME)
+
+
 def test_the_wheel_holds_every_file_of_the_packages(installed: Installed) -> None:
     """Pages, CSS, JS, tokens, logos, films, placements, presets, schemas, translation catalogs: every
     file under the four package folders (except compiled caches) is in the wheel — a file added later
@@ -104,7 +114,7 @@ def test_the_wheel_holds_every_file_of_the_packages(installed: Installed) -> Non
         p.relative_to(ROOT).as_posix()
         for pkg in PACKAGES
         for p in (ROOT / pkg).rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc" and not _compiled_core(p)
     }
     assert want - names == set()
     assert {

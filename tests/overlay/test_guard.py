@@ -16,6 +16,7 @@ from typing import Any
 import aiohttp
 
 from broadcast.overlay import OverlayServer, Rendered
+from broadcast.overlay.protocol import private_sections
 from broadcast.rehearsal import selfplay_records
 from broadcast.studio import open_store
 from tests.overlay.conftest import run_async
@@ -203,7 +204,9 @@ def test_many_pages_under_a_burst_of_changes_all_end_on_the_latest_state(tmp_pat
     with OverlayServer(store, port=0) as srv:
         run_async(run(srv.port))
         stats = dict(srv.stats)
-    want = {k: v for k, v in store.state.items() if k != "game"}
+    private = private_sections(store)  # the game, the 胜率 history: never sent to pages
+    assert {"game", "winprob_history"} <= private
+    want = {k: v for k, v in store.state.items() if k not in private}
     assert len(final) == pages and all(st == want for st in final.values())  # none dropped, all current
     assert sum(counts.values()) < pages * (2 * changes + 1)  # coalesced, not one message per change
     assert stats["coalesced"] + stats["merged"] > 0 and stats["closed_slow"] == 0

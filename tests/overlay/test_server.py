@@ -21,6 +21,7 @@ from broadcast.overlay import OverlayServer
 from broadcast.overlay.demo import demo_state
 from broadcast.overlay.guard import PathRefused, safe_join
 from broadcast.overlay.memory import MemoryStore
+from broadcast.overlay.protocol import private_sections
 from tests.overlay.conftest import run_async
 
 TOKEN = "tok-123"
@@ -77,7 +78,9 @@ def test_snapshot_on_connect_then_patches_of_changed_sections(
         return out
 
     snap, *patches = run_async(until_final())
-    on_pages = {k: v for k, v in before.items() if k != "game"}  # the game section stays in the process
+    private = private_sections(demo_store)  # the game, the 胜率 history: they stay in the process
+    assert {"game", "winprob_history"} <= private
+    on_pages = {k: v for k, v in before.items() if k not in private}
     assert snap["type"] == "snapshot" and snap["state"] == on_pages and snap["seq"] == before["meta"]["seq"]
     # one patch per change, or fewer when the second change came before the first was sent (coalesced):
     # always whole sections, never a section that did not change, in order, ending on the latest state
