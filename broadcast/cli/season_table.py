@@ -141,12 +141,16 @@ def _lineup(args: argparse.Namespace) -> dict[str, Any]:
 
 def _play_game(store: Any, seed: int, rng: random.Random, pace: float) -> None:
     """One game through the store, move by move (a game left half-played by a kill goes on)."""
-    from broadcast.game.live import RUNTIME_KEY
+    from broadcast.game.adapter import replay
+    from broadcast.game.live import RUNTIME_KEY, record_key
 
     if store.state["table"]["phase"] != "playing":
         store.dispatch("game.new", {"seed": seed}, source="table")
     while store.state["table"]["phase"] == "playing":
-        game = store.runtime[RUNTIME_KEY].game
+        # the store's live game, or the state's record replayed when the store has let it go (a dispatch
+        # whose new state was not kept forgets it until the next decision rebuilds it)
+        live = store.runtime.get(RUNTIME_KEY)
+        game = live.game if live is not None and live.key == record_key(store.state) else replay(store.state)
         store.dispatch("game.play", {"line": str(game.random_action(rng))}, source="table")
         if pace:
             time.sleep(pace)

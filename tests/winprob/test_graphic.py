@@ -23,7 +23,7 @@ from broadcast.overlay.memory import MemoryStore
 from broadcast.rehearsal import selfplay_records
 from broadcast.studio import open_store
 from broadcast.winprob.service import WinprobService
-from tests.overlay.conftest import screenshot, wait_rendered
+from tests.overlay.conftest import screenshot, settle, wait_rendered
 from tests.textfit import max_state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,6 +50,7 @@ def _shown(page: Any) -> dict[str, Any]:
 
 
 def _inside_zone(page: Any) -> None:
+    settle(page)  # measured where it rests, as a viewer sees it: not 0.6 px into its in-transition
     x, y, w, h = page.eval_on_selector(".winprob", RECT)
     assert BOX[0] - 0.5 <= x and x + w <= BOX[0] + BOX[2] + 0.5, (x, w, BOX)
     assert BOX[1] - 0.5 <= y and y + h <= BOX[1] + BOX[3] + 0.5, (y, h, BOX)
