@@ -21,6 +21,7 @@ from tests.overlay.conftest import (
     opaque_fraction,
     open_page,
     screenshot,
+    settle,
 )
 
 
@@ -134,6 +135,7 @@ def _check_winprob(page: Any) -> None:
     assert (
         page.text_content(".winprob .wp-foot") == "第46步后 · 平局 5% · 1000次推演估算"
     )  # the move it is of
+    settle(page)  # the bars grow to their figures: measured where they rest, as a viewer sees them
     widths = page.eval_on_selector_all(
         ".winprob .wp-fill", "els => els.map(e => e.getBoundingClientRect().width)"
     )
