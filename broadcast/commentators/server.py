@@ -30,6 +30,7 @@ from aiohttp import WSCloseCode, web
 
 from broadcast.commentators.view import view
 from broadcast.overlay import guard
+from broadcast.overlay.server import serve_in_thread
 
 log = logging.getLogger(__name__)
 
@@ -67,45 +68,24 @@ class CommentatorsServer:
         return f"http://{host}:{self.port}/?{urlencode({'token': self.token})}"
 
     def start(self, timeout: float = 10.0) -> None:
-        ready = threading.Event()
-        failure: list[BaseException] = []
         self._undo_redact = guard.redact_logs(self.token)
-
-        def run() -> None:
-            loop = asyncio.new_event_loop()
-            self._loop = loop
-            asyncio.set_event_loop(loop)
-            try:
-                loop.run_until_complete(self._startup())
-            except BaseException as exc:  # bind failure: reported by start()
-                failure.append(exc)
-                ready.set()
-                loop.close()
-                return
-            ready.set()
-            try:
-                loop.run_forever()
-            finally:
-                loop.run_until_complete(self._shutdown())
-                loop.close()
-
-        self._thread = threading.Thread(target=run, name=f"commentators:{self._want_port}", daemon=True)
-        self._thread.start()
-        if not ready.wait(timeout):
-            raise RuntimeError("the commentators' server did not start in time")
-        if failure:
-            self._thread.join(timeout)
-            self._thread = None
-            exc = failure[0]
-            if isinstance(exc, OSError):
-                raise OSError(
-                    exc.errno,
-                    f"解说区服务器无法监听 {self.host}:{self._want_port}：{exc.strerror}"
-                    f" / the commentators' server cannot listen on {self.host}:{self._want_port}",
-                ) from exc
-            raise exc
+        self._thread = serve_in_thread(
+            f"commentators:{self._want_port}",
+            self._set_loop,
+            self._startup,
+            self._shutdown,
+            timeout=timeout,
+            late="the commentators' server did not start in time",
+            cannot_listen=(
+                f"解说区服务器无法监听 {self.host}:{self._want_port}",
+                f"the commentators' server cannot listen on {self.host}:{self._want_port}",
+            ),
+        )
         self._unsubscribe = self.store.subscribe(self._listener, name="commentators")
         self._poke()
+
+    def _set_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
 
     def stop(self, timeout: float = 10.0) -> None:
         if self._unsubscribe is not None:

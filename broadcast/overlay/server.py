@@ -28,7 +28,7 @@ import asyncio
 import logging
 import mimetypes
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import quote, urlencode
@@ -176,47 +176,26 @@ class OverlayServer:
     def start(self, timeout: float = 10.0) -> None:
         if self.running:
             return
-        ready = threading.Event()
-        failure: list[BaseException] = []
         if self._undo_redact is None:
             self._undo_redact = guard.redact_logs(self.token)  # no log line carries the token
-
-        def run() -> None:
-            loop = asyncio.new_event_loop()
-            self._loop = loop
-            asyncio.set_event_loop(loop)
-            try:
-                loop.run_until_complete(self._startup())
-            except BaseException as exc:  # bind failure etc.: report to start()
-                failure.append(exc)
-                ready.set()
-                loop.close()
-                return
-            ready.set()
-            try:
-                loop.run_forever()
-            finally:
-                loop.run_until_complete(self._shutdown())
-                loop.close()
-
-        self._thread = threading.Thread(target=run, name=f"overlay-server:{self._want_port}", daemon=True)
-        self._thread.start()
-        if not ready.wait(timeout):
-            raise RuntimeError("overlay server did not start in time")
-        if failure:
-            self._thread.join(timeout)
-            self._thread = None
-            exc = failure[0]
-            if isinstance(exc, OSError):
-                raise OSError(
-                    exc.errno,
-                    f"图形服务器无法监听 {self.host}:{self._want_port}：{exc.strerror}"
-                    f" / cannot listen on {self.host}:{self._want_port}",
-                ) from exc
-            raise exc
+        self._thread = serve_in_thread(
+            f"overlay-server:{self._want_port}",
+            self._set_loop,
+            self._startup,
+            self._shutdown,
+            timeout=timeout,
+            late="overlay server did not start in time",
+            cannot_listen=(
+                f"图形服务器无法监听 {self.host}:{self._want_port}",
+                f"cannot listen on {self.host}:{self._want_port}",
+            ),
+        )
         # subscribe only once the loop runs; take the current state after subscribing so nothing is lost
         self._unsubscribe = self.store.subscribe(self._listener, name="overlay-server")
         self._offer(self.store.state, None)
+
+    def _set_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
 
     def stop(self, timeout: float = 10.0) -> None:
         if self._undo_redact is not None:
@@ -460,3 +439,52 @@ class OverlayServer:
                 client.sending_since = 0.0
         except (ConnectionError, RuntimeError, asyncio.CancelledError):
             pass
+
+
+def serve_in_thread(
+    name: str,
+    set_loop: Callable[[asyncio.AbstractEventLoop], None],
+    startup: Callable[[], Awaitable[None]],
+    shutdown: Callable[[], Awaitable[None]],
+    *,
+    timeout: float,
+    late: str,
+    cannot_listen: tuple[str, str],
+) -> threading.Thread:
+    """An aiohttp server's own event loop on a daemon thread (the overlay server's and the commentators'):
+    ``startup`` runs on it first — a failure there (a taken port) is raised here, an ``OSError`` as one
+    line in both languages (``cannot_listen``: its Chinese and English heads) — then the loop runs until
+    stopped, and ``shutdown`` runs at its end. ``set_loop`` is given the loop before ``startup``."""
+    ready = threading.Event()
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        set_loop(loop)
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(startup())
+        except BaseException as exc:  # bind failure etc.: reported to the caller
+            failure.append(exc)
+            ready.set()
+            loop.close()
+            return
+        ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            loop.run_until_complete(shutdown())
+            loop.close()
+
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    thread.start()
+    if not ready.wait(timeout):
+        raise RuntimeError(late)
+    if failure:
+        thread.join(timeout)
+        exc = failure[0]
+        if isinstance(exc, OSError):
+            zh, en = cannot_listen
+            raise OSError(exc.errno, f"{zh}：{exc.strerror} / {en}") from exc
+        raise exc
+    return thread
