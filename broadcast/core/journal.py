@@ -275,13 +275,15 @@ class Journal:
         )
 
     def _write_head(self, seq: int, digest: str) -> None:
-        """Rewrite the head file in place (one fixed-size record; a torn one reads as unknown), and its
-        second copy (the same record and the database's path)."""
+        """Rewrite the head's second copy (the record and the database's path), then the head file in
+        place (one fixed-size record; a torn one reads as unknown). The second copy first: a death between
+        the two leaves it ahead of the head file, never behind it, so a copy of the .sqlite alone names
+        every action the original had confirmed."""
         record = f"{seq:020d} {digest}".ljust(_HEAD_WIDTH - 1) + "\n"
-        _pwrite(self.head_file, record)
         second = self.second_head
         if second is not None:
             _pwrite(second, record + str(Path(self.path).resolve()) + "\n", make_folder=True)
+        _pwrite(self.head_file, record)
 
     def read_head(self) -> tuple[int, str] | None:
         return _read_record(self.head_file)
