@@ -669,14 +669,83 @@
         <translation>No move in this game yet</translation>
     </message>
     <message>
+        <location filename="../console/docks/winprob.py" line="158"/>
         <location filename="../console/window.py" line="295"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
+        <location filename="../console/docks/winprob.py" line="158"/>
         <location filename="../console/window.py" line="295"/>
         <source>双号队</source>
         <translation>Even team</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="163"/>
+        <source>胜率估算已关闭</source>
+        <translation>Win % estimate switched off</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="165"/>
+        <source>开局后每一步显示两队胜率（估算）</source>
+        <translation>Each team&apos;s win % (estimated) after every move, once the game starts</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="168"/>
+        <source>第{n}步 估算中… 图为第{m}步后</source>
+        <translation>Move {n}: estimating… (chart: after move {m})</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="169"/>
+        <source>第{n}步 估算中…</source>
+        <translation>Move {n}: estimating…</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="169"/>
+        <source>开局 估算中…</source>
+        <translation>Deal: estimating…</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="171"/>
+        <location filename="../console/docks/winprob.py" line="378"/>
+        <source>第{m}步后</source>
+        <translation>After move {m}</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="171"/>
+        <location filename="../console/docks/winprob.py" line="378"/>
+        <source>开局</source>
+        <translation>At the deal</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="173"/>
+        <source>{where} · 终局</source>
+        <translation>{where} · game over</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="174"/>
+        <source>已录手牌</source>
+        <translation>hands entered</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="174"/>
+        <source>未录手牌，抽样</source>
+        <translation>hands not entered: sampled</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="175"/>
+        <source>{k}次推演估算</source>
+        <translation>estimated from {k} play-outs</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="199"/>
+        <source>平 {p}%</source>
+        <translation>Level {p}%</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="384"/>
+        <source>{odd} {p}% · {even} {q}%</source>
+        <translation>{odd} {p}% · {even} {q}%</translation>
     </message>
     <message>
         <location filename="../console/window.py" line="316"/>
@@ -1239,7 +1308,7 @@ Move {n} {rule} {en}</translation>
     </message>
     <message>
         <location filename="../console/names.py" line="19"/>
-        <location filename="../console/names.py" line="44"/>
+        <location filename="../console/names.py" line="45"/>
         <source>英雄榜</source>
         <translation>Leaderboard</translation>
     </message>
@@ -1260,7 +1329,7 @@ Move {n} {rule} {en}</translation>
     </message>
     <message>
         <location filename="../console/names.py" line="23"/>
-        <location filename="../console/names.py" line="40"/>
+        <location filename="../console/names.py" line="41"/>
         <source>标版</source>
         <translation>Bumper</translation>
     </message>
@@ -1271,13 +1340,13 @@ Move {n} {rule} {en}</translation>
     </message>
     <message>
         <location filename="../console/names.py" line="25"/>
-        <location filename="../console/names.py" line="45"/>
+        <location filename="../console/names.py" line="46"/>
         <source>片尾</source>
         <translation>Credits</translation>
     </message>
     <message>
         <location filename="../console/names.py" line="26"/>
-        <location filename="../console/names.py" line="36"/>
+        <location filename="../console/names.py" line="37"/>
         <source>解说区</source>
         <translation>Commentary</translation>
     </message>
@@ -1292,12 +1361,12 @@ Move {n} {rule} {en}</translation>
         <translation>Card counter</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="32"/>
+        <location filename="../console/names.py" line="33"/>
         <source>桌面</source>
         <translation>Table</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="33"/>
+        <location filename="../console/names.py" line="34"/>
         <source>九宫格下方</source>
         <translation>Under the grid</translation>
     </message>
@@ -1307,32 +1376,32 @@ Move {n} {rule} {en}</translation>
         <translation>Win %</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="34"/>
+        <location filename="../console/names.py" line="35"/>
         <source>奖品台</source>
         <translation>Prize stand</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="35"/>
+        <location filename="../console/names.py" line="36"/>
         <source>文化衫</source>
         <translation>Shirts</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="39"/>
+        <location filename="../console/names.py" line="40"/>
         <source>图形</source>
         <translation>Graphic</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="41"/>
+        <location filename="../console/names.py" line="42"/>
         <source>宣传片</source>
         <translation>Film</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="42"/>
+        <location filename="../console/names.py" line="43"/>
         <source>环节</source>
         <translation>Segment</translation>
     </message>
     <message>
-        <location filename="../console/names.py" line="43"/>
+        <location filename="../console/names.py" line="44"/>
         <source>抽奖</source>
         <translation>Draw</translation>
     </message>
@@ -1509,6 +1578,14 @@ Move {n} {rule} {en}</translation>
         <location filename="../console/widgets.py" line="366"/>
         <source>罚分：</source>
         <translation>Penalties: </translation>
+    </message>
+</context>
+<context>
+    <name>WinprobDock</name>
+    <message>
+        <location filename="../console/docks/winprob.py" line="34"/>
+        <source>胜率 WIN %</source>
+        <translation>WIN %</translation>
     </message>
 </context>
 </TS>

@@ -82,7 +82,7 @@ def _chrome(w: Any) -> list[str]:
     out = [m.text() for m in w.menuBar().actions()]
     for m in w.menuBar().actions():
         out += [a.text() for a in m.menu().actions() if a.text() not in LANGUAGE_ITEMS]
-    out += [w.dock(k).windowTitle() for k in ("table", "graphics", "sponsors", "cues")]
+    out += [w.dock(k).windowTitle() for k in ("table", "graphics", "sponsors", "cues", "winprob")]
     g = docks.graphics
     out += [g.take_button.text(), g.cut_button.text(), g.panic_button.text(), g.legend.text()]
     out += [t.toolTip() for t in g.tiles.values()]

@@ -9,6 +9,7 @@
 * Cue list (:mod:`.cues`): the episode's rundown, GO on one key.
 * Sponsor events (:mod:`.sponsors`): 口播, shots, the 九宫格 draw, lower thirds.
 * Status bar (:mod:`.status`): OBS, pages, as-run, wall clock, recording time.
+* 胜率 (:mod:`.winprob`): both teams' estimated chance of winning over the game, beside the cue list.
 
 Every operation goes through :mod:`broadcast.control` (the same table as the HTTP control API) and
 ``store.dispatch`` on the console's store thread. ``studio`` (a :class:`broadcast.runtime.Studio`, or
@@ -26,6 +27,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 
 from broadcast.console.docks import cues as cue_dock
 from broadcast.console.docks import graphics, sponsors, status
+from broadcast.console.docks import winprob as winprob_dock
 from broadcast.console.docks.onair import OnAir
 
 
@@ -37,6 +39,7 @@ class OnAirDocks:
     sponsors: sponsors.SponsorPanel
     status: status.StatusWidgets
     monitors: Any = None
+    winprob: winprob_dock.WinprobChart | None = None
 
 
 def cue_list_payload(state: dict[str, Any], placements: Any) -> dict[str, Any] | None:
@@ -94,6 +97,12 @@ def default_sizes(window: Any) -> None:
         window.resizeDocks([window.dock("cues")], [h * 27 // 100], Qt.Orientation.Vertical)
     if "table" in window._docks:
         window.resizeDocks([window.dock("table")], [w * 31 // 100], Qt.Orientation.Horizontal)
+    if "winprob" in window._docks and "cues" in window._docks:  # the chart beside the cue list
+        window.resizeDocks(
+            [window.dock("cues"), window.dock("winprob")],
+            [w * 36 // 100, w * 27 // 100],
+            Qt.Orientation.Horizontal,
+        )
 
 
 def install(
@@ -119,6 +128,7 @@ def install(
     g = graphics.register(window, onair)
     s = sponsors.register(window, onair, placements)
     c = cue_dock.register(window, onair)
+    wp = winprob_dock.register(window)
     st = status.install(window, studio)
     # a language switch (View menu) redraws the docks' words
     window.on_retranslate(lambda: g.refresh(force=True))
@@ -133,4 +143,4 @@ def install(
     if payload is not None:
         console.act("cues.load", payload)
     window._onair_runner = runner
-    return OnAirDocks(onair, g, c, s, st, mon)
+    return OnAirDocks(onair, g, c, s, st, mon, wp)
