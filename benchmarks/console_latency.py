@@ -1,7 +1,7 @@
 """The console's two figures: a key press → the on-air page has painted the change, and keystrokes per
 decision with the completion list.
 
-    .venv/bin/python benchmarks/console_latency.py [--decisions 500] [--games 20]
+    .venv/bin/python benchmarks/console_latency.py [--decisions 500] [--games 20] [--winprob 2]
 
 1. **Latency.** The real console (offscreen Qt, its store on a SQLite file, every decision a journaled
    ``game.play`` on the console's store thread) beside the real overlay server, with the program page
@@ -14,7 +14,9 @@ decision with the completion list.
    baseline: dispatched on the console's store thread with no key and no console code on the way (the
    console still shows it), timed the same way; key → frame is also printed as a ratio to it, so that
    what the console adds is told apart from what the machine's load and its disk's commits cost.
-   ``--decisions`` counts the typed ones.
+   ``--decisions`` counts the typed ones. ``--winprob N``: the studio's 胜率 evaluator runs meanwhile
+   (its worker process and N pool processes, 1,000 play-outs after every decision, as ``run`` and
+   ``console`` start it; issue 25's goal: p99 ≤ 30 ms still); the estimates it applied are printed.
 2. **Keystrokes.** For every decision of ``--games`` self-played games: the fewest keys that enter it
    with the completion list — type a prefix of what an operator writes (``TTTTT``, ``p``, ``5 QQQQQ``),
    arrow down to the wanted row if it is not what was typed, Enter — as the console computes its list
@@ -125,7 +127,7 @@ class Page:
             self.ready.set()
 
 
-def latency_figures(decisions: int) -> dict[str, float]:
+def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
     from PySide6.QtCore import QSettings, Qt
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
@@ -154,6 +156,12 @@ def latency_figures(decisions: int) -> dict[str, float]:
             rendered.setdefault(r.seq, r)
             cond.notify_all()
 
+    evaluator = None
+    if winprob:  # the live 胜率, as the studio runs it (broadcast.runtime)
+        from broadcast.winprob.service import WinprobService
+
+        evaluator = WinprobService(store, workers=winprob)
+        evaluator.start()
     server = OverlayServer(store, port=0)
     server.on_rendered(on_echo)
     server.start()
@@ -225,8 +233,11 @@ def latency_figures(decisions: int) -> dict[str, float]:
         page.stop.set()
         page.thread.join(30)
         server.stop()
+        if evaluator is not None:
+            evaluator.stop()
         store.close()
     return {
+        "winprob_answers": evaluator.answers if evaluator is not None else 0,
         "n": len(key_frame),
         "frame_p50": statistics.median(key_frame),
         "frame_p99": pct(key_frame, 99),
@@ -247,6 +258,7 @@ def main() -> int:
     ap.add_argument("--decisions", type=int, default=500)
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--skip-latency", action="store_true")
+    ap.add_argument("--winprob", type=int, default=0, help="the 胜率 evaluator's pool processes (0: off)")
     args = ap.parse_args()
     k = keystroke_figures(args.games)
     print(
@@ -259,8 +271,13 @@ def main() -> int:
     print(f"  hands entered at the deal:  {k['known']:.2f} per decision (worst {k['worst_known']:.0f})")
     if args.skip_latency:
         return 0
-    lat = latency_figures(args.decisions)
+    lat = latency_figures(args.decisions, args.winprob)
     print(f"key press (Enter) → program page painted, {lat['n']:.0f} decisions (goal p99 ≤ 30 ms):")
+    if args.winprob:
+        print(
+            f"  while the 胜率 evaluator ran ({args.winprob} pool processes, 1,000 play-outs a decision): "
+            f"{lat['winprob_answers']:.0f} estimates applied"
+        )
     print(
         f"  key → frame that shows it (page rAF, same clock): p50 {lat['frame_p50']:.1f} ms, "
         f"p99 {lat['frame_p99']:.1f} ms"
