@@ -51,6 +51,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--workers", type=int, default=2, help="本机 LocalCluster 的进程数 / local worker processes (2)"
     )
+    p.add_argument(
+        "--shared-files",
+        action="store_true",
+        help="集群的工作进程以同一路径读到来源文件，各自读取自己那一段 / the cluster's workers see the "
+        "sources at the same paths and read their shards themselves (always so without --scheduler)",
+    )
     p.add_argument("--rules", choices=RULES, help="计分规则（首次导入时确定，默认 tv_match）/ the preset")
     p.add_argument("--batch", type=int, default=BATCH, help=f"每个任务的记录数 / records per task ({BATCH})")
     p.add_argument(
@@ -186,7 +192,14 @@ def _import(args: argparse.Namespace) -> int:
             rules = args.rules or "tv_match"
             qdb.set_setting("rules", rules)
         with dask_client(args.scheduler, args.workers) as client:
-            imp = Importer(qdb, client, rules=rules, batch=args.batch, checkpoint=args.checkpoint)
+            imp = Importer(
+                qdb,
+                client,
+                rules=rules,
+                batch=args.batch,
+                checkpoint=args.checkpoint,
+                shared_files=not args.scheduler or args.shared_files,
+            )
             if args.progress is not None:
                 imp.make_bar = lambda meter: Bar(meter, enabled=bool(args.progress))
             try:

@@ -41,6 +41,9 @@ GJN_SUFFIXES = (".gjn",)
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 ZIP_SUFFIXES = (".zip",)
+#: JSON lines are read in runs of whole lines of about this many bytes (a run is cut into tasks)
+CHUNK = 4 << 20
+BOM = b"\xef\xbb\xbf"
 
 
 class Refusal(NamedTuple):
@@ -74,6 +77,59 @@ class Raw:
     kind: str
     text: str
     refusal: Refusal | None = None
+
+
+@dataclass(slots=True)
+class Lines:
+    """A run of whole lines of a JSON-lines source, as split (no line ends): line ``first_line`` onwards,
+    starting at byte ``start`` of the file at ``path`` — ``path`` is ``None`` where the lines cannot be
+    read again from a file (a compressed export, an archive's member)."""
+
+    source: str
+    first_line: int
+    lines: list[bytes]
+    path: str | None
+    start: int
+    body: bytes  # the run's bytes as read (the lines joined, with their line ends)
+
+
+def cuts(run: Lines, batch: int) -> Iterator[tuple[int, int, int, int]]:
+    """A run cut into shards of at most ``batch`` lines: (index of the first line, index after the
+    last, byte offsets of their start and end in the run's body)."""
+    lines, end, a = run.lines, len(run.body), 0
+    for i0 in range(0, len(lines), batch):
+        i1 = min(i0 + batch, len(lines))
+        b = min(a + sum(map(len, lines[i0:i1])) + (i1 - i0), end)
+        yield i0, i1, a, b
+        a = b
+
+
+def line_text(line: bytes) -> bytes | None:
+    """A JSON line as its record's bytes (a CR before the line end and a BOM dropped), ``None`` for a
+    blank line. The identity of a JSON-lines record is taken from these bytes."""
+    line = line.rstrip(b"\r\n")
+    if not line.strip():
+        return None
+    return line[3:] if line.startswith(BOM) else line
+
+
+def line_key(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16, person=b"jsonl").digest()
+
+
+def line_too_long(where: str) -> Raw:
+    """A JSON line over :data:`LINE_MAX`: refused, never held."""
+    return Raw(
+        where,
+        identity("size", where.encode()),
+        "jsonl",
+        "",
+        Refusal(
+            "size",
+            f"这一行太长（超过 {LINE_MAX >> 10} KB），牌谱最多 1 MB，未读取",
+            f"line too long (over {LINE_MAX >> 10} KB): a GJN record is at most 1 MB; not read",
+        ),
+    )
 
 
 class Meter:
@@ -160,6 +216,29 @@ def total_size(paths: list[Path]) -> int:
 
 def read(path: Path, meter: Meter | None = None) -> Iterator[Raw]:
     """Every record of one source, in order; :class:`SourceError` when it cannot be read further."""
+    for unit in units(path, meter):
+        if isinstance(unit, Lines):
+            yield from expand(unit)
+        else:
+            yield unit
+
+
+def expand(run: Lines) -> Iterator[Raw]:
+    """A run's records one at a time (its blank lines left out)."""
+    for i, line in enumerate(run.lines):
+        where = f"{run.source}:{run.first_line + i}"
+        if len(line) > LINE_MAX:
+            yield line_too_long(where)
+            continue
+        data = line_text(line)
+        if data is not None:
+            yield _decoded(where, "jsonl", data)
+
+
+def units(path: Path, meter: Meter | None = None) -> Iterator[Raw | Lines]:
+    """One source's records in order: a GJN record (or a refusal) as a :class:`Raw`, JSON lines in
+    runs (:class:`Lines`: read whole, each line's record made by whoever checks it);
+    :class:`SourceError` when the source cannot be read further."""
     meter = meter or Meter()
     if not path.exists():
         raise SourceError("找不到这个文件或目录", "no such file or folder", where=str(path))
@@ -186,7 +265,8 @@ def read(path: Path, meter: Meter | None = None) -> Iterator[Raw]:
     with f:
         meter.start(f)
         if kind == "jsonl":
-            yield from _jsonl(f, str(path), gz=path.name.lower().endswith(".gz"))
+            gz = path.name.lower().endswith(".gz")
+            yield from _jsonl(f, str(path), gz=gz, path=None if gz else str(path))
         elif kind == "zip":
             yield from _zip(f, str(path))
         else:
@@ -194,13 +274,13 @@ def read(path: Path, meter: Meter | None = None) -> Iterator[Raw]:
         meter.finish(size)
 
 
-def _folder(root: Path, meter: Meter) -> Iterator[Raw]:
+def _folder(root: Path, meter: Meter) -> Iterator[Raw | Lines]:
     for dirpath, dirs, files in os.walk(root):
         dirs.sort()
         for name in sorted(files):
             if not kind_of(name):
                 continue
-            yield from read(Path(dirpath) / name, meter)
+            yield from units(Path(dirpath) / name, meter)
 
 
 def too_large(where: str, size: int) -> Raw:
@@ -260,61 +340,64 @@ def _gjn_file(path: Path, size: int) -> Raw:
     return _decoded(where, "gjn", data)
 
 
-def _lines(f: IO[bytes], where: str) -> Iterator[tuple[int, bytes | None]]:
-    """(line number, the line without its end) — ``None`` for a line over :data:`LINE_MAX`, skipped to
-    its end without being held."""
-    lineno = 0
-    while True:
-        line = f.readline(LINE_MAX + 1)
-        if not line:
-            return
-        lineno += 1
-        if len(line) > LINE_MAX and not line.endswith(b"\n"):
-            while True:  # skip the rest of the line a chunk at a time
-                rest = f.readline(1 << 20)
-                if not rest or rest.endswith(b"\n"):
-                    break
-            yield lineno, None
-            continue
-        yield lineno, line.rstrip(b"\r\n")
-
-
-def _jsonl(f: IO[bytes], name: str, *, gz: bool = False, prefix: str = "") -> Iterator[Raw]:
-    where0 = prefix or name
+def _jsonl(f: IO[bytes], name: str, *, gz: bool = False, path: str | None = None) -> Iterator[Raw | Lines]:
+    """A JSON-lines stream in runs of whole lines of about :data:`CHUNK` bytes; a line over
+    :data:`LINE_MAX` that does not fit in a run is refused and skipped to its end without being held.
+    ``path``: the file the runs can be read from again (the stream is that file, uncompressed)."""
     stream: IO[bytes] = gzip.GzipFile(fileobj=f, mode="rb") if gz else f  # type: ignore[assignment]
-    lineno = 0
+    lineno = 1  # the number of the first line in buf
+    pos = 0  # where buf starts in the stream
+    buf = b""
     try:
-        for lineno, line in _lines(stream, where0):
-            where = f"{where0}:{lineno}"
-            if line is None:
-                yield Raw(
-                    where,
-                    identity("size", where.encode()),
-                    "jsonl",
-                    "",
-                    Refusal(
-                        "size",
-                        f"这一行太长（超过 {LINE_MAX >> 10} KB），牌谱最多 1 MB，未读取",
-                        f"line too long (over {LINE_MAX >> 10} KB): a GJN record is at most 1 MB; not read",
-                    ),
-                )
+        while True:
+            more = stream.read(CHUNK)
+            buf = buf + more if buf else more
+            if not more:  # the end: what is left is the last line, without its line end
+                if buf:
+                    yield _run(name, lineno, buf, path, pos)
+                return
+            cut = buf.rfind(b"\n") + 1
+            if cut == 0:
+                if len(buf) <= LINE_MAX:
+                    continue
+                yield line_too_long(f"{name}:{lineno}")
+                skipped, buf = len(buf), b""
+                while True:  # the rest of the line, a chunk at a time, dropped
+                    more = stream.read(CHUNK)
+                    end = more.find(b"\n")
+                    if not more or end >= 0:
+                        buf = more[end + 1 :] if more else b""
+                        skipped += end + 1 if more else 0
+                        break
+                    skipped += len(more)
+                lineno += 1
+                pos += skipped
                 continue
-            if not line.strip():
-                continue
-            yield _decoded(where, "jsonl", line)
+            run = _run(name, lineno, buf[:cut], path, pos)
+            yield run
+            lineno += len(run.lines)
+            pos += cut
+            buf = buf[cut:]
     except (OSError, EOFError, zlib.error) as e:
         raise SourceError(
-            f"压缩文件损坏，第{lineno + 1}行起无法读取（{e}）",
-            f"damaged compressed file: cannot read from line {lineno + 1} on ({e})",
-            where=f"{where0}:{lineno + 1}",
+            f"压缩文件损坏，第{lineno}行起无法读取（{e}）",
+            f"damaged compressed file: cannot read from line {lineno} on ({e})",
+            where=f"{name}:{lineno}",
         ) from None
 
 
-def _member(where: str, name: str, size: int, data: IO[bytes] | None) -> Iterator[Raw]:
+def _run(name: str, lineno: int, body: bytes, path: str | None, pos: int) -> Lines:
+    lines = body.split(b"\n")
+    if body.endswith(b"\n"):
+        lines.pop()
+    return Lines(name, lineno, lines, path, pos, body)
+
+
+def _member(where: str, name: str, size: int, data: IO[bytes] | None) -> Iterator[Raw | Lines]:
     kind = kind_of(name)
     if kind == "jsonl":
         if data is not None:
-            yield from _jsonl(data, where, gz=name.lower().endswith(".gz"), prefix=where)
+            yield from _jsonl(data, where, gz=name.lower().endswith(".gz"))
         return
     if size > RECORD_MAX:
         yield too_large(where, size)
@@ -327,7 +410,7 @@ def _member(where: str, name: str, size: int, data: IO[bytes] | None) -> Iterato
     yield _decoded(where, "gjn", raw)
 
 
-def _zip(f: IO[bytes], name: str) -> Iterator[Raw]:
+def _zip(f: IO[bytes], name: str) -> Iterator[Raw | Lines]:
     try:
         zf = zipfile.ZipFile(f)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as e:
@@ -362,7 +445,7 @@ def _zip(f: IO[bytes], name: str) -> Iterator[Raw]:
                 )
 
 
-def _tar(f: IO[bytes], name: str) -> Iterator[Raw]:
+def _tar(f: IO[bytes], name: str) -> Iterator[Raw | Lines]:
     last = ""
     try:
         tf = tarfile.open(fileobj=f, mode="r|*")

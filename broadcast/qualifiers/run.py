@@ -1,12 +1,17 @@
-"""An import on Dask distributed: the sources read here, the records checked by the workers.
+"""An import on Dask distributed: the sources cut into shards here, the records checked by the workers.
 
-The driver (this process) reads the sources one record at a time, drops what the database has seen
-(and repeats within the run), and ships batches of records to the workers (``check.check_batch``);
-each finished batch is committed whole (``store.QualifierDB.commit``). At most ``window`` batches are
-in flight, so memory does not grow with the sources. A LocalCluster of ``workers`` processes is
-started on this machine unless ``scheduler`` names a running cluster's scheduler
-(``tcp://HOST:8786``): the same code either way. Killed at any point, the same command continues:
-what was committed is recognised and skipped, what was not is read and checked again.
+The driver (this process) reads the sources in runs of whole JSON lines (or GJN records one at a time),
+takes each record's identity, drops what the database has seen (and repeats within the run), and hands
+the workers shards of about :data:`BATCH` records (``check.check_shard``): a JSON-lines export's shard is
+a byte range the worker reads from the file itself (checked against the digest of what the driver read)
+where the workers see the same files — a LocalCluster, or ``shared_files`` — and its bytes otherwise.
+A shard comes back as the identities counted, the refusals and one packed row a player; finished
+shards are merged (one addition a player) and committed together at a checkpoint
+(``store.QualifierDB.commit_totals``: one UPSERT a player). At most ``window`` shards are in flight, so
+memory does not grow with the sources. A LocalCluster of ``workers`` processes is started on this
+machine unless ``scheduler`` names a running cluster's scheduler (``tcp://HOST:8786``): the same code
+either way. Killed at any point, the same command continues: what was committed is recognised and
+skipped, what was not is read and checked again.
 """
 
 from __future__ import annotations
@@ -25,15 +30,16 @@ from types import FrameType
 from typing import Any, TextIO
 
 from . import records
-from .check import Checked, Item, Refused, check_batch
-from .store import QualifierDB, QualifierError
+from .check import Checked, Item, Refused, Shard, check_shard, digest
+from .store import QualifierDB, QualifierError, Totals
 
-BATCH = 400
-#: a batch is also closed at this many bytes of records (what one task carries)
+#: records a task (a shard) at most: about 2 s of a worker's engine, few enough tasks for the scheduler
+BATCH = 2000
+#: a shard of GJN records read here is also closed at this many bytes (what one task carries)
 BATCH_BYTES = 4 << 20
-#: finished batches are committed together this often (seconds), or at this many records
-CHECKPOINT_SECONDS = 30.0
-CHECKPOINT_RECORDS = 100_000
+#: finished shards are committed together this often (seconds), or at this many records
+CHECKPOINT_SECONDS = 60.0
+CHECKPOINT_RECORDS = 200_000
 
 
 @dataclass
@@ -92,12 +98,22 @@ class Bar:
             self.stream.flush()
 
 
-#: a LocalCluster's workers without the watching a long pure-Python task does not need: the statistical
-#: profiler (a stack sample every 10 ms), the system monitor every 0.5 s and its disk counters
+#: a cluster without the watching a long CPU-bound import does not need, which costs CPU all along
+#: (measured: an idle 2-worker LocalCluster took 5 % of a core in this process and 2.5 % in each worker):
+#: the workers' statistical profiler (a stack sample every 10 ms), the event loops' health check every
+#: 20 ms, the nannies' memory check every 100 ms, the system monitor every 0.5 s with its disk counters
+#: and the GIL poll, the scheduler's work stealing (the import hands out the shards itself), and the
+#: LocalCluster's notebook widget refresh every 0.5 s
 LEAN: dict[str, Any] = {
     "distributed.worker.profile.enabled": False,
-    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.tick.limit": "30s",
+    "distributed.worker.memory.monitor-interval": "2s",
+    "distributed.admin.system-monitor.interval": "5s",
     "distributed.admin.system-monitor.disk": False,
+    "distributed.admin.system-monitor.gil.enabled": False,
+    "distributed.scheduler.work-stealing": False,
+    "distributed.deploy.cluster-repr-interval": "60s",
 }
 
 
@@ -201,8 +217,9 @@ class _Checkpoint:
     """What finished since the last commit: committed together, in one transaction."""
 
     def __init__(self) -> None:
-        self.batches: list[Checked] = []
-        self.early: list[Refused] = []
+        self.counted: list[bytes] = []
+        self.refused: list[Refused] = []
+        self.totals = Totals()
         self.keys: list[bytes] = []
         self.skipped = 0
         self.records = 0
@@ -212,10 +229,12 @@ class _Checkpoint:
 class Importer:
     """One import: ``Importer(qdb, client, rules=…).run(paths)`` → :class:`Summary`.
 
-    Finished batches are committed together at a checkpoint — every ``checkpoint`` seconds or
-    :data:`CHECKPOINT_RECORDS` records, and at the end — in one transaction (the database sums the
-    players' rows of many batches at once: fewer, larger updates). A kill loses at most the work since
-    the last checkpoint, which the same command does again; ``checkpoint=0`` commits every batch.
+    Finished shards are committed together at a checkpoint — every ``checkpoint`` seconds or
+    :data:`CHECKPOINT_RECORDS` records, and at the end — in one transaction (the players' sums of many
+    shards merged first: one UPSERT a player). A kill loses at most the work since the last checkpoint,
+    which the same command does again; ``checkpoint=0`` commits every shard. ``shared_files``: the
+    workers read a JSON-lines export's shards from the file themselves (they see it at the same path:
+    always so on a LocalCluster); otherwise the shards' bytes are sent to them.
     """
 
     def __init__(
@@ -228,6 +247,7 @@ class Importer:
         checkpoint: float = CHECKPOINT_SECONDS,
         bar: Callable[[records.Meter], Bar] | None = None,
         keep_refusals: int = 20,
+        shared_files: bool = True,
     ) -> None:
         self.qdb = qdb
         self.client = client
@@ -236,6 +256,7 @@ class Importer:
         self.checkpoint = max(0.0, checkpoint)
         self.make_bar = bar or Bar
         self.keep = keep_refusals
+        self.shared_files = shared_files
         self.summary = Summary()
         self._cp = _Checkpoint()
         self._inflight: set[bytes] = set()
@@ -243,10 +264,23 @@ class Importer:
         self.interrupts = Interrupts()
 
     def run(self, paths: Sequence[Path]) -> Summary:
-        """Import ``paths``. Ctrl-C: what finished is committed, the batches in flight are cancelled
+        """Import ``paths``. Ctrl-C: what finished is committed, the shards in flight are cancelled
         (their futures released while the client is open), and ``KeyboardInterrupt`` goes on up."""
         with self.interrupts.installed():
             return self._run(paths)
+
+    def _fresh(self, keys: list[bytes]) -> list[bool]:
+        """Which of ``keys`` are to be checked: neither in the database nor read before in this run
+        (in flight, or earlier in ``keys``); those are in flight from now on."""
+        known = self.qdb.seen(keys)
+        inflight = self._inflight
+        out = []
+        for k in keys:
+            new = k not in known and k not in inflight
+            if new:
+                inflight.add(k)
+            out.append(new)
+        return out
 
     def _run(self, paths: Sequence[Path]) -> Summary:
         dd: Any = importlib.import_module("dask.distributed")
@@ -259,12 +293,11 @@ class Importer:
         bar = self.make_bar(meter)
         self._import_id = self.qdb.start_import(str(p) for p in paths)
         pending: dict[Any, tuple[list[bytes], list[Refused], int]] = {}
-        inflight = self._inflight
         done = dd.as_completed()
         t0 = time.monotonic()
 
         def finished(fut: Any) -> None:
-            with held():  # the batch is taken and added whole, or not at all
+            with held():  # the shard is taken and added whole, or not at all
                 keys, early, skipped = pending.pop(fut)
                 try:
                     checked: Checked = fut.result()
@@ -275,27 +308,15 @@ class Importer:
                         f"a Dask worker failed ({type(e).__name__}: {e}); run the same command again to "
                         "continue where it stopped",
                     ) from None
+                if checked.error is not None:  # nothing of it counted; its records stay unread
+                    where, zh, en = checked.error
+                    s.errors.append(str(records.SourceError(zh, en, where=where)))
+                    self._add(Checked(), [], 0, keys)
+                    return
                 self._add(checked, early, skipped, keys)
 
-        def ship(buf: list[records.Raw]) -> None:
-            keys = [r.key for r in buf]
-            known = self.qdb.seen(keys)
-            items: list[Item] = []
-            early: list[Refused] = []
-            fresh: list[bytes] = []
-            skipped = 0
-            for r in buf:
-                if r.key in known or r.key in inflight:
-                    skipped += 1
-                    continue
-                inflight.add(r.key)
-                fresh.append(r.key)
-                if r.refusal is not None:
-                    f = r.refusal
-                    early.append(Refused(r.key, r.where, f.rule, f.zh, f.en, f.move, f.line, f.seat))
-                else:
-                    items.append((r.key, r.where, r.kind, r.text))
-            if not items:
+        def submit(shard: Shard | None, fresh: list[bytes], early: list[Refused], skipped: int) -> None:
+            if shard is None:  # nothing left to check in it
                 with held():
                     self._add(Checked(), early, skipped, fresh)
                 return
@@ -303,19 +324,86 @@ class Importer:
                 finished(next(done))
                 bar.update(s)
             with held():  # a Future made whole and known to the import, or not made at all
-                fut = self.client.submit(check_batch, items, self.rules, pure=False)
+                fut = self.client.submit(check_shard, shard, self.rules, pure=False)
                 pending[fut] = (fresh, early, skipped)
                 done.add(fut)
+
+        def ship(buf: list[records.Raw]) -> None:
+            """GJN records read here (and refusals of records that could not be read)."""
+            fresh_of = self._fresh([r.key for r in buf])
+            items: list[Item] = []
+            early: list[Refused] = []
+            fresh: list[bytes] = []
+            for r, new in zip(buf, fresh_of, strict=True):
+                if not new:
+                    continue
+                fresh.append(r.key)
+                if r.refusal is not None:
+                    f = r.refusal
+                    early.append(Refused(r.key, r.where, f.rule, f.zh, f.en, f.move, f.line, f.seat))
+                else:
+                    items.append((r.key, r.where, r.kind, r.text))
+            skipped = len(buf) - len(fresh)
+            submit(Shard(items=items) if items else None, fresh, early, skipped)
+
+        def ship_lines(run: records.Lines) -> None:
+            """A run of JSON lines, in shards of at most ``batch`` lines."""
+            body, lines = run.body, run.lines
+            view = memoryview(body)
+            for i0, i1, a, b in records.cuts(run, self.batch):
+                keys: list[bytes] = []
+                at: list[int] = []
+                early_raw: dict[int, records.Raw] = {}
+                for i in range(i0, i1):
+                    line = lines[i]
+                    if len(line) > records.LINE_MAX:
+                        r = records.line_too_long(f"{run.source}:{run.first_line + i}")
+                        early_raw[i - i0] = r
+                        keys.append(r.key)
+                    else:
+                        text = records.line_text(line)
+                        if text is None:
+                            continue
+                        keys.append(records.line_key(text))
+                    at.append(i - i0)
+                s.read += len(keys)
+                skip = set(early_raw)
+                fresh: list[bytes] = []
+                early: list[Refused] = []
+                for key, j, new in zip(keys, at, self._fresh(keys), strict=True):
+                    if not new:
+                        skip.add(j)
+                        continue
+                    fresh.append(key)
+                    too_long = early_raw.get(j)
+                    if too_long is not None and too_long.refusal is not None:
+                        f = too_long.refusal
+                        early.append(Refused(key, too_long.where, f.rule, f.zh, f.en, f.move, f.line, f.seat))
+                skipped = len(keys) - len(fresh)
+                if len(skip) == len(at):
+                    submit(None, fresh, early, skipped)
+                else:
+                    shard = Shard(run.source, run.first_line + i0, skip=frozenset(skip))
+                    if run.path is not None and self.shared_files:
+                        shard.path, shard.start, shard.end = run.path, run.start + a, run.start + b
+                        shard.digest = digest(view[a:b])
+                    else:
+                        shard.data = body[a:b]
+                    submit(shard, fresh, early, skipped)
+                bar.update(s)
 
         buf: list[records.Raw] = []
         size = 0
         try:
             for path in paths:
                 try:
-                    for raw in records.read(path, meter):
+                    for unit in records.units(path, meter):
+                        if isinstance(unit, records.Lines):
+                            ship_lines(unit)
+                            continue
                         s.read += 1
-                        buf.append(raw)
-                        size += len(raw.text)
+                        buf.append(unit)
+                        size += len(unit.text)
                         if len(buf) >= self.batch or size >= BATCH_BYTES:
                             ship(buf)
                             buf, size = [], 0
@@ -344,11 +432,12 @@ class Importer:
         return s
 
     def _add(self, checked: Checked, early: list[Refused], skipped: int, keys: list[bytes]) -> None:
-        """A finished batch joins the checkpoint (committed now if the checkpoint is due)."""
+        """A finished shard joins the checkpoint (committed now if the checkpoint is due)."""
         cp = self._cp
-        if checked.counted or checked.refused:
-            cp.batches.append(checked)
-        cp.early.extend(early)
+        cp.counted.extend(checked.counted)
+        cp.refused.extend(checked.refused)
+        cp.refused.extend(early)
+        cp.totals.add(checked)
         cp.skipped += skipped
         cp.keys.extend(keys)
         cp.records += len(checked.counted) + len(checked.refused) + len(early)
@@ -364,7 +453,7 @@ class Importer:
 
     def _commit(self) -> None:
         cp = self._cp
-        if cp.batches or cp.early or cp.skipped:
-            self.qdb.commit(self._import_id, cp.batches, cp.early, cp.skipped)
+        if cp.counted or cp.refused or cp.skipped:
+            self.qdb.commit_totals(self._import_id, cp.counted, cp.refused, cp.totals, cp.skipped)
         self._inflight.difference_update(cp.keys)
         self._cp = _Checkpoint()

@@ -27,7 +27,7 @@ from typing import IO, Any
 from broadcast.errors import GoujiError
 from broadcast.season.backend import SeasonConn, connect, migrate
 
-from .check import STATS, WIDTH, Checked, Refused
+from .check import STATS, WIDTH, Checked, Refused, unpack
 
 COMPONENT = "qualifiers"
 SQLITE: list[str] = [
@@ -130,27 +130,42 @@ POSTGRESQL: list[str] = [
 ]
 
 _COLS = ", ".join(STATS)
-_DELTA_TABLE = (
-    "CREATE TEMP TABLE IF NOT EXISTS qualifiers_delta(platform_id TEXT NOT NULL, name TEXT NOT NULL, "
-    + ", ".join(f"{c} BIGINT NOT NULL" for c in STATS)
-    + ")"
-)
-_DELTA_INSERT = (
-    f"INSERT INTO qualifiers_delta(platform_id, name, {_COLS}) VALUES(?, ?, {', '.join('?' * WIDTH)})"
-)
-# the sums of a checkpoint's batches added to the totals (WHERE true: SQLite's upsert after a SELECT)
+# a checkpoint's sums (one row a player) added to the totals
 _UPSERT = (
-    f"INSERT INTO qualifiers_players(platform_id, name, {_COLS}) "
-    f"SELECT platform_id, MIN(name), {', '.join(f'SUM({c})' for c in STATS)} FROM qualifiers_delta "
-    "WHERE true GROUP BY platform_id ON CONFLICT(platform_id) DO UPDATE SET "
+    f"INSERT INTO qualifiers_players(platform_id, name, {_COLS}) VALUES(?, ?, {', '.join('?' * WIDTH)}) "
+    "ON CONFLICT(platform_id) DO UPDATE SET "
     + ", ".join(f"{c}=qualifiers_players.{c}+excluded.{c}" for c in STATS)
 )
 
 
-def _rows(b: Checked) -> Iterator[tuple[Any, ...]]:
-    s = b.stats
-    for i, pid in enumerate(b.ids):
-        yield (pid, b.names[i], *s[i * WIDTH : (i + 1) * WIDTH])
+class Totals:
+    """The players' sums of many shards, merged as they come: one packed integer a player
+    (:func:`broadcast.qualifiers.check.pack`), so a shard's row costs one addition; the name kept is
+    the least of those seen (the same whatever order the shards finish in)."""
+
+    def __init__(self) -> None:
+        self.sums: dict[str, int] = {}
+        self.names: dict[str, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.sums)
+
+    def add(self, b: Checked) -> None:
+        sums, names = self.sums, self.names
+        for pid, name, v in zip(b.ids, b.names, b.rows(), strict=True):
+            old = sums.get(pid)
+            if old is None:
+                sums[pid] = v
+                names[pid] = name
+            else:
+                sums[pid] = old + v
+                if name < names[pid]:
+                    names[pid] = name
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        names = self.names
+        for pid, v in self.sums.items():
+            yield (pid, names[pid], *unpack(v))
 
 
 #: identities looked up per query (SQLite's default limit of host parameters is 32,766)
@@ -274,29 +289,39 @@ class QualifierDB:
     def commit(
         self, import_id: int, batches: Sequence[Checked], refused: Sequence[Refused] = (), skipped: int = 0
     ) -> None:
-        """Add checked batches (and refusals found while reading) in one transaction: the records'
-        identities, their refusals, and the players' sums — the batches' rows summed per player by the
-        database (a temporary table, one ``GROUP BY``) and added to the totals with one UPSERT."""
+        """Add checked batches (and refusals found while reading) in one transaction."""
+        totals = Totals()
+        for b in batches:
+            totals.add(b)
         all_refused = [*(r for b in batches for r in b.refused), *refused]
-        counted = [k for b in batches for k in b.counted]
+        self.commit_totals(import_id, [k for b in batches for k in b.counted], all_refused, totals, skipped)
+
+    def commit_totals(
+        self,
+        import_id: int,
+        counted: Sequence[bytes],
+        refused: Sequence[Refused],
+        totals: Totals,
+        skipped: int = 0,
+    ) -> None:
+        """One checkpoint in one transaction: the records' identities, the refusals, the players' sums
+        added to their totals (one UPSERT a player) and the import's figures — a kill leaves it wholly
+        in or wholly out."""
         with self.transaction() as c:
             c.executemany(
                 "INSERT INTO qualifiers_records(key, counted) VALUES(?, 1)", ((k,) for k in counted)
             )
             c.executemany(
-                "INSERT INTO qualifiers_records(key, counted) VALUES(?, 0)", ((r.key,) for r in all_refused)
+                "INSERT INTO qualifiers_records(key, counted) VALUES(?, 0)", ((r.key,) for r in refused)
             )
             c.executemany(
                 "INSERT INTO qualifiers_refusals(key, source, rule, zh, en, move, line, seat) "
                 "VALUES(?,?,?,?,?,?,?,?)",
-                all_refused,
+                refused,
             )
-            if any(b.ids for b in batches):
-                c.execute(_DELTA_TABLE)
-                c.executemany(_DELTA_INSERT, (row for b in batches for row in _rows(b)))
-                c.execute(_UPSERT)
-                c.execute("DELETE FROM qualifiers_delta")
-            n_counted, n_refused = len(counted), len(all_refused)
+            if totals:
+                c.executemany(_UPSERT, totals.rows())
+            n_counted, n_refused = len(counted), len(refused)
             c.execute(
                 "UPDATE qualifiers_imports SET read=read+?, counted=counted+?, refused=refused+?, "
                 "skipped=skipped+? WHERE id=?",

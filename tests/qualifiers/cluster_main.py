@@ -9,17 +9,22 @@ from __future__ import annotations
 import logging
 import sys
 
+import dask
 from dask.distributed import LocalCluster
+
+from broadcast.qualifiers.run import LEAN
 
 
 def main() -> None:
-    cluster = LocalCluster(
-        n_workers=int(sys.argv[1]) if len(sys.argv) > 1 else 2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address="127.0.0.1:0",
-        silence_logs=logging.CRITICAL,
-    )
+    with dask.config.set(LEAN):  # as the import's own cluster: no watching that costs CPU while it waits
+        cluster = LocalCluster(
+            n_workers=int(sys.argv[1]) if len(sys.argv) > 1 else 2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
+            silence_logs=logging.CRITICAL,
+        )
     print(cluster.scheduler_address, flush=True)
     sys.stdin.read()
     cluster.close()

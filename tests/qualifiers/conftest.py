@@ -24,9 +24,10 @@ TITLE_POINTS = {"头科": 7, "二科": 5, "三科": 4, "四科": 3, "二落": 2,
 QUAN_SAN_SHARES = {"头科": 14, "二科": 10, "三科": 8}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
-    """The scheduler address of a LocalCluster of 2 worker processes (started once, stopped at the end)."""
+    """The scheduler address of a LocalCluster of 2 worker processes, started for the module that asks for
+    it and stopped after it (not held through the rest of the session)."""
     proc = subprocess.Popen(
         [PY, str(Path(__file__).with_name("cluster_main.py")), "2"],
         stdin=subprocess.PIPE,

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
+from pathlib import Path
 
-from broadcast.qualifiers import synthetic
-from broadcast.qualifiers.check import STATS, WIDTH, check_batch
+from broadcast.qualifiers import records, synthetic
+from broadcast.qualifiers.check import STATS, WIDTH, Shard, check_batch, check_shard, digest, pack, unpack
 from broadcast.qualifiers.records import identity
+from broadcast.qualifiers.store import Totals
 
 from .conftest import expected_totals
 
@@ -117,3 +120,69 @@ def test_a_gjn_file_names_its_players_by_id_and_seat_tags(pool: synthetic.Pool) 
     assert out.names[:2] == ["张1", "张2"]
     nobody = check_batch([_item(2, pool.legal[2], "gjn")], "tv_match")
     assert [r.rule for r in nobody.refused] == ["player"] and nobody.refused[0].seat == 1
+
+
+def _shards(path: Path, batch: int) -> list[Shard]:
+    """The shards the driver hands out for ``path`` (the workers read the bytes themselves)."""
+    out = []
+    for run in records.units(path):
+        assert isinstance(run, records.Lines)
+        for i0, _i1, a, b in records.cuts(run, batch):
+            sh = Shard(
+                run.source, run.first_line + i0, path=str(path), start=run.start + a, end=run.start + b
+            )
+            sh.digest = digest(run.body[a:b])
+            out.append(sh)
+    return out
+
+
+def test_a_worker_reads_its_shards_from_the_export_and_sums_as_the_engine_scores(
+    tmp_path: Path, pool: synthetic.Pool, roster: list[synthetic.Player]
+) -> None:
+    recs = list(synthetic.records(pool, 30, roster, illegal=0.2, seed=21))
+    export = tmp_path / "export.jsonl"
+    export.write_text("".join(synthetic.jsonl_line(n, t, s) for n, (t, s, _) in enumerate(recs)), "utf-8")
+    totals = Totals()
+    counted: list[bytes] = []
+    refused = []
+    for sh in _shards(export, 7):
+        out = check_shard(sh, "tv_match")
+        assert out.error is None and not out.stats and len(out.packed) == len(out.ids)
+        totals.add(out)
+        counted += out.counted
+        refused += out.refused
+    assert len(counted) == sum(ok for *_, ok in recs) and len(counted) + len(refused) == 30
+    # the identities are the records' own (as the driver and an earlier import took them)
+    assert set(counted) | {r.key for r in refused} == {r.key for r in records.read(export)}
+    # the refused are named by the export's own line numbers, whatever shard they were in
+    bad_lines = {n + 1 for n, (*_, ok) in enumerate(recs) if not ok}
+    assert {int(r.where.rsplit(":", 1)[1]) for r in refused} == bad_lines
+    got = {row[0]: dict(zip(STATS, row[2:], strict=True)) for row in totals.rows()}
+    want = expected_totals(recs)
+    assert {p: (g["games"], g["points"], g["place1"], g["place6"]) for p, g in got.items()} == {
+        p: (w["games"], w["points"], w["firsts"], w["lasts"]) for p, w in want.items()
+    }
+
+
+def test_a_shard_whose_file_changed_is_not_counted_and_names_the_place(
+    tmp_path: Path, pool: synthetic.Pool, roster: list[synthetic.Player]
+) -> None:
+    recs = list(synthetic.records(pool, 6, roster, illegal=0.0, seed=22))
+    export = tmp_path / "export.jsonl"
+    export.write_text("".join(synthetic.jsonl_line(n, t, s) for n, (t, s, _) in enumerate(recs)), "utf-8")
+    first, second = _shards(export, 3)
+    text = export.read_text("utf-8")
+    export.write_text(text.replace('"QL-G', '"QX-G'), "utf-8")  # rewritten while being imported
+    out = check_shard(second, "tv_match")
+    assert out.error is not None and not out.counted and not out.ids
+    assert out.error[0] == f"{export}:4" and "changed" in out.error[2] and "改动" in out.error[1]
+    export.unlink()
+    gone = check_shard(first, "tv_match")
+    assert gone.error is not None and "cannot read" in gone.error[2]
+
+
+def test_packed_rows_add_up_as_their_figures_negative_points_too() -> None:
+    rng = random.Random(7)
+    rows = [[rng.randint(-(1 << 40), 1 << 40) for _ in range(WIDTH)] for _ in range(200)]
+    assert unpack(sum(pack(r) for r in rows)) == [sum(col) for col in zip(*rows, strict=True)]
+    assert unpack(pack([-3, -7, 0, 0, 0, 0, 0, 0, 0, 1])) == [-3, -7, 0, 0, 0, 0, 0, 0, 0, 1]

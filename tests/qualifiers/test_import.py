@@ -317,14 +317,31 @@ def test_the_board_on_the_seasons_postgresql_server(
 def test_the_default_is_a_local_cluster_on_this_machine(
     tmp_path: Path, pool: synthetic.Pool, roster: list[synthetic.Player]
 ) -> None:
-    recs = list(synthetic.records(pool, 12, roster, illegal=0.0, seed=15))
+    """Without --scheduler the workers read their shards of the export from the file themselves: a
+    record twice, a blank line and a line over the limit are each where they belong, line numbers stay
+    true across shards, and the export grown by a day adds only the new day."""
+    recs = list(synthetic.records(pool, 18, roster, illegal=0.0, seed=15))
+    lines = [synthetic.jsonl_line(n, t, s) for n, (t, s, _) in enumerate(recs)]
+    huge = '{"gjn": "' + "x" * (1 << 21) + '"}\n'  # over the engine's 1 MiB: refused unread
     export = tmp_path / "export.jsonl"
-    export.write_text(
-        "".join(synthetic.jsonl_line(n, t, s) for n, (t, s, _) in enumerate(recs)), encoding="utf-8"
-    )
+    export.write_text("".join([*lines[:5], lines[2], "\n", huge, *lines[5:12]]), encoding="utf-8")
     db = tmp_path / "q.sqlite"
-    res = run_cli("qualifiers", "import", str(export), "--db", str(db), "--workers", "2", "--progress")
+    cmd = ("qualifiers", "import", str(export), "--db", str(db), "--workers", "2", "--batch", "4")
+    res = run_cli(*cmd, "--progress")
     assert res.returncode == 0, res.stderr
-    assert "计入 counted 12" in res.stdout and "2 个工作进程 workers" in res.stdout
+    assert (
+        "读取 read 14 条记录 records: 计入 counted 12, 拒绝 refused 1, 已导入过 already imported 1"
+        in res.stdout
+    )
+    assert f"{export}:8: [size]" in res.stdout  # line 8: after 5 records, the repeat and the blank line
+    assert "2 个工作进程 workers" in res.stdout
     assert "条/s records/s" in res.stderr  # the progress bar, forced on
     assert "Traceback" not in res.stderr
+    assert _board(db) == expected_totals(recs[:12])
+
+    with export.open("a", encoding="utf-8") as f:  # the next day's records appended to the same export
+        f.write("".join(lines[12:]))
+    res = run_cli(*cmd)
+    assert res.returncode == 0, res.stderr
+    assert "计入 counted 6, 拒绝 refused 0, 已导入过 already imported 14" in res.stdout
+    assert _board(db) == expected_totals(recs)
