@@ -14,6 +14,9 @@ after ``--minutes`` (the figures are then of the positions timed, and it says so
 
 Baselines of the same run: the same evaluation in this one process (the pool's speed-up), and the
 engine's random play-out of the same positions (the policy's play-out cost against the random one).
+The one-process evaluation's CPU seconds are printed too: on a shared machine the clock says little,
+the CPU time of the first (slowest: longest play-outs) positions divided by the workers is about what
+two idle cores would take.
 """
 
 from __future__ import annotations
@@ -113,13 +116,15 @@ def main() -> int:
                 if not times:
                     continue
                 one: list[float] = []
+                cpu: list[float] = []
                 rnd: list[float] = []
                 for g in pos[: a.baseline]:
                     x = g if kind == "known" else hidden(g)
                     assert x is not None
-                    t0 = time.perf_counter()
+                    t0, c0 = time.perf_counter(), time.process_time()
                     evaluate(x, a.playouts)
                     one.append(time.perf_counter() - t0)
+                    cpu.append(time.process_time() - c0)
                     if kind == "known":
                         t0 = time.perf_counter()
                         for i in range(a.playouts):
@@ -135,6 +140,11 @@ def main() -> int:
                 )
                 if rnd:
                     line += f"; a policy play-out costs × {sum(one) / sum(rnd):.2f} a random one"
+                if cpu:  # the load does not change it much: what two quiet cores would take, about
+                    line += (
+                        f"; CPU of one evaluation in one process max {max(cpu):.2f} s "
+                        f"(/ {a.workers} = {max(cpu) / a.workers:.2f} s on {a.workers} idle cores)"
+                    )
                 print(line + f"  [load {os.getloadavg()[0]:.1f}]", flush=True)
     if stopped:
         print(f"STOPPED at {a.minutes:g} min: the figures are of the positions timed before")
