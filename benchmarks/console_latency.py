@@ -175,6 +175,7 @@ def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
     entry = window.panel.entry
     console = window.console
     key_frame: list[float] = []
+    frame_off: list[float] = []  # --winprob: the typed decisions while the evaluator was switched off
     key_echo: list[float] = []
     key_journal: list[float] = []
     base_frame: list[float] = []
@@ -190,7 +191,7 @@ def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
 
     seed = 1000
     try:
-        while len(key_frame) < decisions:
+        while len(key_frame) + len(frame_off) < decisions:
             played = selfplay(seed)
             seed += 1
             if console.mode().name in ("none", "lots", "finish"):  # a match is decided: the next one
@@ -201,8 +202,13 @@ def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
             QTest.keyClick(entry, Qt.Key.Key_Return)
             pump_until(lambda: not console.busy and console.mode().name == "play")
             for i, a in enumerate(played.moves):
-                if len(key_frame) >= decisions:
+                if len(key_frame) + len(frame_off) >= decisions:
                     break
+                if evaluator is not None and i % 20 in (0, 10):  # blocks of 10: evaluator on, then off
+                    before = store.seq
+                    console.bridge.call(store.dispatch, "winprob.on", {"on": i % 20 == 0})
+                    pump_until(lambda b=before: console.state["meta"]["seq"] > b)
+                evaluating = evaluator is None or bool(console.state["winprob"]["on"])
                 direct = i % 2 == 1  # the same-run baseline: every other decision without the console
                 if not direct:
                     QTest.keyClicks(entry, operator_text(a, console.game.pending_seat))
@@ -224,6 +230,10 @@ def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
                     base_journal.append((journaled[seq] - t0) * 1000)
                     pump_until(lambda s=seq: console.state["meta"]["seq"] >= s)
                     continue
+                if not evaluating:
+                    frame_off.append((r.page_frame - w0) * 1000)
+                    pump_until(lambda: not console.busy)
+                    continue
                 key_frame.append((r.page_frame - w0) * 1000)
                 key_echo.append((r.received - t0) * 1000)
                 key_journal.append((journaled[seq] - t0) * 1000)
@@ -238,6 +248,9 @@ def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
         store.close()
     return {
         "winprob_answers": evaluator.answers if evaluator is not None else 0,
+        "off_n": len(frame_off),
+        "off_frame_p50": statistics.median(frame_off) if frame_off else 0.0,
+        "off_frame_p99": pct(frame_off, 99) if frame_off else 0.0,
         "n": len(key_frame),
         "frame_p50": statistics.median(key_frame),
         "frame_p99": pct(key_frame, 99),
@@ -275,8 +288,16 @@ def main() -> int:
     print(f"key press (Enter) → program page painted, {lat['n']:.0f} decisions (goal p99 ≤ 30 ms):")
     if args.winprob:
         print(
-            f"  while the 胜率 evaluator ran ({args.winprob} pool processes, 1,000 play-outs a decision): "
-            f"{lat['winprob_answers']:.0f} estimates applied"
+            f"  while the 胜率 evaluator ran ({args.winprob} pool processes, 1,000 play-outs a decision, "
+            f"each newer decision cancelling the run under way; {lat['winprob_answers']:.0f} estimates "
+            f"applied): the {lat['n']:.0f} decisions below"
+        )
+        print(
+            f"  same run, blocks of 10 decisions with the evaluator switched off (winprob.on false), "
+            f"{lat['off_n']:.0f} decisions: key → frame p50 {lat['off_frame_p50']:.1f} ms, p99 "
+            f"{lat['off_frame_p99']:.1f} ms; evaluator on / off: p50 × "
+            f"{lat['frame_p50'] / lat['off_frame_p50']:.2f}, "
+            f"p99 × {lat['frame_p99'] / lat['off_frame_p99']:.2f}"
         )
     print(
         f"  key → frame that shows it (page rAF, same clock): p50 {lat['frame_p50']:.1f} ms, "

@@ -146,7 +146,7 @@ def test_the_chart_reads_at_a_glance_in_its_dock_at_every_layout(console: Any, q
     dock = w.dock("winprob")
     dock.raise_()  # a tab among the others on the laptop layout
     state = w.console.state
-    qtbot.waitUntil(lambda: _inside(w, chart) and chart.width() >= MIN_SIZE.width(), timeout=5000)
+    qtbot.waitUntil(lambda: _inside(w, chart) and chart.width() >= MIN_SIZE.width(), timeout=30000)
     qtbot.wait(50)
     assert _inside(w, chart), "the chart is hidden or cut off"
     assert chart.width() >= MIN_SIZE.width() and chart.height() >= MIN_SIZE.height(), chart.size()
@@ -178,7 +178,7 @@ def test_the_chart_reads_at_a_glance_in_its_dock_at_every_layout(console: Any, q
     # a decision keyed: its figures are not in yet — the chart says so, the last figures dimmed
     store = w._test_store
     store.dispatch("game.play", {"line": w._test_rec.moves[30]})
-    qtbot.waitUntil(lambda: chart.view.pending, timeout=5000)
+    qtbot.waitUntil(lambda: chart.view.pending, timeout=30000)
     lay = chart.chart()
     status = " ".join(t.text for t in lay.texts)
     assert ("estimating" in status) if en else ("第31步 估算中" in status), status
@@ -186,7 +186,7 @@ def test_the_chart_reads_at_a_glance_in_its_dock_at_every_layout(console: Any, q
     figs = [t for t in lay.texts if t.text.endswith("%") and t.font.pixelSize() == theme.SIZE_NAME]
     assert len(figs) == 2 and all(t.colour == theme.MUTED for t in figs)
     _estimate(store)
-    qtbot.waitUntil(lambda: not chart.view.pending, timeout=5000)
+    qtbot.waitUntil(lambda: not chart.view.pending, timeout=30000)
     state = w.console.state
     assert chart.chart().latest["odd"].x() > lay.x_of(30)
     _looks_right(chart, state)
@@ -219,20 +219,20 @@ def test_the_chart_fits_the_narrowest_dock_and_never_shows_another_deals_history
             store.dispatch("game.play", {"line": line})
         _estimate(store)
         bridge.drain()
-        qtbot.waitUntil(lambda: len(chart.view.points) == 13, timeout=5000)
+        qtbot.waitUntil(lambda: len(chart.view.points) == 13, timeout=30000)
         for size in ((MIN_SIZE.width(), MIN_SIZE.height()), (300, 180), (700, 240), (1300, 420)):
             chart.resize(*size)
-            qtbot.waitUntil(lambda s=size: (chart.width(), chart.height()) == s, timeout=5000)  # type: ignore[misc]
+            qtbot.waitUntil(lambda s=size: (chart.width(), chart.height()) == s, timeout=30000)  # type: ignore[misc]
             _looks_right(chart, store.state)
             assert chart.grab().save(str(SHOTS / f"winprob-chart-{size[0]}x{size[1]}.png"))
         # a new deal: the old history is of another game — not shown until the new game's first figure
         store.dispatch("game.new", {"leader": rec.leader, "hands": rec.hands[1:] + rec.hands[:1]})
         bridge.drain()
-        qtbot.waitUntil(lambda: not chart.view.points, timeout=5000)
+        qtbot.waitUntil(lambda: not chart.view.points, timeout=30000)
         assert chart.view.pending and not chart.chart().latest
         store.dispatch("winprob.on", {"on": False})
         bridge.drain()
-        qtbot.waitUntil(lambda: not chart.view.on, timeout=5000)
+        qtbot.waitUntil(lambda: not chart.view.on, timeout=30000)
         assert "胜率估算已关闭" in " ".join(t.text for t in chart.chart().texts)
     finally:
         bridge.close()
