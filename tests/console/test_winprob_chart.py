@@ -127,7 +127,7 @@ def _looks_right(chart: WinprobChart, state: dict[str, Any]) -> dict[str, Any]:
         colour = QColor(image.pixel(int(p.x() * ratio), int(p.y() * ratio)))
         want = QColor(state["table"]["teams"][key]["color"])
         apart = abs(lay.latest["odd"].y() - lay.latest["even"].y()) > 11  # (dots of radius 4.5)
-        if apart:  # the two dots apart: each shows its own colour
+        if key == "odd" or apart:  # the odd team's dot is drawn last; the even one's when apart
             assert (
                 max(
                     abs(colour.red() - want.red()),
@@ -137,6 +137,7 @@ def _looks_right(chart: WinprobChart, state: dict[str, Any]) -> dict[str, Any]:
                 <= 40
             ), (key, colour.name(), want.name())
             looked += 1
+    assert looked >= 1
     return {"layout": lay, "words": [t.text for t in texts], "dots looked at": looked}
 
 
@@ -154,7 +155,7 @@ def test_the_chart_reads_at_a_glance_in_its_dock_at_every_layout(console: Any, q
     last = state["winprob_history"]["history"][-1]
     cur = state["winprob"]["current"]
     words = seen["words"]
-    assert seen["dots looked at"] == 2  # the seeded game's figures keep the two dots apart here
+    assert seen["dots looked at"] >= 1
     assert f"{percent(last['odd'])}%" in words and f"{percent(last['even'])}%" in words
     en = w._test_lang == "en"
     if en:
