@@ -9,6 +9,7 @@ import copy
 import http.client
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,15 @@ def _estimate(store: Any) -> None:
     est = figures(evaluate(g, 20))
     position = position_key(store.state)
     store.dispatch("winprob.estimate", {"position": position, "estimate": est, "seat": seat, "tags": tags})
+
+
+def _until(page: Any, predicate: str, arg: Any = None, timeout: float = 60.0) -> None:
+    """Wait until the page's ``predicate`` (a JS function of ``arg``) holds, asked from here: the page's
+    CSP allows no eval, which Playwright's wait_for_function needs when it has to poll."""
+    end = time.monotonic() + timeout
+    while not page.evaluate(predicate, arg):
+        assert time.monotonic() < end, f"the page never got to {predicate}"
+        page.wait_for_timeout(50)
 
 
 def _get(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
@@ -131,7 +141,7 @@ def test_the_commentators_page_shows_the_hands_and_no_on_air_page_ever_does(
         page.on("pageerror", lambda e: errors.append(str(e)))
         try:
             page.goto(desk.url())
-            page.wait_for_function("window.__frames >= 1", timeout=20000)
+            _until(page, "() => window.__frames >= 1")
             shown = page.eval_on_selector_all(".seat .s-hand", "els => els.map(e => e.dataset.hand)")
             assert shown == hands_now  # all six hands, as they stand
             text = page.eval_on_selector_all(".seat .s-hand", "els => els.map(e => e.textContent)")
@@ -161,7 +171,7 @@ def test_the_commentators_page_shows_the_hands_and_no_on_air_page_ever_does(
             # a decision keyed: the 胜率 and the expectations of the position gone leave the screen
             frames = page.evaluate("window.__frames")
             store.dispatch("game.play", {"line": rec.moves[40]})
-            page.wait_for_function("n => window.__frames > n && window.__view.moves === 41", arg=frames)
+            _until(page, "n => window.__frames > n && window.__view.moves === 41", frames)
             assert page.text_content("#wp-odd") == "—" and page.text_content("#wp-note") == "第41步 估算中…"
             expect = page.eval_on_selector_all(".seat .s-expect", "els => els.map(e => e.textContent)")
             assert expect == ["预计：估算中…"] * 6
