@@ -144,6 +144,7 @@ class SeasonConn:
         self.raw = raw
         self.dialect = dialect
         self._depth = 0
+        self.bumped: dict[int, int] = {}  # season → its revision, once moved on in this write transaction
         self._lock = threading.RLock()
         self.IntegrityError: type[Exception]
         self.OperationalError: tuple[type[Exception], ...]
@@ -173,21 +174,46 @@ class SeasonConn:
             return self.raw.execute(sql)  # type: ignore[no-any-return]
         return self.raw.execute(_pg_sql(sql), params)  # type: ignore[no-any-return]
 
-    def stream(self, sql: str, params: Sequence[Any] = (), *, batch: int = 2000) -> Iterator[Any]:
-        """The rows of a query as they come, never all held at once: SQLite's cursor reads as it is
-        iterated; PostgreSQL's rows come through a server-side cursor, ``batch`` rows a round trip
-        (inside a read transaction, held until the last row or until the iterator is closed)."""
+    def stream(self, sql: str, params: Sequence[Any] = (), *, batch: int = 2000) -> Iterator[tuple[Any, ...]]:
+        """The rows of a query as they come, never all held at once, as plain tuples (read by position:
+        a whole ranking is 100,000 rows, and a row read by name costs a Python call each): SQLite's
+        cursor reads as it is iterated; PostgreSQL's rows come through a server-side cursor, ``batch``
+        rows a round trip (inside a read transaction, held until the last row or until the iterator is
+        closed)."""
         if self.dialect == "sqlite":
-            yield from self.raw.execute(sql, params)
+            cur = self.raw.cursor()
+            cur.row_factory = None
+            try:
+                yield from cur.execute(sql, params)
+            finally:
+                cur.close()
             return
+        from psycopg.rows import tuple_row
+
         with (
             self._lock,
             self.raw.transaction(),
-            self.raw.cursor(name=f"gouji_stream_{next(_STREAMS)}") as cur,
+            self.raw.cursor(name=f"gouji_stream_{next(_STREAMS)}", row_factory=tuple_row) as cur,
         ):
             cur.itersize = batch
             cur.execute(_pg_sql(sql), params)
             yield from cur
+
+    def tuples(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Every row of a query at once, as plain tuples (read by position; see :meth:`stream`)."""
+        if self.dialect == "sqlite":
+            cur = self.raw.cursor()
+            cur.row_factory = None
+            try:
+                return cur.execute(sql, params).fetchall()  # type: ignore[no-any-return]
+            finally:
+                cur.close()
+        from psycopg.rows import tuple_row
+
+        with self.raw.cursor(row_factory=tuple_row) as cur:
+            cur.execute(_pg_sql(sql) if params else sql, params or None)
+            rows: list[tuple[Any, ...]] = cur.fetchall()
+            return rows
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         if self.dialect == "sqlite":
@@ -232,13 +258,19 @@ class SeasonConn:
                 raise
             finally:
                 self._depth -= 1
+                self.bumped.clear()
             return
         with self._lock, self.raw.transaction():
             self._depth += 1
             try:
                 yield self
+            except BaseException:
+                self.bumped.clear()  # a savepoint rolled back may have held the bump: bump again
+                raise
             finally:
                 self._depth -= 1
+                if not self._depth:
+                    self.bumped.clear()
 
     def string_agg(self, expr: str) -> str:
         """``expr`` joined with commas over a group (SQLite ``group_concat``, PostgreSQL ``string_agg``)."""

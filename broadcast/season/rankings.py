@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any, Literal
 
 from broadcast.errors import GoujiError
@@ -163,7 +165,10 @@ def spec_text(terms: Sequence[Term]) -> str:
     return ", ".join(f"{t.field} {'desc' if t.desc else 'asc'}" for t in terms)
 
 
+@lru_cache(maxsize=1 << 17)
 def _name_key(name: str) -> bytes:
+    """A name's place in the display order (GB18030 bytes); remembered: a ranking asks for every tied
+    player's, again at each ranking, and names repeat."""
     return name.encode("gb18030", errors="replace")
 
 
@@ -307,7 +312,6 @@ _TOTALS_SQL = {
         " FROM season_team_totals x WHERE x.season_id=?",
     ),
 }
-_KEY_AT = {"players": 9, "teams": 10}
 # who a row is (name, photo, team, colour / name, colour, sponsor): read apart from the ordered totals —
 # all at once in table order for a whole ranking (not 100,000 lookups in ranking order), or the few
 # rows of a top N
@@ -556,11 +560,26 @@ _ROW_OF = {"players": _player_row, "teams": _team_row}
 def _who(conn: SeasonConn, season_id: int, kind: str, ids: Sequence[int] | None = None) -> dict[int, Any]:
     sql, id_col = _WHO_SQL[kind]
     if ids is None:
-        return {r[0]: tuple(r[1:]) for r in conn.execute(sql, (season_id,))}
+        return {r[0]: r[1:] for r in conn.tuples(sql, (season_id,))}
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
-    return {r[0]: tuple(r[1:]) for r in conn.execute(f"{sql} AND {id_col} IN ({marks})", (season_id, *ids))}
+    return {r[0]: r[1:] for r in conn.tuples(f"{sql} AND {id_col} IN ({marks})", (season_id, *ids))}
+
+
+def _ranking_sql(kind: Kind, rank_terms: Sequence[Term], active_only: bool) -> tuple[str, str, list[int]]:
+    """(the ranking's SELECT, its ORDER BY, where each rank term's value is in a row): the totals' own
+    columns (``_TOTALS_SQL``), then only the key's values that are not one of them (teams' net points)."""
+    columns, tail = _TOTALS_SQL[kind]
+    names = [c.strip() for c in columns.split(",")]
+    exprs = [FIELD_SQL[kind][t.field] for t in rank_terms]
+    extra = [e for e in dict.fromkeys(exprs) if e not in names]
+    at = [names.index(e) if e in names else len(names) + extra.index(e) for e in exprs]
+    select = f"SELECT {columns}{''.join(f', {e}' for e in extra)}{tail}" + (
+        ACTIVE_SQL[kind] if active_only else ""
+    )
+    order = ", ".join(f"{e} {'DESC' if t.desc else 'ASC'}" for e, t in zip(exprs, rank_terms, strict=True))
+    return select, (f" ORDER BY {order}" if order else ""), at
 
 
 def ranked(
@@ -578,28 +597,22 @@ def ranked(
     the rank of the first of them)."""
     rank_terms = [t for t in terms if t.field not in ORDER_ONLY]
     order_terms = [t for t in terms if t.field in ORDER_ONLY]
-    exprs = [FIELD_SQL[kind][t.field] for t in rank_terms]
-    width = len(exprs)
-    at = _KEY_AT[kind]
-    end = at + width
-    columns, tail = _TOTALS_SQL[kind]
-    select = f"SELECT {columns}{''.join(f', {e}' for e in exprs)}{tail}" + (
-        ACTIVE_SQL[kind] if active_only else ""
-    )
-    order = ", ".join(f"{e} {'DESC' if t.desc else 'ASC'}" for e, t in zip(exprs, rank_terms, strict=True))
-    sql = select + (f" ORDER BY {order}" if order else "")
+    select, order, at = _ranking_sql(kind, rank_terms, active_only)
+    key_of: Callable[[Sequence[Any]], Any] = itemgetter(*at) if at else (lambda _r: ())
     with_h2h = any(t.field == "h2h" for t in rank_terms)
-    rows: Iterable[Any]
+    rows: Iterable[Sequence[Any]]
     if top is None:
         who = _who(conn, season_id, kind)
-        rows = conn.stream(sql, (season_id,))
+        rows = conn.stream(select + order, (season_id,))
     else:
-        first = conn.execute(sql + " LIMIT ?", (season_id, top)).fetchall()
+        first = conn.tuples(select + order + " LIMIT ?", (season_id, top))
         rows = first
         if len(first) == top and top > 0:  # the rest of the tie group at the boundary
-            edge = tuple(first[-1][at:end])
-            rest = conn.execute(select + "".join(f" AND {e}=?" for e in exprs), (season_id, *edge)).fetchall()
-            rows = [r for r in first if tuple(r[at:end]) != edge] + rest
+            edge = key_of(first[-1])
+            exprs = [FIELD_SQL[kind][t.field] for t in rank_terms]
+            values = edge if len(at) > 1 else (edge,)
+            rest = conn.tuples(select + "".join(f" AND {e}=?" for e in exprs), (season_id, *values))
+            rows = [r for r in first if key_of(r) != edge] + rest
         who = _who(conn, season_id, kind, [r[0] for r in rows])
     make = _ROW_OF[kind]
     group: list[Row] = []
@@ -607,7 +620,7 @@ def ranked(
     done = 0
     try:
         for r in rows:
-            key = r[at:end]  # a tuple (sqlite3.Row and Record slice to one)
+            key = key_of(r)
             if key != group_key and group:
                 if len(group) == 1:  # most rows: alone on their values
                     group[0].rank = done + 1

@@ -49,12 +49,23 @@ class SeasonStore:
         """Inside a write transaction: the season's ``revision`` moves on (it also serialises the writes
         of one season: two tables pushing at once take turns here) and, on PostgreSQL, every studio
         listening is told at commit. Returns the new revision."""
-        row = self.conn.execute(
-            "UPDATE season_seasons SET revision=revision+1 WHERE id=? RETURNING revision", (season_id,)
-        ).fetchone()
-        if self.conn.postgres:
-            self.conn.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, str(season_id)))
-        return int(row[0]) if row else 0
+        c = self.conn
+        if season_id in c.bumped and c.in_transaction:  # once per transaction is enough (and one turn)
+            return c.bumped[season_id]
+        if c.postgres:  # one round trip: the revision moved on and the listeners told at commit
+            row = c.execute(
+                "WITH u AS (UPDATE season_seasons SET revision=revision+1 WHERE id=? RETURNING revision) "
+                "SELECT u.revision, pg_notify(?, ?) FROM u",
+                (season_id, NOTIFY_CHANNEL, str(season_id)),
+            ).fetchone()
+        else:
+            row = c.execute(
+                "UPDATE season_seasons SET revision=revision+1 WHERE id=? RETURNING revision", (season_id,)
+            ).fetchone()
+        revision = int(row[0]) if row else 0
+        if c.in_transaction:
+            c.bumped[season_id] = revision
+        return revision
 
     def revision(self, season_id: int) -> int:
         row = self.conn.execute("SELECT revision FROM season_seasons WHERE id=?", (season_id,)).fetchone()

@@ -177,10 +177,11 @@ class Totals(Roster):
         groups, and the rows of the groups they left or joined given or taken what they scored against
         them (see the module's doc)."""
         c = self.conn
-        spec = self._season_spec(c, season_id, kind)
-        terms = parse_spec(spec, kind)
-        kept = c.execute(f"SELECT h2h_{kind} FROM season_seasons WHERE id=?", (season_id,)).fetchone()
-        if kept is None or str(kept[0]) != spec_text(terms):
+        kept = c.execute(
+            f"SELECT ranking_{kind}, h2h_{kind} FROM season_seasons WHERE id=?", (season_id,)
+        ).fetchone()
+        terms = parse_spec(str(kept[0]) if kept and kept[0] else DEFAULT_SPECS[kind], kind)
+        if kept is None or str(kept[1]) != spec_text(terms):
             self.rebuild_h2h(season_id, kind)  # an older database, or a spec not counted yet
             return
         fields = h2h_fields(terms)
