@@ -33,7 +33,7 @@ from .cards import (
 )
 from .errors import IllegalAction
 from .listing import LegalPlays, enumerate_beats, enumerate_leads, legal_codes, seat_actions
-from .preset import Preset
+from .preset import Preset, load_preset
 from .rules import classify, window
 from .seats import (
     BIT,
@@ -54,7 +54,7 @@ from .seats import (
     SeatStatus,
     team_of,
 )
-from .state import BURN, ILLEGAL, Event, GameResult, Purchase, State, TopPlay
+from .state import BURN, ILLEGAL, Event, GameResult, Purchase, State, TopPlay, supply_of
 
 #: the preset a blank Game is made with (Game.copy fills it in)
 _BLANK = Preset("<blank>")
@@ -87,6 +87,26 @@ class Game(State):
         ``engine.deal`` deals them), taken as they are (not copied, not checked)."""
         g = Game(_BLANK)
         g._start(preset, [None, *hands], [0] * NRANKS, leader, None, None)
+        turns.check_over(g)
+        return g
+
+    @classmethod
+    def of_counts(
+        cls,
+        preset: Preset | str,
+        hands: list[list[int] | None],
+        leader: int,
+        counts: Mapping[int, int] | None = None,
+    ) -> Game:
+        """A game from hands as rank counts (``hands[seat]`` for seat 1..6, index 0 unused; None for an
+        unknown hand of ``counts[seat]`` cards), checked against the pack (G2.1), taken as they are (not
+        copied). What :func:`engine.gjn.replay` sets up: the record's [Hand] tags are read once."""
+        if isinstance(preset, str):
+            preset = load_preset(preset)
+        if leader not in SEATS:
+            raise ValueError(f"leader must be a seat 1..6, got {leader!r}")
+        g = Game(_BLANK)
+        g._start(preset, hands, supply_of(hands), leader, counts, None)
         turns.check_over(g)
         return g
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
@@ -35,16 +34,59 @@ class Move(NamedTuple):
         return str(self.action)
 
 
-@dataclass
 class Record:
-    """A parsed record: ordered header tags and the move lines (with their line numbers)."""
+    """A parsed record: ordered header tags and the move lines (with their line numbers).
 
-    tags: list[tuple[str, str]] = field(default_factory=list)
-    moves: list[Move] = field(default_factory=list)
-    filename: str = "<string>"
+    :func:`parse` keeps the moves as two lists (the shared :class:`Action` of each line and its line
+    number); ``moves`` makes the :class:`Move` objects when first asked for, and from then on is the
+    record's moves (a list the caller may change). :func:`check` never makes them.
+    """
+
+    tags: list[tuple[str, str]]
+    filename: str
     #: the line of each tag, and the last line holding a tag or a move (1 for an empty text)
-    tag_lines: dict[str, int] = field(default_factory=dict)
-    last_line: int = 1
+    tag_lines: dict[str, int]
+    last_line: int
+    _moves: list[Move] | None
+    _acts: list[Action]
+    _lines: list[int]
+    #: the rank counts of each [HandN] value read (parse has them: the game is set up without reparsing)
+    _hand_counts: dict[str, list[int]]
+
+    def __init__(
+        self,
+        tags: list[tuple[str, str]] | None = None,
+        moves: list[Move] | None = None,
+        filename: str = "<string>",
+        tag_lines: dict[str, int] | None = None,
+        last_line: int = 1,
+    ) -> None:
+        self.tags = [] if tags is None else tags
+        self._moves = [] if moves is None else moves
+        self.filename = filename
+        self.tag_lines = {} if tag_lines is None else tag_lines
+        self.last_line = last_line
+        self._acts = []
+        self._lines = []
+        self._hand_counts = {}
+
+    @property
+    def moves(self) -> list[Move]:
+        m = self._moves
+        if m is None:
+            m = self._moves = [Move(a.seat, a, n) for a, n in zip(self._acts, self._lines, strict=True)]
+        return m
+
+    @moves.setter
+    def moves(self, value: list[Move]) -> None:
+        self._moves = value
+
+    def _decisions(self) -> tuple[list[Action], list[int]]:
+        """The actions and their line numbers, without making Move objects."""
+        m = self._moves
+        if m is None:
+            return self._acts, self._lines
+        return [x.action for x in m], [x.line for x in m]
 
     def tag(self, name: str) -> str | None:
         for k, v in self.tags:
@@ -78,14 +120,17 @@ class Record:
         return {s: v for s in SEATS if (v := self.tag(f"Seat{s}")) is not None}
 
     def actions(self) -> list[Action]:
-        return [m.action for m in self.moves]
+        return list(self._decisions()[0])
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Record):
             return NotImplemented
-        return self.tags == other.tags and self.actions() == other.actions()
+        return self.tags == other.tags and self._decisions()[0] == other._decisions()[0]
 
     __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Record(tags={self.tags!r}, moves={self.moves!r}, filename={self.filename!r})"
 
 
 def _strip_comment(line: str) -> str:
@@ -112,8 +157,9 @@ def split_lines(text: str) -> list[str]:
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
-def _check_tag(key: str, value: str, line: int, filename: str) -> None:
-    m = _SEAT_TAG.match(key)
+def _check_tag(key: str, value: str, line: int, filename: str) -> list[int] | None:
+    """Refuse a bad tag; the rank counts of a [HandN] value (None for the other tags)."""
+    m = _SEAT_TAG.match(key) if key[-1].isdigit() else None
     if m:
         kind, num = m.group(1), m.group(2)
         if kind not in ("Seat", "Hand", "Count"):
@@ -122,13 +168,13 @@ def _check_tag(key: str, value: str, line: int, filename: str) -> None:
             raise GJNError(f"tag [{quote(key)[1:-1]}]: seats are 1..6", line, filename)
         if kind == "Hand":
             try:
-                parse_counts(value)
+                return parse_counts(value)
             except CardError as e:
                 raise GJNError(f"[{key}]: {e}", line, filename) from None
         elif kind == "Count":
             if not value.isdigit() or not 0 <= int(value) <= 36:
                 raise GJNError(f"[{key}]: a card count 0..36, got {quote(value)}", line, filename)
-        return
+        return None
     low = key.lower()
     if low in _KNOWN and key != key[0].upper() + key[1:].lower():
         raise GJNError(f"tag [{key}]: write it as {low.capitalize()}", line, filename)
@@ -136,6 +182,7 @@ def _check_tag(key: str, value: str, line: int, filename: str) -> None:
         raise GJNError(f"[Rules]: unknown rules {quote(value)} (expected tv_match or dagang)", line, filename)
     if key == "Leader" and value not in ("1", "2", "3", "4", "5", "6"):
         raise GJNError(f"[Leader]: a seat 1..6, got {quote(value)}", line, filename)
+    return None
 
 
 def _too_large(size: int, filename: str) -> GJNError:
@@ -178,7 +225,8 @@ def check_size(text: str, filename: str = "<string>") -> None:
         raise _too_large(len(text.encode("utf-8", "replace")) if n <= 4 * MAX_BYTES else n, filename)
 
 
-#: the Action of each move line read (records repeat them), cleared when it grows past _MOVES_MAX
+#: the Action of each move line read, by the line as written (records repeat them); only lines that are
+#: moves are kept, and it is cleared when it grows past _MOVES_MAX
 _MOVES: dict[str, Action] = {}
 _MOVES_MAX: Final = 50000
 
@@ -193,74 +241,118 @@ def parse(text: str, filename: str = "<string>") -> Record:
     """
     check_size(text, filename)
     rec = Record(filename=filename)
-    seen: set[str] = set()
+    rec._moves = None  # made from _acts and _lines when asked for
     if text.startswith("\ufeff"):
         text = text[1:]
+    lines = split_lines(text) if "\r" in text else text.split("\n")
+    n = len(lines)
+    i = 0
+    last = 1
+    seen: set[str] = set()
     total = [0] * 15
-    for lineno, raw in enumerate(split_lines(text), start=1):
-        line = _strip_comment(raw).strip()
+    while i < n:  # the header: tag lines (and blank or comment lines) up to the first move
+        raw = lines[i]
+        line = (_strip_comment(raw) if ";" in raw else raw).strip()
         if not line:
+            i += 1
             continue
-        rec.last_line = lineno
-        if line.startswith("["):
-            if rec.moves:
-                raise GJNError("header tags must come before the moves", lineno, filename)
-            pos = 0
-            while pos < len(line):
-                if line[pos].isspace():
-                    pos += 1
-                    continue
-                m = _TAG.match(line, pos)
-                if not m:
+        if line[0] != "[":
+            break
+        i += 1
+        last = i
+        _tag_line(rec, line, i, seen, total)
+    acts = rec._acts
+    nums = rec._lines
+    known = _MOVES
+    while i < n:  # the moves: a line seen before is one dict look-up
+        raw = lines[i]
+        i += 1
+        a = known.get(raw)
+        if a is None:
+            line = (_strip_comment(raw) if ";" in raw else raw).strip()
+            if not line:
+                continue
+            if line[0] == "[":
+                raise GJNError("header tags must come before the moves", i, filename)
+            a = _move(line, i, filename)
+            if type(a) is Action:
+                if len(known) > _MOVES_MAX:
+                    known.clear()
+                known[raw] = a
+        acts.append(a)
+        nums.append(i)
+    rec.last_line = nums[-1] if nums else last
+    return rec
+
+
+def _tag_line(rec: Record, line: str, lineno: int, seen: set[str], total: list[int]) -> None:
+    """The tags of one header line (``[Name "value"]``, possibly several)."""
+    filename = rec.filename
+    if line[-1] == "]" and line[-2] == '"' and line.count('"') == 2 and "\\" not in line:
+        # the usual line, one tag with a plain value: read without the regular expression
+        q = line.index('"')
+        head = line[1:q]
+        key = head.strip()
+        if key and head[-1].isspace() and key.isascii() and key[0].isalpha() and key.isidentifier():
+            _add_tag(rec, key, line[q + 1 : -2], lineno, seen, total)
+            return
+    pos = 0
+    while pos < len(line):
+        if line[pos].isspace():
+            pos += 1
+            continue
+        m = _TAG.match(line, pos)
+        if not m:
+            raise GJNError(
+                f'malformed tag near {quote(line[pos : pos + 20])} (expected [Name "value"])',
+                lineno,
+                filename,
+            )
+        _add_tag(rec, m.group(1), m.group(2).replace('\\"', '"').replace("\\\\", "\\"), lineno, seen, total)
+        pos = m.end()
+
+
+def _add_tag(rec: Record, key: str, value: str, lineno: int, seen: set[str], total: list[int]) -> None:
+    filename = rec.filename
+    if key in seen:
+        raise GJNError(f"duplicate tag [{quote(key)[1:-1]}]", lineno, filename)
+    counts = _check_tag(key, value, lineno, filename)
+    seen.add(key)
+    rec.tags.append((key, value))
+    rec.tag_lines[key] = lineno
+    if counts is not None:  # a [HandN] tag: the pack (G2.1), and the tag that goes over it is named
+        rec._hand_counts[value] = counts
+        for r in range(15):
+            c = counts[r]
+            if c:
+                total[r] += c
+                lim = 4 if r >= 13 else 16
+                if total[r] > lim:
                     raise GJNError(
-                        f'malformed tag near {quote(line[pos : pos + 20])} (expected [Name "value"])',
+                        f"the [Hand] tags hold {total[r]} cards of rank {'3456789TJQKA2BR'[r]}; "
+                        f"the pack has {lim}",
                         lineno,
                         filename,
                     )
-                key, value = m.group(1), m.group(2).replace('\\"', '"').replace("\\\\", "\\")
-                if key in seen:
-                    raise GJNError(f"duplicate tag [{quote(key)[1:-1]}]", lineno, filename)
-                _check_tag(key, value, lineno, filename)
-                seen.add(key)
-                rec.tags.append((key, value))
-                rec.tag_lines[key] = lineno
-                if key in _HAND_TAGS:  # the pack (G2.1): the tag that goes over it is named
-                    for r, c in enumerate(parse_counts(value)):
-                        total[r] += c
-                        lim = 4 if r >= 13 else 16
-                        if total[r] > lim:
-                            raise GJNError(
-                                f"the [Hand] tags hold {total[r]} cards of rank {'3456789TJQKA2BR'[r]}; "
-                                f"the pack has {lim}",
-                                lineno,
-                                filename,
-                            )
-                pos = m.end()
-            continue
-        known = _MOVES.get(line)
-        if known is not None:
-            rec.moves.append(Move(known.seat, known, lineno))
-            continue
-        parts = line.split()
-        if len(parts) != 2:
-            raise GJNError(f"a move is '<seat> <cards|pass|yield>', got {quote(line)}", lineno, filename)
-        if parts[0] not in ("1", "2", "3", "4", "5", "6"):
-            raise GJNError(f"seat must be 1..6, got {quote(parts[0])}", lineno, filename)
-        try:
-            action = Action.parse(line)
-            if len(_MOVES) > _MOVES_MAX:
-                _MOVES.clear()
-            _MOVES[line] = action
-        except CardError as e:
-            raise GJNError(f"bad cards {quote(parts[1])}: {e}", lineno, filename) from None
-        except PlayError:
-            # well-formed cards that are not a play (G3.2, `1 TTJ`): an illegal move, reported by
-            # replay/check with its move number; parsing goes on, so later lines are still checked
-            action = NotAPlay(int(parts[0]), parts[1])
-        except ValueError as e:
-            raise GJNError(str(e), lineno, filename) from None
-        rec.moves.append(Move(action.seat, action, lineno))
-    return rec
+
+
+def _move(line: str, lineno: int, filename: str) -> Action:
+    """The action of a move line (stripped, not blank) read for the first time."""
+    parts = line.split()
+    if len(parts) != 2:
+        raise GJNError(f"a move is '<seat> <cards|pass|yield>', got {quote(line)}", lineno, filename)
+    if parts[0] not in ("1", "2", "3", "4", "5", "6"):
+        raise GJNError(f"seat must be 1..6, got {quote(parts[0])}", lineno, filename)
+    try:
+        return Action.parse(line)
+    except CardError as e:
+        raise GJNError(f"bad cards {quote(parts[1])}: {e}", lineno, filename) from None
+    except PlayError:
+        # well-formed cards that are not a play (G3.2, `1 TTJ`): an illegal move, reported by
+        # replay/check with its move number; parsing goes on, so later lines are still checked
+        return NotAPlay(int(parts[0]), parts[1])
+    except ValueError as e:
+        raise GJNError(str(e), lineno, filename) from None
 
 
 def _quote(v: str) -> str:
@@ -325,7 +417,8 @@ def _text(tags: list[tuple[str, str]], actions: list[Action]) -> str:
 
 def game_from_record(record: Record) -> Game:
     """The starting position a record describes (no moves applied)."""
-    line1 = record.moves[0].line if record.moves else 1
+    lines = record._decisions()[1]
+    line1 = lines[0] if lines else 1
     try:
         preset = load_preset(record.rules)
     except PresetError as e:  # pragma: no cover - presets ship with the engine
@@ -333,10 +426,14 @@ def game_from_record(record: Record) -> Game:
     leader = record.leader
     if leader is None:
         raise GJNError('missing [Leader "seat"] (G12: who leads first)', line1, record.filename)
-    hands: dict[int, Any] = dict(record.hands())
     counts = record.counts()
     try:
-        return Game(preset, hands=hands or None, leader=leader, counts=counts or None)
+        hs: list[list[int] | None] = [None] * 7
+        read = record._hand_counts
+        for s, v in record.hands().items():
+            c = read.get(v)  # parse read this hand already
+            hs[s] = list(c) if c is not None else parse_counts(v)
+        return Game.of_counts(preset, hs, leader, counts or None)
     except (CardError, ValueError) as e:
         line = min((n for k, n in record.tag_lines.items() if k.startswith(("Hand", "Count"))), default=1)
         raise GJNError(str(e), line, record.filename) from None
@@ -345,15 +442,18 @@ def game_from_record(record: Record) -> Game:
 def replay(record: Record, undo: bool = True) -> Game:
     """Replay every move; raises :class:`IllegalAction` with ``move``, ``line`` and ``seat`` set.
     ``undo=False`` (checking) keeps nothing for ``Game.pop``."""
+    acts, lines = record._decisions()
     g = game_from_record(record)
-    for i, m in enumerate(record.moves, start=1):
-        try:
-            g.push(m.action, undo)
-        except IllegalAction as e:
-            e.move = i
-            e.line = m.line
-            e.seat = m.seat
-            raise
+    i = 0
+    try:
+        for a in acts:
+            g.push(a, undo)
+            i += 1
+    except IllegalAction as e:
+        e.move = i + 1
+        e.line = lines[i]
+        e.seat = acts[i].seat
+        raise
     return g
 
 
@@ -411,12 +511,13 @@ def check_record(rec: Record, partial: bool = False) -> dict[str, Any]:
             "ok": False,
             "error": {"move": e.move, "line": e.line, "seat": e.seat, "rule": e.rule, "message": e.message},
         }
+    lines = rec._decisions()[1]
     if partial:
-        return _standing(g, len(rec.moves))
+        return _standing(g, len(lines))
     if not g.is_over():
-        last = rec.moves[-1].line if rec.moves else rec.last_line
+        last = lines[-1] if lines else rec.last_line
         seat = g.pending_seat
-        n = len(rec.moves) + 1
+        n = len(lines) + 1
         return {
             "ok": False,
             "error": {
@@ -424,7 +525,7 @@ def check_record(rec: Record, partial: bool = False) -> dict[str, Any]:
                 "line": last,
                 "seat": seat,
                 "rule": "G10.4",
-                "message": f"the record ends before the game is over (未完): seat {seat} is to act "
+                "message": f"the record ends before the game is over (unfinished): seat {seat} is to act "
                 f"(move {n}) / 记录在本局结束前中止（未完）：应由{seat}号行动（第{n}步）",
             },
         }

@@ -162,7 +162,7 @@ class State:
         if leader not in SEATS:
             raise ValueError(f"leader must be a seat 1..6, got {leader!r}")
         hs = _hands_of(hands)
-        self._start(preset, hs, _supply_of(hs), leader, counts, buy_threes)
+        self._start(preset, hs, supply_of(hs), leader, counts, buy_threes)
 
     def _start(
         self,
@@ -379,7 +379,7 @@ def _hands_of(hands: Sequence[Any] | Mapping[int, Any] | None) -> list[list[int]
     return hs
 
 
-def _supply_of(hs: list[list[int] | None]) -> list[int]:
+def supply_of(hs: list[list[int] | None]) -> list[int]:
     """The cards of each rank the known hands leave in the pack (what unknown hands may hold, G2.1)."""
     total = [0] * NRANKS
     for s in SEATS:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine import Action, Game, GJNError, IllegalAction, NotAPlay, PlayError, deal, gjn, random_playout
@@ -138,3 +140,82 @@ def test_appendix_A_unknown_hands_legal_plays_are_lazy_and_legal() -> None:
     burns = [a for a in listed if a.seat != 4]
     assert burns and all(a.kind == "play" and a.cards is not None and a.cards.size == 5 for a in burns)
     assert all(g.why_illegal(a) is None for a in burns[::40])
+
+
+def _tags_by_regex(text: str) -> list[tuple[str, str]]:
+    """Appendix A's tag grammar read with the regular expression alone (what the parser's fast path for
+    the usual one-tag line must agree with)."""
+    return [
+        (m.group(1), m.group(2).replace('\\"', '"').replace("\\\\", "\\"))
+        for m in gjn._TAG.finditer(text)  # noqa: SLF001
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '[Event "第7期 海选"]',
+        '[ Event  "x"]',
+        '[Event\t"x"]',
+        '[Event "a \\"quoted\\" name"]',
+        '[Event "back\\\\slash"]',
+        '[Event ""]',
+        '[Event "x"] [Site "y"]',
+        '[Event "x" ]',
+        '[Seat1 "张;三"]',
+        '[Event "x"]  ; a comment',
+    ],
+)
+def test_appendix_A_every_tag_line_reads_as_the_grammar_says(line: str) -> None:
+    rec = gjn.parse(line + '\n[Leader "1"]\n')
+    want = _tags_by_regex(line.split(" ; ")[0] if " ; " in line else line)
+    assert rec.tags == [*want, ("Leader", "1")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['[Event x"]', '[1Event "x"]', '[Ev-ent "x"]', '[Event"x"]', '["x"]', '[Event "x"]]', '[É "x"]'],
+)
+def test_appendix_A_a_line_the_grammar_refuses_is_a_malformed_tag(line: str) -> None:
+    with pytest.raises(GJNError, match="malformed tag") as ei:
+        gjn.parse(line + "\n", "t.gjn")
+    assert ei.value.line == 1
+
+
+def test_line_endings_comments_and_blank_lines_do_not_change_a_record() -> None:
+    g = Game("tv_match", hands=deal("endings"), leader=1)
+    g.play_randomly(random.Random(5))
+    text = gjn.write(gjn.from_game(g))
+    rec = gjn.parse(text)
+    variants = [
+        text.replace("\n", "\r\n"),
+        text.replace("\n", "\r"),
+        "\ufeff" + text,
+        text.replace("\n", "  ; c\n"),
+        text.replace("\n", "\n\n"),
+        "\n".join(" " + line + "\t" for line in text.split("\n")),
+    ]
+    for v in variants:
+        other = gjn.parse(v)
+        assert other == rec and gjn.check(v) == gjn.check(text)
+    # the line numbers are those of the text read
+    doubled = gjn.parse(text.replace("\n", "\n\n"))
+    assert [m.line for m in doubled.moves] == [2 * m.line - 1 for m in rec.moves]
+
+
+def test_a_record_s_moves_may_be_changed_before_it_is_replayed() -> None:
+    text = '[Hand1 "TTTTT"] [Hand4 "AAAAA"] [Count2 "3"] [Count3 "3"] [Count5 "3"] [Count6 "3"]\n'
+    text += '[Leader "1"]\n1 TTTTT\n4 AAAAA\n'
+    rec = gjn.parse(text)
+    assert gjn.check_record(rec)["ok"] is False  # seat 1 played out, seat 4 beats: not over yet
+    rec.moves = rec.moves[:1]
+    g = gjn.replay(rec)
+    assert g.move_count == 1 and g.pending_seat == 4
+    rec.moves.append(gjn.Move(4, Action.parse("4 pass"), 9))
+    assert [str(a) for a in rec.actions()] == ["1 TTTTT", "4 pass"]
+    assert gjn.write(rec).splitlines()[-1] == "4 pass"
+    # a [Hand] tag changed after parsing is the hand replayed (not the one parsed)
+    rec.set_tag("Hand1", "TTTT3")
+    with pytest.raises(IllegalAction) as ei:
+        gjn.replay(rec)
+    assert ei.value.move == 1 and ei.value.rule.startswith("G")
