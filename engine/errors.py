@@ -19,10 +19,7 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePath
-from typing import TYPE_CHECKING, ClassVar
-
-if TYPE_CHECKING:
-    from .actions import Action
+from typing import ClassVar, Protocol
 
 _CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
 _RULE = re.compile(r"[A-Za-z][A-Za-z0-9_./\-]{0,39}")
@@ -75,6 +72,14 @@ class GoujiError(Exception):
         return self.en
 
 
+class Decision(Protocol):
+    """What an :class:`IllegalAction` is about: an :class:`engine.actions.Action` (named by its shape, so
+    that this module, the root of every error, imports nothing of the engine's)."""
+
+    @property
+    def seat(self) -> int: ...
+
+
 class IllegalAction(GoujiError, ValueError):
     """An action the rules forbid: ``IllegalAction(rule, zh, en, action=, move=, line=, seat=)``, ``rule``
     the clause id (``"G4.2"``). When raised while replaying a record, ``move`` (1-based), ``line`` and
@@ -86,7 +91,7 @@ class IllegalAction(GoujiError, ValueError):
         zh: str = "",
         en: str = "",
         *,
-        action: Action | None = None,
+        action: Decision | None = None,
         move: int | None = None,
         line: int | None = None,
         seat: int | None = None,

@@ -6,7 +6,6 @@ actions, the pending seat's first. :class:`LegalPlays` is the lazy view ``Game.l
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from .actions import PASS as K_PASS
 from .actions import PLAY as K_PLAY
@@ -17,9 +16,6 @@ from .cards import BIG, NRANKS, SMALL, TWO, Play
 from .rules import classify, window, yield_error
 from .seats import BIT, IN_PLAY, OPP, SEATS
 from .state import ILLEGAL, State
-
-if TYPE_CHECKING:
-    from .game import Game
 
 _WILDS: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
 
@@ -177,11 +173,13 @@ def _seat_moves(g: State, seat: int) -> Iterator[tuple[int, Play | None]]:
 
 
 class LegalPlays:
-    """Lazy view of a game's legal actions: ``in`` checks one action, iteration enumerates."""
+    """Lazy view of a game's legal actions: ``in`` checks one action, iteration enumerates. Over the
+    game's :class:`~engine.state.State` (a :class:`~engine.game.Game` is one), so that this module, which
+    ``engine.game`` imports, needs nothing from it."""
 
-    _game: Game
+    _game: State
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: State) -> None:
         self._game = game
 
     def __contains__(self, action: object) -> bool:
@@ -193,7 +191,7 @@ class LegalPlays:
         g = self._game
         if g._over:
             return
-        pending = g.pending_seat
+        pending = g._queue[0] if g._queue else None
         if pending is not None:
             yield from seat_actions(g, pending)
         for s in SEATS:

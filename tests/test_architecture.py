@@ -225,10 +225,7 @@ def _one_circle(graph: Mapping[str, Collection[str]], part: set[str]) -> list[st
 
 # Circles still being taken apart by their owners (issue 21), each named by its modules: the list only
 # shrinks — a circle not on it fails, and so does one on it that is gone (take it off the list).
-BEING_UNTIED: dict[frozenset[str], str] = {
-    frozenset({"engine.actions", "engine.errors"}): "engine: IllegalAction's action type (TYPE_CHECKING)",
-    frozenset({"engine.game", "engine.listing"}): "engine: LegalPlays' game type (TYPE_CHECKING)",
-}
+BEING_UNTIED: dict[frozenset[str], str] = {}
 
 
 def test_no_modules_import_each_other_round_a_circle() -> None:
