@@ -322,7 +322,7 @@ def beat_error(q: Play, p: Play) -> tuple[str, str, str] | None:
     if p.bigs or p.base == BIG:
         return (
             "G4.3",
-            f"{p} holds a 大王: it is dead and nothing beats it",
+            f"{p} holds a big joker: it is dead and nothing beats it",
             f"{p}挂大王为死牌，无牌可灭，对头须扣牌",
         )
     qs = q.n + q.twos + q.smalls + q.bigs
@@ -334,14 +334,14 @@ def beat_error(q: Play, p: Play) -> tuple[str, str, str] | None:
             f"张数不同：{q}为{qs}张，{p}为{ps}张",
         )
     if q.base <= p.base:
-        return ("G4.2", f"{q} does not rank above {p} (步步高)", f"步步高：{q}须高于{p}")
+        return ("G4.2", f"{q} does not rank above {p}", f"步步高：{q}须高于{p}")
     pb = p.n if p.base == SMALL else p.smalls
     if pb:
         qr = q.n if q.base == BIG else q.bigs
         if qr < pb:
             return (
                 "G4.4",
-                f"{p} carries {pb} 小王: a beat needs at least {pb} 大王, {q} has {qr}",
+                f"{p} carries {pb} small joker(s): a beat needs at least {pb} big joker(s), {q} has {qr}",
                 f"小花挂牌须由不少于{pb}张大花挂牌灭之，{q}只有{qr}张大王",
             )
     return None

@@ -16,7 +16,7 @@ from .deal import new_game
 from .errors import GJNError
 from .game import Game, GameResult
 from .preset import PresetError
-from .seats import SEATS, TITLES
+from .seats import SEATS, TITLE_EN, TITLES
 
 EVENT_NAMES = {
     "burn": ("burn", "烧牌"),
@@ -53,15 +53,17 @@ def _read(path: str) -> str:
 
 def format_result(r: GameResult) -> str:
     if r.void:
-        return "流局 / void game (two or more 革命, G10.5)"
+        return "void game / 流局 (G10.5: two or more revolts / 两家以上革命)"
     lines = []
     for i, s in enumerate(r.finish_order):
-        lines.append(f"  {TITLES[i]}  seat {s}")
+        lines.append(f"  {TITLE_EN[i]} / {TITLES[i]}: seat {s} / {s}号")
     if r.quan_san:
         losers = [s for s in SEATS if r.titles.get(s) == "圈三"]
-        lines.append(f"  圈三 (quan san): seats {', '.join(map(str, losers))}")
-    lines.append(f"  points: odd {r.team_points['odd']}, even {r.team_points['even']}")
-    lines.append(f"  opened (开点): {', '.join(map(str, r.opened)) or '-'}")
+        lines.append(
+            f"  quan san / 圈三: seats {', '.join(map(str, losers))} / {'、'.join(map(str, losers))}号"
+        )
+    lines.append(f"  points / 得分: odd {r.team_points['odd']}, even {r.team_points['even']}")
+    lines.append(f"  opened / 开点: {', '.join(map(str, r.opened)) or '-'}")
     return "\n".join(lines)
 
 
@@ -71,7 +73,7 @@ def _events(g: Game) -> str:
         if ev in ("finish", "jie_feng", "open"):
             continue
         en, zh = EVENT_NAMES.get(ev, (ev, ev))
-        out.append(f"  move {mv}: {zh} {en}" + (f" (seat {seat})" if seat else ""))
+        out.append(f"  move {mv}: {en} / {zh}" + (f" (seat {seat} / {seat}号)" if seat else ""))
     return "\n".join(out)
 
 
@@ -128,13 +130,18 @@ def format_standing(path: str, rules: str, st: dict[str, Any]) -> str:
     titles = st["titles"]
     if titles:
         order = sorted(titles, key=lambda s: TITLES.index(titles[s]))
-        lines.append("  titles so far / 已定名次: " + ", ".join(f"{titles[s]} seat {s}" for s in order))
+        en = ", ".join(f"{TITLE_EN[TITLES.index(titles[s])]} seat {s}" for s in order)
+        zh = "，".join(f"{titles[s]}{s}号" for s in order)
+        lines.append(f"  titles so far / 已定名次: {en} / {zh}")
     if st["wutou"]:
-        lines.append(f"  无头: seats {', '.join(map(str, st['wutou']))}")
+        seats = ", ".join(map(str, st["wutou"]))
+        lines.append(
+            f"  headless (opposite out) / 无头: seats {seats} / {'、'.join(map(str, st['wutou']))}号"
+        )
     if st["burner"]:
         lines.append(f"  burning / 烧牌中: seat {st['burner']}")
     if st["four_way"]:
-        lines.append("  四户乱缠 (G10.2): plain turn order / 按顺序出牌")
+        lines.append("  four-way play / 四户乱缠 (G10.2): plain turn order / 按顺序出牌")
     left = st["cards_left"]
     lines.append("  cards left / 余牌: " + "  ".join(f"{s}:{left[s]}" for s in sorted(left)))
     return "\n".join(lines)

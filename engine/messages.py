@@ -1,12 +1,14 @@
 """Why a seat may not act (docs/rules.md Appendix A): the clause that keeps it out, and who is to act and
-why, in English and 中文. Functions over a :class:`~engine.state.State`; :mod:`engine.rules` calls them
-once it knows an action is refused.
+why, in English and 中文. The English says the 够级 terms in English (对头 "opposite", 够级牌 "gouji
+play", 无头 "headless", 闷 "stuck with only 3s", 烧牌 "burn", 诈烧 "false burn", 革命 "revolt", 扣牌 "pass
+on a dead play"): no Chinese word inside it. Functions over a :class:`~engine.state.State`;
+:mod:`engine.rules` calls them once it knows an action is refused.
 """
 
 from __future__ import annotations
 
 from .cards import Play, beat_error
-from .seats import BIT, FINISHED, IN_PLAY, MEN, OPP, REVOLT, SEATS, TITLES, ZHA
+from .seats import BIT, FINISHED, IN_PLAY, MEN, OPP, REVOLT, SEATS, TITLE_EN, TITLES, ZHA
 from .state import Refusal, State
 
 
@@ -14,12 +16,12 @@ def gone(g: State, o: int) -> tuple[str, str]:
     """Why seat ``o`` is no longer in play, as the reason its 对头 is 无头 (G8): (en, zh)."""
     st = g._status[o]
     if st == MEN:
-        return f"its 对头, seat {o}, is 闷 (stuck with 3s)", f"其对头{o}号已闷"
+        return f"its opposite, seat {o}, is stuck with only 3s", f"其对头{o}号已闷"
     if st == ZHA:
-        return f"its 对头, seat {o}, failed a burn (诈烧) and is out", f"其对头{o}号诈烧出局"
+        return f"its opposite, seat {o}, made a false burn and is out", f"其对头{o}号诈烧出局"
     if st == REVOLT:
-        return f"its 对头, seat {o}, declared 革命", f"其对头{o}号革命"
-    return f"its 对头, seat {o}, has played out", f"其对头{o}号已出完"
+        return f"its opposite, seat {o}, declared a revolt", f"其对头{o}号革命"
+    return f"its opposite, seat {o}, has played out", f"其对头{o}号已出完"
 
 
 def to_act(g: State) -> tuple[str, str]:
@@ -32,33 +34,34 @@ def to_act(g: State) -> tuple[str, str]:
         return f"seat {p} is to lead", f"应由{p}号发牌"
     if g._tinfo.dead:
         return (
-            f"seat {p}, the 对头 of seat {t}, is to 扣牌 (pass) on its dead play",
+            f"seat {p}, the opposite of seat {t}, is to pass on its dead play",
             f"应由{t}号的对头{p}号扣牌",
         )
     if g._luan:
         return f"seat {p} is next in turn", f"应由{p}号按顺序出牌"
     if g._yprot:
-        return f"seat {p}, the yielder's 对头, is to answer", f"应由让牌人的对头{p}号上牌"
+        return f"seat {p}, the yielder's opposite, is to answer", f"应由让牌人的对头{p}号上牌"
     if g._gprot:
         if p == OPP[t] and g._burner == t:
             return (
-                f"seat {p}, the 对头 of the burner (seat {t}), is to answer",
+                f"seat {p}, the opposite of the burner (seat {t}), is to answer",
                 f"应由烧牌人{t}号的对头{p}号应答",
             )
         if p == OPP[t]:
             return (
-                f"seat {p}, the 对头 of seat {t}, is to answer its 够级牌",
+                f"seat {p}, the opposite of seat {t}, is to answer its gouji play",
                 f"应由{t}号的对头{p}号应答够级牌",
             )
         en, zh = gone(g, OPP[p])
         o = OPP[t]
         if g._passed & BIT[o]:  # G6.4: a 无头 seat after the 对头 still acts
             return (
-                f"seat {p} is to act, in turn after the 对头 (seat {o}) passed: it is 无头 because {en}",
+                f"seat {p} is to act, in turn after the opposite (seat {o}) passed: it is headless "
+                f"because {en}",
                 f"应由{p}号在对头{o}号过牌后按顺序行动：{p}号无头，因{zh}",
             )
         return (
-            f"seat {p} is to act first, in turn: it is 无头 because {en}",
+            f"seat {p} is to act first, in turn: it is headless because {en}",
             f"应由{p}号按顺序先行动：{p}号无头，因{zh}",
         )
     return f"seat {p} is next in turn", f"应由{p}号按顺序出牌"
@@ -75,13 +78,14 @@ def out_error(g: State, seat: int) -> Refusal:
     elif st == FINISHED:
         i = g._finished.index(seat)
         title = TITLES[i] if i < len(TITLES) else ""
-        en, zh = f"seat {seat} has played out ({title})", f"{seat}号已出完牌（{title}）"
+        title_en = TITLE_EN[i] if i < len(TITLE_EN) else ""
+        en, zh = f"seat {seat} has played out ({title_en})", f"{seat}号已出完牌（{title}）"
     elif st == MEN:
-        en, zh = f"seat {seat} is 闷 (stuck with 3s) and out of the game", f"{seat}号已闷，出局"
+        en, zh = f"seat {seat} is stuck with only 3s and out of the game", f"{seat}号已闷，出局"
     elif st == ZHA:
-        en, zh = f"seat {seat} failed a burn (诈烧) and is out of the game", f"{seat}号诈烧，已出局"
+        en, zh = f"seat {seat} made a false burn and is out of the game", f"{seat}号诈烧，已出局"
     else:
-        en, zh = f"seat {seat} declared 革命 and sits the game out", f"{seat}号已革命，不参与本局"
+        en, zh = f"seat {seat} declared a revolt and sits the game out", f"{seat}号已革命，不参与本局"
     if g._over:
         return Refusal("G10.1", en, zh)
     act = to_act(g)
@@ -98,17 +102,17 @@ def lead_error(g: State, seat: int, pending: int, pl: Play) -> Refusal:
             if passed & BIT[seat]:
                 return Refusal(
                     "G7.4",
-                    f"seat {seat} passed on seat {t}'s {top} and may not burn it (过牌不烧); "
-                    f"seat {pending} is to lead",
+                    f"seat {seat} passed on seat {t}'s {top} and may not burn it (a seat that passed never "
+                    f"burns); seat {pending} is to lead",
                     f"{seat}号已对{t}号的{top}过牌，过牌不烧；应由{pending}号发牌",
                 )
             also_en, also_zh = (
-                (" and so did every 无头 seat", "，无头者亦过") if _any_wutou(g, t) else ("", "")
+                (" and so did every headless seat", "，无头者亦过") if _any_wutou(g, t) else ("", "")
             )
             return Refusal(
                 "G7.1",
-                f"a burn must come before the 对头 acts: seat {o} passed on seat {t}'s {top}{also_en}, so "
-                f"it lived (G6.4); seat {pending} is to lead",
+                f"a burn must come before the opposite acts: seat {o} passed on seat {t}'s {top}{also_en}, "
+                f"so it lived (G6.4); seat {pending} is to lead",
                 f"烧牌须在对头上牌之前：{t}号的{top}其对头{o}号已过牌{also_zh}，牌已活；应由{pending}号发牌",
             )
     return not_the_leader(g, seat, pending)
@@ -125,11 +129,11 @@ def not_the_leader(g: State, seat: int, pending: int) -> Refusal:
     lived = g._lived
     if lived is not None and lived.seat == pending:
         t, top, o = lived.seat, lived.play, lived.duitou
-        also_en, also_zh = (" and every 无头 seat", "，无头者亦过") if _any_wutou(g, t) else ("", "")
+        also_en, also_zh = (" and every headless seat", "，无头者亦过") if _any_wutou(g, t) else ("", "")
         return Refusal(
             "G5.1",
-            f"seat {t} holds the lead, not seat {seat}: its {top} lived when its 对头, seat {o}{also_en}, "
-            "passed (G6.4)",
+            f"seat {t} holds the lead, not seat {seat}: its {top} lived when its opposite, seat "
+            f"{o}{also_en}, passed (G6.4)",
             f"发牌权在{t}号，不在{seat}号：{t}号的{top}其对头{o}号已过牌{also_zh}，牌已活",
         )
     return Refusal(
@@ -154,20 +158,20 @@ def keep_out(g: State, seat: int, pending: int) -> Refusal:
     if g._tinfo.dead:
         return Refusal(
             "G4.3",
-            f"seat {t}'s {top} holds a 大王: it is dead, only its 对头 (seat {o}) acts, to 扣牌; "
+            f"seat {t}'s {top} holds a big joker: it is dead, only its opposite (seat {o}) acts, to pass; "
             f"seat {seat} has no decision",
             f"{t}号的{top}挂大王为死牌，唯有其对头{o}号扣牌，{seat}号无权出牌",
         )
     if g._luan:
         return Refusal(
             "G10.2",
-            f"四户乱缠: plain counterclockwise order, it is not seat {seat}'s turn; {act_en}",
+            f"four-way play: plain counterclockwise order, it is not seat {seat}'s turn; {act_en}",
             f"四户乱缠按反时针顺序出牌，未轮到{seat}号；{act_zh}",
         )
     if g._yprot:
         return Refusal(
             "G5.5",
-            f"only seat {o} (the yielder's 对头) may answer seat {t}'s play; seat {seat} has no decision",
+            f"only seat {o} (the yielder's opposite) may answer seat {t}'s play; seat {seat} has no decision",
             f"让牌人{t}号所出的牌唯有其对头{o}号可上，{seat}号无权出牌",
         )
     if g._passed & BIT[seat]:
@@ -196,13 +200,13 @@ def _keep_out_of_gouji(g: State, seat: int, pending: int, act_en: str, act_zh: s
     if g._burner == t:
         return Refusal(
             "G7.3",
-            f"seat {t} is burning (烧牌): only its 对头, seat {o}, answers; seat {seat} has no "
+            f"seat {t} is burning: only its opposite, seat {o}, answers; seat {seat} has no "
             f"decision{more_en}",
             f"{t}号烧牌，唯有其对头{o}号可应答，{seat}号无权出牌{more_zh}",
         )
     return Refusal(
         "G6.2",
-        f"only the 对头 answers a 够级牌: seat {o} answers seat {t}'s {top}; seat {seat} has no "
+        f"only the opposite answers a gouji play: seat {o} answers seat {t}'s {top}; seat {seat} has no "
         f"decision{more_en}",
         f"够级牌唯有对头可上：{t}号的{top}由其对头{o}号应答，{seat}号无权出牌{more_zh}",
     )
@@ -213,6 +217,6 @@ def burn_refused(g: State, seat: int, top: Play, e: Refusal) -> Refusal:
     ts = g._top_seat
     return Refusal(
         e.rule,
-        f"seat {seat}'s burn (烧牌) of seat {ts}'s {top} fails: {e.en}",
+        f"seat {seat}'s burn of seat {ts}'s {top} fails: {e.en}",
         f"{seat}号烧{ts}号的{top}不成立：{e.zh}",
     )

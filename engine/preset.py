@@ -81,9 +81,9 @@ SCHEMA: dict[str, tuple[str, tuple[Any, ...] | None, str]] = {
     "penalty_points": ("int", None, "G11.2"),
 }
 _UNSUPPORTED = {
-    "tributes": "tributes (点贡/烧贡/闷贡/落贡, G11.4) are not supported yet: set tributes: false",
-    "da_dian": "打点 (G11.4) is not supported yet: set da_dian: false",
-    "opening_scored": "开点 scoring (G6.5/G11.4) comes with 打点 and is not supported yet: set false",
+    "tributes": "tributes (G11.4) are not supported yet: set tributes: false",
+    "da_dian": "da dian (G11.4) is not supported yet: set da_dian: false",
+    "opening_scored": "opening scoring (G6.5/G11.4) comes with da dian and is not supported yet: set false",
 }
 
 

@@ -83,15 +83,15 @@ def revolt_error(g: State, seat: int) -> Refusal | None:
     if not g.preset.revolution:
         return Refusal(
             "G10.5",
-            f"革命 is not played under {g.preset.name}",
+            f"a revolt is not played under {g.preset.name}",
             f"{g.preset.name}规则不实行革命",
         )
     if g._started:
-        return Refusal("G10.5", "革命 must be declared before the first lead", "革命须在首次发牌前声明")
+        return Refusal("G10.5", "a revolt must be declared before the first lead", "革命须在首次发牌前声明")
     if g._dealt_wild[seat] and g._hands[seat] is not None:
         return Refusal(
             "G10.5",
-            f"seat {seat} was dealt a joker or a 2 and may not declare 革命",
+            f"seat {seat} was dealt a joker or a 2 and may not declare a revolt",
             f"{seat}号有花或钱，不能革命",
         )
     return None
@@ -135,33 +135,35 @@ def bie_san_error(g: State, seat: int, pl: Play) -> Refusal | None:
     left = g._count[seat]
     if pl.base == 0:
         if pl.twos or pl.smalls or pl.bigs:
-            return Refusal("G3.6", f"{pl}: 3s take no wild cards under 憋3", f"{pl}：憋3时3不能贴钱挂花")
+            return Refusal(
+                "G3.6", f"{pl}: 3s take no wild cards (3s go out last)", f"{pl}：憋3时3不能贴钱挂花"
+            )
         if size == left:
             return None
         if h is not None and h[0] > pl.n:
             return Refusal(
                 "G9.1",
-                f"3s are never split (憋3): seat {seat} holds {h[0]} 3s and plays {pl.n}",
+                f"3s are never split (3s go out last): seat {seat} holds {h[0]} 3s and plays {pl.n}",
                 f"憋3：3不能拆开出，{seat}号有{h[0]}张3，只出了{pl.n}张",
             )
         if h is not None:
             return Refusal(
                 "G9.1",
-                f"the 3s must be the last play (憋3): seat {seat} still holds {n_cards(left - size)} "
-                "besides its 3s",
+                f"the 3s must be the last play (3s go out last): seat {seat} still holds "
+                f"{n_cards(left - size)} besides its 3s",
                 f"憋3：3须作为底牌最后出，{seat}号除3以外还有{left - size}张牌",
             )
         return Refusal(
             "G9.1",
-            f"3s go out last, all together (憋3): seat {seat} holds {n_cards(left)}, not {size}",
+            f"3s go out last, all together: seat {seat} holds {n_cards(left)}, not {size}",
             f"憋3：3须作为底牌一次出完，{seat}号还有{left}张牌，不是{size}张",
         )
     if size == left and h is None:
-        return Refusal("G9.1", "the last play must be all your 3s (憋3)", "憋3：底牌必须是3")
+        return Refusal("G9.1", "the last play must be all your 3s (3s go out last)", "憋3：底牌必须是3")
     if size == left and h is not None and h[0]:
         return Refusal(
             "G9.1",
-            f"the last play must be all your 3s (憋3): seat {seat} still holds {h[0]} 3s",
+            f"the last play must be all your 3s (3s go out last): seat {seat} still holds {h[0]} 3s",
             f"憋3：底牌必须是3，{seat}号手中还有{h[0]}张3",
         )
     return None
@@ -183,7 +185,7 @@ def burn_error(g: State, seat: int, pending: int) -> Refusal | None:
         act = to_act(g)
         return Refusal(
             "G10.2",
-            f"四户乱缠: plain counterclockwise order, no burning; {act[0]}",
+            f"four-way play: plain counterclockwise order, no burning; {act[0]}",
             f"四户乱缠不烧牌，按顺序出牌；{act[1]}",
         )
     if g._yprot or not g._tinfo.gouji:
@@ -192,7 +194,8 @@ def burn_error(g: State, seat: int, pending: int) -> Refusal | None:
         (gone_en, gone_zh), act = gone(g, OPP[t]), to_act(g)
         return Refusal(
             "G8",
-            f"seat {t} is 无头 because {gone_en}: its 够级牌 is beaten in turn order, not burned; {act[0]}",
+            f"seat {t} is headless because {gone_en}: its gouji play is beaten in turn order, not burned; "
+            f"{act[0]}",
             f"{t}号无头（因{gone_zh}），其够级牌按顺序上，不能烧；{act[1]}",
         )
     if seat == OPP[t]:
@@ -201,14 +204,15 @@ def burn_error(g: State, seat: int, pending: int) -> Refusal | None:
         act = to_act(g)
         return Refusal(
             "G7.4",
-            f"seat {seat} passed in this round and may not burn (过牌不烧); {act[0]}",
+            f"seat {seat} passed in this round and may not burn (a seat that passed never burns); {act[0]}",
             f"{seat}号本轮已过牌，过牌不烧；{act[1]}",
         )
     if not window(g):  # the 对头 passed; a 无头 seat after it still acts (G6.4)
         act = to_act(g)
         return Refusal(
             "G7.1",
-            f"a burn must come before the 对头 acts: seat {OPP[t]} has passed on seat {t}'s {top}; {act[0]}",
+            f"a burn must come before the opposite acts: seat {OPP[t]} has passed on seat {t}'s {top}; "
+            f"{act[0]}",
             f"烧牌须在对头上牌之前：{t}号的{top}其对头{OPP[t]}号已过牌；{act[1]}",
         )
     return None
@@ -220,13 +224,13 @@ def yield_error(g: State, seat: int, pending: int) -> Refusal | None:
     if seat != pending:
         return Refusal("G5.5", f"it is not seat {seat}'s turn", f"未轮到{seat}号")
     if g._luan:
-        return Refusal("G10.2", "四户乱缠: no yielding", "四户乱缠不让牌")
+        return Refusal("G10.2", "four-way play: no yielding", "四户乱缠不让牌")
     top = g._top
     p = g._top_seat
     if top is None or OPP[seat] != p:
-        return Refusal("G5.5", "a yield is only on a play of one's 对头", "只能对对头牌让牌")
+        return Refusal("G5.5", "a yield is only on a play of one's opposite", "只能对对头牌让牌")
     if g._gprot or g._yprot:
-        return Refusal("G5.5", "no yield on a 够级牌", "够级牌不能让牌")
+        return Refusal("G5.5", "no yield on a gouji play", "够级牌不能让牌")
     if g._yielder == seat:
         return Refusal("G5.5", f"seat {seat} has already yielded on this play", f"{seat}号已让过牌")
     st = g._status

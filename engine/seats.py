@@ -40,7 +40,8 @@ QUEUES_OPP: Final[tuple[tuple[tuple[int, ...], ...], ...]] = ((),) + tuple(
 )
 
 TITLES: Final[tuple[str, ...]] = ("头科", "二科", "三科", "四科", "二落", "大落")
-TITLE_EN: Final[tuple[str, ...]] = ("first", "second", "third", "fourth", "fifth (二落)", "last (大落)")
+#: the titles in English (the English screens are English throughout: no Chinese word inside)
+TITLE_EN: Final[tuple[str, ...]] = ("first", "second", "third", "fourth", "fifth", "last")
 QUAN_SAN: Final = "圈三"
 VOID: Final = "流局"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .cards import ZH_NAMES, Play
 from .gjn import PRESETS
-from .seats import QUAN_SAN, TITLES, VOID
+from .seats import QUAN_SAN, TITLE_EN, TITLES, VOID
 
 __all__ = [
     "PRESETS",
@@ -40,7 +40,7 @@ PRESET_NAMES_ZH = {"tv_match": "比赛规则", "dagang": "够级大纲"}
 RANK_EN: tuple[str, ...] = (*ZH_NAMES[:13], "small joker", "big joker")
 TEAM_NAMES_EN = {"odd": "Odd seats", "even": "Even seats"}
 PRESET_NAMES_EN = {"tv_match": "match rules", "dagang": "Gouji outline rules"}
-_TITLE_WORDS_EN = ("first", "second", "third", "fourth", "fifth", "last", "quan san", "void")
+_TITLE_WORDS_EN = (*TITLE_EN, "quan san", "void")
 TITLE_NAMES_EN = dict(zip((*TITLES, QUAN_SAN, VOID), _TITLE_WORDS_EN, strict=True))
 _EN_COUNTS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"

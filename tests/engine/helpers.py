@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from itertools import product
 
 import pytest
 
 from engine import Action, Game, IllegalAction
 from engine.cards import NRANKS
+
+#: a Chinese character: none may stand in an English message
+CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
 
 
 def game(hands: dict[int, str], leader: int = 1, rules: str = "tv_match") -> Game:
@@ -27,6 +31,7 @@ def illegal(g: Game, move: str, rule: str) -> IllegalAction:
         g.push(a)
     assert ei.value.rule == rule, (ei.value.rule, str(ei.value))
     assert ei.value.zh and ei.value.en
+    assert not CJK.search(ei.value.en), ei.value.en  # English complete, never mixed
     return ei.value
 
 

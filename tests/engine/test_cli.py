@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,7 +41,9 @@ def test_check_referee_report_is_bilingual() -> None:
     p = run("check", str(CASES / "illegal_passed_cannot_burn.gjn"))
     assert p.returncode == 1
     assert "move 4" in p.stdout and "seat 2" in p.stdout and "G7.4" in p.stdout
-    assert "过牌不烧" in p.stdout and "may not burn" in p.stdout
+    assert (
+        "过牌不烧" in p.stdout and "may not burn" in p.stdout and "a seat that passed never burns" in p.stdout
+    )
 
 
 def test_bad_card_string_one_line_exit_2(tmp_path: Path) -> None:
@@ -83,8 +86,15 @@ def test_selfplay_records_are_accepted_by_check(tmp_path: Path) -> None:
 def test_demo_prints_record_and_result() -> None:
     p = run("demo", "--seed", "3")
     assert p.returncode == 0, p.stderr
-    assert '[Rules "tv_match"]' in p.stdout and "头科" in p.stdout and "points:" in p.stdout
+    assert (
+        '[Rules "tv_match"]' in p.stdout and "first / 头科: seat" in p.stdout and "points / 得分:" in p.stdout
+    )
     assert run("demo", "--seed", "3").stdout == p.stdout  # seeded
+    # the report's lines say each thing in English, then in Chinese: no Chinese word inside the English
+    report = [line for line in p.stdout.splitlines() if line.startswith("  ")]
+    assert len(report) >= 4, p.stdout
+    for line in report:
+        assert " / " in line and not re.search(r"[\u3400-\u9fff]", line.split(" / ")[0]), line
 
 
 def test_G3_2_mixed_ranks_are_an_illegal_move_exit_1() -> None:

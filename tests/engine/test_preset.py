@@ -44,7 +44,7 @@ def test_unknown_key_names_file_and_line(tmp_path: Path) -> None:
         ("scoring: tv_match", "scoring: tvmatch", "not one of"),
         ("title_points: [7, 5, 4, 3, 2, 1]", "title_points: [7, 5, 4]", "list of 6"),
         ("tributes: false", "tributes: true", "not supported yet"),
-        ("da_dian: false", "da_dian: true", "打点"),
+        ("da_dian: false", "da_dian: true", "da dian (G11.4) is not supported yet"),
     ],
 )
 def test_mistyped_values_name_the_line(old: str, new: str, fragment: str) -> None:
