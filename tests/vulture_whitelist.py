@@ -23,6 +23,8 @@ from engine.native import _PureFinder
 QtWidgets.QWidget.paintEvent
 QtWidgets.QWidget.showEvent
 QtWidgets.QWidget.sizeHint
+QtWidgets.QWidget.minimumSizeHint
+QtWidgets.QWidget.mouseMoveEvent
 QtWidgets.QWidget.hasHeightForWidth
 QtWidgets.QWidget.heightForWidth
 QtWidgets.QWidget.focusNextPrevChild

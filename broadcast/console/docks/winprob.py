@@ -322,10 +322,6 @@ class WinprobChart(QWidget):
         self._layout = None
         self.update()
 
-    def retranslate(self) -> None:
-        self._layout = None
-        self.update()
-
     def chart(self) -> ChartLayout:
         """The layout at the widget's size now (what the next paint draws)."""
         if self._layout is None:
