@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import shutil
@@ -47,6 +48,86 @@ def browser() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+VIEWPORT = {"width": 1920, "height": 1080}
+
+# In the tests' pages the endless and long animations (the ticker's crawl, the turn mark's pulse, the
+# credits' roll: over 3 s) are held where they start: a page with a running one is drawn afresh at every
+# frame, all 1920×1080 of it in software, for as long as it is open. A shot moves them to the moment it
+# shows (``SETTLE``: held or running, the same frame); nothing in the pages waits on their end.
+HOLD = """addEventListener('animationstart', () => {
+  for (const a of document.getAnimations()) {
+    if (a.__held || a.playState !== 'running' || !a.effect) continue;
+    const end = a.effect.getComputedTiming().endTime;
+    if (end === Infinity || end > 3000) { a.__held = true; a.pause(); }
+  }
+}, true);"""
+
+
+class TestPage:
+    """The worker's one page as one test sees it (the ``page`` fixture): what the test listens to and
+    the page errors it collects are its own; the rest is the Playwright page's."""
+
+    __test__ = False  # not a test class
+
+    def __init__(self, page: Any) -> None:
+        self._page = page
+        self._listeners: list[tuple[str, Any]] = []
+        self.errors: list[str] = []
+        self.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._page, name)
+
+    def on(self, event: str, handler: Any) -> None:
+        self._listeners.append((event, handler))
+        self._page.on(event, handler)
+
+    def once(self, event: str, handler: Any) -> None:
+        self._listeners.append((event, handler))
+        self._page.once(event, handler)
+
+    def release(self) -> bool:
+        """The page left as the next test finds it: its listeners gone, on a blank document (the last
+        page's sockets closed, nothing left drawing), at 1920×1080; False if it could not be."""
+        for event, handler in self._listeners:
+            try:
+                self._page.remove_listener(event, handler)
+            except (KeyError, ValueError):
+                pass  # a ``once`` handler that ran
+        try:
+            self._page.goto("about:blank")
+            if self._page.viewport_size != VIEWPORT:
+                self._page.set_viewport_size(VIEWPORT)
+        except Exception:
+            return False
+        return True
+
+
+@pytest.fixture(scope="session")
+def _pages_context(browser: Any) -> Iterator[Any]:
+    # bypass_csp lets Playwright evaluate its helpers; the pages' own CSP is checked over HTTP
+    ctx = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
+    ctx.add_init_script(HOLD)
+    yield ctx
+    ctx.close()
+
+
+_PAGE: list[Any] = []  # the worker's one page (a new page costs Chromium ~2 s of CPU: a renderer, 1920×1080)
+
+
+@pytest.fixture
+def page(_pages_context: Any) -> Iterator[TestPage]:
+    """A 1920×1080 page of the session's Chromium: one page per worker, handed from test to test on a
+    blank document (``TestPage.release``); one that crashed or would not go blank is replaced."""
+    if not _PAGE or _PAGE[0].is_closed():
+        _PAGE[:] = [_pages_context.new_page()]
+    pg = TestPage(_PAGE[0])
+    yield pg
+    if not pg.release():
+        with contextlib.suppress(Exception):  # already closed or crashed
+            _PAGE.pop().close()
 
 
 @pytest.fixture

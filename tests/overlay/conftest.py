@@ -1,6 +1,6 @@
-"""Fixtures for the on-air pages: the session's headless Debian Chromium (``browser``, in
-tests/conftest.py: Playwright, never a downloaded browser), an overlay server per test on a free port,
-screenshots saved under test-artifacts/overlays/."""
+"""Fixtures for the on-air pages: the session's headless Debian Chromium (``browser`` and its 1920×1080
+``page``, in tests/conftest.py: Playwright, never a downloaded browser), an overlay server per test on a
+free port, screenshots saved under test-artifacts/overlays/."""
 
 from __future__ import annotations
 
@@ -20,17 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "overlays"
 # the 90 % title-safe rectangle of 1920×1080
 SAFE = (96, 54, 1824, 1026)
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    # bypass_csp lets Playwright evaluate its helpers; the pages' own CSP is checked over HTTP
-    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
-    pg = ctx.new_page()
-    pg.errors = []  # type: ignore[attr-defined]
-    pg.on("pageerror", lambda e: pg.errors.append(str(e)))  # type: ignore[attr-defined]
-    yield pg
-    ctx.close()
 
 
 @pytest.fixture
@@ -95,6 +84,8 @@ SETTLE = """async t => {
   const frames = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   for (let round = 0; round < 10; round++) {
     await frames();
+    // those held as they started (``HOLD``) are moved to ``t`` like the running ones
+    document.getAnimations().forEach(a => { if (a.__held) a.currentTime = t; });
     const running = document.getAnimations().filter(a => a.playState === 'running');
     if (!running.length) return round;
     const done = [];

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import io
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +60,24 @@ IMAGES = """() => Promise.all([...document.images].filter(i => i.getAttribute('s
 pytestmark = [pytest.mark.timeout(900), pytest.mark.long]
 
 
-def _shot(browser: Any, url: str, seq: int, path: Path) -> Image.Image:
-    """The page at ``url`` once it has drawn state ``seq`` and its animations have settled (see
-    ``SETTLE``), as a transparent PNG."""
+@pytest.fixture
+def shot_page(browser: Any) -> Iterator[Any]:
+    """One 1920×1080 page of the session's Chromium for every shot of the test, each shot a fresh load
+    (a new page per shot cost Chromium a renderer's start, ~2 s of CPU, some 45 times)."""
     ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
     try:
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        yield ctx.new_page()
+    finally:
+        ctx.close()
+
+
+def _shot(page: Any, url: str, seq: int, path: Path) -> Image.Image:
+    """The page at ``url``, loaded afresh in ``page``, once it has drawn state ``seq`` and its animations
+    have settled (see ``SETTLE``), as a transparent PNG."""
+    errors: list[str] = []
+    listen = lambda e: errors.append(str(e))  # noqa: E731 - removed again below
+    page.on("pageerror", listen)
+    try:
         page.goto(url)
         page.wait_for_function("s => window.__rendered && window.__rendered.seq >= s", arg=seq, timeout=30000)
         page.evaluate("document.fonts.ready.then(() => true)")
@@ -75,7 +86,7 @@ def _shot(browser: Any, url: str, seq: int, path: Path) -> Image.Image:
         png = page.screenshot(omit_background=True)
         assert not errors, errors
     finally:
-        ctx.close()
+        page.remove_listener("pageerror", listen)
     path.write_bytes(png)
     return Image.open(io.BytesIO(png)).convert("RGBA")
 
@@ -123,7 +134,7 @@ def _preview(qtbot: Any, w: Any, slot_key: str, view: View) -> tuple[str, int]:
     return previewed[0]
 
 
-def test_each_slot_previews_as_it_airs(producer: Any, qtbot: Any, browser: Any) -> None:
+def test_each_slot_previews_as_it_airs(producer: Any, qtbot: Any, shot_page: Any) -> None:
     from broadcast.season.demo import ensure_demo_season
 
     w = producer
@@ -145,7 +156,7 @@ def test_each_slot_previews_as_it_airs(producer: Any, qtbot: Any, browser: Any) 
     assert draft is not None and draft.one("title").bumper.text == typed
     bumper = slot_views(draft.one("title"))[0]
     url, seq = _preview(qtbot, w, "('title',)", bumper)
-    unsaved = _shot(browser, url, seq, SHOTS / "unsaved-title-bumper-preview.png")
+    unsaved = _shot(shot_page, url, seq, SHOTS / "unsaved-title-bumper-preview.png")
     assert w.save()
     studio = _on_air(w.ws.db)
     try:
@@ -163,13 +174,13 @@ def test_each_slot_previews_as_it_airs(producer: Any, qtbot: Any, browser: Any) 
             url, seq = _preview(qtbot, w, slot_key, view)
             tag = "".join(ch for ch in slot_key if ch.isalnum() or ch == ",").replace(",", "_").strip("_")
             name = f"{n:02d}-{view.key}-{tag}"
-            pre = _shot(browser, url, seq, SHOTS / f"{name}-preview.png")
+            pre = _shot(shot_page, url, seq, SHOTS / f"{name}-preview.png")
             # on air: the same moment on the studio's store (its sponsors loaded by run from the file)
             for type_, payload in preview_actions(p, view, w.ws.base):
                 if type_ != "sponsors.load":
                     studio.store.dispatch(type_, payload, source="test")
             air_url = studio.server.url("program")
-            air = _shot(browser, air_url, studio.store.seq, SHOTS / f"{name}-air.png")
+            air = _shot(shot_page, air_url, studio.store.seq, SHOTS / f"{name}-air.png")
             pres, airs = [pre], [air]
             while not any(_same(a, b) for a in pres for b in airs):
                 # the drawn 九宫格 cell (a 3D flip) was rastered a hair differently from one load of the
@@ -177,8 +188,8 @@ def test_each_slot_previews_as_it_airs(producer: Any, qtbot: Any, browser: Any) 
                 # is still allowed there; anywhere else one shot each must match
                 assert view.draw is not None, f"{name}: preview and on-air differ in {_where(pre, air)}"
                 assert len(pres) < MAX_SHOTS, f"{name}: no two of {MAX_SHOTS} shots match"
-                pres.append(_shot(browser, url, seq, SHOTS / f"{name}-preview.png"))
-                airs.append(_shot(browser, air_url, studio.store.seq, SHOTS / f"{name}-air.png"))
+                pres.append(_shot(shot_page, url, seq, SHOTS / f"{name}-preview.png"))
+                airs.append(_shot(shot_page, air_url, studio.store.seq, SHOTS / f"{name}-air.png"))
             reshot[name] = len(pres) - 1
             assert pre.getchannel("A").getbbox() is not None, f"{name}: nothing drawn"
             if n == 0:
