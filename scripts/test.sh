@@ -13,6 +13,11 @@ scripts/setup.sh --dev || exit 1
 PY=.venv/bin/python
 export QT_QPA_PLATFORM=offscreen
 export GOUJI_NO_SKIP=1
+# Python keeps the compiled modules (__pycache__, git-ignored): with PYTHONDONTWRITEBYTECODE set (some
+# shells set it) every one of the suite's hundreds of `python -m broadcast …` processes compiled the
+# project's modules again (~0.4 s of CPU each) and every worker rewrote every test module's asserts anew
+# (tests/sponsors: 40 → 34 CPU-s)
+unset PYTHONDONTWRITEBYTECODE
 mkdir -p test-artifacts
 $PY -m ruff check . || exit 1
 $PY -m ruff format --check . || { echo "ruff format: run .venv/bin/python -m ruff format ."; exit 1; }
