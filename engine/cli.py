@@ -17,20 +17,7 @@ from .errors import GJNError
 from .game import Game, GameResult
 from .preset import PresetError
 from .seats import SEATS, TITLE_EN, TITLES
-
-EVENT_NAMES = {
-    "burn": ("burn", "烧牌"),
-    "fan_shao": ("counter-burn", "反烧"),
-    "jie_shao": ("burn broken", "解烧"),
-    "zha_shao": ("failed burn", "诈烧"),
-    "men": ("stuck with 3s", "闷"),
-    "finish": ("played out", "出完"),
-    "open": ("opened", "开点"),
-    "revolt": ("revolution", "革命"),
-    "four_way": ("four-way play", "四户乱缠"),
-    "quan_san": ("quan san", "圈三"),
-    "jie_feng": ("takes the lead", "接风"),
-}
+from .words import EVENT_NAMES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -72,7 +59,7 @@ def _events(g: Game) -> str:
     for mv, ev, seat in g.events():
         if ev in ("finish", "jie_feng", "open"):
             continue
-        en, zh = EVENT_NAMES.get(ev, (ev, ev))
+        zh, en = EVENT_NAMES.get(ev, (ev, ev))
         out.append(f"  move {mv}: {en} / {zh}" + (f" (seat {seat} / {seat}号)" if seat else ""))
     return "\n".join(out)
 

@@ -3,6 +3,11 @@
 The engine is the only place that knows a rule; these are the names it gives to what it decides, so
 the application (``broadcast.game``), the on-air pages and the native OBS graphics say the same thing.
 They render these words from the show state; none of them keeps its own copy.
+
+Each table is in Chinese (the show's language, as players say it) and in English (the operator's
+console in English, the commentators' page, the command line): :func:`play_words`, :func:`event_word`,
+:func:`seat_word`, :func:`kind_word`, :func:`title_word` and :func:`preset_name` take the language
+("zh" or "en").
 """
 
 from __future__ import annotations
@@ -12,11 +17,14 @@ from .gjn import PRESETS
 from .seats import QUAN_SAN, TITLE_EN, TITLES, VOID
 
 __all__ = [
+    "EVENT_NAMES",
+    "KIND_NAMES",
     "PRESETS",
     "PRESET_NAMES_EN",
     "PRESET_NAMES_ZH",
     "QUAN_SAN",
     "RANK_ZH",
+    "SEAT_WORDS",
     "TEAMS",
     "TEAM_NAMES_EN",
     "TEAM_NAMES_ZH",
@@ -24,12 +32,19 @@ __all__ = [
     "TITLES",
     "VOID",
     "cn_count",
+    "event_word",
+    "gouji_word",
+    "kind_word",
     "label_of",
     "label_of_en",
     "play_label",
     "play_label_en",
+    "play_words",
+    "preset_name",
     "seat_name",
+    "seat_word",
     "team_name",
+    "title_word",
 ]
 
 RANK_ZH: tuple[str, ...] = ZH_NAMES  # 3 … A, 2, 小王, 大王 (G2.1)
@@ -45,6 +60,32 @@ TITLE_NAMES_EN = dict(zip((*TITLES, QUAN_SAN, VOID), _TITLE_WORDS_EN, strict=Tru
 _EN_COUNTS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
 ).split()
+
+# what the engine's events are called (Game.events()): (Chinese, English)
+EVENT_NAMES: dict[str, tuple[str, str]] = {
+    "burn": ("烧牌", "burn"),
+    "fan_shao": ("反烧", "counter-burn"),
+    "jie_shao": ("解烧", "burn broken"),
+    "zha_shao": ("诈烧", "failed burn"),
+    "men": ("闷", "stuck with 3s"),
+    "finish": ("出完", "played out"),
+    "open": ("开点", "opened"),
+    "revolt": ("革命", "revolution"),
+    "four_way": ("四户乱缠", "four-way play"),
+    "quan_san": ("圈三", "quan san"),
+    "jie_feng": ("接风", "takes the lead"),
+}
+# where a seat stands at the table beyond its events (G7, G8): (Chinese, English)
+SEAT_WORDS: dict[str, tuple[str, str]] = {
+    "wutou": ("无头", "opposite out"),
+    "burning": ("烧牌中", "burning"),
+}
+# a decision that is not a play: (Chinese, English)
+KIND_NAMES: dict[str, tuple[str, str]] = {
+    "pass": ("过", "pass"),
+    "yield": ("让牌", "yield"),
+    "revolt": ("革命（铁三科）", "revolution (iron 3rd)"),
+}
 
 _CN_DIGITS = "零一二三四五六七八九"
 
@@ -101,3 +142,45 @@ def play_label_en(base: int, n: int, twos: int = 0, smalls: int = 0, bigs: int =
 def label_of_en(play: Play) -> str:
     """:func:`label_of` in English (``TTTTT`` → ``five 10s``)."""
     return play_label_en(play.base, play.n, play.twos, play.smalls, play.bigs)
+
+
+def play_words(play: Play, lang: str = "zh", gouji_min_twos: int = 1) -> str:
+    """A play as the show says it, in ``lang``, with 够级 when it is one (G6.1): ``五个10 够级`` /
+    ``five 10s gouji``."""
+    label = label_of_en(play) if lang == "en" else label_of(play)
+    return f"{label} {gouji_word(lang)}" if play.is_gouji(gouji_min_twos) else label
+
+
+def gouji_word(lang: str = "zh") -> str:
+    """够级 (a 够级牌, G6.1) in ``lang``."""
+    return "gouji" if lang == "en" else "够级"
+
+
+def _said(table: dict[str, tuple[str, str]], key: str, lang: str) -> str:
+    zh, en = table.get(key, (key, key))
+    return en if lang == "en" else zh
+
+
+def event_word(event: str, lang: str = "zh") -> str:
+    """An engine event's name (``烧牌`` / ``burn``); an unknown event as it is."""
+    return _said(EVENT_NAMES, event, lang)
+
+
+def seat_word(status: str, lang: str = "zh") -> str:
+    """A seat's standing at the table (``无头`` / ``opposite out``, ``烧牌中`` / ``burning``)."""
+    return _said(SEAT_WORDS, status, lang)
+
+
+def kind_word(kind: str, lang: str = "zh") -> str:
+    """A decision that is not a play (``过`` / ``pass``); a play's kind as it is."""
+    return _said(KIND_NAMES, kind, lang)
+
+
+def title_word(title: str, lang: str = "zh") -> str:
+    """A title (头科 … 大落, 圈三, 流局) in ``lang``."""
+    return TITLE_NAMES_EN.get(title, title) if lang == "en" else title
+
+
+def preset_name(preset: str, lang: str = "zh") -> str:
+    """A rule preset's name (比赛规则 / match rules); an unknown one as it is."""
+    return (PRESET_NAMES_EN if lang == "en" else PRESET_NAMES_ZH).get(preset, preset)
