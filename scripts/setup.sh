@@ -12,7 +12,7 @@ for a in "$@"; do
 done
 # gcc and python3-dev: mypyc compiles the engine's core (engine/native.py; without them the pure-Python
 # engine runs)
-APT_PKGS="gcc python3-dev obs-studio xvfb xauth fontconfig fonts-noto-cjk chromium ffmpeg poppler-utils xdotool x11-utils x11-apps imagemagick libxcb-cursor0 libxkbcommon-x11-0 libegl1 postgresql"
+APT_PKGS="gcc python3-dev obs-studio xvfb xauth fontconfig fonts-noto-cjk chromium ffmpeg poppler-utils xdotool x11-utils x11-apps imagemagick libxcb-cursor0 libxkbcommon-x11-0 libegl1 postgresql openbox"
 if [ "$SYSTEM" = 1 ]; then
   missing=""
   for p in $APT_PKGS; do

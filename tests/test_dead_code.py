@@ -22,7 +22,6 @@ BEING_REMOVED: dict[str, str] = {
     "broadcast/console/dialogs.py:picked": "qt",
     "broadcast/console/docks/__init__.py:_onair_runner": "qt",
     "broadcast/console/docks/status.py:_unlisten": "qt",
-    "broadcast/console/words.py:KIND_WORDS_EN": "qt",
     "broadcast/obs/graphics/raster.py:mtime_ns": "program",
     "broadcast/obs/layout.py:graphics_on_scene": "program",
     "broadcast/obs/layout.py:resolve_asset": "program",

@@ -20,6 +20,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Signal
 
+from broadcast.console.layout import parse_geometry
+from broadcast.console.startup import start_studio
 from broadcast.qt.display import has_display
 from broadcast.runtime import Studio, add_studio_arguments
 
@@ -109,9 +111,7 @@ class _Typist(QObject):
         stream = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
         self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
         self._thread.start()
-        model = window.panel.record_model
-        model.rowsInserted.connect(self._confirmed)
-        self._seen = model.rowCount()
+        window.console.journaled.connect(self._confirmed)
 
     def _read(self, stream: Any) -> None:
         for raw in stream:
@@ -130,13 +130,10 @@ class _Typist(QObject):
                 entry, QKeyEvent(kind, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier)
             )
 
-    def _confirmed(self, _parent: Any, first: int, last: int) -> None:
-        model = self.window.panel.record_model
+    def _confirmed(self, number: int, line: str) -> None:
+        """A decision typed from the file is in the journal (the window shows it as written)."""
         seq = self.window.console.state["meta"]["seq"]
-        for row in range(first, last + 1):
-            m = model.move_at(row)
-            if m is not None:
-                print(f"已确认 confirmed #{seq}: {m.number} {m.line}", flush=True)
+        print(f"已确认 confirmed #{seq}: {number} {line}", flush=True)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -165,7 +162,7 @@ def main(args: argparse.Namespace) -> int:
     runner = None
     stopping = _quit_on_signals(app)  # before anything is said: a SIGTERM at any moment closes cleanly
     try:
-        studio.start()
+        start_studio(app, studio, args.geometry)  # a window at once, even while the database is held
         runner = CueRunner(studio.store, bridge=studio.bridge)  # timed cues end, films play via OBS
         runner.start()
         window = build(
@@ -177,9 +174,7 @@ def main(args: argparse.Namespace) -> int:
             runner=runner,
             monitors=not args.no_monitors,
         )
-        if args.geometry:
-            _set_geometry(window, args.geometry)
-        window.show()
+        show_window(window, args.geometry)
         window.panel.entry.setFocus()
         if args.type_from:
             _Typist(window, args.type_from)
@@ -220,12 +215,21 @@ def _quit_on_signals(app: Any) -> threading.Event:
     return stopping
 
 
-def _set_geometry(window: Any, spec: str) -> None:
-    import re
+def show_window(window: Any, geometry: str | None = None) -> None:
+    """Show the console's window: at ``--geometry`` when given (obeyed as given), else maximised on its
+    screen the first time (no layout saved yet), else at the saved geometry cut to this screen
+    (:mod:`broadcast.console.layout`)."""
+    if geometry:
+        _set_geometry(window, geometry)
+        window.show()
+    elif window.first_start:
+        window.showMaximized()
+    else:
+        window.show()
+        window.layout_.fit()
 
-    m = re.fullmatch(r"(\d+)x(\d+)(?:\+(\d+)\+(\d+))?", spec)
-    if not m:
-        raise SystemExit(f"--geometry {spec!r}: write WxH or WxH+X+Y")
-    w, h = int(m.group(1)), int(m.group(2))
-    x, y = int(m.group(3) or 0), int(m.group(4) or 0)
+
+def _set_geometry(window: Any, spec: str) -> None:
+    x, y, w, h = parse_geometry(spec)
+    window.layout_.for_size(w, h)
     window.setGeometry(x, y, w, h)

@@ -57,8 +57,9 @@ class Verdict:
 class Completer:
     """Suggestions for one position of one game (build a new one after every decision)."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Any, lang: str = "zh") -> None:
         self.game = game
+        self.lang = lang  # the words' language: "zh" or "en"
         self._by_seat: dict[int, list[Any]] = {}
         self._legal = game.legal_plays()
 
@@ -205,12 +206,9 @@ class Completer:
     def _suggestion(self, a: Any) -> Suggestion:
         game = self.game
         burn = a.kind == "play" and a.seat != game.pending_seat
-        if a.kind == "play":
-            w = words.play_words(a.cards, game.preset.gouji_min_twos)
-            if burn:
-                w += " 烧牌"
-        else:
-            w = words.KIND_WORDS[a.kind]
+        w = words.decision_words(a, self.lang, game.preset.gouji_min_twos)
+        if burn:
+            w += " " + words.burn_word(self.lang)
         return Suggestion(str(a), a.seat, a.kind, str(a.cards) if a.cards else "", w, burn)
 
 

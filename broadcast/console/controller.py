@@ -12,11 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
+from broadcast.console import words
 from broadcast.console.completion import Completer, Suggestion, Verdict
 from broadcast.console.entry import Entry, read
 from broadcast.console.mirror import GameMirror
+from broadcast.console.pending import Pending, pending_from, view_state
+from broadcast.qt import i18n
 from broadcast.qt.bridge import StoreBridge
 from broadcast.qt.i18n import tr
 
@@ -41,12 +44,21 @@ class Mode:
     prompt: str
 
 
+BUSY_NOTICE_S = 30.0  # the database held this long: the operator is told in one line (nothing is dropped)
+
+
 class Console(QObject):
     stateChanged = Signal()  # the state (and the mirror) moved on
-    accepted = Signal(str)  # a decision was journaled: its line
+    accepted = Signal(str)  # work started from the entry line and waited for (a season save, lots) is done
+    queued = Signal(str)  # a decision was taken from the entry line and is on its way: its line
+    journaled = Signal(int, str)  # a decision is in the journal: its move number and line
     rejected = Signal(object)  # Verdict: the engine's (or the store's) refusal of the operator's entry
     notice = Signal(str)  # one line for the status bar
-    busyChanged = Signal(bool)  # an entry is on its way to the store
+    saved = Signal(str)  # a game or the match saved to the season: the line that says so
+    busyChanged = Signal(bool)  # a season call started from the entry line is on its way
+    databaseBusy = Signal(
+        int, float
+    )  # operations waiting and for how long the database held them (0, 0: free)
 
     def __init__(self, bridge: StoreBridge, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -57,6 +69,11 @@ class Console(QObject):
         self._completer: Completer | None = None
         self._callbacks: dict[int, tuple[Callback | None, Callback | None]] = {}
         self._entry_ticket: int | None = None
+        self.pending: list[Pending] = []  # decisions on their way to the journal, in order
+        self._busy_told = False
+        self._busy_timer = QTimer(self)
+        self._busy_timer.setInterval(250)
+        self._busy_timer.timeout.connect(self._watch_database)
         bridge.connect_queued("changed", self._on_change)
         bridge.connect_queued("finished", self._on_finished)
         bridge.connect_queued("refused", self._on_refused)
@@ -70,12 +87,31 @@ class Console(QObject):
 
     @property
     def busy(self) -> bool:
-        return self._entry_ticket is not None
+        """Something the operator entered is not answered yet (a decision not journaled, a season call)."""
+        return self._entry_ticket is not None or bool(self.pending)
+
+    def record(self) -> list[str]:
+        """The game's record as the operator sees it: journaled, then the decisions on their way."""
+        return list(view_state(self.state, self.pending)["game"]["record"])
+
+    def pending_from(self) -> int:
+        """The first row of :meth:`record` not journaled yet (the record shows it greyed)."""
+        if not self.pending:
+            return len(self.state["game"]["record"])
+        return pending_from(list(self.state["game"]["record"]), self.record())
+
+    @property
+    def lang(self) -> str:
+        """The words' language of the UI now: "zh" or "en" (:func:`broadcast.console.words.lang_of`)."""
+        return words.lang_of(i18n.current())
 
     @property
     def completer(self) -> Completer | None:
+        lang = self.lang
+        if self._completer is not None and self._completer.lang != lang:
+            self._completer = None  # the UI language changed: the suggestions' words follow it
         if self._completer is None and self.game is not None:
-            self._completer = Completer(self.game)
+            self._completer = Completer(self.game, lang)
         return self._completer
 
     def mode(self) -> Mode:
@@ -151,8 +187,9 @@ class Console(QObject):
 
     def submit(self, text: str) -> bool:
         """The operator pressed Enter on ``text``. Returns False (and emits ``rejected``) when there is
-        nothing the store could be asked; otherwise the answer comes as ``accepted``/``rejected``."""
-        if self.busy:
+        nothing the store could be asked; otherwise the decision is queued (``queued``: the entry line
+        is free for the next) and its answer comes as ``accepted``/``rejected``."""
+        if self._entry_ticket is not None:
             return False
         mode = self.mode()
         if mode.name == "leader":
@@ -177,7 +214,11 @@ class Console(QObject):
             return False
         line = entry.line(self.game.pending_seat)
         assert line is not None
-        self._send_entry("game.play", {"line": line}, line)
+        verdict = self.verdict(text)
+        if verdict is not None:  # the engine refuses it in the game as it will be (pending ones in)
+            self.rejected.emit(verdict)
+            return False
+        self._queue("play", "game.play", {"line": line}, line, line)
         return True
 
     def _submit_leader(self, text: str) -> bool:
@@ -185,8 +226,65 @@ class Console(QObject):
         if t not in ("1", "2", "3", "4", "5", "6"):
             self.rejected.emit(Verdict("G12.1", tr("上班座位应为 1–6"), "the first leader's seat is 1..6"))
             return False
-        self._send_entry("game.new", {"leader": int(t)}, f"上班 {t}")
+        self._queue("leader", "game.new", {"leader": int(t)}, t, f"上班 {t}")
         return True
+
+    def undo(self, reason: str) -> None:
+        """Take back the last decision (journaled or still on its way), with the operator's reason."""
+        self._queue("undo", "game.undo", {"reason": reason}, "", tr("撤销"))
+
+    # -- decisions on their way -----------------------------------------------------------------------
+    def _queue(self, kind: str, type_: str, payload: dict[str, Any], line: str, label: str) -> None:
+        """Send an operation to the store and go on: it waits in :attr:`pending` (shown, checked
+        against, undoable) until the store has journaled it, in order, however long that takes."""
+        ticket = self.bridge.ticket()
+        self.pending.append(Pending(ticket, kind, type_, dict(payload), line, label))
+        self._callbacks[ticket] = (lambda _c: self._done(ticket, label), lambda exc: self._lost(ticket, exc))
+        self.bridge.dispatch(type_, payload, ticket=ticket)
+        self._view_changed()
+        self.queued.emit(label)
+        self._busy_timer.start()
+
+    def _view_changed(self) -> None:
+        if self.mirror.update(view_state(self.state, self.pending)):
+            self._completer = None
+        self.stateChanged.emit()
+
+    def _done(self, ticket: int, _label: str) -> None:
+        """Journaled (its change came first and took it out of :attr:`pending`; ``journaled`` said so)."""
+        self.pending = [p for p in self.pending if p.ticket != ticket]
+
+    def _lost(self, ticket: int, exc: Any) -> None:
+        """The store refused an operation on its way (the game moved on meanwhile, another program
+        changed it): it is taken out and the operator is told which, to enter it again."""
+        gone = next((p for p in self.pending if p.ticket == ticket), None)
+        self.pending = [p for p in self.pending if p.ticket != ticket]
+        self._view_changed()
+        v = verdict_of(exc)
+        if gone is not None and gone.line:
+            prefix = tr("未记录：{line}").format(line=gone.label)
+            v = Verdict(v.rule, f"{prefix} — {v.zh}", f"not recorded: {gone.label} — {v.en}")
+            print(f"未记录 not recorded: {gone.label} [{v.rule}] {v.en}", flush=True)
+        self.rejected.emit(v)
+
+    def _watch_database(self) -> None:
+        """Every 250 ms while operations wait: tell the window when the database keeps them waiting
+        (another program holds it), and once, in one line, when that has lasted long."""
+        waiting = self.bridge.waiting
+        held = self.bridge.busy_for()
+        if not waiting:
+            self._busy_timer.stop()
+            self._busy_told = False
+            self.databaseBusy.emit(0, 0.0)
+            return
+        self.databaseBusy.emit(waiting, held)
+        if held >= BUSY_NOTICE_S and not self._busy_told:
+            self._busy_told = True
+            self.notice.emit(
+                tr("数据库被其他程序占用已 {s} 秒：{n} 个操作都保留着，解除占用后按顺序写入").format(
+                    s=int(held), n=waiting
+                )
+            )
 
     def _entry_ticket_for(self, label: str, *, notice: bool = False, rule: str = "?") -> int:
         """A ticket for work started from the entry line: the entry is busy until the answer, which
@@ -201,6 +299,7 @@ class Console(QObject):
             self.accepted.emit(label)
             if notice:
                 self.notice.emit(label)
+                self.saved.emit(label)
 
         self._callbacks[ticket] = (done, lambda exc: self.rejected.emit(verdict_of(exc, rule)))
         return ticket
@@ -235,16 +334,22 @@ class Console(QObject):
         from broadcast.season.live import save_game
 
         n = self.state["table"]["game_no"]
-        self._entry_call(
-            save_game, self.bridge.store, self.db_path, done=tr("第{n}局已存入赛季，英雄榜已更新").format(n=n)
-        )
+        done = tr("已存入赛季：{episode}第{n}局，英雄榜已更新").format(episode=self._episode(), n=n)
+        self._entry_call(save_game, self.bridge.store, self.db_path, done=done)
 
     def finish_match(self) -> None:
         from broadcast.season.live import finish_match
 
-        self._entry_call(
-            finish_match, self.bridge.store, self.db_path, done=tr("比赛结果已存入赛季，英雄榜已更新")
-        )
+        done = tr("已存入赛季：{episode}比赛结果，英雄榜已更新").format(episode=self._episode())
+        self._entry_call(finish_match, self.bridge.store, self.db_path, done=done)
+
+    def _episode(self) -> str:
+        """The season's episode of the match on the table, as the save message names it (第16期)."""
+        link = self.state["match"]["season"]
+        episode = str(link.get("episode", "")) if link else ""
+        if not episode:
+            return ""
+        return (tr("第{n}期").format(n=episode) if episode.isdigit() else episode) + " "
 
     def draw_lots(self) -> None:
         import secrets
@@ -265,9 +370,11 @@ class Console(QObject):
     # -- answers from the store thread (queued to the Qt thread) -----------------------------------------
     def _on_change(self, change: Any) -> None:
         self.state = change.state
-        if self.mirror.update(self.state):
-            self._completer = None
-        self.stateChanged.emit()
+        if self.pending and self.pending[0].matches(change):  # the first on its way is journaled
+            done = self.pending.pop(0)
+            if done.kind == "play":
+                self.journaled.emit(len(self.state["game"]["record"]), done.line)
+        self._view_changed()
 
     def _on_finished(self, ticket: int, value: Any) -> None:
         self._answer(ticket, value, 0)

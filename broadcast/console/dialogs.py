@@ -162,6 +162,72 @@ class CorrectionDialog(_Base):
         return p
 
 
+class LeaderDialog(_Base):
+    """Correct the 上班 seat (G12.1): the new seat and the reason; the engine plays the record again from
+    it and what no longer stands is set aside for re-keying."""
+
+    def __init__(self, parent: QWidget | None, names: dict[int, str], leader: int, moves: int) -> None:
+        super().__init__(parent, tr("更正上班座位（G12.1）"))
+        note = tr("现在：{s}号 {name}；本局已录 {n} 步，按新的上班座位重新核对").format(
+            s=leader, name=names.get(leader, ""), n=moves
+        )
+        info = QLabel(note)
+        info.setWordWrap(True)
+        self.lay.insertWidget(0, info)
+        self.seat = QComboBox()
+        self.seat.setObjectName("leaderSeat")
+        for s in range(1, 7):
+            self.seat.addItem(f"{s} {names.get(s, '')}".strip(), s)
+        self.seat.setCurrentIndex(leader % 6)  # the next seat: the usual slip is one seat off
+        self.form.addRow(tr("上班座位"), self.seat)
+        self.reason = self.enter_accepts(reason_box(("录入错误", "裁判改判")))
+        self.form.addRow(tr("原因"), self.reason)
+        self.leader = leader
+        self.seat.setFocus()
+
+    def problem(self) -> str:
+        if self.seat.currentData() == self.leader:
+            return tr("上班座位没有变")
+        return "" if self.reason.currentText().strip() else tr("请写明原因")
+
+    def payload(self) -> dict[str, Any]:
+        return {"leader": int(self.seat.currentData()), "reason": self.reason.currentText().strip()}
+
+
+class SetupDialog(_Base):
+    """Correct the match's set-up: the teams' names and who sits in each seat, with the reason."""
+
+    def __init__(self, parent: QWidget | None, teams: dict[str, str], names: dict[int, str]) -> None:
+        super().__init__(parent, tr("更正比赛设置"))
+        self.teams: dict[str, QLineEdit] = {}
+        for key, label in (("odd", tr("单号队（1·3·5）")), ("even", tr("双号队（2·4·6）"))):
+            e = QLineEdit(teams.get(key, ""))
+            e.setObjectName(f"team_{key}")
+            self.teams[key] = e
+            self.form.addRow(label, e)
+        self.names: dict[int, QLineEdit] = {}
+        for s in range(1, 7):
+            e = QLineEdit(names.get(s, ""))
+            e.setObjectName(f"name{s}")
+            self.names[s] = e
+            self.form.addRow(tr("{s}号座位").format(s=s), e)
+        self.reason = self.enter_accepts(reason_box(("座位录错", "选手换人（裁判允许）", "队名录错")))
+        self.form.addRow(tr("原因"), self.reason)
+        self.names[1].setFocus()
+
+    def problem(self) -> str:
+        if any(not e.text().strip() for e in self.names.values()):
+            return tr("每个座位都要有选手")
+        return "" if self.reason.currentText().strip() else tr("请写明原因")
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "teams": {k: {"name": e.text().strip()} for k, e in self.teams.items()},
+            "names": [self.names[s].text().strip() for s in range(1, 7)],
+            "reason": self.reason.currentText().strip(),
+        }
+
+
 class PenaltyDialog(_Base):
     """A referee penalty (G11.2: −2 for the team), with the reason."""
 
@@ -445,11 +511,17 @@ class HistoryDialog(QDialog):
             "delete": tr("删除"),
             "insert": tr("插入"),
             "hands": tr("手牌"),
+            "leader": tr("上班座位"),
+            "setup": tr("比赛设置"),
         }
         for h in history:
             text = f"#{h['seq']}  {kinds.get(h['kind'], h['kind'])} "
             if h["kind"] == "hands":
                 text += tr("座位 {s}").format(s=h["line"])
+            elif h["kind"] == "leader":
+                text += tr("{a}号 → {b}号").format(a=h["line"], b=h["new_line"])
+            elif h["kind"] == "setup":
+                text += h["line"] or "—"
             else:
                 text += tr("第{n}步").format(n=h["move"]) + f"  {h['line']}"
                 if h.get("new_line"):

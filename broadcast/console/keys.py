@@ -92,6 +92,14 @@ def _core() -> Iterator[KeyAction]:
     )
     yield k("edit.delete", ("Ctrl+D",), QT_TRANSLATE_NOOP("Keys", "删除所选的一步（多录）"), "edit", "edit")
     yield k("edit.history", ("Ctrl+Shift+H",), QT_TRANSLATE_NOOP("Keys", "更正记录"), "edit", "edit")
+    yield k("edit.leader", ("Ctrl+Shift+E",), QT_TRANSLATE_NOOP("Keys", "更正上班座位…"), "edit", "edit")
+    yield k(
+        "edit.setup",
+        ("Ctrl+Shift+M",),
+        QT_TRANSLATE_NOOP("Keys", "更正比赛设置（座位、队名）…"),
+        "edit",
+        "edit",
+    )
     yield k("record.up", ("Alt+Up",), QT_TRANSLATE_NOOP("Keys", "牌谱中选上一步"), "edit")
     yield k("record.down", ("Alt+Down",), QT_TRANSLATE_NOOP("Keys", "牌谱中选下一步"), "edit")
     yield k("view.entry", ("Ctrl+L",), QT_TRANSLATE_NOOP("Keys", "回到输入行"), "view")

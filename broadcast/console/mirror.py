@@ -38,10 +38,12 @@ class GameMirror:
         self.game: Any = None
         self._key: tuple[Any, ...] | None = None
         self._leads: list[bool] = []
-        # per move of the mirror, kept in step with its push/pop: the move's line and words (so that a
-        # change costs what the new decisions cost, not the whole record's text again)
+        # per move of the mirror, kept in step with its push/pop: the move's line, its action and its
+        # words in each language asked for so far (so that a change costs what the new decisions cost,
+        # not the whole record's text again)
         self._lines: list[str] = []
-        self._words: list[str] = []
+        self._actions: list[engine.Action] = []
+        self._words: dict[str, list[str]] = {}
         self.error = ""
 
     def update(self, state: dict[str, Any]) -> bool:
@@ -51,17 +53,18 @@ class GameMirror:
         if key[1] is None:  # no game yet
             changed = self.game is not None
             self.game, self._key = None, key
-            self._leads, self._lines, self._words = [], [], []
+            self._leads, self._lines, self._actions, self._words = [], [], [], {}
             return changed
-        if self.game is None or key != self._key:
+        rebuilt = self.game is None or key != self._key
+        if rebuilt:
             self.game = self._fresh(state)
             self._key = key
-            self._leads, self._lines, self._words = [], [], []
+            self._leads, self._lines, self._actions, self._words = [], [], [], {}
             if self.game is None:
                 return True
         have = self._lines
         if have == record:
-            return False
+            return rebuilt  # a new game with nothing played yet is a change too
         common = 0
         for mine, theirs in zip(have, record, strict=False):
             if mine != theirs:
@@ -71,8 +74,9 @@ class GameMirror:
             self.game.pop()
             self._leads.pop()
             self._lines.pop()
-            self._words.pop()
-        min_twos = self.game.preset.gouji_min_twos
+            self._actions.pop()
+            for said in self._words.values():
+                said.pop()
         for line in record[common:]:
             try:
                 lead = self.game.last_play is None
@@ -80,11 +84,9 @@ class GameMirror:
                 self.game.push(action)
                 self._leads.append(lead)
                 self._lines.append(str(action))
-                self._words.append(
-                    words.play_words(action.cards, min_twos)
-                    if action.kind == "play"
-                    else words.KIND_WORDS.get(action.kind, action.kind)
-                )
+                self._actions.append(action)
+                for lang, said in self._words.items():
+                    said.append(self._said(action, lang))
             except (ValueError, engine.IllegalAction) as exc:  # the store accepted it: a bug somewhere
                 self.error = f"{line}: {exc}"
                 break
@@ -97,8 +99,12 @@ class GameMirror:
             self.error = str(exc)
             return None
 
+    def _said(self, action: engine.Action, lang: str) -> str:
+        return words.decision_words(action, lang, self.game.preset.gouji_min_twos)
+
     # -- what the console shows ------------------------------------------------------------------
-    def moves(self) -> list[MoveInfo]:
+    def moves(self, lang: str = "zh") -> list[MoveInfo]:
+        """The record as the console shows it, its words and events in ``lang`` ("zh" or "en")."""
         game = self.game
         if game is None:
             return []
@@ -107,15 +113,13 @@ class GameMirror:
         if game.is_over():
             result_titles = {int(s): str(t) for s, t in game.result().titles.items()}
         for move, event, seat in game.events():
-            word = words.EVENT_WORDS.get(event, event)
-            if event == "finish" and seat in result_titles:
-                word = f"{seat}号出完 {result_titles[seat]}"
-            elif event in ("open", "men", "zha_shao", "jie_feng", "finish"):
-                word = f"{seat}号{word}"
+            word = words.event_words(event, int(seat), result_titles.get(int(seat)), lang)
             tags.setdefault(move, []).append(word)
+        if lang not in self._words:
+            self._words[lang] = [self._said(a, lang) for a in self._actions]
         out: list[MoveInfo] = []
-        lines, said, leads = self._lines, self._words, self._leads
-        for i, a in enumerate(game.moves, start=1):
+        lines, said, leads = self._lines, self._words[lang], self._leads
+        for i, a in enumerate(self._actions, start=1):
             out.append(
                 MoveInfo(i, a.seat, a.kind, lines[i - 1], said[i - 1], tuple(tags.get(i, ())), leads[i - 1])
             )

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from broadcast.console.completion import Suggestion
@@ -33,6 +40,10 @@ class RecordModel(QAbstractTableModel):
         # every visible cell for half a dozen roles (hundreds of calls into Python per paint, after
         # every decision): each is one lookup, not a recomputation with new brushes.
         self._cells: list[tuple[dict[int, Any], ...]] = []
+        self._pending_from = 0
+        self._waiting = QBrush(QColor(theme.BORDER).lighter(150))
+        self._italic = QFont(theme.font(theme.SIZE_RECORD))
+        self._italic.setItalic(True)
 
     @property
     def headers(self) -> tuple[str, ...]:
@@ -42,10 +53,24 @@ class RecordModel(QAbstractTableModel):
         self._headers = headers
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.COLUMNS) - 1)
 
-    def set_record(self, moves: list[MoveInfo], names: dict[int, str]) -> None:
+    def set_record(
+        self, moves: list[MoveInfo], names: dict[int, str], pending_from: int | None = None
+    ) -> None:
+        """Show ``moves``; rows from ``pending_from`` on are decisions not journaled yet (greyed, in
+        italics, "waiting to be written" in their tooltip)."""
+        pending_from = len(moves) if pending_from is None else pending_from
         old = self._moves
         same_prefix = len(moves) >= len(old) and moves[: len(old)] == old
         if same_prefix and names == self._names:
+            if pending_from != self._pending_from:  # rows written meanwhile lose their grey
+                first = min(pending_from, self._pending_from, len(old))
+                self._pending_from = pending_from
+                for r in range(first, len(old)):
+                    self._cells[r] = self._row(old[r])
+                if first < len(old):
+                    self.dataChanged.emit(
+                        self.index(first, 0), self.index(len(old) - 1, len(self.COLUMNS) - 1)
+                    )
             if len(moves) > len(old):
                 self.beginInsertRows(NO_INDEX, len(old), len(moves) - 1)
                 self._moves = list(moves)
@@ -53,14 +78,17 @@ class RecordModel(QAbstractTableModel):
                 self.endInsertRows()
             return
         self.beginResetModel()
-        self._moves, self._names = list(moves), dict(names)
+        self._moves, self._names, self._pending_from = list(moves), dict(names), pending_from
         self._cells = [self._row(m) for m in self._moves]
         self.endResetModel()
 
     def _row(self, m: MoveInfo) -> tuple[dict[int, Any], ...]:
         roles = Qt.ItemDataRole
         display, fg, font = roles.DisplayRole, roles.ForegroundRole, roles.FontRole
-        tip = f"{m.number}. {m.line}  {m.words}  {' · '.join(m.tags)}"
+        tip = f"{m.number}. {m.seat} {self._names.get(m.seat, '')}  {m.line}  {m.words}  {' · '.join(m.tags)}"
+        waiting = m.number > self._pending_from
+        if waiting:
+            tip += "\n" + QCoreApplication.translate("RecordModel", "等待写入数据库")
         texts = (
             str(m.number),
             f"{m.seat} {self._names.get(m.seat, '')}".strip(),
@@ -71,17 +99,17 @@ class RecordModel(QAbstractTableModel):
         row = []
         for col, text in enumerate(texts):
             cell: dict[int, Any] = {display: text, roles.ToolTipRole: tip, self.MoveRole: m}
-            if col == 4:
+            if waiting:  # not journaled yet: greyed until the store has written it
+                cell[fg] = self._waiting
+                cell[font] = self._italic
+            elif col == 4:
                 cell[fg] = self._warn
             elif m.kind in ("pass", "yield"):
                 cell[fg] = self._muted
-            if m.lead and col in (2, 3):
+            if m.lead and col in (2, 3) and not waiting:
                 cell[font] = self._bold
             row.append(cell)
         return tuple(row)
-
-    def move_at(self, row: int) -> MoveInfo | None:
-        return self._moves[row] if 0 <= row < len(self._moves) else None
 
     @property
     def moves(self) -> list[MoveInfo]:

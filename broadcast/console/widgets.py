@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QKeyEvent, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QFontMetricsF, QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -23,21 +23,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from broadcast.console import words
 from broadcast.console.controller import Console
 from broadcast.console.hotkeys import HotkeyRegistry
 from broadcast.console.models import CompletionModel, RecordModel
 from broadcast.qt import theme
-from broadcast.qt.i18n import QT_TRANSLATE_NOOP
+from broadcast.qt.widgets import ElidedLabel
+from engine import words as engine_words
 
 OPP = {1: 4, 2: 5, 3: 6, 4: 1, 5: 2, 6: 3}
 # where each seat sits on screen (row, column of a 4×3 grid): counterclockwise from seat 1 at the
 # bottom, 对头 across (1↔4, 2↔5, 3↔6), as in the studio seen from the camera above
 SEAT_CELLS = {1: (3, 1), 2: (2, 2), 3: (1, 2), 4: (0, 1), 5: (1, 0), 6: (2, 0)}
-STATUS_BADGES = {
-    "wutou": QT_TRANSLATE_NOOP("TablePanel", "无头"),
-    "burning": QT_TRANSLATE_NOOP("TablePanel", "烧牌中"),
-    "sitting_out": QT_TRANSLATE_NOOP("TablePanel", "革命"),
-}
 
 
 def _set_props(w: QWidget, **props: bool) -> None:
@@ -53,7 +50,9 @@ def _set_props(w: QWidget, **props: bool) -> None:
 
 
 class SeatCard(QFrame):
-    """One seat: number and name, team colour, cards left (报牌 ≤ 10 highlighted), badges, title."""
+    """One seat: number and name (cut with its tooltip only if it cannot fit), team colour, cards left
+    (报牌 ≤ 10 highlighted) or the title, and under them the badges (无头, 开点, 过 …), which wrap
+    between badges and take the lines they need: nothing on the card covers anything else."""
 
     def __init__(self, seat: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -61,59 +60,76 @@ class SeatCard(QFrame):
         self.setObjectName(f"seat{seat}")
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.grid = QGridLayout(self)
-        self.grid.setContentsMargins(14, 6, 10, 6)
         self.grid.setHorizontalSpacing(8)
-        self.grid.setVerticalSpacing(2)
-        self.name = QLabel()
+        self.grid.setVerticalSpacing(0)
+        self.name = ElidedLabel()
         self.name.setObjectName("seatName")
         self.count = QLabel()
         self.count.setObjectName("seatCount")
+        self.count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.badges = QLabel()
         self.badges.setObjectName("seatBadges")
+        self.badges.setWordWrap(True)
+        self.badges.hide()
+        self.grid.addWidget(self.name, 0, 0)
+        self.grid.addWidget(self.count, 0, 1)
+        self.grid.addWidget(self.badges, 1, 0, 1, 2)
+        self.grid.setColumnStretch(0, 1)
         self.compact = False
         self.set_compact(False)
         self.state: dict[str, Any] = {}
         self._look: tuple[str, bool] = (theme.BORDER, False)
 
     def set_compact(self, compact: bool) -> None:
-        """Two lines (name; cards left and badges) or, on a laptop screen, one line (name and badges;
-        cards left at the right, as large): the table then leaves the cue list its rows."""
+        """Closer margins and smaller type on a laptop screen: the table then leaves the record and the
+        cue list their rows."""
         self.compact = compact
-        _set_props(self.count, compact=compact)
         for w in (self.name, self.count, self.badges):
-            self.grid.removeWidget(w)
+            _set_props(w, compact=compact)
+        # a minimum width only: the height is what its lines need (a squeezed card would cut them)
         if compact:
-            self.setMinimumSize(128, 46)
-            self.grid.setContentsMargins(14, 2, 10, 2)
-            self.grid.addWidget(self.name, 0, 0)
-            self.grid.addWidget(self.badges, 0, 1)
-            self.grid.addWidget(self.count, 0, 2)
-            self.grid.setColumnStretch(0, 1)
-            self.grid.setColumnStretch(1, 0)
+            self.setMinimumWidth(120)
+            self.grid.setContentsMargins(14, 2, 8, 3)
         else:
-            self.setMinimumSize(128, 80)
-            self.grid.setContentsMargins(14, 6, 10, 6)
-            self.grid.addWidget(self.name, 0, 0, 1, 3)
-            self.grid.addWidget(self.count, 1, 0)
-            self.grid.addWidget(self.badges, 1, 2)
-            self.grid.setColumnStretch(0, 0)
-            self.grid.setColumnStretch(1, 1)
-        self.badges.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.setMinimumWidth(128)
+            self.grid.setContentsMargins(14, 5, 10, 6)
 
     def show_seat(
-        self, seat: dict[str, Any], colour: str, turn: bool, report_max: int, badges: list[str]
+        self,
+        seat: dict[str, Any],
+        colour: str,
+        turn: bool,
+        report_max: int,
+        badges: list[str],
+        lang: str = "zh",
     ) -> None:
         self.state = {"seat": seat, "turn": turn, "badges": list(badges)}
-        self.name.setText(f"{seat['seat']}  {seat['name']}")
+        self.name.set_full_text(f"{seat['seat']}  {seat['name']}")
         title = seat.get("title")
         cards = int(seat["cards_left"])
         hot = not title and cards <= report_max and seat.get("status") in ("playing", "wutou", "burning")
-        self.count.setText(str(title) if title else self.tr("{n} 张").format(n=cards))
+        self.count.setText(words.title_words(str(title), lang) if title else str(cards))
+        self.count.setToolTip("" if title else self.tr("还剩 {n} 张").format(n=cards))
         _set_props(self.count, hot=hot, title=bool(title))
-        self.badges.setText("  ".join(badges))
+        text = " · ".join(b.replace(" ", NBSP) for b in badges)  # a line breaks only between badges
+        self.badges.setText(text)
+        self.badges.setVisible(bool(badges))
+        self._fit_badges()
         if (colour, turn) != self._look:
             self._look = (colour, turn)
             self.update()
+
+    def _fit_badges(self) -> None:
+        """The badges' lines at the card's width are the least height the card gets (a wrapped label
+        alone does not ask its layout for its second line: it would be cut)."""
+        width = self.badges.width() if self.badges.width() > 0 else self.width()
+        need = self.badges.heightForWidth(width) if self.badges.text() else 0
+        if need > 0 and need != self.badges.minimumHeight():
+            self.badges.setMinimumHeight(need)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._fit_badges()
 
     def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         """The card: panel colour, the team's stripe on the left, an accent frame on the seat to act
@@ -197,6 +213,20 @@ class TopPlay(QWidget):
             fit_terms(self.lines[1], turn_rect.width(), turn_rect.height(), theme.SIZE_BASE + 3),
         ]
 
+    def painted_texts(self) -> list[tuple[str, QRectF, QFont]]:
+        """Each line as laid out (before any "…"), the rectangle it is drawn in and its font: for the
+        clipped-text audit (a line wider than its oval is a line the operator cannot read)."""
+        out = []
+        _r, top_rect, turn_rect = self.rects()
+        for (px, lines), rect in zip(self.layout_text(), (top_rect, turn_rect), strict=True):
+            f = theme.font(px, bold=True)
+            step = QFontMetricsF(f).lineSpacing()
+            y = rect.top() + max(0.0, (rect.height() - step * len(lines)) / 2)
+            for line in lines:
+                out.append((line.replace(NBSP, " "), QRectF(rect.left(), y, rect.width(), step), f))
+                y += step
+        return out
+
     def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -268,40 +298,48 @@ class TablePanel(QWidget):
             card.set_compact(compact)
         self.grid.setVerticalSpacing(5 if compact else 8)
 
+    def badges(self, seat: dict[str, Any], yielded: int | None, lang: str) -> list[str]:
+        """A seat's badges in the engine's words: 无头 / 烧牌中 / 革命, 开点, 闷 / 诈烧, 让牌, 过."""
+        game = self.console.game
+        s = seat["seat"]
+        out = []
+        if seat["status"] in ("wutou", "burning"):
+            out.append(engine_words.seat_word(seat["status"], lang))
+        elif seat["status"] == "sitting_out":
+            out.append(engine_words.event_word("revolt", lang))
+        if seat["opened"]:
+            out.append(engine_words.event_word("open", lang))
+        status = game.status(s) if game is not None else None
+        if status in ("men", "zha_shao"):
+            out.append(engine_words.event_word(str(status), lang))
+        if yielded == s:
+            out.append(engine_words.kind_word("yield", lang))
+        if seat["passed"] and not seat["title"]:
+            out.append(engine_words.kind_word("pass", lang))
+        return out
+
     def refresh(self) -> None:
         state = self.console.state
         table = state["table"]
         game = self.console.game
         teams = table["teams"]
+        lang = self.console.lang
         report_max = game.preset.report_max if game is not None else 10
         turn = table["turn"]
         yielded = self._yielder(game)
         for seat in table["seats"]:
-            s = seat["seat"]
-            badges = []
-            if seat["status"] in STATUS_BADGES:
-                badges.append(self.tr(STATUS_BADGES[seat["status"]]))
-            if seat["opened"]:
-                badges.append(self.tr("开点"))
-            if game is not None and game.status(s) == "men":
-                badges.append(self.tr("闷"))
-            if game is not None and game.status(s) == "zha_shao":
-                badges.append(self.tr("诈烧"))
-            if yielded == s:
-                badges.append(self.tr("让牌"))
-            if seat["passed"] and not seat["title"]:
-                badges.append(self.tr("过"))
             colour = teams[seat["team"]]["color"]
-            self.cards[s].show_seat(seat, colour, turn == s, report_max, badges)
+            badges = self.badges(seat, yielded, lang)
+            self.cards[seat["seat"]].show_seat(seat, colour, turn == seat["seat"], report_max, badges, lang)
         lp = table["last_play"]
         if lp:
             top = self.tr("上手 {seat}号 {words}").format(
-                seat=lp["seat"], words=lp["label"].replace(" ", NBSP)
+                seat=lp["seat"], words=words.top_play_words(lp, lang).replace(" ", NBSP)
             )
             if lp["gouji"]:
-                top += self.tr(" 够级")
+                top += " " + engine_words.gouji_word(lang)
             if lp["burn"]:
-                top += self.tr(" 烧牌")
+                top += " " + words.burn_word(lang)
         elif table["phase"] == "playing":
             top = self.tr("发牌（新一轮）")
         elif table["phase"] == "over":
@@ -317,14 +355,17 @@ class TablePanel(QWidget):
         else:
             who = ""
         self.top.set_lines(top, who)
-        rules = {"tv_match": self.tr("比赛规则"), "dagang": self.tr("够级大纲")}.get(
-            table["rules"], table["rules"]
+        rules = words.preset_words(table["rules"], lang)
+        header = self.tr("第{n}局 / 共{m}局 · {rules}").format(
+            n=table["game_no"], m=table["games_in_match"], rules=rules
         )
-        self.header.setText(
-            self.tr("第{n}局 / 共{m}局 · {rules}").format(
-                n=table["game_no"], m=table["games_in_match"], rules=rules
+        known = sum(1 for h in state["game"]["hands"] if h)
+        if known:  # the operator sees that the engine checks the hands, not only the counts
+            header += " · " + (
+                self.tr("手牌已录（六家）") if known == 6 else self.tr("手牌已录 {n} 家").format(n=known)
             )
-        )
+        self.header.setText(header)
+        self.header.setProperty("hands", bool(known))
         odd, even = teams["odd"], teams["even"]
         self.score.setText(
             self.tr("比分  {a} {pa} : {pb} {b}").format(
@@ -392,30 +433,37 @@ class RecordView(QTableView):
         self.verticalHeader().setDefaultSectionSize(theme.SIZE_RECORD + 14)
         self.setShowGrid(False)
         self.setWordWrap(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setProperty("elidedColumns", [3, 4])  # the words and events: the row's tooltip has them whole
         h = self.horizontalHeader()  # fixed widths (measuring every row on each decision is slow)
-        fm = self.fontMetrics()
-        em = max(fm.horizontalAdvance("国"), theme.SIZE_RECORD)
-        for col, ems in ((0, 2.2), (1, 5.6), (2, 4.5), (4, 3.5)):
-            h.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-            self.setColumnWidth(col, int(em * ems))
-        h.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)  # the words take what is left
+        fm = QFontMetrics(theme.font(theme.SIZE_RECORD))
+        self.pad = 2 * 6 + 10  # the style's cell padding and the focus margin
+        em = fm.horizontalAdvance("国")
+        # "#" holds a three-digit move ("第153步"); a seat and its name; the cards
+        for col, width in ((0, fm.horizontalAdvance("000")), (1, em * 4), (2, em * 4)):
+            h.setSectionResizeMode(
+                col, QHeaderView.ResizeMode.Fixed if col == 0 else QHeaderView.ResizeMode.Interactive
+            )
+            self.setColumnWidth(col, width + self.pad)
+        h.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)  # the words and the events share the rest
+        h.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         model.rowsInserted.connect(self._fit_rows)
         model.rowsInserted.connect(lambda *_: self.scrollToBottom())
         model.modelReset.connect(lambda: self._fit_rows(None, 0, model.rowCount() - 1))
         model.modelReset.connect(self.scrollToBottom)
 
     def _fit_rows(self, _parent: Any, first: int, last: int) -> None:
-        """Widen the seat, move and rule-event columns to the widest of the rows just added (never
-        narrower): measuring only the new rows keeps a long game cheap."""
+        """Widen the seat and move columns to the widest of the rows just added (never narrower):
+        measuring only the new rows keeps a long game cheap."""
         model = self.model()
-        fm = self.fontMetrics()
-        pad = 2 * 6 + 8
-        for col in (1, 2, 4):
+        fm = QFontMetrics(theme.font(theme.SIZE_RECORD, bold=True))  # a lead's words are bold
+        for col in (1, 2):
             want = self.columnWidth(col)
             for row in range(max(0, first), last + 1):
                 text = model.data(model.index(row, col))
                 if text:
-                    want = max(want, fm.horizontalAdvance(str(text)) + pad)
+                    want = max(want, fm.horizontalAdvance(str(text)) + self.pad)
             if want > self.columnWidth(col):
                 self.setColumnWidth(col, want)
 
@@ -555,6 +603,7 @@ class EntryPanel(QWidget):
         self.completions.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.completions.setUniformItemSizes(True)
         self.completion_rows = 4
+        self.compact = False
         self._fit_completions(self.completion_rows)
         self.completions.clicked.connect(self._clicked)
         lay.addWidget(self.completions)
@@ -567,6 +616,8 @@ class EntryPanel(QWidget):
         self.entry.cleared.connect(self._text_changed)
         console.stateChanged.connect(self.refresh)
         console.accepted.connect(self._accepted)
+        console.queued.connect(self._accepted)  # the line is on its way: the entry is free for the next
+        console.saved.connect(self._saved)
         console.rejected.connect(self._rejected)
         console.busyChanged.connect(self.entry.set_busy)
         self.refresh()
@@ -578,7 +629,7 @@ class EntryPanel(QWidget):
         headers = ("#", self.tr("座位"), self.tr("出牌"), self.tr("说法"), "")
         if headers != self.record_model.headers:
             self.record_model.set_headers(headers)
-        self.record_model.set_record(c.mirror.moves(), names)
+        self.record_model.set_record(c.mirror.moves(c.lang), names, c.pending_from())
         self.prompt.setText(c.mode().prompt)
         dropped = c.state["game"]["dropped"]
         if dropped:
@@ -592,7 +643,7 @@ class EntryPanel(QWidget):
                 )
             )
             self.banner.show()
-        elif self.banner.property("kind") != "recovered":
+        elif self.banner.property("kind") not in ("recovered", "saved"):
             self.banner.hide()
         self._text_changed()
 
@@ -609,29 +660,44 @@ class EntryPanel(QWidget):
         self._set_refused(False)
         v = self.console.verdict(text)
         if v is None:
-            self.verdict.setText("")
+            self._set_verdict("")
         else:
             self._show_verdict(v, hint=True)
 
     def _show_verdict(self, v: Any, hint: bool) -> None:
         rule = f"{v.rule}  " if v.rule else ""
         mark = "" if hint else "✕ "
-        self.verdict.setText(f"{mark}{rule}{v.zh}\n{v.en}")
+        self._set_verdict(f"{mark}{rule}{v.zh}\n{v.en}")
         _set_props(self.verdict, hint=hint)
 
     def _set_refused(self, refused: bool) -> None:
         _set_props(self.entry, refused=refused)
 
+    def _set_verdict(self, text: str) -> None:
+        """The verdict line. On a laptop screen it takes its lines from the suggestions only while it
+        has something to say (the record keeps its rows, the entry does not move)."""
+        self.verdict.setText(text)
+        if self.compact and bool(text) != self.verdict.isVisibleTo(self):
+            self.verdict.setVisible(bool(text))
+            self._fit_completions(self.completion_rows)
+
     def set_compact(self, compact: bool) -> None:
-        """The laptop layout: three suggestions in view instead of four (the record keeps its rows)."""
-        self.completion_rows = 3 if compact else 4
+        """The laptop layout: two suggestions in view instead of four, the verdict in their place
+        while there is one (the record keeps its rows)."""
+        self.compact = compact
+        self.completion_rows = 2 if compact else 4
+        self.verdict.setVisible(not compact or bool(self.verdict.text()))
         self._fit_completions(self.completion_rows)
 
     def _fit_completions(self, rows: int) -> None:
-        """Exactly ``rows`` rows high (no half row at the bottom)."""
+        """Exactly ``rows`` rows high (no half row at the bottom), less the verdict's lines on a laptop
+        screen while it shows."""
         probe = self.completions.sizeHintForRow(0)
         row = probe if probe > 0 else self.completions.fontMetrics().height() + 8
         self._rows_fitted = probe > 0
+        if self.compact and self.verdict.isVisibleTo(self):
+            taken = -(-self.verdict.sizeHint().height() // row)  # whole rows the verdict takes
+            rows = max(1, rows - taken)
         self.completions.setFixedHeight(rows * row + 2 * self.completions.frameWidth())
 
     # -- keys ----------------------------------------------------------------------------------------
@@ -673,13 +739,19 @@ class EntryPanel(QWidget):
         self.console.submit(text)
 
     def _accepted(self, _line: str) -> None:
-        if self.banner.property("kind") == "recovered":  # the recovery notice stays until work resumes
+        if self.banner.property("kind") in ("recovered", "saved"):  # shown until work resumes
             self.banner.setProperty("kind", "")
             self.banner.hide()
         self.entry.clear()
         self._refused_text = None
         self._set_refused(False)
-        self.verdict.setText("")
+        self._set_verdict("")
+
+    def _saved(self, text: str) -> None:
+        """Saved to the season: said on the table's side of the screen until the next decision."""
+        self.banner.setText("✓ " + text)
+        self.banner.setProperty("kind", "saved")
+        self.banner.show()
 
     def _rejected(self, v: Any) -> None:
         self.entry.drop_held()

@@ -10,29 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QGuiApplication
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QScrollArea, QWidget
+from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QWidget
 
 from broadcast.console import dialogs
 from broadcast.console.controller import Console, verdict_of
 from broadcast.console.hotkeys import HelpSheet, HotkeyRegistry
 from broadcast.console.keys import MENUS
 from broadcast.console.keysdialog import KeysDialog
+from broadcast.console.layout import Layout
 from broadcast.console.widgets import EntryPanel, TablePanel
-from broadcast.qt import i18n
+from broadcast.qt import i18n, theme
 from broadcast.qt.i18n import QT_TRANSLATE_NOOP, tr
-
-LAYOUT_VERSION = 1
-
-
-def small_screen() -> bool:
-    """A screen too small for every dock side by side (a 1366×768 laptop)."""
-    screen = QGuiApplication.primaryScreen()
-    if screen is None:
-        return False
-    g = screen.availableGeometry()
-    return g.width() < 1700 or g.height() < 950
 
 
 class MainWindow(QMainWindow):
@@ -52,7 +42,8 @@ class MainWindow(QMainWindow):
         self._retranslators: list[Callable[[], None]] = []
         self.dialog: Any = None  # the dialog opened last (tests and automation find it here)
         self.onair: Any = None  # the on-air docks (broadcast.console.docks.install)
-        self.compact = False  # the laptop layout (compact_layout)
+        self.compact = False  # the laptop layout (see .layout)
+        self.layout_ = Layout(self)
         for key in ("match", "edit", "view", "help"):
             self.menu(key)
         self._docks_end = self.menu("view").addSeparator()  # the docks' toggles go above it
@@ -67,6 +58,11 @@ class MainWindow(QMainWindow):
         )
         self.journal_label = QLabel()
         self.statusBar().addPermanentWidget(self.journal_label)
+        self.db_label = QLabel()  # the database held by another program: how many operations wait
+        self.db_label.setObjectName("statusDatabase")
+        self.db_label.hide()
+        self.statusBar().addPermanentWidget(self.db_label)
+        console.databaseBusy.connect(self._database_busy)
         self._bind_core_keys()
         self.hotkeys.changed.connect(lambda _id: self.retranslate())
         console.stateChanged.connect(self._refresh_title)
@@ -103,6 +99,7 @@ class MainWindow(QMainWindow):
             | QDockWidget.DockWidgetFeature.DockWidgetClosable
         )
         self.addDockWidget(area, dock)
+        self.layout_.remember(key, area)
         self.menu("view").insertAction(self._docks_end, dock.toggleViewAction())
         self._docks[key] = (dock, title, context)
         return dock
@@ -114,68 +111,26 @@ class MainWindow(QMainWindow):
         self._retranslators.append(fn)
 
     def restore_layout(self) -> None:
-        """Put back the saved geometry and docks (call after every part has added its docks)."""
-        geo = self.settings.value("window/geometry")
-        state = self.settings.value("window/state")
-        if isinstance(geo, QByteArray | bytes):
-            self.restoreGeometry(QByteArray(geo))
-        restored = isinstance(state, QByteArray | bytes) and self.restoreState(
-            QByteArray(state), LAYOUT_VERSION
-        )
-        self._default_sizes = not restored
-        if small_screen():  # one-line seat cards, three suggestions: whatever layout was saved
-            self.table.set_compact(True)
-            self.panel.set_compact(True)
-            if not restored:
-                self.compact_layout()
+        """Put back the saved geometry and docks, fitted to this screen (:mod:`.layout`); call after
+        every part has added its docks."""
+        self.layout_.restore()
 
-    def compact_layout(self) -> None:
-        """For a laptop screen (below 1700×950): the table and the record side by side, every other
-        dock in one row of tabs underneath (their keys work whichever tab is in front)."""
-        self.compact = True
-        self.table.set_compact(True)
-        self.panel.set_compact(True)
-        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
-        others = [dock for key, (dock, _t, _c) in self._docks.items() if key != "table"]
-        for dock in others:
-            self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-            inner = dock.widget()
-            if inner is not None and not isinstance(inner, QScrollArea):  # tall panels scroll here
-                scroll = QScrollArea()
-                scroll.setObjectName(f"scroll_{dock.objectName()}")
-                scroll.setWidgetResizable(True)
-                scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-                scroll.setWidget(inner)
-                dock.setWidget(scroll)
-        for dock in others[1:]:
-            self.tabifyDockWidget(others[0], dock)
-        if others:  # the cue list in front: its rows read well in a short dock; every key still works
-            front = self._docks["cues"][0] if "cues" in self._docks else others[0]
-            QTimer.singleShot(0, front.raise_)
+    @property
+    def first_start(self) -> bool:
+        """No saved geometry: the window opens maximised on its screen."""
+        return self.layout_.first_start
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
         QTimer.singleShot(0, self.focus_entry)  # the entry line has the focus from the start
-        if getattr(self, "_default_sizes", False):
-            self._default_sizes = False
-            QTimer.singleShot(0, self.default_sizes)
+        self.layout_.shown()
 
-    def default_sizes(self) -> None:
-        """The default proportions: the table takes about 45 % of the width (40 % beside the other
-        docks on a laptop screen, which then take the lower third)."""
-        if self.compact:
-            self.resizeDocks([self.dock("table")], [self.width() * 48 // 100], Qt.Orientation.Horizontal)
-            others = [d for k, (d, _t, _c) in self._docks.items() if k != "table"]
-            if others:  # the cue list in front shows several rows (header, GO, 5–6 cues)
-                self.resizeDocks([others[0]], [self.height() * 42 // 100], Qt.Orientation.Vertical)
-            return
-        self.resizeDocks([self.dock("table")], [self.width() * 45 // 100], Qt.Orientation.Horizontal)
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self.layout_.resized()
 
     def save_layout(self) -> None:
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState(LAYOUT_VERSION))
-        self.settings.sync()
+        self.layout_.save()
 
     # -- keys ------------------------------------------------------------------------------------------
     def _bind_core_keys(self) -> None:
@@ -194,6 +149,8 @@ class MainWindow(QMainWindow):
             ("edit.insert", lambda: self.correct("insert")),
             ("edit.delete", lambda: self.correct("delete")),
             ("edit.history", self.history),
+            ("edit.leader", self.correct_leader),
+            ("edit.setup", self.correct_setup),
             ("record.up", lambda: self.select_move(-1)),
             ("record.down", lambda: self.select_move(1)),
             ("view.entry", self.panel.entry.setFocus),
@@ -232,8 +189,13 @@ class MainWindow(QMainWindow):
         self.console.rejected.emit(verdict_of(exc))
 
     def undo(self) -> None:
-        record = self.console.state["game"]["record"]
+        """Ctrl+Z: the last decision back (one still on its way to the journal too), with the reason."""
+        record = self.console.record()
+        g = self.console.state["game"]
         if not record:
+            if g["leader"] is not None or any(p.kind == "leader" for p in self.console.pending):
+                self.correct_leader()  # nothing played yet: what can be corrected is the 上班 seat
+                return
             self.statusBar().showMessage(tr("本局还没有出牌，无法撤销"), 5000)
             return
         d = dialogs.ReasonDialog(
@@ -242,7 +204,7 @@ class MainWindow(QMainWindow):
             tr("撤销：{line}").format(line=record[-1]),
             dialogs.UNDO_REASONS,
         )
-        self._open(d, lambda: self.console.act("game.undo", {"reason": d.value()}, on_refused=self._refused))
+        self._open(d, lambda: self.console.undo(d.value()))
 
     def redo(self) -> None:
         redo = self.console.state["game"]["redo"]
@@ -285,6 +247,22 @@ class MainWindow(QMainWindow):
         old = record[number - 1] if number <= len(record) else ""
         d = dialogs.CorrectionDialog(self, number, old, before, mode)
         self._open(d, lambda: self.console.act("game.correct", d.payload(), on_refused=self._refused))
+
+    def correct_leader(self) -> None:
+        """The 上班 seat was keyed wrong: the right seat and the reason (journaled, the engine re-checks
+        the record from it)."""
+        g = self.console.state["game"]
+        if g["leader"] is None:
+            self.statusBar().showMessage(tr("还没有开局：直接输入上班座位"), 5000)
+            return
+        d = dialogs.LeaderDialog(self, self._names(), int(g["leader"]), len(g["record"]))
+        self._open(d, lambda: self.console.act("game.leader", d.payload(), on_refused=self._refused))
+
+    def correct_setup(self) -> None:
+        """The match's set-up keyed wrong (who sits where, a team's name): corrected with the reason."""
+        teams = {k: str(self.console.state["table"]["teams"][k]["name"]) for k in ("odd", "even")}
+        d = dialogs.SetupDialog(self, teams, self._names())
+        self._open(d, lambda: self.console.act("match.update", d.payload(), on_refused=self._refused))
 
     def history(self) -> None:
         self._open(dialogs.HistoryDialog(self, self.console.state["game"]["history"]), lambda: None)
@@ -366,11 +344,8 @@ class MainWindow(QMainWindow):
         self._refresh_title()
 
     def reset_layout(self) -> None:
-        self.settings.remove("window/state")
-        for dock, _t, _c in self._docks.values():
-            dock.setFloating(False)
-            dock.show()
-        self.default_sizes()
+        """View ▸ 恢复默认布局: the right layout for the screen the window is on now."""
+        self.layout_.reset()
 
     def show_recovered(self, n: int) -> None:
         """The notice after a restart: how many journaled actions brought the show back, and where."""
@@ -385,6 +360,30 @@ class MainWindow(QMainWindow):
         self.panel.banner.setProperty("kind", "recovered")
         self.panel.banner.show()
         self.statusBar().showMessage(text, 30000)
+
+    def _database_busy(self, waiting: int, seconds: float) -> None:
+        """The status bar says when the database keeps operations waiting, how many and how long; they
+        are written in order as soon as it is free (nothing is dropped)."""
+        if not waiting or seconds < 1.0:
+            if self.db_label.isVisible():
+                print(
+                    "数据库已空闲，等待的操作已按顺序写入 / the database is free: what waited is written",
+                    flush=True,
+                )
+            self.db_label.hide()
+            return
+        if not self.db_label.isVisible():  # the log says it too, once per wait (an operator's terminal)
+            print(
+                f"数据库忙（被其他程序占用），{waiting} 个操作等待 / database busy: {waiting} waiting",
+                flush=True,
+            )
+        self.db_label.setText(
+            tr("● 数据库忙（被其他程序占用）：{n} 个操作等待写入，{s} 秒").format(n=waiting, s=int(seconds))
+        )
+        self.db_label.setStyleSheet(
+            f"color: {theme.DANGER if seconds >= 30 else theme.WARN}; font-weight: bold;"
+        )
+        self.db_label.show()
 
     # -- misc ---------------------------------------------------------------------------------------
     def _refresh_title(self) -> None:

@@ -1,35 +1,63 @@
-"""The words the console shows for decisions and rule events, as players and the on-air pages say them.
+"""The words the console shows for decisions, rule events and titles, in the UI language. Pure: no Qt.
 
-The words of a play come from the engine (the same ``engine.words.play_label`` the scoreboard shows:
-``五个10``); this module adds the console's tags (够级, 烧牌 …) and the names of the engine's events.
+Every word comes from the engine's word tables (:mod:`engine.words`: ``五个10 够级`` / ``five 10s
+gouji``, ``烧牌`` / ``burn``, ``头科`` / ``1st``); this module only puts a seat in front of the events
+that belong to one (``3号开点`` / ``seat 3 opened``). ``lang`` is "zh" or "en"; :func:`lang_of` turns
+the UI language ("zh_CN" or "en") into it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.words import play_label
+from engine import words as engine_words
+from engine.cards import parse_counts, play_from_counts
 
-KIND_WORDS = {"pass": "过", "yield": "让牌", "revolt": "革命（铁三科）"}
-KIND_WORDS_EN = {"pass": "pass", "yield": "yield", "revolt": "revolt"}
-
-# engine events (Game.events()): what the record list and the table badges say
-EVENT_WORDS = {
-    "burn": "烧牌",
-    "fan_shao": "反烧",
-    "jie_shao": "解烧",
-    "zha_shao": "诈烧",
-    "men": "闷",
-    "finish": "出完",
-    "open": "开点",
-    "four_way": "四户乱缠",
-    "quan_san": "圈三",
-    "jie_feng": "接风",
-    "revolt": "革命",
-}
+# events said with the seat they belong to
+SEAT_EVENTS = ("open", "men", "zha_shao", "jie_feng", "finish")
 
 
-def play_words(play: Any, gouji_min_twos: int = 1) -> str:
-    """``五个10 够级`` for TTTTT; ``两个A带一个大王 够级`` …"""
-    label = play_label(play.base, play.n, play.twos, play.smalls, play.bigs)
-    return f"{label} 够级" if play.is_gouji(gouji_min_twos) else label
+def lang_of(ui: str) -> str:
+    """The engine's language for a UI language ("zh_CN" → "zh", "en" → "en")."""
+    return "en" if ui == "en" else "zh"
+
+
+def decision_words(action: Any, lang: str, gouji_min_twos: int = 1) -> str:
+    """What a decision is called: a play's words (``五个10 够级``), else ``过`` / ``让牌`` …"""
+    if action.kind == "play":
+        return engine_words.play_words(action.cards, lang, gouji_min_twos)
+    return engine_words.kind_word(action.kind, lang)
+
+
+def event_words(event: str, seat: int, title: str | None, lang: str) -> str:
+    """A rule event as the record's event column says it: ``烧牌``, ``3号开点``, ``3号出完 头科`` /
+    ``burn``, ``seat 3 opened``, ``seat 3 played out, 1st``."""
+    word = engine_words.event_word(event, lang)
+    if event not in SEAT_EVENTS:
+        return word
+    if lang == "en":
+        said = f"seat {seat} {word}"
+        return f"{said}, {engine_words.title_word(title, lang)}" if event == "finish" and title else said
+    said = f"{seat}号{word}"
+    return f"{said} {title}" if event == "finish" and title else said
+
+
+def top_play_words(last_play: dict[str, Any], lang: str) -> str:
+    """The top play of the table state (``{"cards": "TTTTT", "label": "五个10", …}``) in ``lang``:
+    the state's Chinese label, or the engine's English words for its cards."""
+    if lang != "en":
+        return str(last_play["label"])
+    play = play_from_counts(parse_counts(str(last_play["cards"])))
+    return engine_words.play_label_en(play.base, play.n, play.twos, play.smalls, play.bigs)
+
+
+def title_words(title: str, lang: str) -> str:
+    return engine_words.title_word(title, lang)
+
+
+def preset_words(preset: str, lang: str) -> str:
+    return engine_words.preset_name(preset, lang)
+
+
+def burn_word(lang: str) -> str:
+    return engine_words.event_word("burn", lang)

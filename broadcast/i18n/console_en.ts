@@ -4,93 +4,112 @@
 <context>
     <name></name>
     <message>
-        <location filename="../console/controller.py" line="92"/>
+        <location filename="../console/controller.py" line="128"/>
         <source>轮到 {seat}号 {name}</source>
         <translation>Seat&#xa0;{seat} {name} to&#xa0;act</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="95"/>
+        <location filename="../console/controller.py" line="131"/>
         <source>第{n}局结束：回车存入赛季（Ctrl+S）</source>
         <translation>Game {n} over: Enter saves it to the season (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="97"/>
+        <location filename="../console/controller.py" line="133"/>
         <source>比赛已结束并存入赛季 · Ctrl+N 新比赛</source>
         <translation>Match over and saved to the season · Ctrl+N new match</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="99"/>
+        <location filename="../console/controller.py" line="135"/>
         <source>加赛后总分仍相同：回车抽签（种子记录在案，G11.2）</source>
         <translation>Still tied after the extra game: Enter draws lots (seed recorded, G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="103"/>
+        <location filename="../console/controller.py" line="139"/>
         <source>本场胜者：{who}。回车结束比赛并存入赛季</source>
         <translation>Winner: {who}. Enter finishes the match and saves it to the season</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="104"/>
+        <location filename="../console/controller.py" line="140"/>
         <source>本场胜者：{who} · Ctrl+N 新比赛</source>
         <translation>Winner: {who} · Ctrl+N new match</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="106"/>
+        <location filename="../console/controller.py" line="142"/>
         <source>（加赛，G11.2）</source>
         <translation> (extra game, G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="108"/>
+        <location filename="../console/controller.py" line="144"/>
         <source>第{n}局结束 · 下一局{extra}：输入上班座位 1–6，回车</source>
         <translation>Game {n} over · next game{extra}: type the first leader&apos;s seat 1–6, Enter</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="110"/>
+        <location filename="../console/controller.py" line="146"/>
         <source>开局：输入上班座位 1–6（第一个亮出同花色一对3的人，G12.1），回车</source>
         <translation>New game: type the first leader&apos;s seat 1–6 (who first shows a same-suit pair of 3s, G12.1), Enter</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="171"/>
+        <location filename="../console/controller.py" line="208"/>
         <source>看不懂“{ch}”：牌用 3–9 T J Q K A 2 B R，过 p，让 y</source>
         <translation>Cannot read “{ch}”: cards are 3–9 T J Q K A 2 B R, pass p, yield y</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="175"/>
+        <location filename="../console/controller.py" line="212"/>
         <source>请输入一手牌、过 (p) 或让 (y)</source>
         <translation>Type a play, pass (p) or yield (y)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="186"/>
+        <location filename="../console/controller.py" line="227"/>
         <source>上班座位应为 1–6</source>
         <translation>The first leader&apos;s seat is 1–6</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="239"/>
-        <source>第{n}局已存入赛季，英雄榜已更新</source>
-        <translation>Game {n} saved to the season; leaderboard updated</translation>
+        <location filename="../console/controller.py" line="265"/>
+        <source>未记录：{line}</source>
+        <translation>not recorded: {line}</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="246"/>
-        <source>比赛结果已存入赛季，英雄榜已更新</source>
-        <translation>Match result saved to the season; leaderboard updated</translation>
+        <location filename="../console/controller.py" line="284"/>
+        <source>数据库被其他程序占用已 {s} 秒：{n} 个操作都保留着，解除占用后按顺序写入</source>
+        <translation>The database has been held by another program for {s} s: {n} operations are kept and will be written in order when it is free</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="253"/>
+        <location filename="../console/controller.py" line="337"/>
+        <source>已存入赛季：{episode}第{n}局，英雄榜已更新</source>
+        <translation>Saved to the season: {episode}game {n}; the leaderboard is updated</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="343"/>
+        <source>已存入赛季：{episode}比赛结果，英雄榜已更新</source>
+        <translation>Saved to the season: {episode}the match result; the leaderboard is updated</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="352"/>
+        <source>第{n}期</source>
+        <translation>episode {n},</translation>
+    </message>
+    <message>
+        <location filename="../console/controller.py" line="358"/>
         <source>抽签（种子 {seed}）</source>
         <translation>Lots drawn (seed {seed})</translation>
     </message>
     <message>
         <location filename="../console/dialogs.py" line="95"/>
         <location filename="../console/dialogs.py" line="126"/>
-        <location filename="../console/dialogs.py" line="176"/>
-        <location filename="../console/dialogs.py" line="194"/>
+        <location filename="../console/dialogs.py" line="184"/>
+        <location filename="../console/dialogs.py" line="215"/>
+        <location filename="../console/dialogs.py" line="242"/>
+        <location filename="../console/dialogs.py" line="260"/>
         <source>原因</source>
         <translation>Reason</translation>
     </message>
     <message>
         <location filename="../console/dialogs.py" line="99"/>
         <location filename="../console/dialogs.py" line="151"/>
-        <location filename="../console/dialogs.py" line="180"/>
-        <location filename="../console/dialogs.py" line="197"/>
+        <location filename="../console/dialogs.py" line="191"/>
+        <location filename="../console/dialogs.py" line="221"/>
+        <location filename="../console/dialogs.py" line="246"/>
+        <location filename="../console/dialogs.py" line="263"/>
         <source>请写明原因</source>
         <translation>Give the reason</translation>
     </message>
@@ -125,325 +144,370 @@
         <translation>Type the move (e.g. 3 TTTTT, 4 pass)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="169"/>
+        <location filename="../console/dialogs.py" line="170"/>
+        <source>更正上班座位（G12.1）</source>
+        <translation>Correct the first leader (G12.1)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="171"/>
+        <source>现在：{s}号 {name}；本局已录 {n} 步，按新的上班座位重新核对</source>
+        <translation>Now: seat {s} {name}; {n} moves so far, checked again from the new first leader</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="182"/>
+        <location filename="../console/dialogs.py" line="514"/>
+        <source>上班座位</source>
+        <translation>First leader</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="190"/>
+        <source>上班座位没有变</source>
+        <translation>The first leader is unchanged</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="201"/>
+        <source>更正比赛设置</source>
+        <translation>Correct the match set-up</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="220"/>
+        <source>每个座位都要有选手</source>
+        <translation>Every seat needs a player</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="235"/>
         <source>裁判罚分（G11.2：每次扣{p}分）</source>
         <translation>Referee penalty (G11.2: −{p} points each)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="172"/>
+        <location filename="../console/dialogs.py" line="238"/>
         <source>单号 1·3·5</source>
         <translation>odd seats 1·3·5</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="172"/>
+        <location filename="../console/dialogs.py" line="238"/>
         <source>双号 2·4·6</source>
         <translation>even seats 2·4·6</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="174"/>
+        <location filename="../console/dialogs.py" line="240"/>
         <source>受罚队伍</source>
         <translation>Team penalised</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="188"/>
+        <location filename="../console/dialogs.py" line="254"/>
         <source>弃权（G11.2：对方胜）</source>
         <translation>Forfeit (G11.2: the other team wins)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="192"/>
+        <location filename="../console/dialogs.py" line="258"/>
         <source>弃权队伍</source>
         <translation>Team forfeiting</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="205"/>
+        <location filename="../console/dialogs.py" line="271"/>
         <source>选手迟到（超过5分钟按弃权，G11.2）</source>
         <translation>Player late (more than 5 minutes forfeits, G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="209"/>
+        <location filename="../console/dialogs.py" line="275"/>
         <source>座位</source>
         <translation>Seat</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="213"/>
+        <location filename="../console/dialogs.py" line="279"/>
         <source> 分钟</source>
         <translation> min</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="214"/>
+        <location filename="../console/dialogs.py" line="280"/>
         <source>迟到</source>
         <translation>Late by</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="216"/>
-        <location filename="../console/docks/cues.py" line="56"/>
+        <location filename="../console/dialogs.py" line="282"/>
+        <location filename="../console/docks/cues.py" line="57"/>
         <source>说明</source>
         <translation>Note</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="237"/>
+        <location filename="../console/dialogs.py" line="303"/>
         <source>录入手牌（发牌时）</source>
         <translation>Enter the hands (at the deal)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="246"/>
+        <location filename="../console/dialogs.py" line="312"/>
         <source>未知（只核对张数）</source>
         <translation>unknown (counts only)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="257"/>
+        <location filename="../console/dialogs.py" line="323"/>
         <source>牌：3–9 T(10) J Q K A 2 B(小王) R(大王)；留空 = 未知</source>
         <translation>Cards: 3–9 T(10) J Q K A 2 B(small joker) R(big joker); empty = unknown</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="274"/>
+        <location filename="../console/dialogs.py" line="340"/>
         <source>已录 {k} 手，合计 {n}/{m} 张</source>
         <translation>{k} hands entered, {n}/{m} cards</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="296"/>
+        <location filename="../console/dialogs.py" line="362"/>
         <source>{s}号：看不懂“{ch}”</source>
         <translation>Seat {s}: cannot read “{ch}”</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="299"/>
+        <location filename="../console/dialogs.py" line="365"/>
         <source>{s}号：{n}张，应为{m}张（G2.1）</source>
         <translation>Seat {s}: {n} cards, should be {m} (G2.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="305"/>
+        <location filename="../console/dialogs.py" line="371"/>
         <source>合计超过四副牌：{over}（每点16张，大小王各4张，G2.1）</source>
         <translation>More than the four-deck pack: {over} (16 of a rank, 4 of each joker, G2.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="333"/>
+        <location filename="../console/dialogs.py" line="399"/>
         <source>新比赛（从赛季）</source>
         <translation>New match (from the season)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="338"/>
+        <location filename="../console/dialogs.py" line="404"/>
         <source>赛季</source>
         <translation>Season</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="341"/>
+        <location filename="../console/dialogs.py" line="407"/>
         <source>期数</source>
         <translation>Episode</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="343"/>
+        <location filename="../console/dialogs.py" line="409"/>
         <source>如：积分赛、第一轮</source>
         <translation>e.g. league, round 1</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="344"/>
+        <location filename="../console/dialogs.py" line="410"/>
         <source>轮次</source>
         <translation>Round</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="347"/>
+        <location filename="../console/dialogs.py" line="203"/>
+        <location filename="../console/dialogs.py" line="413"/>
         <source>单号队（1·3·5）</source>
         <translation>Odd team (1·3·5)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="348"/>
+        <location filename="../console/dialogs.py" line="203"/>
+        <location filename="../console/dialogs.py" line="414"/>
         <source>双号队（2·4·6）</source>
         <translation>Even team (2·4·6)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="356"/>
+        <location filename="../console/dialogs.py" line="213"/>
+        <location filename="../console/dialogs.py" line="422"/>
         <source>{s}号座位</source>
         <translation>Seat {s}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="404"/>
+        <location filename="../console/dialogs.py" line="470"/>
         <source>请选择两支队伍</source>
         <translation>Pick two teams</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="406"/>
+        <location filename="../console/dialogs.py" line="472"/>
         <source>两支队伍不能相同（G1.2）</source>
         <translation>The two teams must differ (G1.2)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="410"/>
+        <location filename="../console/dialogs.py" line="476"/>
         <source>{seats}号座位：找不到这名选手</source>
         <translation>Seat {seats}: no such player</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="412"/>
+        <location filename="../console/dialogs.py" line="478"/>
         <source>同一选手不能坐两个座位（G1.1）</source>
         <translation>A player holds one seat (G1.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="437"/>
+        <location filename="../console/dialogs.py" line="503"/>
         <source>更正记录</source>
         <translation>Corrections</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="442"/>
+        <location filename="../console/controller.py" line="234"/>
+        <location filename="../console/dialogs.py" line="508"/>
         <source>撤销</source>
         <translation>Undo</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="443"/>
-        <location filename="../console/window.py" line="252"/>
+        <location filename="../console/dialogs.py" line="509"/>
+        <location filename="../console/window.py" line="214"/>
         <source>重做</source>
         <translation>Redo</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="444"/>
+        <location filename="../console/dialogs.py" line="510"/>
         <source>更正</source>
         <translation>Correct</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="445"/>
+        <location filename="../console/dialogs.py" line="511"/>
         <source>删除</source>
         <translation>Delete</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="446"/>
+        <location filename="../console/dialogs.py" line="512"/>
         <source>插入</source>
         <translation>Insert</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="447"/>
+        <location filename="../console/dialogs.py" line="513"/>
         <source>手牌</source>
         <translation>Hands</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="452"/>
+        <location filename="../console/dialogs.py" line="515"/>
+        <source>比赛设置</source>
+        <translation>set-up</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="520"/>
         <source>座位 {s}</source>
         <translation>seats {s}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="454"/>
+        <location filename="../console/dialogs.py" line="522"/>
+        <source>{a}号 → {b}号</source>
+        <translation>seat {a} → seat {b}</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="526"/>
         <source>第{n}步</source>
         <translation>move {n}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="458"/>
+        <location filename="../console/dialogs.py" line="530"/>
         <source>（其后{n}步不再成立）</source>
         <translation> ({n} later moves no longer stand)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="51"/>
+        <location filename="../console/docks/cues.py" line="52"/>
         <source>提示</source>
         <translation>Cue</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="52"/>
+        <location filename="../console/docks/cues.py" line="53"/>
         <source>类别</source>
         <translation>Kind</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="53"/>
+        <location filename="../console/docks/cues.py" line="54"/>
         <source>开始</source>
         <translation>Start</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="54"/>
+        <location filename="../console/docks/cues.py" line="55"/>
         <source>时长/剩余</source>
         <translation>Length/left</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="55"/>
+        <location filename="../console/docks/cues.py" line="56"/>
         <source>赞助商</source>
         <translation>Sponsor</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="161"/>
+        <location filename="../console/docks/cues.py" line="167"/>
         <source>（接上条自动）</source>
         <translation> (follows automatically)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="170"/>
+        <location filename="../console/docks/cues.py" line="176"/>
         <source> 迟{s}秒</source>
         <translation> {s} s late</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="175"/>
+        <location filename="../console/docks/cues.py" line="181"/>
         <source>剩 {t}</source>
         <translation>{t} left</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="177"/>
+        <location filename="../console/docks/cues.py" line="183"/>
         <source>进行中 {t}</source>
         <translation>running {t}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="177"/>
+        <location filename="../console/docks/cues.py" line="183"/>
         <source>进行中</source>
         <translation>running</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="71"/>
+        <location filename="../console/docks/cues.py" line="72"/>
         <source>提前结束</source>
         <translation>cut short</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="72"/>
+        <location filename="../console/docks/cues.py" line="73"/>
         <source>清屏中断</source>
         <translation>stopped by panic</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="73"/>
+        <location filename="../console/docks/cues.py" line="74"/>
         <source>未播出</source>
         <translation>did not air</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="184"/>
+        <location filename="../console/docks/cues.py" line="190"/>
         <source>跳过</source>
         <translation>Skip</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="252"/>
+        <location filename="../console/docks/cues.py" line="270"/>
         <source>双击一条提示：设为下一条（不执行）</source>
         <translation>Double-click a cue: make it the next one (not run)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="277"/>
+        <location filename="../console/docks/cues.py" line="295"/>
         <source>节目流程已走完（或未载入）</source>
         <translation>Rundown done (or not loaded)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="312"/>
+        <location filename="../console/docks/cues.py" line="330"/>
         <source>节目流程 {ep}</source>
         <translation>Rundown {ep}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="315"/>
+        <location filename="../console/docks/cues.py" line="333"/>
         <source>进行中：{label}{left}</source>
         <translation>Running: {label}{left}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="317"/>
+        <location filename="../console/docks/cues.py" line="335"/>
         <source>下一条：{n}. {label}</source>
         <translation>Next: {n}. {label}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="319"/>
-        <location filename="../console/docks/cues.py" line="326"/>
+        <location filename="../console/docks/cues.py" line="337"/>
+        <location filename="../console/docks/cues.py" line="344"/>
         <source>已走完</source>
         <translation>done</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="321"/>
+        <location filename="../console/docks/cues.py" line="339"/>
         <source>未载入（需要赞助排期）</source>
         <translation>not loaded (needs the placements)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="326"/>
+        <location filename="../console/docks/cues.py" line="344"/>
         <source>GO  {a} / {b}</source>
         <translation>GO  {a} / {b}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="324"/>
+        <location filename="../console/docks/cues.py" line="342"/>
         <source>空格</source>
         <translation>Space</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="328"/>
+        <location filename="../console/docks/cues.py" line="346"/>
         <source>跳过 {k}</source>
         <translation>Skip {k}</translation>
     </message>
@@ -453,22 +517,22 @@
         <translation>{name}: {key} to/from preview; {clear} clears it (program and preview)</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="125"/>
+        <location filename="../console/docks/graphics.py" line="108"/>
         <source>上</source>
         <translation>on</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="125"/>
+        <location filename="../console/docks/graphics.py" line="108"/>
         <source>下</source>
         <translation>off</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="234"/>
+        <location filename="../console/docks/graphics.py" line="274"/>
         <source>TAKE 将：{what}</source>
         <translation>TAKE will: {what}</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="236"/>
+        <location filename="../console/docks/graphics.py" line="276"/>
         <source>预览与节目相同 · 绿框=预览 PVW，红底=节目 PGM</source>
         <translation>Preview equals program · green frame = PVW, red = PGM</translation>
     </message>
@@ -639,161 +703,171 @@
         <translation>Recording not started</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="237"/>
+        <location filename="../console/window.py" line="199"/>
         <source>本局还没有出牌，无法撤销</source>
         <translation>Nothing to undo in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="241"/>
+        <location filename="../console/window.py" line="203"/>
         <source>撤销第{n}步</source>
         <translation>Undo move {n}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="242"/>
+        <location filename="../console/window.py" line="204"/>
         <source>撤销：{line}</source>
         <translation>Undo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="250"/>
+        <location filename="../console/window.py" line="212"/>
         <source>没有可以重做的一步</source>
         <translation>Nothing to redo</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="252"/>
+        <location filename="../console/window.py" line="214"/>
         <source>重做：{line}</source>
         <translation>Redo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="278"/>
+        <location filename="../console/window.py" line="240"/>
         <source>本局还没有出牌</source>
         <translation>No move in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="158"/>
-        <location filename="../console/window.py" line="295"/>
+        <location filename="../console/window.py" line="256"/>
+        <source>还没有开局：直接输入上班座位</source>
+        <translation>No game started: type the first leader&apos;s seat</translation>
+    </message>
+    <message>
+        <location filename="../console/docks/winprob.py" line="162"/>
+        <location filename="../console/window.py" line="273"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="158"/>
-        <location filename="../console/window.py" line="295"/>
+        <location filename="../console/docks/winprob.py" line="162"/>
+        <location filename="../console/window.py" line="273"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="163"/>
+        <location filename="../console/docks/winprob.py" line="167"/>
         <source>胜率估算已关闭</source>
         <translation>Win % estimate switched off</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="165"/>
+        <location filename="../console/docks/winprob.py" line="169"/>
         <source>开局后每一步显示两队胜率（估算）</source>
         <translation>Each team&apos;s win % (estimated) after every move, once the game starts</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="168"/>
+        <location filename="../console/docks/winprob.py" line="172"/>
         <source>第{n}步 估算中… 图为第{m}步后</source>
         <translation>Move {n}: estimating… (chart: after move {m})</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="169"/>
+        <location filename="../console/docks/winprob.py" line="173"/>
         <source>第{n}步 估算中…</source>
         <translation>Move {n}: estimating…</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="169"/>
+        <location filename="../console/docks/winprob.py" line="173"/>
         <source>开局 估算中…</source>
         <translation>Deal: estimating…</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="171"/>
-        <location filename="../console/docks/winprob.py" line="378"/>
+        <location filename="../console/docks/winprob.py" line="175"/>
+        <location filename="../console/docks/winprob.py" line="395"/>
         <source>第{m}步后</source>
         <translation>After move {m}</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="171"/>
-        <location filename="../console/docks/winprob.py" line="378"/>
+        <location filename="../console/docks/winprob.py" line="175"/>
+        <location filename="../console/docks/winprob.py" line="395"/>
         <source>开局</source>
         <translation>At the deal</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="173"/>
+        <location filename="../console/docks/winprob.py" line="177"/>
         <source>{where} · 终局</source>
         <translation>{where} · game over</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="174"/>
+        <location filename="../console/docks/winprob.py" line="178"/>
         <source>已录手牌</source>
         <translation>hands entered</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="174"/>
+        <location filename="../console/docks/winprob.py" line="178"/>
         <source>未录手牌，抽样</source>
         <translation>hands not entered: sampled</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="175"/>
+        <location filename="../console/docks/winprob.py" line="179"/>
         <source>{k}次推演估算</source>
         <translation>estimated from {k} play-outs</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="199"/>
+        <location filename="../console/docks/winprob.py" line="203"/>
         <source>平 {p}%</source>
         <translation>Level {p}%</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="384"/>
+        <location filename="../console/docks/winprob.py" line="401"/>
         <source>{odd} {p}% · {even} {q}%</source>
         <translation>{odd} {p}% · {even} {q}%</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="316"/>
+        <location filename="../console/window.py" line="294"/>
         <source>先开局（输入上班座位）再录手牌</source>
         <translation>Start the game (type the first leader&apos;s seat) before entering hands</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="323"/>
+        <location filename="../console/window.py" line="301"/>
         <source>发牌</source>
         <translation>deal</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="334"/>
+        <location filename="../console/window.py" line="312"/>
         <source>这场比赛没有关联赛季（Ctrl+N 从赛季新建比赛）</source>
         <translation>This match is not linked to a season (Ctrl+N: new match from the season)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="336"/>
+        <location filename="../console/window.py" line="314"/>
         <source>没有要存的：本局还没结束，或已存入赛季</source>
         <translation>Nothing to save: the game is not over, or already saved</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="343"/>
+        <location filename="../console/window.py" line="321"/>
         <source>数据库里还没有赛季（season create）</source>
         <translation>No season in the database yet (season create)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="379"/>
+        <location filename="../console/window.py" line="354"/>
         <source>已从日志恢复 {n} 个操作：比赛已设好，尚未开局</source>
         <translation>Recovered {n} actions from the journal: the match is set up, no game started yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="381"/>
+        <location filename="../console/window.py" line="356"/>
         <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步</source>
         <translation>Recovered {n} actions from the journal: back at game {g}, move {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="397"/>
+        <location filename="../console/window.py" line="381"/>
+        <source>● 数据库忙（被其他程序占用）：{n} 个操作等待写入，{s} 秒</source>
+        <translation>● Database busy (held by another program): {n} operations waiting to be written, {s} s</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="396"/>
         <source>第{n}局/共{m}局</source>
         <translation>Game {n} of {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="398"/>
+        <location filename="../console/window.py" line="397"/>
         <source>导播台</source>
         <translation>Operator console</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="399"/>
+        <location filename="../console/window.py" line="398"/>
         <source>日志 #{seq}</source>
         <translation>Journal #{seq}</translation>
     </message>
@@ -823,15 +897,47 @@
         <translation>the same key twice</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="273"/>
+        <location filename="../console/keys.py" line="281"/>
         <source>（输入行为空时）</source>
         <translation> (entry line empty)</translation>
+    </message>
+    <message>
+        <location filename="../console/startup.py" line="52"/>
+        <source>导播台 — 正在启动</source>
+        <translation>Operator console — starting</translation>
+    </message>
+    <message>
+        <location filename="../console/startup.py" line="53"/>
+        <source>正在打开项目数据库和演播室…</source>
+        <translation>Opening the project database and the studio…</translation>
+    </message>
+    <message>
+        <location filename="../console/startup.py" line="59"/>
+        <source>正在启动…</source>
+        <translation>Starting…</translation>
+    </message>
+    <message>
+        <location filename="../console/startup.py" line="63"/>
+        <source>数据库被其他程序占用，正在等待（已等 {s} 秒）。
+关闭占用它的程序，导播台会自己继续。</source>
+        <translation>The database is held by another program: waiting ({s} s so far).
+Close the program holding it and the console carries on by itself.</translation>
+    </message>
+    <message>
+        <location filename="../console/startup.py" line="64"/>
+        <source>数据库忙：被其他程序占用</source>
+        <translation>Database busy: held by another program</translation>
+    </message>
+    <message>
+        <location filename="../console/startup.py" line="66"/>
+        <source>正在打开项目数据库和演播室…（{s} 秒）</source>
+        <translation>Opening the project database and the studio… ({s} s)</translation>
     </message>
 </context>
 <context>
     <name>CueList</name>
     <message>
-        <location filename="../console/docks/cues.py" line="47"/>
+        <location filename="../console/docks/cues.py" line="48"/>
         <source>节目流程 CUE LIST</source>
         <translation>CUE LIST</translation>
     </message>
@@ -839,22 +945,22 @@
 <context>
     <name>EntryPanel</name>
     <message>
-        <location filename="../console/widgets.py" line="578"/>
+        <location filename="../console/widgets.py" line="629"/>
         <source>座位</source>
         <translation>Seat</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="578"/>
+        <location filename="../console/widgets.py" line="629"/>
         <source>出牌</source>
         <translation>Move</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="578"/>
+        <location filename="../console/widgets.py" line="629"/>
         <source>说法</source>
         <translation>Words</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="590"/>
+        <location filename="../console/widgets.py" line="641"/>
         <source>更正后不再成立（请按实际重新录入）：{lines}
 第{n}步 {rule} {zh} / {en}</source>
         <translation>No longer standing after the correction (key them again as played): {lines}
@@ -1031,151 +1137,161 @@ Move {n} {rule} {en}</translation>
     </message>
     <message>
         <location filename="../console/keys.py" line="95"/>
+        <source>更正上班座位…</source>
+        <translation>Correct the first leader…</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="99"/>
+        <source>更正比赛设置（座位、队名）…</source>
+        <translation>Correct the match set-up (seats, team names)…</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="103"/>
         <source>牌谱中选上一步</source>
         <translation>Select the previous move in the record</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="96"/>
+        <location filename="../console/keys.py" line="104"/>
         <source>牌谱中选下一步</source>
         <translation>Select the next move in the record</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="97"/>
+        <location filename="../console/keys.py" line="105"/>
         <source>回到输入行</source>
         <translation>Back to the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="98"/>
+        <location filename="../console/keys.py" line="106"/>
         <source>中文界面 Chinese UI</source>
         <translation>中文界面 Chinese UI</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="99"/>
+        <location filename="../console/keys.py" line="107"/>
         <source>English UI 英文界面</source>
         <translation>English UI 英文界面</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="100"/>
+        <location filename="../console/keys.py" line="108"/>
         <source>恢复默认布局</source>
         <translation>Reset layout</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="101"/>
+        <location filename="../console/keys.py" line="109"/>
         <source>快捷键设置…</source>
         <translation>Keyboard shortcuts…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="102"/>
+        <location filename="../console/keys.py" line="110"/>
         <source>快捷键一览</source>
         <translation>All keys</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="106"/>
+        <location filename="../console/keys.py" line="114"/>
         <source>制片工作台（赞助、合同、选手、赛季播出）…</source>
         <translation>Producer&apos;s workspace (sponsors, contracts, players, season delivery)…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="140"/>
+        <location filename="../console/keys.py" line="148"/>
         <source>TAKE：预览上节目</source>
         <translation>TAKE: preview to program</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="144"/>
+        <location filename="../console/keys.py" line="152"/>
         <source>CUT：预览立即上节目（无动画）</source>
         <translation>CUT: preview to program at once (no animation)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="151"/>
+        <location filename="../console/keys.py" line="159"/>
         <source>紧急清屏：节目全部撤下</source>
         <translation>Panic: take everything off program</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="161"/>
+        <location filename="../console/keys.py" line="169"/>
         <source>{name}：放到预览 / 撤下预览</source>
         <translation>{name}: to preview / off preview</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="170"/>
+        <location filename="../console/keys.py" line="178"/>
         <source>{name}：清除（节目和预览）</source>
         <translation>{name}: clear (program and preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="179"/>
+        <location filename="../console/keys.py" line="187"/>
         <source>GO：执行下一条提示</source>
         <translation>GO: run the next cue</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="183"/>
+        <location filename="../console/keys.py" line="191"/>
         <source>GO（输入行为空时）</source>
         <translation>GO (when the entry line is empty)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="187"/>
+        <location filename="../console/keys.py" line="195"/>
         <source>跳过下一条提示</source>
         <translation>Skip the next cue</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="199"/>
+        <location filename="../console/keys.py" line="207"/>
         <source>口播 +1：赞助商面板上第 {n} 个</source>
         <translation>Mention +1: sponsor {n} on the panel</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="206"/>
+        <location filename="../console/keys.py" line="214"/>
         <source>撤销本期最后一次口播（按错；报告不计）</source>
         <translation>Take back the episode&apos;s last mention (keyed by mistake; reports drop it)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="214"/>
+        <location filename="../console/keys.py" line="222"/>
         <source>{place}镜头 +1（广告位出镜）</source>
         <translation>{place} shot +1 (placement on screen)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="223"/>
+        <location filename="../console/keys.py" line="231"/>
         <source>人名条：{seat}号位选手（到预览）</source>
         <translation>Lower third: the player in seat {seat} (to preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="231"/>
+        <location filename="../console/keys.py" line="239"/>
         <source>人名条：主持人（到预览）</source>
         <translation>Lower third: the host (to preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="235"/>
+        <location filename="../console/keys.py" line="243"/>
         <source>主持人姓名…</source>
         <translation>Host&apos;s name…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="243"/>
+        <location filename="../console/keys.py" line="251"/>
         <source>记录所打的一手（或所选的提示）</source>
         <translation>Record what was typed (or the picked suggestion)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="244"/>
+        <location filename="../console/keys.py" line="252"/>
         <source>在提示列表中选择</source>
         <translation>Pick in the suggestion list</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="245"/>
+        <location filename="../console/keys.py" line="253"/>
         <source>把所选提示填入输入行</source>
         <translation>Put the picked suggestion into the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="246"/>
+        <location filename="../console/keys.py" line="254"/>
         <source>清空输入行</source>
         <translation>Clear the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="247"/>
+        <location filename="../console/keys.py" line="255"/>
         <source>过牌 pass（再按回车）</source>
         <translation>Pass (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="248"/>
+        <location filename="../console/keys.py" line="256"/>
         <source>让牌 yield（再按回车）</source>
         <translation>Yield (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="249"/>
+        <location filename="../console/keys.py" line="257"/>
         <source>指明座位：烧牌或其他不在轮次的出牌</source>
         <translation>Name the seat: a burn or any other out-of-turn play</translation>
     </message>
@@ -1266,7 +1382,7 @@ Move {n} {rule} {en}</translation>
         <translation>&amp;Help</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="64"/>
+        <location filename="../console/window.py" line="55"/>
         <source>牌桌 TABLE</source>
         <translation>TABLE</translation>
     </message>
@@ -1407,11 +1523,19 @@ Move {n} {rule} {en}</translation>
     </message>
 </context>
 <context>
+    <name>RecordModel</name>
+    <message>
+        <location filename="../console/models.py" line="91"/>
+        <source>等待写入数据库</source>
+        <translation>waiting to be written to the database</translation>
+    </message>
+</context>
+<context>
     <name>SeatCard</name>
     <message>
-        <location filename="../console/widgets.py" line="111"/>
-        <source>{n} 张</source>
-        <translation>{n} cards</translation>
+        <location filename="../console/widgets.py" line="112"/>
+        <source>还剩 {n} 张</source>
+        <translation>{n} cards left</translation>
     </message>
 </context>
 <context>
@@ -1425,157 +1549,107 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>TablePanel</name>
     <message>
-        <location filename="../console/widgets.py" line="37"/>
-        <source>无头</source>
-        <translation>no 对头 (无头)</translation>
-    </message>
-    <message>
-        <location filename="../console/widgets.py" line="38"/>
-        <source>烧牌中</source>
-        <translation>burning</translation>
-    </message>
-    <message>
-        <location filename="../console/widgets.py" line="39"/>
-        <source>革命</source>
-        <translation>revolt</translation>
-    </message>
-    <message>
-        <location filename="../console/widgets.py" line="285"/>
-        <source>开点</source>
-        <translation>opened</translation>
-    </message>
-    <message>
-        <location filename="../console/widgets.py" line="287"/>
-        <source>闷</source>
-        <translation>stuck (闷)</translation>
-    </message>
-    <message>
-        <location filename="../console/widgets.py" line="289"/>
-        <source>诈烧</source>
-        <translation>false burn</translation>
-    </message>
-    <message>
-        <location filename="../console/widgets.py" line="291"/>
-        <source>让牌</source>
-        <translation>yielded</translation>
-    </message>
-    <message>
-        <location filename="../console/widgets.py" line="293"/>
-        <source>过</source>
-        <translation>passed</translation>
-    </message>
-    <message>
-        <location filename="../console/widgets.py" line="298"/>
+        <location filename="../console/widgets.py" line="336"/>
         <source>上手 {seat}号 {words}</source>
         <translation>Top: seat&#xa0;{seat} {words}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="302"/>
-        <source> 够级</source>
-        <translation> 够级</translation>
-    </message>
-    <message>
-        <location filename="../console/widgets.py" line="304"/>
-        <source> 烧牌</source>
-        <translation> burn</translation>
-    </message>
-    <message>
-        <location filename="../console/widgets.py" line="306"/>
+        <location filename="../console/widgets.py" line="344"/>
         <source>发牌（新一轮）</source>
         <translation>Lead (new round)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="308"/>
+        <location filename="../console/widgets.py" line="346"/>
         <source>本局结束</source>
         <translation>Game over</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="310"/>
+        <location filename="../console/widgets.py" line="348"/>
         <source>等待开局</source>
         <translation>Waiting for the game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="312"/>
+        <location filename="../console/widgets.py" line="350"/>
         <source>轮到 {seat}号 {name}</source>
         <translation>Seat&#xa0;{seat} {name} to&#xa0;act</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="316"/>
+        <location filename="../console/widgets.py" line="354"/>
         <source>（对头）</source>
         <translation> (across)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="320"/>
-        <source>比赛规则</source>
-        <translation>tv_match rules</translation>
-    </message>
-    <message>
-        <location filename="../console/widgets.py" line="320"/>
-        <source>够级大纲</source>
-        <translation>dagang rules</translation>
-    </message>
-    <message>
-        <location filename="../console/widgets.py" line="324"/>
+        <location filename="../console/widgets.py" line="359"/>
         <source>第{n}局 / 共{m}局 · {rules}</source>
         <translation>Game {n} of {m} · {rules}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="330"/>
+        <location filename="../console/widgets.py" line="365"/>
+        <source>手牌已录（六家）</source>
+        <translation>hands entered (all six)</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="365"/>
+        <source>手牌已录 {n} 家</source>
+        <translation>hands entered: {n} seats</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="371"/>
         <source>比分  {a} {pa} : {pb} {b}</source>
         <translation>Score  {a} {pa} : {pb} {b}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="331"/>
+        <location filename="../console/widgets.py" line="372"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="334"/>
+        <location filename="../console/widgets.py" line="375"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="341"/>
+        <location filename="../console/widgets.py" line="382"/>
         <source>弃权：{team}（{why}）</source>
         <translation>Forfeit: {team} ({why})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="346"/>
+        <location filename="../console/widgets.py" line="387"/>
         <source>总分</source>
         <translation>points</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="347"/>
+        <location filename="../console/widgets.py" line="388"/>
         <source>加赛</source>
         <translation>extra game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="348"/>
+        <location filename="../console/widgets.py" line="389"/>
         <source>抽签</source>
         <translation>lots</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="349"/>
+        <location filename="../console/widgets.py" line="390"/>
         <source>对方弃权</source>
         <translation>forfeit</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="351"/>
+        <location filename="../console/widgets.py" line="392"/>
         <source>本场胜者：{who}（{by}）</source>
         <translation>Winner: {who} ({by})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="355"/>
+        <location filename="../console/widgets.py" line="396"/>
         <source>加赛后仍平：抽签（G11.2）</source>
         <translation>Tied after the extra game: lots (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="357"/>
+        <location filename="../console/widgets.py" line="398"/>
         <source>三局总分相同：加赛一局（G11.2）</source>
         <translation>Tied after three games: one extra game (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="366"/>
+        <location filename="../console/widgets.py" line="407"/>
         <source>罚分：</source>
         <translation>Penalties: </translation>
     </message>

@@ -4,120 +4,153 @@
 <context>
     <name></name>
     <message>
+        <location filename="../producer/window.py" line="66"/>
+        <location filename="../producer/window.py" line="283"/>
         <source>海选榜</source>
         <translation>Qualifier board</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="140"/>
         <source>前</source>
         <translation>Top</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="145"/>
         <source> 名</source>
         <translation> players</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="234"/>
         <source>{title}：{p} 名选手，计入 {g} 局，拒绝 {r} 局 · {key}</source>
         <translation>{title}: {p} players, {g} games counted, {r} refused · ranked by {key}</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="272"/>
         <source>与第 {n} 名并列，不在前 {top} 名</source>
         <translation>tied with no. {n}, outside the top {top}</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="165"/>
         <source>名次</source>
         <translation>Rank</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="166"/>
         <source>昵称</source>
         <translation>Nickname</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="167"/>
         <source>平台编号</source>
         <translation>Platform ID</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="168"/>
         <source>局数</source>
         <translation>Games</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="169"/>
         <source>积分</source>
         <translation>Points</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="170"/>
         <source>场均</source>
         <translation>Avg</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="171"/>
         <source>头科</source>
         <translation>1st out</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="172"/>
         <source>头科率</source>
         <translation>1st-out rate</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="173"/>
         <source>大落</source>
         <translation>Last out</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="174"/>
         <source>圈三</source>
         <translation>Quan san</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="175"/>
         <source>赛季队伍</source>
         <translation>Season team</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="248"/>
         <source>并列{n}</source>
         <translation>{n} (tied)</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="275"/>
         <source>未邀请</source>
         <translation>not invited</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="214"/>
+        <location filename="../producer/tabs/qualifiers.py" line="215"/>
         <source>未邀请：{why}</source>
         <translation>Not invited: {why}</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="211"/>
         <source>无法读取海选榜：{why}</source>
         <translation>Cannot read the qualifier board: {why}</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="230"/>
         <source>海选榜是空的：先用 qualifiers import 导入海选记录</source>
         <translation>The qualifier board is empty: import the qualifier records first (qualifiers import)</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="235"/>
         <source>网络海选</source>
         <translation>Online qualifiers</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="158"/>
+        <location filename="../producer/tabs/qualifiers.py" line="227"/>
         <source>邀请前 {n} 名进入赛季…</source>
         <translation>Invite the top {n} into the season…</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="215"/>
+        <location filename="../producer/tabs/qualifiers.py" line="319"/>
         <source>邀请进入赛季</source>
         <translation>Invite into the season</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="320"/>
         <source>把海选榜前 {n} 名作为选手加入“{season}”？已在赛季的不会重复加入。</source>
-        <translation>Add the board's top {n} to “{season}” as players? Players already in the season are not added twice.</translation>
+        <translation>Add the board&apos;s top {n} to “{season}” as players? Players already in the season are not added twice.</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="342"/>
         <source>已邀请 {a} 名进入“{season}”（{b} 名已在赛季）：在“赛季队伍”一列为他们选择队伍</source>
         <translation>Invited {a} into “{season}” ({b} already in the season): choose their teams in the “Season team” column</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="346"/>
         <source>；{k} 名与最后一名并列而未邀请</source>
         <translation>; {k} tied with the last one invited were not invited</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="296"/>
         <source>（未分队）</source>
         <translation>(no team)</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="183"/>
         <source>海选记录用 python -m broadcast qualifiers import 导入，每局由规则引擎复核，被拒的不计分（docs/qualifiers.md）。昵称可在邀请前改（赛季选手姓名最多 {limit} 个字）；邀请的选手没有队伍：在“赛季队伍”一列为他们选择队伍。</source>
-        <translation>Qualifier records are imported with python -m broadcast qualifiers import; the rules engine re-checks every game and a refused one scores nothing (docs/qualifiers.md). Rename a nickname before inviting (a season player's name is at most {limit} characters); invited players have no team: choose it in the “Season team” column.</translation>
+        <translation>Qualifier records are imported with python -m broadcast qualifiers import; the rules engine re-checks every game and a refused one scores nothing (docs/qualifiers.md). Rename a nickname before inviting (a season player&apos;s name is at most {limit} characters); invited players have no team: choose it in the “Season team” column.</translation>
     </message>
     <message>
         <location filename="../producer/forms.py" line="79"/>
@@ -436,7 +469,7 @@
     </message>
     <message>
         <location filename="../producer/tabs/delivery.py" line="46"/>
-        <location filename="../producer/tabs/slots.py" line="219"/>
+        <location filename="../producer/tabs/slots.py" line="222"/>
         <location filename="../producer/tabs/sponsors.py" line="79"/>
         <source>广告位</source>
         <translation>Slot</translation>
@@ -522,77 +555,78 @@
         <translation>PREVIEW (the unsaved placements, as they will air)</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="119"/>
+        <location filename="../producer/tabs/slots.py" line="121"/>
         <source>节目 PGM（图形页）</source>
         <translation>PGM (graphics page)</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="122"/>
+        <location filename="../producer/tabs/slots.py" line="124"/>
         <source>（未启用网页预览）</source>
         <translation>(page preview disabled)</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="151"/>
+        <location filename="../producer/tabs/slots.py" line="153"/>
         <source>这个广告位还不完整或排期有错误：改正后显示播出画面</source>
         <translation>This slot is incomplete or the placements have errors: fix them to see it as it airs</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="167"/>
+        <location filename="../producer/tabs/slots.py" line="169"/>
         <source>图形页：节目总线（program.html），与 OBS 浏览器源相同；状态由未保存的排期生成</source>
         <translation>Graphics page: the program bus (program.html), the same as OBS&apos;s browser source; its state made from the unsaved placements</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="176"/>
+        <location filename="../producer/tabs/slots.py" line="178"/>
         <source>{id}：{s:.1f} 秒（OBS 媒体源全屏播出，不经图形页）</source>
         <translation>{id}: {s:.1f} s (played full screen by an OBS media source, not the graphics page)</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="190"/>
+        <location filename="../producer/tabs/slots.py" line="192"/>
         <source>现场实物广告位：屏幕上没有图形，镜头拍到的是实物（以下为所用 LOGO）</source>
         <translation>A physical placement in the studio: no graphics on screen, the cameras show the object (its logo below)</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="195"/>
+        <location filename="../producer/tabs/slots.py" line="197"/>
         <source>没有 LOGO</source>
         <translation>No logo</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="219"/>
+        <location filename="../producer/tabs/slots.py" line="222"/>
         <source>企业</source>
         <translation>Sponsor</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="223"/>
+        <location filename="../producer/tabs/slots.py" line="226"/>
         <source>＋ 广告位 ▾</source>
         <translation>+ Slot ▾</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="229"/>
-        <location filename="../producer/tabs/slots.py" line="270"/>
+        <location filename="../producer/tabs/slots.py" line="232"/>
+        <location filename="../producer/tabs/slots.py" line="276"/>
         <source>节目流程（插播时段）</source>
         <translation>Rundown (breaks)</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="234"/>
+        <location filename="../producer/tabs/slots.py" line="237"/>
         <source>删除</source>
         <translation>Delete</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="263"/>
+        <location filename="../producer/tabs/slots.py" line="268"/>
         <source>（按签约先后播出）</source>
         <translation>(aired in signing order)</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="331"/>
+        <location filename="../producer/tabs/slots.py" line="338"/>
         <source>先在“赞助与合同”里登记企业</source>
         <translation>Register a sponsor under &quot;Sponsors and contracts&quot; first</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="345"/>
+        <location filename="../producer/tabs/slots.py" line="352"/>
         <source>九宫格必须正好 9 格：改每一格的内容，不能删格</source>
         <translation>The prize grid has exactly 9 cells: change a cell, do not remove it</translation>
     </message>
     <message>
+        <location filename="../producer/tabs/qualifiers.py" line="152"/>
         <location filename="../producer/tabs/season.py" line="48"/>
         <source>赛季</source>
         <translation>Season</translation>
@@ -790,7 +824,7 @@
     </message>
     <message>
         <location filename="../producer/tabs/season.py" line="388"/>
-        <location filename="../producer/window.py" line="231"/>
+        <location filename="../producer/window.py" line="235"/>
         <source>取消</source>
         <translation>Cancel</translation>
     </message>
@@ -801,6 +835,7 @@
     </message>
     <message>
         <location filename="../producer/tabs/delivery.py" line="36"/>
+        <location filename="../producer/tabs/qualifiers.py" line="148"/>
         <source>刷新</source>
         <translation>Refresh</translation>
     </message>
@@ -846,6 +881,7 @@
     </message>
     <message>
         <location filename="../producer/tabs/delivery.py" line="63"/>
+        <location filename="../producer/tabs/qualifiers.py" line="136"/>
         <source>读取中…</source>
         <translation>Reading…</translation>
     </message>
@@ -875,126 +911,126 @@
         <translation>Exported: {f}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="59"/>
-        <location filename="../producer/window.py" line="273"/>
+        <location filename="../producer/window.py" line="62"/>
+        <location filename="../producer/window.py" line="279"/>
         <source>赞助与合同</source>
         <translation>Sponsors and contracts</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="60"/>
-        <location filename="../producer/window.py" line="274"/>
+        <location filename="../producer/window.py" line="63"/>
+        <location filename="../producer/window.py" line="280"/>
         <source>广告位与预览</source>
         <translation>Slots and preview</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="61"/>
-        <location filename="../producer/window.py" line="275"/>
+        <location filename="../producer/window.py" line="64"/>
+        <location filename="../producer/window.py" line="281"/>
         <source>选手与赛季</source>
         <translation>Roster and season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="62"/>
-        <location filename="../producer/window.py" line="276"/>
+        <location filename="../producer/window.py" line="65"/>
+        <location filename="../producer/window.py" line="282"/>
         <source>赛季播出</source>
         <translation>Season delivery</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="68"/>
-        <location filename="../producer/window.py" line="286"/>
+        <location filename="../producer/window.py" line="72"/>
+        <location filename="../producer/window.py" line="293"/>
         <source>检查结果（与 sponsors check 相同）</source>
         <translation>Checks (the same as sponsors check)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="77"/>
+        <location filename="../producer/window.py" line="81"/>
         <source>排期</source>
         <translation>Placements</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="80"/>
-        <location filename="../producer/window.py" line="283"/>
+        <location filename="../producer/window.py" line="84"/>
+        <location filename="../producer/window.py" line="290"/>
         <source>保存排期 (Ctrl+S)</source>
         <translation>Save placements (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="87"/>
-        <location filename="../producer/window.py" line="284"/>
+        <location filename="../producer/window.py" line="91"/>
+        <location filename="../producer/window.py" line="291"/>
         <source>重新读取文件</source>
         <translation>Read the file again</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="97"/>
-        <location filename="../producer/window.py" line="285"/>
+        <location filename="../producer/window.py" line="101"/>
+        <location filename="../producer/window.py" line="292"/>
         <source>视图(&amp;V)</source>
         <translation>&amp;View</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="115"/>
+        <location filename="../producer/window.py" line="119"/>
         <source>已保存：{f}</source>
         <translation>Saved: {f}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="118"/>
-        <location filename="../producer/window.py" line="287"/>
+        <location filename="../producer/window.py" line="122"/>
+        <location filename="../producer/window.py" line="294"/>
         <source>制片工作台 · 《够级大明星》赞助排期与赛季</source>
         <translation>Producer&apos;s workspace · 《够级大明星》 sponsor placements and season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="139"/>
+        <location filename="../producer/window.py" line="143"/>
         <source>第{n}格</source>
         <translation>cell {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="141"/>
+        <location filename="../producer/window.py" line="145"/>
         <source>第{n}行</source>
         <translation>line {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="149"/>
+        <location filename="../producer/window.py" line="153"/>
         <source>{label}（第{n}家，签约 {d}）</source>
         <translation>{label} (no. {n}, signed {d})</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="154"/>
+        <location filename="../producer/window.py" line="158"/>
         <source>{label} {s}秒</source>
         <translation>{label} {s} s</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="195"/>
+        <location filename="../producer/window.py" line="199"/>
         <source>有 {n} 个错误，不能保存</source>
         <translation>{n} errors: cannot save</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="195"/>
+        <location filename="../producer/window.py" line="199"/>
         <source>检查通过</source>
         <translation>Checks passed</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="196"/>
+        <location filename="../producer/window.py" line="200"/>
         <source>未保存</source>
         <translation>unsaved</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="228"/>
+        <location filename="../producer/window.py" line="232"/>
         <source>文件被改过</source>
         <translation>The file was changed</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="229"/>
+        <location filename="../producer/window.py" line="233"/>
         <source>覆盖别人的修改，还是先重新读取？</source>
         <translation>Overwrite the other changes, or read the file again first?</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="230"/>
+        <location filename="../producer/window.py" line="234"/>
         <source>覆盖保存</source>
         <translation>Overwrite</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="244"/>
+        <location filename="../producer/window.py" line="248"/>
         <source>未保存：{n} 个错误（见下方检查结果）</source>
         <translation>Not saved: {n} errors (see the checks below)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="293"/>
+        <location filename="../producer/window.py" line="300"/>
         <source>排期有未保存的修改</source>
         <translation>The placements have unsaved changes</translation>
     </message>

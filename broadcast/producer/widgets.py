@@ -57,6 +57,7 @@ SHORT = QColor("#5a1d1d")
 
 def cell(text: Any, data: Any = None, *, red: bool = False, editable: bool = False) -> QTableWidgetItem:
     it = QTableWidgetItem(shown(text))
+    it.setToolTip(shown(text))  # a long cell (a contract list) is cut with "…": the tooltip has it whole
     if data is not None:
         it.setData(Qt.ItemDataRole.UserRole, data)
     flags = it.flags()
@@ -81,6 +82,7 @@ def new_table(headers: list[str]) -> QTableWidget:
     t.setAlternatingRowColors(True)
     t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     t.horizontalHeader().setStretchLastSection(True)
+    t.setProperty("elidedColumns", list(range(len(headers))))  # each cell's tooltip holds its whole text
     return t
 
 

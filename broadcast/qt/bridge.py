@@ -12,12 +12,20 @@ answers by signal on the Qt thread:
 ``changed`` for an action always arrives before its ``finished``: the listener runs inside dispatch.
 Receivers on the Qt thread connect with ``Qt.QueuedConnection`` (:meth:`connect_queued`): the signals
 are emitted on the store thread.
+
+A database another program holds locked (a backup tool, a second window on the same file) never loses
+work: a call refused because the file is locked is tried again, in order, until the file is free (SQLite
+itself waits its busy timeout between tries); the calls behind it wait their turn. :attr:`waiting`
+counts the calls not yet done and :meth:`busy_for` says for how long the database has kept the worker
+waiting, so the window can say so.
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -25,6 +33,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal
 
 from broadcast.core import ActionRefused
+from broadcast.errors import GoujiError
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +52,11 @@ class StoreBridge(QObject):
         self._tickets = itertools.count(1)
         self._unsubscribe: Callable[[], None] | None = store.subscribe(self._on_change, name="console")
         self._closed = False
+        self._abandon = False
+        self._count = threading.Lock()
+        self.waiting = 0  # calls submitted and not yet done (the one running included)
+        self._since: float | None = None  # when the call running now started
+        self.locked_since: float | None = None  # the first refusal of the file as locked, while it lasts
 
     # -- from the store's thread ------------------------------------------------------------------
     def _on_change(self, change: Any) -> None:
@@ -65,9 +79,49 @@ class StoreBridge(QObject):
         ticket = self.ticket() if ticket is None else ticket
         if self._closed:
             return ticket
-        fut = self._executor.submit(self.store.dispatch, type_, dict(payload or {}), source=source)
+        fut = self._submit(self.store.dispatch, type_, dict(payload or {}), source=source)
         fut.add_done_callback(lambda f: self._dispatched(ticket, f))
         return ticket
+
+    # -- patience with a locked file ------------------------------------------------------------------
+    def _submit(self, fn: Callable[..., Any], *args: Any, **kw: Any) -> Future[Any]:
+        with self._count:
+            self.waiting += 1
+        return self._executor.submit(self._patient, fn, *args, **kw)
+
+    def _patient(self, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+        """``fn`` on the store thread, tried again for as long as the file is locked (nothing queued
+        behind it runs first, so the order of the operator's decisions is kept)."""
+        from broadcast.core.db import StorageError
+
+        self._since = time.monotonic()
+        try:
+            while True:
+                try:
+                    value = fn(*args, **kw)
+                except StorageError as exc:
+                    if exc.kind != "locked" or self._closed and self._abandon:
+                        raise
+                    if self.locked_since is None:
+                        self.locked_since = time.monotonic()
+                        log.warning("database locked by another program: waiting (%s)", exc.path)
+                    time.sleep(0.05)
+                    continue
+                self.locked_since = None
+                return value
+        finally:
+            self._since = None
+            with self._count:
+                self.waiting -= 1
+
+    def busy_for(self) -> float:
+        """Seconds the database has kept the store thread waiting (0 when it is not): the file locked
+        by another program, or one call that has run for more than a second."""
+        now = time.monotonic()
+        if self.locked_since is not None:
+            return now - self.locked_since
+        since = self._since
+        return now - since if since is not None and now - since > 1.0 else 0.0
 
     def _dispatched(self, ticket: int, fut: Future[Any]) -> None:
         exc = fut.exception()
@@ -75,7 +129,10 @@ class StoreBridge(QObject):
             self.finished.emit(ticket, fut.result())
         elif isinstance(exc, ActionRefused):
             self.refused.emit(ticket, exc)
-        else:  # a bug or a broken disk: the action is not applied; say so, keep the show going
+        elif isinstance(exc, GoujiError):  # a full or read-only disk: one line, the show goes on
+            log.warning("dispatch refused: %s", exc)
+            self.refused.emit(ticket, ActionRefused(exc.rule, exc.zh, exc.en))
+        else:  # a bug: the action is not applied; say so, keep the show going
             log.error("dispatch failed: %s", exc, exc_info=exc)
             self.refused.emit(ticket, ActionRefused("error", f"操作失败：{exc}", f"failed: {exc}"))
 
@@ -85,7 +142,7 @@ class StoreBridge(QObject):
         ticket = self.ticket() if ticket is None else ticket
         if self._closed:
             return ticket
-        fut = self._executor.submit(fn, *args, **kw)
+        fut = self._submit(fn, *args, **kw)
         fut.add_done_callback(lambda f: self._called(ticket, f))
         return ticket
 
@@ -94,7 +151,9 @@ class StoreBridge(QObject):
         if exc is None:
             self.returned.emit(ticket, fut.result())
         else:
-            if not isinstance(exc, ActionRefused | ValueError):
+            if isinstance(exc, GoujiError):
+                log.warning("store-thread call refused: %s", exc)
+            elif not isinstance(exc, ActionRefused | ValueError):
                 log.error("store-thread call failed: %s", exc, exc_info=exc)
             self.failed.emit(ticket, exc)
 
@@ -106,10 +165,12 @@ class StoreBridge(QObject):
         """Wait until every call submitted so far has run (tests, shutdown)."""
         self._executor.submit(lambda: None).result(timeout)
 
-    def close(self) -> None:
-        """Finish the queued work, then stop listening (idempotent)."""
+    def close(self, *, abandon: bool = False) -> None:
+        """Finish the queued work, then stop listening (idempotent). Work waiting for a locked file
+        is finished too (nothing the operator typed is dropped) unless ``abandon``."""
         if self._closed:
             return
+        self._abandon = abandon
         self._closed = True
         self._executor.shutdown(wait=True)
         if self._unsubscribe is not None:

@@ -66,11 +66,13 @@ QTableView#record::item {{ padding: 2px 6px; }}
 QTableView#record::item:selected {{ background: #34425a; color: {TEXT}; }}
 QHeaderView::section {{ background: {PANEL_2}; color: {MUTED}; border: 0; padding: 4px; }}
 QLabel#seatName {{ font-size: {SIZE_NAME}px; font-weight: bold; }}
+QLabel#seatName[compact="true"] {{ font-size: {SIZE_NAME - 3}px; }}
 QLabel#seatCount {{ font-size: {SIZE_COUNT}px; font-weight: bold; }}
-QLabel#seatCount[compact="true"] {{ font-size: {SIZE_COUNT - 6}px; }}
+QLabel#seatCount[compact="true"] {{ font-size: {SIZE_COUNT - 8}px; }}
 QLabel#seatCount[hot="true"] {{ color: {WARN}; }}
 QLabel#seatCount[title="true"] {{ color: {ACCENT}; }}
-QLabel#seatBadges {{ font-size: {SIZE_BASE + 2}px; color: {WARN}; font-weight: bold; }}
+QLabel#seatBadges {{ font-size: {SIZE_BASE + 1}px; color: {WARN}; font-weight: bold; }}
+QLabel#seatBadges[compact="true"] {{ font-size: {SIZE_BASE - 1}px; }}
 QLabel#tableHeader {{ font-size: {SIZE_BASE + 2}px; color: {MUTED}; }}
 QLabel#score {{ font-size: {SIZE_NAME}px; font-weight: bold; }}
 QLabel#penalties {{ font-size: {SIZE_BASE + 1}px; color: {WARN}; }}

@@ -29,9 +29,13 @@ def need(*tools: str) -> None:
 
 
 @contextlib.contextmanager
-def xvfb(size: str) -> Iterator[str]:
-    """An Xvfb display of ``size`` (WxH) on a number Xvfb picks itself; yields ":N"."""
+def xvfb(size: str, *, wm: bool = True) -> Iterator[str]:
+    """An Xvfb display of ``size`` (WxH) on a number Xvfb picks itself, with a real window manager
+    (Debian's openbox, installed by scripts/setup.sh) as on a studio PC: windows get frames, focus,
+    maximising and the WM's placement; yields ":N"."""
     need("Xvfb")
+    if wm:
+        need("openbox", "xprop")
     r, w = os.pipe()
     proc = subprocess.Popen(
         ["Xvfb", "-displayfd", str(w), "-screen", "0", f"{size}x24", "-nolisten", "tcp"],
@@ -43,11 +47,35 @@ def xvfb(size: str) -> Iterator[str]:
     with os.fdopen(r) as f:
         number = f.readline().strip()
     assert number, "Xvfb did not report a display"
+    display = f":{number}"
+    manager = None
     try:
-        yield f":{number}"
+        if wm:
+            env = dict(os.environ, DISPLAY=display)
+            manager = subprocess.Popen(
+                ["openbox", "--sm-disable"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            _wait_for_wm(env, manager)
+        yield display
     finally:
+        if manager is not None:
+            manager.terminate()
+            manager.wait(10)
         proc.terminate()
         proc.wait(10)
+
+
+def _wait_for_wm(env: dict[str, str], manager: subprocess.Popen[bytes]) -> None:
+    """Until the window manager has taken the display (it names itself on the root window)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert manager.poll() is None, "openbox exited"
+        cmd = ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"]
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=10).stdout
+        if "window id" in out:
+            return
+        time.sleep(0.1)
+    raise AssertionError("openbox did not take the display")
 
 
 class StudioProcess:

@@ -113,6 +113,43 @@ def test_a_wrong_shangban_seat_is_corrected_with_the_reason_and_the_record_reche
     assert store.state["table"]["turn"] == 3
 
 
+def test_a_wrong_shangban_seat_is_corrected_with_ctrl_z_and_from_the_edit_menu(
+    window: Any, qtbot: Any
+) -> None:
+    """Issue 19: a slip on the 上班 seat (G12.1) was permanent. Ctrl+Z before the first play, or
+    Edit ▸ 更正上班座位… at any time, corrects it with the reason; the engine re-checks the record from the
+    new first leader and what no longer stands leaves it for re-keying."""
+    new_match(window, qtbot)
+    type_line(qtbot, window, "3")  # the operator meant seat 4
+    assert window.console.state["game"]["leader"] == 3
+    entry = window.panel.entry
+    QTest.keyClick(entry, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    d = _dialog(qtbot, window, "LeaderDialog")
+    assert d.seat.currentData() == 4  # the next seat is offered: the usual slip is one seat off
+    QTest.keyClick(d.reason, Qt.Key.Key_Return)
+    settle(qtbot, window)
+    g = window.console.state["game"]
+    assert g["leader"] == 4 and g["record"] == []
+    assert _journal(window)[-1] == ("game.leader", {"leader": 4, "reason": "录入错误"})
+    assert g["history"][-1]["kind"] == "leader" and g["history"][-1]["new_line"] == "4"
+    window.dialog = None
+    type_line(qtbot, window, "TTTTT")
+    assert window.console.state["game"]["record"] == ["4 TTTTT"]
+    # later, from the Edit menu: back to seat 3 — the first decision (seat 4 leading) no longer stands
+    action = window.hotkeys.get("edit.leader").action
+    assert action in window.menu("edit").actions() and action.shortcut().toString() == "Ctrl+Shift+E"
+    action.trigger()
+    d = _dialog(qtbot, window, "LeaderDialog")
+    d.seat.setCurrentIndex(2)
+    d.reason.setCurrentText("裁判改判")
+    QTest.keyClick(d.reason, Qt.Key.Key_Return)
+    settle(qtbot, window)
+    g = window.console.state["game"]
+    assert g["leader"] == 3 and g["record"] == []
+    assert [x["line"] for x in g["dropped"]] == ["4 TTTTT"] and g["dropped"][0]["rule"]
+    assert window.panel.record_model.rowCount() == 0
+
+
 def test_a_leader_correction_without_a_reason_or_to_the_same_seat_is_refused(store: Any) -> None:
     from broadcast.core.store import ActionRefused
 

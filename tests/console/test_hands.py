@@ -59,6 +59,8 @@ def test_the_hands_dialog_checks_every_seat_and_sends_the_six_as_one_action(wind
     assert store.seq == before + 1  # one journaled action for the six hands
     assert window.console.state["game"]["hands"] == hands
     assert window.panel.entry.hasFocus()
+    # the table says the hands are known (the engine checks every play against them): issue 19
+    assert "手牌已录（六家）" in window.table.header.text()
 
 
 def test_unknown_seats_stay_unknown(window: Any, qtbot: Any) -> None:
@@ -71,3 +73,4 @@ def test_unknown_seats_stay_unknown(window: Any, qtbot: Any) -> None:
     _ok(d)
     settle(qtbot, window)
     assert window.console.state["game"]["hands"] == ["", hands[1], "", "", "", ""]
+    assert "手牌已录 1 家" in window.table.header.text()

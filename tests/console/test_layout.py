@@ -18,12 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _open(tmp_path: Path, qtbot: Any, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> Any:
-    import broadcast.console.window as window_module
+    import broadcast.console.layout as layout_module
     from broadcast.console.app import build
     from broadcast.sponsors.placements import load_placements, to_state
     from broadcast.studio import open_store
 
-    monkeypatch.setattr(window_module, "small_screen", lambda: size[0] < 1700 or size[1] < 950)
+    monkeypatch.setattr(layout_module, "screen_area", lambda _w: QRect(0, 0, *size))
     store = open_store(tmp_path / "studio.sqlite")
     p = load_placements(ROOT / "sponsor_assets" / "demo" / "placements.yaml", air_date=date(2012, 5, 7))
     store.dispatch("sponsors.load", to_state(p))

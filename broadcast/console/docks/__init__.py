@@ -23,8 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-
 from broadcast.console.docks import cues as cue_dock
 from broadcast.console.docks import graphics, sponsors, status
 from broadcast.console.docks import winprob as winprob_dock
@@ -65,46 +63,6 @@ def cue_list_payload(state: dict[str, Any], placements: Any) -> dict[str, Any] |
     return payload
 
 
-class _FirstShow(QObject):
-    """Puts the on-air docks in their default places and sizes the first time the window shows
-    without a saved layout (the window's own defaults size the table)."""
-
-    def __init__(self, window: Any) -> None:
-        super().__init__(window)
-        self.window = window
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-        if obj is self.window and event.type() == QEvent.Type.Show:
-            self.window.removeEventFilter(self)
-            if getattr(self.window, "_default_sizes", False):
-                QTimer.singleShot(30, lambda: default_sizes(self.window))
-        return False
-
-
-def default_sizes(window: Any) -> None:
-    """The default proportions at 1920×1080: the cue list under everything, the graphics, monitors
-    and sponsor events in a right-hand column."""
-    if getattr(window, "compact", False):
-        return  # the laptop layout sizes its docks itself (MainWindow.compact_layout)
-    w, h = window.width(), window.height()
-    right = [window.dock(k) for k in ("monitors", "graphics", "sponsors") if k in window._docks]
-    if right:
-        window.resizeDocks([right[0]], [max(560, w * 37 // 100)], Qt.Orientation.Horizontal)
-        heights = {"monitors": h * 17 // 100, "graphics": h * 24 // 100, "sponsors": h * 40 // 100}
-        keys = [k for k in ("monitors", "graphics", "sponsors") if k in window._docks]
-        window.resizeDocks(right, [heights[k] for k in keys], Qt.Orientation.Vertical)
-    if "cues" in window._docks:
-        window.resizeDocks([window.dock("cues")], [h * 27 // 100], Qt.Orientation.Vertical)
-    if "table" in window._docks:
-        window.resizeDocks([window.dock("table")], [w * 31 // 100], Qt.Orientation.Horizontal)
-    if "winprob" in window._docks and "cues" in window._docks:  # the chart beside the cue list
-        window.resizeDocks(
-            [window.dock("cues"), window.dock("winprob")],
-            [w * 36 // 100, w * 27 // 100],
-            Qt.Orientation.Horizontal,
-        )
-
-
 def install(
     window: Any,
     studio: Any = None,
@@ -135,10 +93,6 @@ def install(
     window.on_retranslate(lambda: s.refresh(force=True))
     window.on_retranslate(c.retranslate)
     window.on_retranslate(st.refresh)
-    # the right-hand column runs the full height; the cue list sits under the table and the record
-    window.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-    window.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-    window.installEventFilter(_FirstShow(window))
     payload = cue_list_payload(console.state, placements)
     if payload is not None:
         console.act("cues.load", payload)

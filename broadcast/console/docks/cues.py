@@ -22,15 +22,15 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     Qt,
     QTimer,
+    Signal,
 )
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
-    QSizePolicy,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -41,6 +41,7 @@ from broadcast.console import names
 from broadcast.console.docks.onair import OnAir
 from broadcast.qt import theme
 from broadcast.qt.i18n import QT_TRANSLATE_NOOP, tr
+from broadcast.qt.widgets import ElidedLabel
 from broadcast.sponsors.cues import CueView, rows
 
 CTX = "CueList"
@@ -141,8 +142,13 @@ class CueModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.FontRole and (v.is_next or v.status == "running"):
             return self._bold
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return v.cue.get("notes") or None
+        if role == Qt.ItemDataRole.ToolTipRole:  # the whole row: the label and notes may be cut
+            parts = [
+                f"{v.index + 1}. {self._text(v, 'label')}",
+                self._text(v, "sponsor"),
+                self._text(v, "notes"),
+            ]
+            return "\n".join(p for p in parts if p)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in ("number", "time", "length"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -190,6 +196,17 @@ class CueModel(QAbstractTableModel):
         return ""
 
 
+class CueTable(QTableView):
+    """The cue list's table: when it is resized (the window laid out after a restart, a dock dragged)
+    the next cue is brought back into view."""
+
+    resized = Signal()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self.resized.emit()
+
+
 class CuePanel(QWidget):
     def __init__(self, onair: OnAir, clock: Any = time.time, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -201,9 +218,8 @@ class CuePanel(QWidget):
         lay.setContentsMargins(8, 4, 8, 6)
         lay.setSpacing(4)
         top = QHBoxLayout()
-        self.headline = QLabel()
+        self.headline = ElidedLabel()
         self.headline.setObjectName("prompt")
-        self.headline.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         top.addWidget(self.headline, 1)
         self.go_button = QPushButton()
         self.go_button.setObjectName("goButton")
@@ -226,7 +242,7 @@ class CuePanel(QWidget):
         top.addWidget(self.go_button)
         lay.addLayout(top)
         self.model = CueModel(self)
-        self.view = QTableView()
+        self.view = CueTable()
         self.view.setObjectName("cues")
         self.view.setModel(self.model)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -237,6 +253,7 @@ class CuePanel(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(theme.SIZE_BASE + 16)
         self.view.setShowGrid(False)
         self.view.setWordWrap(False)
+        self.view.setProperty("elidedColumns", [2, 7])  # a cue's text and notes: the row's tooltip has them
         self.view.setFont(theme.font(theme.SIZE_BASE + 2))
         h = self.view.horizontalHeader()
         for col, mode in enumerate(
@@ -249,6 +266,7 @@ class CuePanel(QWidget):
         h.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
         self.view.setColumnWidth(0, 34)
         self.view.doubleClicked.connect(self._set_next)
+        self.view.resized.connect(self.show_next)
         self.view.setToolTip(tr("双击一条提示：设为下一条（不执行）"))
         lay.addWidget(self.view, 1)
         self.message = QLabel()
@@ -319,7 +337,7 @@ class CuePanel(QWidget):
             parts.append(tr("已走完"))
         else:
             parts.append(tr("未载入（需要赞助排期）"))
-        self.headline.setText("   ·   ".join(parts))
+        self.headline.set_full_text("   ·   ".join(parts))
         space = self.onair.key("cues.go_space")
         space = tr("空格") if space == "Space" else space
         go = self.onair.key("cues.go")
@@ -329,6 +347,12 @@ class CuePanel(QWidget):
         self.skip_button.setEnabled(nxt is not None)
         if nxt is not None and nxt.index != self._last_next:
             self._last_next = nxt.index
+            self.show_next()
+
+    def show_next(self) -> None:
+        """The next cue in view, two done ones above it (QLab's way), whatever the view's size now."""
+        nxt = self.next_view()
+        if nxt is not None:
             self.view.scrollTo(
                 self.model.index(max(0, nxt.index - 2), 0), QAbstractItemView.ScrollHint.PositionAtTop
             )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractButton,
     QGridLayout,
@@ -55,7 +55,7 @@ class GraphicTile(QAbstractButton):
         self.setObjectName(f"tile_{graphic}")
         self.setCheckable(False)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.setMinimumSize(100, 50)
+        self.setMinimumSize(100, 56)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.retranslate()
 
@@ -75,7 +75,7 @@ class GraphicTile(QAbstractButton):
         return self.onair.key(f"graphics.preview.{self.graphic}")
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
-        return QSize(120, 50)
+        return QSize(120, 56)
 
     def set_state(self, pvw: bool, pgm: bool, item: str) -> None:
         if (pvw, pgm, item) != (self.pvw, self.pgm, self.item):
@@ -91,6 +91,64 @@ class GraphicTile(QAbstractButton):
             return "off"
         return ""
 
+    def _texts(self) -> list[tuple[str, QRectF, QFont, str, int]]:
+        """What the tile says and where: the name (top left, as large as fits), what the next TAKE does
+        to it (top right), PVW/PGM (bottom left) and its key (bottom right): (text, rect, font,
+        colour, alignment). No two share a place."""
+        inner = QRectF(self.rect()).adjusted(10, 5, -10, -5)
+        top, bottom = int(Qt.AlignmentFlag.AlignTop), int(Qt.AlignmentFlag.AlignBottom)
+        left, right = int(Qt.AlignmentFlag.AlignLeft), int(Qt.AlignmentFlag.AlignRight)
+        small = theme.font(theme.SIZE_BASE - 2, bold=True)
+        low = QFontMetricsF(small).lineSpacing()  # the bottom line: PVW/PGM and the key
+        half = inner.height() - low
+        out: list[tuple[str, QRectF, QFont, str, int]] = []
+        will = self.take_will
+        arrow_w = 0.0
+        if will:
+            arrow = "↑" + tr("上") if will == "on" else "↓" + tr("下")
+            f = theme.font(theme.SIZE_BASE, bold=True)
+            arrow_w = QFontMetricsF(f).horizontalAdvance(arrow) + 6
+            out.append(
+                (
+                    arrow,
+                    QRectF(inner.right() - arrow_w, inner.top(), arrow_w, half),
+                    f,
+                    theme.ACCENT,
+                    right | top,
+                )
+            )
+        name = names.say(names.graphic(self.graphic))
+        name_rect = QRectF(inner.left(), inner.top(), inner.width() - arrow_w, half)
+        f = theme.font(theme.SIZE_BASE + 3, bold=True)
+        for px in range(theme.SIZE_BASE + 3, 10, -1):  # shrink a long name to the tile, never cut it
+            f = theme.font(px, bold=True)
+            fm = QFontMetricsF(f)
+            if fm.horizontalAdvance(name) <= name_rect.width() and fm.height() <= name_rect.height():
+                break
+        out.append((name, name_rect, f, theme.TEXT, left | top))
+        key_w = QFontMetricsF(small).horizontalAdvance(self.key) + 2
+        lower = QRectF(inner.left(), inner.top() + half, inner.width(), low)
+        out.append(
+            (
+                self.key,
+                QRectF(lower.right() - key_w, lower.top(), key_w, low),
+                small,
+                theme.MUTED,
+                right | bottom,
+            )
+        )
+        x = lower.left()
+        for text, colour, on in (("PVW", PVW, self.pvw), ("PGM", "#ff8a80", self.pgm)):
+            if on:
+                w = QFontMetricsF(small).horizontalAdvance(text) + 6
+                out.append((text, QRectF(x, lower.top(), w, low), small, colour, left | bottom))
+                x += w
+        return out
+
+    def painted_texts(self) -> list[tuple[str, QRectF, QFont]]:
+        """For the clipped-text audit: every text the tile paints, with its rectangle and font."""
+        return [(text, rect, font) for text, rect, font, _c, _a in self._texts()]
+
     def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -101,28 +159,10 @@ class GraphicTile(QAbstractButton):
         p.setBrush(face)
         p.setPen(QPen(QColor(PVW if self.pvw else (PGM if self.pgm else theme.BORDER)), 3 if self.pvw else 1))
         p.drawRoundedRect(r, 6, 6)
-        inner = r.adjusted(8, 4, -8, -4)
-        top = int(Qt.AlignmentFlag.AlignTop)
-        bottom = int(Qt.AlignmentFlag.AlignBottom)
-        left, right = int(Qt.AlignmentFlag.AlignLeft), int(Qt.AlignmentFlag.AlignRight)
-        p.setPen(QColor(theme.TEXT))
-        p.setFont(theme.font(theme.SIZE_BASE + 3, bold=True))
-        p.drawText(inner, left | top, names.say(names.graphic(self.graphic)))
-        p.setPen(QColor(theme.MUTED))
-        p.setFont(theme.font(theme.SIZE_BASE - 2))
-        p.drawText(inner, right | top, self.key)
-        p.setFont(theme.font(theme.SIZE_BASE - 2, bold=True))
-        x = inner.left()
-        for text, colour, on in (("PVW", PVW, self.pvw), ("PGM", "#ff8a80", self.pgm)):
-            if on:
-                p.setPen(QColor(colour))
-                p.drawText(QRectF(x, inner.bottom() - 18, 40, 18), left, text)
-                x += 36
-        will = self.take_will
-        if will:  # what the next TAKE does to it
-            p.setPen(QColor(theme.ACCENT))
-            p.setFont(theme.font(theme.SIZE_BASE, bold=True))
-            p.drawText(inner, right | bottom, "↑" + tr("上") if will == "on" else "↓" + tr("下"))
+        for text, rect, font, colour, align in self._texts():
+            p.setFont(font)
+            p.setPen(QColor(colour))
+            p.drawText(rect, align, text)
         p.end()
 
 

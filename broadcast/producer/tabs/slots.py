@@ -105,9 +105,11 @@ class PreviewPane(QWidget):
         row = QHBoxLayout()
         title = QLabel(tr("预览 PREVIEW（未保存的排期，按播出画面）"))
         title.setObjectName("panelTitle")
+        title.setWordWrap(True)  # a narrow pane wraps the title and leaves the view list its width
         row.addWidget(title, 1)
         self.views = QComboBox()
         self.views.setObjectName("previewViews")
+        self.views.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.views.currentIndexChanged.connect(lambda _i: self.show_view())
         row.addWidget(self.views)
         lay.addLayout(row)
@@ -215,6 +217,7 @@ class SlotsTab(QWidget):
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
         self.tree = QTreeWidget()
+        self.tree.setProperty("elidedColumns", [0, 1])  # a long slot or sponsor name: its tooltip has it
         self.tree.setObjectName("slotTree")
         self.tree.setHeaderLabels([tr("广告位"), tr("企业")])
         self.tree.currentItemChanged.connect(lambda *_: self.open_current())
@@ -255,6 +258,8 @@ class SlotsTab(QWidget):
             sec = str(path[0])
             name = dict(self.ws.draft.sponsors()).get(str(sid), str(sid or ""))
             it = QTreeWidgetItem([label, name])
+            it.setToolTip(0, label)
+            it.setToolTip(1, name)
             it.setData(0, Qt.ItemDataRole.UserRole, path)
             spec = SPEC_OF[sec]
             if spec.many or spec.inside:
@@ -263,11 +268,13 @@ class SlotsTab(QWidget):
                         tr("（按签约先后播出）") if spec.kind == "supporter" else ""
                     )
                     parents[sec] = QTreeWidgetItem([head, ""])
+                    parents[sec].setToolTip(0, head)
                     self.tree.addTopLevelItem(parents[sec])
                 parents[sec].addChild(it)
             else:
                 self.tree.addTopLevelItem(it)
         rd = QTreeWidgetItem([tr("节目流程（插播时段）"), ""])
+        rd.setToolTip(0, rd.text(0))
         rd.setData(0, Qt.ItemDataRole.UserRole, ("rundown",))
         self.tree.addTopLevelItem(rd)
         self.tree.expandAll()

@@ -1,0 +1,248 @@
+"""Where the console's window and docks go, for the screen it opens on (1366×768 … 3840×2160).
+
+* The first start (no saved geometry) opens maximised on its screen; a saved geometry is put back
+  clipped to the screen it now opens on (a layout saved on a bigger screen never leaves the status bar,
+  the cue list or GO below the edge).
+* Two layouts: **wide** (a screen of 1700×950 or more: the table left, the record and entry in the
+  middle, monitors/graphics/sponsor events in a right-hand column, the cue list underneath) and
+  **compact** (a laptop: the table and the record side by side, the other docks in one row of tabs
+  underneath with the cue list in front; closer seat cards, two suggestions). The saved dock
+  arrangement is put back only on a screen of the kind it was saved on; otherwise the right layout
+  for this screen is laid out.
+* View ▸ 恢复默认布局 lays out the right layout for the screen the window is on now.
+
+``screen_area(widget)`` is the one place that asks Qt for the screen (tests give it a size).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QRect, Qt, QTimer
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QDockWidget, QScrollArea, QWidget
+
+LAYOUT_VERSION = 2
+SMALL = (1700, 950)  # below either: the compact layout
+SETTLE_S = 3.0  # after the first show, a resize by the window manager lays the default sizes out again
+
+
+def screen_area(widget: QWidget) -> QRect:
+    """The available area of the screen ``widget`` is on (its window's, else the primary screen)."""
+    screen = widget.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        return QRect(0, 0, 1920, 1080)
+    return screen.availableGeometry()
+
+
+def parse_geometry(spec: str) -> tuple[int, int, int, int]:
+    """``--geometry WxH`` or ``WxH+X+Y`` as (x, y, w, h); one line and exit 2 when it is neither."""
+    import re
+
+    m = re.fullmatch(r"(\d+)x(\d+)(?:\+(\d+)\+(\d+))?", spec)
+    if not m:
+        raise SystemExit(f"--geometry {spec!r}: write WxH or WxH+X+Y")
+    return int(m.group(3) or 0), int(m.group(4) or 0), int(m.group(1)), int(m.group(2))
+
+
+def is_small(area: QRect) -> bool:
+    return area.width() < SMALL[0] or area.height() < SMALL[1]
+
+
+def kind_for(area: QRect) -> str:
+    return "compact" if is_small(area) else "wide"
+
+
+class Layout:
+    """The window's layout (see the module doc); ``window`` is the console's MainWindow."""
+
+    def __init__(self, window: Any) -> None:
+        self.window = window
+        self.kind = "wide"
+        self.first_start = True
+        self.pending = False  # the default sizes are still to be set once the window has its size
+        self.areas: dict[str, Qt.DockWidgetArea] = {}
+        # the default sizes wait until the window's size settles (shown, then maximised by the window
+        # manager): each resize while they are pending starts this over
+        self._settle = QTimer(window)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(120)
+        self._settle.timeout.connect(self.sizes)
+        self._until = 0.0
+
+    def remember(self, key: str, area: Qt.DockWidgetArea) -> None:
+        """A dock's default place (as it was added)."""
+        self.areas[key] = area
+
+    # -- start ---------------------------------------------------------------------------------------
+    def restore(self) -> None:
+        """Put back the saved geometry and docks (after every part has added its docks)."""
+        w, settings = self.window, self.window.settings
+        area = screen_area(w)
+        self.kind = kind_for(area)
+        geo = settings.value("window/geometry")
+        state = settings.value("window/state")
+        saved_kind = str(settings.value("window/layout", ""))
+        saved_screen = str(settings.value("window/screen", ""))
+        # no geometry saved, or saved on a screen of another size: maximised on this one
+        self.first_start = not isinstance(geo, QByteArray | bytes) or saved_screen != _size(area)
+        if not self.first_start:
+            w.restoreGeometry(QByteArray(geo))
+        restored = (
+            saved_kind == self.kind
+            and isinstance(state, QByteArray | bytes)
+            and w.restoreState(QByteArray(state), LAYOUT_VERSION)
+        )
+        self.set_compact(self.kind == "compact")
+        if not restored:
+            self.lay_out()
+        self.fit()
+
+    def fit(self) -> None:
+        """Keep the window inside its screen: a geometry saved on a bigger screen is cut to this one
+        (never below the window's smallest size) and moved onto it."""
+        w = self.window
+        if w.isMaximized() or w.isFullScreen():
+            return
+        area = screen_area(w)
+        frame = w.frameGeometry()
+        extra_w = frame.width() - w.width()
+        extra_h = frame.height() - w.height()
+        width = max(min(w.width(), area.width() - extra_w), w.minimumSizeHint().width())
+        height = max(min(w.height(), area.height() - extra_h), w.minimumSizeHint().height())
+        if (width, height) != (w.width(), w.height()):
+            w.resize(width, height)
+        x = min(max(frame.x(), area.x()), area.right() + 1 - width - extra_w)
+        y = min(max(frame.y(), area.y()), area.bottom() + 1 - height - extra_h)
+        if (x, y) != (frame.x(), frame.y()):
+            w.move(max(area.x(), x), max(area.y(), y))
+
+    def save(self) -> None:
+        w, settings = self.window, self.window.settings
+        settings.setValue("window/geometry", w.saveGeometry())
+        settings.setValue("window/state", w.saveState(LAYOUT_VERSION))
+        settings.setValue("window/layout", self.kind)
+        settings.setValue("window/screen", _size(screen_area(w)))
+        settings.sync()
+
+    # -- the two layouts -------------------------------------------------------------------------------
+    def set_compact(self, compact: bool) -> None:
+        w = self.window
+        w.compact = compact
+        w.table.set_compact(compact)
+        w.panel.set_compact(compact)
+
+    def lay_out(self) -> None:
+        """Every dock in its default place for the kind of screen, sized once the window shows."""
+        w = self.window
+        for key, (dock, _t, _c) in w._docks.items():
+            dock.setTitleBarWidget(None)  # the style's title bar (the compact layout's tabs hide it)
+            dock.setFloating(False)
+            w.addDockWidget(self.areas.get(key, Qt.DockWidgetArea.RightDockWidgetArea), dock)
+            dock.show()
+        if self.kind == "compact":
+            self._compact()
+        else:
+            # the right-hand column runs the full height; the cue list sits under the table and record
+            w.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
+            w.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+            w.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.pending = True
+        if w.isVisible():
+            self._settle.start()
+
+    def _compact(self) -> None:
+        """The table and the record side by side, every other dock in one row of tabs underneath
+        (their keys work whichever tab is in front), the cue list in front."""
+        w = self.window
+        w.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
+        w.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
+        others = [dock for key, (dock, _t, _c) in w._docks.items() if key != "table"]
+        for dock in others:
+            w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+            _scrolled(dock)
+            dock.setTitleBarWidget(QWidget())  # its tab names it: the rows go to the cue list
+        for dock in others[1:]:
+            w.tabifyDockWidget(others[0], dock)
+        if others:
+            front = w._docks["cues"][0] if "cues" in w._docks else others[0]
+            QTimer.singleShot(0, front.raise_)
+
+    def shown(self) -> None:
+        """The window shows: the default sizes once its size has settled, if the layout was laid out
+        (not restored) — and again if the window manager resizes it in the next seconds (a maximise
+        may come late on a busy machine)."""
+        if self.pending:
+            self._until = time.monotonic() + SETTLE_S
+            self._settle.start()
+
+    def resized(self) -> None:
+        if self.window.isVisible() and (self.pending or time.monotonic() < self._until):
+            self.pending = True
+            self._settle.start()
+
+    def sizes(self) -> None:
+        """The default proportions for the kind of screen (a window's size is known only once shown)."""
+        self.pending = False
+        w = self.window
+        width, height = w.width(), w.height()
+        docks = w._docks
+        if self.kind == "compact":
+            # the table beside the record; the tabs underneath a bit over a third of the height: the
+            # cue list shows several whole cues and the record keeps five rows
+            w.resizeDocks([docks["table"][0]], [width * 48 // 100], Qt.Orientation.Horizontal)
+            others = [d for k, (d, _t, _c) in docks.items() if k != "table"]
+            if others:
+                w.resizeDocks([others[0]], [height * 36 // 100], Qt.Orientation.Vertical)
+            return
+        right = [docks[k][0] for k in ("monitors", "graphics", "sponsors") if k in docks]
+        if right:
+            w.resizeDocks([right[0]], [max(560, width * 37 // 100)], Qt.Orientation.Horizontal)
+            share = {"monitors": 17, "graphics": 24, "sponsors": 40}
+            keys = [k for k in ("monitors", "graphics", "sponsors") if k in docks]
+            w.resizeDocks(right, [height * share[k] // 100 for k in keys], Qt.Orientation.Vertical)
+        if "cues" in docks:
+            w.resizeDocks([docks["cues"][0]], [height * 27 // 100], Qt.Orientation.Vertical)
+            if "winprob" in docks:  # the 胜率 chart beside the cue list, under the table and record
+                w.resizeDocks(
+                    [docks["cues"][0], docks["winprob"][0]],
+                    [width * 36 // 100, width * 27 // 100],
+                    Qt.Orientation.Horizontal,
+                )
+        if "table" in docks:
+            w.resizeDocks([docks["table"][0]], [width * 31 // 100], Qt.Orientation.Horizontal)
+
+    def for_size(self, width: int, height: int) -> None:
+        """``--geometry``: the window is given its size, so the layout is chosen for that size (a
+        1366×768 window on a big screen is laid out as on a laptop) and the size is obeyed."""
+        kind = "compact" if width < SMALL[0] or height < SMALL[1] else "wide"
+        if kind != self.kind:
+            self.kind = kind
+            self.set_compact(kind == "compact")
+            self.lay_out()
+
+    def reset(self) -> None:
+        """View ▸ 恢复默认布局: the right layout for the screen the window is on now."""
+        self.window.settings.remove("window/state")
+        self.kind = kind_for(screen_area(self.window))
+        self.set_compact(self.kind == "compact")
+        self.lay_out()
+        self.fit()
+
+
+def _size(area: QRect) -> str:
+    return f"{area.width()}x{area.height()}"
+
+
+def _scrolled(dock: QDockWidget) -> None:
+    """A tall panel scrolls in a short dock (the compact layout's tabs)."""
+    inner = dock.widget()
+    if inner is None or isinstance(inner, QScrollArea):
+        return
+    scroll = QScrollArea()
+    scroll.setObjectName(f"scroll_{dock.objectName()}")
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    scroll.setWidget(inner)
+    dock.setWidget(scroll)
