@@ -364,13 +364,15 @@ class MainWindow(QMainWindow):
     def _database_busy(self, waiting: int, seconds: float) -> None:
         """The status bar says when the database keeps operations waiting, how many and how long; they
         are written in order as soon as it is free (nothing is dropped)."""
-        if not waiting or seconds < 1.0:
+        if not waiting:
             if self.db_label.isVisible():
                 print(
                     "数据库已空闲，等待的操作已按顺序写入 / the database is free: what waited is written",
                     flush=True,
                 )
             self.db_label.hide()
+            return
+        if seconds < 1.0:  # a write on its way, not (yet) kept waiting
             return
         if not self.db_label.isVisible():  # the log says it too, once per wait (an operator's terminal)
             print(
