@@ -25,7 +25,8 @@ from PySide6.QtWidgets import QDockWidget, QScrollArea, QWidget
 
 LAYOUT_VERSION = 2
 SMALL = (1700, 950)  # below either: the compact layout
-SETTLE_S = 3.0  # after the first show, a resize by the window manager lays the default sizes out again
+SETTLE_S = 10.0  # after the first show, a resize by the window manager lays the default sizes out again
+# (a maximise comes late on a loaded machine: at 3 s the docks kept their pre-maximise sizes)
 
 
 def screen_area(widget: QWidget) -> QRect:
