@@ -10,13 +10,15 @@
   arrangement is put back only on a screen of the kind it was saved on; otherwise the right layout
   for this screen is laid out.
 * View ▸ 恢复默认布局 lays out the right layout for the screen the window is on now.
+* A default layout keeps its proportions whenever the window changes size (shown, then maximised by
+  the window manager — late on a busy machine — or resized by the operator) until the operator arranges
+  the docks (drags a separator, moves or floats a dock): from then on their arrangement is kept.
 
 ``screen_area(widget)`` is the one place that asks Qt for the screen (tests give it a size).
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QRect, Qt, QTimer
@@ -25,8 +27,6 @@ from PySide6.QtWidgets import QDockWidget, QScrollArea, QWidget
 
 LAYOUT_VERSION = 2
 SMALL = (1700, 950)  # below either: the compact layout
-SETTLE_S = 10.0  # after the first show, a resize by the window manager lays the default sizes out again
-# (a maximise comes late on a loaded machine: at 3 s the docks kept their pre-maximise sizes)
 
 
 def screen_area(widget: QWidget) -> QRect:
@@ -62,15 +62,15 @@ class Layout:
         self.window = window
         self.kind = "wide"
         self.first_start = True
-        self.pending = False  # the default sizes are still to be set once the window has its size
+        self.default = False  # the docks are in a default layout the operator has not rearranged
+        self._laying = False
         self.areas: dict[str, Qt.DockWidgetArea] = {}
-        # the default sizes wait until the window's size settles (shown, then maximised by the window
-        # manager): each resize while they are pending starts this over
+        # the default sizes are set once the window's size stops changing (shown, then maximised by the
+        # window manager): a burst of resizes sets them once, after the last
         self._settle = QTimer(window)
         self._settle.setSingleShot(True)
         self._settle.setInterval(120)
         self._settle.timeout.connect(self.sizes)
-        self._until = 0.0
 
     def remember(self, key: str, area: Qt.DockWidgetArea) -> None:
         """A dock's default place (as it was added)."""
@@ -137,19 +137,23 @@ class Layout:
     def lay_out(self) -> None:
         """Every dock in its default place for the kind of screen, sized once the window shows."""
         w = self.window
-        for key, (dock, _t, _c) in w._docks.items():
-            dock.setTitleBarWidget(None)  # the style's title bar (the compact layout's tabs hide it)
-            dock.setFloating(False)
-            w.addDockWidget(self.areas.get(key, Qt.DockWidgetArea.RightDockWidgetArea), dock)
-            dock.show()
-        if self.kind == "compact":
-            self._compact()
-        else:
-            # the right-hand column runs the full height; the cue list sits under the table and record
-            w.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
-            w.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-            w.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.pending = True
+        self._laying = True
+        try:
+            for key, (dock, _t, _c) in w._docks.items():
+                dock.setTitleBarWidget(None)  # the style's title bar (the compact layout's tabs hide it)
+                dock.setFloating(False)
+                w.addDockWidget(self.areas.get(key, Qt.DockWidgetArea.RightDockWidgetArea), dock)
+                dock.show()
+            if self.kind == "compact":
+                self._compact()
+            else:
+                # the right-hand column runs the full height; the cue list sits under the table and record
+                w.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
+                w.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+                w.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        finally:
+            self._laying = False
+        self.default = True
         if w.isVisible():
             self._settle.start()
 
@@ -171,21 +175,29 @@ class Layout:
             QTimer.singleShot(0, front.raise_)
 
     def shown(self) -> None:
-        """The window shows: the default sizes once its size has settled, if the layout was laid out
-        (not restored) — and again if the window manager resizes it in the next seconds (a maximise
-        may come late on a busy machine)."""
-        if self.pending:
-            self._until = time.monotonic() + SETTLE_S
+        """The window shows: the default sizes once its size has settled, if the layout is a default one
+        (laid out, not restored)."""
+        if self.default:
             self._settle.start()
 
     def resized(self) -> None:
-        if self.window.isVisible() and (self.pending or time.monotonic() < self._until):
-            self.pending = True
+        """The window changed size (the window manager maximised it — whenever that comes — or the
+        operator resized it): a default layout gets its proportions for the new size."""
+        if self.window.isVisible() and self.default:
             self._settle.start()
+
+    def arranged(self) -> None:
+        """The operator dragged a separator, moved or floated a dock: their arrangement stays."""
+        if not self._laying:
+            self.default = False
+            self._settle.stop()
+
+    def settled(self) -> bool:
+        """No default sizes are waiting to be set (a burst of resizes is over)."""
+        return not self._settle.isActive()
 
     def sizes(self) -> None:
         """The default proportions for the kind of screen (a window's size is known only once shown)."""
-        self.pending = False
         w = self.window
         width, height = w.width(), w.height()
         docks = w._docks

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QWidget
 
@@ -100,6 +100,9 @@ class MainWindow(QMainWindow):
         )
         self.addDockWidget(area, dock)
         self.layout_.remember(key, area)
+        # the operator moving or floating a dock arranges the layout: the default sizes stop following
+        dock.dockLocationChanged.connect(lambda _area: self.layout_.arranged())
+        dock.topLevelChanged.connect(lambda _floating: self.layout_.arranged())
         self.menu("view").insertAction(self._docks_end, dock.toggleViewAction())
         self._docks[key] = (dock, title, context)
         return dock
@@ -128,6 +131,13 @@ class MainWindow(QMainWindow):
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self.layout_.resized()
+
+    def event(self, event: QEvent) -> bool:
+        # a press on the window itself (not on a child) is on a separator between docks: the operator
+        # sizes the docks, and the default proportions stop following the window's size
+        if event.type() == QEvent.Type.MouseButtonPress:
+            self.layout_.arranged()
+        return super().event(event)
 
     def save_layout(self) -> None:
         self.layout_.save()

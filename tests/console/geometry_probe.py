@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,29 @@ def _whole(window: Any, widget: Any) -> bool:
     return screen.contains(rect) and inside.contains(rect)
 
 
+def _exposed(window: Any) -> bool:
+    handle = window.windowHandle()
+    return bool(window.isVisible() and handle is not None and handle.isExposed())
+
+
+def _fills(window: Any) -> bool:
+    """The window manager's maximise has arrived: the frame covers the screen's available area."""
+    area = window.screen().availableGeometry()
+    return bool(window.frameGeometry() == area)
+
+
+def _settled(app: Any, window: Any) -> bool:
+    """Nothing is left to lay out: no default dock sizes wait to be set
+    (:meth:`broadcast.console.layout.Layout.settled`) and the posted events (layout requests, resizes)
+    are handled — twice over, so that what the first pass posted is handled too."""
+    for _ in range(2):
+        app.sendPostedEvents()
+        if not window.layout_.settled():
+            return False
+        app.processEvents()
+    return bool(window.layout_.settled())
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--db", required=True)
@@ -70,10 +94,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--gos", type=int, default=0, help="GO this many cues before measuring")
     ap.add_argument("--shot", default=None)
     args = ap.parse_args(argv)
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QEventLoop, QSettings
     from PySide6.QtWidgets import QApplication
 
     from broadcast.console.app import build, show_window
+    from broadcast.console.layout import parse_geometry
     from tests.qtaudit import audit
 
     app = QApplication([sys.argv[0]])
@@ -82,19 +107,37 @@ def main(argv: list[str]) -> int:
     window = build(store, settings, lang=args.lang, placements=placements, monitors=False)
     cues = window.onair.cues
 
-    def settle(seconds: float) -> None:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            app.processEvents()
-            time.sleep(0.02)
+    def until(what: str, ready: Callable[[], bool], limit_s: float = 180.0) -> None:
+        """Run the event loop until ``ready()`` — what is measured next is there. The limit only ends a
+        run in which it never comes (then the line says what was waited for)."""
+        end = time.monotonic() + limit_s
+        while not ready():
+            if time.monotonic() > end:
+                waited.append(what)
+                return
+            app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+            time.sleep(0.01)
 
-    settle(0.5)  # the rundown's cues.load comes back from the store thread
+    waited: list[str] = []
+    until("the rundown", lambda: cues.model.rowCount() > 0)  # cues.load comes back from the store thread
+
+    def next_index() -> int:
+        nxt = cues.next_view()
+        return -1 if nxt is None else int(nxt.index)
+
     for _ in range(args.gos):
+        before = next_index()
         window.onair.onair.run("go")
         window.console.bridge.drain()
-        settle(0.2)
+        until("GO", lambda b=before: next_index() != b)  # the cue list shows the GO (by signal)
     show_window(window, args.geometry)
-    settle(2.5)  # mapped, placed and maybe maximised by the window manager, laid out, docks sized
+    until("the window on the screen", lambda: _exposed(window))
+    if args.geometry:
+        x, y, w, h = parse_geometry(args.geometry)
+        until("--geometry", lambda: (window.x(), window.y(), window.width(), window.height()) == (x, y, w, h))
+    elif window.first_start:
+        until("the maximise", lambda: window.isMaximized() and _fills(window))
+    until("the layout", lambda: _settled(app, window))
     screen = window.screen().availableGeometry()
     frame = window.frameGeometry()
     record = window.panel.record
@@ -121,6 +164,7 @@ def main(argv: list[str]) -> int:
         "next": nxt.index + 1 if nxt is not None else None,
         "next_visible": next_visible,
         "findings": [str(f) for f in audit(window)],
+        "never_came": waited,
     }
     print("PROBE " + json.dumps(out, ensure_ascii=False), flush=True)
     if args.shot and shutil.which("import"):

@@ -38,6 +38,7 @@ def probe(display: str, tmp: Path, *args: str, shot: str = "") -> dict[str, Any]
 
 
 def fits(p: dict[str, Any]) -> None:
+    assert not p["never_came"], p  # what the probe waited for before measuring never came
     sx, sy, sw, sh = p["screen"]
     fx, fy, fw, fh = p["frame"]
     assert sx <= fx and sy <= fy and fx + fw <= sx + sw and fy + fh <= sy + sh, p  # inside the screen

@@ -63,7 +63,7 @@ def test_the_default_layout_shows_several_cues_the_seats_and_the_entry(sized: An
         return float(view.viewport().height() / max(1, view.rowHeight(0)))
 
     qtbot.waitUntil(lambda: rows_in_view() >= 4, timeout=5000)  # the first show sizes the docks
-    qtbot.wait(100)
+    qtbot.waitUntil(w.layout_.settled)
     assert rows_in_view() >= 4, rows_in_view()
     assert _inside(w, view.viewport()), "the cue list is hidden or cut off"
     for card in w.table.cards.values():
@@ -74,3 +74,49 @@ def test_the_default_layout_shows_several_cues_the_seats_and_the_entry(sized: An
     assert record.viewport().height() >= 2 * record.verticalHeader().defaultSectionSize()
     if w.width() < 1700:
         assert w.compact and all(c.compact for c in w.table.cards.values())
+
+
+def test_the_default_sizes_follow_a_late_resize_until_the_operator_sizes_a_dock(
+    tmp_path: Path, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19: a window manager's maximise comes whenever it comes (late on a busy machine); the
+    default layout takes its proportions for the size the window ends at — and once the operator drags
+    a separator, their size stays when the window is resized."""
+    from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    w = _open(tmp_path, qtbot, monkeypatch, (1920, 1080))
+    try:
+        table = w.dock("table")
+        qtbot.waitUntil(w.layout_.settled)
+        w.resize(1700, 1000)  # the late resize: long after the first show sized the docks
+        qtbot.waitUntil(lambda: w.layout_.settled() and abs(table.width() - 1700 * 31 // 100) <= 12)
+        # the operator drags the separator right of the table 150 px to the right
+        edge = table.geometry().right() + 1
+        for dx in range(0, 4):  # the separator is a few pixels wide: find it where a press takes it
+            at = QPoint(edge + dx, table.geometry().center().y())
+            if w.childAt(at) is None:
+                break
+        else:
+            raise AssertionError("no separator right of the table")
+        before = table.width()
+
+        def mouse(kind: QEvent.Type, pos: QPoint, button: Qt.MouseButton, held: Qt.MouseButton) -> None:
+            e = QMouseEvent(
+                kind, QPointF(pos), QPointF(w.mapToGlobal(pos)), button, held, Qt.KeyboardModifier.NoModifier
+            )
+            QApplication.sendEvent(w, e)
+
+        left, none = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
+        mouse(QEvent.Type.MouseButtonPress, at, left, left)
+        mouse(QEvent.Type.MouseMove, at + QPoint(150, 0), none, left)
+        qtbot.waitUntil(lambda: table.width() >= before + 100)  # the separator moves (on a zero timer)
+        mouse(QEvent.Type.MouseButtonRelease, at + QPoint(150, 0), left, none)
+        sized = table.width()
+        w.resize(1800, 1000)
+        qtbot.waitUntil(lambda: w.width() == 1800 and w.layout_.settled())
+        assert abs(table.width() - sized) <= 2, (table.width(), sized)  # the operator's width stays
+    finally:
+        w.console.bridge.close()
+        w._test_store.close()
