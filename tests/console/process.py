@@ -89,6 +89,7 @@ class StudioProcess:
         else:
             env.update(DISPLAY=display, QT_QPA_PLATFORM="xcb")
         env.pop("QT_QPA_PLATFORM_PLUGIN_PATH", None)
+        env["PYTHONFAULTHANDLER"] = "1"  # a crash in Qt's C++ prints where Python was, not just an exit
         self.env = env
         self.shots = shots
         self.proc = subprocess.Popen(
@@ -122,11 +123,16 @@ class StudioProcess:
             try:
                 line = self.lines.get(timeout=0.5)
             except queue.Empty:
-                assert self.proc.poll() is None, "exited:\n" + "".join(self.output[-30:])
+                assert self.proc.poll() is None, self._gone()
                 continue
             if marker in line:
                 return line
         raise AssertionError(f"no {marker!r}:\n" + "".join(self.output[-30:]))
+
+    def _gone(self) -> str:
+        """What the process said before it went, and how it went (its exit status or signal)."""
+        self._reader.join(10)  # its last lines are read (the pipe is at its end)
+        return f"exited ({self.proc.returncode}):\n" + "".join(self.output[-40:])
 
     def type(self, line: str) -> None:
         assert self.proc.stdin is not None

@@ -23,6 +23,7 @@ from tests.console.process import StudioProcess, xvfb
 
 pytestmark = [pytest.mark.long, pytest.mark.timeout(400)]
 HOLD_S = 20
+UNDO_TITLE = "撤销第"  # the undo's reason dialog: 撤销第N步
 
 
 class Locker:
@@ -54,6 +55,9 @@ class Locker:
         assert self.proc.stdout.readline().strip() == "released"
         self.proc.wait(30)
 
+    def holding(self) -> bool:
+        return self.proc.poll() is None
+
     def kill(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
@@ -80,13 +84,36 @@ def _record(db: Path) -> list[str]:
     return out
 
 
-def _until_dialog(display: str, pid: int, *, shown: bool) -> None:
-    """Until the undo's reason dialog is on the screen (the console shows two windows), or gone."""
+def _windows(display: str, pid: int) -> list[str]:
+    """The titles of the process's windows on the screen."""
     env = dict(os.environ, DISPLAY=display)
-    cmd = ["xdotool", "search", "--onlyvisible", "--pid", str(pid)]
-    for _ in range(600):
-        found = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=30).stdout.split()
-        if (len(found) > 1) is shown:
+
+    def run(*args: str) -> str:
+        return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=60).stdout
+
+    return [
+        run("getwindowname", wid).strip() for wid in run("search", "--onlyvisible", "--pid", str(pid)).split()
+    ]
+
+
+def _active(display: str) -> str:
+    """The title of the window the window manager has made active (the one the keys go to)."""
+    env = dict(os.environ, DISPLAY=display)
+    r = subprocess.run(
+        ["xdotool", "getactivewindow", "getwindowname"], env=env, capture_output=True, text=True
+    )
+    return r.stdout.strip()
+
+
+def _until_dialog(display: str, pid: int, *, shown: bool) -> None:
+    """Until the undo's reason dialog is on the screen and has the keys (found by its title), or is gone
+    and the console's window has the keys again. The limit only ends a run in which it never comes."""
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        on_screen = any(UNDO_TITLE in title for title in _windows(display, pid))
+        active = _active(display)
+        has_keys = UNDO_TITLE in active if shown else "导播台" in active  # the main window: "… — 导播台"
+        if on_screen is shown and has_keys:
             return
         time.sleep(0.1)
     raise AssertionError(f"the undo's reason dialog was {'never shown' if shown else 'never closed'}")
@@ -106,17 +133,16 @@ def test_a_locked_database_at_start_and_while_typing_loses_nothing(tmp_path: Pat
         args += ["--settings", str(tmp_path / "console.ini")]
         c = StudioProcess(args, display=display)
         try:
-            started = time.monotonic()
-            c.wait_for("导播台窗口已打开", timeout=60)  # the window at once, the studio starting behind it
-            opened_after = time.monotonic() - started
-            c.wait_for("数据库被其他程序占用", timeout=30)
+            # the window at once, the studio starting behind it: on the screen while the file is held
+            c.wait_for("导播台窗口已打开", timeout=120)
+            c.wait_for("数据库被其他程序占用", timeout=120)  # its window says what it waits for
+            assert _windows(display, c.proc.pid), "no window on the screen while the database is held"
             c.screenshot("busy-start-1920x1080.png")
+            assert locker.holding()
             locker.release()
             c.wait_for("导播台已打开", timeout=120)
-            assert opened_after < HOLD_S / 2, opened_after
             wid = c.xdotool("search", "--sync", "--onlyvisible", "--pid", str(c.proc.pid)).split()[0]
-            c.xdotool("windowactivate", "--sync", wid)
-            time.sleep(1.0)
+            c.xdotool("windowactivate", "--sync", wid)  # returns once the window manager made it active
             # the second lock: a game typed into the real window while another program holds the file
             locker = Locker(db)
             typed = [str(game.leader), *lines, "UNDO", lines[-1]]
@@ -126,12 +152,10 @@ def test_a_locked_database_at_start_and_while_typing_loses_nothing(tmp_path: Pat
                     _until_dialog(display, c.proc.pid, shown=True)
                     c.xdotool("key", "Return")
                     _until_dialog(display, c.proc.pid, shown=False)  # the next line goes to the entry
-                else:
+                else:  # X queues the keys in order: the console takes them as fast as it can
                     c.xdotool("type", "--delay", "20", text)
                     c.xdotool("key", "Return")
-                time.sleep(0.3)
-            c.wait_for("数据库忙", timeout=30)  # the status bar said so (and the log line with it)
-            time.sleep(1.0)
+            c.wait_for("数据库忙", timeout=120)  # the status bar said so (and the log line with it)
             c.screenshot("busy-typing-1920x1080.png")
             assert _record(db) == []  # nothing could be written yet: all of it waits, in order
             locker.release()
@@ -141,7 +165,6 @@ def test_a_locked_database_at_start_and_while_typing_loses_nothing(tmp_path: Pat
                     break
                 c.wait_for("数据库已空闲", timeout=300)
             assert _record(db) == want, (_record(db), "".join(c.output)[-4000:])
-            time.sleep(1.0)
             c.screenshot("busy-after-1920x1080.png")
         finally:
             locker.kill()
