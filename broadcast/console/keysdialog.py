@@ -68,6 +68,9 @@ class KeysDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # the arrows go from operation to operation; Tab goes on to the buttons (a list of ~100 keys would
+        # keep Tab for itself otherwise: the dialog could not be left with the keyboard alone)
+        self.table.setTabKeyNavigation(False)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.activated.connect(lambda _i: self.capture())
         lay.addWidget(self.table, 1)
