@@ -15,7 +15,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QTranslator
 
 from broadcast import resources
 
@@ -96,6 +96,11 @@ def install(lang: str) -> bool:
     if lang not in LANGUAGES:
         lang = "zh_CN"
     _current[0] = lang
+    qt_own = QTranslator(app)  # Qt's own words (OK, Cancel, Close, a line edit's menu) in the UI language
+    path = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    if lang != "en" and qt_own.load(f"qtbase_{lang}", path):
+        app.installTranslator(qt_own)
+        _installed.append(qt_own)
     if lang == "zh_CN":
         return True
     catalogs = sorted(I18N.glob(f"*_{lang}.ts"))  # the console's, the producer's …

@@ -42,6 +42,24 @@ def test_chinese_by_default_and_english_on_demand(window: Any, qtbot: Any) -> No
     assert window.menuBar().actions()[0].text() == "比赛(&M)" and "上班座位" in window.panel.prompt.text()
 
 
+def test_the_dialogs_own_buttons_speak_the_ui_language(window: Any, qtbot: Any) -> None:
+    """Qt's own words (a dialog's OK, Cancel, Close) in the UI language: the Chinese console's dialogs
+    said "OK" / "Cancel" / "Close" (issue 19: never mixed), and follow a switch at run time."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    window.edit_keys()
+    qtbot.waitUntil(lambda: window.dialog is not None and window.dialog.isVisible())
+    box = window.dialog.findChild(QDialogButtonBox)
+    assert [b.text() for b in box.buttons()] == ["关闭"]
+    window.dialog.reject()
+    window.set_language("en")
+    window.edit_keys()
+    qtbot.waitUntil(lambda: window.dialog is not None and window.dialog.isVisible())
+    assert [b.text() for b in window.dialog.findChild(QDialogButtonBox).buttons()] == ["Close"]
+    window.dialog.reject()
+    window.set_language("zh_CN")
+
+
 HAN = re.compile(r"[\u4e00-\u9fff]")
 LANGUAGE_ITEMS = {"中文界面 Chinese UI", "English UI 英文界面"}  # each names its language in both
 
