@@ -44,3 +44,31 @@ def test_a_second_connection_and_another_process_leave_the_journal_whole(tmp_pat
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT COUNT(*) FROM journal").fetchone()[0] == 2
     conn.close()
+
+
+def test_a_second_connection_keeps_this_process_on_the_wal_index(tmp_path: Path) -> None:
+    """The -shm (wal-index) too: SQLite marks a process using it with a shared fcntl lock (the "DMS"
+    byte, offset 128). Reading its header with ``open()``/``close()`` at a second connection dropped
+    that lock: the next other process to open the file took itself for the first, truncated and
+    re-initialised the -shm under the live one — the console died of SIGBUS (issue 19's busy-database
+    test) and a re-initialised index can lose committed changes."""
+    path = tmp_path / "studio.sqlite"
+    store = open_store(path)
+    try:
+        store.dispatch(
+            "show.update", {"episode": "第1期"}
+        )  # frames in the -wal: the next open reads the -shm
+        db.connect(path).close()
+        probe = (
+            "import fcntl, os\n"
+            f"fd = os.open({str(path) + '-shm'!r}, os.O_RDWR)\n"
+            "try:\n"
+            "    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 128)\n"
+            "    print('free')\n"
+            "except OSError:\n"
+            "    print('in use')\n"
+        )
+        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+        assert out.stdout.strip() == "in use", out
+    finally:
+        store.close()
