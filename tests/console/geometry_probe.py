@@ -134,7 +134,7 @@ def main(argv: list[str]) -> int:
     until("the window on the screen", lambda: _exposed(window))
     if args.geometry:
         x, y, w, h = parse_geometry(args.geometry)
-        until("--geometry", lambda: (window.x(), window.y(), window.width(), window.height()) == (x, y, w, h))
+        until("--geometry", lambda: window.geometry().getRect() == (x, y, w, h))  # placed as asked
     elif window.first_start:
         until("the maximise", lambda: window.isMaximized() and _fills(window))
     until("the layout", lambda: _settled(app, window))

@@ -168,9 +168,10 @@ class StudioProcess:
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGTERM)
-                self.proc.wait(20)
+                self.proc.wait(60)
             except (ProcessLookupError, subprocess.TimeoutExpired):
                 self.kill()
+        self._reader.join(10)  # everything it printed on the way out is in ``output``
 
 
 class ConsoleProcess(StudioProcess):
