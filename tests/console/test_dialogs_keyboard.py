@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
@@ -113,6 +114,7 @@ def _walk(dialog: QWidget) -> tuple[QWidget | None, list[str]]:
     return start, stuck + missed
 
 
+@pytest.mark.long  # thirteen dialogs opened and walked in one window: ~60 s on a loaded machine
 def test_every_dialog_works_with_the_keyboard_alone(demo_window: Any, qtbot: Any) -> None:
     window = demo_window
     done: list[Any] = []
