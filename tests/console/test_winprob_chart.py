@@ -52,10 +52,10 @@ def _open(
 ) -> Any:
     """The whole console on a store with the hands entered, 30 decisions and a 胜率 after every 3rd
     (the engine's own figures), the teams' names at their maximum."""
-    import broadcast.console.window as window_module
+    import broadcast.console.layout as layout_module
     from broadcast.console.app import build
 
-    monkeypatch.setattr(window_module, "small_screen", lambda: size[0] < 1700 or size[1] < 950)
+    monkeypatch.setattr(layout_module, "screen_area", lambda _w: QRect(0, 0, *size))  # the screen's size
     store = open_store(tmp_path / "studio.sqlite")
     store.dispatch("match.new", {"teams": _teams("cjk" if lang == "zh_CN" else "latin"), "names": NAMES})
     rec = selfplay_records(2011, "tv_match")[0]
