@@ -51,7 +51,6 @@ BEING_REMOVED: dict[str, str] = {
     "engine/game.py:burn_window_open": "engine",
     "engine/game.py:is_legal": "engine",
     "engine/game.py:push_str": "engine",
-    "engine/gjn.py:set_tag": "engine",
     "engine/match.py:void_games": "engine",
     "engine/preset.py:opening_scored": "engine",
     "engine/preset.py:tributes": "engine",
