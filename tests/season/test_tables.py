@@ -1,20 +1,13 @@
-"""Two tables, one season on a real PostgreSQL: two real ``season table`` processes (each its own show
-journal, three matches each) push into one season while each of them and the server are killed -9 along
-the way; every game is in the season once, the 英雄榜 equals a recomputation from the games, and both
-tables' boards (what their pages are sent) show it. A studio's board follows a game another table
-recorded (NOTIFY)."""
+"""Tables sharing one season: a studio's board follows a game another table recorded (NOTIFY); what a
+table finishes is queued before it can go on (also after a kill -9); two tables starting one episode
+share it. (Two real consoles playing into one PostgreSQL season, killed along the way:
+``test_two_consoles.py``.)"""
 
 from __future__ import annotations
 
-import json
 import os
-import re
-import signal
-import subprocess
-import sys
 import threading
 import time
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,12 +16,9 @@ import pytest
 from broadcast.season.actions import leaderboard_payload
 from broadcast.season.model import SeasonDB, SeasonError
 from broadcast.season.push import SeasonLink
-from broadcast.season.rankings import compute
 from broadcast.studio import open_store
-from tests.pgserver import TempPostgres
-from tests.season.conftest import fresh_database, selfplay
+from tests.season.conftest import selfplay
 
-ROOT = Path(__file__).resolve().parents[2]
 TEAMS = {
     "甲队": "张一 张二 张三",
     "乙队": "李一 李二 李三",
@@ -47,140 +37,12 @@ def _season(url: str) -> int:
     return sid
 
 
-def _table(url: str, tmp: Path, name: str, a: str, b: str, seed: int) -> subprocess.Popen[str]:
-    cmd = [sys.executable, "-m", "broadcast", "season", "table", "--db", str(tmp / f"{name}.sqlite")]
-    cmd += ["--season-db", url, "--table", name, "--team-a", a, "--team-b", b, "--matches", "3"]
-    cmd += ["--seed", str(seed), "--pace", "0.004"]
-    log = open(tmp / f"{name}.log", "a", encoding="utf-8")  # noqa: SIM115 - closed with the process
-    return subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True)
-
-
-def _games_of(pg: TempPostgres, url: str, table: str) -> int:
-    try:
-        with SeasonDB.open(url) as sdb:
-            row = sdb.conn.execute(
-                "SELECT COUNT(*) FROM season_games g JOIN season_matches m ON m.id=g.match_id "
-                "WHERE m.label LIKE ?",
-                (f"{table} %",),
-            ).fetchone()
-            return int(row[0])
-    except Exception:  # the server is down right now
-        return -1
-
-
-def _wait(
-    pred: Callable[[], object], what: str, limit: float = 300.0, table: subprocess.Popen[str] | None = None
-) -> None:
-    """Until ``pred()``. Waiting on a ``table``: as long as it plays (a loaded machine only makes it
-    slower; the test's own time limit is the bound) — it fails at once if the table has stopped."""
+def _wait(pred: Callable[[], object], what: str, limit: float) -> None:
     deadline = time.monotonic() + limit
     while not pred():
-        if table is not None:
-            if table.poll() is not None and not pred():
-                log = Path(table.args[table.args.index("--db") + 1]).with_suffix(".log")
-                raise AssertionError(f"{what}: the table stopped ({table.returncode})\n{_tail(log)}")
-        elif time.monotonic() > deadline:
+        if time.monotonic() > deadline:
             raise AssertionError(f"never happened: {what}")
         time.sleep(0.1)
-
-
-def _tail(log: Path) -> str:
-    return log.read_text(encoding="utf-8")[-3000:] if log.exists() else ""
-
-
-@pytest.mark.long
-@pytest.mark.timeout(900)
-def test_two_tables_kill_9_of_each_and_of_postgresql_every_game_once(
-    postgres: TempPostgres, tmp_path: Path
-) -> None:
-    url = fresh_database(postgres)
-    sid = _season(url)
-    a = _table(url, tmp_path, "一号桌", "甲队", "乙队", 1)
-    b = _table(url, tmp_path, "二号桌", "丙队", "丁队", 2)
-    try:
-        _wait(lambda: _games_of(postgres, url, "一号桌") >= 2, "table 1 pushed two games", table=a)
-        a.send_signal(signal.SIGKILL)  # kill -9 of a console mid-match
-        a.wait()
-        a = _table(url, tmp_path, "一号桌", "甲队", "乙队", 1)
-        _wait(lambda: _games_of(postgres, url, "二号桌") >= 3, "table 2 pushed three games", table=b)
-        postgres.kill()  # kill -9 of PostgreSQL while both tables play and push
-        time.sleep(1.5)
-        postgres.start()
-        _wait(lambda: _games_of(postgres, url, "二号桌") >= 5, "table 2 pushed five games", table=b)
-        b.send_signal(signal.SIGKILL)
-        b.wait()
-        b = _table(url, tmp_path, "二号桌", "丙队", "丁队", 2)
-        assert a.wait(timeout=600) == 0, (tmp_path / "一号桌.log").read_text(encoding="utf-8")[-2000:]
-        assert b.wait(timeout=600) == 0, (tmp_path / "二号桌.log").read_text(encoding="utf-8")[-2000:]
-    finally:
-        for p in (a, b):
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-    with SeasonDB.open(url) as sdb:
-        matches = sdb.matches(sid)
-        assert len(matches) == 6 and all(m["status"] == "final" for m in matches)
-        for m in matches:  # every game once: numbered 1…n without a gap or a second copy, each with its uid
-            games = sdb.games(int(m["id"]))
-            assert [g["number"] for g in games] == list(range(1, len(games) + 1)) and len(games) >= 3
-            assert [g["uid"] for g in games] == [f"m{m['id']}/g{g['number']}" for g in games]
-        fast = [r.as_dict() for r in compute(sdb.conn, sid, "players").rows]
-        full = [r.as_dict() for r in compute(sdb.conn, sid, "players", materialised=False).rows]
-        assert fast == full and len(fast) == 12
-        want = leaderboard_payload(sdb, sid)["rows"]
-    # both studios' pages show it: each table's studio (``run`` on the table's own journal and the
-    # season) serves its pages the season's 英雄榜; each journal holds every game it played, acknowledged
-    studios = {name: _studio(url, tmp_path, name) for name in ("一号桌", "二号桌")}
-    try:
-        for name, proc in studios.items():
-            base = _served_at(proc, tmp_path / f"{name}.run.log")
-            _wait(lambda base=base: _pages_board(base) == want, f"{name}'s pages show the 英雄榜", 120)
-    finally:
-        for proc in studios.values():
-            proc.send_signal(signal.SIGINT)  # Ctrl-C
-        for name, proc in studios.items():
-            assert proc.wait(timeout=120) == 0, (tmp_path / f"{name}.run.log").read_text(encoding="utf-8")
-    for name in studios:
-        store = open_store(tmp_path / f"{name}.sqlite")
-        try:
-            assert store.state["season_push"]["pending"] == []
-            assert store.state["season_push"]["refused"] is None
-            assert store.state["leaderboard"]["rows"] == want
-        finally:
-            store.close()
-
-
-def _studio(url: str, tmp: Path, name: str) -> subprocess.Popen[str]:
-    cmd = [sys.executable, "-m", "broadcast", "run", "--headless", "--no-obs", "--no-rehearsal"]
-    cmd += ["--db", str(tmp / f"{name}.sqlite"), "--season-db", url, "--port", "0"]
-    cmd += ["--commentators-port", "-1", "--winprob-workers", "0"]  # the pages only (no fixed port 8620)
-    log = open(tmp / f"{name}.run.log", "w", encoding="utf-8")  # noqa: SIM115 - closed with the process
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    return subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True, env=env)
-
-
-def _served_at(proc: subprocess.Popen[str], log: Path) -> str:
-    """The studio's page server (``http://127.0.0.1:PORT``), once the studio is on (its start done)."""
-    found: list[str] = []
-
-    def said() -> bool:
-        text = log.read_text(encoding="utf-8")
-        m = re.search(r"(http://127\.0\.0\.1:\d+)/overlay/program\.html", text)
-        if m and "the studio is on" in text:
-            found.append(m.group(1))
-        assert proc.poll() is None, text
-        return bool(found)
-
-    _wait(said, "the studio serves its pages", 120)
-    return found[-1]
-
-
-def _pages_board(base: str) -> list[dict[str, object]] | None:
-    """The 英雄榜 rows the studio's pages are sent (its /state.json: what a page gets when it connects)."""
-    with urllib.request.urlopen(f"{base}/state.json", timeout=10) as resp:  # noqa: S310 - our own server
-        state = json.loads(resp.read().decode("utf-8")).get("state", {})
-    rows = state.get("leaderboard", {}).get("rows")
-    return rows if isinstance(rows, list) else None
 
 
 def test_a_studio_board_follows_a_game_another_table_recorded(pg_url: str, tmp_path: Path) -> None:
@@ -315,3 +177,50 @@ def test_two_tables_starting_the_same_episode_at_once_share_it(
     with SeasonDB.open(demo_db) as sdb:
         assert int(sdb.match(mid)["episode_id"]) == made
         assert [int(e["number"]) for e in sdb.episodes(sid)].count(pick["episode"]) == 1
+
+
+@pytest.mark.long
+@pytest.mark.timeout(900)
+def test_season_table_killed_and_started_again_plays_its_match_once(tmp_path: Path) -> None:
+    """``season table`` (a table played out by the engine into a shared season): killed -9 once it has
+    pushed a game and started again with the same arguments, it finishes its match — every game in the
+    season once, the match final, the table's board the season's."""
+    import signal
+    import subprocess
+    import sys
+
+    season = tmp_path / "season.sqlite"
+    sid = _season(str(season))
+    cmd = [sys.executable, "-m", "broadcast", "season", "table", "--db", str(tmp_path / "t.sqlite")]
+    cmd += ["--season-db", str(season), "--table", "一号桌", "--team-a", "甲队", "--team-b", "乙队"]
+    cmd += ["--matches", "1", "--seed", "3", "--pace", "0.01"]
+
+    def games() -> int:
+        with SeasonDB.open(season) as sdb:
+            return int(sdb.conn.execute("SELECT COUNT(*) FROM season_games").fetchone()[0])
+
+    table = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        while games() < 1:
+            assert table.poll() is None, table.communicate()[0]
+            time.sleep(0.1)
+        table.send_signal(signal.SIGKILL)
+        table.wait()
+        again = subprocess.run(cmd, capture_output=True, text=True, timeout=800)
+        assert again.returncode == 0, again.stdout + again.stderr
+    finally:
+        if table.poll() is None:
+            table.kill()
+            table.wait()
+    with SeasonDB.open(season) as sdb:
+        (m,) = sdb.matches(sid)
+        assert m["status"] == "final" and m["label"] == "一号桌 第1场"
+        played = sdb.games(int(m["id"]))
+        assert [g["number"] for g in played] == list(range(1, len(played) + 1)) and len(played) >= 3
+        assert [g["uid"] for g in played] == [f"m{m['id']}/g{g['number']}" for g in played]
+        want = leaderboard_payload(sdb, sid)["rows"]
+    store = open_store(tmp_path / "t.sqlite")
+    try:
+        assert store.state["season_push"]["pending"] == [] and store.state["leaderboard"]["rows"] == want
+    finally:
+        store.close()

@@ -1,0 +1,355 @@
+"""Two tables, one season on a real PostgreSQL, played on two real operator consoles: two
+``python -m broadcast console --season-db URL`` processes (Qt, offscreen; each its own show journal), every
+decision typed into the console's entry line as the operator types it (``--type-from -``: key presses),
+three matches each. Along the way each console and the server are killed -9; each console is started
+again on its journal and the operator goes on where it stopped. At the end every game is in the season
+once, the 英雄榜 equals a recomputation from the games, and both consoles' pages show it.
+
+The operator's part, as at a real table: the season match is set up on the table before the console
+opens it (what the new-match dialog does: :func:`broadcast.season.live.start_match`); the 上班 seat and
+each play are typed; Enter saves a finished game (the console pushes it by itself too), draws the lots or
+finishes the match when the console asks for it."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from broadcast.season.actions import leaderboard_payload
+from broadcast.season.live import start_match
+from broadcast.season.model import SeasonDB
+from broadcast.season.rankings import compute
+from broadcast.season.scoring import decide_match
+from broadcast.studio import open_store
+from tests.console.process import ConsoleProcess
+from tests.pgserver import TempPostgres
+from tests.season.conftest import fresh_database
+
+pytestmark = [pytest.mark.long, pytest.mark.timeout(1200)]
+
+TEAMS = {
+    "甲队": "张一 张二 张三",
+    "乙队": "李一 李二 李三",
+    "丙队": "王一 王二 王三",
+    "丁队": "赵一 赵二 赵三",
+}
+MATCHES = 3
+STALLED_S = 600.0  # one step of one table (a game typed, a push) never takes this long
+
+
+class Died(Exception):
+    """The console process is gone (killed by the test: it is started again)."""
+
+
+def _season(url: str) -> int:
+    with SeasonDB.open(url) as sdb:
+        sid = sdb.create_season("联赛", title="两桌联赛")
+        for team, names in TEAMS.items():
+            tid = sdb.add_team(sid, team)
+            for n in names.split():
+                sdb.add_player(sid, n, team_id=tid)
+    return sid
+
+
+def _retrying(fn: Any, what: str) -> Any:
+    """``fn()``, tried again while the season's server is down (it is killed and started again); a
+    failure that is not the server being away is the test's failure."""
+    while True:
+        try:
+            return fn()
+        except Exception as exc:
+            if not (type(exc).__module__.startswith("psycopg") or "连不上" in str(exc)):
+                raise AssertionError(f"{what}: {exc!r}") from exc
+            time.sleep(0.3)
+
+
+class Table:
+    """One table: its console process, its journal, the matches it plays; driven by its own thread."""
+
+    def __init__(self, url: str, tmp: Path, name: str, team_a: str, team_b: str, seed: int) -> None:
+        self.url, self.name, self.seed = url, name, seed
+        self.teams = (team_a, team_b)
+        self.db = tmp / f"{name}.sqlite"
+        self.ini = tmp / f"{name}.ini"
+        self.proc: ConsoleProcess | None = None
+        self.kills = 0
+        self.starts = 0
+        self.error: BaseException | None = None
+        self.done = threading.Event()
+        self.on = threading.Event()  # a console is up and being typed into
+        self.base = ""  # its page server, as it printed it
+        self.resume: tuple[int, bool, int] = (0, False, 0)  # the journal's game: number, 上班 given, plays
+
+    # -- the thread ------------------------------------------------------------------------------
+    def run(self) -> None:
+        try:
+            for k in range(1, MATCHES + 1):
+                while True:
+                    try:
+                        self._match(k)
+                        break
+                    except Died:
+                        continue  # killed by the test: started again on its journal
+            if not self.on.is_set():  # the last match was acknowledged before a kill: its pages
+                self._open()
+        except BaseException as exc:  # reported by the test's thread
+            self.error = exc
+        finally:
+            self.done.set()
+
+    def kill(self) -> None:
+        """kill -9 of the console (the test's thread), once it is up."""
+        assert self.on.wait(600), f"{self.name}: no console came up"
+        self.kills += 1
+        assert self.proc is not None
+        self.proc.kill()
+
+    # -- one match -------------------------------------------------------------------------------
+    def _label(self, k: int) -> str:
+        return f"{self.name} 第{k}场"
+
+    def _match(self, k: int) -> None:
+        mid = self._set_up(k)
+        if mid is None:
+            return  # final in the season and acknowledged at the table
+        self.resume = self._where()
+        self._open()
+        try:
+            self._play(mid, k)
+        finally:
+            if self.proc is not None and (k < MATCHES or self.proc.proc.poll() is not None):
+                self._close()
+
+    def _set_up(self, k: int) -> int | None:
+        """The match on the table, from its journal (the console closed): linked now if it is not yet
+        (the new-match dialog's work); None when it is over and acknowledged."""
+        label = self._label(k)
+        store = open_store(self.db)
+        try:
+            link = store.state["match"]["season"]
+            if link and link.get("label") == label:
+                if link["final"] and not store.state["season_push"]["pending"]:
+                    return None
+                return int(link["match_id"])
+            return int(
+                _retrying(
+                    lambda: start_match(store, self.url, **self._lineup(), label=label, uid=label), label
+                )
+            )
+        finally:
+            store.close()
+
+    def _where(self) -> tuple[int, bool, int]:
+        """The game on the table as its journal has it (the console closed): its number in the match,
+        whether its 上班 seat was given, how many plays were recorded."""
+        store = open_store(self.db)
+        try:
+            s = store.state
+            return int(s["table"]["game_no"]), s["game"]["leader"] is not None, len(s["game"]["record"])
+        finally:
+            store.close()
+
+    def _lineup(self) -> dict[str, Any]:
+        with SeasonDB.open(self.url) as sdb:
+            sid = int(sdb.season("联赛")["id"])
+            ids = [int(sdb.team_id(sid, t) or 0) for t in self.teams]
+            pa, pb = ([int(p["id"]) for p in sdb.players(sid, t)] for t in ids)
+        lineup = {1: pa[0], 3: pa[1], 5: pa[2], 2: pb[0], 4: pb[1], 6: pb[2]}
+        return {"season": sid, "episode": 1, "odd": ids[0], "even": ids[1], "lineup": lineup}
+
+    def _open(self) -> None:
+        self.proc = ConsoleProcess(self.db, self.ini)
+        self.starts += 1
+        self._wait_line("导播台已打开")
+        found = re.search(r"(http://127\.0\.0\.1:\d+)/overlay/", "".join(self.proc.output))
+        assert found, "".join(self.proc.output[-30:])
+        self.base = found.group(1)
+        self.on.set()
+
+    def _close(self) -> None:
+        self.on.clear()
+        assert self.proc is not None
+        self.proc.stop()
+
+    def _wait_line(self, marker: str) -> str:
+        assert self.proc is not None
+        try:
+            return self.proc.wait_for(marker, timeout=600)
+        except AssertionError:
+            if self.proc.proc.poll() is not None and self.kills:
+                raise Died from None
+            raise
+
+    def _alive(self) -> None:
+        assert self.proc is not None
+        if self.proc.proc.poll() is not None:
+            self.on.clear()
+            if self.kills:  # only the test kills a console
+                raise Died
+            raise AssertionError(
+                f"{self.name} exited ({self.proc.proc.returncode}):\n" + "".join(self.proc.output[-30:])
+            )
+
+    def _type(self, line: str) -> None:
+        self._alive()
+        assert self.proc is not None
+        try:
+            self.proc.type(line)
+        except AssertionError:
+            self._alive()
+            raise
+
+    # -- what the operator does ---------------------------------------------------------------------
+    def _play(self, mid: int, k: int) -> None:
+        """Until the match is final in the season and acknowledged at the table."""
+        while True:
+            games, final, rules = _retrying(lambda: _season_match(self.url, mid), "the season match")
+            if final:
+                return
+            if games:  # the games so far decide the match, or not yet
+                decision = decide_match(games, 0, 0, rules=rules)
+                if decision.winner is not None or decision.decided_by == "lots":
+                    self._type("")  # Enter: draw the lots, or finish the match and store it
+                    self._until(lambda: _retrying(lambda: _season_match(self.url, mid)[1], "final"), 0.3)
+                    continue
+            self._game(mid, k, len(games) + 1)
+
+    def _game(self, mid: int, k: int, n: int) -> None:
+        """Game ``n``: the 上班 seat (unless the journal shows it given) and the plays not yet in the
+        journal typed, then Enter to save it once the console has pushed it by itself."""
+        game = _deal(self.seed, k, n)
+        lines = [str(a) for a in game.moves]
+        number, led, done = self.resume
+        if number != n:  # a game the console has not begun
+            led, done = False, 0
+        self.resume = (0, False, 0)
+        for line in ([] if led else [str(game.leader)]) + lines[done:]:
+            self._type(line)
+        uid = f"m{mid}/g{n}"  # the game over, the console pushes it by itself: the season has it
+        self._until(lambda: _retrying(lambda: _in_season(self.url, uid), uid), 0.3)
+        self._type("")  # Enter: "save to the season" (it is there already: the console says so)
+
+    def _until(self, pred: Any, pause: float = 0.05) -> None:
+        """Until ``pred()``, as long as the console runs (the bound only turns a console that stopped
+        answering into a failure that shows what it said)."""
+        stalled = time.monotonic() + STALLED_S
+        while not pred():
+            self._alive()
+            if time.monotonic() > stalled:
+                assert self.proc is not None
+                raise AssertionError(f"{self.name}: no progress\n" + "".join(self.proc.output[-40:]))
+            time.sleep(pause)
+
+
+def _deal(seed: int, k: int, n: int) -> engine.Game:
+    """Game ``n`` of match ``k`` at a table: a deal played out by the engine (what the players play)."""
+    g = engine.new_game("tv_match", seed=seed * 1000 + k * 10 + n)
+    engine.random_playout(g, seed=seed * 1000 + k * 10 + n)
+    return g
+
+
+def _season_match(url: str, mid: int) -> tuple[list[tuple[int, int]], bool, str]:
+    with SeasonDB.open(url) as sdb:
+        m = sdb.match(mid)
+        games = [(int(g["points_a"]), int(g["points_b"])) for g in sdb.games(mid)]
+        return games, m["status"] == "final", str(sdb.season(int(m["season_id"]))["rules"])
+
+
+def _in_season(url: str, uid: str) -> bool:
+    with SeasonDB.open(url) as sdb:
+        return sdb.conn.execute("SELECT 1 FROM season_games WHERE uid=?", (uid,)).fetchone() is not None
+
+
+def _pages_board(base: str) -> list[dict[str, object]] | None:
+    """The 英雄榜 rows the studio's pages are sent (its /state.json: what a page gets when it connects)."""
+    with urllib.request.urlopen(f"{base}/state.json", timeout=10) as resp:  # noqa: S310 - our own server
+        state = json.loads(resp.read().decode("utf-8")).get("state", {})
+    rows = state.get("leaderboard", {}).get("rows")
+    return rows if isinstance(rows, list) else None
+
+
+def _games_of(url: str, table: str) -> int:
+    try:
+        with SeasonDB.open(url) as sdb:
+            row = sdb.conn.execute(
+                "SELECT COUNT(*) FROM season_games g JOIN season_matches m ON m.id=g.match_id "
+                "WHERE m.label LIKE ?",
+                (f"{table} %",),
+            ).fetchone()
+            return int(row[0])
+    except Exception:  # the server is down right now
+        return -1
+
+
+def _wait(pred: Any, what: str, tables: list[Table]) -> None:
+    """Until ``pred()``; fails at once if a table's thread has stopped with an error."""
+    while not pred():
+        for t in tables:
+            if t.error is not None:
+                raise AssertionError(f"{t.name}: {what}") from t.error
+            if t.done.is_set() and not pred():
+                raise AssertionError(f"{t.name} finished before: {what}")
+        time.sleep(0.3)
+
+
+def test_two_consoles_kill_9_of_each_and_of_postgresql_every_game_once(
+    postgres: TempPostgres, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = fresh_database(postgres)
+    monkeypatch.setenv("GOUJI_SEASON_DB", url)  # the consoles' --season-db
+    sid = _season(url)
+    a = Table(url, tmp_path, "一号桌", "甲队", "乙队", 1)
+    b = Table(url, tmp_path, "二号桌", "丙队", "丁队", 2)
+    threads = [threading.Thread(target=t.run, name=t.name, daemon=True) for t in (a, b)]
+    for th in threads:
+        th.start()
+    try:
+        _wait(lambda: _games_of(url, a.name) >= 2, "table 1 pushed two games", [a, b])
+        a.kill()  # kill -9 of a console mid-match
+        _wait(lambda: _games_of(url, b.name) >= 3, "table 2 pushed three games", [a, b])
+        postgres.kill()  # kill -9 of PostgreSQL while both consoles play and push
+        time.sleep(1.5)
+        postgres.start()
+        _wait(lambda: _games_of(url, b.name) >= 5, "table 2 pushed five games", [a, b])
+        b.kill()
+        for t, th in zip((a, b), threads, strict=True):
+            th.join(1100)
+            if t.error is not None:
+                raise AssertionError(f"{t.name} failed") from t.error
+            assert t.done.is_set(), f"{t.name} did not finish"
+        assert a.kills == b.kills == 1 and a.starts >= MATCHES and b.starts >= MATCHES
+        with SeasonDB.open(url) as sdb:
+            matches = sdb.matches(sid)
+            assert len(matches) == 2 * MATCHES and all(m["status"] == "final" for m in matches)
+            for m in matches:  # every game once: numbered 1…n without a gap or a second copy, with its uid
+                games = sdb.games(int(m["id"]))
+                assert [g["number"] for g in games] == list(range(1, len(games) + 1)) and len(games) >= 3
+                assert [g["uid"] for g in games] == [f"m{m['id']}/g{g['number']}" for g in games]
+            fast = [r.as_dict() for r in compute(sdb.conn, sid, "players").rows]
+            full = [r.as_dict() for r in compute(sdb.conn, sid, "players", materialised=False).rows]
+            assert fast == full and len(fast) == 12
+            want = leaderboard_payload(sdb, sid)["rows"]
+        for t in (a, b):  # both consoles' pages show the season's 英雄榜
+            _wait(lambda t=t: _pages_board(t.base) == want, f"{t.name}'s pages show the 英雄榜", [])
+    finally:
+        for t in (a, b):
+            if t.proc is not None:
+                t.proc.stop()
+        for th in threads:
+            th.join(30)
+    for t in (a, b):  # each journal: nothing pending, nothing refused, the board the season's
+        store = open_store(t.db)
+        try:
+            assert store.state["season_push"]["pending"] == []
+            assert store.state["season_push"]["refused"] is None
+            assert store.state["leaderboard"]["rows"] == want
+        finally:
+            store.close()
