@@ -176,18 +176,18 @@ class SeasonConn:
 
     def stream(self, sql: str, params: Sequence[Any] = (), *, batch: int = 2000) -> Iterator[tuple[Any, ...]]:
         """The rows of a query as they come, never all held at once, as plain tuples (read by position:
-        a whole ranking is 100,000 rows, and a row read by name costs a Python call each): SQLite's
-        cursor reads as it is iterated; PostgreSQL's rows come through a server-side cursor, ``batch``
-        rows a round trip (inside a read transaction, held until the last row or until the iterator is
-        closed)."""
+        a whole ranking is 100,000 rows, and a row read by name costs a Python call each); ``close()``
+        it when not read to its end. SQLite: the cursor itself (it reads as it is iterated; no layer of
+        Python between it and the reader, row after row). PostgreSQL: the rows of a server-side
+        cursor, ``batch`` rows a round trip (inside a read transaction, held until the last row or
+        until the iterator is closed)."""
         if self.dialect == "sqlite":
             cur = self.raw.cursor()
             cur.row_factory = None
-            try:
-                yield from cur.execute(sql, params)
-            finally:
-                cur.close()
-            return
+            return cur.execute(sql, params)  # type: ignore[no-any-return]
+        return self._pg_stream(sql, params, batch)
+
+    def _pg_stream(self, sql: str, params: Sequence[Any], batch: int) -> Iterator[tuple[Any, ...]]:
         from psycopg.rows import tuple_row
 
         with (

@@ -655,8 +655,9 @@ def ranked(
         if group:
             yield from _numbered(group, done, order_terms)
     finally:  # the database cursor closed with the ranking (before its connection is)
-        if isinstance(rows, Generator):
-            rows.close()
+        close = getattr(rows, "close", None)
+        if close is not None:
+            close()
 
 
 def _numbered(group: list[Row], before: int, order_terms: Sequence[Term]) -> list[Row]:
