@@ -103,7 +103,9 @@ def test_kill_9_halfway_then_the_same_command_counts_each_record_once(
     )
     db = tmp_path / "q.sqlite"
     cmd = [PY, "-m", "broadcast", "qualifiers", "import", str(export), "--db", str(db)]
-    cmd += ["--scheduler", cluster, "--batch", "6", "--checkpoint", "0"]
+    # killed while the workers read their shards from the file (--shared-files), resumed with the shards'
+    # bytes sent to them: the same records either way
+    cmd += ["--scheduler", cluster, "--shared-files", "--batch", "6", "--checkpoint", "0"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     committed = 0
     try:
