@@ -697,16 +697,25 @@ class ObsBridge:
         sent = time.time()
         results, at = client.pipeline_timed(shows, timeout=max(self.settings.timeout, 5.0))
         last = max(last, self._confirm(shows, results, sent, at))
+        late = plan.last()
         if film:
             self.player.start(client, film, "leaderboard" if film == self.leaderboard_film else "cue")
             self._preload(client, state)
         elif plan.cut() is not None:
+            # in the scene about to be cut to, out of sight, the old picture goes before the cut (one
+            # hidden after it shows through the new one's translucent panels on air)
+            early = [c for c in late if c[1]["sceneName"] == plan.program]
+            if early and self.cuts.unseen(plan.program, time.time()):
+                sent = time.time()
+                results, at = client.pipeline_timed(early, timeout=max(self.settings.timeout, 5.0))
+                last = max(last, self._confirm(early, results, sent, at))
+                late = [c for c in late if c not in early]
             cut = "Cut" if panic or state["graphics"].get("transition") == "cut" else self.settings.transition
             self.set_program(client, plan.program, transition=cut)
             last = max(last, self.cuts.program_at)
         sent = time.time()
-        results, at = client.pipeline_timed(plan.last(), timeout=max(self.settings.timeout, 5.0))
-        last = max(last, self._confirm(plan.last(), results, sent, at))
+        results, at = client.pipeline_timed(late, timeout=max(self.settings.timeout, 5.0))
+        last = max(last, self._confirm(late, results, sent, at))
         if not plan.empty:
             self.saver.soon(SAVE_AFTER)  # (a cut has asked for it sooner)
         self._set_status(

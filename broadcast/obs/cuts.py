@@ -37,6 +37,7 @@ class ProgramCuts:
         """A new connection: program is what OBS says it shows."""
         self.program = program  # as OBS last confirmed
         self.program_at = 0.0
+        self.left = ""  # the scene program showed before (still seen while a transition leaves it)
         self.asked = program
         self.pending = ""  # a cut OBS has not answered in time: its switch is reported later
         self.transition = ""  # OBS's current scene transition
@@ -115,9 +116,16 @@ class ProgramCuts:
             return
         if not force and ts < self.program_at:
             return  # older than what OBS confirmed since
+        if scene != self.program:
+            self.left = self.program
         self.program = self.asked = scene
         self.program_at = ts
         self._on_seen(scene, ts)
+
+    def unseen(self, scene: str, now: float) -> bool:
+        """Is ``scene`` out of sight — neither on program, nor being cut to, nor still fading out?"""
+        fading = scene == self.left and now - self.program_at < self.settings.transition_ms / 1000 + 1.0
+        return scene not in (self.program, self.pending) and not fading
 
     def scene_event(self, client: ObsClient, scene: str, ts: float) -> None:
         """OBS's ``CurrentProgramSceneChanged``: counts only when OBS still shows it."""

@@ -8,6 +8,11 @@ So the bridge sends a graphic's new picture into its hidden source, waits here u
 updates), and only then shows it and cuts to its scene; the as-run log credits the graphic from OBS's
 event for that show (:mod:`broadcast.obs.evidence`), so a graphic counts as on air from the moment
 program shows it drawn, never from the request.
+
+OBS's frame counter is not a count of the frames it rendered: a lagging OBS renders once and counts the
+frames it missed too (``renderTotalFrames`` jumps, ``renderSkippedFrames`` with it), so a count of 2 more
+frames could pass without one tick after the request. :func:`wait_loaded` counts the frames OBS actually
+rendered (total − skipped).
 """
 
 from __future__ import annotations
@@ -23,9 +28,10 @@ POLL = 0.01  # seconds between two looks at OBS's frame count
 
 
 def rendered_frames(client: Any, timeout: float) -> int:
-    """How many frames OBS's video thread has rendered so far."""
+    """How many frames OBS's video thread has rendered so far: its count less the frames it counted as
+    missed (a lagging OBS renders once and counts every frame interval that passed)."""
     stats = client.request("GetStats", timeout=timeout)
-    return int(stats.get("renderTotalFrames", 0))
+    return int(stats.get("renderTotalFrames", 0)) - int(stats.get("renderSkippedFrames", 0))
 
 
 def wait_loaded(client: Any, *, timeout: float, frames: int = FRAMES) -> bool:

@@ -24,10 +24,11 @@ from broadcast.obs.bridge import ObsBridge
 from broadcast.obs.client import ObsClient
 from broadcast.obs.errors import ObsError
 from broadcast.obs.headless import COLLECTION, HeadlessObs
+from broadcast.obs.proofs import check_picture
 from broadcast.sponsors.cuerunner import CueRunner
 from broadcast.studio import open_store
 
-from .conftest import MemoryAirLog, bridge_settings
+from .conftest import DRAWN_EDGES, MemoryAirLog, bridge_settings, edges_alike
 from .test_live import wait_for
 
 pytestmark = pytest.mark.obs
@@ -211,8 +212,9 @@ def test_back_to_back_items_never_show_the_game_scene(
     """Bumpers into two films into the prizes' 九宫格, then the 英雄榜 into its 冠名 film into the
     credits: each film ends when OBS says so and what follows takes program straight from the break —
     the audit's independent witness (its own connection, every 50 ms) and a 20 ms poller never see the
-    game scene between two items; each graphic is credited once OBS showed it, and a proof picture
-    (taken while OBS shows it, checked against its render) never fails to show it."""
+    game scene between two items; each graphic is credited once OBS showed it drawn (OBS's picture of its
+    scene at that moment shows it), and a proof picture (taken while OBS shows it, checked against its
+    render) never fails to show it."""
     from broadcast.audit.obswatch import Intent, ProgramWatch, holes
 
     settings = bridge_settings(obs_server)
@@ -263,14 +265,18 @@ def test_back_to_back_items_never_show_the_game_scene(
         credited = min(ts for g, ts in on if g == graphic)
         seen = min(t for t, s in watch.looks if s == scene)
         assert credited >= seen - 0.1 - 0.05, (graphic, credited, seen)
-    # what OBS drew the moment the as-run credited each full-frame item, kept for a person to look at
-    # (test-artifacts/audit/obs/credited-*.jpg). Not asserted yet: on a loaded machine about one run in
-    # four shows the 九宫格 after the films still undrawn at that moment (docs/overlays.md, "not yet")
+    # on air means drawn: OBS's picture of each full-frame item's scene, shot the moment the as-run
+    # credited it, shows it — its colours (the proofs' check) and its drawing (its edges: the 九宫格 after
+    # the films and the credits were credited while their scene was still the bare studio, whose colours
+    # differ from theirs by only 27 and 14 of 255; the 英雄榜 with an older board beneath it, 0.57)
     assert {g for g, _jpeg, _pic in rec.shots} == {"jiugongge", "leaderboard", "credits"}
     shots = ROOT / "test-artifacts" / "audit" / "obs"
     shots.mkdir(parents=True, exist_ok=True)
-    for graphic, jpeg, _pic in rec.shots:
-        (shots / f"credited-{graphic}.jpg").write_bytes(jpeg)
+    for graphic, jpeg, pic in rec.shots:
+        (shots / f"credited-{graphic}.jpg").write_bytes(jpeg)  # what OBS drew when the as-run credited it
+        check = check_picture(jpeg, pic[0], pic[1], pic[2], (settings.width, settings.height))
+        edges = edges_alike(jpeg, pic[0], pic[1], pic[2], (settings.width, settings.height))
+        assert check["ok"] and edges >= DRAWN_EDGES, (graphic, check, edges)
     # a proof picture never fails to show what it proves (one may find its short item gone: not_on_program)
     assert [e.detail for e in rec.kinds("proof_failed") if e.detail["reason"] != "not_on_program"] == []
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import os
+import time
 from pathlib import Path
 
 from PIL import Image, ImageChops
@@ -28,8 +29,13 @@ def test_the_same_state_is_the_same_file_and_a_change_a_new_one(tmp_path: Path) 
     assert all(p.is_file() and p.parent == tmp_path / "pics" for p in paths)
     assert len({p.name for p in paths}) == len(paths)  # one file per graphic
     written = {p: p.read_bytes() for p in paths}
+    times = {p: p.stat().st_mtime_ns for p in paths}
+    time.sleep(0.02)
     again = store.ensure(list(_pictures(demo_state()).values()))
     assert again == paths and {p: p.read_bytes() for p in again} == written  # not drawn twice
+    # nor touched: OBS reloads a shown picture whose file changed time (its texture is empty meanwhile
+    # in a picture of the scene OBS takes then — the 九宫格 and the credits credited bare)
+    assert {p: p.stat().st_mtime_ns for p in again} == times
     st = demo_state()
     st["table"]["seats"][0]["cards_left"] = 3
     changed = _pictures(st)
@@ -122,3 +128,9 @@ def test_the_store_keeps_the_newest_pictures(tmp_path: Path) -> None:
         os.utime(p, ns=(k * 10**9, k * 10**9))
     store.prune(keep=3)
     assert sorted(p.name for p in tmp_path.glob("*.png")) == sorted(p.name for p in paths[3:])
+    # the oldest file asked for again (OBS shows it again) is kept: the pictures used last, not the files
+    # written last
+    store.ensure([pics[3]])
+    store.ensure(pics[:1])  # drawn again: the newest
+    store.prune(keep=2)
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == sorted([paths[0].name, paths[3].name])

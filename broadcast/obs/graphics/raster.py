@@ -325,6 +325,8 @@ class PictureStore:
         self.folder = Path(folder)
         self._lock = threading.Lock()
         self._written = 0
+        self._used: dict[Path, int] = {}  # file → when last asked for (a count): the newest are kept
+        self._uses = 0
 
     def path(self, picture: Picture) -> Path:
         return self.folder / f"{picture.graphic}-{picture.digest}.png"
@@ -334,9 +336,12 @@ class PictureStore:
         out = []
         for pic in pictures:
             target = self.path(pic)
-            try:
-                os.utime(target)  # in use again: the newest are kept
-            except FileNotFoundError:
+            # in use again: noted here, never by touching the file — OBS reloads a shown picture whose
+            # file changed time, and its picture of a scene taken meanwhile shows the source empty
+            with self._lock:
+                self._uses += 1
+                self._used[target] = self._uses
+            if not target.exists():
                 self._write(pic, target)
             out.append(target)
         return out
@@ -359,13 +364,20 @@ class PictureStore:
             self.prune()
 
     def prune(self, keep: int = KEEP_FILES) -> None:
-        """Remove all but the ``keep`` newest pictures (a picture OBS still shows is among them)."""
+        """Remove all but the ``keep`` pictures used last (a picture OBS still shows is among them): those
+        asked for since this store was opened by when, then the others by their files' times."""
+        with self._lock:
+            used = dict(self._used)
         try:
-            files = sorted(self.folder.glob("*.png"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+            files = sorted(
+                self.folder.glob("*.png"), key=lambda p: (used.get(p, 0), p.stat().st_mtime_ns), reverse=True
+            )
         except OSError:
             return
         for old in files[keep:]:
             old.unlink(missing_ok=True)
+            with self._lock:
+                self._used.pop(old, None)
 
 
 def default_folder() -> Path:
