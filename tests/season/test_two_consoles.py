@@ -32,31 +32,16 @@ from broadcast.studio import open_store
 from tests.console.process import ConsoleProcess
 from tests.pgserver import TempPostgres
 from tests.season.conftest import fresh_database
+from tests.season.test_tables import _season  # the two-table league (甲乙丙丁队, three players each)
 
 pytestmark = [pytest.mark.long, pytest.mark.timeout(1200)]
 
-TEAMS = {
-    "甲队": "张一 张二 张三",
-    "乙队": "李一 李二 李三",
-    "丙队": "王一 王二 王三",
-    "丁队": "赵一 赵二 赵三",
-}
 MATCHES = 3
 STALLED_S = 600.0  # one step of one table (a game typed, a push) never takes this long
 
 
 class Died(Exception):
     """The console process is gone (killed by the test: it is started again)."""
-
-
-def _season(url: str) -> int:
-    with SeasonDB.open(url) as sdb:
-        sid = sdb.create_season("联赛", title="两桌联赛")
-        for team, names in TEAMS.items():
-            tid = sdb.add_team(sid, team)
-            for n in names.split():
-                sdb.add_player(sid, n, team_id=tid)
-    return sid
 
 
 def _retrying(fn: Any, what: str) -> Any:
