@@ -42,12 +42,14 @@ if [ $FAST = 1 ]; then
 fi
 PAR=(); [ "$WORKERS" != 0 ] && PAR=(-n "$WORKERS" --dist loadgroup)
 # The tests' temporary files (databases and their journals, OBS's and PostgreSQL's folders) go to a
-# RAM-backed tmpfs when the machine has one with room: every journaled action is fsync'd, and on a disk
-# shared with other work an fsync waited ~8 ms (tests/game: 124 → 59 s, the same CPU). What a test
-# proves does not change (a kill -9 is a kill -9 on either; the full and read-only disks are tmpfs
-# already). GOUJI_TEST_TMP=disk keeps them in the usual place.
+# RAM-backed tmpfs when the machine has one with room (over 4 GiB free, and as much memory): every
+# journaled action is fsync'd, and on a disk shared with other work an fsync waited ~8 ms (tests/game:
+# 124 → 59 s, the same CPU). What a test proves does not change (a kill -9 is a kill -9 on either; the
+# full and read-only disks are tmpfs already). GOUJI_TEST_TMP=disk keeps them in the usual place.
 SHM_FREE=$(df -k --output=avail /dev/shm 2>/dev/null | tail -1 | tr -d ' ')
-if [ "${GOUJI_TEST_TMP:-}" != disk ] && [ "${SHM_FREE:-0}" -gt 4194304 ] 2>/dev/null; then
+MEM_FREE=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo 2>/dev/null)  # a tmpfs's files are memory
+if [ "${GOUJI_TEST_TMP:-}" != disk ] && [ "${SHM_FREE:-0}" -gt 4194304 ] 2>/dev/null &&
+  [ "${MEM_FREE:-0}" -gt 4194304 ] 2>/dev/null; then
   TMPDIR=$(mktemp -d /dev/shm/gouji-tests-XXXXXX) && export TMPDIR && trap 'rm -rf "$TMPDIR"' EXIT
 fi
 started=$(date +%s)
