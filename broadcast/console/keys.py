@@ -70,6 +70,7 @@ def _core() -> Iterator[KeyAction]:
     yield k(
         "match.new", ("Ctrl+N",), QT_TRANSLATE_NOOP("Keys", "新比赛（从赛季选队、排座）"), "match", "match"
     )
+    yield k("match.open", ("Ctrl+O",), QT_TRANSLATE_NOOP("Keys", "打开牌谱（GJN）…"), "match", "match")
     yield k("match.hands", ("Ctrl+H",), QT_TRANSLATE_NOOP("Keys", "录入手牌（发牌时）"), "match", "match")
     yield k(
         "match.penalty", ("Ctrl+P",), QT_TRANSLATE_NOOP("Keys", "裁判罚分 −2（写明原因）"), "match", "match"

@@ -8,13 +8,14 @@ puts the operator's saved layout back (QSettings, as OBS keeps its docks).
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QWidget
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QWidget
 
-from broadcast.console import dialogs
+from broadcast.console import dialogs, records
 from broadcast.console.controller import Console, verdict_of
 from broadcast.console.hotkeys import HelpSheet, HotkeyRegistry
 from broadcast.console.keys import MENUS
@@ -147,6 +148,7 @@ class MainWindow(QMainWindow):
         """The window's own operations, bound by id to the key table (:mod:`broadcast.console.keys`)."""
         for id_, slot in (
             ("match.new", self.new_match),
+            ("match.open", self.open_record),
             ("match.hands", self.enter_hands),
             ("match.penalty", self.penalty),
             ("match.save", self.save),
@@ -311,6 +313,80 @@ class MainWindow(QMainWindow):
                 "game.hands", {"hands": d.hands(), "reason": tr("发牌")}, on_refused=self._refused
             ),
         )
+
+    def open_record(self) -> QFileDialog | None:
+        """比赛 ▸ 打开牌谱… (Ctrl+O): a GJN record onto the table, checked by the engine first; a bad file
+        is one line and changes nothing; unsaved decisions are replaced only when the operator says so."""
+        if self.console.state["match"]["season"]:
+            self.statusBar().showMessage(
+                tr("这场比赛属于赛季：牌谱只在彩排数据库中打开（console --db 另一个文件）"), 8000
+            )
+            return None
+        d = QFileDialog(self, tr("打开牌谱"), "", tr("牌谱 (*.gjn);;所有文件 (*)"))
+        d.setFileMode(QFileDialog.FileMode.ExistingFile)
+        d.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        self._open(d, lambda: self._open_file(d.selectedFiles()[0]) if d.selectedFiles() else None)
+        return d
+
+    def _open_file(self, path: str) -> None:
+        try:
+            opened = records.load(path)
+        except records.RecordError as exc:
+            why = exc.zh if self.console.lang == "zh" else exc.en
+            self.statusBar().showMessage(f"{exc.where}: [{exc.rule}] {why}")  # stays until the next message
+            return
+        if self.console.busy:
+            self.statusBar().showMessage(tr("还有操作等待写入数据库：写入后再打开牌谱"), 8000)
+            return
+        g = self.console.game
+        unsaved = len(self.console.record())
+        if unsaved and g is not None and (not g.is_over() or self.console.mode().name == "save"):
+            box = QMessageBox(
+                QMessageBox.Icon.Question,
+                tr("打开牌谱"),
+                tr("本局已录 {n} 步，还没有存入赛季。换成牌谱 {file}？（已录的仍在日志中）").format(
+                    n=unsaved, file=Path(path).name
+                ),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                self,
+            )
+            box.setDefaultButton(QMessageBox.StandardButton.No)
+            box.setEscapeButton(QMessageBox.StandardButton.No)
+            yes = box.button(QMessageBox.StandardButton.Yes)
+            self.dialog = box
+            box.finished.connect(lambda _r: self.focus_entry())
+            box.finished.connect(lambda _r: self._put(opened) if box.clickedButton() is yes else None)
+            box.open()
+            return
+        self._put(opened)
+
+    def _put(self, opened: records.Opened) -> None:
+        """The record on the table: ``game.new`` then each move, journaled in order through the store."""
+        failed: list[Any] = []
+        name = Path(opened.path).name
+
+        def refused(exc: Any) -> None:
+            if not failed:  # the first refusal says it; the moves after it are refused the same way
+                failed.append(exc)
+                self._refused(exc)
+
+        def done(_change: Any) -> None:
+            if failed:
+                return
+            self.statusBar().showMessage(
+                tr("已打开牌谱 {file}：{n} 步").format(file=name, n=len(opened.lines)), 8000
+            )
+
+        def started(_change: Any) -> None:
+            for i, line in enumerate(opened.lines):
+                last = i == len(opened.lines) - 1
+                self.console.act(
+                    "game.play", {"line": line}, on_done=done if last else None, on_refused=refused
+                )
+            if not opened.lines:
+                done(None)
+
+        self.console.act("game.new", dict(opened.new), on_done=started, on_refused=refused)
 
     def save(self) -> None:
         mode = self.console.mode().name

@@ -341,7 +341,7 @@
     </message>
     <message>
         <location filename="../console/dialogs.py" line="509"/>
-        <location filename="../console/window.py" line="214"/>
+        <location filename="../console/window.py" line="226"/>
         <source>重做</source>
         <translation>Redo</translation>
     </message>
@@ -703,49 +703,49 @@
         <translation>Recording not started</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="199"/>
+        <location filename="../console/window.py" line="211"/>
         <source>本局还没有出牌，无法撤销</source>
         <translation>Nothing to undo in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="203"/>
+        <location filename="../console/window.py" line="215"/>
         <source>撤销第{n}步</source>
         <translation>Undo move {n}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="204"/>
+        <location filename="../console/window.py" line="216"/>
         <source>撤销：{line}</source>
         <translation>Undo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="212"/>
+        <location filename="../console/window.py" line="224"/>
         <source>没有可以重做的一步</source>
         <translation>Nothing to redo</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="214"/>
+        <location filename="../console/window.py" line="226"/>
         <source>重做：{line}</source>
         <translation>Redo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="240"/>
+        <location filename="../console/window.py" line="252"/>
         <source>本局还没有出牌</source>
         <translation>No move in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="256"/>
+        <location filename="../console/window.py" line="268"/>
         <source>还没有开局：直接输入上班座位</source>
         <translation>No game started: type the first leader&apos;s seat</translation>
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="162"/>
-        <location filename="../console/window.py" line="273"/>
+        <location filename="../console/window.py" line="285"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="162"/>
-        <location filename="../console/window.py" line="273"/>
+        <location filename="../console/window.py" line="285"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
@@ -776,13 +776,13 @@
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="175"/>
-        <location filename="../console/docks/winprob.py" line="395"/>
+        <location filename="../console/docks/winprob.py" line="391"/>
         <source>第{m}步后</source>
         <translation>After move {m}</translation>
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="175"/>
-        <location filename="../console/docks/winprob.py" line="395"/>
+        <location filename="../console/docks/winprob.py" line="391"/>
         <source>开局</source>
         <translation>At the deal</translation>
     </message>
@@ -812,62 +812,93 @@
         <translation>Level {p}%</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="401"/>
+        <location filename="../console/docks/winprob.py" line="397"/>
         <source>{odd} {p}% · {even} {q}%</source>
         <translation>{odd} {p}% · {even} {q}%</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="294"/>
+        <location filename="../console/window.py" line="306"/>
         <source>先开局（输入上班座位）再录手牌</source>
         <translation>Start the game (type the first leader&apos;s seat) before entering hands</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="301"/>
+        <location filename="../console/window.py" line="313"/>
         <source>发牌</source>
         <translation>deal</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="312"/>
+        <location filename="../console/window.py" line="322"/>
+        <source>这场比赛属于赛季：牌谱只在彩排数据库中打开（console --db 另一个文件）</source>
+        <translation>This match belongs to the season: records open only in a rehearsal database (console --db another file)</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="325"/>
+        <location filename="../console/window.py" line="345"/>
+        <source>打开牌谱</source>
+        <translation>Open record</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="325"/>
+        <source>牌谱 (*.gjn);;所有文件 (*)</source>
+        <translation>Records (*.gjn);;All files (*)</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="338"/>
+        <source>还有操作等待写入数据库：写入后再打开牌谱</source>
+        <translation>Operations are still waiting for the database: open the record once they are written</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="346"/>
+        <source>本局已录 {n} 步，还没有存入赛季。换成牌谱 {file}？（已录的仍在日志中）</source>
+        <translation>This game has {n} moves not saved to the season. Replace it with the record {file}? (What was keyed stays in the journal)</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="376"/>
+        <source>已打开牌谱 {file}：{n} 步</source>
+        <translation>Opened the record {file}: {n} moves</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="395"/>
         <source>这场比赛没有关联赛季（Ctrl+N 从赛季新建比赛）</source>
         <translation>This match is not linked to a season (Ctrl+N: new match from the season)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="314"/>
+        <location filename="../console/window.py" line="397"/>
         <source>没有要存的：本局还没结束，或已存入赛季</source>
         <translation>Nothing to save: the game is not over, or already saved</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="321"/>
+        <location filename="../console/window.py" line="404"/>
         <source>数据库里还没有赛季（season create）</source>
         <translation>No season in the database yet (season create)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="354"/>
+        <location filename="../console/window.py" line="437"/>
         <source>已从日志恢复 {n} 个操作：比赛已设好，尚未开局</source>
         <translation>Recovered {n} actions from the journal: the match is set up, no game started yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="356"/>
+        <location filename="../console/window.py" line="439"/>
         <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步</source>
         <translation>Recovered {n} actions from the journal: back at game {g}, move {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="381"/>
+        <location filename="../console/window.py" line="466"/>
         <source>● 数据库忙（被其他程序占用）：{n} 个操作等待写入，{s} 秒</source>
         <translation>● Database busy (held by another program): {n} operations waiting to be written, {s} s</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="396"/>
+        <location filename="../console/window.py" line="481"/>
         <source>第{n}局/共{m}局</source>
         <translation>Game {n} of {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="397"/>
+        <location filename="../console/window.py" line="482"/>
         <source>导播台</source>
         <translation>Operator console</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="398"/>
+        <location filename="../console/window.py" line="483"/>
         <source>日志 #{seq}</source>
         <translation>Journal #{seq}</translation>
     </message>
@@ -897,7 +928,7 @@
         <translation>the same key twice</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="281"/>
+        <location filename="../console/keys.py" line="282"/>
         <source>（输入行为空时）</source>
         <translation> (entry line empty)</translation>
     </message>
@@ -1077,221 +1108,226 @@ Move {n} {rule} {en}</translation>
     </message>
     <message>
         <location filename="../console/keys.py" line="73"/>
+        <source>打开牌谱（GJN）…</source>
+        <translation>Open a record (GJN)…</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="74"/>
         <source>录入手牌（发牌时）</source>
         <translation>Enter the hands (at the deal)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="75"/>
+        <location filename="../console/keys.py" line="76"/>
         <source>裁判罚分 −2（写明原因）</source>
         <translation>Referee penalty −2 (with the reason)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="78"/>
+        <location filename="../console/keys.py" line="79"/>
         <source>存入赛季（本局 / 比赛结果）</source>
         <translation>Save to the season (this game / the match result)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="80"/>
+        <location filename="../console/keys.py" line="81"/>
         <source>选手迟到</source>
         <translation>Player late</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="81"/>
+        <location filename="../console/keys.py" line="82"/>
         <source>弃权</source>
         <translation>Forfeit</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="83"/>
+        <location filename="../console/keys.py" line="84"/>
         <source>抽签（加赛后仍平）</source>
         <translation>Draw lots (tied after the extra game)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="85"/>
+        <location filename="../console/keys.py" line="86"/>
         <source>撤销上一步（写明原因）</source>
         <translation>Undo the last move (with the reason)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="87"/>
+        <location filename="../console/keys.py" line="88"/>
         <source>重做撤销的一步</source>
         <translation>Redo the undone move</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="89"/>
+        <location filename="../console/keys.py" line="90"/>
         <source>更正所选的一步</source>
         <translation>Correct the selected move</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="91"/>
+        <location filename="../console/keys.py" line="92"/>
         <source>在所选的一步前插入漏录的一步</source>
         <translation>Insert a forgotten move before the selected one</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="93"/>
+        <location filename="../console/keys.py" line="94"/>
         <source>删除所选的一步（多录）</source>
         <translation>Delete the selected move (keyed by mistake)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="94"/>
+        <location filename="../console/keys.py" line="95"/>
         <source>更正记录</source>
         <translation>Corrections</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="95"/>
+        <location filename="../console/keys.py" line="96"/>
         <source>更正上班座位…</source>
         <translation>Correct the first leader…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="99"/>
+        <location filename="../console/keys.py" line="100"/>
         <source>更正比赛设置（座位、队名）…</source>
         <translation>Correct the match set-up (seats, team names)…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="103"/>
+        <location filename="../console/keys.py" line="104"/>
         <source>牌谱中选上一步</source>
         <translation>Select the previous move in the record</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="104"/>
+        <location filename="../console/keys.py" line="105"/>
         <source>牌谱中选下一步</source>
         <translation>Select the next move in the record</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="105"/>
+        <location filename="../console/keys.py" line="106"/>
         <source>回到输入行</source>
         <translation>Back to the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="106"/>
+        <location filename="../console/keys.py" line="107"/>
         <source>中文界面 Chinese UI</source>
         <translation>中文界面 Chinese UI</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="107"/>
+        <location filename="../console/keys.py" line="108"/>
         <source>English UI 英文界面</source>
         <translation>English UI 英文界面</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="108"/>
+        <location filename="../console/keys.py" line="109"/>
         <source>恢复默认布局</source>
         <translation>Reset layout</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="109"/>
+        <location filename="../console/keys.py" line="110"/>
         <source>快捷键设置…</source>
         <translation>Keyboard shortcuts…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="110"/>
+        <location filename="../console/keys.py" line="111"/>
         <source>快捷键一览</source>
         <translation>All keys</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="114"/>
+        <location filename="../console/keys.py" line="115"/>
         <source>制片工作台（赞助、合同、选手、赛季播出）…</source>
         <translation>Producer&apos;s workspace (sponsors, contracts, players, season delivery)…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="148"/>
+        <location filename="../console/keys.py" line="149"/>
         <source>TAKE：预览上节目</source>
         <translation>TAKE: preview to program</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="152"/>
+        <location filename="../console/keys.py" line="153"/>
         <source>CUT：预览立即上节目（无动画）</source>
         <translation>CUT: preview to program at once (no animation)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="159"/>
+        <location filename="../console/keys.py" line="160"/>
         <source>紧急清屏：节目全部撤下</source>
         <translation>Panic: take everything off program</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="169"/>
+        <location filename="../console/keys.py" line="170"/>
         <source>{name}：放到预览 / 撤下预览</source>
         <translation>{name}: to preview / off preview</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="178"/>
+        <location filename="../console/keys.py" line="179"/>
         <source>{name}：清除（节目和预览）</source>
         <translation>{name}: clear (program and preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="187"/>
+        <location filename="../console/keys.py" line="188"/>
         <source>GO：执行下一条提示</source>
         <translation>GO: run the next cue</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="191"/>
+        <location filename="../console/keys.py" line="192"/>
         <source>GO（输入行为空时）</source>
         <translation>GO (when the entry line is empty)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="195"/>
+        <location filename="../console/keys.py" line="196"/>
         <source>跳过下一条提示</source>
         <translation>Skip the next cue</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="207"/>
+        <location filename="../console/keys.py" line="208"/>
         <source>口播 +1：赞助商面板上第 {n} 个</source>
         <translation>Mention +1: sponsor {n} on the panel</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="214"/>
+        <location filename="../console/keys.py" line="215"/>
         <source>撤销本期最后一次口播（按错；报告不计）</source>
         <translation>Take back the episode&apos;s last mention (keyed by mistake; reports drop it)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="222"/>
+        <location filename="../console/keys.py" line="223"/>
         <source>{place}镜头 +1（广告位出镜）</source>
         <translation>{place} shot +1 (placement on screen)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="231"/>
+        <location filename="../console/keys.py" line="232"/>
         <source>人名条：{seat}号位选手（到预览）</source>
         <translation>Lower third: the player in seat {seat} (to preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="239"/>
+        <location filename="../console/keys.py" line="240"/>
         <source>人名条：主持人（到预览）</source>
         <translation>Lower third: the host (to preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="243"/>
+        <location filename="../console/keys.py" line="244"/>
         <source>主持人姓名…</source>
         <translation>Host&apos;s name…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="251"/>
+        <location filename="../console/keys.py" line="252"/>
         <source>记录所打的一手（或所选的提示）</source>
         <translation>Record what was typed (or the picked suggestion)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="252"/>
+        <location filename="../console/keys.py" line="253"/>
         <source>在提示列表中选择</source>
         <translation>Pick in the suggestion list</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="253"/>
+        <location filename="../console/keys.py" line="254"/>
         <source>把所选提示填入输入行</source>
         <translation>Put the picked suggestion into the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="254"/>
+        <location filename="../console/keys.py" line="255"/>
         <source>清空输入行</source>
         <translation>Clear the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="255"/>
+        <location filename="../console/keys.py" line="256"/>
         <source>过牌 pass（再按回车）</source>
         <translation>Pass (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="256"/>
+        <location filename="../console/keys.py" line="257"/>
         <source>让牌 yield（再按回车）</source>
         <translation>Yield (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="257"/>
+        <location filename="../console/keys.py" line="258"/>
         <source>指明座位：烧牌或其他不在轮次的出牌</source>
         <translation>Name the seat: a burn or any other out-of-turn play</translation>
     </message>
@@ -1324,37 +1360,37 @@ Move {n} {rule} {en}</translation>
         <translation>Key</translation>
     </message>
     <message>
-        <location filename="../console/keysdialog.py" line="80"/>
+        <location filename="../console/keysdialog.py" line="83"/>
         <source>更改…</source>
         <translation>Change…</translation>
     </message>
     <message>
-        <location filename="../console/keysdialog.py" line="81"/>
+        <location filename="../console/keysdialog.py" line="84"/>
         <source>无按键</source>
         <translation>No key</translation>
     </message>
     <message>
-        <location filename="../console/keysdialog.py" line="82"/>
+        <location filename="../console/keysdialog.py" line="85"/>
         <source>恢复默认</source>
         <translation>Default</translation>
     </message>
     <message>
-        <location filename="../console/keysdialog.py" line="83"/>
+        <location filename="../console/keysdialog.py" line="86"/>
         <source>全部恢复默认</source>
         <translation>All defaults</translation>
     </message>
     <message>
-        <location filename="../console/keysdialog.py" line="133"/>
+        <location filename="../console/keysdialog.py" line="136"/>
         <source>请按新的键（Esc 取消）</source>
         <translation>Press the new key (Esc cancels)</translation>
     </message>
     <message>
-        <location filename="../console/keysdialog.py" line="169"/>
+        <location filename="../console/keysdialog.py" line="172"/>
         <source>未能恢复：{ids}</source>
         <translation>Not restored: {ids}</translation>
     </message>
     <message>
-        <location filename="../console/keysdialog.py" line="180"/>
+        <location filename="../console/keysdialog.py" line="183"/>
         <source>{what}：{keys}</source>
         <translation>{what}: {keys}</translation>
     </message>
@@ -1382,7 +1418,7 @@ Move {n} {rule} {en}</translation>
         <translation>&amp;Help</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="55"/>
+        <location filename="../console/window.py" line="56"/>
         <source>牌桌 TABLE</source>
         <translation>TABLE</translation>
     </message>
