@@ -62,6 +62,8 @@ class Action:
     _seat: int
     _kind: int
     _cards: Play | None
+    #: the move code (:func:`move_code`), made once: Game.push records it as it is
+    _code: int
 
     def __init__(
         self, seat: int, kind: str | int = "play", cards: Play | str | Iterable[int] | None = None
@@ -70,6 +72,7 @@ class Action:
             self._seat = seat
             self._kind = kind
             self._cards = cards if isinstance(cards, Play) else None
+            self._code = move_code(seat, kind, self._cards)
             return
         k = KIND_CODE.get(kind, -1) if isinstance(kind, str) else -1
         if k < 0:
@@ -91,6 +94,7 @@ class Action:
         self._seat = seat
         self._kind = k
         self._cards = play
+        self._code = move_code(seat, k, play)
 
     @property
     def seat(self) -> int:
@@ -109,7 +113,7 @@ class Action:
     @property
     def code(self) -> int:
         """The move code (:func:`move_code`)."""
-        return move_code(self._seat, self._kind, self._cards)
+        return self._code
 
     @classmethod
     def pass_(cls, seat: int) -> Action:
@@ -206,6 +210,7 @@ class NotAPlay(Action):
         self._seat = seat
         self._kind = PLAY
         self._cards = None
+        self._code = seat | PLAY << 3
         self._text = text
         self._counts = counts
         self._error = error

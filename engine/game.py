@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import playout, results, turns
-from .actions import KINDS, NotAPlay, action_of, code_play, make, move_code, not_a_play
+from .actions import KINDS, NotAPlay, action_of, code_play, make, not_a_play
 from .actions import PLAY as K_PLAY
 from .actions import Action as Action
 from .cards import (
@@ -272,15 +272,17 @@ class Game(State):
         pl = action._cards
         if pl is None and action._kind == K_PLAY:  # NotAPlay (G3.2): before any other check
             raise not_a_play(action, len(self._codes) + 1)
-        self._push(action._seat, action._kind, pl, action, undo)
+        self._push(action._seat, action._kind, pl, action, undo, action._code)
 
     def push_code(self, code: int, undo: bool = True) -> None:
         """:meth:`push` of a move code (``legal_codes()``, ``Action.code``), without an Action object.
         ``undo=False`` (play-outs, re-checking records) keeps nothing for :meth:`pop`."""
         c = code >> 5
-        self._push(code & 7, code >> 3 & 3, code_play(c) if c else None, None, undo)
+        self._push(code & 7, code >> 3 & 3, code_play(c) if c else None, None, undo, code)
 
-    def _push(self, seat: int, kind: int, pl: Play | None, action: Action | None, undo: bool) -> None:
+    def _push(
+        self, seat: int, kind: int, pl: Play | None, action: Action | None, undo: bool, code: int
+    ) -> None:
         mode, e = classify(self, seat, kind, pl)
         if mode == ILLEGAL:
             assert e is not None
@@ -292,7 +294,7 @@ class Game(State):
         elif self._undo:
             self._undo = []  # pop() cannot go back past a move it has no snapshot of
         turns.apply(self, seat, mode, pl)
-        self._codes.append(move_code(seat, kind, pl))
+        self._codes.append(code)
 
     def legal_codes(self) -> list[int]:
         """Every legal action as a move code (the set and order of :meth:`legal_plays`): for search and
