@@ -55,6 +55,16 @@ def load(path: str | Path) -> Opened:
     hands = rec.hands()
     counts = rec.counts()
     new: dict[str, Any] = {"leader": rec.leader, "rules": rec.rules}
+    mixed = sorted(s for s, c in counts.items() if s not in hands and c != 36)
+    if hands and mixed:  # game.new takes dealt hands or counts, not both: refused before anything is sent
+        line = rec.tag_lines.get(f"Count{mixed[0]}", 1)
+        raise RecordError(
+            "G2.1",
+            f"牌谱既有手牌又有{mixed[0]}号的张数（Count）：导播台只能二者取一（全是手牌，或全是张数）",
+            f"the record gives dealt hands and a count for seat {mixed[0]}: the console takes one or the "
+            "other (all hands, or all counts)",
+            where=f"{name}:{line}",
+        )
     if hands:
         new["hands"] = [hands.get(s, "") for s in range(1, 7)]
     elif counts:

@@ -88,7 +88,7 @@ def test_a_record_opens_over_unsaved_work_only_when_the_operator_says_so(
     assert "referee.gjn" in window.statusBar().currentMessage()
 
 
-@pytest.mark.parametrize("damage", ["illegal", "too_big"])
+@pytest.mark.parametrize("damage", ["illegal", "too_big", "hands_and_counts"])
 def test_a_damaged_record_is_one_line_with_file_line_and_clause_and_changes_nothing(
     window: Any, qtbot: Any, tmp_path: Path, damage: str
 ) -> None:
@@ -100,9 +100,15 @@ def test_a_damaged_record_is_one_line_with_file_line_and_clause_and_changes_noth
         # move 2 (line 4): three cards on five (G4.1)
         path.write_text('[Rules "tv_match"]\n[Leader "3"]\n3 TTTTT\n6 JJJ\n', encoding="utf-8")
         want = f"{path}:4: [G4.1]"
-    else:
+    elif damage == "too_big":  # over the engine's size limit: refused from its size, unread
         path.write_bytes(b"[" * (gjn.MAX_BYTES + 1))
         want = f"{path}:0: [GJN]"
+    else:  # legal for the engine, but game.new takes dealt hands or counts: refused before anything is sent
+        text = gjn.write(gjn.from_game(selfplay(11))).splitlines()
+        text = [t for t in text if not t.startswith("[Hand6")]
+        text.insert(6, '[Count6 "30"]')  # after [Hand5], before [Leader]
+        path.write_text("\n".join(text) + "\n", encoding="utf-8")
+        want = f"{path}:7: [G2.1]"
     before = (_journal(window), window.console.state["game"]["record"])
     _open_by_keys(qtbot, window, path)
     settle(qtbot, window)
@@ -131,3 +137,20 @@ def test_escape_in_the_file_dialog_or_the_question_changes_nothing(
     settle(qtbot, window)
     assert (_journal(window), window.console.state["game"]["record"]) == before
     assert window.panel.entry.hasFocus()
+
+
+def test_the_bad_record_line_is_in_the_ui_language(window: Any, qtbot: Any, tmp_path: Path) -> None:
+    new_match(window, qtbot)
+    type_line(qtbot, window, "3")
+    path = tmp_path / "bad.gjn"
+    path.write_text('[Rules "tv_match"]\n[Leader "3"]\n3 TTTTT\n6 JJJ\n', encoding="utf-8")
+    window.set_language("en")
+    try:
+        _open_by_keys(qtbot, window, path)
+        msg = window.statusBar().currentMessage()
+        assert (
+            msg
+            == f"{path}:4: [G4.1] move 2 (seat 6): JJJ has 3 cards but TTTTT has 5 cards: sizes must match"
+        )
+    finally:
+        window.set_language("zh_CN")
