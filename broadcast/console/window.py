@@ -386,7 +386,13 @@ class MainWindow(QMainWindow):
             if not opened.lines:
                 done(None)
 
-        self.console.act("game.new", dict(opened.new), on_done=started, on_refused=refused)
+        new = dict(opened.new)
+        g = self.console.game
+        if (
+            g is not None and not g.is_over()
+        ):  # the game on the table is replaced: the record takes its number
+            new["game_no"] = self.console.state["table"]["game_no"]
+        self.console.act("game.new", new, on_done=started, on_refused=refused)
 
     def save(self) -> None:
         mode = self.console.mode().name

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QLineEdit, QMessageBox
 
 from engine import gjn
 from tests.console.conftest import new_match, selfplay, settle, type_line
+from tests.console.process import SHOTS
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
@@ -64,6 +65,8 @@ def test_a_record_opens_over_unsaved_work_only_when_the_operator_says_so(
     _open_by_keys(qtbot, window, path)
     box = _question(qtbot, window)
     assert "1" in box.text() and "referee.gjn" in box.text()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    box.grab().save(str(SHOTS / "open-record-question.png"))
     yes = box.button(QMessageBox.StandardButton.Yes)
     yes.setFocus()
     QTest.keyClick(yes, Qt.Key.Key_Space)
@@ -84,8 +87,10 @@ def test_a_record_opens_over_unsaved_work_only_when_the_operator_says_so(
     # play continues from the record's last move: the engine's seat to act is the entry's prompt
     g = gjn.replay(gjn.parse(path.read_text(encoding="utf-8")))
     assert window.console.mode().name == "play"
+    assert window.console.state["table"]["game_no"] == 1  # it replaced game 1 (unfinished), not a game 2
     assert window.console.game.pending_seat == g.pending_seat
     assert "referee.gjn" in window.statusBar().currentMessage()
+    window.grab().save(str(SHOTS / "open-record-opened.png"))
 
 
 @pytest.mark.parametrize("damage", ["illegal", "too_big", "hands_and_counts"])
