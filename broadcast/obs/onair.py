@@ -36,6 +36,7 @@ class OnAirTracker:
         self.link = UNKNOWN
         self.program = ""  # the program scene last recorded
         self.on_air: dict[str, str] = {}  # graphic → item last recorded on air
+        self.since: dict[str, tuple[str, float]] = {}  # graphic → (item, when OBS showed it)
         self.source: dict[str, str] = {}  # graphic → the evidence that put it on air (obs, echo)
         self.film: tuple[str, dict[str, Any]] | None = None  # the film on air and its detail
         self.last_ts = 0.0
@@ -76,7 +77,7 @@ class OnAirTracker:
             self._rec(
                 ts, A.GRAPHIC_OFF, g, {"item": self.on_air[g], "reason": reason}, self.source.get(g, "obs")
             )
-        self.on_air, self.source = {}, {}
+        self.on_air, self.source, self.since = {}, {}, {}
         if self.program:
             self._rec(ts, A.PROGRAM_SCENE, "", {"reason": reason})
             self.program = ""
@@ -101,9 +102,16 @@ class OnAirTracker:
             if g not in before or before[g] != shown[g]:
                 eid = self._rec(ts, A.GRAPHIC_ON, g, {"scene": program, "item": shown[g]}, source)
                 self.source[g] = source
+                self.since[g] = (shown[g], ts)
                 if eid is not None and self._on_graphic_on is not None:
                     self._on_graphic_on(g, eid)
         self.on_air = dict(shown)
+        self.since = {g: v for g, v in self.since.items() if g in shown}
+
+    def on_air_since(self, graphic: str, item: str) -> float | None:
+        """When OBS showed ``graphic`` with ``item`` on program, if it shows it now (any thread)."""
+        got = self.since.get(graphic)
+        return got[1] if got is not None and got[0] == item else None
 
     def film_started(self, ts: float, film_id: str, detail: Mapping[str, Any]) -> int | None:
         if self.link != UP or (self.film is not None and self.film[0] == film_id):

@@ -43,6 +43,10 @@ NOT_CONNECTED = "OBS 未连接，片子未能播出 / OBS not connected: the fil
 # OBS never reported the end (a loaded OBS may take up to 12 s to start a film: the bridge's
 # films.START_LIMIT, then a few seconds more)
 FILM_GRACE = 15.0
+# a bumper a bridge puts on OBS runs its seconds from the moment OBS showed it (the as-run's credit), not
+# from the GO: a loaded machine can take a second or two to draw and show it, and a 2 s bumper counted
+# from the GO then never reached air. The clock ends it this long past its length when OBS never showed it
+GRAPHIC_GRACE = 10.0
 
 
 class CueRunner:
@@ -110,7 +114,7 @@ class CueRunner:
         cq = self.store.state["cues"]
         now = self.clock()
         cid = overdue(cq, now)
-        if cid is not None and not self._obs_ends(cq, cid, now):
+        if cid is not None and not self._obs_ends(cq, cid, now) and not self._obs_holds(cq, cid, now):
             self._dispatch("cues.end", {"id": cid})
 
     def _run(self) -> None:
@@ -138,6 +142,26 @@ class CueRunner:
         if ends is None or now < float(ends) + FILM_GRACE:
             return True
         log.warning("cue %s: OBS never said film %s ended: ended on the clock", cid, cue["film"])
+        return False
+
+    def _obs_holds(self, cq: dict[str, Any], cid: str, now: float) -> bool:
+        """Is the overdue cue ``cid`` a bumper the bridge shows in OBS that has not had its seconds on air
+        yet — counted from when OBS showed it (``GRAPHIC_GRACE`` seconds past its length at most)?"""
+        bridge = self.bridge
+        since_of = getattr(getattr(bridge, "tracker", None), "on_air_since", None)
+        if since_of is None or not bridge.status.connected:
+            return False
+        cue = next((c for c in cq["list"] if c["id"] == cid), None)
+        cur = cq["current"]
+        if cue is None or cue["kind"] != "bumper" or not cue.get("graphic") or cur is None:
+            return False
+        seconds = float(cue.get("seconds") or 0)
+        since = since_of(str(cue["graphic"]), str(cue.get("item", "")))
+        if since is not None:
+            return bool(now < since + seconds)
+        if now < float(cur["ends"]) + GRAPHIC_GRACE:
+            return True
+        log.warning("cue %s: OBS never showed %s: ended on the clock", cid, cue["graphic"])
         return False
 
     def _recover(self) -> None:

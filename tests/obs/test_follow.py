@@ -9,8 +9,9 @@ from typing import Any
 
 from broadcast.clock import ScriptClock
 from broadcast.obs import follow
+from broadcast.obs.onair import OnAirTracker
 from broadcast.resources import demo_placements
-from broadcast.sponsors.cuerunner import FILM_GRACE, CueRunner
+from broadcast.sponsors.cuerunner import FILM_GRACE, GRAPHIC_GRACE, CueRunner
 from broadcast.sponsors.cues import cue_list
 from broadcast.sponsors.placements import load_placements, to_state
 from broadcast.sponsors.rundown import build_rundown
@@ -92,6 +93,50 @@ def test_a_film_obs_never_ends_is_ended_by_the_runner_after_its_grace(tmp_path: 
         clock.advance(1.0)
         runner.tick()
         assert store.state["cues"]["current"] is None  # OBS never said: the clock ends it, late
+    finally:
+        store.close()
+
+
+def test_a_bumper_runs_its_seconds_from_when_obs_showed_it(tmp_path: Path) -> None:
+    """A 2 s bumper OBS showed 1.5 s after the GO is on air its full 2 s before the next one follows (on a
+    loaded machine one counted from the GO was replaced before OBS ever showed it: never credited); one OBS
+    never shows is ended by the clock after its grace."""
+    clock = ScriptClock(1_000_000.0)
+    store = open_store(tmp_path / "s.sqlite", clock=clock)
+    bumper = {"kind": "bumper", "graphic": "bumper", "seconds": 2}
+    store.dispatch(
+        "cues.load",
+        {
+            "episode": "x",
+            "cues": [
+                {"id": "title", "item": "title", **bumper},
+                {"id": "special", "item": "special", "follow": True, **bumper},
+            ],
+        },
+    )
+    rows: list[tuple[float, str, str]] = []
+    tracker = OnAirTracker(lambda ts, kind, subject, detail, source="obs": rows.append((ts, kind, subject)))
+    tracker.up(clock())
+    bridge = _Bridge()
+    bridge.tracker = tracker  # type: ignore[attr-defined]
+    runner = CueRunner(store, bridge=bridge, clock=clock, threaded=False)
+    try:
+        store.dispatch("cues.go", {})
+        clock.advance(1.5)
+        tracker.observe(clock(), "垫片", {"bumper": "title"})  # OBS shows it 1.5 s after the GO
+        clock.advance(1.0)  # 2.5 s after the GO: overdue on the clock, 1 s on air
+        runner.tick()
+        assert store.state["cues"]["current"]["id"] == "title"
+        clock.advance(1.01)  # 2 s on air
+        runner.tick()
+        assert store.state["cues"]["current"]["id"] == "special"
+        # OBS never shows the special bumper: held its grace past its length, then ended on the clock
+        clock.advance(2 + GRAPHIC_GRACE - 0.5)
+        runner.tick()
+        assert store.state["cues"]["current"]["id"] == "special"
+        clock.advance(1.0)
+        runner.tick()
+        assert store.state["cues"]["current"] is None
     finally:
         store.close()
 
