@@ -15,7 +15,7 @@ none, so the start-up and the reading of the file are subtracted), which a busy 
 The qualifiers' budget is printed beside the figures: 1,700 records/s on two workers (issue 27), that
 is 850 records/s a worker for everything the worker does, the engine's check included.
 
-Usage: nice python benchmarks/engine_check_bench.py [--records 400] [--reps 3] [--against DIR] [--callgrind]
+Usage: nice python benchmarks/engine_check_bench.py [--records 1500] [--reps 3] [--against DIR] [--callgrind]
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def _instructions(tree: Path, pure: bool, records: Path, n: int) -> float:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--records", type=int, default=400)
+    p.add_argument("--records", type=int, default=1500)
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--against", type=Path, help="another checkout of the project: the baseline")
     p.add_argument("--callgrind", action="store_true", help="instructions per record (valgrind)")
