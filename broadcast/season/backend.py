@@ -25,6 +25,7 @@ import itertools
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -124,6 +125,8 @@ def _record_factory(cursor: Any) -> Any:
     return make
 
 
+TURN_POLL_S = 0.002  # SQLite: how often a writer asks for its turn while another table has it
+TURN_WAIT_S = 30.0  # … and for how long, before "database is locked" goes to the caller (who tries again)
 _STREAMS = itertools.count(1)  # server-side cursors' names (one connection may hold several)
 
 
@@ -247,7 +250,7 @@ class SeasonConn:
             if self.raw.in_transaction:
                 yield self
                 return
-            self.raw.execute("BEGIN IMMEDIATE")
+            self._begin_immediate()
             self._depth += 1
             try:
                 yield self
@@ -271,6 +274,26 @@ class SeasonConn:
                 self._depth -= 1
                 if not self._depth:
                     self.bumped.clear()
+
+    def _begin_immediate(self) -> None:
+        """SQLite's write turn, asked for every ``TURN_POLL_S`` until ``TURN_WAIT_S``: SQLite's own busy
+        handler sleeps up to 100 ms between tries and, while another table pushes back to back, can
+        miss every moment the lock is free for longer than its timeout (measured: two consoles on a season of
+        a million games). The connection's busy timeout is off only while asking."""
+        deadline = time.monotonic() + TURN_WAIT_S
+        busy_ms = int(self.raw.execute("PRAGMA busy_timeout").fetchone()[0])
+        self.raw.execute("PRAGMA busy_timeout=0")
+        try:
+            while True:
+                try:
+                    self.raw.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc) or time.monotonic() > deadline:
+                        raise
+                time.sleep(TURN_POLL_S)
+        finally:
+            self.raw.execute(f"PRAGMA busy_timeout={busy_ms}")
 
     def string_agg(self, expr: str) -> str:
         """``expr`` joined with commas over a group (SQLite ``group_concat``, PostgreSQL ``string_agg``)."""
