@@ -155,10 +155,23 @@ def describe(e: StoredEvent, p: Placements) -> str:
         zh, en = CAUSES.get(e.subject, (e.subject, e.subject))
         return f"{zh} / {en}" + (f"：{d['detail']}" if d.get("detail") else "")
     if e.kind == PROOF:
-        return f"{e.subject} 截图 SHA-256 {str(d.get('sha256', ''))[:16]}…"
+        return f"{e.subject} 截图 SHA-256 {str(d.get('sha256', ''))[:16]}…{_checked(d)}"
     if e.kind == "proof_failed":
-        return f"{e.subject} 截图未显示该图形，不作证明：{d.get('reason', '')}"
+        return f"{e.subject} 截图未显示该图形，不作证明：{d.get('reason', '')}{_checked(d)}"
     return e.subject
+
+
+def _checked(detail: dict[str, object]) -> str:
+    """How a proof's picture was checked against the graphic's render, as its row keeps it: the mean
+    colour difference and the correlation of edges (rows written before the edges were measured have
+    only the colour; an unchecked proof — a page or a film — nothing)."""
+    check = detail.get("check")
+    if not isinstance(check, dict) or "mean_diff" not in check:
+        return ""
+    parts = [f"色差 {check['mean_diff']}"]
+    if check.get("edges") is not None:
+        parts.append(f"轮廓相关 {check['edges']}")
+    return f"（核对：{'，'.join(parts)}）"
 
 
 def safe_name(text: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import shutil
 import subprocess
 import tempfile
@@ -12,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 from broadcast.core.airlog import AirEvent
 from broadcast.obs.headless import HeadlessObs
@@ -70,46 +68,6 @@ class MemoryAirLog:
     def kinds(self, kind: str) -> list[AirEvent]:
         with self._lock:
             return [e for e in self.events if e.kind == kind]
-
-
-# how alike a picture's drawing (its edges: text, rules, frames) and OBS's picture of a scene there must be
-# for the picture to count as drawn (correlation, −1…1): drawn 0.87–0.96, the bare studio 0.1–0.3, an old
-# picture showing through the new one's panels 0.57. A mean colour difference (the proofs' check) cannot
-# tell a dark panel from the dark studio behind it: the bare credits differed by 14 of 255.
-DRAWN_EDGES = 0.75
-EDGE_MARGIN = 5  # px of the picture's own outline left out (what is beneath shows through there)
-
-
-def edges_alike(jpeg: bytes, picture: str, x: float, y: float, canvas: tuple[int, int]) -> float:
-    """How alike the drawing of ``picture`` (placed at ``x``, ``y`` on the canvas) and the shot are in the
-    picture's box: the correlation of their edges where the picture is opaque (1: the same drawing; about
-    0: a bare background, or another picture)."""
-    with Image.open(io.BytesIO(jpeg)) as im:
-        shot = im.convert("L")
-    with Image.open(picture) as im:
-        pic = im.convert("RGBA")
-    scale = shot.width / canvas[0]
-    box = (
-        round(x * scale),
-        round(y * scale),
-        min(shot.width, round((x + pic.width) * scale)),
-        min(shot.height, round((y + pic.height) * scale)),
-    )
-    w, h = box[2] - box[0], box[3] - box[1]
-    if w < 8 or h < 8:
-        return 0.0
-    expected = pic.resize((w, h), Image.Resampling.LANCZOS)
-    mask = expected.getchannel("A").point(lambda a: 255 if a >= 200 else 0)
-    mask = mask.filter(ImageFilter.MinFilter(2 * EDGE_MARGIN + 1))
-    if not ImageStat.Stat(mask).sum[0]:
-        return 0.0
-    a = expected.convert("L").filter(ImageFilter.FIND_EDGES)
-    b = shot.crop(box).filter(ImageFilter.FIND_EDGES)
-    sa, sb = ImageStat.Stat(a, mask), ImageStat.Stat(b, mask)
-    if sa.stddev[0] < 1.0 or sb.stddev[0] < 1.0:  # nothing drawn in one of them
-        return 0.0
-    ab = ImageStat.Stat(ImageChops.multiply(a, b), mask).mean[0] * 255.0
-    return float((ab - sa.mean[0] * sb.mean[0]) / (sa.stddev[0] * sb.stddev[0]))
 
 
 def _need_obs() -> None:

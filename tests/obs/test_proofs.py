@@ -4,6 +4,7 @@ refused and recorded as a failed proof, never as proof."""
 
 from __future__ import annotations
 
+import copy
 import io
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +15,7 @@ from PIL import Image
 from broadcast.obs import layout as L
 from broadcast.obs.graphics import raster as R
 from broadcast.obs.onair import OnAirTracker
-from broadcast.obs.proofs import ProofTaker, check_picture
+from broadcast.obs.proofs import CHECK_TOLERANCE, EDGES_MIN, ProofTaker, check_picture, edges_alike
 from broadcast.obs.settings import ObsSettings
 from broadcast.overlay.demo import demo_state
 
@@ -68,6 +69,41 @@ def test_the_check_passes_the_graphic_on_air_and_fails_any_other_picture(tmp_pat
     ):
         bad = check_picture(shot, pic, x, y, CANVAS)
         assert not bad["ok"] and bad["mean_diff"] > 24, (name, bad)
+
+
+def _full_frame(tmp_path: Path, graphic: str, st: dict[str, Any] | None = None) -> tuple[Path, float, float]:
+    """A full-frame graphic as the bridge renders it (file and its place on the canvas)."""
+    st = copy.deepcopy(st or demo_state())
+    st["graphics"]["program"][graphic]["on"] = True
+    pic = L.build_layout(st, browser=False).pictures[graphic]
+    (path,) = R.PictureStore(tmp_path / "pics").ensure([pic])
+    x, y, _w, _h = pic.frame
+    return Path(path), float(x), float(y)
+
+
+def test_a_dark_graphic_s_bare_scene_or_an_older_board_is_no_proof(tmp_path: Path) -> None:
+    """Issue 22: the credits' bare, undrawn scene is close to them in colour (real OBS: 14 of 255) and
+    passed a colour-only check; an older 英雄榜 in the new one's place too. The drawing (edges) tells."""
+    studio = (16, 36, 29)
+    credits, cx, cy = _full_frame(tmp_path, "credits")
+    drawn = check_picture(_program(credits, cx, cy, studio), credits, cx, cy, CANVAS)
+    assert drawn["ok"] and drawn["edges"] >= 0.85 and drawn["mean_diff"] < 8, drawn
+    bare_shot = _program(None, cx, cy, studio)
+    bare = check_picture(bare_shot, credits, cx, cy, CANVAS)
+    assert bare["mean_diff"] <= CHECK_TOLERANCE, bare  # colour alone would call it proof …
+    assert not bare["ok"] and bare["edges"] < 0.3 and bare["why"] == "drawing differs", bare  # … it is not
+    assert round(edges_alike(bare_shot, credits, cx, cy, CANVAS) or 0.0, 2) == bare["edges"]
+
+    st = demo_state()
+    board, bx, by = _full_frame(tmp_path, "leaderboard", st)
+    older = copy.deepcopy(st)
+    older["leaderboard"]["rows"] = list(reversed(older["leaderboard"]["rows"]))  # last week's standings
+    old_board, ox, oy = _full_frame(tmp_path, "leaderboard", older)
+    assert old_board != board and (ox, oy) == (bx, by)
+    assert check_picture(_program(board, bx, by, studio), board, bx, by, CANVAS)["ok"]
+    stale = check_picture(_program(old_board, bx, by, studio), board, bx, by, CANVAS)
+    assert stale["mean_diff"] <= CHECK_TOLERANCE, stale  # the same panels and colours …
+    assert not stale["ok"] and stale["edges"] < EDGES_MIN, stale  # … other names and figures
 
 
 class _Host:
@@ -130,3 +166,59 @@ def test_a_proof_of_the_wrong_scene_is_refused_and_recorded_failed(tmp_path: Pat
     again = taker.take(client, on_row, graphic="corner_bug", item="yiheyuan")  # type: ignore[arg-type]
     assert again.failed == "not_on_program" and client.shots == 2
     assert log.events[-1].kind == "proof_failed" and len(log.kinds("proof")) == 1
+
+
+def test_the_as_run_keeps_both_scores_with_the_proof_chained_and_old_rows_still_read(tmp_path: Path) -> None:
+    """Issue 22: a proof row carries its check (colour difference and edges), hashed into the chain like
+    every field of the row; a row written before edges were measured still reads and verifies."""
+    from broadcast.core.airlog import GRAPHIC_ON, AirEvent
+    from broadcast.sponsors.asrun import AsRunLog
+    from broadcast.sponsors.report import describe
+
+    studio = (16, 36, 29)
+    credits, cx, cy = _full_frame(tmp_path, "credits")
+    drawn_shot, bare_shot = _program(credits, cx, cy, studio), _program(None, cx, cy, studio)
+    drawn = check_picture(drawn_shot, credits, cx, cy, CANVAS)
+    bare = check_picture(bare_shot, credits, cx, cy, CANVAS)
+    db = tmp_path / "asrun.sqlite"
+    log = AsRunLog.open(db)
+    try:
+        on = log.record(AirEvent(1000.0, GRAPHIC_ON, "credits", "obs", "第1期", {"item": "片尾"}))
+        old = log.attach_proof(  # as written before this change: the colour alone
+            on, drawn_shot, 640, 360, 1000.3, "片尾", check={"mean_diff": 2.4, "tolerance": 24.0, "ok": True}
+        )
+        failed = log.attach_proof(
+            on, bare_shot, 640, 360, 1000.5, "片尾", failed="does_not_show_graphic", check=bare
+        )
+        good = log.attach_proof(on, drawn_shot, 640, 360, 1001.5, "片尾", check=drawn)
+        assert log.verify().ok
+        rows = {e.id: e for e in log.events("第1期")}
+        assert (
+            rows[good].kind == "proof" and rows[good].detail["check"]["edges"] == drawn["edges"] >= EDGES_MIN
+        )
+        assert rows[failed].kind == "proof_failed" and rows[failed].detail["check"]["edges"] == bare["edges"]
+        assert "edges" not in rows[old].detail["check"]
+        assert f"轮廓相关 {drawn['edges']}" in describe(rows[good], None)  # type: ignore[arg-type]
+        assert f"轮廓相关 {bare['edges']}" in describe(rows[failed], None)  # type: ignore[arg-type]
+        assert describe(rows[old], None).endswith("（核对：色差 2.4）")  # type: ignore[arg-type]
+        assert set(log.proofs("第1期")) == {on}  # proofs of the graphic's row: the failed one is none
+    finally:
+        log.close()
+    # the edges score is part of the chain: raising the bare scene's to a pass breaks it at that row
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    with conn:
+        detail = conn.execute("SELECT detail FROM asrun_events WHERE id=?", (failed,)).fetchone()[0]
+        assert f'"edges":{bare["edges"]}' in detail
+        conn.execute(
+            "UPDATE asrun_events SET detail=? WHERE id=?",
+            (detail.replace(f'"edges":{bare["edges"]}', '"edges":0.95'), failed),
+        )
+    conn.close()
+    log = AsRunLog.open(db)
+    try:
+        check = log.verify()
+        assert not check.ok and check.bad_id == failed, check
+    finally:
+        log.close()
