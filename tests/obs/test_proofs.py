@@ -81,7 +81,9 @@ def _full_frame(tmp_path: Path, graphic: str, st: dict[str, Any] | None = None) 
     return Path(path), float(x), float(y)
 
 
-def test_a_dark_graphic_s_bare_scene_or_an_older_board_is_no_proof(tmp_path: Path) -> None:
+def test_a_dark_graphic_s_bare_scene_or_an_older_board_is_no_proof(
+    tmp_path: Path, obs_artifacts: Path
+) -> None:
     """Issue 22: the credits' bare, undrawn scene is close to them in colour (real OBS: 14 of 255) and
     passed a colour-only check; an older 英雄榜 in the new one's place too. The drawing (edges) tells."""
     studio = (16, 36, 29)
@@ -104,6 +106,12 @@ def test_a_dark_graphic_s_bare_scene_or_an_older_board_is_no_proof(tmp_path: Pat
     stale = check_picture(_program(old_board, bx, by, studio), board, bx, by, CANVAS)
     assert stale["mean_diff"] <= CHECK_TOLERANCE, stale  # the same panels and colours …
     assert not stale["ok"] and stale["edges"] < EDGES_MIN, stale  # … other names and figures
+    for name, shot in (
+        ("credits-drawn", _program(credits, cx, cy, studio)),
+        ("credits-bare", bare_shot),
+        ("leaderboard-older", _program(old_board, bx, by, studio)),
+    ):
+        (obs_artifacts / f"proof-check-{name}.jpg").write_bytes(shot)  # the pictures judged, to look at
 
 
 class _Host:
