@@ -454,6 +454,14 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/qualifiers/test_records.py",),
         "two records with the same first bytes are one record: the second would count as already imported",
     ),
+    Mutant(
+        "proof-colour-only",
+        "broadcast/obs/proofs.py",
+        "if edges is not None and edges < EDGES_MIN:",
+        "if False:",
+        ("tests/obs/test_proofs.py::test_a_dark_graphic_s_bare_scene_or_an_older_board_is_no_proof",),
+        "a proof picture of a dark graphic's bare, undrawn scene (or an older board) counts as proof",
+    ),
 )
 
 
