@@ -350,15 +350,15 @@ class Matches(Totals):
         outcome = _replayed(gjn_text, filename)  # the engine's replay, before the season's turn is taken
         with self.transaction():
             self.changed(int(m["season_id"]))
-            # stored meanwhile, or by an older build (no uid: the same record is the same game)
-            rows = self.conn.execute(
-                "SELECT id, uid FROM season_games WHERE uid=? OR (match_id=? AND uid IS NULL AND gjn=?)",
-                (uid, match_id, gjn_text),
-            ).fetchall()
-            for r in sorted(rows, key=lambda r: r[1] is None):  # the uid's own row first
-                if r[1] is None:
-                    self.conn.execute("UPDATE season_games SET uid=? WHERE id=?", (uid, r[0]))
-                return int(r[0])
+            row = self.conn.execute("SELECT id FROM season_games WHERE uid=?", (uid,)).fetchone()
+            if row is not None:
+                return int(row[0])
+            row = self.conn.execute(  # stored by an older build (no uid): the same record is the same game
+                "SELECT id FROM season_games WHERE match_id=? AND gjn=? AND uid IS NULL", (match_id, gjn_text)
+            ).fetchone()
+            if row is not None:
+                self.conn.execute("UPDATE season_games SET uid=? WHERE id=?", (uid, row[0]))
+                return int(row[0])
             self._push_penalties(match_id, penalties)
             return self.record_game(
                 match_id, gjn_text, filename=filename, uid=uid, number=game_no, outcome=outcome
