@@ -9,10 +9,6 @@
   underneath with the cue list in front; closer seat cards, two suggestions). The saved dock
   arrangement is put back only on a screen of the kind it was saved on; otherwise the right layout
   for this screen is laid out.
-* The 胜率 (WIN %) chart sits beside the cue list when the window is wide enough for both (the cue
-  list first: its header with the next cue's whole name, then the chart at least ``CHART_MIN``;
-  3840×2160); otherwise (1920×1080) it is a tab behind the sponsor events in the right-hand column,
-  one click away — and in the compact layout a tab among the others.
 * View ▸ 恢复默认布局 lays out the right layout for the screen the window is on now.
 * A default layout keeps its proportions whenever the window changes size (shown, then maximised by
   the window manager — late on a busy machine — or resized by the operator) until the operator arranges
@@ -31,13 +27,6 @@ from PySide6.QtWidgets import QDockWidget, QScrollArea, QWidget
 
 LAYOUT_VERSION = 2
 SMALL = (1700, 950)  # below either: the compact layout
-# the cue list's least width in the wide layout: its header line (a line of its own) with the demo
-# rundown's longest next cue ("下一条：3. 独家特约播出标版：《够级大明星》栏目由“沂河源矿泉水”独家特约播出",
-# 946 px at the header's 20 px) and the margins, and its columns — the next cue is always read in full
-# (QLab); tests/console/test_layout.py measures the real header against its label
-CUES_MIN = 1000
-RIGHT_MIN = 560  # the monitors / graphics / sponsor events column (five graphics buttons a row)
-CHART_MIN = 440  # the 胜率 chart beside the cue list only with this much room (else a tab, one click)
 
 
 def screen_area(widget: QWidget) -> QRect:
@@ -162,37 +151,11 @@ class Layout:
                 w.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
                 w.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
                 w.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-                width = w.width() if w.isVisible() else screen_area(w).width()
-                self._place_chart(chart_beside(width))
         finally:
             self._laying = False
         self.default = True
         if w.isVisible():
             self._settle.start()
-
-    def _place_chart(self, beside: bool) -> None:
-        """The 胜率 dock beside the cue list, or a tab behind the sponsor events (wide layout)."""
-        w, docks = self.window, self.window._docks
-        if "winprob" not in docks or "cues" not in docks:
-            return
-        chart, cues = docks["winprob"][0], docks["cues"][0]
-        if beside:
-            w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, chart)
-            w.splitDockWidget(cues, chart, Qt.Orientation.Horizontal)
-            return
-        host = next((docks[k][0] for k in ("sponsors", "graphics", "monitors") if k in docks), None)
-        if host is None:
-            return
-        w.tabifyDockWidget(host, chart)
-        QTimer.singleShot(0, host.raise_)  # the sponsor events in front, the chart's tab one click away
-
-    def chart_is_beside(self) -> bool:
-        """The 胜率 dock is beside the cue list (not a tab) in the layout now."""
-        docks = self.window._docks
-        if "winprob" not in docks:
-            return False
-        chart = docks["winprob"][0]
-        return not self.window.tabifiedDockWidgets(chart) and not chart.isFloating()
 
     def _compact(self) -> None:
         """The table and the record side by side, every other dock in one row of tabs underneath
@@ -246,28 +209,19 @@ class Layout:
             if others:
                 w.resizeDocks([others[0]], [height * 36 // 100], Qt.Orientation.Vertical)
             return
-        beside = chart_beside(width)
-        if "winprob" in docks and "cues" in docks and beside != self.chart_is_beside():
-            self._laying = True  # the window got a size that wants the chart elsewhere: move it, size later
-            try:
-                self._place_chart(beside)
-            finally:
-                self._laying = False
-            self._settle.start()
-            return
         right = [docks[k][0] for k in ("monitors", "graphics", "sponsors") if k in docks]
         if right:
-            w.resizeDocks([right[0]], [right_width(width)], Qt.Orientation.Horizontal)
+            w.resizeDocks([right[0]], [max(560, width * 37 // 100)], Qt.Orientation.Horizontal)
             share = {"monitors": 17, "graphics": 24, "sponsors": 40}
             keys = [k for k in ("monitors", "graphics", "sponsors") if k in docks]
             w.resizeDocks(right, [height * share[k] // 100 for k in keys], Qt.Orientation.Vertical)
         if "cues" in docks:
             w.resizeDocks([docks["cues"][0]], [height * 27 // 100], Qt.Orientation.Vertical)
-            if "winprob" in docks and beside:  # the 胜率 chart beside the cue list: the cue list first
-                strip = width - right_width(width)
-                cues = max(CUES_MIN, strip * 55 // 100)
+            if "winprob" in docks:  # the 胜率 chart beside the cue list, under the table and record
                 w.resizeDocks(
-                    [docks["cues"][0], docks["winprob"][0]], [cues, strip - cues], Qt.Orientation.Horizontal
+                    [docks["cues"][0], docks["winprob"][0]],
+                    [width * 36 // 100, width * 27 // 100],
+                    Qt.Orientation.Horizontal,
                 )
         if "table" in docks:
             w.resizeDocks([docks["table"][0]], [width * 31 // 100], Qt.Orientation.Horizontal)
@@ -288,17 +242,6 @@ class Layout:
         self.set_compact(self.kind == "compact")
         self.lay_out()
         self.fit()
-
-
-def right_width(width: int) -> int:
-    """The right-hand column's width in the wide layout: 37 % of the window, less where the cue list
-    underneath would get less than ``CUES_MIN``, never under ``RIGHT_MIN``."""
-    return max(RIGHT_MIN, min(width * 37 // 100, width - CUES_MIN))
-
-
-def chart_beside(width: int) -> bool:
-    """A window this wide has room for the 胜率 chart beside the cue list (the cue list first)."""
-    return width - right_width(width) >= CUES_MIN + CHART_MIN
 
 
 def _size(area: QRect) -> str:
