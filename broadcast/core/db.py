@@ -258,32 +258,10 @@ def _keep_damaged_wal(p: Path) -> str:
     return str(keep)
 
 
-_header_fds: dict[tuple[int, int], int] = {}
-_header_lock = threading.Lock()
-
-
-def _read_header(p: Path) -> bytes:
-    """The file's first bytes, read through a descriptor this process keeps open for good.
-
-    POSIX drops every fcntl lock a process holds on a file when the process closes *any* descriptor of
-    it, and SQLite's locks are fcntl locks: an ``open()``/``close()`` here, while this process has the
-    database open in SQLite, would leave it looking unused to other processes — the next one to close
-    its connection then checkpoints and deletes the -wal file this process is still appending to, and
-    every action written after that is lost at the next crash. So the descriptor is never closed."""
-    st = p.stat()
-    key = (st.st_dev, st.st_ino)
-    with _header_lock:
-        fd = _header_fds.get(key)
-        if fd is None:
-            fd = os.open(p, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-            _header_fds[key] = fd
-    return os.pread(fd, len(SQLITE_HEADER), 0)
-
-
 def _check_file(p: Path) -> None:
     """Refuse a file that is not SQLite before SQLite touches it."""
     try:
-        head = _read_header(p)
+        head = integrity.read_kept_open(p, len(SQLITE_HEADER))
     except OSError as exc:
         raise DatabaseError(
             "database", f"无法读取文件（{exc.strerror}）", f"cannot read the file ({exc.strerror})", path=p

@@ -94,26 +94,27 @@ def wal_frames(wal: Path) -> WalFrames | None:
         return None
 
 
-_shm_fds: dict[tuple[int, int], int] = {}
-_shm_lock = threading.Lock()
+_kept_fds: dict[tuple[int, int], int] = {}
+_kept_lock = threading.Lock()
 
 
-def _read_shm(shm: Path, n: int) -> bytes:
-    """The -shm file's first ``n`` bytes through a descriptor this process keeps open for good.
+def read_kept_open(path: Path, n: int) -> bytes:
+    """The file's first ``n`` bytes, read through a descriptor this process keeps open for good.
 
-    SQLite's locks on the -shm are fcntl locks, and POSIX drops every fcntl lock a process holds on a
-    file when it closes *any* descriptor of it: an ``open()``/``close()`` here dropped the shared lock
-    by which this process's open connections say they use the wal-index. The next other process to
-    open the database then took itself for the first and re-initialised the -shm under them (found in
-    the console's busy-database test: the console died of SIGBUS on its truncated wal-index, and a
-    re-initialised index can lose committed changes)."""
-    st = shm.stat()
+    SQLite's locks are fcntl locks, and POSIX drops every fcntl lock a process holds on a file when it
+    closes *any* descriptor of it. An ``open()``/``close()`` of the database (its header) or of its -shm
+    (the wal-index) while this process has the database open would leave it looking unused to other
+    processes: the next one to close its connection then checkpoints and deletes the -wal this process
+    still appends to, or the next one to open it re-initialises the -shm under it (the console's
+    busy-database test: the console died of SIGBUS on its truncated wal-index; a re-initialised index
+    can lose committed changes). So the descriptor is never closed."""
+    st = path.stat()
     key = (st.st_dev, st.st_ino)
-    with _shm_lock:
-        fd = _shm_fds.get(key)
+    with _kept_lock:
+        fd = _kept_fds.get(key)
         if fd is None:
-            fd = os.open(shm, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-            _shm_fds[key] = fd
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            _kept_fds[key] = fd
     return os.pread(fd, n, 0)
 
 
@@ -122,7 +123,7 @@ def wal_in_use(db: Path) -> tuple[int, bytes] | None:
     file, native byte order) — read after a connection has read the database — with the -wal's
     salts at that moment; ``None`` when there is no -shm to read."""
     try:
-        hdr = _read_shm(Path(f"{db}-shm"), 48)
+        hdr = read_kept_open(Path(f"{db}-shm"), 48)
         with open(f"{db}-wal", "rb") as f:  # no locks on the -wal (SQLite keeps them in the -shm)
             salts = f.read(_WAL_HEADER)[16:24]
     except OSError:
