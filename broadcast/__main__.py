@@ -45,6 +45,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "broadcast.cli.key",
         "演播室签名公钥及指纹 / the studio's public key and fingerprint",
     ),
+    "preflight": (
+        "broadcast.cli.preflight",
+        "开录前检查：OBS、素材、合同、比赛设置、磁盘 / pre-show check: OBS, assets, contracts, set-up, disk",
+    ),
     "verify-journal": (
         "broadcast.cli.journal",
         "完整核对操作日志（校验链、检查点、重放）/ full check of the journal: hashes, checkpoints, replay",

@@ -46,6 +46,7 @@ def read_asset(b: Build, node: Node, what: str, kind: str) -> Asset | None:
                 f"{what_en(what)} {rel!r} is an absolute path",
                 "write it relative to the placements file's folder (e.g. logos/x.png)",
             ),
+            topic="asset",
         )
         return None
     path = (b.base / rel).resolve()
@@ -61,6 +62,7 @@ def read_asset(b: Build, node: Node, what: str, kind: str) -> Asset | None:
                 "serve it",
                 "put the file in sponsor_assets/ and change the path",
             ),
+            topic="asset",
         )
         return None
     if not path.is_file():
@@ -73,6 +75,7 @@ def read_asset(b: Build, node: Node, what: str, kind: str) -> Asset | None:
                 "check the file name (case matters), or run python sponsor_assets/make_demo_assets.py first "
                 "to make the demo assets",
             ),
+            topic="asset",
         )
         return None
     url = ASSETS_URL + served.as_posix()
@@ -93,6 +96,7 @@ def read_asset(b: Build, node: Node, what: str, kind: str) -> Asset | None:
                     "安装 FFmpeg（sudo apt-get install ffmpeg，或运行 scripts/setup.sh）",
                     message_en=f"{what_en(what)} {rel} cannot be checked: {exc.en}",
                     fix_en="install FFmpeg (sudo apt-get install ffmpeg, or run scripts/setup.sh)",
+                    topic="asset",
                 )
             ]
         ) from None
@@ -104,6 +108,7 @@ def read_asset(b: Build, node: Node, what: str, kind: str) -> Asset | None:
             f"{what} {rel} {exc.zh}",
             f"换成真正的{want}",
             en=(f"{what_en(what)} {rel}: {exc.en}", f"use a real {want_en}"),
+            topic="asset",
         )
         return None
     except OSError as exc:
@@ -112,6 +117,7 @@ def read_asset(b: Build, node: Node, what: str, kind: str) -> Asset | None:
             f"{what} {rel} 无法读取（{exc}）",
             "检查文件权限",
             en=(f"{what_en(what)} {rel} cannot be read ({exc})", "check the file's permissions"),
+            topic="asset",
         )
         return None
 

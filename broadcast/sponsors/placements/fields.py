@@ -168,6 +168,7 @@ def read_contract(b: Build, node: Node, what: str, *, need_signed: bool) -> Cont
                 f"{b.air_date}",
                 "renew it and update the contract dates, or remove this slot from this episode's placements",
             ),
+            topic="contract",
         )
     return Contract(signed, start, end, b.r.line(node))
 
@@ -336,6 +337,7 @@ def read_film(
                 f"{what_en(what)} film {asset.rel} is {asset.seconds:.1f} s long, not {declared} s",
                 f"cut it to {declared} s, or correct seconds",
             ),
+            topic="asset",
         )
         declared = None
     if fid is None or declared is None or asset is None or sponsor is None:

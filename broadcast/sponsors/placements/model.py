@@ -31,6 +31,7 @@ class Issue:
     level: str = "error"  # "error" or "warning"
     message_en: str = ""  # the same facts in English (the producer's English UI); "" = not translated
     fix_en: str = ""
+    topic: str = ""  # what it is about, for the pre-show check's lines: "asset", "contract" or "" (the rest)
 
     def __str__(self) -> str:
         tag = "错误" if self.level == "error" else "警告"

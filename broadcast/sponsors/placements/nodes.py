@@ -37,13 +37,14 @@ class NodeReader:
         level: str = "error",
         *,
         en: tuple[str, str] = ("", ""),
+        topic: str = "",
     ) -> None:
-        """An issue at ``node``; ``en`` is (message, fix) in English."""
+        """An issue at ``node``; ``en`` is (message, fix) in English; ``topic`` see :class:`Issue`."""
         if isinstance(node, MappingNode | SequenceNode) and not node.flow_style and id(node) in self.key_of:
             node = self.key_of[id(node)]  # a block collection: point at its key, not its first item
         line = node.start_mark.line + 1 if node is not None else 1
         col = node.start_mark.column + 1 if node is not None else 1
-        self.issues.append(Issue(self.file, line, col, message, fix, level, en[0], en[1]))
+        self.issues.append(Issue(self.file, line, col, message, fix, level, en[0], en[1], topic))
 
     def warn(self, node: Node | None, message: str, fix: str = "", *, en: tuple[str, str] = ("", "")) -> None:
         self.error(node, message, fix, level="warning", en=en)
