@@ -5,6 +5,7 @@ Every one is a journaled action carrying the operator's reason, and each leaves 
 
     store.dispatch("game.undo", {"reason": "录入错误"})
     store.dispatch("game.redo", {"reason": "撤销错了"})
+    store.dispatch("game.seek", {"move": 3})      # step through the record (a rehearsal): to move 3
     store.dispatch("game.correct", {"move": 12, "line": "4 JJJJJ", "reason": "裁判改判"})
     store.dispatch("game.correct", {"move": 12, "delete": True, "reason": "多录了一步"})
     store.dispatch("game.correct", {"move": 12, "insert": True, "line": "5 pass", "reason": "漏录"})
@@ -98,6 +99,37 @@ def game_redo(state: State, payload: Payload, ctx: Context) -> None:
     state["game"]["record"] = [*state["game"]["record"], str(move)]
     state["game"]["redo"] = redo[:-1]
     _history(state, ctx, "redo", move=len(state["game"]["record"]), line=str(move), reason=reason)
+    live.key = record_key(state)
+    project(state, live)
+
+
+@action("game.seek")
+def game_seek(state: State, payload: Payload, ctx: Context) -> None:
+    """Step the game to decision ``move`` (0 = before the first): {move}. Back, the decisions after it go
+    to ``redo`` (python-chess's pop, as Ctrl+Z does one); forward, they are played again from ``redo``
+    (each checked by the engine again). Stepping through a record corrects nothing: no history entry,
+    no reason. A new decision typed at ``move`` drops the rest (game.play clears ``redo``)."""
+    _not_saved(state)
+    n = payload.get("move")
+    g = state["game"]
+    record: list[str] = list(g["record"])
+    redo: list[str] = list(g["redo"])
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= len(record) + len(redo):
+        total = len(record) + len(redo)
+        raise ActionRefused("seek", f"没有第{n}步（本局共{total}步）", f"no move {n} (the game has {total})")
+    live = live_game(state, ctx)
+    while len(record) > n:
+        redo.append(str(live.game.pop()))
+        record.pop()
+    while len(record) < n:
+        move = engine.Action.parse(redo[-1])
+        try:
+            live.game.push(move)
+        except engine.IllegalAction as exc:
+            raise _refused(exc) from exc
+        record.append(str(move))
+        redo.pop()
+    g["record"], g["redo"] = record, redo
     live.key = record_key(state)
     project(state, live)
 

@@ -208,3 +208,41 @@ def test_an_inserted_decision_drops_the_later_ones_under_their_original_numbers(
     assert g["dropped"][0]["rule"].startswith("G")
     last = g["history"][-1]
     assert (last["kind"], last["move"], last["new_line"], last["dropped"]) == ("insert", 2, "6 QQQQQ", 3)
+
+
+def test_seek_steps_through_the_record_and_a_new_decision_drops_the_rest(store: Any, db_path: Path) -> None:
+    """A rehearsal steps through a record (game.seek): back is the engine's pop (the later decisions
+    wait in ``redo``), forward its push again; the table is the engine's state at that move; a decision
+    typed there clears the rest. Nothing is added to the corrections' history."""
+    import engine
+    from tests.game.test_projection import _from_nothing
+
+    g = new_game("tv_match", seed=5)
+    engine.random_playout(g, seed=5)
+    lines = [str(a) for a in g.moves][:60]
+    store.dispatch("game.new", {"leader": g.leader, "seed": 5})
+    _play(store, *lines)
+    store.dispatch("game.seek", {"move": 20})
+    st = store.state
+    assert st["game"]["record"] == lines[:20] and st["game"]["redo"] == lines[20:][::-1]
+    at20 = new_game("tv_match", seed=5)
+    for line in lines[:20]:
+        at20.push(engine.Action.parse(line))
+    assert [s["cards_left"] for s in st["table"]["seats"]] == [at20.cards_left(s) for s in range(1, 7)]
+    assert _from_nothing(st) == st and st["game"]["history"] == []
+    store.dispatch("game.seek", {"move": 0})
+    assert store.state["game"]["record"] == [] and len(store.state["game"]["redo"]) == 60
+    store.dispatch("game.seek", {"move": 60})
+    assert store.state["game"]["record"] == lines and store.state["game"]["redo"] == []
+    for bad in (61, -1, "3", True):
+        with pytest.raises(ActionRefused) as e:
+            store.dispatch("game.seek", {"move": bad})
+        assert e.value.rule == "seek"
+    store.dispatch("game.seek", {"move": 20})
+    other = next(a for a in at20.legal_plays() if str(a) != lines[20])
+    store.dispatch("game.play", {"line": str(other)})
+    assert store.state["game"]["record"] == [*lines[:20], str(other)] and store.state["game"]["redo"] == []
+    store.close()
+    again = open_store(db_path)
+    assert again.state["game"] == store.state["game"]
+    again.close()
