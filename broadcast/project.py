@@ -43,6 +43,26 @@ def photos_dir(db: str | Path) -> Path:
     return assets_dir(db) / "photos"
 
 
+def rehearsals_dir(db: str | Path) -> Path:
+    """Rehearsal databases (a record opened in the console: ``rehearsals/<record>.sqlite``), beside the
+    project's database and never it."""
+    return assets_dir(db) / "rehearsals"
+
+
+def new_rehearsal(db: str | Path, name: str) -> Path:
+    """A database file for a new rehearsal named after ``name`` (a record's file name) that no file holds
+    yet: ``rehearsals/referee.sqlite``, then ``referee-2.sqlite`` … (an earlier rehearsal is kept)."""
+    folder = rehearsals_dir(db)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = safe_stem(Path(name).stem)
+    n = 1
+    while True:
+        path = folder / f"{stem}{'' if n == 1 else f'-{n}'}.sqlite"
+        if not path.exists():
+            return path
+        n += 1
+
+
 def default_placements(db: str | Path) -> Path:
     """The placements a project airs when none is named: its own file if the producer saved one, else
     the shipped demo set."""

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from broadcast import resources
+from broadcast.errors import GoujiError
 from broadcast.game.live import RUNTIME_KEY
 from broadcast.overlay.cli import add_server_arguments, fail, print_urls, resolve_token, wait_for_interrupt
 
@@ -40,8 +41,16 @@ class Stopped(Exception):
     pass
 
 
+class RecordError(GoujiError):
+    """A record that will not open: ``where`` is ``file:line``, ``rule`` the clause (or GJN)."""
+
+    show_rule = True  # str(): "file:line: [G4.1] 中文 / English"
+
+
 @dataclass
 class GameRecord:
+    """One game of a record, checked by the engine: its set-up, the [SeatN] names and the moves."""
+
     label: str
     hands: list[str]
     counts: list[int]
@@ -49,6 +58,17 @@ class GameRecord:
     rules: str
     names: dict[int, str]
     moves: list[str]
+    path: str = ""
+    over: bool = True
+
+    def new_payload(self) -> dict[str, Any]:
+        """The ``game.new`` that sets this game on the table (dealt hands, or counts, or neither)."""
+        payload: dict[str, Any] = {"leader": self.leader, "rules": self.rules}
+        if self.hands:
+            payload["hands"] = list(self.hands)
+        elif self.counts:
+            payload["counts"] = list(self.counts)
+        return payload
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -91,7 +111,7 @@ def selfplay_records(seed: int, rules: str, games: int = 3) -> list[GameRecord]:
     return out
 
 
-def _record(rec: Any, label: str) -> GameRecord:
+def _record(rec: Any, label: str, *, over: bool = True) -> GameRecord:
     from engine import GJNError
 
     hands = rec.hands()
@@ -106,26 +126,67 @@ def _record(rec: Any, label: str) -> GameRecord:
         rules=rec.rules,
         names=rec.names(),
         moves=[str(m.action) for m in rec.moves],
+        path=rec.filename or "",
+        over=over,
     )
 
 
+def read_record(path: str | Path, *, finished: bool = False) -> GameRecord:
+    """A GJN file read by the engine's reader (``engine.gjn.read``: unreadable, not UTF-8 or over
+    ``engine.gjn.MAX_BYTES`` is refused unread), parsed and replayed move by move in the engine. It may
+    stop mid-game (a referee's record, a test position with partial hands) unless ``finished``; no move
+    may break a rule. :class:`RecordError` — one line ``file:line: [clause] why``, both languages —
+    when it cannot be opened (the ``GJNError`` of a malformed file is its ``__cause__``)."""
+    from engine import gjn
+    from engine.errors import GJNError, IllegalAction
+
+    name = str(path)
+    try:
+        rec = gjn.parse(gjn.read(path), name)
+        game = gjn.replay(rec, undo=False)
+        out = _record(rec, Path(name).name, over=game.is_over())
+    except IllegalAction as e:
+        raise RecordError(
+            e.rule,
+            f"第{e.move}步（{e.seat}号）：{e.zh}",
+            f"move {e.move} (seat {e.seat}): {e.en}",
+            where=f"{name}:{e.line}",
+        ) from None
+    except GJNError as e:
+        raise RecordError("GJN", f"牌谱格式有误：{e.zh}", f"not a valid record: {e.en}", where=e.where) from e
+    counts = rec.counts()
+    mixed = sorted(s for s, c in counts.items() if s not in rec.hands() and c != 36)
+    if out.hands and mixed:  # game.new takes dealt hands or counts, not both: refused before anything is sent
+        raise RecordError(
+            "G2.1",
+            f"牌谱既有手牌又有{mixed[0]}号的张数（Count）：导播台只能二者取一（全是手牌，或全是张数）",
+            f"the record gives dealt hands and a count for seat {mixed[0]}: the console takes one or the "
+            "other (all hands, or all counts)",
+            where=f"{name}:{rec.tag_lines.get(f'Count{mixed[0]}', 1)}",
+        )
+    if finished and not out.over:
+        stop = gjn.check_record(rec)["error"]
+        raise RecordError(
+            "G10.4",
+            f"牌谱在本局结束前中止（未完）：应由{stop['seat']}号行动（第{stop['move']}步）",
+            f"the record ends before the game is over (unfinished): seat {stop['seat']} is to act "
+            f"(move {stop['move']})",
+            where=f"{name}:{stop['line']}",
+        )
+    return out
+
+
 def file_records(paths: list[str]) -> list[GameRecord]:
-    """GJN files, checked before anything is shown: a bad file is one line ``file:line: what``."""
-    from engine import GJNError, gjn
+    """Whole games from GJN files, checked before anything is shown: a bad file is one line
+    ``file:line: what`` (a malformed one in the engine's own words)."""
+    from engine import GJNError
 
     out = []
     for p in paths:
-        path = Path(p)
         try:
-            text = gjn.read(path)  # the engine's reader: unreadable, not UTF-8 or over 1 MiB is one line
-            rec = gjn.parse(text, str(p))
-            checked = gjn.check_record(rec)
-        except GJNError as exc:
-            fail(str(exc))
-        if not checked["ok"]:
-            e = checked["error"]
-            fail(f"{p}:{e['line']}: 第{e['move']}步违反 {e['rule']}: {e['message']}")
-        out.append(_record(rec, path.name))
+            out.append(read_record(p, finished=True))
+        except RecordError as exc:
+            fail(str(exc.__cause__) if isinstance(exc.__cause__, GJNError) else str(exc))
     return out
 
 
@@ -234,12 +295,7 @@ class Rehearsal:
 
     def game(self, rec: GameRecord) -> Any:
         """Play one record through the store; returns the engine's result of the game."""
-        payload: dict[str, Any] = {"leader": rec.leader, "rules": rec.rules}
-        if rec.hands:
-            payload["hands"] = rec.hands
-        elif rec.counts:
-            payload["counts"] = rec.counts
-        self.do("game.new", payload)
+        self.do("game.new", rec.new_payload())
         table = self.store.state["table"]
         self.say(f"—— 第{table['game_no']}局 {rec.label}：{rec.leader}号上班，{len(rec.moves)} 步")
         # the scoreboard is set up on preview and taken to air, as the operator does

@@ -84,10 +84,26 @@ def build(
         placements=placements,
     )
     _producer_menu(window)
+    window.new_window = _new_window
     window.restore_layout()
     window.retranslate()
     if recovered:
         window.show_recovered(recovered)
+    return window
+
+
+def _new_window(store: Any, settings: QSettings, parent: Any) -> Any:
+    """Another console window over ``store``, a window of ``parent`` (closed with it, deleted when
+    closed), with no studio around it (no OBS, pages or season): a rehearsal's
+    (:mod:`broadcast.console.rehearsal`). Shown; the caller sets it up before the events run."""
+    from PySide6.QtCore import Qt
+
+    from broadcast.qt import i18n
+
+    window = build(store, settings, lang=i18n.current(), studio=None, monitors=False)
+    window.setParent(parent, Qt.WindowType.Window)
+    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+    show_window(window)
     return window
 
 

@@ -103,6 +103,13 @@ def _core() -> Iterator[KeyAction]:
     )
     yield k("record.up", ("Alt+Up",), QT_TRANSLATE_NOOP("Keys", "牌谱中选上一步"), "edit")
     yield k("record.down", ("Alt+Down",), QT_TRANSLATE_NOOP("Keys", "牌谱中选下一步"), "edit")
+    yield k("record.back", ("PgUp",), QT_TRANSLATE_NOOP("Keys", "彩排：退后一步（牌桌回到上一步）"), "edit")
+    yield k(
+        "record.forward", ("PgDown",), QT_TRANSLATE_NOOP("Keys", "彩排：前进一步（牌谱的下一步）"), "edit"
+    )
+    yield k("record.start", ("Ctrl+PgUp",), QT_TRANSLATE_NOOP("Keys", "彩排：回到开局"), "edit")
+    yield k("record.end", ("Ctrl+PgDown",), QT_TRANSLATE_NOOP("Keys", "彩排：到牌谱的最后一步"), "edit")
+    yield k("record.seek", ("Ctrl+Shift+G",), QT_TRANSLATE_NOOP("Keys", "彩排：走到牌谱中所选的一步"), "edit")
     yield k("view.entry", ("Ctrl+L",), QT_TRANSLATE_NOOP("Keys", "回到输入行"), "view")
     yield k("view.lang_zh", (), QT_TRANSLATE_NOOP("Keys", "中文界面 Chinese UI"), "view", "view")
     yield k("view.lang_en", (), QT_TRANSLATE_NOOP("Keys", "English UI 英文界面"), "view", "view")

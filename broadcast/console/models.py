@@ -41,6 +41,8 @@ class RecordModel(QAbstractTableModel):
         # every decision): each is one lookup, not a recomputation with new brushes.
         self._cells: list[tuple[dict[int, Any], ...]] = []
         self._pending_from = 0
+        self._later_from = 0
+        self._later = QBrush(QColor(theme.MUTED))
         self._waiting = QBrush(QColor(theme.BORDER).lighter(150))
         self._italic = QFont(theme.font(theme.SIZE_RECORD))
         self._italic.setItalic(True)
@@ -54,13 +56,23 @@ class RecordModel(QAbstractTableModel):
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.COLUMNS) - 1)
 
     def set_record(
-        self, moves: list[MoveInfo], names: dict[int, str], pending_from: int | None = None
+        self,
+        moves: list[MoveInfo],
+        names: dict[int, str],
+        pending_from: int | None = None,
+        later_from: int | None = None,
     ) -> None:
         """Show ``moves``; rows from ``pending_from`` on are decisions not journaled yet (greyed, in
-        italics, "waiting to be written" in their tooltip)."""
-        pending_from = len(moves) if pending_from is None else pending_from
+        italics, "waiting to be written" in their tooltip); rows from ``later_from`` on are a record's
+        moves after the one the table stands at (a rehearsal stepping through it: muted, said so in
+        their tooltip)."""
+        later_from = len(moves) if later_from is None else later_from
+        pending_from = later_from if pending_from is None else pending_from
         old = self._moves
         same_prefix = len(moves) >= len(old) and moves[: len(old)] == old
+        if later_from < len(moves) or self._later_from < len(old):
+            same_prefix = False  # a step through a record: every row's style may change
+        self._later_from = later_from
         if same_prefix and names == self._names:
             if pending_from != self._pending_from:  # rows written meanwhile lose their grey
                 first = min(pending_from, self._pending_from, len(old))
@@ -86,9 +98,14 @@ class RecordModel(QAbstractTableModel):
         roles = Qt.ItemDataRole
         display, fg, font = roles.DisplayRole, roles.ForegroundRole, roles.FontRole
         tip = f"{m.number}. {m.seat} {self._names.get(m.seat, '')}  {m.line}  {m.words}  {' · '.join(m.tags)}"
-        waiting = m.number > self._pending_from
+        later = m.number > self._later_from
+        waiting = m.number > self._pending_from and not later
         if waiting:
             tip += "\n" + QCoreApplication.translate("RecordModel", "等待写入数据库")
+        elif later:
+            tip += "\n" + QCoreApplication.translate(
+                "RecordModel", "牌谱中后面的一步（牌桌还没走到；从前面接着打会删除它）"
+            )
         texts = (
             str(m.number),
             f"{m.seat} {self._names.get(m.seat, '')}".strip(),
@@ -102,11 +119,13 @@ class RecordModel(QAbstractTableModel):
             if waiting:  # not journaled yet: greyed until the store has written it
                 cell[fg] = self._waiting
                 cell[font] = self._italic
+            elif later:  # the record goes on from here: not on the table yet
+                cell[fg] = self._later
             elif col == 4:
                 cell[fg] = self._warn
             elif m.kind in ("pass", "yield"):
                 cell[fg] = self._muted
-            if m.lead and col in (2, 3) and not waiting:
+            if m.lead and col in (2, 3) and not waiting and not later:
                 cell[font] = self._bold
             row.append(cell)
         return tuple(row)

@@ -5,6 +5,7 @@ Widgets read the controller's state and mirror and call its methods; they never 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, QRectF, Qt, QTimer, Signal
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 from broadcast.console import words
 from broadcast.console.controller import Console
 from broadcast.console.hotkeys import HotkeyRegistry
+from broadcast.console.mirror import GameMirror
 from broadcast.console.models import CompletionModel, RecordModel
 from broadcast.qt import theme
 from broadcast.qt.widgets import ElidedLabel
@@ -576,6 +578,19 @@ class EntryPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 8, 8, 8)
         lay.setSpacing(6)
+        self.hotkeys = hotkeys
+        # a rehearsal's window (broadcast.console.rehearsal): what it is about, a bar saying where the
+        # table stands in the record, the record's later moves shown greyed, a check before a decision
+        self.rehearsal: Any = None
+        self.before_submit: Callable[[str], bool] | None = None
+        self.rehearsal_bar = QLabel()
+        self.rehearsal_bar.setObjectName("rehearsalBar")
+        self.rehearsal_bar.setWordWrap(True)
+        self.rehearsal_bar.setTextFormat(Qt.TextFormat.PlainText)
+        self.rehearsal_bar.hide()
+        lay.addWidget(self.rehearsal_bar)
+        self._ahead = GameMirror()  # the record to its end, for the later moves' rows
+        self._at: int | None = None  # the move the rehearsal's table stood at when last shown
         self.record_model = RecordModel(self)
         self.record = RecordView(self.record_model)
         lay.addWidget(self.record, 1)
@@ -629,7 +644,10 @@ class EntryPanel(QWidget):
         headers = ("#", self.tr("座位"), self.tr("出牌"), self.tr("说法"), "")
         if headers != self.record_model.headers:
             self.record_model.set_headers(headers)
-        self.record_model.set_record(c.mirror.moves(c.lang), names, c.pending_from())
+        if self.rehearsal is None:
+            self.record_model.set_record(c.mirror.moves(c.lang), names, c.pending_from())
+        else:
+            self._show_rehearsal(names)
         self.prompt.setText(c.mode().prompt)
         dropped = c.state["game"]["dropped"]
         if dropped:
@@ -646,6 +664,49 @@ class EntryPanel(QWidget):
         elif self.banner.property("kind") not in ("recovered", "saved"):
             self.banner.hide()
         self._text_changed()
+
+    def _show_rehearsal(self, names: dict[int, str]) -> None:
+        """The whole record, the moves after the table's greyed, the table's move selected; the bar
+        says where the table stands and how to step."""
+        c = self.console
+        moves = c.mirror.moves(c.lang)
+        g = c.state["game"]
+        k = len(g["record"])
+        later_from = None
+        if g["redo"] and not c.pending:
+            self._ahead.update({**c.state, "game": {**g, "record": [*g["record"], *reversed(g["redo"])]}})
+            later_from = len(moves)
+            moves = self._ahead.moves(c.lang)
+        self.record_model.set_record(moves, names, c.pending_from(), later_from)
+        n = k + len(g["redo"])
+        if k != self._at:
+            self._at = k
+            if k:
+                self.record.selectRow(k - 1)
+                self.record.scrollTo(
+                    self.record_model.index(k - 1, 0), QAbstractItemView.ScrollHint.PositionAtCenter
+                )
+            else:
+                self.record.clearSelection()
+                self.record.scrollToTop()
+
+        def key(id_: str) -> str:
+            return self.hotkeys.native(id_) if self.hotkeys is not None else ""
+
+        where = self.tr("彩排 {file}：牌桌在第{k}步 / 共{n}步（彩排数据库 {db}，节目数据库未动）")
+        how = self.tr("{back}/{forward} 逐步，{start}/{end} 开局/最后；从这一步打字即接着打")
+        self.rehearsal_bar.setText(
+            where.format(file=self.rehearsal.name, k=k, n=n, db=self.rehearsal.db.name)
+            + "\n"
+            + how.format(
+                back=key("record.back"),
+                forward=key("record.forward"),
+                start=key("record.start"),
+                end=key("record.end"),
+            )
+        )
+        self.rehearsal_bar.setToolTip(str(self.rehearsal.db))
+        self.rehearsal_bar.show()
 
     def _text_changed(self, *_: Any) -> None:
         text = self.entry.text()
@@ -736,6 +797,8 @@ class EntryPanel(QWidget):
             s = self.completion_model.suggestion(self._chosen)
             if s is not None:
                 text = s.line
+        if self.before_submit is not None and not self.before_submit(text):
+            return  # a rehearsal asks first, or stepped instead (broadcast.console.rehearsal)
         self.console.submit(text)
 
     def _accepted(self, _line: str) -> None:

@@ -8,14 +8,14 @@ puts the operator's saved layout back (QSettings, as OBS keeps its docks).
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QWidget
 
-from broadcast.console import dialogs, records
+from broadcast.console import dialogs
+from broadcast.console import rehearsal as rehearsal_
 from broadcast.console.controller import Console, verdict_of
 from broadcast.console.hotkeys import HelpSheet, HotkeyRegistry
 from broadcast.console.keys import MENUS
@@ -44,6 +44,10 @@ class MainWindow(QMainWindow):
         self.dialog: Any = None  # the dialog opened last (tests and automation find it here)
         self.onair: Any = None  # the on-air docks (broadcast.console.docks.install)
         self.compact = False  # the laptop layout (see .layout)
+        self.rehearsal: rehearsal_.Rehearsal | None = None  # set on a rehearsal's window (.rehearsal)
+        self.rehearsals: list[MainWindow] = []  # the rehearsal windows this one opened
+        # makes another console window over a store (set by broadcast.console.app.build)
+        self.new_window: Callable[[Any, QSettings, MainWindow], MainWindow] | None = None
         self.layout_ = Layout(self)
         for key in ("match", "edit", "view", "help"):
             self.menu(key)
@@ -165,6 +169,11 @@ class MainWindow(QMainWindow):
             ("edit.setup", self.correct_setup),
             ("record.up", lambda: self.select_move(-1)),
             ("record.down", lambda: self.select_move(1)),
+            ("record.back", lambda: rehearsal_.step(self, "back")),
+            ("record.forward", lambda: rehearsal_.step(self, "forward")),
+            ("record.start", lambda: rehearsal_.step(self, "start")),
+            ("record.end", lambda: rehearsal_.step(self, "end")),
+            ("record.seek", lambda: rehearsal_.step(self, "selected")),
             ("view.entry", self.panel.entry.setFocus),
             ("view.lang_zh", lambda: self.set_language("zh_CN")),
             ("view.lang_en", lambda: self.set_language("en")),
@@ -235,7 +244,7 @@ class MainWindow(QMainWindow):
         return n
 
     def select_move(self, step: int) -> None:
-        n = len(self.console.state["game"]["record"])
+        n = self.panel.record_model.rowCount()  # a rehearsal's record shows its later moves too
         if not n:
             return
         rows = self.panel.record.selectionModel().selectedRows()
@@ -315,84 +324,16 @@ class MainWindow(QMainWindow):
         )
 
     def open_record(self) -> QFileDialog | None:
-        """比赛 ▸ 打开牌谱… (Ctrl+O): a GJN record onto the table, checked by the engine first; a bad file
-        is one line and changes nothing; unsaved decisions are replaced only when the operator says so."""
-        if self.console.state["match"]["season"]:
-            self.statusBar().showMessage(
-                tr("这场比赛属于赛季：牌谱只在彩排数据库中打开（console --db 另一个文件）"), 8000
-            )
-            return None
+        """比赛 ▸ 打开牌谱… (Ctrl+O): a GJN record into a rehearsal of its own — a new database beside the
+        project's and a window on it (:mod:`broadcast.console.rehearsal`); this window, its database and
+        what is on air do not change. A bad file is one line here and creates nothing."""
         d = QFileDialog(self, tr("打开牌谱"), "", tr("牌谱 (*.gjn);;所有文件 (*)"))
         d.setFileMode(QFileDialog.FileMode.ExistingFile)
         d.setOption(QFileDialog.Option.DontUseNativeDialog, True)
-        self._open(d, lambda: self._open_file(d.selectedFiles()[0]) if d.selectedFiles() else None)
+        self._open(
+            d, lambda: rehearsal_.open_record(self, d.selectedFiles()[0]) if d.selectedFiles() else None
+        )
         return d
-
-    def _open_file(self, path: str) -> None:
-        try:
-            opened = records.load(path)
-        except records.RecordError as exc:
-            why = exc.zh if self.console.lang == "zh" else exc.en
-            self.statusBar().showMessage(f"{exc.where}: [{exc.rule}] {why}")  # stays until the next message
-            return
-        if self.console.busy:
-            self.statusBar().showMessage(tr("还有操作等待写入数据库：写入后再打开牌谱"), 8000)
-            return
-        g = self.console.game
-        unsaved = len(self.console.record())
-        if unsaved and g is not None and (not g.is_over() or self.console.mode().name == "save"):
-            box = QMessageBox(
-                QMessageBox.Icon.Question,
-                tr("打开牌谱"),
-                tr("本局已录 {n} 步，还没有存入赛季。换成牌谱 {file}？（已录的仍在日志中）").format(
-                    n=unsaved, file=Path(path).name
-                ),
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                self,
-            )
-            box.setDefaultButton(QMessageBox.StandardButton.No)
-            box.setEscapeButton(QMessageBox.StandardButton.No)
-            yes = box.button(QMessageBox.StandardButton.Yes)
-            self.dialog = box
-            box.finished.connect(lambda _r: self.focus_entry())
-            box.finished.connect(lambda _r: self._put(opened) if box.clickedButton() is yes else None)
-            box.open()
-            return
-        self._put(opened)
-
-    def _put(self, opened: records.Opened) -> None:
-        """The record on the table: ``game.new`` then each move, journaled in order through the store."""
-        failed: list[Any] = []
-        name = Path(opened.path).name
-
-        def refused(exc: Any) -> None:
-            if not failed:  # the first refusal says it; the moves after it are refused the same way
-                failed.append(exc)
-                self._refused(exc)
-
-        def done(_change: Any) -> None:
-            if failed:
-                return
-            self.statusBar().showMessage(
-                tr("已打开牌谱 {file}：{n} 步").format(file=name, n=len(opened.lines)), 8000
-            )
-
-        def started(_change: Any) -> None:
-            for i, line in enumerate(opened.lines):
-                last = i == len(opened.lines) - 1
-                self.console.act(
-                    "game.play", {"line": line}, on_done=done if last else None, on_refused=refused
-                )
-            if not opened.lines:
-                done(None)
-
-        new = dict(opened.new)
-        g = self.console.game
-        if (
-            g is not None and not g.is_over()
-        ):  # the game on the table is replaced: the record takes its number
-            new["game_no"] = self.console.state["table"]["game_no"]
-        self.console.act("game.new", new, on_done=started, on_refused=refused)
 
     def save(self) -> None:
         mode = self.console.mode().name
@@ -488,6 +429,8 @@ class MainWindow(QMainWindow):
         if show["episode"]:
             parts.append(show["episode"])
         parts.append(tr("第{n}局/共{m}局").format(n=table["game_no"], m=table["games_in_match"]))
+        if self.rehearsal is not None:
+            parts.insert(0, tr("彩排 {file}").format(file=self.rehearsal.name))
         self.setWindowTitle(" · ".join(parts) + " — " + tr("导播台"))
         self.journal_label.setText(tr("日志 #{seq}").format(seq=state["meta"]["seq"]))
 

@@ -341,7 +341,7 @@
     </message>
     <message>
         <location filename="../console/dialogs.py" line="509"/>
-        <location filename="../console/window.py" line="226"/>
+        <location filename="../console/window.py" line="235"/>
         <source>重做</source>
         <translation>Redo</translation>
     </message>
@@ -703,49 +703,49 @@
         <translation>Recording not started</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="211"/>
+        <location filename="../console/window.py" line="220"/>
         <source>本局还没有出牌，无法撤销</source>
         <translation>Nothing to undo in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="215"/>
+        <location filename="../console/window.py" line="224"/>
         <source>撤销第{n}步</source>
         <translation>Undo move {n}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="216"/>
+        <location filename="../console/window.py" line="225"/>
         <source>撤销：{line}</source>
         <translation>Undo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="224"/>
+        <location filename="../console/window.py" line="233"/>
         <source>没有可以重做的一步</source>
         <translation>Nothing to redo</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="226"/>
+        <location filename="../console/window.py" line="235"/>
         <source>重做：{line}</source>
         <translation>Redo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="252"/>
+        <location filename="../console/window.py" line="261"/>
         <source>本局还没有出牌</source>
         <translation>No move in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="268"/>
+        <location filename="../console/window.py" line="277"/>
         <source>还没有开局：直接输入上班座位</source>
         <translation>No game started: type the first leader&apos;s seat</translation>
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="162"/>
-        <location filename="../console/window.py" line="285"/>
+        <location filename="../console/window.py" line="294"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="162"/>
-        <location filename="../console/window.py" line="285"/>
+        <location filename="../console/window.py" line="294"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
@@ -817,88 +817,72 @@
         <translation>{odd} {p}% · {even} {q}%</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="306"/>
+        <location filename="../console/window.py" line="315"/>
         <source>先开局（输入上班座位）再录手牌</source>
         <translation>Start the game (type the first leader&apos;s seat) before entering hands</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="313"/>
+        <location filename="../console/window.py" line="322"/>
         <source>发牌</source>
         <translation>deal</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="322"/>
-        <source>这场比赛属于赛季：牌谱只在彩排数据库中打开（console --db 另一个文件）</source>
-        <translation>This match belongs to the season: records open only in a rehearsal database (console --db another file)</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="325"/>
-        <location filename="../console/window.py" line="345"/>
+        <location filename="../console/window.py" line="330"/>
         <source>打开牌谱</source>
         <translation>Open record</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="325"/>
+        <location filename="../console/window.py" line="330"/>
         <source>牌谱 (*.gjn);;所有文件 (*)</source>
         <translation>Records (*.gjn);;All files (*)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="338"/>
-        <source>还有操作等待写入数据库：写入后再打开牌谱</source>
-        <translation>Operations are still waiting for the database: open the record once they are written</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="346"/>
-        <source>本局已录 {n} 步，还没有存入赛季。换成牌谱 {file}？（已录的仍在日志中）</source>
-        <translation>This game has {n} moves not saved to the season. Replace it with the record {file}? (What was keyed stays in the journal)</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="376"/>
-        <source>已打开牌谱 {file}：{n} 步</source>
-        <translation>Opened the record {file}: {n} moves</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="395"/>
+        <location filename="../console/window.py" line="345"/>
         <source>这场比赛没有关联赛季（Ctrl+N 从赛季新建比赛）</source>
         <translation>This match is not linked to a season (Ctrl+N: new match from the season)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="397"/>
+        <location filename="../console/window.py" line="347"/>
         <source>没有要存的：本局还没结束，或已存入赛季</source>
         <translation>Nothing to save: the game is not over, or already saved</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="404"/>
+        <location filename="../console/window.py" line="354"/>
         <source>数据库里还没有赛季（season create）</source>
         <translation>No season in the database yet (season create)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="437"/>
+        <location filename="../console/window.py" line="387"/>
         <source>已从日志恢复 {n} 个操作：比赛已设好，尚未开局</source>
         <translation>Recovered {n} actions from the journal: the match is set up, no game started yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="439"/>
+        <location filename="../console/window.py" line="389"/>
         <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步</source>
         <translation>Recovered {n} actions from the journal: back at game {g}, move {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="466"/>
+        <location filename="../console/window.py" line="416"/>
         <source>● 数据库忙（被其他程序占用）：{n} 个操作等待写入，{s} 秒</source>
         <translation>● Database busy (held by another program): {n} operations waiting to be written, {s} s</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="481"/>
+        <location filename="../console/window.py" line="431"/>
         <source>第{n}局/共{m}局</source>
         <translation>Game {n} of {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="482"/>
+        <location filename="../console/window.py" line="433"/>
+        <source>彩排 {file}</source>
+        <translation>Rehearsal {file}</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="434"/>
         <source>导播台</source>
         <translation>Operator console</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="483"/>
+        <location filename="../console/window.py" line="435"/>
         <source>日志 #{seq}</source>
         <translation>Journal #{seq}</translation>
     </message>
@@ -928,7 +912,7 @@
         <translation>the same key twice</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="282"/>
+        <location filename="../console/keys.py" line="289"/>
         <source>（输入行为空时）</source>
         <translation> (entry line empty)</translation>
     </message>
@@ -964,6 +948,36 @@ Close the program holding it and the console carries on by itself.</translation>
         <source>正在打开项目数据库和演播室…（{s} 秒）</source>
         <translation>Opening the project database and the studio… ({s} s)</translation>
     </message>
+    <message>
+        <location filename="../console/rehearsal.py" line="97"/>
+        <source>牌谱 {file} 已在彩排窗口打开：{db}（节目数据库没有改动；关掉彩排窗口即回到节目）</source>
+        <translation>Record {file} opened in a rehearsal window: {db} (the show&apos;s database is unchanged; close the rehearsal window to go back to the show)</translation>
+    </message>
+    <message>
+        <location filename="../console/rehearsal.py" line="119"/>
+        <source>彩排：牌谱 {file} 共 {n} 步已放上牌桌</source>
+        <translation>Rehearsal: record {file}, {n} moves, is on the table</translation>
+    </message>
+    <message>
+        <location filename="../console/rehearsal.py" line="139"/>
+        <source>牌谱的座位名没有用上：</source>
+        <translation>The record&apos;s seat names were not used: </translation>
+    </message>
+    <message>
+        <location filename="../console/rehearsal.py" line="157"/>
+        <source>逐步查看只在彩排窗口里（比赛 ▸ 打开牌谱…）</source>
+        <translation>Stepping through a record works in a rehearsal window only (Match ▸ Open record…)</translation>
+    </message>
+    <message>
+        <location filename="../console/rehearsal.py" line="192"/>
+        <source>从这一步接着打</source>
+        <translation>Continue from this move</translation>
+    </message>
+    <message>
+        <location filename="../console/rehearsal.py" line="193"/>
+        <source>从第{k}步接着打 {line}：牌谱后面的 {m} 步（第{a}–{n}步）将从彩排中删除。接着打？</source>
+        <translation>Continue from move {k} with {line}: the record&apos;s {m} later moves (moves {a}–{n}) will be removed from the rehearsal. Continue?</translation>
+    </message>
 </context>
 <context>
     <name>CueList</name>
@@ -976,26 +990,36 @@ Close the program holding it and the console carries on by itself.</translation>
 <context>
     <name>EntryPanel</name>
     <message>
-        <location filename="../console/widgets.py" line="629"/>
+        <location filename="../console/widgets.py" line="644"/>
         <source>座位</source>
         <translation>Seat</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="629"/>
+        <location filename="../console/widgets.py" line="644"/>
         <source>出牌</source>
         <translation>Move</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="629"/>
+        <location filename="../console/widgets.py" line="644"/>
         <source>说法</source>
         <translation>Words</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="641"/>
+        <location filename="../console/widgets.py" line="659"/>
         <source>更正后不再成立（请按实际重新录入）：{lines}
 第{n}步 {rule} {zh} / {en}</source>
         <translation>No longer standing after the correction (key them again as played): {lines}
 Move {n} {rule} {en}</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="696"/>
+        <source>彩排 {file}：牌桌在第{k}步 / 共{n}步（彩排数据库 {db}，节目数据库未动）</source>
+        <translation>Rehearsal {file}: the table is at move {k} of {n} (rehearsal database {db}; the show&apos;s database is untouched)</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="697"/>
+        <source>{back}/{forward} 逐步，{start}/{end} 开局/最后；从这一步打字即接着打</source>
+        <translation>{back}/{forward} step, {start}/{end} start/end; type a move to continue from here</translation>
     </message>
 </context>
 <context>
@@ -1193,141 +1217,166 @@ Move {n} {rule} {en}</translation>
     </message>
     <message>
         <location filename="../console/keys.py" line="106"/>
+        <source>彩排：退后一步（牌桌回到上一步）</source>
+        <translation>Rehearsal: one move back (the table at the move before)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="108"/>
+        <source>彩排：前进一步（牌谱的下一步）</source>
+        <translation>Rehearsal: one move forward (the record&apos;s next move)</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="110"/>
+        <source>彩排：回到开局</source>
+        <translation>Rehearsal: back to the start</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="111"/>
+        <source>彩排：到牌谱的最后一步</source>
+        <translation>Rehearsal: to the record&apos;s last move</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="112"/>
+        <source>彩排：走到牌谱中所选的一步</source>
+        <translation>Rehearsal: to the move selected in the record</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="113"/>
         <source>回到输入行</source>
         <translation>Back to the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="107"/>
+        <location filename="../console/keys.py" line="114"/>
         <source>中文界面 Chinese UI</source>
         <translation>中文界面 Chinese UI</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="108"/>
+        <location filename="../console/keys.py" line="115"/>
         <source>English UI 英文界面</source>
         <translation>English UI 英文界面</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="109"/>
+        <location filename="../console/keys.py" line="116"/>
         <source>恢复默认布局</source>
         <translation>Reset layout</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="110"/>
+        <location filename="../console/keys.py" line="117"/>
         <source>快捷键设置…</source>
         <translation>Keyboard shortcuts…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="111"/>
+        <location filename="../console/keys.py" line="118"/>
         <source>快捷键一览</source>
         <translation>All keys</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="115"/>
+        <location filename="../console/keys.py" line="122"/>
         <source>制片工作台（赞助、合同、选手、赛季播出）…</source>
         <translation>Producer&apos;s workspace (sponsors, contracts, players, season delivery)…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="149"/>
+        <location filename="../console/keys.py" line="156"/>
         <source>TAKE：预览上节目</source>
         <translation>TAKE: preview to program</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="153"/>
+        <location filename="../console/keys.py" line="160"/>
         <source>CUT：预览立即上节目（无动画）</source>
         <translation>CUT: preview to program at once (no animation)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="160"/>
+        <location filename="../console/keys.py" line="167"/>
         <source>紧急清屏：节目全部撤下</source>
         <translation>Panic: take everything off program</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="170"/>
+        <location filename="../console/keys.py" line="177"/>
         <source>{name}：放到预览 / 撤下预览</source>
         <translation>{name}: to preview / off preview</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="179"/>
+        <location filename="../console/keys.py" line="186"/>
         <source>{name}：清除（节目和预览）</source>
         <translation>{name}: clear (program and preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="188"/>
+        <location filename="../console/keys.py" line="195"/>
         <source>GO：执行下一条提示</source>
         <translation>GO: run the next cue</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="192"/>
+        <location filename="../console/keys.py" line="199"/>
         <source>GO（输入行为空时）</source>
         <translation>GO (when the entry line is empty)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="196"/>
+        <location filename="../console/keys.py" line="203"/>
         <source>跳过下一条提示</source>
         <translation>Skip the next cue</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="208"/>
+        <location filename="../console/keys.py" line="215"/>
         <source>口播 +1：赞助商面板上第 {n} 个</source>
         <translation>Mention +1: sponsor {n} on the panel</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="215"/>
+        <location filename="../console/keys.py" line="222"/>
         <source>撤销本期最后一次口播（按错；报告不计）</source>
         <translation>Take back the episode&apos;s last mention (keyed by mistake; reports drop it)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="223"/>
+        <location filename="../console/keys.py" line="230"/>
         <source>{place}镜头 +1（广告位出镜）</source>
         <translation>{place} shot +1 (placement on screen)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="232"/>
+        <location filename="../console/keys.py" line="239"/>
         <source>人名条：{seat}号位选手（到预览）</source>
         <translation>Lower third: the player in seat {seat} (to preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="240"/>
+        <location filename="../console/keys.py" line="247"/>
         <source>人名条：主持人（到预览）</source>
         <translation>Lower third: the host (to preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="244"/>
+        <location filename="../console/keys.py" line="251"/>
         <source>主持人姓名…</source>
         <translation>Host&apos;s name…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="252"/>
+        <location filename="../console/keys.py" line="259"/>
         <source>记录所打的一手（或所选的提示）</source>
         <translation>Record what was typed (or the picked suggestion)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="253"/>
+        <location filename="../console/keys.py" line="260"/>
         <source>在提示列表中选择</source>
         <translation>Pick in the suggestion list</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="254"/>
+        <location filename="../console/keys.py" line="261"/>
         <source>把所选提示填入输入行</source>
         <translation>Put the picked suggestion into the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="255"/>
+        <location filename="../console/keys.py" line="262"/>
         <source>清空输入行</source>
         <translation>Clear the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="256"/>
+        <location filename="../console/keys.py" line="263"/>
         <source>过牌 pass（再按回车）</source>
         <translation>Pass (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="257"/>
+        <location filename="../console/keys.py" line="264"/>
         <source>让牌 yield（再按回车）</source>
         <translation>Yield (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="258"/>
+        <location filename="../console/keys.py" line="265"/>
         <source>指明座位：烧牌或其他不在轮次的出牌</source>
         <translation>Name the seat: a burn or any other out-of-turn play</translation>
     </message>
@@ -1418,7 +1467,7 @@ Move {n} {rule} {en}</translation>
         <translation>&amp;Help</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="56"/>
+        <location filename="../console/window.py" line="60"/>
         <source>牌桌 TABLE</source>
         <translation>TABLE</translation>
     </message>
@@ -1561,15 +1610,20 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>RecordModel</name>
     <message>
-        <location filename="../console/models.py" line="91"/>
+        <location filename="../console/models.py" line="104"/>
         <source>等待写入数据库</source>
         <translation>waiting to be written to the database</translation>
+    </message>
+    <message>
+        <location filename="../console/models.py" line="106"/>
+        <source>牌谱中后面的一步（牌桌还没走到；从前面接着打会删除它）</source>
+        <translation>A later move of the record (the table is not there yet; continuing from an earlier move removes it)</translation>
     </message>
 </context>
 <context>
     <name>SeatCard</name>
     <message>
-        <location filename="../console/widgets.py" line="112"/>
+        <location filename="../console/widgets.py" line="114"/>
         <source>还剩 {n} 张</source>
         <translation>{n} cards left</translation>
     </message>
@@ -1585,107 +1639,107 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>TablePanel</name>
     <message>
-        <location filename="../console/widgets.py" line="336"/>
+        <location filename="../console/widgets.py" line="338"/>
         <source>上手 {seat}号 {words}</source>
         <translation>Top: seat&#xa0;{seat} {words}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="344"/>
+        <location filename="../console/widgets.py" line="346"/>
         <source>发牌（新一轮）</source>
         <translation>Lead (new round)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="346"/>
+        <location filename="../console/widgets.py" line="348"/>
         <source>本局结束</source>
         <translation>Game over</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="348"/>
+        <location filename="../console/widgets.py" line="350"/>
         <source>等待开局</source>
         <translation>Waiting for the game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="350"/>
+        <location filename="../console/widgets.py" line="352"/>
         <source>轮到 {seat}号 {name}</source>
         <translation>Seat&#xa0;{seat} {name} to&#xa0;act</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="354"/>
+        <location filename="../console/widgets.py" line="356"/>
         <source>（对头）</source>
         <translation> (across)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="359"/>
+        <location filename="../console/widgets.py" line="361"/>
         <source>第{n}局 / 共{m}局 · {rules}</source>
         <translation>Game {n} of {m} · {rules}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="365"/>
+        <location filename="../console/widgets.py" line="367"/>
         <source>手牌已录（六家）</source>
         <translation>hands entered (all six)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="365"/>
+        <location filename="../console/widgets.py" line="367"/>
         <source>手牌已录 {n} 家</source>
         <translation>hands entered: {n} seats</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="371"/>
+        <location filename="../console/widgets.py" line="373"/>
         <source>比分  {a} {pa} : {pb} {b}</source>
         <translation>Score  {a} {pa} : {pb} {b}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="372"/>
+        <location filename="../console/widgets.py" line="374"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="375"/>
+        <location filename="../console/widgets.py" line="377"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="382"/>
+        <location filename="../console/widgets.py" line="384"/>
         <source>弃权：{team}（{why}）</source>
         <translation>Forfeit: {team} ({why})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="387"/>
+        <location filename="../console/widgets.py" line="389"/>
         <source>总分</source>
         <translation>points</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="388"/>
+        <location filename="../console/widgets.py" line="390"/>
         <source>加赛</source>
         <translation>extra game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="389"/>
+        <location filename="../console/widgets.py" line="391"/>
         <source>抽签</source>
         <translation>lots</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="390"/>
+        <location filename="../console/widgets.py" line="392"/>
         <source>对方弃权</source>
         <translation>forfeit</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="392"/>
+        <location filename="../console/widgets.py" line="394"/>
         <source>本场胜者：{who}（{by}）</source>
         <translation>Winner: {who} ({by})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="396"/>
+        <location filename="../console/widgets.py" line="398"/>
         <source>加赛后仍平：抽签（G11.2）</source>
         <translation>Tied after the extra game: lots (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="398"/>
+        <location filename="../console/widgets.py" line="400"/>
         <source>三局总分相同：加赛一局（G11.2）</source>
         <translation>Tied after three games: one extra game (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="407"/>
+        <location filename="../console/widgets.py" line="409"/>
         <source>罚分：</source>
         <translation>Penalties: </translation>
     </message>

@@ -1,5 +1,6 @@
-"""比赛 ▸ 打开牌谱… (Ctrl+O): a GJN record opens onto the table through the store; a bad one is one line
-naming file:line and the clause and changes nothing; Esc changes nothing (docs/console.md)."""
+"""比赛 ▸ 打开牌谱… (Ctrl+O): a GJN record opens into a rehearsal database and window of its own (never the
+show's); a bad one is one line naming file:line and the clause and changes nothing; Esc changes nothing
+(docs/console.md). Stepping and continuing in the rehearsal: tests/console/test_rehearsal.py."""
 
 from __future__ import annotations
 
@@ -55,42 +56,71 @@ def _question(qtbot: Any, window: Any) -> QMessageBox:
     return box
 
 
-def test_a_record_opens_over_unsaved_work_only_when_the_operator_says_so(
+def _rehearsal(qtbot: Any, window: Any, lines: list[str]) -> Any:
+    """The rehearsal window the record opened into, once the whole record is on its table."""
+    qtbot.waitUntil(lambda: len(window.rehearsals) == 1, timeout=10000)
+    r = window.rehearsals[0]
+    qtbot.waitUntil(lambda: r.console.state["game"]["record"] == lines, timeout=20000)
+    settle(qtbot, r)
+    return r
+
+
+def _show_db(window: Any) -> tuple[int, list[str]]:
+    """The show's journal length and its database's whole content (every row of every table), read by a
+    connection of its own (the file's bytes move when SQLite checkpoints its WAL, the content does not)."""
+    import sqlite3
+
+    path = Path(window.console.bridge.store.journal.path)
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return len(_journal(window)), list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def test_a_record_opens_into_a_rehearsal_window_and_the_show_is_not_touched(
     window: Any, qtbot: Any, tmp_path: Path
 ) -> None:
+    """Unsaved work on the show's table stays as it is (no question, nothing replaced): the record goes
+    into a rehearsal database of its own beside the project, in a window of its own."""
     new_match(window, qtbot)
     for text in ("3", "TTTTT"):
         type_line(qtbot, window, text)
+    settle(qtbot, window)
+    show_before = (_show_db(window), window.console.state["game"]["record"])
     path, lines = _record_file(tmp_path, 40)
     _open_by_keys(qtbot, window, path)
-    box = _question(qtbot, window)
-    assert "1" in box.text() and "referee.gjn" in box.text()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    box.grab().save(str(SHOTS / "open-record-question.png"))
-    yes = box.button(QMessageBox.StandardButton.Yes)
-    yes.setFocus()
-    QTest.keyClick(yes, Qt.Key.Key_Space)
-    qtbot.waitUntil(lambda: window.console.state["game"]["record"] == lines, timeout=10000)
-    settle(qtbot, window)
-    # the record view shows the record's moves, in order
-    model = window.panel.record_model
+    r = _rehearsal(qtbot, window, lines)
+    assert not isinstance(window.dialog, QMessageBox)  # nothing to ask: the show's game stays
+    assert (_show_db(window), window.console.state["game"]["record"]) == show_before
+    db = Path(r.console.bridge.store.journal.path)
+    assert db == tmp_path / "studio-assets" / "rehearsals" / "referee.sqlite"
+    # the record's moves, in order, in the rehearsal's record view
+    model = r.panel.record_model
     assert model.rowCount() == 40
     col = model.COLUMNS.index("move")
-    shown = [model.index(r, col).data() for r in range(model.rowCount())]
+    shown = [model.index(i, col).data() for i in range(model.rowCount())]
     assert [s.split()[-1] for s in lines] == [str(x).split()[-1] for x in shown]
-    # journaled as actions through the store: game.new with the dealt hands, then each move in order
-    j = _journal(window)
-    news = [i for i, (t, _p) in enumerate(j) if t == "game.new"]
-    assert j[news[-1]][1]["leader"] == selfplay(11).leader
-    assert len(j[news[-1]][1]["hands"]) == 6 and all(j[news[-1]][1]["hands"])
-    assert [p["line"] for _t, p in j[news[-1] + 1 :]] == lines
+    # journaled in the rehearsal's database: match.new, game.new with the dealt hands, each move in order
+    j = _journal(r)
+    assert [t for t, _p in j[:2]] == ["match.new", "game.new"]
+    assert j[1][1]["leader"] == selfplay(11).leader and len(j[1][1]["hands"]) == 6 and all(j[1][1]["hands"])
+    assert [p["line"] for _t, p in j[2:]] == lines
     # play continues from the record's last move: the engine's seat to act is the entry's prompt
     g = gjn.replay(gjn.parse(path.read_text(encoding="utf-8")))
-    assert window.console.mode().name == "play"
-    assert window.console.state["table"]["game_no"] == 1  # it replaced game 1 (unfinished), not a game 2
-    assert window.console.game.pending_seat == g.pending_seat
-    assert "referee.gjn" in window.statusBar().currentMessage()
-    window.grab().save(str(SHOTS / "open-record-opened.png"))
+    assert r.console.mode().name == "play" and r.console.game.pending_seat == g.pending_seat
+    assert r.windowTitle().startswith("彩排 referee.gjn")
+    assert "referee.sqlite" in window.statusBar().currentMessage()
+    assert r.panel.rehearsal_bar.isVisible() and "第40步 / 共40步" in r.panel.rehearsal_bar.text()
+    # a second opening of the same record is a second rehearsal: the first one is kept
+    r.close()
+    qtbot.waitUntil(lambda: not window.rehearsals)
+    _open_by_keys(qtbot, window, path)
+    r2 = _rehearsal(qtbot, window, lines)
+    assert Path(r2.console.bridge.store.journal.path).name == "referee-2.sqlite" and db.exists()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    r2.grab().save(str(SHOTS / "open-record-opened.png"))
+    r2.close()
 
 
 @pytest.mark.parametrize("damage", ["illegal", "too_big", "hands_and_counts"])
@@ -121,27 +151,18 @@ def test_a_damaged_record_is_one_line_with_file_line_and_clause_and_changes_noth
     assert msg.startswith(want), msg
     assert "\n" not in msg and "Traceback" not in msg
     assert (_journal(window), window.console.state["game"]["record"]) == before
-    assert not isinstance(window.dialog, QMessageBox) or not window.dialog.isVisible()
+    assert not window.rehearsals and not (tmp_path / "studio-assets" / "rehearsals").exists()
 
 
-def test_escape_in_the_file_dialog_or_the_question_changes_nothing(
-    window: Any, qtbot: Any, tmp_path: Path
-) -> None:
+def test_escape_in_the_file_dialog_changes_nothing(window: Any, qtbot: Any, tmp_path: Path) -> None:
     new_match(window, qtbot)
     for text in ("3", "TTTTT"):
         type_line(qtbot, window, text)
-    path, _lines = _record_file(tmp_path, 10)
     before = (_journal(window), window.console.state["game"]["record"])
     _open_by_keys(qtbot, window, None)
     settle(qtbot, window)
     assert (_journal(window), window.console.state["game"]["record"]) == before
-    _open_by_keys(qtbot, window, path)
-    box = _question(qtbot, window)
-    QTest.keyClick(box, Qt.Key.Key_Escape)
-    qtbot.waitUntil(lambda: not box.isVisible())
-    settle(qtbot, window)
-    assert (_journal(window), window.console.state["game"]["record"]) == before
-    assert window.panel.entry.hasFocus()
+    assert not window.rehearsals and window.panel.entry.hasFocus()
 
 
 def test_the_bad_record_line_is_in_the_ui_language(window: Any, qtbot: Any, tmp_path: Path) -> None:
