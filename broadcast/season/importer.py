@@ -441,6 +441,7 @@ def import_roster(
                     note=rec.note,
                 )
                 report.added += 1
+        sdb.fill_name_keys()  # the names changed above by SQL: their sort keys (the season's v5)
         if errors:
             raise ImportError_(errors)  # rolls the transaction back: nothing of the file is kept
         if dry_run:

@@ -27,6 +27,14 @@ their own matches, not from the season's).
 v4: the players' ranking index holds every total a ranking row shows (a covering index: the whole
 ranking is read from the index alone, in its order, without a lookup per row).
 
+v5: each totals row holds its name's sort key (``name_key``: the GB18030 bytes of the player's / team's
+name, the display order of a tie group), and the players' ranking index orders by it and the id after
+the rank terms: the database hands the whole ranking out in its final order (no tie group sorted in
+Python). The key is written by Python (SQL has no GB18030 on SQLite): when a row is added, renamed,
+rebuilt, and for the rows this migration adds (:func:`broadcast.season.store.fill_name_keys`, run at
+every open). A rename by any other way (a trigger sets the key NULL) is caught: while any key is NULL the
+ranking sorts its tie groups in Python as v4 did, until the next fill.
+
 Never edit a shipped migration: append a new one (to both lists).
 """
 
@@ -206,6 +214,27 @@ SQLITE: list[str] = [
     CREATE INDEX season_player_totals_ranked ON season_player_totals(
         season_id, points DESC, firsts DESC, lasts, h2h DESC, games, seconds, quan_san, opened);
     """,
+    # v5 -----------------------------------------------------------------------------------------
+    """
+    ALTER TABLE season_player_totals ADD COLUMN name_key BLOB;
+    ALTER TABLE season_team_totals ADD COLUMN name_key BLOB;
+    DROP INDEX season_player_totals_ranked;
+    CREATE INDEX season_player_totals_order ON season_player_totals(
+        season_id, points DESC, firsts DESC, lasts, h2h DESC, name_key, player_id,
+        games, seconds, quan_san, opened);
+    CREATE INDEX season_player_totals_unnamed ON season_player_totals(player_id) WHERE name_key IS NULL;
+    CREATE INDEX season_team_totals_unnamed ON season_team_totals(team_id) WHERE name_key IS NULL;
+    CREATE TRIGGER season_player_renamed AFTER UPDATE OF name ON season_players
+        WHEN NEW.name IS NOT OLD.name
+    BEGIN
+        UPDATE season_player_totals SET name_key=NULL WHERE player_id=NEW.id;
+    END;
+    CREATE TRIGGER season_team_renamed AFTER UPDATE OF name ON season_teams
+        WHEN NEW.name IS NOT OLD.name
+    BEGIN
+        UPDATE season_team_totals SET name_key=NULL WHERE team_id=NEW.id;
+    END;
+    """,
 ]
 MIGRATIONS = SQLITE  # the name core.db's callers knew
 
@@ -362,5 +391,29 @@ POSTGRESQL: list[str] = [
     CREATE INDEX season_player_totals_ranked
         ON season_player_totals(season_id, points DESC, firsts DESC, lasts, h2h DESC)
         INCLUDE (games, seconds, quan_san, opened, player_id);
+    """,
+    # v5 -----------------------------------------------------------------------------------------
+    """
+    ALTER TABLE season_player_totals ADD COLUMN name_key BYTEA;
+    ALTER TABLE season_team_totals ADD COLUMN name_key BYTEA;
+    DROP INDEX season_player_totals_ranked;
+    CREATE INDEX season_player_totals_order
+        ON season_player_totals(season_id, points DESC, firsts DESC, lasts, h2h DESC, name_key, player_id)
+        INCLUDE (games, seconds, quan_san, opened);
+    CREATE INDEX season_player_totals_unnamed ON season_player_totals(player_id) WHERE name_key IS NULL;
+    CREATE INDEX season_team_totals_unnamed ON season_team_totals(team_id) WHERE name_key IS NULL;
+    CREATE FUNCTION season_name_key_stale() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_TABLE_NAME = 'season_players' THEN
+            UPDATE season_player_totals SET name_key=NULL WHERE player_id=NEW.id;
+        ELSE
+            UPDATE season_team_totals SET name_key=NULL WHERE team_id=NEW.id;
+        END IF;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER season_player_renamed AFTER UPDATE OF name ON season_players
+        FOR EACH ROW WHEN (NEW.name IS DISTINCT FROM OLD.name) EXECUTE FUNCTION season_name_key_stale();
+    CREATE TRIGGER season_team_renamed AFTER UPDATE OF name ON season_teams
+        FOR EACH ROW WHEN (NEW.name IS DISTINCT FROM OLD.name) EXECUTE FUNCTION season_name_key_stale();
     """,
 ]

@@ -168,9 +168,9 @@ def spec_text(terms: Sequence[Term]) -> str:
 
 
 @lru_cache(maxsize=1 << 17)
-def _name_key(name: str) -> bytes:
-    """A name's place in the display order (GB18030 bytes); remembered: a ranking asks for every tied
-    player's, again at each ranking, and names repeat."""
+def name_sort_key(name: str) -> bytes:
+    """A name's place in the display order (GB18030 bytes; the totals' ``name_key`` column holds it, v5);
+    remembered: a ranking sorted in Python asks for every tied player's, again at each ranking."""
     return name.encode("gb18030", errors="replace")
 
 
@@ -452,7 +452,7 @@ def rank_rows(rows: list[Row], terms: Sequence[Term], h2h: H2H | None = None) ->
     for g in groups:
         for t in reversed(order_terms):  # stable multi-key sort, last key first
             if t.field == "name":
-                g.sort(key=lambda r: _name_key(r.name), reverse=t.desc)
+                g.sort(key=lambda r: name_sort_key(r.name), reverse=t.desc)
             else:
                 g.sort(key=lambda r: r.id, reverse=t.desc)
         rank = len(out) + 1
@@ -538,22 +538,23 @@ def ordered_terms(conn: SeasonConn, season_id: int, kind: Kind, spec: str | None
     return terms
 
 
-def _player_row(r: Any, who: tuple[Any, ...], h2h: bool) -> Row:
-    """A ranking's row from its totals (``_TOTALS_SQL``) and who it is (``_WHO_SQL``); positional (a whole
-    ranking makes 100,000 of them): Row(id, name, team, team_color, games, points, firsts, seconds, lasts,
-    quan_san, opened, matches, wins, losses, game_points, penalties, sponsor, photo, rank, tied, h2h)"""
-    name, photo, team, color = who
+def _player_row(r: Any, who: tuple[Any, ...], h2h: bool, rank: int, tied: bool) -> Row:
+    """A ranking's row from its totals (``_TOTALS_SQL``) and who it is (a row of ``_WHO_SQL``, its id
+    first); positional (a whole ranking makes 100,000 of them): Row(id, name, team, team_color, games,
+    points, firsts, seconds, lasts, quan_san, opened, matches, wins, losses, game_points, penalties,
+    sponsor, photo, rank, tied, h2h)"""
+    _, name, photo, team, color = who
     return Row(
-        r[0], name, team, color, r[1], r[2], r[3], r[4], r[5], r[6], r[7], 0, 0, 0, 0, 0, "", photo, 0, False,
-        r[8] if h2h else 0,
+        r[0], name, team, color, r[1], r[2], r[3], r[4], r[5], r[6], r[7], 0, 0, 0, 0, 0, "", photo,
+        rank, tied, r[8] if h2h else 0,
     )  # fmt: skip
 
 
-def _team_row(r: Any, who: tuple[Any, ...], h2h: bool) -> Row:
-    name, color, sponsor = who
+def _team_row(r: Any, who: tuple[Any, ...], h2h: bool, rank: int, tied: bool) -> Row:
+    _, name, color, sponsor = who
     return Row(
         r[0], name, name, color, r[6], r[4] - r[5], r[7], 0, r[8], 0, 0, r[1], r[2], r[3], r[4], r[5],
-        sponsor, "", 0, False, r[9] if h2h else 0,
+        sponsor, "", rank, tied, r[9] if h2h else 0,
     )  # fmt: skip
 
 
@@ -575,14 +576,16 @@ def gc_paused() -> Iterator[None]:
 
 
 def _who(conn: SeasonConn, season_id: int, kind: str, ids: Sequence[int] | None = None) -> dict[int, Any]:
+    """Who each row is, by id: the rows of ``_WHO_SQL`` (id first) for the season, or for ``ids``."""
     sql, id_col = _WHO_SQL[kind]
     if ids is None:
         with gc_paused():
-            return {r[0]: r[1:] for r in conn.tuples(sql, (season_id,))}
+            rows = conn.tuples(sql, (season_id,))
+            return dict(zip(map(itemgetter(0), rows), rows, strict=True))
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
-    return {r[0]: r[1:] for r in conn.tuples(f"{sql} AND {id_col} IN ({marks})", (season_id, *ids))}
+    return {r[0]: r for r in conn.tuples(f"{sql} AND {id_col} IN ({marks})", (season_id, *ids))}
 
 
 def _ranking_sql(kind: Kind, rank_terms: Sequence[Term], active_only: bool) -> tuple[str, str, list[int]]:
@@ -600,6 +603,20 @@ def _ranking_sql(kind: Kind, rank_terms: Sequence[Term], active_only: bool) -> t
     return select, (f" ORDER BY {order}" if order else ""), at
 
 
+# the order-only terms as SQL over the totals row (the name's sort key is kept there since v5)
+ORDER_SQL: dict[str, dict[str, str]] = {
+    "players": {"name": "x.name_key", "id": "x.player_id"},
+    "teams": {"name": "x.name_key", "id": "x.team_id"},
+}
+
+
+def names_kept(conn: SeasonConn, kind: Kind) -> bool:
+    """Whether every totals row holds its name's sort key (a rename by SQL of someone else's clears it
+    until the next :func:`broadcast.season.store.fill_name_keys`): then the database orders tie groups."""
+    table, _ = TOTALS_TABLE[kind]
+    return conn.execute(f"SELECT 1 FROM {table} WHERE name_key IS NULL LIMIT 1").fetchone() is None
+
+
 def ranked(
     conn: SeasonConn,
     season_id: int,
@@ -608,14 +625,25 @@ def ranked(
     *,
     top: int | None = None,
     active_only: bool = True,
+    names_in_db: bool | None = None,
 ) -> Iterator[Row]:
     """The rows in ranking order, numbered, as the database orders them (``terms`` from
     :func:`ordered_terms`): every row streamed, or the first ``top`` and the rest of the tie group at the
     boundary. A tie group is held only while it is numbered (1, 1, 3: rows equal on every rank term share
-    the rank of the first of them)."""
+    the rank of the first of them). The database also orders each tie group for display (name, id) when
+    every row holds its name's sort key (``names_in_db``: None = when :func:`names_kept`; False = sorted
+    here, as before v5: the benchmark's baseline)."""
     rank_terms = [t for t in terms if t.field not in ORDER_ONLY]
     order_terms = [t for t in terms if t.field in ORDER_ONLY]
     select, order, at = _ranking_sql(kind, rank_terms, active_only)
+    if names_in_db is None:
+        names_in_db = all(t.field != "name" for t in order_terms) or names_kept(conn, kind)
+    then = ""  # the display order inside a tie group, in SQL
+    if names_in_db and order_terms:
+        then = ", ".join(f"{ORDER_SQL[kind][t.field]} {'DESC' if t.desc else 'ASC'}" for t in order_terms)
+        order = f"{order}, {then}" if order else f" ORDER BY {then}"
+        then = f" ORDER BY {then}"
+        order_terms = []  # nothing left to sort here
     key_of: Callable[[Sequence[Any]], Any] = itemgetter(*at) if at else (lambda _r: ())
     with_h2h = any(t.field == "h2h" for t in rank_terms)
     rows: Iterable[Sequence[Any]]
@@ -629,14 +657,17 @@ def ranked(
             edge = key_of(first[-1])
             exprs = [FIELD_SQL[kind][t.field] for t in rank_terms]
             values = edge if len(at) > 1 else (edge,)
-            rest = conn.tuples(select + "".join(f" AND {e}=?" for e in exprs), (season_id, *values))
+            rest = conn.tuples(select + "".join(f" AND {e}=?" for e in exprs) + then, (season_id, *values))
             rows = [r for r in first if key_of(r) != edge] + rest
         who = _who(conn, season_id, kind, [r[0] for r in rows])
     make = _ROW_OF[kind]
-    group: list[Row] = []
-    group_key: Any = None
-    done = 0
     try:
+        if not order_terms:  # the database's order is the final one: each row numbered as it comes
+            yield from _numbered_as_read(rows, key_of, who, make, with_h2h, top)
+            return
+        group: list[Row] = []
+        group_key: Any = None
+        done = 0
         for r in rows:
             key = key_of(r)
             if key != group_key and group:
@@ -651,7 +682,7 @@ def ranked(
                 if top is not None and done >= top:
                     return
             group_key = key
-            group.append(make(r, who[r[0]], with_h2h))
+            group.append(make(r, who[r[0]], with_h2h, 0, False))
         if group:
             yield from _numbered(group, done, order_terms)
     finally:  # the database cursor closed with the ranking (before its connection is)
@@ -660,17 +691,49 @@ def ranked(
             close()
 
 
+def _numbered_as_read(
+    rows: Iterable[Sequence[Any]],
+    key_of: Callable[[Sequence[Any]], Any],
+    who: dict[int, Any],
+    make: Callable[[Any, tuple[Any, ...], bool, int, bool], Row],
+    with_h2h: bool,
+    top: int | None,
+) -> Iterator[Row]:
+    """Rows already in their final order, numbered as they come (1, 1, 3): a row is handed on once the
+    next shows whether it shares its rank (并列); after ``top`` rows, the tie group at the edge ends it."""
+    held: Row | None = None  # the last row read: whether it is tied is known at the next
+    held_key: Any = None
+    rank = n = 0
+    for r in rows:
+        key = key_of(r)
+        n += 1
+        if held is not None and key == held_key:
+            held.tied = True
+            yield held
+            held = make(r, who[r[0]], with_h2h, rank, True)
+            continue
+        if held is not None:
+            yield held
+            if top is not None and n > top:
+                return
+        rank = n
+        held_key = key
+        held = make(r, who[r[0]], with_h2h, rank, False)
+    if held is not None:
+        yield held
+
+
 def _numbered(group: list[Row], before: int, order_terms: Sequence[Term]) -> list[Row]:
     """One tie group: ordered for display by the order-only terms (name, id), one rank number."""
     if len(group) == 1:
         group[0].rank = before + 1
         return group
     if [(t.field, t.desc) for t in order_terms] == [("name", False), ("id", False)]:  # the usual: one sort
-        group.sort(key=lambda r: (_name_key(r.name), r.id))
+        group.sort(key=lambda r: (name_sort_key(r.name), r.id))
         order_terms = ()
     for t in reversed(order_terms):  # stable multi-key sort, last key first
         if t.field == "name":
-            group.sort(key=lambda r: _name_key(r.name), reverse=t.desc)
+            group.sort(key=lambda r: name_sort_key(r.name), reverse=t.desc)
         else:
             group.sort(key=lambda r: r.id, reverse=t.desc)
     for r in group:

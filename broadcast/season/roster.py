@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from broadcast.season.backend import Rec
-from broadcast.season.rankings import parse_spec
+from broadcast.season.rankings import name_sort_key, parse_spec
 from broadcast.season.store import SeasonStore
 from broadcast.season.texts import (
     PLAYER_NAME,
@@ -172,7 +172,10 @@ class Roster(SeasonStore):
             except self.conn.IntegrityError as exc:
                 raise SeasonError("team", f"队伍已存在：{name}", "team exists") from exc
             tid = new_id
-            c.execute("INSERT INTO season_team_totals(season_id, team_id) VALUES(?,?)", (season_id, tid))
+            c.execute(
+                "INSERT INTO season_team_totals(season_id, team_id, name_key) VALUES(?,?,?)",
+                (season_id, tid, name_sort_key(name)),
+            )
             return tid
 
     def update_team(self, team_id: int, **fields: str) -> None:
@@ -204,6 +207,7 @@ class Roster(SeasonStore):
                     c.execute(f"UPDATE season_teams SET {k}=? WHERE id=?", (v, team_id))
                 except self.conn.IntegrityError as exc:
                     raise SeasonError("team", f"队伍已存在：{v}", f"team exists: {v}") from exc
+            self.fill_name_keys()  # a new name: its sort key (the rename trigger cleared it)
 
     def team_id(self, season_id: int, name: str) -> int | None:
         row = self.conn.execute(
@@ -251,7 +255,10 @@ class Roster(SeasonStore):
             except self.conn.IntegrityError as exc:
                 raise SeasonError("player", f"选手编号重复：{code}", "duplicate player code") from exc
             pid = new_id
-            c.execute("INSERT INTO season_player_totals(season_id, player_id) VALUES(?,?)", (season_id, pid))
+            c.execute(
+                "INSERT INTO season_player_totals(season_id, player_id, name_key) VALUES(?,?,?)",
+                (season_id, pid, name_sort_key(name)),
+            )
             return pid
 
     def update_player(self, player_id: int, **fields: Any) -> None:
@@ -291,6 +298,7 @@ class Roster(SeasonStore):
                     c.execute(f"UPDATE season_players SET {k}=? WHERE id=?", (v, player_id))
                 except self.conn.IntegrityError as exc:
                     raise SeasonError("player", f"选手编号重复：{v}", f"duplicate player code: {v}") from exc
+            self.fill_name_keys()  # a new name: its sort key (the rename trigger cleared it)
 
     def players(self, season_id: int, team_id: int | None = None) -> list[Rec]:
         if team_id is None:

@@ -10,8 +10,36 @@ from typing import Self
 
 from broadcast.season.backend import SeasonConn, connect, migrate
 from broadcast.season.migrations import COMPONENT, POSTGRESQL, SQLITE
+from broadcast.season.rankings import name_sort_key
 
 NOTIFY_CHANNEL = "gouji_season"  # PostgreSQL: every counted change is announced here (payload: season id)
+
+# the totals rows whose name sort key is missing (added by v5, renamed by another way: the trigger's NULL)
+_UNNAMED = {
+    "season_player_totals": (
+        "SELECT x.player_id, p.name FROM season_player_totals x JOIN season_players p ON p.id=x.player_id "
+        "WHERE x.name_key IS NULL",
+        "UPDATE season_player_totals SET name_key=? WHERE player_id=?",
+    ),
+    "season_team_totals": (
+        "SELECT x.team_id, t.name FROM season_team_totals x JOIN season_teams t ON t.id=x.team_id "
+        "WHERE x.name_key IS NULL",
+        "UPDATE season_team_totals SET name_key=? WHERE team_id=?",
+    ),
+}
+
+
+def fill_name_keys(conn: SeasonConn) -> int:
+    """Every totals row without its name's sort key (``name_key``, migration v5) given it; returns how
+    many. Cheap when none is missing (a partial index holds only the missing ones)."""
+    done = 0
+    for select, update in _UNNAMED.values():
+        missing = conn.tuples(select)
+        if missing:
+            with conn.transaction():
+                conn.executemany(update, [(name_sort_key(name), rid) for rid, name in missing])
+            done += len(missing)
+    return done
 
 
 class SeasonStore:
@@ -20,6 +48,11 @@ class SeasonStore:
     def __init__(self, conn: SeasonConn) -> None:
         self.conn = conn
         migrate(conn, COMPONENT, SQLITE, POSTGRESQL)
+        fill_name_keys(conn)
+
+    def fill_name_keys(self) -> int:
+        """:func:`fill_name_keys` (after a rename by SQL of one's own, e.g. the roster import's)."""
+        return fill_name_keys(self.conn)
 
     @classmethod
     def open(cls, target: str | Path) -> Self:

@@ -149,6 +149,7 @@ class Totals(Roster):
                 "FROM team_totals",
                 (season_id,) * 5,
             )
+            self.fill_name_keys()
             for kind in KINDS:
                 self.rebuild_h2h(season_id, kind)
 

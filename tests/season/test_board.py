@@ -126,9 +126,43 @@ def test_an_older_database_counts_head_to_head_once_then_keeps_it(season_db: str
     sdb.close()
 
 
-def test_a_season_of_the_previous_version_gains_the_covering_index_and_ranks_the_same(season_db: str) -> None:
-    """v4 replaces the players' ranking index by one holding every total a row shows: a season a v3 build
-    left, with its games, is brought up on either backend and its ranking read the same."""
+def _back_to_v3(sdb: SeasonDB) -> None:
+    """The season's tables as a v3 build left them (v5's name keys and v4's covering index undone)."""
+    from broadcast.season.store import COMPONENT
+
+    c = sdb.conn
+    renamed = (("season_player_renamed", "season_players"), ("season_team_renamed", "season_teams"))
+    for trigger, table in renamed:
+        c.execute(f"DROP TRIGGER {trigger}" + (f" ON {table}" if c.postgres else ""))
+    if c.postgres:
+        c.execute("DROP FUNCTION season_name_key_stale()")
+    for index in ("season_player_totals_order", "season_player_totals_unnamed", "season_team_totals_unnamed"):
+        c.execute(f"DROP INDEX {index}")
+    for table in ("season_player_totals", "season_team_totals"):
+        c.execute(f"ALTER TABLE {table} DROP COLUMN name_key")
+    c.execute(  # v2's index
+        "CREATE INDEX season_player_totals_rank "
+        "ON season_player_totals(season_id, points DESC, firsts DESC, lasts, h2h DESC)"
+    )
+    c.execute("UPDATE schema_versions SET version=3 WHERE component=?", (COMPONENT,))
+
+
+def _indexes(sdb: SeasonDB, table: str) -> set[str]:
+    if sdb.conn.postgres:
+        sql = "SELECT indexname FROM pg_indexes WHERE tablename=?"
+    else:
+        sql = "SELECT name FROM sqlite_master WHERE type='index' AND tbl_name=?"
+    return {r[0] for r in sdb.conn.execute(sql, (table,))}
+
+
+def test_a_season_of_an_older_version_is_brought_up_and_ranks_the_same_in_the_databases_order(
+    season_db: str,
+) -> None:
+    """v4 (the covering index) and v5 (each row's name sort key, the index ordering tie groups by it): a
+    season a v3 build left, with its games, is brought up on either backend; every row gets its key at the
+    open, and the ranking read in the database's order is the same as before and as computed in memory."""
+    from broadcast.season.migrations import SQLITE
+    from broadcast.season.rankings import names_kept
     from broadcast.season.store import COMPONENT
 
     sdb, sid, squads = _league(season_db, spec="points desc, firsts desc, lasts asc, h2h, name")
@@ -136,21 +170,50 @@ def test_a_season_of_the_previous_version_gains_the_covering_index_and_ranks_the
     for i in range(4):
         sdb.record_game(_match(sdb, sid, squads, rng), selfplay(f"v3-{i}")[0])
     want = [r.as_dict() for r in compute(sdb.conn, sid, "players").rows]
-    sdb.conn.execute("DROP INDEX season_player_totals_ranked")  # as the v3 build left it
-    sdb.conn.execute("CREATE INDEX season_player_totals_rank ON season_player_totals(season_id, points DESC)")
-    sdb.conn.execute("UPDATE schema_versions SET version=3 WHERE component=?", (COMPONENT,))
+    _back_to_v3(sdb)
     sdb.close()
     with SeasonDB.open(season_db) as again:
         version = again.conn.execute("SELECT version FROM schema_versions WHERE component=?", (COMPONENT,))
-        assert version.fetchone()[0] == 4
-        if again.conn.postgres:
-            sql = "SELECT indexname FROM pg_indexes WHERE tablename='season_player_totals'"
-        else:
-            sql = "SELECT name FROM sqlite_master WHERE type='index' AND tbl_name='season_player_totals'"
-        names = {r[0] for r in again.conn.execute(sql)}
-        assert "season_player_totals_ranked" in names and "season_player_totals_rank" not in names
+        assert version.fetchone()[0] == len(SQLITE) == 5
+        names = _indexes(again, "season_player_totals")
+        assert "season_player_totals_order" in names and "season_player_totals_rank" not in names
+        assert names_kept(again.conn, "players") and names_kept(again.conn, "teams")
         assert [r.as_dict() for r in compute(again.conn, sid, "players").rows] == want
         _same_as_in_memory(again, sid)
+
+
+def test_a_renamed_player_moves_in_its_tie_group_however_the_name_was_changed(season_db: str) -> None:
+    """The database orders a tie group by the name's key it holds (v5): a rename through the roster gives
+    the new key at once; a rename by SQL (the roster import's way, or anyone's) clears it (a trigger), and
+    the ranking sorts its tie groups itself until the keys are filled again — never the old name's order."""
+    from broadcast.season.rankings import names_kept
+
+    sdb, sid, squads = _league(season_db, spec="points desc, name")  # few games: big tie groups
+    rng = random.Random(5)
+    sdb.record_game(_match(sdb, sid, squads, rng), selfplay("rename-0")[0])
+    rows = compute(sdb.conn, sid, "players", active_only=False).rows
+    group = [r for r in rows if r.rank == rows[-1].rank]  # the last tie group: those with no game
+    assert len(group) >= 3
+    last = group[-1]
+    sdb.update_player(last.id, name="阿" + last.name)  # 阿 (ā) sorts before every 队…
+    assert names_kept(sdb.conn, "players")
+    rows = compute(sdb.conn, sid, "players", active_only=False).rows
+    assert [r.id for r in rows if r.rank == group[0].rank][0] == last.id
+    _same_as_in_memory(sdb, sid)
+    second = group[-2]
+    sdb.conn.execute("UPDATE season_players SET name=? WHERE id=?", ("阿阿" + second.name, second.id))
+    assert not names_kept(sdb.conn, "players")  # the key cleared: not the old name's place
+    rows = compute(sdb.conn, sid, "players", active_only=False).rows
+    assert [r.id for r in rows if r.rank == group[0].rank][:2] == [second.id, last.id]
+    _same_as_in_memory(sdb, sid)
+    team = next(iter(squads))
+    sdb.conn.execute("UPDATE season_teams SET name='阿队' WHERE id=?", (team,))
+    assert not names_kept(sdb.conn, "teams")
+    assert sdb.fill_name_keys() == 2 and names_kept(sdb.conn, "players") and names_kept(sdb.conn, "teams")
+    rows = compute(sdb.conn, sid, "players", active_only=False).rows
+    assert [r.id for r in rows if r.rank == group[0].rank][:2] == [second.id, last.id]
+    _same_as_in_memory(sdb, sid)
+    sdb.close()
 
 
 def test_a_new_spec_is_counted_again_and_other_specs_are_computed(season_db: str) -> None:
