@@ -55,6 +55,7 @@ def build(
     runner: Any = None,
     monitors: bool | None = None,
     placements: Any = None,
+    preflight_gate: bool = False,
 ) -> Any:
     """The console over ``store`` (a QApplication must exist): bridge, controller, main window with
     the on-air docks (``broadcast.console.docks``: graphics, monitors when a studio serves pages, cue
@@ -83,6 +84,8 @@ def build(
         monitors=(studio is not None) if monitors is None else monitors,
         placements=placements,
     )
+    if preflight_gate:  # the episode's first GO runs the pre-show check (console/preflight.py)
+        window.preflight.gate(window.onair.onair)
     _producer_menu(window)
     window.new_window = _new_window
     window.restore_layout()
@@ -189,6 +192,7 @@ def main(args: argparse.Namespace) -> int:
             studio=studio,
             runner=runner,
             monitors=not args.no_monitors,
+            preflight_gate=True,
         )
         show_window(window, args.geometry)
         window.panel.entry.setFocus()

@@ -201,6 +201,13 @@ def _cues() -> Iterator[KeyAction]:
         entry_empty=True,
     )
     yield k("cues.skip", ("Shift+F9",), QT_TRANSLATE_NOOP("Keys", "跳过下一条提示"), "cues", "cues")
+    yield k(
+        "cues.preflight",
+        ("Ctrl+Shift+R",),
+        QT_TRANSLATE_NOOP("Keys", "开录前检查（OBS、素材、合同、比赛设置、磁盘）…"),
+        "cues",
+        "cues",
+    )
 
 
 MENTIONS = 9  # 口播 keys: one per sponsor on the panel, most-owed first

@@ -43,6 +43,7 @@ class MainWindow(QMainWindow):
         self._retranslators: list[Callable[[], None]] = []
         self.dialog: Any = None  # the dialog opened last (tests and automation find it here)
         self.onair: Any = None  # the on-air docks (broadcast.console.docks.install)
+        self.preflight: Any = None  # the pre-show check (broadcast.console.preflight.install)
         self.compact = False  # the laptop layout (see .layout)
         self.rehearsal: rehearsal_.Rehearsal | None = None  # set on a rehearsal's window (.rehearsal)
         self.rehearsals: list[MainWindow] = []  # the rehearsal windows this one opened

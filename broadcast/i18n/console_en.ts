@@ -341,7 +341,7 @@
     </message>
     <message>
         <location filename="../console/dialogs.py" line="509"/>
-        <location filename="../console/window.py" line="235"/>
+        <location filename="../console/window.py" line="236"/>
         <source>重做</source>
         <translation>Redo</translation>
     </message>
@@ -578,7 +578,7 @@
         <translation>Graphics server not running: no page to show</translation>
     </message>
     <message>
-        <location filename="../console/docks/onair.py" line="56"/>
+        <location filename="../console/docks/onair.py" line="67"/>
         <source>未执行：{zh} / {en}</source>
         <translation>Not done: {en}</translation>
     </message>
@@ -703,49 +703,49 @@
         <translation>Recording not started</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="220"/>
+        <location filename="../console/window.py" line="221"/>
         <source>本局还没有出牌，无法撤销</source>
         <translation>Nothing to undo in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="224"/>
+        <location filename="../console/window.py" line="225"/>
         <source>撤销第{n}步</source>
         <translation>Undo move {n}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="225"/>
+        <location filename="../console/window.py" line="226"/>
         <source>撤销：{line}</source>
         <translation>Undo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="233"/>
+        <location filename="../console/window.py" line="234"/>
         <source>没有可以重做的一步</source>
         <translation>Nothing to redo</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="235"/>
+        <location filename="../console/window.py" line="236"/>
         <source>重做：{line}</source>
         <translation>Redo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="261"/>
+        <location filename="../console/window.py" line="262"/>
         <source>本局还没有出牌</source>
         <translation>No move in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="277"/>
+        <location filename="../console/window.py" line="278"/>
         <source>还没有开局：直接输入上班座位</source>
         <translation>No game started: type the first leader&apos;s seat</translation>
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="162"/>
-        <location filename="../console/window.py" line="294"/>
+        <location filename="../console/window.py" line="295"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="162"/>
-        <location filename="../console/window.py" line="294"/>
+        <location filename="../console/window.py" line="295"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
@@ -817,72 +817,72 @@
         <translation>{odd} {p}% · {even} {q}%</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="315"/>
+        <location filename="../console/window.py" line="316"/>
         <source>先开局（输入上班座位）再录手牌</source>
         <translation>Start the game (type the first leader&apos;s seat) before entering hands</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="322"/>
+        <location filename="../console/window.py" line="323"/>
         <source>发牌</source>
         <translation>deal</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="330"/>
+        <location filename="../console/window.py" line="331"/>
         <source>打开牌谱</source>
         <translation>Open record</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="330"/>
+        <location filename="../console/window.py" line="331"/>
         <source>牌谱 (*.gjn);;所有文件 (*)</source>
         <translation>Records (*.gjn);;All files (*)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="345"/>
+        <location filename="../console/window.py" line="346"/>
         <source>这场比赛没有关联赛季（Ctrl+N 从赛季新建比赛）</source>
         <translation>This match is not linked to a season (Ctrl+N: new match from the season)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="347"/>
+        <location filename="../console/window.py" line="348"/>
         <source>没有要存的：本局还没结束，或已存入赛季</source>
         <translation>Nothing to save: the game is not over, or already saved</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="354"/>
+        <location filename="../console/window.py" line="355"/>
         <source>数据库里还没有赛季（season create）</source>
         <translation>No season in the database yet (season create)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="387"/>
+        <location filename="../console/window.py" line="388"/>
         <source>已从日志恢复 {n} 个操作：比赛已设好，尚未开局</source>
         <translation>Recovered {n} actions from the journal: the match is set up, no game started yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="389"/>
+        <location filename="../console/window.py" line="390"/>
         <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步</source>
         <translation>Recovered {n} actions from the journal: back at game {g}, move {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="416"/>
+        <location filename="../console/window.py" line="417"/>
         <source>● 数据库忙（被其他程序占用）：{n} 个操作等待写入，{s} 秒</source>
         <translation>● Database busy (held by another program): {n} operations waiting to be written, {s} s</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="431"/>
+        <location filename="../console/window.py" line="432"/>
         <source>第{n}局/共{m}局</source>
         <translation>Game {n} of {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="433"/>
+        <location filename="../console/window.py" line="434"/>
         <source>彩排 {file}</source>
         <translation>Rehearsal {file}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="434"/>
+        <location filename="../console/window.py" line="435"/>
         <source>导播台</source>
         <translation>Operator console</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="435"/>
+        <location filename="../console/window.py" line="436"/>
         <source>日志 #{seq}</source>
         <translation>Journal #{seq}</translation>
     </message>
@@ -912,7 +912,7 @@
         <translation>the same key twice</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="289"/>
+        <location filename="../console/keys.py" line="296"/>
         <source>（输入行为空时）</source>
         <translation> (entry line empty)</translation>
     </message>
@@ -977,6 +977,57 @@ Close the program holding it and the console carries on by itself.</translation>
         <location filename="../console/rehearsal.py" line="193"/>
         <source>从第{k}步接着打 {line}：牌谱后面的 {m} 步（第{a}–{n}步）将从彩排中删除。接着打？</source>
         <translation>Continue from move {k} with {line}: the record&apos;s {m} later moves (moves {a}–{n}) will be removed from the rehearsal. Continue?</translation>
+    </message>
+    <message>
+        <location filename="../console/preflight.py" line="107"/>
+        <source>开录前检查</source>
+        <translation>Pre-show check</translation>
+    </message>
+    <message>
+        <location filename="../console/preflight.py" line="110"/>
+        <location filename="../console/preflight.py" line="147"/>
+        <source>正在检查…</source>
+        <translation>Checking…</translation>
+    </message>
+    <message>
+        <location filename="../console/preflight.py" line="126"/>
+        <source>仍然开始录制</source>
+        <translation>Start recording anyway</translation>
+    </message>
+    <message>
+        <location filename="../console/preflight.py" line="129"/>
+        <source>取消</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <location filename="../console/preflight.py" line="134"/>
+        <source>重新检查 F5</source>
+        <translation>Check again F5</translation>
+    </message>
+    <message>
+        <location filename="../console/preflight.py" line="137"/>
+        <source>关闭</source>
+        <translation>Close</translation>
+    </message>
+    <message>
+        <location filename="../console/preflight.py" line="181"/>
+        <source>全部通过：可以开始录制</source>
+        <translation>All green: ready to record</translation>
+    </message>
+    <message>
+        <location filename="../console/preflight.py" line="183"/>
+        <source>{n} 项未通过。仍然开始录制的话，播出记录会记下这 {n} 项。</source>
+        <translation>{n} red. Recording started anyway is recorded in the as-run log with these {n} lines.</translation>
+    </message>
+    <message>
+        <location filename="../console/preflight.py" line="184"/>
+        <source>仍然开始录制（{n} 项未通过）</source>
+        <translation>Start recording anyway ({n} red)</translation>
+    </message>
+    <message>
+        <location filename="../console/preflight.py" line="187"/>
+        <source>{n} 项未通过：按每一行说的处理后按 F5 重新检查</source>
+        <translation>{n} red: do what each line says, then F5 to check again</translation>
     </message>
 </context>
 <context>
@@ -1316,67 +1367,72 @@ Move {n} {rule} {en}</translation>
         <translation>Skip the next cue</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="215"/>
+        <location filename="../console/keys.py" line="207"/>
+        <source>开录前检查（OBS、素材、合同、比赛设置、磁盘）…</source>
+        <translation>Pre-show check (OBS, assets, contracts, set-up, disk)…</translation>
+    </message>
+    <message>
+        <location filename="../console/keys.py" line="222"/>
         <source>口播 +1：赞助商面板上第 {n} 个</source>
         <translation>Mention +1: sponsor {n} on the panel</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="222"/>
+        <location filename="../console/keys.py" line="229"/>
         <source>撤销本期最后一次口播（按错；报告不计）</source>
         <translation>Take back the episode&apos;s last mention (keyed by mistake; reports drop it)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="230"/>
+        <location filename="../console/keys.py" line="237"/>
         <source>{place}镜头 +1（广告位出镜）</source>
         <translation>{place} shot +1 (placement on screen)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="239"/>
+        <location filename="../console/keys.py" line="246"/>
         <source>人名条：{seat}号位选手（到预览）</source>
         <translation>Lower third: the player in seat {seat} (to preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="247"/>
+        <location filename="../console/keys.py" line="254"/>
         <source>人名条：主持人（到预览）</source>
         <translation>Lower third: the host (to preview)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="251"/>
+        <location filename="../console/keys.py" line="258"/>
         <source>主持人姓名…</source>
         <translation>Host&apos;s name…</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="259"/>
+        <location filename="../console/keys.py" line="266"/>
         <source>记录所打的一手（或所选的提示）</source>
         <translation>Record what was typed (or the picked suggestion)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="260"/>
+        <location filename="../console/keys.py" line="267"/>
         <source>在提示列表中选择</source>
         <translation>Pick in the suggestion list</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="261"/>
+        <location filename="../console/keys.py" line="268"/>
         <source>把所选提示填入输入行</source>
         <translation>Put the picked suggestion into the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="262"/>
+        <location filename="../console/keys.py" line="269"/>
         <source>清空输入行</source>
         <translation>Clear the entry line</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="263"/>
+        <location filename="../console/keys.py" line="270"/>
         <source>过牌 pass（再按回车）</source>
         <translation>Pass (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="264"/>
+        <location filename="../console/keys.py" line="271"/>
         <source>让牌 yield（再按回车）</source>
         <translation>Yield (then Enter)</translation>
     </message>
     <message>
-        <location filename="../console/keys.py" line="265"/>
+        <location filename="../console/keys.py" line="272"/>
         <source>指明座位：烧牌或其他不在轮次的出牌</source>
         <translation>Name the seat: a burn or any other out-of-turn play</translation>
     </message>
@@ -1467,7 +1523,7 @@ Move {n} {rule} {en}</translation>
         <translation>&amp;Help</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="60"/>
+        <location filename="../console/window.py" line="61"/>
         <source>牌桌 TABLE</source>
         <translation>TABLE</translation>
     </message>

@@ -45,7 +45,10 @@ SHOT = "shot"  # a studio placement on screen, marked by the operator: subject =
 PLACEMENTS = "placements"  # the episode's placements changed: detail.placements_sha256 (of the stored JSON)
 PRIZE = "prize"  # a prize (爱心基金): subject = contestant, detail {prize_id, yuan, note}
 PROOF_FAILED = "proof_failed"  # a proof that does not show what it was to prove: detail.reason (never proof)
-ALL_KINDS = KINDS + (SHOT, PLACEMENTS, PRIZE, PROOF_FAILED)
+# the operator started recording over red lines of the pre-show check: subject "preflight", detail
+# {red: [lines], red_en: [lines]} — an operator's event, never evidence that anything aired
+PREFLIGHT_OVERRIDE = "preflight_override"
+ALL_KINDS = KINDS + (SHOT, PLACEMENTS, PRIZE, PROOF_FAILED, PREFLIGHT_OVERRIDE)
 
 MIGRATIONS = [
     """

@@ -105,7 +105,15 @@ def cues_load(state: State, payload: Payload, ctx: Context) -> None:
     if same and not payload.get("restart"):
         cq["list"] = cues
         return
-    state["cues"] = {"episode": episode, "list": cues, "next": 0, "current": None, "log": {}, "due": None}
+    state["cues"] = {
+        "episode": episode,
+        "list": cues,
+        "next": 0,
+        "current": None,
+        "log": {},
+        "due": None,
+        "preflight": None,
+    }
 
 
 @action("cues.go")
@@ -186,6 +194,26 @@ def cues_stop(state: State, payload: Payload, ctx: Context) -> None:
     if state["cues"]["current"] is None:
         return
     _finish(state, float(ctx.ts), "stopped", str(payload.get("reason", "")) or "紧急清屏")
+
+
+@action("cues.preflight")
+def cues_preflight(state: State, payload: Payload, ctx: Context) -> None:
+    """The operator starts recording over red lines of the pre-show check (``broadcast.preflight``):
+    {red: [the lines in Chinese], red_en: [in English]}, kept with the time (the as-run log records it
+    as an operator's event, never as anything aired)."""
+    red: Any = payload.get("red")
+    red_en: Any = payload.get("red_en", red)
+    if not (_texts(red) and _texts(red_en)):
+        raise ActionRefused(
+            "cues.preflight",
+            "开录前检查的未通过项应为非空的文字列表",
+            "the pre-show check's red lines must be a non-empty list of texts",
+        )
+    state["cues"]["preflight"] = {"ts": float(ctx.ts), "red": list(red), "red_en": list(red_en)}
+
+
+def _texts(lines: Any) -> bool:
+    return isinstance(lines, list) and bool(lines) and all(isinstance(x, str) and x for x in lines)
 
 
 # ------------------------------------------------------------------------------------------ helpers

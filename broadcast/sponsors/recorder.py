@@ -28,7 +28,7 @@ from broadcast.core.airlog import (
     AirEvent,
 )
 from broadcast.core.store import Change, ShowStore
-from broadcast.sponsors.asrun import SHOT, AsRunLog
+from broadcast.sponsors.asrun import PREFLIGHT_OVERRIDE, SHOT, AsRunLog
 
 __all__ = ["AsRunRecorder"]
 
@@ -229,6 +229,10 @@ class AsRunRecorder:
                         "reason": str(change.payload.get("reason", "")),
                     }
                     self._put(AirEvent(ts, MENTION_RETRACT, sid, "operator", detail=detail))
+        elif t == "cues.preflight":
+            pf = st["cues"]["preflight"] or {}
+            detail = {"red": list(pf.get("red", [])), "red_en": list(pf.get("red_en", []))}
+            self._put(AirEvent(ts, PREFLIGHT_OVERRIDE, "preflight", "operator", detail=detail))
         elif t == "sponsor.shot":
             self._put(AirEvent(ts, SHOT, str(change.payload.get("slot", "")), "operator"))
         elif t == "jiugongge.draw":

@@ -49,7 +49,7 @@ from broadcast.core.airlog import (
     PROGRAM_SCENE,
     PROOF,
 )
-from broadcast.sponsors.asrun import SHOT, Proof, StoredEvent
+from broadcast.sponsors.asrun import PREFLIGHT_OVERRIDE, SHOT, Proof, StoredEvent
 from broadcast.sponsors.exposure import EpisodeExposure, Metric, SponsorExposure
 from broadcast.sponsors.placements import Asset, Placements
 
@@ -76,6 +76,7 @@ KIND_ZH = {
     OBS_UP: "OBS 恢复（画面已确认）",
     EPISODE_START: "本期开始",
     EPISODE_END: "本期结束",
+    PREFLIGHT_OVERRIDE: "开录前检查未通过，导播确认开录",
 }
 SOURCE_ZH = {
     "obs": "OBS",
@@ -143,6 +144,9 @@ def describe(e: StoredEvent, p: Placements) -> str:
         of = f"{beijing(float(d['of_ts']))} 的" if d.get("of_ts") else ""
         why = f"：{d['reason']}" if d.get("reason") else ""
         return f"撤销 {of}口播 {p.sponsor_name(e.subject)}（按错，不计）{why}"
+    if e.kind == PREFLIGHT_OVERRIDE:
+        red = [str(x) for x in d.get("red", [])]
+        return f"开录时有 {len(red)} 项开录前检查未通过：" + "；".join(red)
     if e.kind == DRAW:
         return (
             f"{d.get('contestant', '')} 抽中第{int(d.get('cell', 0)) + 1}格 {d.get('prize', '')}"

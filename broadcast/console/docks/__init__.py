@@ -93,6 +93,9 @@ def install(
     window.on_retranslate(lambda: s.refresh(force=True))
     window.on_retranslate(c.retranslate)
     window.on_retranslate(st.refresh)
+    from broadcast.console import preflight
+
+    preflight.install(window, preflight.studio_check(studio, placements, console.bridge.store))
     payload = cue_list_payload(console.state, placements)
     if payload is not None:
         console.act("cues.load", payload)

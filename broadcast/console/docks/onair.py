@@ -6,6 +6,7 @@ the rule and the words in Chinese and English; nothing blocks the Qt thread."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -27,6 +28,9 @@ class OnAir(QObject):
         super().__init__(parent)
         self.console = console
         self.hotkeys = hotkeys
+        # asked before every GO with the GO to run (the pre-show check on the episode's first GO:
+        # broadcast.console.preflight); None: GO at once
+        self.before_go: Callable[[Callable[[], object]], None] | None = None
 
     def key(self, id_: str) -> str:
         """The key operation ``id_`` has now, as the keyboard names it (the key table's default when
@@ -37,7 +41,14 @@ class OnAir(QObject):
         return native(k[0]) if k else ""
 
     def run(self, name: str, **params: Any) -> int:
-        """Run operation ``name`` (see broadcast.control.OPERATIONS) on the store thread."""
+        """Run operation ``name`` (see broadcast.control.OPERATIONS) on the store thread (a GO once
+        :attr:`before_go` lets it: then 0 is returned)."""
+        if name == "go" and self.before_go is not None:
+            self.before_go(functools.partial(self._run, name, params))
+            return 0
+        return self._run(name, params)
+
+    def _run(self, name: str, params: dict[str, Any]) -> int:
         store = self.console.bridge.store
         fn = functools.partial(control.run, store, name, params, source="console")
         return self.console.call(

@@ -122,9 +122,9 @@ class StatusWidgets:
 
     def recording_started(self) -> float:
         """The first GO of the episode's cue list (the recording's start), 0 before it."""
-        log = self.console.state["cues"]["log"].values()
-        gos = [float(e["go"]) for e in log if e.get("go") and e.get("status") != "skipped"]
-        return min(gos) if gos else 0.0
+        from broadcast.console.preflight import recording_started
+
+        return recording_started(self.console.state["cues"])
 
 
 def install(window: Any, studio: Any = None) -> StatusWidgets:
