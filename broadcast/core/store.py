@@ -13,7 +13,11 @@ may refuse it with :class:`ActionRefused`, naming the rule), validates the resul
 appends the action to the journal (durable), swaps the state in and only then tells the listeners.
 Reducers must be deterministic (time and randomness come from the payload or ``ctx.ts``) because
 recovery re-runs them. Listeners run on the dispatching thread and must hand slow work to their own
-thread (the overlay server's event loop, the OBS bridge's worker).
+thread (the overlay server's event loop, the OBS bridge's worker). Listeners hear the changes in the
+order they were made, even when several threads dispatch at once (the console's store thread, the OBS
+bridge's, the cue runner's): a dispatch tells its listeners only once those of the change before it
+have been told (:meth:`ShowStore._notify_in_turn`), so a listener keeping "the latest state" (the
+console, the OBS bridge, the overlay server) never ends on an older one.
 
 The copy a reducer works on is copy-on-write (:class:`_Draft`): a top-level section is copied the first
 time the reducer touches it, the others are shared with the state before, so an action costs what
@@ -60,6 +64,8 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+TURN_WAIT = 30.0  # seconds a dispatch waits for the listeners of the change before its own to be told
 
 
 class ActionRefused(GoujiError):
@@ -242,6 +248,12 @@ class ShowStore:
         self._clock = clock
         self._lock = threading.RLock()
         self._subs: list[_Sub] = []
+        # the listeners hear the changes in order: each dispatch's change is numbered under the lock,
+        # and told once the one before it has been (_notify_in_turn)
+        self._turns = threading.Condition(threading.Lock())
+        self._issued = 0  # changes numbered
+        self._told = 0  # changes whose listeners have all been told, in order
+        self._telling = threading.local()  # this thread is telling listeners (a listener dispatching)
         self._state: State = self._schema.default_state()
         self.runtime: dict[str, Any] = {}
         self.replay_errors: list[str] = []
@@ -356,8 +368,38 @@ class ShowStore:
             previous, self._state = self._state, new
             change = Change(real_seq, ts, type_, payload, new, previous, changed, source)
             subs = list(self._subs)
-        self._notify(subs, change)
+            self._issued += 1
+            turn = self._issued
+        self._notify_in_turn(turn, subs, change)
         return change
+
+    def _notify_in_turn(self, turn: int, subs: list[_Sub], change: Change) -> None:
+        """Tell the listeners of the ``turn``-th change once those of the change before it are told.
+        Without the wait, a thread that made a change and was then held up by the scheduler told its
+        listeners after a later change's: a console or bridge keeping ``change.state`` as the latest
+        then kept an older state until the next change (issue 20: the console's cue list showed the
+        credits as next after they were GO'd). A listener that dispatches is told at once (it cannot
+        wait for its own turn to end); a listener that never returns holds the others for at most
+        :data:`TURN_WAIT` seconds (said in the log)."""
+        depth = getattr(self._telling, "depth", 0)
+        if depth == 0:
+            with self._turns:
+                if not self._turns.wait_for(lambda: self._told >= turn - 1, TURN_WAIT):
+                    log.error(
+                        "listeners of action #%d %s told out of turn: the change before it still being told"
+                        " after %.0f s",
+                        change.seq,
+                        change.type,
+                        TURN_WAIT,
+                    )
+        self._telling.depth = depth + 1
+        try:
+            self._notify(subs, change)
+        finally:
+            self._telling.depth = depth
+            with self._turns:
+                self._told = max(self._told, turn)
+                self._turns.notify_all()
 
     def _notify(self, subs: list[_Sub], change: Change) -> None:
         for sub in subs:

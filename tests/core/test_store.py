@@ -111,3 +111,53 @@ def test_section_validation_finds_unknown_sections() -> None:
         studio.state_schema().validate(st, ["table"])
     with pytest.raises(schema.StateInvalid):
         studio.validate(st)
+
+
+def test_listeners_hear_changes_in_the_order_they_were_made_when_threads_dispatch_at_once(db_path) -> None:
+    """Issue 20's flaky console as-run test: the OBS bridge's thread ended a film's cue and, before it
+    told the listeners, the console's store thread GO'd the credits and told them first; the console
+    kept the older state (the credits still next) until the next change, which never came. A dispatch
+    now tells its listeners only after those of the change before it."""
+    import threading
+    import time
+
+    store = open_store(db_path)
+    heard: list[int] = []
+    latest: list[object] = []
+    second_done = threading.Event()
+
+    def held_up(ch) -> None:  # noqa: ANN001 - the first thread, held up right after its change was made
+        if ch.seq != 1:
+            return
+        threading.Thread(
+            target=lambda: (store.dispatch("show.update", {"episode": "第2期"}), second_done.set()),
+            name="second-dispatcher",
+        ).start()
+        deadline = time.monotonic() + 10
+        while store.seq < 2 and time.monotonic() < deadline:  # the second change is made …
+            time.sleep(0.005)
+        assert store.seq == 2
+        # … and (before the fix) told at once; now it waits for this one: give it the chance to be early
+        assert not second_done.wait(0.5), "the second change was told before the first"
+
+    store.subscribe(held_up)
+    store.subscribe(lambda ch: (heard.append(ch.seq), latest.append(ch.state)))
+    store.dispatch("show.update", {"episode": "第1期"})
+    assert second_done.wait(10)
+    assert heard == [1, 2]
+    assert latest[-1] is store.state and store.state["show"]["episode"] == "第2期"
+
+
+def test_a_listener_that_dispatches_is_not_held_by_its_own_turn(db_path) -> None:
+    store = open_store(db_path)
+    heard: list[tuple[int, str]] = []
+
+    def chain(ch) -> None:  # noqa: ANN001
+        heard.append((ch.seq, ch.type))
+        if ch.seq == 1:
+            store.dispatch("bus.take")
+
+    store.subscribe(chain)
+    store.dispatch("graphic.set", {"bus": "preview", "graphic": "scoreboard", "on": True})
+    store.dispatch("show.update", {"episode": "第3期"})
+    assert heard == [(1, "graphic.set"), (2, "bus.take"), (3, "show.update")]

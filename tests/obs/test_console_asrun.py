@@ -86,13 +86,15 @@ CUES: list[dict[str, Any]] = [
 ]
 
 
-def wait_for(cond: Callable[[], bool], timeout: float, what: str, qtbot: Any) -> None:
+def wait_for(
+    cond: Callable[[], bool], timeout: float, what: str, qtbot: Any, said: Callable[[], str] = str
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if cond():
             return
         qtbot.wait(30)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+    raise AssertionError(f"timed out after {timeout}s waiting for {what} {said()}".rstrip())
 
 
 @pytest.mark.long
@@ -153,9 +155,26 @@ def test_a_console_run_episodes_as_run_is_what_obs_reported(
         entry.setFocus()
         cq = lambda: store.state["cues"]  # noqa: E731
 
+        def where() -> str:
+            """What the cue list shows next and what the store, the console's copy and the runner say."""
+            shown = window.onair.cues.next_view()
+            mirror = window.console.state
+            return (
+                f"(the cue list shows next {shown.cue['id'] if shown else None!r}; the store: next"
+                f" {cq()['next']}, running {cq()['current']}, action #{store.seq}; the console's copy:"
+                f" next {mirror['cues']['next']}, action #{mirror['meta']['seq']}; OBS program"
+                f" {bridge.status.program_scene!r}; runner errors {runner.errors})"
+            )
+
         def go(expect: str) -> None:
-            wait_for(lambda: window.onair.cues.next_view() is not None, WAIT, "a next cue", qtbot)
-            wait_for(lambda: window.onair.cues.next_view().cue["id"] == expect, WAIT, f"{expect} next", qtbot)
+            wait_for(lambda: window.onair.cues.next_view() is not None, WAIT, "a next cue", qtbot, where)
+            wait_for(
+                lambda: window.onair.cues.next_view().cue["id"] == expect,
+                WAIT,
+                f"{expect} next",
+                qtbot,
+                where,
+            )
             QTest.keyClick(entry, Qt.Key.Key_F9)
             wait_for(lambda: expect in cq()["log"], WAIT, f"{expect} GO'd", qtbot)
 
