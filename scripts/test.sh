@@ -34,7 +34,8 @@ LIMIT=${GOUJI_SUITE_LIMIT:-1500}
 # Two workers (pytest-xdist; GOUJI_TEST_WORKERS=0 runs in one process): most tests wait on a real
 # Chromium, OBS or Qt, so two halve the wait on CI's two cores. Each test goes to whichever worker is free
 # (loadgroup), except the tests sharing one OBS: all on one worker, one after another (xdist_group); the longest tests (marked "long") start first; the
-# 25 slowest are listed at the end.
+# 25 slowest tests and the 25 costliest modules (tests/conftest.py: most of the time is in no single slow
+# test) are listed at the end.
 WORKERS=${GOUJI_TEST_WORKERS:-2}
 if [ $FAST = 1 ]; then
   set -- tests/engine tests/core tests/game tests/sponsors tests/season tests/test_architecture.py \

@@ -197,6 +197,31 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
         rep.longrepr = f"skipped under GOUJI_NO_SKIP=1 (a real part is missing): {reason}"
 
 
+# the time each test module took (its tests' setup, call and teardown summed; on two workers the controller
+# hears every report): the run's end lists the costliest modules beside pytest's 25 slowest tests, so
+# that a slow suite shows where its time goes — most of it is not in any single slow test
+_MODULE_SECONDS: dict[str, float] = {}
+_MODULE_TESTS: dict[str, int] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    module = report.nodeid.split("::")[0]
+    _MODULE_SECONDS[module] = _MODULE_SECONDS.get(module, 0.0) + report.duration
+    if report.when == "call":
+        _MODULE_TESTS[module] = _MODULE_TESTS.get(module, 0) + 1
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    if len(_MODULE_SECONDS) < 2 or config.getoption("durations", None) is None:
+        return
+    total = sum(_MODULE_SECONDS.values())
+    ranked = sorted(_MODULE_SECONDS.items(), key=lambda kv: -kv[1])[:25]
+    terminalreporter.write_sep("=", f"costliest 25 modules (of {total:.0f} s spent in tests, all workers)")
+    for module, seconds in ranked:
+        n = _MODULE_TESTS.get(module, 0)
+        terminalreporter.write_line(f"{seconds:8.2f}s {100 * seconds / total:5.1f}% {n:4d} tests  {module}")
+
+
 # a test that asks for one of these fixtures (or runs on the season's PostgreSQL backend) uses a real
 # part, and is marked so; the fast tier (``scripts/test.sh --fast``) leaves them out
 REAL_PARTS = {
