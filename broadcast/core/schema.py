@@ -7,14 +7,15 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from importlib import resources
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from broadcast.core.compiled import Check, compile_schema
 from broadcast.core.component import Component, defaults_of
 from broadcast.core.text import describe_too_long
 from broadcast.errors import GoujiError
+
+if TYPE_CHECKING:
+    import jsonschema
 
 SCHEMA_ID = "https://gouji-studio.local/show_state.schema.json"
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -79,10 +80,11 @@ class StateSchema:
             "default": {},
             "properties": props,
         }
-        cls = jsonschema.validators.validator_for(self.schema)
-        cls.check_schema(self.schema)
-        self._cls = cls
-        self._validator: jsonschema.protocols.Validator = cls(self.schema)
+        # jsonschema's validators, made the first time a state needs one (below): every process that
+        # opens a store composes the schema, and checking it against its dialect and importing jsonschema
+        # cost ~0.5 s of CPU at each start, while the compiled checks answer every valid state
+        # (tests/core/test_schema.py checks the studio's schema against its dialect)
+        self._validator: jsonschema.protocols.Validator | None = None
         self._sections: dict[str, jsonschema.protocols.Validator] = {}
         # the fast "valid?" of each section and of the whole state (None: jsonschema alone); a state
         # they refuse is checked again by jsonschema, which names the error (broadcast/core/compiled.py)
@@ -117,6 +119,23 @@ class StateSchema:
             return None
         return TextTooLong(shown or field, limit, value)
 
+    @property
+    def _cls(self) -> type[jsonschema.protocols.Validator]:
+        """jsonschema's validator class for the schema's dialect, the schema checked against it once."""
+        cls: type[jsonschema.protocols.Validator] | None = self.__dict__.get("_jsonschema_cls")
+        if cls is None:
+            import jsonschema
+
+            cls = jsonschema.validators.validator_for(self.schema)
+            cls.check_schema(self.schema)
+            self.__dict__["_jsonschema_cls"] = cls
+        return cls
+
+    def _whole_validator(self) -> jsonschema.protocols.Validator:
+        if self._validator is None:
+            self._validator = self._cls(self.schema)
+        return self._validator
+
     def _section_validator(self, key: str) -> jsonschema.protocols.Validator:
         v = self._sections.get(key)
         if v is None:
@@ -129,7 +148,7 @@ class StateSchema:
         if sections is None:
             if self._fast_all is not None and self._fast_all(state):
                 return
-            errors = sorted(self._validator.iter_errors(state), key=lambda e: list(e.absolute_path))
+            errors = sorted(self._whole_validator().iter_errors(state), key=lambda e: list(e.absolute_path))
             prefix: list[str] = []
         else:
             known = self.schema["properties"]
