@@ -191,16 +191,12 @@ class Check:
         return [i for i in self.issues if (self.where(i) == path if exact else self.where(i)[:n] == path)]
 
 
-def _positions(text: str, filename: str) -> dict[Path_, tuple[int, int, int, int]]:
-    """Where every key, field and list item of ``text`` starts, read by the checker's own YAML reader
-    (so the lines and columns are the ones its issues name)."""
-    from engine.yamlread import MappingNode, ScalarNode, SequenceNode, YamlError, compose
+def _positions(root: Any) -> dict[Path_, tuple[int, int, int, int]]:
+    """Where every key, field and list item of a text starts, from its node tree as the checker's own
+    YAML reader composed it (so the lines and columns are the ones its issues name)."""
+    from engine.yamlread import MappingNode, ScalarNode, SequenceNode
 
     out: dict[Path_, tuple[int, int, int, int]] = {}
-    try:
-        root = compose(text, filename)
-    except YamlError:
-        return out
 
     def walk(node: Any, path: Path_, seen: frozenset[int]) -> None:
         if id(node) in seen:  # an alias: its place is where the anchor is
@@ -293,6 +289,14 @@ class PlacementsDraft:
             doc = self._y.load("".join(b.text for b in self._blocks.values())) or CommentedMap()
         self.doc: CommentedMap = doc
         self.loaded_text = text
+        self._texts: dict[str, tuple[Any, str]] = {}  # the sections written out (text()'s cache)
+        self._read_links = self._links()  # as read
+
+    def _touched(self, key: Any) -> None:
+        """An edit under the top-level section ``key``: its text is written again at the next
+        :meth:`text`. (A draft's edit changes its own section only: a node shared with another section
+        is copied before it is changed.)"""
+        self._texts.pop(str(key), None)
 
     def get(self, path: Path_, default: Any = None) -> Any:
         node: Any = self.doc
@@ -322,6 +326,28 @@ class PlacementsDraft:
         walk(self.doc)
         return counts
 
+    def _links(self) -> dict[str, set[str]]:
+        """The top-level sections sharing a mapping or list (a YAML anchor in one, its alias in the
+        other), each with the sections it shares one with."""
+        reach: dict[int, set[str]] = {}
+
+        def walk(node: Any, section: str) -> None:
+            if isinstance(node, dict | list):
+                seen = id(node) in reach
+                reach.setdefault(id(node), set()).add(section)
+                if not seen:
+                    for v in node.values() if isinstance(node, dict) else node:
+                        walk(v, section)
+
+        for key in self.doc:
+            walk(self.doc[key], str(key))
+        links: dict[str, set[str]] = {}
+        for sections in reach.values():
+            if len(sections) > 1:
+                for section in sections:
+                    links.setdefault(section, set()).update(sections - {section})
+        return links
+
     def _container(self, path: Path_, create: bool) -> Any:
         """The mapping or list holding ``path[-1]``, made on the way if ``create``; a node shared with
         others through a YAML alias (``*may``) is copied first, so an edit changes this place only."""
@@ -343,6 +369,7 @@ class PlacementsDraft:
                     anchor.value = None
                 node[step] = own
                 nxt = own
+                self._touched(path[0])  # the alias written out in full (or the anchor left out)
             node = nxt
         return node
 
@@ -376,6 +403,7 @@ class PlacementsDraft:
             self._put(node, key, value)
         else:
             return
+        self._touched(path[0])
         self.dirty = True
 
     def _map(self, value: dict[str, Any], name: str) -> CommentedMap:
@@ -394,9 +422,11 @@ class PlacementsDraft:
         if isinstance(node, list):
             assert isinstance(key, int)
             if key < len(node):
+                self._touched(path[0])
                 del node[key]
                 self.dirty = True
         elif key in node:
+            self._touched(path[0])
             del node[key]
             self.dirty = True
 
@@ -412,6 +442,7 @@ class PlacementsDraft:
         if isinstance(value, dict) and not isinstance(value, CommentedMap):
             value = self._map(value, "")
         items.append(value)
+        self._touched(path[0])
         self.dirty = True
         return len(items) - 1
 
@@ -420,6 +451,7 @@ class PlacementsDraft:
         if not isinstance(items, list) or not (0 <= old < len(items)) or not (0 <= new < len(items)):
             return
         items.insert(new, items.pop(old))
+        self._touched(path[0])
         self.dirty = True
 
     def order_supporters(self) -> list[int]:
@@ -439,6 +471,7 @@ class PlacementsDraft:
         if order != list(range(len(items))):
             reordered = [items[i] for i in order]
             items[:] = reordered
+            self._touched("supporters")
             self.dirty = True
         return order
 
@@ -450,20 +483,41 @@ class PlacementsDraft:
         self._y.dump(one, buf)
         return buf.getvalue()
 
+    def _written(self, key: str, plain: Any) -> str:
+        """One top-level section written out, once per edit of it rather than at every :meth:`text`
+        (the producer's forms ask for the whole text after each keystroke, and writing YAML is slow):
+        an edit through the draft drops the section's text (:meth:`_touched`), and a value changed
+        behind the draft's back differs from the one its text was kept with."""
+        kept = self._texts.get(key)
+        if kept is not None and kept[0] == plain:
+            return kept[1]
+        text = self._dump(key)
+        self._texts[key] = (plain, text)
+        return text
+
     def text(self) -> str:
-        """The document as it would be saved: unchanged sections as read, changed ones re-written."""
+        """The document as it would be saved: unchanged sections as read, changed ones re-written —
+        and with a changed one, every section that shared a node with it as read (each section is
+        written on its own: an alias whose anchor was in a section written out would point nowhere)."""
+        plains = {str(key): _plain(self.doc[key]) for key in self.doc}
+        changed = {k for k, v in plains.items() if k not in self._blocks or v != self._blocks[k].plain}
+        todo = list(changed)
+        while todo:
+            for linked in self._read_links.get(todo.pop(), ()):
+                if linked not in changed:
+                    changed.add(linked)
+                    todo.append(linked)
         parts = [self._header] if self._header else []
         for key in self.doc:
-            block = self._blocks.get(str(key))
+            k = str(key)
+            block = self._blocks.get(k)
             if block is not None:
                 parts.append(block.lead)
-                unchanged = _plain(self.doc[key]) == block.plain
-                parts.append(block.text if unchanged else self._dump(str(key)))
             else:
-                note = SECTION_NOTES.get(str(key))
+                note = SECTION_NOTES.get(k)
                 if parts and key not in ("show", "season", "format"):
                     parts.append("\n" + (f"# {note}\n" if note else ""))
-                parts.append(self._dump(str(key)))
+            parts.append(self._written(k, plains[k]) if k in changed or block is None else block.text)
         parts.append(self._tail)
         out = "".join(parts)
         return out if out.endswith("\n") else out + "\n"
@@ -471,18 +525,24 @@ class PlacementsDraft:
     # -- checking -------------------------------------------------------------------------------------------
     def check(self, *, air_date: date | None = None, text: str | None = None) -> Check:
         """Validate the draft's text with the placements checker (``sponsors check``'s code)."""
+        from engine.yamlread import YamlError, compose
+
         text = self.text() if text is None else text
         filename = str(self.path)
+        try:  # composed once, read by the checker and for the places of its issues
+            root = compose(text, filename)
+        except YamlError:
+            root = None  # the checker composes it again and names the error
         try:
             placements: Placements | None = _parse(
-                text, filename, base=self.path.resolve().parent, air_date=air_date
+                text, filename, base=self.path.resolve().parent, air_date=air_date, composed=root
             )
             issues = list(placements.warnings) if placements is not None else []
         except PlacementError as exc:
             placements, issues = None, list(exc.issues)
         # the air date is checked per episode (the season's air dates), not for the file as a whole
         issues = [i for i in issues if not (i.level == "warning" and i.message.startswith(NO_AIR_DATE))]
-        return Check(text, placements, issues, _positions(text, filename))
+        return Check(text, placements, issues, _positions(root))
 
     # -- saving ----------------------------------------------------------------------------------------------
     @property
@@ -536,6 +596,7 @@ class PlacementsDraft:
             fresh._header,
         )
         self.loaded_text, self._disk_digest, self.dirty = fresh.loaded_text, fresh._disk_digest, False
+        self._texts, self._read_links = {}, fresh._read_links
 
     # -- conveniences for forms ---------------------------------------------------------------------------
     def sponsors(self) -> list[tuple[str, str]]:

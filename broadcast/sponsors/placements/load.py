@@ -20,7 +20,7 @@ from broadcast.sponsors.placements.model import Issue, PlacementError, Placement
 from broadcast.sponsors.placements.nodes import NodeReader
 from broadcast.sponsors.placements.rules import check_cross_rules
 from broadcast.sponsors.placements.slots import SLOT_SPECS, read_section
-from engine.yamlread import YamlError, compose, decode, read
+from engine.yamlread import Node, YamlError, compose, decode, read
 
 FORMAT = "gouji-placements/1"
 HEADER = ("show", "season")
@@ -78,10 +78,13 @@ def parse_placements(
     air_date: date | None = None,
     assets_root: str | Path | None = None,
     digest: str = "",
+    composed: Node | None = None,
 ) -> Placements:
-    """Validate a placements text (``base``: the folder its asset paths are relative to)."""
+    """Validate a placements text (``base``: the folder its asset paths are relative to). ``composed``:
+    the text's node tree when the caller has composed it already (``engine.yamlread.compose``: the
+    producer reads every place of it too, at each edit); it is not changed."""
     try:
-        root_node = compose(text, filename)
+        root_node = composed if composed is not None else compose(text, filename)
     except YamlError as exc:
         raise PlacementError([_yaml_issue(exc)]) from None
     if root_node is None:
