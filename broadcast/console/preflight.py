@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -132,16 +132,31 @@ class PreflightDialog(QDialog):
             self.cancel.setDefault(True)
         else:
             self.again = self.buttons.addButton(tr("重新检查 F5"), QDialogButtonBox.ButtonRole.ActionRole)
-            self.again.setShortcut(QKeySequence("F5"))
             self.again.clicked.connect(self.recheck.emit)
+            QShortcut(QKeySequence("F5"), self, self.recheck.emit)
             self.cancel = self.buttons.addButton(tr("关闭"), QDialogButtonBox.ButtonRole.RejectRole)
             self.cancel.setDefault(True)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         lay.addWidget(self.buttons)
+        # Tab goes round the buttons; the list scrolls with the arrows and Page Up/Down from anywhere
+        self.area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.cancel.setFocus()
         screen = (parent.screen() if parent is not None else self.screen()).availableGeometry()
         self.resize(min(980, int(screen.width() * 0.9)), min(640, int(screen.height() * 0.85)))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+        bar = self.area.verticalScrollBar()
+        step = {
+            Qt.Key.Key_Up: -bar.singleStep(),
+            Qt.Key.Key_Down: bar.singleStep(),
+            Qt.Key.Key_PageUp: -bar.pageStep(),
+            Qt.Key.Key_PageDown: bar.pageStep(),
+        }.get(Qt.Key(event.key()))
+        if step is None:
+            super().keyPressEvent(event)
+            return
+        bar.setValue(bar.value() + step)
 
     def checking(self) -> None:
         self.summary.setText(tr("正在检查…"))
@@ -168,6 +183,7 @@ class PreflightDialog(QDialog):
             text.setTextFormat(Qt.TextFormat.PlainText)  # show data (names, file names) is never markup
             text.setWordWrap(True)
             text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            text.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the list (arrows scroll) and buttons
             if ln.where:
                 text.setToolTip(ln.where)
             if ln.red:

@@ -43,6 +43,7 @@ DIALOGS = (
     "match.late",
     "match.forfeit",
     "view.keys",
+    "cues.preflight",
     "match.new",
 )
 INPUTS = (
