@@ -42,7 +42,7 @@ class RecordModel(QAbstractTableModel):
         self._cells: list[tuple[dict[int, Any], ...]] = []
         self._pending_from = 0
         self._later_from = 0
-        self._later = QBrush(QColor(theme.MUTED))
+        self._later = QBrush(QColor(theme.MUTED).darker(135))  # dimmer than a pass, in italics
         self._waiting = QBrush(QColor(theme.BORDER).lighter(150))
         self._italic = QFont(theme.font(theme.SIZE_RECORD))
         self._italic.setItalic(True)
@@ -121,6 +121,7 @@ class RecordModel(QAbstractTableModel):
                 cell[font] = self._italic
             elif later:  # the record goes on from here: not on the table yet
                 cell[fg] = self._later
+                cell[font] = self._italic
             elif col == 4:
                 cell[fg] = self._warn
             elif m.kind in ("pass", "yield"):

@@ -116,8 +116,8 @@ def put(window: Any, rec: GameRecord) -> None:
     def done(_change: Any) -> None:
         if not failed:
             window.statusBar().showMessage(
-                tr("彩排：牌谱 {file} 共 {n} 步已放上牌桌").format(
-                    file=Path(rec.path).name, n=len(rec.moves)
+                tr("彩排：牌谱 {file} 共 {n} 步已放上牌桌（彩排数据库 {db}，节目数据库未动）").format(
+                    file=Path(rec.path).name, n=len(rec.moves), db=window.rehearsal.db.name
                 ),
                 15000,
             )

@@ -583,10 +583,8 @@ class EntryPanel(QWidget):
         # table stands in the record, the record's later moves shown greyed, a check before a decision
         self.rehearsal: Any = None
         self.before_submit: Callable[[str], bool] | None = None
-        self.rehearsal_bar = QLabel()
+        self.rehearsal_bar = ElidedLabel()  # one line (the record keeps its rows); the tooltip says all
         self.rehearsal_bar.setObjectName("rehearsalBar")
-        self.rehearsal_bar.setWordWrap(True)
-        self.rehearsal_bar.setTextFormat(Qt.TextFormat.PlainText)
         self.rehearsal_bar.hide()
         lay.addWidget(self.rehearsal_bar)
         self._ahead = GameMirror()  # the record to its end, for the later moves' rows
@@ -695,17 +693,19 @@ class EntryPanel(QWidget):
 
         where = self.tr("彩排 {file}：牌桌在第{k}步 / 共{n}步（彩排数据库 {db}，节目数据库未动）")
         how = self.tr("{back}/{forward} 逐步，{start}/{end} 开局/最后；从这一步打字即接着打")
-        self.rehearsal_bar.setText(
-            where.format(file=self.rehearsal.name, k=k, n=n, db=self.rehearsal.db.name)
-            + "\n"
-            + how.format(
-                back=key("record.back"),
-                forward=key("record.forward"),
-                start=key("record.start"),
-                end=key("record.end"),
-            )
+        line = self.tr("彩排 {file}：第{k}步 / 共{n}步 · {back}/{forward} 逐步 · 打字即从这一步接着打")
+        keys = {
+            "back": key("record.back"),
+            "forward": key("record.forward"),
+            "start": key("record.start"),
+            "end": key("record.end"),
+        }
+        name = self.rehearsal.name
+        shown = line.format(file=name, k=k, n=n, **keys)
+        self.rehearsal_bar.set_full_text(
+            shown,
+            "\n".join((shown, where.format(file=name, k=k, n=n, db=self.rehearsal.db), how.format(**keys))),
         )
-        self.rehearsal_bar.setToolTip(str(self.rehearsal.db))
         self.rehearsal_bar.show()
 
     def _text_changed(self, *_: Any) -> None:

@@ -361,9 +361,13 @@ class MainWindow(QMainWindow):
 
     # -- language ------------------------------------------------------------------------------------------
     def set_language(self, lang: str) -> None:
+        """The UI language of the program: this window, the show's and every rehearsal's follow."""
         i18n.install(lang)
-        self.settings.setValue("language", lang)
-        self.retranslate()
+        show = self.parent() if self.rehearsal is not None else self
+        windows = [show, *show.rehearsals] if isinstance(show, MainWindow) else [self]
+        for w in windows:
+            w.settings.setValue("language", lang)
+            w.retranslate()
 
     def retranslate(self) -> None:
         for m, title in self._menus.values():

@@ -955,8 +955,8 @@ Close the program holding it and the console carries on by itself.</translation>
     </message>
     <message>
         <location filename="../console/rehearsal.py" line="119"/>
-        <source>彩排：牌谱 {file} 共 {n} 步已放上牌桌</source>
-        <translation>Rehearsal: record {file}, {n} moves, is on the table</translation>
+        <source>彩排：牌谱 {file} 共 {n} 步已放上牌桌（彩排数据库 {db}，节目数据库未动）</source>
+        <translation>Rehearsal: record {file}, {n} moves, is on the table (rehearsal database {db}; the show&apos;s database is untouched)</translation>
     </message>
     <message>
         <location filename="../console/rehearsal.py" line="139"/>
@@ -1041,36 +1041,41 @@ Close the program holding it and the console carries on by itself.</translation>
 <context>
     <name>EntryPanel</name>
     <message>
-        <location filename="../console/widgets.py" line="644"/>
+        <location filename="../console/widgets.py" line="642"/>
         <source>座位</source>
         <translation>Seat</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="644"/>
+        <location filename="../console/widgets.py" line="642"/>
         <source>出牌</source>
         <translation>Move</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="644"/>
+        <location filename="../console/widgets.py" line="642"/>
         <source>说法</source>
         <translation>Words</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="659"/>
+        <location filename="../console/widgets.py" line="657"/>
         <source>更正后不再成立（请按实际重新录入）：{lines}
 第{n}步 {rule} {zh} / {en}</source>
         <translation>No longer standing after the correction (key them again as played): {lines}
 Move {n} {rule} {en}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="696"/>
+        <location filename="../console/widgets.py" line="694"/>
         <source>彩排 {file}：牌桌在第{k}步 / 共{n}步（彩排数据库 {db}，节目数据库未动）</source>
         <translation>Rehearsal {file}: the table is at move {k} of {n} (rehearsal database {db}; the show&apos;s database is untouched)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="697"/>
+        <location filename="../console/widgets.py" line="695"/>
         <source>{back}/{forward} 逐步，{start}/{end} 开局/最后；从这一步打字即接着打</source>
         <translation>{back}/{forward} step, {start}/{end} start/end; type a move to continue from here</translation>
+    </message>
+    <message>
+        <location filename="../console/widgets.py" line="696"/>
+        <source>彩排 {file}：第{k}步 / 共{n}步 · {back}/{forward} 逐步 · 打字即从这一步接着打</source>
+        <translation>Rehearsal {file}: move {k} of {n} · {back}/{forward} step · type a move to continue from here</translation>
     </message>
 </context>
 <context>

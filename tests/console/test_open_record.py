@@ -111,7 +111,7 @@ def test_a_record_opens_into_a_rehearsal_window_and_the_show_is_not_touched(
     assert r.console.mode().name == "play" and r.console.game.pending_seat == g.pending_seat
     assert r.windowTitle().startswith("彩排 referee.gjn")
     assert "referee.sqlite" in window.statusBar().currentMessage()
-    assert r.panel.rehearsal_bar.isVisible() and "第40步 / 共40步" in r.panel.rehearsal_bar.text()
+    assert r.panel.rehearsal_bar.isVisible() and "第40步 / 共40步" in r.panel.rehearsal_bar.toolTip()
     # a second opening of the same record is a second rehearsal: the first one is kept
     r.close()
     qtbot.waitUntil(lambda: not window.rehearsals)

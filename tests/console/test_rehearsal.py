@@ -8,7 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QFont
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
@@ -56,7 +58,7 @@ def _table_is_the_engines(r: Any, lines: list[str], k: int) -> None:
         assert r.console.state["table"]["seats"][s - 1]["cards_left"] == g.cards_left(s)
     rows = r.panel.record.selectionModel().selectedRows()
     assert [i.row() for i in rows] == ([k - 1] if k else [])
-    assert f"第{k}步 / 共" in r.panel.rehearsal_bar.text()
+    assert f"第{k}步 / 共" in r.panel.rehearsal_bar.toolTip()
 
 
 def test_step_through_a_record_then_continue_from_an_earlier_move(
@@ -78,8 +80,17 @@ def test_step_through_a_record_then_continue_from_an_earlier_move(
     _table_is_the_engines(r, lines, 27)
     model = r.panel.record_model
     assert model.rowCount() == 30
-    later = model.index(28, 2).data(Qt.ItemDataRole.ForegroundRole)
-    assert later is not None and "牌谱中后面的一步" in model.index(28, 2).data(Qt.ItemDataRole.ToolTipRole)
+    # the later moves are dimmed and in italics, unlike any move the table has passed (a pass is muted too)
+    fg, font = Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.FontRole
+    assert model.index(28, 2).data(font).italic() and not (model.index(26, 2).data(font) or QFont()).italic()
+    done = {
+        model.index(i, c).data(fg).color().name()
+        for i in range(27)
+        for c in (0, 2)
+        if model.index(i, c).data(fg)
+    }
+    assert model.index(28, 0).data(fg).color().name() not in done
+    assert "牌谱中后面的一步" in model.index(28, 2).data(Qt.ItemDataRole.ToolTipRole)
     assert r.console.state["game"]["redo"] == lines[27:][::-1]
     # to the start and the end, and back by one
     _key(qtbot, r, Qt.Key.Key_PageUp, 0, CTRL)
@@ -132,7 +143,7 @@ def test_step_through_a_record_then_continue_from_an_earlier_move(
     qtbot.waitUntil(lambda: r.console.state["game"]["record"] == [*lines[:12], other], timeout=5000)
     settle(qtbot, r)
     assert r.console.state["game"]["redo"] == [] and _journal(r)[-1] == ("game.play", {"line": other})
-    assert r.panel.record_model.rowCount() == 13 and "第13步 / 共13步" in r.panel.rehearsal_bar.text()
+    assert r.panel.record_model.rowCount() == 13 and "第13步 / 共13步" in r.panel.rehearsal_bar.toolTip()
     # the show's database was never written
     assert _show_db(window) == show_before
     r.close()
@@ -165,3 +176,108 @@ def test_stepping_keys_say_they_are_for_a_rehearsal_in_the_show(window: Any, qtb
         "3 TTTTT"
     ]
     assert "彩排" in window.statusBar().currentMessage()
+
+
+def test_a_record_opened_in_a_season_match_never_writes_the_season_database(
+    demo_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
+    """The show's match belongs to the season: the record still opens (into the rehearsal), and the
+    project's database — the season's tables with it — is the same row for row; the rehearsal's match
+    belongs to no season, so nothing typed in it can be saved there."""
+    w = demo_window
+    QTest.keyClick(w.panel.entry, Qt.Key.Key_N, CTRL)
+    qtbot.waitUntil(
+        lambda: type(w.dialog).__name__ == "NewMatchDialog" and w.dialog.isVisible(), timeout=10000
+    )
+    QTest.keyClick(w.dialog, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: w.console.state["match"]["season"] is not None, timeout=10000)
+    settle(qtbot, w)
+    before = _show_db(w)
+    path, lines = _record(tmp_path, 12)
+    _open_by_keys(qtbot, w, path)
+    r = _rehearsal(qtbot, w, lines)
+    assert not r.console.state["match"]["season"]
+    _key(qtbot, r, Qt.Key.Key_PageUp, 11)
+    assert _show_db(w) == before
+    rehearsal_db = Path(r.console.bridge.store.journal.path)
+    assert rehearsal_db.parent == tmp_path / "demo-assets" / "rehearsals"
+    assert [t for t, _p in _journal(r)] == ["match.new", "game.new", *["game.play"] * 12, "game.seek"]
+    r.close()
+
+
+def test_a_test_position_with_partial_hands_steps_and_continues(
+    window: Any, qtbot: Any, tmp_path: Path
+) -> None:
+    """Only seats 1 and 4's hands known (a referee's test position): the others are unknown (counts only),
+    and stepping and continuing work as with a whole deal."""
+    g = selfplay(11)
+    text = [
+        t
+        for t in gjn.write(gjn.from_game(g)).splitlines()
+        if not t.startswith(("[Hand2", "[Hand3", "[Hand5", "[Hand6"))
+    ]
+    rec = gjn.parse("\n".join(text) + "\n")
+    rec.moves = rec.moves[:20]
+    path = tmp_path / "test-position.gjn"
+    path.write_text(gjn.write(rec), encoding="utf-8")
+    lines = [str(m.action) for m in rec.moves]
+    _open_by_keys(qtbot, window, path)
+    r = _rehearsal(qtbot, window, lines)
+    hands = r.console.state["game"]["hands"]
+    assert bool(hands[0]) and bool(hands[3]) and hands[1] == hands[2] == hands[4] == hands[5] == ""
+    _key(qtbot, r, Qt.Key.Key_PageUp, 19)
+    _key(qtbot, r, Qt.Key.Key_PageDown, 20)
+    assert r.console.state["game"]["record"] == lines and r.panel.record_model.rowCount() == 20
+    r.close()
+
+
+@pytest.mark.parametrize("lang", ["zh_CN", "en"])
+def test_no_text_of_a_rehearsal_is_clipped_at_1366x768(
+    window: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """The rehearsal's window on a laptop screen, a 240-move record stepped back one (three-digit move
+    numbers, the later row greyed, the bar above the record), in each language: no text cut or covered."""
+    import broadcast.console.layout as layout_module
+    from broadcast.console import rehearsal as rehearsal_
+    from tests.qtaudit import audit
+
+    monkeypatch.setattr(layout_module, "screen_area", lambda _w: QRect(0, 0, 1366, 768))
+    g = engine.new_game("tv_match", seed=313)
+    engine.random_playout(g, seed=313)
+    rec = gjn.from_game(g, [("Seat3", "欧阳娜娜"), ("Seat6", "Wilhelmina")])
+    rec.moves = rec.moves[:240]
+    path = tmp_path / "long.gjn"
+    path.write_text(gjn.write(rec), encoding="utf-8")
+    lines = [str(m.action) for m in rec.moves]
+    window.set_language(lang)
+    try:
+        r = rehearsal_.open_record(window, str(path))
+        qtbot.waitUntil(lambda: r.console.state["game"]["record"] == lines, timeout=30000)
+        r.setGeometry(0, 0, 1366, 768)
+        _key(qtbot, r, Qt.Key.Key_PageUp, 239)
+        qtbot.wait(300)
+        bar = r.panel.rehearsal_bar.toolTip()  # the bar's one line, and all it says in its tooltip
+        if lang == "en":
+            assert bar.startswith("Rehearsal long.gjn: move 239 of 240 · PgUp/PgDown step"), bar
+            assert f"rehearsal database {tmp_path}" in bar and "the show's database is untouched" in bar
+            assert r.windowTitle().startswith("Rehearsal long.gjn")
+        else:
+            assert bar.startswith("彩排 long.gjn：第239步 / 共240步 · PgUp/PgDown 逐步"), bar
+            assert f"彩排数据库 {tmp_path}" in bar and "节目数据库未动" in bar
+        # the record keeps at least five rows in view on the laptop screen (as the show's window)
+        view = r.panel.record
+        assert view.viewport().height() >= 5 * view.rowHeight(0), (
+            view.viewport().height(),
+            view.rowHeight(0),
+        )
+        found = audit(r)
+        assert not found, "\n".join(map(str, found))
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        r.grab().save(str(SHOTS / f"rehearsal-1366x768-{lang}.png"))
+        # the language switched in the show's window reaches the rehearsal's too
+        window.set_language("en" if lang == "zh_CN" else "zh_CN")
+        other = "Rehearsal long.gjn" if lang == "zh_CN" else "彩排 long.gjn"
+        assert r.panel.rehearsal_bar.toolTip().startswith(other) and r.windowTitle().startswith(other)
+        r.close()
+    finally:
+        window.set_language("zh_CN")
