@@ -494,10 +494,12 @@ def compute(
     old way and the check of the new). ``top``: at least the first ``top`` rows (the whole tie group at
     the boundary), read without the rest."""
     if materialised and fast:
-        terms = ordered_terms(conn, season_id, kind, spec)
+        terms, named = _ordered(conn, season_id, kind, spec)
         if terms is not None:
             with gc_paused():
-                rows = list(ranked(conn, season_id, kind, terms, top=top, active_only=active_only))
+                rows = list(
+                    ranked(conn, season_id, kind, terms, top=top, active_only=active_only, names_in_db=named)
+                )
             return Ranking(kind, season_id, spec_text(terms), rows)
     terms = parse_spec(spec or season_spec(conn, season_id, kind), kind)
     if kind == "players":
@@ -517,25 +519,37 @@ def compute(
 
 
 # -- the ranking read in the database's order -------------------------------------------------------
-def kept_spec(conn: SeasonConn, season_id: int, kind: Kind) -> tuple[str, str]:
-    """(the season's spec, the spec the ``h2h`` column is kept for: '' when none yet)."""
+def kept_spec(conn: SeasonConn, season_id: int, kind: Kind) -> tuple[str, str, bool]:
+    """(the season's spec, the spec the ``h2h`` column is kept for: '' when none yet, whether every
+    totals row holds its name's sort key: :func:`names_kept`), in one query (a round trip on PostgreSQL:
+    the on-air top N reads it after every game)."""
+    table, _ = TOTALS_TABLE[kind]
     row = conn.execute(
-        f"SELECT ranking_{kind}, h2h_{kind} FROM season_seasons WHERE id=?", (season_id,)
+        f"SELECT ranking_{kind}, h2h_{kind}, NOT EXISTS (SELECT 1 FROM {table} WHERE name_key IS NULL) "
+        "FROM season_seasons WHERE id=?",
+        (season_id,),
     ).fetchone()
     if row is None:
-        return DEFAULT_SPECS[kind], ""
-    return (str(row[0]) or DEFAULT_SPECS[kind]), str(row[1])
+        return DEFAULT_SPECS[kind], "", names_kept(conn, kind)
+    return (str(row[0]) or DEFAULT_SPECS[kind]), str(row[1]), bool(row[2])
+
+
+def _ordered(
+    conn: SeasonConn, season_id: int, kind: Kind, spec: str | None
+) -> tuple[list[Term] | None, bool]:
+    """(:func:`ordered_terms`, whether the database orders the tie groups too: :func:`names_kept`)."""
+    season, kept, named = kept_spec(conn, season_id, kind)
+    terms = parse_spec(spec or season, kind)
+    fields = {t.field for t in terms}
+    if "avg" in fields or ("h2h" in fields and kept != spec_text(terms)):
+        return None, named
+    return terms, named
 
 
 def ordered_terms(conn: SeasonConn, season_id: int, kind: Kind, spec: str | None = None) -> list[Term] | None:
     """The terms of ``spec`` (default: the season's) when the database can order the rows by them: no
     ``avg``, and ``h2h`` only as kept up to date for the season's spec. None: compute in memory."""
-    season, kept = kept_spec(conn, season_id, kind)
-    terms = parse_spec(spec or season, kind)
-    fields = {t.field for t in terms}
-    if "avg" in fields or ("h2h" in fields and kept != spec_text(terms)):
-        return None
-    return terms
+    return _ordered(conn, season_id, kind, spec)[0]
 
 
 def _player_row(r: Any, who: tuple[Any, ...], h2h: bool, rank: int, tied: bool) -> Row:
@@ -772,12 +786,13 @@ def stream_ranking(
     conn: SeasonConn, season_id: int, kind: Kind = "players", *, spec: str | None = None
 ) -> RankingStream:
     """The whole ranking as a stream (the database orders it; a spec it cannot order is computed first)."""
-    terms = ordered_terms(conn, season_id, kind, spec)
+    terms, named = _ordered(conn, season_id, kind, spec)
     if terms is None:
         whole = compute(conn, season_id, kind, spec=spec)
         return RankingStream(kind, season_id, whole.spec, iter(whole.rows), len(whole.rows))
     count = count_rows(conn, season_id, kind)
-    return RankingStream(kind, season_id, spec_text(terms), ranked(conn, season_id, kind, terms), count)
+    rows = ranked(conn, season_id, kind, terms, names_in_db=named)
+    return RankingStream(kind, season_id, spec_text(terms), rows, count)
 
 
 def rank_label(row: Row) -> str:
