@@ -23,6 +23,7 @@ from broadcast.sponsors.asrun import PREFLIGHT_OVERRIDE, AsRunLog
 from broadcast.sponsors.exposure import compute
 from broadcast.sponsors.placements import load_placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
+from broadcast.sponsors.report import KIND_ZH, describe
 from broadcast.studio import open_store
 from tests.console.conftest import NAMES, TEAMS
 from tests.qtaudit import audit
@@ -211,11 +212,16 @@ def test_recording_over_red_lines_asks_and_the_as_run_records_it(studio: SimpleN
     assert len(rows) == 1 and rows[0].source == "operator" and rows[0].subject == "preflight"
     assert rows[0].detail["red"] == [RED[0].text("zh_CN")]
     # an operator's event: nothing of it counts as aired for any sponsor
-    x = compute(load_placements(DEMO, air_date=date(2012, 5, 7)), EPISODE, s.log.events(EPISODE))
+    p = load_placements(DEMO, air_date=date(2012, 5, 7))
+    x = compute(p, EPISODE, s.log.events(EPISODE))
     evidence = {i for sp in x.sponsors for i in sp.evidence} | {
         i for sp in x.sponsors for m in sp.metrics for i in m.evidence
     }
     assert rows[0].id not in evidence
+    # the report lists it as the operator's, with its lines; the chain holds it like any row
+    assert describe(rows[0], p) == "开录时有 1 项开录前检查未通过：" + RED[0].text("zh_CN")
+    assert KIND_ZH[PREFLIGHT_OVERRIDE] == "开录前检查未通过，导播确认开录"
+    assert s.log.verify().ok
     # recording has started: the next GO is not asked again
     calls = len(s.calls)
     _go(s, qtbot)
