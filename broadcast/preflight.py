@@ -29,7 +29,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from broadcast.obs.provision import Requester
 
 OK = "ok"
 WARN = "warn"
@@ -94,16 +97,6 @@ def _names(items: Sequence[str]) -> tuple[str, str]:
 
 
 # -- OBS ----------------------------------------------------------------------------------------------
-class Requester(Protocol):
-    def request(
-        self, request_type: str, data: dict[str, Any] | None = None, *, timeout: float | None = None
-    ) -> dict[str, Any]: ...
-
-    def pipeline(
-        self, calls: list[tuple[str, dict[str, Any]]], *, timeout: float | None = None
-    ) -> list[Any]: ...
-
-
 PROVISION_ZH = "运行 python -m broadcast obs provision，或让导播台重新连接 OBS（连接时自动布置）"
 PROVISION_EN = "run python -m broadcast obs provision, or let the console reconnect to OBS (it provisions)"
 
@@ -131,10 +124,12 @@ def check_obs(obs: Requester, lay: Any, where: str = "") -> list[Line]:
     from broadcast.obs.errors import ObsError
 
     try:
-        scene_list, input_list = obs.pipeline([("GetSceneList", {}), ("GetInputList", {})])
-        for r in (scene_list, input_list):
+        got: list[dict[str, Any]] = []
+        for r in obs.pipeline([("GetSceneList", {}), ("GetInputList", {})]):
             if isinstance(r, ObsError):
                 raise r
+            got.append(r)
+        scene_list, input_list = got
         scenes = {str(s["sceneName"]) for s in scene_list.get("scenes", [])}
         inputs = {str(i["inputName"]): str(i["inputKind"]) for i in input_list.get("inputs", [])}
         order = [s for s in lay.scene_order() if s in scenes]
