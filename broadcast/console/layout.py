@@ -9,6 +9,10 @@
   underneath with the cue list in front; closer seat cards, two suggestions). The saved dock
   arrangement is put back only on a screen of the kind it was saved on; otherwise the right layout
   for this screen is laid out.
+* The 胜率 (WIN %) chart sits beside the cue list when the window is wide enough for both (the cue
+  list first: its columns and the rundown's longest next cue whole, then the chart at least
+  ``CHART_MIN``; 3840×2160); otherwise (1920×1080) it is a tab behind the sponsor events in the
+  right-hand column, one click away — and in the compact layout a tab among the others.
 * View ▸ 恢复默认布局 lays out the right layout for the screen the window is on now.
 * A default layout keeps its proportions whenever the window changes size (shown, then maximised by
   the window manager — late on a busy machine — or resized by the operator) until the operator arranges
@@ -27,6 +31,12 @@ from PySide6.QtWidgets import QDockWidget, QScrollArea, QWidget
 
 LAYOUT_VERSION = 2
 SMALL = (1700, 950)  # below either: the compact layout
+# the cue list's least width in the wide layout, for its columns (the cue's text with room for most names
+# whole) and the header's next cue; more where the rundown's longest next cue needs more on a line of its
+# own (``Layout.cues_min`` asks the cue panel) — the next cue is always read whole (QLab)
+CUES_MIN = 1000
+RIGHT_MIN = 560  # the monitors / graphics / sponsor events column (five graphics buttons a row)
+CHART_MIN = 440  # the 胜率 chart beside the cue list only with this much room (else a tab, one click)
 
 
 def screen_area(widget: QWidget) -> QRect:
@@ -64,6 +74,7 @@ class Layout:
         self.first_start = True
         self.default = False  # the docks are in a default layout the operator has not rearranged
         self._laying = False
+        self._sized = False  # the default sizes were set for the window's size (after it showed)
         self.areas: dict[str, Qt.DockWidgetArea] = {}
         # the default sizes are set once the window's size stops changing (shown, then maximised by the
         # window manager): a burst of resizes sets them once, after the last
@@ -151,11 +162,44 @@ class Layout:
                 w.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.BottomDockWidgetArea)
                 w.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
                 w.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+                width = w.width() if w.isVisible() else screen_area(w).width()
+                self._place_chart(chart_beside(width, self.cues_min()))
         finally:
             self._laying = False
         self.default = True
+        self._sized = False
         if w.isVisible():
             self._settle.start()
+
+    def _place_chart(self, beside: bool) -> None:
+        """The 胜率 dock beside the cue list, or a tab behind the sponsor events (wide layout)."""
+        w, docks = self.window, self.window._docks
+        if "winprob" not in docks or "cues" not in docks:
+            return
+        chart, cues = docks["winprob"][0], docks["cues"][0]
+        if beside:
+            w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, chart)
+            w.splitDockWidget(cues, chart, Qt.Orientation.Horizontal)
+            return
+        host = next((docks[k][0] for k in ("sponsors", "graphics", "monitors") if k in docks), None)
+        if host is None:
+            return
+        w.tabifyDockWidget(host, chart)
+        QTimer.singleShot(0, host.raise_)  # the sponsor events in front, the chart's tab one click away
+
+    def cues_min(self) -> int:
+        """The cue list's least width in the wide layout: ``CUES_MIN``, more where the rundown's longest
+        next cue needs more for the header's line of its own (the cue panel measures it)."""
+        panel = getattr(getattr(self.window, "onair", None), "cues", None)
+        return max(CUES_MIN, panel.line_room() if panel is not None else 0)
+
+    def chart_is_beside(self) -> bool:
+        """The 胜率 dock is beside the cue list (not a tab) in the layout now."""
+        docks = self.window._docks
+        if "winprob" not in docks:
+            return False
+        chart = docks["winprob"][0]
+        return not self.window.tabifiedDockWidgets(chart) and not chart.isFloating()
 
     def _compact(self) -> None:
         """The table and the record side by side, every other dock in one row of tabs underneath
@@ -178,6 +222,7 @@ class Layout:
         """The window shows: the default sizes once its size has settled, if the layout is a default one
         (laid out, not restored)."""
         if self.default:
+            self._sized = False
             self._settle.start()
 
     def resized(self) -> None:
@@ -186,15 +231,20 @@ class Layout:
         if self.window.isVisible() and self.default:
             self._settle.start()
 
-    def arranged(self) -> None:
-        """The operator dragged a separator, moved or floated a dock: their arrangement stays."""
-        if not self._laying:
+    def arranged(self, by_hand: bool = False) -> None:
+        """The operator dragged a separator, moved or floated a dock: their arrangement stays. A dock's
+        place changes by hand only with a mouse button held (a drag, a double-click on its title);
+        Qt reports the layout's own moves too (late, on a busy machine), and those change nothing."""
+        held = QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton
+        if not self._laying and (by_hand or held):
             self.default = False
             self._settle.stop()
 
     def settled(self) -> bool:
-        """No default sizes are waiting to be set (a burst of resizes is over)."""
-        return not self._settle.isActive()
+        """No default sizes are waiting to be set (a burst of resizes is over, and a default layout
+        has had its sizes for the shown window)."""
+        waiting = self.default and self.window.isVisible() and not self._sized
+        return not self._settle.isActive() and not waiting
 
     def sizes(self) -> None:
         """The default proportions for the kind of screen (a window's size is known only once shown)."""
@@ -208,23 +258,35 @@ class Layout:
             others = [d for k, (d, _t, _c) in docks.items() if k != "table"]
             if others:
                 w.resizeDocks([others[0]], [height * 36 // 100], Qt.Orientation.Vertical)
+            self._sized = True
+            return
+        cues_min = self.cues_min()
+        beside = chart_beside(width, cues_min)
+        if "winprob" in docks and "cues" in docks and beside != self.chart_is_beside():
+            self._laying = True  # the window got a size that wants the chart elsewhere: move it, size later
+            try:
+                self._place_chart(beside)
+            finally:
+                self._laying = False
+            self._settle.start()
             return
         right = [docks[k][0] for k in ("monitors", "graphics", "sponsors") if k in docks]
         if right:
-            w.resizeDocks([right[0]], [max(560, width * 37 // 100)], Qt.Orientation.Horizontal)
+            w.resizeDocks([right[0]], [right_width(width, cues_min)], Qt.Orientation.Horizontal)
             share = {"monitors": 17, "graphics": 24, "sponsors": 40}
             keys = [k for k in ("monitors", "graphics", "sponsors") if k in docks]
             w.resizeDocks(right, [height * share[k] // 100 for k in keys], Qt.Orientation.Vertical)
         if "cues" in docks:
-            w.resizeDocks([docks["cues"][0]], [height * 27 // 100], Qt.Orientation.Vertical)
-            if "winprob" in docks:  # the 胜率 chart beside the cue list, under the table and record
+            w.resizeDocks([docks["cues"][0]], [height * 30 // 100], Qt.Orientation.Vertical)
+            if "winprob" in docks and beside:  # the 胜率 chart beside the cue list: the cue list first
+                strip = width - right_width(width, cues_min)
+                cues = max(cues_min, strip * 55 // 100)
                 w.resizeDocks(
-                    [docks["cues"][0], docks["winprob"][0]],
-                    [width * 36 // 100, width * 27 // 100],
-                    Qt.Orientation.Horizontal,
+                    [docks["cues"][0], docks["winprob"][0]], [cues, strip - cues], Qt.Orientation.Horizontal
                 )
         if "table" in docks:
             w.resizeDocks([docks["table"][0]], [width * 31 // 100], Qt.Orientation.Horizontal)
+        self._sized = True
 
     def for_size(self, width: int, height: int) -> None:
         """``--geometry``: the window is given its size, so the layout is chosen for that size (a
@@ -242,6 +304,18 @@ class Layout:
         self.set_compact(self.kind == "compact")
         self.lay_out()
         self.fit()
+
+
+def right_width(width: int, cues: int = CUES_MIN) -> int:
+    """The right-hand column's width in the wide layout: 37 % of the window, less where the cue list
+    underneath would get less than ``cues``, never under ``RIGHT_MIN``."""
+    return max(RIGHT_MIN, min(width * 37 // 100, width - cues))
+
+
+def chart_beside(width: int, cues: int = CUES_MIN) -> bool:
+    """A window this wide has room for the 胜率 chart beside a cue list of ``cues`` px (the cue list
+    first)."""
+    return width - right_width(width, cues) >= cues + CHART_MIN
 
 
 def _size(area: QRect) -> str:

@@ -142,7 +142,7 @@ class MainWindow(QMainWindow):
         # a press on the window itself (not on a child) is on a separator between docks: the operator
         # sizes the docks, and the default proportions stop following the window's size
         if event.type() == QEvent.Type.MouseButtonPress:
-            self.layout_.arranged()
+            self.layout_.arranged(by_hand=True)
         return super().event(event)
 
     def save_layout(self) -> None:

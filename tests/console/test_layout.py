@@ -1,9 +1,13 @@
 """The console's default layout leaves every part readable: on a 1366×768 laptop (the table and the
 record side by side, the other docks tabbed underneath with the cue list in front) the cue list shows
-several whole rows, the six seats and the entry line stay in view; at 1920×1080 too."""
+several whole rows, the six seats and the entry line stay in view; at 1920×1080 too. The cue list has
+priority over the 胜率 chart (QLab: the next cue always in view): its header reads the next cue's whole
+text — the rundown's longest — at 1366×768, 1920×1080 and 3840×2160 in both languages; the chart is
+beside it where the window has room for both (3840×2160), else a tab one click away."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -17,7 +21,9 @@ from tests.console.conftest import NAMES, TEAMS
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _open(tmp_path: Path, qtbot: Any, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> Any:
+def _open(
+    tmp_path: Path, qtbot: Any, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int], lang: str = "zh_CN"
+) -> Any:
     import broadcast.console.layout as layout_module
     from broadcast.console.app import build
     from broadcast.sponsors.placements import load_placements, to_state
@@ -30,7 +36,7 @@ def _open(tmp_path: Path, qtbot: Any, monkeypatch: pytest.MonkeyPatch, size: tup
     store.dispatch("show.update", {"episode": "第1期", "air_date": "2012-05-07"})
     store.dispatch("match.new", {"teams": TEAMS, "names": NAMES})
     settings = QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat)
-    w = build(store, settings, lang="zh_CN", placements=p, monitors=False)
+    w = build(store, settings, lang=lang, placements=p, monitors=False)
     w._test_store = store
     qtbot.addWidget(w)
     w.setGeometry(0, 0, *size)
@@ -120,3 +126,123 @@ def test_the_default_sizes_follow_a_late_resize_until_the_operator_sizes_a_dock(
     finally:
         w.console.bridge.close()
         w._test_store.close()
+
+
+@pytest.mark.parametrize(
+    ("size", "lang"),
+    [
+        ((1366, 768), "zh_CN"),
+        ((1366, 768), "en"),
+        ((1920, 1080), "zh_CN"),
+        ((1920, 1080), "en"),
+        ((3840, 2160), "zh_CN"),
+        ((3840, 2160), "en"),
+    ],
+    ids=["1366x768", "1366x768-en", "1920x1080", "1920x1080-en", "3840x2160", "3840x2160-en"],
+)
+def test_the_next_cue_reads_whole_beside_the_chart_and_the_seat_names_too(
+    size: tuple[int, int], lang: str, tmp_path: Path, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As an operator reads it: with the next cue set to the rundown's longest, the header's next-cue
+    text fits its label (its full advance, no "…"); the header is on one row with skip and GO where the
+    panel has room for that text beside them, else on a line of its own; the cue's text column has the
+    larger share; four whole cue rows at 1366×768, five record rows; every seat name whole; the window
+    and its status bar on the screen; the 胜率 chart beside the cue list where the window has room for
+    both, else a tab that one click brings forward — and the next cue is still whole then."""
+    from PySide6.QtGui import QFontMetrics
+
+    w = _open(tmp_path, qtbot, monkeypatch, size, lang)
+    try:
+        panel = w.onair.cues
+        model = panel.model
+        qtbot.waitUntil(lambda: model.rowCount() >= 10, timeout=10000)
+        texts = [panel.next_text(v.index) for v in model.views]
+        head = panel.headline
+        fm_head = QFontMetrics(head.font())
+        longest = max(range(len(texts)), key=lambda i: fm_head.horizontalAdvance(texts[i]))
+        w.console.act("cues.next", {"index": longest})
+        qtbot.waitUntil(lambda: _next_is(panel, longest) and _full(head) == texts[longest])
+        qtbot.waitUntil(w.layout_.settled)
+
+        def fits() -> bool:
+            need = QFontMetrics(head.font()).horizontalAdvance(_full(head))
+            return need <= head.contentsRect().width() - 2 * head.margin()
+
+        def header_whole() -> None:
+            with contextlib.suppress(qtbot.TimeoutError):  # the label's new text laid out (events)
+                qtbot.waitUntil(fits, timeout=5000)
+            need = QFontMetrics(head.font()).horizontalAdvance(_full(head))
+            room = head.contentsRect().width() - 2 * head.margin()
+            assert need <= room, (
+                f"the next cue needs {need} px, the header's label has {room} ({_full(head)}; one row:"
+                f" {panel.one_row}, panel {panel.width()}, needs {panel.header_room()} on one row, the state"
+                f" {panel.status.width()}/{panel.status.maximumWidth()})"
+            )
+            assert head.text() == _full(head) and "…" not in head.text(), head.text()
+            assert _inside(w, head), "the cue list's header is hidden or cut off"
+
+        header_whole()
+        # one row where the panel has room for the longest next cue beside skip and GO
+        room = panel.header_room() + 16  # the panel's margins
+        assert panel.one_row is (panel.width() >= room), (panel.width(), room)
+        if panel.one_row:  # the next cue level with GO
+            go = panel.go_button.geometry()
+            assert go.top() <= head.geometry().center().y() <= go.bottom(), (head.geometry(), go)
+        else:
+            assert head.geometry().bottom() < panel.go_button.geometry().top()
+        # the columns: the short ones at their contents, the cue's text the larger share of the rest
+        view = panel.view
+        h = view.horizontalHeader()
+        for col in (1, 3, 4, 5, 6):
+            assert h.sectionSize(col) >= view.sizeHintForColumn(col), (col, h.sectionSize(col))
+        assert h.sectionSize(2) > h.sectionSize(7), (h.sectionSize(2), h.sectionSize(7))
+        # rows: four whole cues at the least (the laptop), five record rows
+        rows = view.viewport().height() / max(1, view.rowHeight(0))
+        assert rows >= 4, f"{rows:.2f} cue rows in view"
+        record = w.panel.record
+        record_rows = record.viewport().height() / record.verticalHeader().defaultSectionSize()
+        assert record_rows >= 5, f"{record_rows:.2f} record rows in view"
+        # the seat cards: every name whole
+        for card in w.table.cards.values():
+            name = card.name
+            need = QFontMetrics(name.font()).horizontalAdvance(_full(name))
+            assert name.text() == _full(name), (card.objectName(), name.text(), need, name.width())
+            assert need <= name.contentsRect().width(), (card.objectName(), need, name.width())
+        # the window on its screen: the status bar in view
+        bar = w.statusBar()
+        assert bar.isVisible()
+        assert w.width() <= size[0] and w.height() <= size[1], w.size()
+        assert _inside(w, bar), (bar.geometry(), w.size())
+        shots = ROOT / "test-artifacts" / "console"
+        shots.mkdir(parents=True, exist_ok=True)
+        assert w.grab().save(str(shots / f"layout-next-cue-{size[0]}x{size[1]}-{lang}.png"))
+        # the 胜率 chart: beside the cue list where there is room, else one click (its tab) away
+        chart_dock = w.dock("winprob")
+        chart = w.onair.winprob
+        beside = w.layout_.chart_is_beside()
+        assert beside is (size[0] >= 3000), (size, beside)
+        if beside:
+            assert _inside(w, chart) and not chart.visibleRegion().isEmpty()
+            assert w.dock("cues").width() >= chart_dock.width() and chart.width() >= 440, chart.width()
+        else:
+            tabs = w.tabifiedDockWidgets(chart_dock)
+            assert tabs, "the chart is neither beside the cue list nor a tab"
+            chart_dock.raise_()  # the click on its tab
+            qtbot.waitUntil(lambda: _inside(w, chart) and not chart.visibleRegion().isEmpty())
+            if not w.compact:  # behind the sponsor events: the cue list stays in view, its next cue whole
+                assert w.dock("sponsors") in tabs
+                assert _inside(w, view.viewport()), "bringing the chart forward hid the cue list"
+                header_whole()
+                assert w.grab().save(str(shots / f"layout-chart-{size[0]}x{size[1]}-{lang}.png"))
+    finally:
+        w.console.bridge.close()
+        w._test_store.close()
+
+
+def _full(label: Any) -> str:
+    return str(label._full)
+
+
+def _next_is(panel: Any, index: int) -> bool:
+    nxt = panel.next_view()
+    return nxt is not None and nxt.index == index

@@ -24,13 +24,14 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor, QResizeEvent
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
+    QGridLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -56,6 +57,10 @@ HEADERS = (
     QT_TRANSLATE_NOOP("", "赞助商"),
     QT_TRANSLATE_NOOP("", "说明"),
 )
+LABEL_SHARE = 70  # per cent of the cue list's free width for the cue's text (the notes get the rest)
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's "no maximum"
+STATUS_GAP = 24  # px between the next cue and the cue list's state on one row
+STATUS_EMS = 8  # the cue list's state beside the next cue on one row: at least this many letters' room
 Index = QModelIndex | QPersistentModelIndex
 NO_INDEX = QModelIndex()
 STATUS_MARK = {
@@ -198,29 +203,52 @@ class CueModel(QAbstractTableModel):
 
 class CueTable(QTableView):
     """The cue list's table: when it is resized (the window laid out after a restart, a dock dragged)
-    the next cue is brought back into view."""
+    the next cue is brought back into view. The cue's text and the notes share what the short columns
+    leave, the cue's text the larger part (``LABEL_SHARE``): it is what the operator reads."""
 
     resized = Signal()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
+        self.share()
         self.resized.emit()
+
+    def share(self, _section: int = -1, _old: int = 0, _new: int = 0) -> None:
+        """The notes column gets ``1 - LABEL_SHARE`` of the room the short columns leave; the cue's
+        text (stretched) the rest."""
+        h = self.horizontalHeader()
+        notes, label = CueModel.COLUMNS.index("notes"), CueModel.COLUMNS.index("label")
+        if _section in (notes, label) or h.count() <= notes:
+            return
+        short = sum(h.sectionSize(c) for c in range(h.count()) if c not in (notes, label))
+        room = max(0, self.viewport().width() - short)
+        width = max(h.minimumSectionSize(), room * (100 - LABEL_SHARE) // 100)
+        if h.sectionSize(notes) != width:
+            h.resizeSection(notes, width)
 
 
 class CuePanel(QWidget):
+    measured = Signal()  # another rundown (or language): the header needs another width
+
     def __init__(self, onair: OnAir, clock: Any = time.time, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.onair = onair
         self.console = onair.console
         self.clock = clock
         self.setObjectName("cuePanel")
-        lay = QVBoxLayout(self)
+        lay = self.lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 4, 8, 6)
         lay.setSpacing(4)
-        top = QHBoxLayout()
-        self.headline = ElidedLabel()
+        # the header: the next cue (QLab: always read whole), the cue list's state (the episode, the cue
+        # running), skip and GO — one row where the panel has room for the rundown's longest next cue
+        # beside the buttons, else the next cue on a line of its own above them (see ``arrange``)
+        self.headline = ElidedLabel()  # 下一条：N. … (or 已走完 / 未载入)
         self.headline.setObjectName("prompt")
-        top.addWidget(self.headline, 1)
+        self.headline.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.status = ElidedLabel()  # 节目流程 第N期 · 进行中：… (cut with its tooltip where short)
+        self.status.setObjectName("prompt")
+        self.status.setStyleSheet(f"color: {theme.MUTED};")  # set apart from the next cue beside it
+        self.status.setContentsMargins(STATUS_GAP, 0, 0, 0)
         self.go_button = QPushButton()
         self.go_button.setObjectName("goButton")
         self.go_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -238,9 +266,14 @@ class CuePanel(QWidget):
         self.skip_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.skip_button.setMinimumHeight(44)
         self.skip_button.clicked.connect(lambda _c=False: self.skip())
-        top.addWidget(self.skip_button)
-        top.addWidget(self.go_button)
-        lay.addLayout(top)
+        self.top = QGridLayout()
+        self.top.setContentsMargins(0, 0, 0, 0)
+        self.top.setHorizontalSpacing(8)
+        self.top.setVerticalSpacing(4)
+        self.top.setColumnStretch(1, 1)
+        self.one_row: bool | None = None  # how the header is arranged now (None: not yet)
+        self._longest = ""  # the rundown's longest next-cue header (the one-row decision is per rundown)
+        lay.addLayout(self.top)
         self.model = CueModel(self)
         self.view = CueTable()
         self.view.setObjectName("cues")
@@ -257,7 +290,7 @@ class CuePanel(QWidget):
         self.view.setFont(theme.font(theme.SIZE_BASE + 2))
         h = self.view.horizontalHeader()
         for col, mode in enumerate(
-            ("fixed", "contents", "stretch", "contents", "contents", "contents", "contents", "stretch")
+            ("fixed", "contents", "stretch", "contents", "contents", "contents", "contents", "share")
         ):
             if mode == "contents":
                 h.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
@@ -265,6 +298,7 @@ class CuePanel(QWidget):
                 h.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
         h.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
         self.view.setColumnWidth(0, 34)
+        h.sectionResized.connect(self.view.share)  # a short column grew with its contents
         self.view.doubleClicked.connect(self._set_next)
         self.view.resized.connect(self.show_next)
         self.view.setToolTip(tr("双击一条提示：设为下一条（不执行）"))
@@ -284,6 +318,7 @@ class CuePanel(QWidget):
         onair.done.connect(self._done)
         self._last_next = -1
         self.refresh()
+        self.arrange()
 
     # -- operations ----------------------------------------------------------------------------
     def next_view(self) -> CueView | None:
@@ -331,13 +366,18 @@ class CuePanel(QWidget):
         if running is not None:
             left = f" {mmss(running.remaining)}" if running.remaining is not None else ""
             parts.append(tr("进行中：{label}{left}").format(label=running.cue["label"], left=left))
+        self.status.set_full_text("   ·   ".join(parts))
         if nxt is not None:
-            parts.append(tr("下一条：{n}. {label}").format(n=nxt.index + 1, label=nxt.cue["label"]))
+            self.headline.set_full_text(self.next_text(nxt.index))
         elif views:
-            parts.append(tr("已走完"))
+            self.headline.set_full_text(tr("已走完"))
         else:
-            parts.append(tr("未载入（需要赞助排期）"))
-        self.headline.set_full_text("   ·   ".join(parts))
+            self.headline.set_full_text(tr("未载入（需要赞助排期）"))
+        longest = max((self.next_text(v.index) for v in views), key=self._advance, default="")
+        if longest != self._longest:  # another rundown (or language): the header's arrangement anew
+            self._longest = longest
+            self.arrange()
+            self.measured.emit()
         space = self.onair.key("cues.go_space")
         space = tr("空格") if space == "Space" else space
         go = self.onair.key("cues.go")
@@ -349,6 +389,72 @@ class CuePanel(QWidget):
             self._last_next = nxt.index
             self.show_next()
 
+    def next_text(self, index: int) -> str:
+        """The header's words for cue ``index`` as the next one."""
+        return tr("下一条：{n}. {label}").format(n=index + 1, label=self.model.views[index].cue["label"])
+
+    def _advance(self, text: str) -> int:
+        self.headline.ensurePolished()  # the style sheet's font (the header's 20 px), not the default
+        return QFontMetrics(self.headline.font()).horizontalAdvance(text)
+
+    def header_room(self) -> int:
+        """The width the header needs on one row: the rundown's longest next cue whole, the cue list's
+        state (at least its first words) and skip and GO beside it."""
+        spacing = self.top.horizontalSpacing()
+        return (
+            self._advance(self._longest)
+            + 2 * self.headline.margin()
+            + self._status_room()
+            + self.skip_button.sizeHint().width()
+            + max(self.go_button.sizeHint().width(), self.go_button.minimumWidth())
+            + 3 * spacing
+            + 4
+        )
+
+    def _status_room(self) -> int:
+        """The least room for the cue list's state beside the next cue on one row."""
+        self.status.ensurePolished()
+        fm = QFontMetrics(self.status.font())
+        return STATUS_GAP + min(
+            fm.horizontalAdvance(self.status._full), fm.horizontalAdvance("M") * STATUS_EMS
+        )
+
+    def line_room(self) -> int:
+        """The panel's width for the rundown's longest next cue whole on a line of its own."""
+        margins = self.lay.contentsMargins()
+        frame = 2 * self.headline.margin() + margins.left() + margins.right() + 4
+        return self._advance(self._longest) + frame
+
+    def arrange(self) -> None:
+        """The header on one row (the next cue, the state, skip, GO) where the panel has room for the
+        rundown's longest next cue beside the buttons, else the next cue on a line of its own. Decided
+        for the rundown, not for the cue: the rows do not jump as the cues advance."""
+        margins = self.lay.contentsMargins()
+        inner = self.width() - margins.left() - margins.right()
+        one = inner >= self.header_room()
+        # on one row the state gets what the next cue and the buttons leave (the next cue is whole)
+        rest = inner - (self.header_room() - self._status_room())
+        self.status.setMaximumWidth(max(0, rest) if one else QWIDGETSIZE_MAX)
+        if one == self.one_row:
+            return
+        self.one_row = one
+        for w in (self.headline, self.status, self.skip_button, self.go_button):
+            self.top.removeWidget(w)
+        if one:
+            self.top.addWidget(self.headline, 0, 0)
+            self.top.addWidget(self.status, 0, 1)
+            self.top.addWidget(self.skip_button, 0, 2)
+            self.top.addWidget(self.go_button, 0, 3)
+        else:
+            self.top.addWidget(self.headline, 0, 0, 1, 4)
+            self.top.addWidget(self.status, 1, 0, 1, 2)
+            self.top.addWidget(self.skip_button, 1, 2)
+            self.top.addWidget(self.go_button, 1, 3)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self.arrange()
+
     def show_next(self) -> None:
         """The next cue in view, two done ones above it (QLab's way), whatever the view's size now."""
         nxt = self.next_view()
@@ -358,9 +464,11 @@ class CuePanel(QWidget):
             )
 
     def retranslate(self) -> None:
-        """The UI language changed: the column titles and every row's words."""
+        """The UI language changed: the column titles and every row's words (and the header's room)."""
         self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(CueModel.COLUMNS) - 1)
+        self._longest = ""
         self.refresh()
+        self.arrange()
 
     def tick(self) -> None:
         """Every 250 ms: the countdown of the running cue."""
@@ -377,4 +485,5 @@ def register(window: Any, onair: OnAir) -> CuePanel:
     bind("cues.go_space", panel.go)
     bind("cues.skip", panel.skip)
     window.add_dock("cues", TITLE, panel, Qt.DockWidgetArea.BottomDockWidgetArea, CTX)
+    panel.measured.connect(window.layout_.resized)  # a default layout places the 胜率 chart for it anew
     return panel

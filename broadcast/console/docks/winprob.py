@@ -404,8 +404,8 @@ class WinprobChart(QWidget):
 
 
 def register(window: Any) -> WinprobChart:
-    """The 胜率 dock, beside the cue list under the table and the record (tabbed with the others in the
-    laptop layout)."""
+    """The 胜率 dock, beside the cue list under the table and the record where the window has room for
+    both, else a tab behind the sponsor events (:mod:`broadcast.console.layout` places it)."""
     chart = WinprobChart(window.console)
     dock = window.add_dock("winprob", TITLE, chart, Qt.DockWidgetArea.BottomDockWidgetArea, CTX)
     if "cues" in window._docks:
