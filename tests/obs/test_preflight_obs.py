@@ -44,3 +44,45 @@ def test_the_pre_show_check_against_the_real_obs(obs_server: HeadlessObs, tmp_pa
             bridge.provision()  # as it was (the shared OBS serves the next test)
     finally:
         store.close()
+
+
+def test_the_command_is_all_green_against_a_provisioned_obs(obs_server: HeadlessObs, tmp_path: Path) -> None:
+    """``python -m broadcast preflight --obs ws://…`` on a set-up table with the demo placements, once the
+    studio's bridge provisioned OBS with the placements' films: every line green, exit 0."""
+    import os
+    import subprocess
+    import sys
+
+    from broadcast.sponsors.placements import load_placements
+
+    demo = Path(__file__).resolve().parents[2] / "sponsor_assets" / "demo" / "placements.yaml"
+    db = tmp_path / "studio.sqlite"
+    store = open_store(db)
+    try:
+        store.dispatch("show.update", {"episode": "第1期", "air_date": "2012-05-07"})
+        store.dispatch(
+            "match.new",
+            {
+                "teams": {"odd": {"name": "小当家联盟队"}, "even": {"name": "沂蒙山泉队"}},
+                "names": ["张立国", "李春燕", "王建军", "赵海峰", "刘晓东", "陈桂兰"],
+            },
+        )
+        films = {fid: f.asset.path for fid, f in load_placements(demo).films.items()}
+        with ObsBridge(store, bridge_settings(obs_server), airlog=MemoryAirLog(), films=films) as bridge:
+            assert bridge.wait_connected(120), bridge.status
+    finally:
+        store.close()
+    env = {**os.environ, "GOUJI_OBS_PASSWORD": bridge_settings(obs_server).password}
+    r = subprocess.run(
+        [sys.executable, "-m", "broadcast", "preflight", "--db", str(db), "--placements", str(demo)]
+        + ["--obs", f"ws://127.0.0.1:{obs_server.port}"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+        cwd=tmp_path,
+    )
+    out = r.stdout.splitlines()
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert out[0].startswith("✔ ") and "OBS 已连接，节目场景与源齐全" in out[0]
+    assert not [ln for ln in out if ln.startswith("✘")] and out[-1] == "开录前检查全部通过"
