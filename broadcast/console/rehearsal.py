@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -49,6 +50,9 @@ def open_record(show: Any, path: str) -> Any:
     """The record at ``path`` in a new rehearsal window over a new rehearsal database; returns the
     window, or None when the record is refused (said in one line in ``show``'s status bar)."""
     from broadcast.core.db import DatabaseError
+
+    while show.rehearsal is not None:  # Ctrl+O in a rehearsal: another rehearsal of the show's project
+        show = show.parent()
     from broadcast.studio import open_store
 
     try:
@@ -109,12 +113,14 @@ def put(window: Any, rec: GameRecord) -> None:
     console = window.console
 
     def refused(exc: Any) -> None:
+        if not shiboken6.isValid(window):  # closed while the record was still going in
+            return
         if not failed:
             failed.append(exc)
             window._refused(exc)
 
     def done(_change: Any) -> None:
-        if not failed:
+        if not failed and shiboken6.isValid(window):
             window.statusBar().showMessage(
                 tr("彩排：牌谱 {file} 共 {n} 步已放上牌桌（彩排数据库 {db}，节目数据库未动）").format(
                     file=Path(rec.path).name, n=len(rec.moves), db=window.rehearsal.db.name
@@ -123,6 +129,8 @@ def put(window: Any, rec: GameRecord) -> None:
             )
 
     def started(_change: Any) -> None:
+        if not shiboken6.isValid(window):
+            return
         for i, line in enumerate(rec.moves):
             last = i == len(rec.moves) - 1
             console.act("game.play", {"line": line}, on_done=done if last else None, on_refused=refused)
@@ -134,6 +142,8 @@ def put(window: Any, rec: GameRecord) -> None:
         match["names"] = {str(s): n for s, n in rec.names.items()}
 
     def unnamed(exc: Any) -> None:  # a name the show cannot carry (too long for a seat): said, not fatal
+        if not shiboken6.isValid(window):
+            return
         v = verdict_of(exc)
         window.statusBar().showMessage(
             tr("牌谱的座位名没有用上：") + f"[{v.rule}] " + (v.zh if console.lang == "zh" else v.en or v.zh)

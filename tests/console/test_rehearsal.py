@@ -228,7 +228,14 @@ def test_a_test_position_with_partial_hands_steps_and_continues(
     _key(qtbot, r, Qt.Key.Key_PageUp, 19)
     _key(qtbot, r, Qt.Key.Key_PageDown, 20)
     assert r.console.state["game"]["record"] == lines and r.panel.record_model.rowCount() == 20
-    r.close()
+    # Ctrl+O in the rehearsal: another rehearsal of the show's project, beside the first
+    _open_by_keys(qtbot, r, path)
+    qtbot.waitUntil(lambda: len(window.rehearsals) == 2, timeout=10000)
+    dbs = [Path(w.console.bridge.store.journal.path) for w in window.rehearsals]
+    assert [d.name for d in dbs] == ["test-position.sqlite", "test-position-2.sqlite"]
+    assert dbs[0].parent == dbs[1].parent == tmp_path / "studio-assets" / "rehearsals"
+    for w in list(window.rehearsals):
+        w.close()
 
 
 @pytest.mark.parametrize("lang", ["zh_CN", "en"])
