@@ -462,6 +462,22 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/obs/test_proofs.py::test_a_dark_graphic_s_bare_scene_or_an_older_board_is_no_proof",),
         "a proof picture of a dark graphic's bare, undrawn scene (or an older board) counts as proof",
     ),
+    Mutant(
+        "seek-table-not-projected",
+        "broadcast/game/record.py",
+        'g["record"], g["redo"] = record, redo',
+        'g["record"], g["redo"] = record, redo\n    return  # the table not projected',
+        ("tests/game/test_record.py::test_seek_steps_through_the_record_and_a_new_decision_drops_the_rest",),
+        "a step through a record (game.seek) leaves the table at the move it was on",
+    ),
+    Mutant(
+        "rehearsal-continues-unasked",
+        "broadcast/console/rehearsal.py",
+        "    box = QMessageBox(",
+        "    return True\n    box = QMessageBox(",
+        ("tests/console/test_rehearsal.py::test_step_through_a_record_then_continue_from_an_earlier_move",),
+        "a decision typed at an earlier move of a rehearsal drops the record's later moves without asking",
+    ),
 )
 
 
