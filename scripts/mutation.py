@@ -478,6 +478,22 @@ MUTANTS: tuple[Mutant, ...] = (
         ("tests/console/test_rehearsal.py::test_step_through_a_record_then_continue_from_an_earlier_move",),
         "a decision typed at an earlier move of a rehearsal drops the record's later moves without asking",
     ),
+    Mutant(
+        "preflight-first-go-unchecked",
+        "broadcast/console/preflight.py",
+        'if recording_started(cues) or self._let_through == cues.get("episode"):',
+        "if True:",
+        ("tests/console/test_preflight.py::test_recording_over_red_lines_asks_and_the_as_run_records_it",),
+        "the episode's first GO starts recording over red pre-show lines without asking",
+    ),
+    Mutant(
+        "preflight-disk-always-enough",
+        "broadcast/preflight.py",
+        "if free >= est.needed:",
+        "if True:",
+        ("tests/test_preflight.py::test_disk_space_for_a_whole_show",),
+        "the pre-show check calls a disk green that has no room for a whole show",
+    ),
 )
 
 
