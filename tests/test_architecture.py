@@ -105,6 +105,8 @@ def _allowed(src: Group, target: str, groups: list[Group]) -> bool:
     return any(target == p or target.startswith(p + ".") for p in src.allowed if "." in p)
 
 
+# both read every module's imports (parsing ~260 files: ~3 CPU-s): on one worker they parse them once
+@pytest.mark.xdist_group("import-graph")
 def test_every_import_goes_the_way_docs_architecture_md_says() -> None:
     groups = _rules()
     assert {g.name for g in groups} >= {"engine", "core", "studio", "apps"}
@@ -228,6 +230,8 @@ def _one_circle(graph: Mapping[str, Collection[str]], part: set[str]) -> list[st
 BEING_UNTIED: dict[frozenset[str], str] = {}
 
 
+# both read every module's imports (parsing ~260 files: ~3 CPU-s): on one worker they parse them once
+@pytest.mark.xdist_group("import-graph")
 def test_no_modules_import_each_other_round_a_circle() -> None:
     circles = _circles(_graph(_modules()))
     new = [c for c in circles if frozenset(c) not in BEING_UNTIED]
