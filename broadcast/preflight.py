@@ -509,6 +509,29 @@ def air_date_of(state: Mapping[str, Any], given: str | None = None) -> date | No
     return None
 
 
+def season_air_date(db: Path, state: Mapping[str, Any]) -> date | None:
+    """The air date the project database's season gives the match's episode (read-only; None when it
+    gives none)."""
+    import re
+
+    link = state.get("match", {}).get("season") or {}
+    m = re.fullmatch(r"第(\d+)期", str(link.get("episode") or state.get("show", {}).get("episode") or ""))
+    if not link or m is None:
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=0.5)
+        try:
+            row = conn.execute(
+                "SELECT air_date FROM season_episodes WHERE season_id=? AND number=?",
+                (int(link["season_id"]), int(m.group(1))),
+            ).fetchone()
+        finally:
+            conn.close()
+        return date.fromisoformat(str(row[0])) if row and row[0] else None
+    except (sqlite3.Error, ValueError, KeyError):
+        return None
+
+
 def run(
     state: Mapping[str, Any],
     *,

@@ -277,3 +277,24 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     for args in (("--air-date", "7 May"),):
         r = _cli("--db", str(db), *args, cwd=tmp_path)
         assert r.returncode == 2 and args[1] in r.stderr and r.stderr.strip().count("\n") == 0
+
+
+def test_the_air_date_given_else_the_shows_else_the_seasons(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "season.sqlite"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE season_episodes(season_id INTEGER, number INTEGER, air_date TEXT)")
+    conn.execute("INSERT INTO season_episodes VALUES (1, 3, '2012-05-21'), (1, 4, '')")
+    conn.commit()
+    conn.close()
+    st = _seated()
+    st["match"]["season"] = {"season_id": 1, "match_id": 9, "episode": "第3期"}
+    assert P.season_air_date(db, st) == date(2012, 5, 21)
+    assert P.air_date_of(st) is None and P.air_date_of(st, "2012-06-01") == date(2012, 6, 1)
+    st["show"]["air_date"] = "2012-05-14"
+    assert P.air_date_of(st) == date(2012, 5, 14)
+    st["match"]["season"]["episode"] = "第4期"  # the season has no date for it
+    assert P.season_air_date(db, st) is None
+    st["match"]["season"] = None
+    assert P.season_air_date(db, st) is None and P.season_air_date(tmp_path / "none.sqlite", st) is None

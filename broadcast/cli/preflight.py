@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -83,7 +82,7 @@ def main(args: argparse.Namespace) -> int:
     finally:
         store.close()
     placements = args.placements or str(project.default_placements(db))
-    air = given or P.air_date_of(state) or _season_air_date(db, state)
+    air = given or P.air_date_of(state) or P.season_air_date(db, state)
     lines = P.run(
         state,
         db=db,
@@ -100,31 +99,6 @@ def main(args: argparse.Namespace) -> int:
         zh, en = P.summary(lines)
         print(en if args.lang == "en" else zh)
     return 1 if P.red(lines) else 0
-
-
-def _season_air_date(db: Path, state: dict[str, Any]) -> Any:
-    """The air date the project database's season gives the match's episode (read-only; None when it
-    gives none)."""
-    import re
-    import sqlite3
-    from datetime import date
-
-    link = state.get("match", {}).get("season") or {}
-    m = re.fullmatch(r"第(\d+)期", str(link.get("episode") or state.get("show", {}).get("episode") or ""))
-    if not link or m is None:
-        return None
-    try:
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=0.5)
-        try:
-            row = conn.execute(
-                "SELECT air_date FROM season_episodes WHERE season_id=? AND number=?",
-                (int(link["season_id"]), int(m.group(1))),
-            ).fetchone()
-        finally:
-            conn.close()
-        return date.fromisoformat(str(row[0])) if row and row[0] else None
-    except (sqlite3.Error, ValueError, KeyError):
-        return None
 
 
 def _obs_lines(settings: Any, state: dict[str, Any], placements: str, air: Any) -> list[Any]:

@@ -61,7 +61,7 @@ def studio_check(studio: Any, placements: Any, store: Any) -> Check:
         args = getattr(studio, "args", None)
         db = Path(getattr(studio, "db_path", None) or store.journal.path)
         file = getattr(args, "placements", None) or (placements.file if placements is not None else None)
-        air = P.air_date_of(state, getattr(args, "air_date", None))
+        air = P.air_date_of(state, getattr(args, "air_date", None)) or P.season_air_date(db, state)
         bridge = getattr(studio, "bridge", None)
         settings = getattr(bridge, "settings", None)
 
