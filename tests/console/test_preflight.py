@@ -199,6 +199,10 @@ def test_recording_over_red_lines_asks_and_the_as_run_records_it(studio: SimpleN
     s = studio
     _go(s, qtbot)
     d = _dialog(s, qtbot)
+    qtbot.wait(50)
+    assert audit(d) == []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    d.grab().save(str(ARTIFACTS / "preflight-confirm-1366x768.png"))
     d.go.setFocus()
     QTest.keyClick(d.go, Qt.Key.Key_Space)  # the keyboard alone: Tab to it, Space
     qtbot.waitUntil(lambda: bool(s.store.state["cues"]["log"]), timeout=5000)
