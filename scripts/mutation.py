@@ -132,6 +132,33 @@ MUTANTS: tuple[Mutant, ...] = (
         "one failing listener stops the others and fails the dispatch",
     ),
     Mutant(
+        "listeners-told-out-of-turn",
+        STORE,
+        "if not self._turns.wait_for(lambda: self._told >= turn - 1, TURN_WAIT):",
+        "if not self._turns.wait_for(lambda: True, TURN_WAIT):",
+        ("tests/core/test_store.py",),
+        "a change made on one thread is told to the listeners before an earlier one made on another: a "
+        "console or bridge keeping the latest state ends on an older one (issue 20's flaky as-run test)",
+    ),
+    Mutant(
+        "draft-section-text-kept-after-edit",
+        "broadcast/producer/draft.py",
+        "self._texts.pop(str(key), None)",
+        "pass",
+        ("tests/producer/test_draft.py",),
+        "the producer's draft keeps a section's old text after an edit that leaves its plain value the "
+        "same (an alias written out, a value of another type)",
+    ),
+    Mutant(
+        "draft-shared-sections-not-written-together",
+        "broadcast/producer/draft.py",
+        "for linked in self._read_links.get(todo.pop(), ()):",
+        "for linked in () if todo.pop() else ():",
+        ("tests/producer/test_draft.py",),
+        "an edit of the section holding a YAML anchor leaves another section's alias pointing nowhere: "
+        "the saved placements no longer read",
+    ),
+    Mutant(
         "penalty-ignored",
         "broadcast/season/scoring.py",
         "for _ in range(total // p.penalty_points):",

@@ -133,6 +133,24 @@ def test_a_section_sharing_a_node_with_another_is_written_with_it(
     assert json.dumps(back, default=str, sort_keys=True) == json.dumps(expected, default=str, sort_keys=True)
 
 
+def test_an_edit_that_leaves_the_values_as_they_were_still_writes_what_the_draft_holds(
+    demo: PlacementsDraft,
+) -> None:
+    """The same date typed again into a shared contract (that place made its own: the section's values
+    are as read, so its text is as read), and a number replaced by a flag that Python counts equal
+    (1 == True) is written as the flag: the values compare the same, the text does not."""
+    demo.text()
+    same = demo.get(("jiugongge", "cells", 5, "contract", "end"))
+    demo.set(("jiugongge", "cells", 5, "contract", "end"), same)
+    assert demo.text() == fresh_text(demo)
+    assert demo.text().count("*may") == 8
+    demo.set(("ticker", "lines", 1), 1)
+    demo.text()
+    demo.set(("ticker", "lines", 1), True)
+    assert demo.text() == fresh_text(demo)
+    assert "    - true\n" in demo.text()
+
+
 def test_a_value_changed_behind_the_drafts_back_is_written(demo: PlacementsDraft) -> None:
     demo.set(("ticker", "lines", 0), "改过")
     demo.text()
