@@ -199,6 +199,32 @@ MUTANTS: tuple[Mutant, ...] = (
         "the on-air top N drops the rows tied with its last one (and numbers a 并列 as alone)",
     ),
     Mutant(
+        "name-key-kept-at-a-rename",
+        "broadcast/season/migrations.py",
+        "        UPDATE season_player_totals SET name_key=NULL WHERE player_id=NEW.id;\n    END;",
+        "        SELECT 1;\n    END;",
+        (
+            "tests/season/test_board.py::test_a_renamed_player_moves_in_its_tie_group_however_the_name_was_changed",
+        ),
+        "a player renamed by SQL (the roster import's way) keeps the old name's place in its 并列 group",
+    ),
+    Mutant(
+        "tie-read-in-order-not-flagged",
+        "broadcast/season/rankings.py",
+        "            held.tied = True\n",
+        "            pass\n",
+        ("tests/season/test_board.py::test_top_n_reads_the_whole_tie_group_at_its_edge_numbered_1_1_3",),
+        "the first row of a 并列 group read in the database's order is shown as alone",
+    ),
+    Mutant(
+        "push-penalty-lookup-scans",
+        "broadcast/season/matches.py",
+        '"SELECT 1 FROM season_penalties WHERE uid=?"',
+        "\"SELECT 1 FROM season_penalties WHERE uid || ''=?\"",
+        ("tests/season/test_push_plans.py",),
+        "a push's lookup no index can serve: each pushed penalty reads all the season's penalties",
+    ),
+    Mutant(
         "game-queued-when-the-pusher-looks",
         "broadcast/season/push.py",
         "            if self.auto and not self.stopping.is_set():\n",
