@@ -5,6 +5,9 @@ server, the OBS bridge) is started exactly as ``run`` starts it (:class:`broadca
 console is one more view of the same store. Without a display it says so in one line and exits 2
 (``QT_QPA_PLATFORM=offscreen`` runs it without one, for tests and automation).
 
+``--record FILE`` opens a GJN record in a rehearsal window as 比赛 ▸ 打开牌谱… does
+(:mod:`broadcast.console.rehearsal`); a bad one is one line ``file:line: [clause] why`` and exit 2.
+
 ``--type-from FILE`` (``-`` = stdin) types each line of the file into the entry line followed by
 Enter, as an operator would, and prints ``已确认 confirmed #seq: line`` once a decision is on screen:
 for automation and the crash tests.
@@ -36,6 +39,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--type-from", default=None, help="从文件逐行输入（- = 标准输入）/ type lines from a file"
+    )
+    parser.add_argument(
+        "--record",
+        default=None,
+        metavar="GJN",
+        help="同时在彩排窗口打开牌谱（比赛 ▸ 打开牌谱…）/ also open the GJN record in a rehearsal window",
     )
 
 
@@ -168,7 +177,15 @@ def main(args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
     from broadcast.qt.monitor import prepare
+    from broadcast.rehearsal import RecordError, read_record
     from broadcast.sponsors.cuerunner import CueRunner
+
+    if args.record:  # a bad record is one line before anything starts (the window would say it too)
+        try:
+            read_record(args.record)
+        except RecordError as exc:
+            print(str(exc), file=sys.stderr)
+            return 2
 
     prepare()  # Qt WebEngine, before the QApplication
 
@@ -198,6 +215,10 @@ def main(args: argparse.Namespace) -> int:
         window.panel.entry.setFocus()
         if args.type_from:
             _Typist(window, args.type_from)
+        if args.record:
+            from broadcast.console.rehearsal import open_record
+
+            open_record(window, args.record)
         print("导播台已打开 / the console is open", flush=True)
         rc = 0 if stopping.is_set() else app.exec()
     except KeyboardInterrupt:

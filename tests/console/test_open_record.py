@@ -180,3 +180,84 @@ def test_the_bad_record_line_is_in_the_ui_language(window: Any, qtbot: Any, tmp_
         )
     finally:
         window.set_language("zh_CN")
+
+
+def test_console_record_refuses_a_bad_record_in_one_line_before_anything_starts(tmp_path: Path) -> None:
+    """``python -m broadcast console --record FILE`` (the menu's rehearsal from the command line): a bad
+    record is one line ``file:line: [clause] why`` on stderr, exit 2, no database created."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    bad = tmp_path / "bad.gjn"
+    bad.write_text('[Rules "tv_match"]\n[Leader "3"]\n3 TTTTT\n6 JJJ\n', encoding="utf-8")
+    db = tmp_path / "studio.sqlite"
+    r = subprocess.run(
+        [sys.executable, "-m", "broadcast", "console", "--db", str(db), "--record", str(bad), "--no-obs"],
+        cwd=root,
+        env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith(f"{bad}:4: [G4.1] "), lines
+    assert "Traceback" not in r.stderr and not db.exists()
+
+
+def test_console_record_opens_the_rehearsal_beside_the_project(tmp_path: Path) -> None:
+    """``console --record FILE``: the console on the project, the record journaled into its rehearsal
+    database beside it, the project's database holding no game of it; SIGTERM closes both cleanly."""
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    path, lines = _record_file(tmp_path, 25)
+    db = tmp_path / "studio.sqlite"
+    rehearsal = tmp_path / "studio-assets" / "rehearsals" / "referee.sqlite"
+    args = ["--no-obs", "--port", "0", "--commentators-port", "-1", "--winprob-workers", "0", "--no-monitors"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "broadcast", "console", "--db", str(db), "--record", str(path), *args]
+        + ["--settings", str(tmp_path / "console.ini")],
+        cwd=root,
+        env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+    def journaled() -> list[str]:
+        if not rehearsal.exists():
+            return []
+        conn = sqlite3.connect(f"file:{rehearsal}?mode=ro", uri=True, timeout=5)
+        try:
+            return [r[0] for r in conn.execute("SELECT type FROM journal ORDER BY seq")]
+        except sqlite3.OperationalError:  # created, its tables not yet
+            return []
+        finally:
+            conn.close()
+
+    try:
+        import time
+
+        deadline = time.monotonic() + 120
+        while len(journaled()) < 2 + len(lines) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert journaled() == ["match.new", "game.new", *["game.play"] * len(lines)]
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0 and "Traceback" not in out, out[-2000:]
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        assert not conn.execute("SELECT count(*) FROM journal WHERE type LIKE 'game.%'").fetchone()[0]
+    finally:
+        conn.close()
