@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from broadcast.console.completion import Completer
 from broadcast.console.entry import read
-from broadcast.qt.i18n import tr
+from broadcast.qt.i18n import current, tr
 from engine.cards import SYMBOLS, TOTALS
 
 UNDO_REASONS = ("录入错误", "裁判改判", "选手收回（裁判允许）")
@@ -61,12 +61,36 @@ class _Base(QDialog):
             line.returnPressed.connect(self._ok)
         return box
 
+    # a dialog with ``submit`` set stays open until the store answers: closed when the action is
+    # journaled, kept open with the refusal (the clause, in the UI language) when it is refused, so
+    # that nothing typed is lost
+    submit: Callable[[], object] | None = None
+
     def _ok(self) -> None:
         problem = self.problem()
         if problem:
             self.error.setText(problem)
             return
+        if self.submit is None:
+            self.accept()
+            return
+        self.error.setText(tr("核对中…"))
+        self.buttons.setEnabled(False)
+        self.submit()
+
+    def journaled(self, _change: object = None) -> None:
+        """The store took it: the dialog closes."""
+        self.buttons.setEnabled(True)
         self.accept()
+
+    def refused(self, exc: object) -> None:
+        """The store refused it: the dialog stays open with the reason (the clause first)."""
+        self.buttons.setEnabled(True)
+        rule = str(getattr(exc, "rule", "") or "")
+        zh = str(getattr(exc, "message", "") or exc)
+        en = str(getattr(exc, "message_en", "") or zh)
+        text = zh if current() == "zh_CN" else en
+        self.error.setText(f"[{rule}] {text}" if rule and not text.startswith("[") else text)
 
     def problem(self) -> str:
         return ""
@@ -195,9 +219,21 @@ class LeaderDialog(_Base):
 
 
 class SetupDialog(_Base):
-    """Correct the match's set-up: the teams' names and who sits in each seat, with the reason."""
+    """Correct the match's set-up: the teams' names, who sits in each seat, the games in the match and
+    — before the match's first decision only — the rules preset, with the reason. What the record
+    already depends on is not offered (the preset once play started: the engine judged the plays by it;
+    the store refuses it too, and fewer games than the match has reached)."""
 
-    def __init__(self, parent: QWidget | None, teams: dict[str, str], names: dict[int, str]) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None,
+        teams: dict[str, str],
+        names: dict[int, str],
+        games: int = 3,
+        rules: str = "tv_match",
+        rules_open: bool = False,
+        presets: tuple[str, ...] = ("tv_match", "dagang"),
+    ) -> None:
         super().__init__(parent, tr("更正比赛设置"))
         self.teams: dict[str, QLineEdit] = {}
         for key, label in (("odd", tr("单号队（1·3·5）")), ("even", tr("双号队（2·4·6）"))):
@@ -211,21 +247,54 @@ class SetupDialog(_Base):
             e.setObjectName(f"name{s}")
             self.names[s] = e
             self.form.addRow(tr("{s}号座位").format(s=s), e)
+        self.games = QSpinBox()
+        self.games.setObjectName("gamesInMatch")
+        self.games.setRange(1, 99)
+        self.games.setValue(games)
+        self.form.addRow(tr("本场局数"), self.games)
+        self.rules = QComboBox()
+        self.rules.setObjectName("rulesPreset")
+        for preset in presets:
+            self.rules.addItem(preset, preset)
+        self.rules.setCurrentIndex(max(0, self.rules.findData(rules)))
+        self.rules.setEnabled(rules_open)
+        if not rules_open:
+            self.rules.setToolTip(tr("本场已开始出牌：规则预设不能再改（已出的牌按它判定）"))
+        self.form.addRow(tr("规则预设"), self.rules)
         self.reason = self.enter_accepts(reason_box(("座位录错", "选手换人（裁判允许）", "队名录错")))
         self.form.addRow(tr("原因"), self.reason)
+        self.start = (dict(teams), dict(names), games, rules)
         self.names[1].setFocus()
 
     def problem(self) -> str:
         if any(not e.text().strip() for e in self.names.values()):
             return tr("每个座位都要有选手")
+        teams, names, games, rules = self.start
+        now = (
+            {k: e.text().strip() for k, e in self.teams.items()},
+            {s: e.text().strip() for s, e in self.names.items()},
+            self.games.value(),
+            str(self.rules.currentData()),
+        )
+        if now == (
+            {k: teams.get(k, "") for k in self.teams},
+            {s: names.get(s, "") for s in self.names},
+            games,
+            rules,
+        ):
+            return tr("比赛设置没有改动")
         return "" if self.reason.currentText().strip() else tr("请写明原因")
 
     def payload(self) -> dict[str, Any]:
-        return {
+        p: dict[str, Any] = {
             "teams": {k: {"name": e.text().strip()} for k, e in self.teams.items()},
             "names": [self.names[s].text().strip() for s in range(1, 7)],
+            "games_in_match": self.games.value(),
             "reason": self.reason.currentText().strip(),
         }
+        if self.rules.isEnabled():
+            p["rules"] = str(self.rules.currentData())
+        return p
 
 
 class PenaltyDialog(_Base):
@@ -298,10 +367,17 @@ class HandsDialog(_Base):
     cursor in the seat's line that has it."""
 
     def __init__(
-        self, parent: QWidget | None, names: dict[int, str], hands: list[str], dealt: dict[int, int]
+        self,
+        parent: QWidget | None,
+        names: dict[int, str],
+        hands: list[str],
+        dealt: dict[int, int],
+        correcting: bool = False,
     ) -> None:
-        super().__init__(parent, tr("录入手牌（发牌时）"))
+        super().__init__(parent, tr("更正手牌") if correcting else tr("录入手牌（发牌时）"))
         self.dealt = dealt
+        self.correcting = correcting  # play has started or a hand is known: a correction, with the reason
+        self.known = list(hands) if hands else [""] * 6
         grid = QGridLayout()
         self.lines: dict[int, QLineEdit] = {}
         self.counts: dict[int, QLabel] = {}
@@ -321,6 +397,15 @@ class HandsDialog(_Base):
         grid.addWidget(self.total, 7, 1)
         self.lay.insertLayout(0, grid)
         self.lay.insertWidget(0, QLabel(tr("牌：3–9 T(10) J Q K A 2 B(小王) R(大王)；留空 = 未知")))
+        self.reason: QComboBox | None = None
+        if correcting:  # the engine re-checks every move played so far against the corrected hands
+            note = QLabel(
+                tr("更正后，裁判引擎按新手牌重新核对本局已出的每一步；有一步不再成立则不更正，并指出是哪一步")
+            )
+            note.setWordWrap(True)
+            self.lay.insertWidget(1, note)
+            self.reason = self.enter_accepts(reason_box(("录入错误", "裁判核对手牌")))
+            self.form.addRow(tr("原因"), self.reason)
         self._check()
 
     def hands(self) -> list[str]:
@@ -372,7 +457,24 @@ class HandsDialog(_Base):
         return 0, ""
 
     def problem(self) -> str:
-        return self.check()[1]
+        problem = self.check()[1]
+        if problem or not self.correcting:
+            return problem
+        if [sorted(h) for h in self.hands()] == [sorted(h) for h in self.known]:
+            return tr("手牌没有改动")
+        return "" if self.reason_text() else tr("请写明原因")
+
+    def reason_text(self) -> str:
+        return self.reason.currentText().strip() if self.reason is not None else ""
+
+    def refused(self, exc: object) -> None:
+        """Refused: the reason shown, the cursor in the line of the seat whose move no longer stands."""
+        super().refused(exc)
+        import re
+
+        m = re.search(r"[（(](\d) ", str(getattr(exc, "message", "")))
+        if m and int(m.group(1)) in self.lines:
+            self.lines[int(m.group(1))].setFocus()
 
     @staticmethod
     def _overflowing_seat(hands: list[str], total: str) -> int:
@@ -526,6 +628,8 @@ class HistoryDialog(QDialog):
                 text += tr("第{n}步").format(n=h["move"]) + f"  {h['line']}"
                 if h.get("new_line"):
                     text += f" → {h['new_line']}"
+            if h["kind"] in ("hands", "setup") and h.get("new_line") == "undo":
+                text += tr("（撤销更正）")
             if h.get("dropped"):
                 text += tr("（其后{n}步不再成立）").format(n=h["dropped"])
             text += f"  · {h.get('reason') or '—'}"

@@ -94,6 +94,7 @@ def _core() -> Iterator[KeyAction]:
     yield k("edit.delete", ("Ctrl+D",), QT_TRANSLATE_NOOP("Keys", "删除所选的一步（多录）"), "edit", "edit")
     yield k("edit.history", ("Ctrl+Shift+H",), QT_TRANSLATE_NOOP("Keys", "更正记录"), "edit", "edit")
     yield k("edit.leader", ("Ctrl+Shift+E",), QT_TRANSLATE_NOOP("Keys", "更正上班座位…"), "edit", "edit")
+    yield k("edit.hands", ("Ctrl+Alt+H",), QT_TRANSLATE_NOOP("Keys", "更正手牌…"), "edit", "edit")
     yield k(
         "edit.setup",
         ("Ctrl+Shift+M",),

@@ -168,6 +168,7 @@ class MainWindow(QMainWindow):
             ("edit.history", self.history),
             ("edit.leader", self.correct_leader),
             ("edit.setup", self.correct_setup),
+            ("edit.hands", self.enter_hands),
             ("record.up", lambda: self.select_move(-1)),
             ("record.down", lambda: self.select_move(1)),
             ("record.back", lambda: rehearsal_.step(self, "back")),
@@ -211,9 +212,21 @@ class MainWindow(QMainWindow):
         self.console.rejected.emit(verdict_of(exc))
 
     def undo(self) -> None:
-        """Ctrl+Z: the last decision back (one still on its way to the journal too), with the reason."""
+        """Ctrl+Z: the last decision back (one still on its way to the journal too), with the reason; or,
+        where the last thing done was a correction of the hands or the set-up, that correction undone."""
         record = self.console.record()
         g = self.console.state["game"]
+        last = g["history"][-1] if g["history"] else None
+        if (
+            last is not None
+            and last["kind"] in ("hands", "setup")
+            and last.get("before")
+            and last.get("new_line") != "undo"
+            and last["move"] == len(record)
+            and not self.console.pending
+        ):
+            self.undo_correction(last)
+            return
         if not record:
             if g["leader"] is not None or any(p.kind == "leader" for p in self.console.pending):
                 self.correct_leader()  # nothing played yet: what can be corrected is the 上班 seat
@@ -280,11 +293,64 @@ class MainWindow(QMainWindow):
         d = dialogs.LeaderDialog(self, self._names(), int(g["leader"]), len(g["record"]))
         self._open(d, lambda: self.console.act("game.leader", d.payload(), on_refused=self._refused))
 
+    def undo_correction(self, last: dict[str, Any]) -> None:
+        """Undo the correction ``last`` (the hands or the set-up, the last thing done): the same action
+        with what it changed as it was, re-checked by the engine and journaled with the reason."""
+        b = list(last["before"])
+        what = tr("手牌（座位 {s}）").format(s=last["line"]) if last["kind"] == "hands" else last["line"]
+        d = dialogs.ReasonDialog(
+            self, tr("撤销更正"), tr("撤销更正：{what}").format(what=what), ("更正错了", "录入错误")
+        )
+        payload: dict[str, Any]
+        if last["kind"] == "hands":
+            type_, payload = "game.hands", {"hands": b}
+        else:
+            payload = {
+                "names": b[:6],
+                "teams": {"odd": {"name": b[6]}, "even": {"name": b[7]}},
+                "photos": b[8:14],
+            }
+            if len(b) > 14:
+                payload["games_in_match"] = int(b[14])
+            type_ = "match.update"
+        d.submit = lambda: self.console.act(
+            type_,
+            {**payload, "undo": True, "reason": f"{tr('撤销更正')}：{d.value()}"},
+            on_done=d.journaled,
+            on_refused=d.refused,
+        )
+        self._open(d, lambda: None)
+
     def correct_setup(self) -> None:
-        """The match's set-up keyed wrong (who sits where, a team's name): corrected with the reason."""
-        teams = {k: str(self.console.state["table"]["teams"][k]["name"]) for k in ("odd", "even")}
-        d = dialogs.SetupDialog(self, teams, self._names())
-        self._open(d, lambda: self.console.act("match.update", d.payload(), on_refused=self._refused))
+        """The match's set-up keyed wrong (who sits where, a team's name, the games, the preset before
+        the first decision): corrected with the reason. A season match's players and teams are the
+        season's lineup: the store refuses them, and the operator is told before typing in vain."""
+        state = self.console.state
+        link = state["match"]["season"]
+        if link:
+            where = f"{link.get('season', '')} {link.get('episode', '')}".strip()
+            self.statusBar().showMessage(
+                tr("这场比赛属于赛季（{where}）：选手和队伍由赛季的上场名单定，比赛中不能在这里更正").format(
+                    where=where
+                ),
+                10000,
+            )
+            return
+        table = state["table"]
+        teams = {k: str(table["teams"][k]["name"]) for k in ("odd", "even")}
+        started = bool(state["game"]["record"]) or bool(table["results"]) or bool(self.console.pending)
+        d = dialogs.SetupDialog(
+            self,
+            teams,
+            self._names(),
+            games=int(table["games_in_match"]),
+            rules=str(table["rules"]),
+            rules_open=not started,
+        )
+        d.submit = lambda: self.console.act(
+            "match.update", d.payload(), on_done=d.journaled, on_refused=d.refused
+        )
+        self._open(d, lambda: None)
 
     def history(self) -> None:
         self._open(dialogs.HistoryDialog(self, self.console.state["game"]["history"]), lambda: None)
@@ -316,7 +382,19 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(tr("先开局（输入上班座位）再录手牌"), 5000)
             return
         dealt = {s: (g["counts"][s - 1] if g["counts"] else 36) for s in range(1, 7)}
-        d = dialogs.HandsDialog(self, self._names(), list(g["hands"]), dealt)
+        # after the first decision, or over hands already known, it is a correction: with the reason,
+        # and the dialog stays open until the engine has re-checked the game's moves against it
+        correcting = bool(self.console.record()) or bool(g["hands"])
+        d = dialogs.HandsDialog(self, self._names(), list(g["hands"]), dealt, correcting=correcting)
+        if correcting:
+            d.submit = lambda: self.console.act(
+                "game.hands",
+                {"hands": d.hands(), "reason": d.reason_text()},
+                on_done=d.journaled,
+                on_refused=d.refused,
+            )
+            self._open(d, lambda: None)
+            return
         self._open(
             d,
             lambda: self.console.act(

@@ -188,34 +188,110 @@ def match_new(state: State, payload: Payload, ctx: Context) -> None:
 
 @action("match.update")
 def match_update(state: State, payload: Payload, ctx: Context) -> None:
-    """Team names/colours, seat names and photos, games in the match: {teams?, names?, photos?,
-    games_in_match?, reason?}. With a reason it is a correction of the match's set-up (who sits where,
-    the teams' names): the game's history keeps it, as every other correction."""
-    unknown = sorted(set(payload) - {"teams", "names", "photos", "games_in_match", "reason"})
+    """Team names/colours, seat names and photos, games in the match, the rules preset: {teams?, names?,
+    photos?, games_in_match?, rules?, reason?, undo?}. With a reason it is a correction of the match's set-up
+    (who sits where, the teams' names): the game's history keeps it with the set-up as it was
+    (``before``: the six names, the two teams' names, the six photos, the games), as every correction, so
+    that it can be undone. What would change a decided record is refused with the reason: the preset
+    once the match's first decision is played (the engine judged the plays and the scores by it), fewer
+    games than the match has reached (G11.2), and names or teams of a season match (the season's
+    lineup holds them: saving a game checks the seats' names against it). A player's photo moves with
+    the player to another seat."""
+    allowed = {"teams", "names", "photos", "games_in_match", "rules", "reason", "undo"}
+    unknown = sorted(set(payload) - allowed)
     if unknown:
         raise ActionRefused(
             "match",
             f"match.update 没有字段 {', '.join(unknown)}",
             f"match.update has no field(s) {', '.join(unknown)}",
         )
-    before = [s["name"] for s in state["table"]["seats"]]
-    _apply_match_fields(state, {k: v for k, v in payload.items() if k != "reason"})
+    table, game = state["table"], state["game"]
+    before, old_rules = _setup(table), str(table["rules"])
     reason = str(payload.get("reason", "")).strip()
-    if reason:
-        after = [s["name"] for s in state["table"]["seats"]]
-        changed = "、".join(
-            f"{i}号 {a}→{b}" for i, (a, b) in enumerate(zip(before, after, strict=True), 1) if a != b
+    fields = {k: v for k, v in payload.items() if k not in ("reason", "rules", "undo")}
+    names = _seat_names(fields)
+    if names and "photos" not in fields:  # a player moved to another seat takes the photo along
+        now = {int(x["seat"]): str(x["name"]) for x in table["seats"]}
+        photo_of = {str(x["name"]): str(x.get("photo", "")) for x in table["seats"] if x["name"]}
+        new = {seat: seat_name(seat, names[seat]) if seat in names else now[seat] for seat in SEATS}
+        if any(new[seat] != now[seat] and new[seat] in photo_of for seat in SEATS):
+            fields["photos"] = [photo_of.get(new[seat], "") for seat in SEATS]
+    rules = payload.get("rules", table["rules"])
+    if rules != table["rules"]:
+        if rules not in PRESETS:
+            raise ActionRefused("rules", f"没有这个规则预设：{rules!r}", f"unknown preset {rules!r}")
+        if game["record"] or table["results"]:
+            raise ActionRefused(
+                "rules",
+                f"规则预设（{table['rules']}）在比赛中不能更改：本场已按它判定出牌和计分（G11）；换预设请开新比赛",
+                f"the preset ({table['rules']}) cannot change mid-match: the plays and scores so far were"
+                " judged by it (G11); start a new match for another preset",
+            )
+    if "games_in_match" in fields:
+        n = fields["games_in_match"]
+        reached = int(table["game_no"]) if game["leader"] is not None else len(table["results"])
+        if isinstance(n, int) and not isinstance(n, bool) and n < reached:
+            raise ActionRefused(
+                "G11.2",
+                f"本场已打到第{reached}局，局数不能改成{n}",
+                f"the match has reached game {reached}: it cannot be {n} games",
+            )
+    _apply_match_fields(state, fields)
+    table["rules"] = rules
+    after = _setup(table)
+    link = state["match"]["season"]
+    if link and (after[:8] != before[:8]):
+        where = f"{link.get('season', '')} {link.get('episode', '')}".strip()
+        raise ActionRefused(
+            "season",
+            f"这场比赛属于赛季（{where}）：选手和队伍由赛季的上场名单定，比赛中不能在这里更正"
+            "（存局时赛季按上场名单核对座位名字）",
+            f"this match belongs to the season ({where}): its players and teams are the season's lineup"
+            " and cannot be corrected here mid-match (saving a game checks the seats' names against it)",
         )
+    if rules != old_rules:  # before the first decision: the game in play is the engine's under the new one
+        forget(ctx)
+        if game["leader"] is not None:
+            project(state, live_game(state, ctx))
+    if reason:
+        if after == before and rules == old_rules:
+            raise ActionRefused("setup", "比赛设置没有改动", "nothing in the set-up changed")
+        seats = [
+            f"{i}号 {a}→{b}" for i, (a, b) in enumerate(zip(before[:6], after[:6], strict=True), 1) if a != b
+        ]
+        teams = [
+            f"{label} {a}→{b}"
+            for label, a, b in (
+                ("单号队", before[6], after[6]),
+                ("双号队", before[7], after[7]),
+                ("局数", before[14], after[14]),
+                ("规则", old_rules, rules),
+            )
+            if a != b
+        ]
         entry = {
             "seq": ctx.seq,
             "ts": ctx.ts,
             "kind": "setup",
-            "move": 0,
-            "line": changed,
-            "new_line": "",
+            "move": len(game["record"]),
+            "line": "、".join(seats + teams),
+            "new_line": "undo" if payload.get("undo") else "",  # the undoing of the correction before
             "reason": reason,
+            "before": before,
         }
-        state["game"]["history"] = [*state["game"]["history"], entry]
+        game["history"] = [*game["history"], entry]
+
+
+def _setup(table: dict[str, Any]) -> list[str]:
+    """The set-up a correction can change, as the history keeps it: six names, two teams, six photos,
+    the games in the match."""
+    seats = sorted(table["seats"], key=lambda x: x["seat"])
+    return (
+        [str(x["name"]) for x in seats]
+        + [str(table["teams"][t]["name"]) for t in TEAMS]
+        + [str(x.get("photo", "")) for x in seats]
+        + [str(table["games_in_match"])]
+    )
 
 
 @action("match.penalty")

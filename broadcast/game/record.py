@@ -10,6 +10,7 @@ Every one is a journaled action carrying the operator's reason, and each leaves 
     store.dispatch("game.correct", {"move": 12, "delete": True, "reason": "多录了一步"})
     store.dispatch("game.correct", {"move": 12, "insert": True, "line": "5 pass", "reason": "漏录"})
     store.dispatch("game.hands", {"seat": 3, "cards": "RRBB2222AAAA…"})   # 36 cards (G2.1)
+    store.dispatch("game.hands", {"seat": 3, "cards": "…", "reason": "录入错误"})  # after play: re-checked
     store.dispatch("game.leader", {"leader": 4, "reason": "上班座位录错"})      # the 上班 seat (G12.1)
 
 A correction replaces (or deletes, or inserts) one decision and the engine re-checks every later one in
@@ -244,7 +245,10 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
     """The hands dealt, entered at the deal: {hands: [six card strings, '' unknown]} or {seat, cards}
     (one seat at a time), {reason?}. Each hand holds the seat's dealt cards (36, G2.1), no rank more
     than the pack has, all together no more than the pack (216). The record so far is replayed with
-    them (possession is checked from now on); a hand that contradicts it is refused with the clause."""
+    them (possession is checked from now on); a hand that contradicts it is refused naming the move and
+    the engine's clause. Once play has started, or where a hand already known changes, it is a
+    correction: the reason is required, and the history keeps the hands as they were (``before``) so
+    that it can be undone (the same action with those hands, checked again)."""
     g = state["game"]
     if g["leader"] is None:
         raise ActionRefused("game", "还没有开局", "no game started")
@@ -265,6 +269,7 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
     dealt = {s: (g["counts"][s - 1] if g["counts"] else 36) for s in SEATS}
     if g["seed"] is not None and not g["hands"]:  # a seeded deal: its hands stand for the unknown ones
         hands = [engine.format_cards(h) for h in engine.deal(g["seed"])]
+    known = list(hands)  # the hands as they stand before this action
     for seat, text in updates.items():
         if not text.strip():
             hands[seat - 1] = ""
@@ -294,6 +299,11 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
             f"六手牌合计超过四副牌：{'、'.join(over)}（每点16张，大小王各4张）",
             f"the hands hold more than the pack: {', '.join(over)} (16 of a rank, 4 of each joker)",
         )
+    # a correction: play has started, or a hand already known changes (not the hands entered at the deal)
+    correcting = bool(g["record"]) or any(k and k != h for k, h in zip(known, hands, strict=True))
+    if correcting and hands == known:
+        raise ActionRefused("hands", "手牌没有改动", "the hands are unchanged")
+    reason = _reason(payload, required=correcting)
     old = dict(g)
     g["hands"] = hands if any(hands) else []
     g["seed"] = None if any(hands) else old["seed"]
@@ -312,6 +322,17 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
         g.update(old)
         raise
     seats = ",".join(str(s) for s in sorted(updates))
-    _history(state, ctx, "hands", line=seats, reason=_reason(payload, required=False))
+    changed = sorted(s for s in SEATS if known[s - 1] != hands[s - 1]) if correcting else sorted(updates)
+    seats = ",".join(str(s) for s in changed) or seats
+    _history(
+        state,
+        ctx,
+        "hands",
+        move=len(g["record"]),
+        line=seats,
+        new_line="undo" if payload.get("undo") else "",  # {undo: true}: the undoing of the one before
+        reason=reason,
+        before=known if correcting else [],
+    )
     forget(ctx)
     project(state, live_game(state, ctx))

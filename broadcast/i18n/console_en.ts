@@ -1029,6 +1029,58 @@ Close the program holding it and the console carries on by itself.</translation>
         <source>{n} 项未通过：按每一行说的处理后按 F5 重新检查</source>
         <translation>{n} red: do what each line says, then F5 to check again</translation>
     </message>
+    <message>
+        <source>本场局数</source>
+        <translation>Games in the match</translation>
+    </message>
+    <message>
+        <source>本场已开始出牌：规则预设不能再改（已出的牌按它判定）</source>
+        <translation>Play has started: the rules preset cannot change (the plays so far were judged by it)</translation>
+    </message>
+    <message>
+        <source>规则预设</source>
+        <translation>Rules preset</translation>
+    </message>
+    <message>
+        <source>比赛设置没有改动</source>
+        <translation>Nothing in the set-up changed</translation>
+    </message>
+    <message>
+        <source>更正手牌</source>
+        <translation>Correct the hands</translation>
+    </message>
+    <message>
+        <source>更正后，裁判引擎按新手牌重新核对本局已出的每一步；有一步不再成立则不更正，并指出是哪一步</source>
+        <translation>The engine re-checks every move of this game against the corrected hands; if one no longer stands, nothing is corrected and that move is named</translation>
+    </message>
+    <message>
+        <source>手牌没有改动</source>
+        <translation>The hands are unchanged</translation>
+    </message>
+    <message>
+        <source>核对中…</source>
+        <translation>Checking…</translation>
+    </message>
+    <message>
+        <source>（撤销更正）</source>
+        <translation> (undo of a correction)</translation>
+    </message>
+    <message>
+        <source>手牌（座位 {s}）</source>
+        <translation>the hands (seats {s})</translation>
+    </message>
+    <message>
+        <source>撤销更正</source>
+        <translation>Undo the correction</translation>
+    </message>
+    <message>
+        <source>撤销更正：{what}</source>
+        <translation>Undo the correction: {what}</translation>
+    </message>
+    <message>
+        <source>这场比赛属于赛季（{where}）：选手和队伍由赛季的上场名单定，比赛中不能在这里更正</source>
+        <translation>This match belongs to the season ({where}): its players and teams are the season's lineup and cannot be corrected here mid-match</translation>
+    </message>
 </context>
 <context>
     <name>CueList</name>
@@ -1440,6 +1492,10 @@ Move {n} {rule} {en}</translation>
         <location filename="../console/keys.py" line="272"/>
         <source>指明座位：烧牌或其他不在轮次的出牌</source>
         <translation>Name the seat: a burn or any other out-of-turn play</translation>
+    </message>
+    <message>
+        <source>更正手牌…</source>
+        <translation>Correct the hands…</translation>
     </message>
 </context>
 <context>

@@ -38,6 +38,7 @@ DIALOGS = (
     "edit.history",
     "edit.leader",
     "edit.setup",
+    "edit.hands",
     "match.hands",
     "match.penalty",
     "match.late",
@@ -115,7 +116,7 @@ def _walk(dialog: QWidget) -> tuple[QWidget | None, list[str]]:
     return start, stuck + missed
 
 
-@pytest.mark.long  # thirteen dialogs opened and walked in one window: ~60 s on a loaded machine
+@pytest.mark.long  # fourteen dialogs opened and walked in one window: ~60 s on a loaded machine
 def test_every_dialog_works_with_the_keyboard_alone(demo_window: Any, qtbot: Any) -> None:
     window = demo_window
     done: list[Any] = []
