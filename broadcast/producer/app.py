@@ -4,6 +4,10 @@ their preview, roster and season, the season's delivery), also opened from the c
 It works on the project's files beside the database (``studio-assets/``; see :mod:`broadcast.project`)
 and on the season tables and as-run log inside it; it never opens the studio's show store, so it can
 run beside a console that is on air. Without a display it says so in one line and exits 2.
+
+With ``GOUJI_SAY_READY=1`` in its environment the window prints a line each time it has drawn all it was
+loading — at its opening and after each change of tab (:class:`ReadyLines`): a script or a test driving
+the real window photographs it then, rather than after a guessed pause.
 """
 
 from __future__ import annotations
@@ -62,7 +66,78 @@ def build(
 
     ws = Workspace(db, placements, season=season_target(season_db, db))
     window = ProducerWindow(ws, settings, web=web, parent=parent)
+    if os.environ.get("GOUJI_SAY_READY") == "1":
+        setattr(window, "ready_lines", ReadyLines(window))  # noqa: B010 - kept with the window
     return window
+
+
+class ReadyLines:
+    """``GOUJI_SAY_READY=1``: "制片工作台已就绪 #N" on stdout once the window is on the screen with nothing
+    left to load — no work on the workspace's worker and no answer of it undelivered, no check waiting
+    for its timer, and on the slots' tab the preview page loaded and showing the latest preview state
+    (the page's own record of the state it drew, ``window.__rendered``) — at its opening and after each
+    change of tab, the window repainted and the window system synced first."""
+
+    POLL_MS = 50
+
+    def __init__(self, window: Any) -> None:
+        from PySide6.QtCore import QTimer
+
+        self.window = window
+        self.said = 0
+        self._quiet = 0  # polls in a row that found the window settled
+        self._drawn_seq = -1  # the state the preview page last said it drew
+        self._timer = QTimer(window)
+        self._timer.setInterval(self.POLL_MS)
+        self._timer.timeout.connect(self._poll)
+        window.tabs.currentChanged.connect(lambda _i: self.arm())
+        for act in getattr(window, "tab_actions", ()):  # Ctrl+N on the tab shown already: said again too
+            act.triggered.connect(lambda _c=False: self.arm())
+        self.arm()
+
+    def arm(self) -> None:
+        self._quiet = 0
+        self._timer.start()
+
+    def _preview_page(self) -> Any:
+        """The preview's page monitor when the slots' tab shows it, else None."""
+        slots = getattr(self.window, "slots", None)
+        pane = getattr(slots, "preview", None)
+        page = getattr(pane, "page", None)
+        if pane is None or page is None or self.window.tabs.currentWidget() is not slots:
+            return None
+        return page if pane.stack.currentWidget() is page and page.view is not None else None
+
+    def _settled(self) -> bool:
+        ws = self.window.ws
+        if not self.window.isVisible() or ws._handlers or ws.bridge.waiting or ws._timer.isActive():
+            return False
+        page = self._preview_page()
+        if page is None:
+            return True
+        if not page.loaded:
+            return False
+        page.view.page().runJavaScript("(window.__rendered || {seq: -1}).seq", 0, resultCallback=self._drawn)
+        return bool(self._drawn_seq >= int(ws.studio.store.seq))
+
+    def _drawn(self, seq: Any) -> None:
+        self._drawn_seq = int(seq) if isinstance(seq, int | float) else -1
+
+    def _poll(self) -> None:
+        self._quiet = self._quiet + 1 if self._settled() else 0
+        if self._quiet < 2:  # settled on two polls in a row (an answer may queue more work)
+            return
+        from PySide6.QtGui import QGuiApplication
+
+        self._timer.stop()
+        self.window.repaint()
+        QGuiApplication.sync()  # the picture is with the window system before the line
+        self.said += 1
+        tab = self.window.tabs.currentIndex() + 1
+        print(
+            f"制片工作台已就绪 #{self.said} / the producer's workspace is drawn #{self.said}: tab {tab}",
+            flush=True,
+        )
 
 
 def open_from_console(console_window: Any, *, web: bool = True) -> Any:

@@ -76,10 +76,17 @@ class Window(StudioProcess):
     def key(self, *keys: str) -> None:
         self.xdotool("key", "--clearmodifiers", *keys)
 
+    def drawn(self, n: int) -> None:
+        """Until the producer's window says it has drawn all it was loading for the ``n``-th time
+        (``GOUJI_SAY_READY=1``: at its opening, then after each Ctrl+N: the worker idle, the check done,
+        the preview page showing the latest preview state)."""
+        self.wait_for(f"is drawn #{n}:", timeout=120)
+
 
 @pytest.fixture
-def display() -> Iterator[str]:
+def display(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     need("Xvfb", "xdotool", "import")
+    monkeypatch.setenv("GOUJI_SAY_READY", "1")  # the windows say when they have drawn (Window.drawn)
     with xvfb("1920x1080") as d:
         yield d
 
@@ -106,11 +113,11 @@ def test_each_tab_of_the_producers_window(project_db: Path, display: str, tmp_pa
     try:
         w.wait_for("制片工作台已打开")
         w.window("制片工作台")
-        time.sleep(3)  # the page preview and the season's tables fill in
+        w.drawn(1)  # the page preview and the season's tables filled in
         shots = []
         for i, name in enumerate(TABS, start=1):
             w.key(f"ctrl+{i}")
-            time.sleep(4 if i == 4 else 2)
+            w.drawn(i + 1)
             shots.append(w.screenshot(f"producer-{name}.png"))
         for p in shots:
             assert Image.open(p).size == (1920, 1080)
@@ -126,9 +133,10 @@ def test_each_tab_of_the_producers_window(project_db: Path, display: str, tmp_pa
     try:
         w.wait_for("制片工作台已打开")
         w.window("Producer's workspace")
-        for i in (1, 4):
+        w.drawn(1)
+        for n, i in enumerate((1, 4), start=2):
             w.key(f"ctrl+{i}")
-            time.sleep(4 if i == 4 else 2)
+            w.drawn(n)
             assert _busy(w.screenshot(f"producer-en-{TABS[i - 1]}.png")) > 20
     finally:
         w.stop()
@@ -160,7 +168,7 @@ def test_the_producers_window_from_the_console(project_db: Path, display: str, t
         time.sleep(1)
         c.key("ctrl+shift+p")
         c.window("制片工作台")
-        time.sleep(3)
+        c.drawn(1)
         path = c.screenshot("producer-from-console.png")
         assert _busy(path) > 20
     finally:
