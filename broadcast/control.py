@@ -188,7 +188,7 @@ def lower_third_for(state: Mapping[str, Any], seat: int | None) -> tuple[str, st
     s = state["table"]["seats"][seat - 1]
     team = state["table"]["teams"].get(s.get("team", ""), {})
     line2 = f"{team.get('name') or ''} · {seat}号位".lstrip(" ·")
-    return str(s.get("name") or f"{seat}号"), line2
+    return str(s.get("name") or f"{seat}号位"), line2  # no name: the seat, as the scoreboard shows it
 
 
 def _lower_third(state: Mapping[str, Any], p: dict[str, Any]) -> list[Step]:

@@ -289,7 +289,7 @@ def check_placements(
 # -- the episode, teams and seats --------------------------------------------------------------------
 def check_setup(state: Mapping[str, Any]) -> list[Line]:
     """The episode named, both teams named, six seats with players (not the table's placeholders)."""
-    from broadcast.game.actions import SCHEMA
+    from engine.words import entered_name
 
     out: list[Line] = []
     show = state.get("show", {})
@@ -322,9 +322,11 @@ def check_setup(state: Mapping[str, Any]) -> list[Line]:
     else:
         odd, even = str(teams["odd"]["name"]), str(teams["even"]["name"])
         out.append(Line("teams", OK, f"两队：{odd} 对 {even}", f"teams: {odd} v {even}"))
-    placeholder = {int(s["seat"]): str(s.get("name") or "") for s in SCHEMA.defaults("table")["seats"]}
-    seats = {int(s["seat"]): str(s.get("name") or "") for s in table.get("seats", [])}
-    empty = [n for n in range(1, 7) if not seats.get(n) or seats.get(n) == placeholder.get(n)]
+    # no name, or the placeholder "N号位" older matches stored for one, is nobody
+    seats = {
+        int(s["seat"]): entered_name(int(s["seat"]), str(s.get("name") or "")) for s in table.get("seats", [])
+    }
+    empty = [n for n in range(1, 7) if not seats.get(n)]
     if empty:
         which = "、".join(f"{n}号" for n in empty)
         out.append(

@@ -28,6 +28,7 @@ from broadcast import resources
 from broadcast.errors import GoujiError
 from broadcast.game.live import RUNTIME_KEY
 from broadcast.overlay.cli import add_server_arguments, fail, print_urls, resolve_token, wait_for_interrupt
+from engine.words import seat_name
 
 DEMO_PLACEMENTS = resources.demo_placements()
 TEAMS = {"odd": {"name": "小当家联盟队"}, "even": {"name": "沂河源代表队"}}
@@ -286,7 +287,10 @@ class Rehearsal:
         for team in ("odd", "even"):
             seats = [s for s in self.store.state["table"]["seats"] if s["team"] == team]
             name = self.store.state["table"]["teams"][team]["name"]
-            self.do("lower_third.set", {"name": name, "line2": "、".join(s["name"] for s in seats)})
+            self.do(
+                "lower_third.set",
+                {"name": name, "line2": "、".join(seat_name(s["seat"], s["name"]) for s in seats)},
+            )
             self.on("lower_third")
             self.wait(self.hold(4.0))
             self.on("lower_third", False)

@@ -32,6 +32,7 @@ __all__ = [
     "TITLES",
     "VOID",
     "cn_count",
+    "entered_name",
     "event_word",
     "gouji_word",
     "kind_word",
@@ -95,9 +96,16 @@ def team_name(team: str, name: str = "") -> str:
     return name.strip() or TEAM_NAMES_ZH[team]
 
 
-def seat_name(seat: int, name: str = "") -> str:
-    """A player's name on air: their name, else the seat (``3号位``)."""
-    return name.strip() or f"{seat}号位"
+def entered_name(seat: int, name: str = "") -> str:
+    """The name a seat holds as entered, '' for none. The placeholder ``3号位`` that older matches stored
+    for an empty seat counts as none, so no language shows it as if it were a name."""
+    text = name.strip()
+    return "" if text == f"{seat}号位" else text
+
+
+def seat_name(seat: int, name: str = "", lang: str = "zh") -> str:
+    """A player's name as shown: their name, else the seat in ``lang`` (``3号位`` / ``Seat 3``)."""
+    return entered_name(seat, name) or (f"Seat {seat}" if lang == "en" else f"{seat}号位")
 
 
 def cn_count(n: int) -> str:

@@ -22,6 +22,7 @@ from broadcast.console.pending import Pending, pending_from, view_state
 from broadcast.qt import i18n
 from broadcast.qt.bridge import StoreBridge
 from broadcast.qt.i18n import tr
+from engine import words as engine_words
 
 Callback = Callable[[Any], None]
 
@@ -146,9 +147,15 @@ class Console(QObject):
         return Mode("leader", tr("开局：输入上班座位 1–6（第一个亮出同花色一对3的人，G12.1），回车"))
 
     def seat_name(self, seat: int | None) -> str:
+        """The seat's player as the console shows them: the name entered, else the seat in the UI's
+        language (4号位 / Seat 4), never the other language's placeholder."""
         if seat is None:
             return ""
-        return str(self.state["table"]["seats"][seat - 1]["name"])
+        return engine_words.seat_name(seat, str(self.state["table"]["seats"][seat - 1]["name"]), self.lang)
+
+    def seat_names(self) -> dict[int, str]:
+        """Every seat's :meth:`seat_name`."""
+        return {int(s["seat"]): self.seat_name(int(s["seat"])) for s in self.state["table"]["seats"]}
 
     def suggestions(self, text: str) -> list[Suggestion]:
         c = self.completer

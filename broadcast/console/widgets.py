@@ -106,7 +106,8 @@ class SeatCard(QFrame):
         lang: str = "zh",
     ) -> None:
         self.state = {"seat": seat, "turn": turn, "badges": list(badges)}
-        self.name.set_full_text(f"{seat['seat']}  {seat['name']}")
+        name = engine_words.seat_name(int(seat["seat"]), str(seat["name"]), lang)
+        self.name.set_full_text(f"{seat['seat']}  {name}")
         title = seat.get("title")
         cards = int(seat["cards_left"])
         hot = not title and cards <= report_max and seat.get("status") in ("playing", "wutou", "burning")
@@ -638,7 +639,7 @@ class EntryPanel(QWidget):
     # -- state -------------------------------------------------------------------------------------
     def refresh(self) -> None:
         c = self.console
-        names = {s["seat"]: s["name"] for s in c.state["table"]["seats"]}
+        names = c.seat_names()
         headers = ("#", self.tr("座位"), self.tr("出牌"), self.tr("说法"), "")
         if headers != self.record_model.headers:
             self.record_model.set_headers(headers)

@@ -362,7 +362,7 @@ class MainWindow(QMainWindow):
         }
 
     def _names(self) -> dict[int, str]:
-        return {s["seat"]: s["name"] for s in self.console.state["table"]["seats"]}
+        return self.console.seat_names()
 
     def penalty(self) -> None:
         d = dialogs.PenaltyDialog(self, self._teams())

@@ -31,7 +31,7 @@ from broadcast.game.adapter import parse_move
 from broadcast.game.live import forget, live_game, record_key
 from broadcast.game.projection import project, totals
 from engine.game import SEATS
-from engine.words import PRESETS, TEAMS, seat_name, team_name
+from engine.words import PRESETS, TEAMS, entered_name, team_name
 
 SCHEMA = Fragment(resources.files("broadcast.game").joinpath("schema.json"))
 ACTIONS = Actions()
@@ -116,7 +116,7 @@ def _apply_match_fields(state: State, payload: Payload) -> None:
     if names:
         for seat in table["seats"]:
             if seat["seat"] in names:
-                name = seat_name(seat["seat"], names[seat["seat"]])
+                name = entered_name(seat["seat"], names[seat["seat"]])
                 if name != seat["name"] and photos is None:
                     seat["photo"] = ""  # another person on the seat: not the last one's photo
                 seat["name"] = name

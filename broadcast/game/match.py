@@ -140,11 +140,10 @@ def match_late(state: State, payload: Payload, ctx: Context) -> None:
     ]
     if minutes > 5 and state["match"]["forfeit"] is None and state["match"]["result"]["winner"] is None:
         team = "odd" if seat % 2 else "even"
-        name = state["table"]["seats"][seat - 1]["name"]
+        who = f"{seat}号 {state['table']['seats'][seat - 1]['name']}".strip()
         state["match"]["forfeit"] = {
             "team": team,
-            "reason": f"{seat}号 {name} 迟到{minutes:g}分钟（超过5分钟，G11.2）"
-            + (f"：{reason}" if reason else ""),
+            "reason": f"{who} 迟到{minutes:g}分钟（超过5分钟，G11.2）" + (f"：{reason}" if reason else ""),
             "seat": seat,
         }
     decide(state)

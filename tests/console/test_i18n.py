@@ -185,3 +185,45 @@ def test_the_monitors_captions_follow_a_language_switched_at_run_time(
         assert panel.note.text() == "图形服务器未运行：没有页面可看"
     finally:
         w.console.bridge.close()
+
+
+def _seat_card_texts(w: Any) -> list[str]:
+    """Every text a seat card shows or tips: its labels' words (the name's whole text) and tooltips."""
+    from PySide6.QtWidgets import QLabel
+
+    out: list[str] = []
+    for card in w.table.cards.values():
+        for label in card.findChildren(QLabel):
+            out += [label.text(), label.toolTip(), getattr(label, "_full", "")]
+        out.append(card.toolTip())
+    return [t for t in out if t]
+
+
+def test_an_english_console_shows_no_chinese_on_a_fresh_matchs_seat_cards(window: Any, qtbot: Any) -> None:
+    """Issue 19, "English complete, never mixed": seats without a name showed the placeholder ``4号位``
+    the match stored as the name. An unnamed seat now holds '' and each display says the seat in its
+    own language: "Seat 4" in the English console, 4号位 in the Chinese one. Only the show data the
+    operator typed (the names) may be Chinese."""
+    typed = ["张立国", "", "王建军", "", "", "陈桂兰"]
+    new_match(window, qtbot, names=typed)
+    assert [s["name"] for s in window.console.state["table"]["seats"]] == typed  # no placeholder stored
+    window.set_language("en")
+    try:
+        qtbot.waitUntil(lambda: window.table.cards[2].name._full == "2  Seat 2", timeout=5000)
+        texts = _seat_card_texts(window)
+        mixed = [t for t in texts if HAN.search(_without(t, [n for n in typed if n]))]
+        assert not mixed, mixed
+        assert [window.table.cards[s].name._full for s in (1, 4)] == ["1  张立国", "4  Seat 4"]
+        # an older database stored the placeholder itself as the name: shown as the seat, in English too
+        seat = {**window.console.state["table"]["seats"][3], "name": "4号位"}
+        window.table.cards[4].show_seat(seat, "#1f5fbf", False, 10, [], "en")
+        assert window.table.cards[4].name._full == "4  Seat 4"
+    finally:
+        window.set_language("zh_CN")
+    qtbot.waitUntil(lambda: window.table.cards[2].name._full == "2  2号位", timeout=5000)
+
+
+def _without(text: str, names: list[str]) -> str:
+    for n in names:
+        text = text.replace(n, "")
+    return text

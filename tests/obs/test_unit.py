@@ -231,7 +231,10 @@ def test_native_layout_texts_are_text_and_follow_state() -> None:
     assert alpha("比分·3号位·称号底") == 255 and alpha("比分·1号位·称号底") == 0
     # whose turn: the gold frame of seat 4 only
     assert [alpha(f"比分·{n}号位·轮到") for n in range(1, 7)] == [0, 0, 0, 255, 0, 0]
-    assert _op(lay2, "比分·轮到人").settings["text"] == "4号 4号位"
+    # seat 4 has no name (''): the turn line says the seat alone, its cell shows the seat in the show's
+    # language — never an empty hole on air
+    assert _op(lay2, "比分·轮到人").settings["text"] == "4号"
+    assert _op(lay2, "比分·4号位").settings["text"].replace("\n", "") == "4号位"
     # 报牌 at ≤ 10: the cell lights up and the number turns orange (ABGR)
     assert [alpha(f"比分·{n}号位·报牌") for n in range(1, 7)] == [0, 0, 0, 0, 255, 0]
     five = _op(lay2, "比分·5号位·张数").settings
