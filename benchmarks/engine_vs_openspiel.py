@@ -19,7 +19,12 @@ OpenSpiel is never a project dependency. Install it into a venv of its own, once
 This finds that interpreter (``--openspiel-python``, else $OPENSPIEL_PYTHON, else the path above); without
 it the engine's two builds are measured alone. The compiled core must be built (scripts/setup.sh, or
 python -m engine build).
+With ``--against DIR`` (another checkout of the project, e.g. main before a change: ``git worktree add DIR
+main`` or ``git archive main engine | tar -x -C DIR``, its core built there with ``python -m engine
+build``), that checkout's two builds play in the same run, alternating with the others, and the ratios
+this / baseline are printed (by CPU time, and by instructions unless ``--no-callgrind``).
 Usage: python benchmarks/engine_vs_openspiel.py [--seconds 3] [--reps 3] [--no-callgrind] [--quick]
+       [--against DIR]
 """
 
 from __future__ import annotations
@@ -100,8 +105,11 @@ print(json.dumps({"build": "openspiel", "games": games, "decisions": decisions, 
 
 
 class Side:
-    def __init__(self, name: str, python: str, code: str, env: dict[str, str], mode: str = "") -> None:
+    def __init__(
+        self, name: str, python: str, code: str, env: dict[str, str], mode: str = "", cwd: Path = ROOT
+    ) -> None:
         self.name, self.python, self.code, self.env, self.mode = name, python, code, env, mode
+        self.cwd = cwd  # `python -c` puts the working directory first on sys.path: the checkout measured
         self.runs: list[dict[str, float]] = []
         self.instructions: float | None = None
 
@@ -111,7 +119,7 @@ class Side:
 
     def run(self, seconds: float) -> dict[str, float]:
         r = subprocess.run(
-            self.cmd(-1, seconds), env=self.env, cwd=ROOT, capture_output=True, text=True, check=True
+            self.cmd(-1, seconds), env=self.env, cwd=self.cwd, capture_output=True, text=True, check=True
         )
         data: dict[str, float] = json.loads(r.stdout.strip().splitlines()[-1])
         self.runs.append(data)
@@ -130,7 +138,7 @@ class Side:
             r = subprocess.run(
                 ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *self.cmd(games, 0.0)],
                 env=dict(self.env, PYTHONHASHSEED="0"),
-                cwd=ROOT,
+                cwd=self.cwd,
                 capture_output=True,
                 text=True,
                 check=True,
@@ -147,6 +155,21 @@ class Side:
 
 def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def _build_of(env: dict[str, str], cwd: Path) -> str:
+    r = subprocess.run(
+        [sys.executable, "-c", "from engine import native; print(native.BUILD)"],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+    )
+    return r.stdout.strip()
 
 
 def _openspiel_python(arg: str | None) -> str | None:
@@ -168,6 +191,7 @@ def main() -> int:
     p.add_argument("--no-callgrind", action="store_true")
     p.add_argument("--openspiel-python", default=None)
     p.add_argument("--quick", action="store_true", help="1 s a side, 40 games under callgrind")
+    p.add_argument("--against", type=Path, help="another checkout of the project: the baseline")
     args = p.parse_args()
     if args.quick:
         args.seconds, args.games = 1.0, 40
@@ -175,13 +199,7 @@ def main() -> int:
     base.pop("GOUJI_PURE_PYTHON", None)
     me = sys.executable
     compiled_env, pure_env = dict(base), dict(base, GOUJI_PURE_PYTHON="1")
-    check = subprocess.run(
-        [me, "-c", "from engine import native; print(native.BUILD)"],
-        env=compiled_env,
-        capture_output=True,
-        text=True,
-    )
-    if check.stdout.strip() != "compiled":
+    if _build_of(compiled_env, ROOT) != "compiled":
         print(
             "the compiled core does not run here (python -m engine build, or scripts/setup.sh): measuring it"
         )
@@ -191,6 +209,17 @@ def main() -> int:
         Side("ours, compiled core (mypyc)", me, _OURS, compiled_env, "random"),
         Side("ours, pure Python", me, _OURS, pure_env, "random"),
     ]
+    baseline: list[Side] = []
+    if args.against:
+        tree = args.against.resolve()
+        benv = dict(base, PYTHONPATH=str(tree))
+        if _build_of(benv, tree) != "compiled":
+            print(f"the baseline's compiled core does not run in {tree} (run python -m engine build there)")
+            return 2
+        baseline = [
+            Side("baseline, compiled core", me, _OURS, benv, "random", tree),
+            Side("baseline, pure Python", me, _OURS, dict(benv, GOUJI_PURE_PYTHON="1"), "random", tree),
+        ]
     listed = [
         Side("ours, compiled, every play listed", me, _OURS, compiled_env, "listed"),
         Side("ours, pure, every play listed", me, _OURS, pure_env, "listed"),
@@ -201,7 +230,8 @@ def main() -> int:
         f"random self-play, decisions/s; Python {sys.version.split()[0]}; {args.reps} alternating "
         f"repetitions of ~{args.seconds:g} CPU s a side, best of each; load average {_load()} (at the start)"
     )
-    everyone = ([spiel] if spiel else []) + sides + listed
+    print(f"uptime: {_uptime()}")
+    everyone = ([spiel] if spiel else []) + sides + baseline + listed
     t0 = time.monotonic()
     for _rep in range(args.reps):
         for side in everyone:
@@ -220,11 +250,18 @@ def main() -> int:
         else:
             print(f"instructions per decision (callgrind, {args.games} games a side, start-up subtracted):")
             ref = spiel.count_instructions(args.games) if spiel else None
-            for side in ([spiel] if spiel else []) + sides + listed:
+            for side in ([spiel] if spiel else []) + sides + baseline + listed:
                 k = side.instructions if side is spiel else side.count_instructions(args.games)
                 assert k is not None
                 ratio = f"  ({ref / k:.2f}x OpenSpiel)" if ref else ""
                 print(f"  {side.name:36} {k:10,.0f}{ratio}")
+    for ours, theirs in zip(sides, baseline, strict=False):
+        what = ours.name.split(", ", 1)[1]
+        line = f"this / baseline, {what}: {ours.best('cpu') / theirs.best('cpu'):.2f}x by CPU time"
+        if ours.instructions and theirs.instructions:
+            line += f", {theirs.instructions / ours.instructions:.2f}x by instructions"
+        print(line)
+    print(f"uptime: {_uptime()}")
     if spiel and ref_wall and ref_cpu:
         comp, pure = sides
         goals = [

@@ -33,6 +33,8 @@ def _burn_order(p: int) -> tuple[int, ...]:
 _BURN_ORDER: Final[tuple[tuple[int, ...], ...]] = ((),) + tuple(_burn_order(p) for p in SEATS)
 #: the action kind code of each mode (LEAD, BEAT, BURN, PASS, YIELD, REVOLT)
 MODE_KIND: Final[tuple[int, ...]] = (K_PLAY, K_PLAY, K_PLAY, K_PASS, K_YIELD, K_REVOLT)
+#: the ranks above a base that a beat may take as its base without wild cards as the base (below 2)
+_ABOVE: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(range(tb + 1, TWO)) for tb in range(NRANKS))
 
 
 def random_beat(h: list[int], top: Play, rng: random.Random) -> Play | None:
@@ -54,11 +56,18 @@ def _beat(h: list[int], top: Play, rnd: Callable[[], float]) -> Play | None:
     cands: list[int] = []
     if rest >= 1:
         # a base below 2 takes 2s and jokers as wild cards; a base of 2 jokers; a 小王 base 大王s
-        low = rest - (t + b + r - need)
-        if low < 1:
-            low = 1
-        cands = [x for x in range(tb + 1, TWO) if h[x] >= low]
-        if tb < TWO and t and t + b + r - need >= rest:
+        wild = t + b + r - need
+        low = rest - wild
+        # (plain loops: a comprehension costs a function call in pure Python)
+        if low <= 1:
+            for x in _ABOVE[tb]:
+                if h[x]:
+                    cands.append(x)
+        else:
+            for x in _ABOVE[tb]:
+                if h[x] >= low:
+                    cands.append(x)
+        if tb < TWO and t and wild >= rest:
             cands.append(TWO)
         if tb < SMALL and b and b + r - need >= rest:
             cands.append(SMALL)
@@ -149,13 +158,21 @@ def _random_burn(
 def _lead(g: State, s: int, h: list[int], rnd: Callable[[], float]) -> Play:
     bie = g._bie
     cnt = g._count[s]
+    # a random rank held (not 3s under 憋3 while others are held): the k-th held from ``base``
     if bie and h[0]:
         if h[0] == cnt:
             return tuple.__new__(Play, (0, cnt, 0, 0, 0))
-        ranks = [r for r in range(1, NRANKS) if h[r]]
+        base = 1
+        k = int(rnd() * (NRANKS - 1 - h.count(0)))
     else:
-        ranks = [r for r in range(NRANKS) if h[r]]
-    base = ranks[int(rnd() * len(ranks))]
+        base = 0
+        k = int(rnd() * (NRANKS - h.count(0)))
+    while True:
+        if h[base]:
+            if not k:
+                break
+            k -= 1
+        base += 1
     c = h[base]
     k = c if rnd() < 0.7 else 1 + int(rnd() * c)
     x = y = z = 0
@@ -177,22 +194,23 @@ def play_randomly(g: State, rng: random.Random, record: bool = True, max_moves: 
     """Play random legal actions until the game is over (no undo information is kept)."""
     codes = g._codes
     rnd = rng.random
-    n = 0
-    while not g._over:
+    k_pass = K_PASS << 3
+    for _n in range(max_moves + 1):
+        if g._over:
+            break
         seat, mode, pl = _choose(g, rnd)
         if mode == PASS:
             pass_turn(g, seat)
             if record:
-                codes.append(seat | K_PASS << 3)
+                codes.append(seat | k_pass)
         elif pl is not None:
-            play_cards(g, seat, mode, pl, len(codes) + 1)
+            c = play_cards(g, seat, mode, pl, len(codes) + 1)
             if record:
-                codes.append(seat | (pl[0] | pl[1] << 4 | pl[2] << 10 | pl[3] << 15 | pl[4] << 18) << 5)
+                codes.append(seat | c << 5)
         else:
             apply(g, seat, mode, None)
             if record:
                 codes.append(move_code(seat, MODE_KIND[mode], None))
-        n += 1
-        if n > max_moves:  # pragma: no cover - defensive
-            raise RuntimeError("random play did not end")
+    else:  # pragma: no cover - defensive
+        raise RuntimeError("random play did not end")
     g._undo = []

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
+from .actions import play_code
 from .cards import BIG, NRANKS, SMALL, TOTALS, TWO, CardError, Play, Rank, cards_to_counts, gouji_thresholds
 from .gameresult import GameResult as GameResult
 from .preset import Preset, load_preset
@@ -31,8 +32,13 @@ YIELD: Final = 4
 REVOLT: Final = 5
 
 
-class PlayInfo(NamedTuple):
-    """What the rules need to know of a play, worked out once per play and preset (G4, G6)."""
+class PlayInfo:
+    """What the rules need to know of a play, worked out once per play and preset (G4, G6).
+
+    (A plain class with slots, not a NamedTuple: its fields are read at every play, and a slot is
+    read faster than a tuple's named field, by the interpreter and by compiled code alike.)"""
+
+    __slots__ = ("size", "bigs", "smalls", "gouji", "pure", "dead", "joker", "code")
 
     size: int  # G3.5: all cards, wild cards included
     bigs: int  # 大王 in it (as base or attached)
@@ -41,6 +47,25 @@ class PlayInfo(NamedTuple):
     pure: bool  # G6.5: a 够级牌 with no joker and no 2 (may open)
     dead: bool  # G4.3: holds a 大王
     joker: bool  # holds a joker (a burner's play must, G7.1)
+    code: int  # the play's code (engine.actions.play_code), as a move code records it
+
+    def __init__(
+        self, size: int, bigs: int, smalls: int, gouji: bool, pure: bool, dead: bool, joker: bool, code: int
+    ) -> None:
+        self.size = size
+        self.bigs = bigs
+        self.smalls = smalls
+        self.gouji = gouji
+        self.pure = pure
+        self.dead = dead
+        self.joker = joker
+        self.code = code
+
+    def __repr__(self) -> str:
+        return (
+            f"PlayInfo(size={self.size}, bigs={self.bigs}, smalls={self.smalls}, gouji={self.gouji}, "
+            f"pure={self.pure}, dead={self.dead}, joker={self.joker}, code={self.code})"
+        )
 
 
 def play_info(pl: Play, thr: tuple[int, ...]) -> PlayInfo:
@@ -51,10 +76,10 @@ def play_info(pl: Play, thr: tuple[int, ...]) -> PlayInfo:
     joker = nr > 0 or nb > 0
     gouji = joker or n + t >= thr[base]
     pure = gouji and not joker and t == 0 and base < TWO
-    return PlayInfo(n + t + b + r, nr, nb, gouji, pure, nr > 0, joker)
+    return PlayInfo(n + t + b + r, nr, nb, gouji, pure, nr > 0, joker, play_code(pl))
 
 
-NO_INFO: Final = PlayInfo(0, 0, 0, False, False, False, False)
+NO_INFO: Final = PlayInfo(0, 0, 0, False, False, False, False, 0)
 
 #: PlayInfo by play, one table per G6.1 threshold set (the presets differ in gouji_min_twos)
 _INFO: dict[tuple[int, ...], dict[Play, PlayInfo]] = {}

@@ -61,8 +61,9 @@ def _revolt(g: State, seat: int, mv: int) -> None:
     check_over(g)
 
 
-def play_cards(g: State, seat: int, mode: int, pl: Play, mv: int) -> None:
-    """A lead, an in-turn beat or a burn (``mode``) of ``pl`` by ``seat``, as move ``mv``."""
+def play_cards(g: State, seat: int, mode: int, pl: Play, mv: int) -> int:
+    """A lead, an in-turn beat or a burn (``mode``) of ``pl`` by ``seat``, as move ``mv``. Returns the
+    play's code (:func:`engine.actions.play_code`: what a move code records)."""
     info = g._info.get(pl)
     if info is None:
         info = g._info_of(pl)
@@ -72,9 +73,25 @@ def play_cards(g: State, seat: int, mode: int, pl: Play, mv: int) -> None:
     # G7.4 诈烧: a burner's play without a joker that does not empty the hand is void.
     if seat == burner and not info.joker and size < count[seat]:
         _zha_shao(g, seat, mv)
-        return
+        return info.code
     prev = g._top_seat if g._top is not None else 0
-    _take_cards(g, seat, pl)
+    # the play's cards leave the hand (or, for an unknown hand, the pack), and count as played
+    base, n, t, b, r = pl
+    h = g._hands[seat]
+    if h is None:
+        h = g._supply
+    played = g._played
+    h[base] -= n
+    played[base] += n
+    if t:
+        h[TWO] -= t
+        played[TWO] += t
+    if b:
+        h[SMALL] -= b
+        played[SMALL] += b
+    if r:
+        h[BIG] -= r
+        played[BIG] += r
     left = count[seat] - size
     count[seat] = left
     g._started = True
@@ -116,11 +133,12 @@ def play_cards(g: State, seat: int, mode: int, pl: Play, mv: int) -> None:
                 g._burner = 0
     if out:
         if check_over(g):
-            return
+            return info.code
         _four_way(g, mv)
     make_queue(g, seat, info, yprot)
     if not g._queue:
         end_round(g)
+    return info.code
 
 
 def _zha_shao(g: State, seat: int, mv: int) -> None:
@@ -144,26 +162,6 @@ def _four_way(g: State, mv: int) -> None:
         g._luan = True
         g._burner = 0
         g._events.append(Event(mv, "four_way", 0))
-
-
-def _take_cards(g: State, seat: int, pl: Play) -> None:
-    """The play's cards leave the hand (or, for an unknown hand, the pack), and count as played."""
-    base, n, t, b, r = pl
-    h = g._hands[seat]
-    if h is None:
-        h = g._supply
-    h[base] = h[base] - n
-    played = g._played
-    played[base] = played[base] + n
-    if t:
-        h[TWO] = h[TWO] - t
-        played[TWO] = played[TWO] + t
-    if b:
-        h[SMALL] = h[SMALL] - b
-        played[SMALL] = played[SMALL] + b
-    if r:
-        h[BIG] = h[BIG] - r
-        played[BIG] = played[BIG] + r
 
 
 def make_queue(g: State, p: int, info: PlayInfo, yprot: bool) -> None:
