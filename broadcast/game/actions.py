@@ -213,7 +213,7 @@ def match_update(state: State, payload: Payload, ctx: Context) -> None:
     if names and "photos" not in fields:  # a player moved to another seat takes the photo along
         now = {int(x["seat"]): str(x["name"]) for x in table["seats"]}
         photo_of = {str(x["name"]): str(x.get("photo", "")) for x in table["seats"] if x["name"]}
-        new = {seat: seat_name(seat, names[seat]) if seat in names else now[seat] for seat in SEATS}
+        new = {seat: entered_name(seat, names[seat]) if seat in names else now[seat] for seat in SEATS}
         if any(new[seat] != now[seat] and new[seat] in photo_of for seat in SEATS):
             fields["photos"] = [photo_of.get(new[seat], "") for seat in SEATS]
     rules = payload.get("rules", table["rules"])
