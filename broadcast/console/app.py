@@ -110,9 +110,11 @@ def _new_window(store: Any, settings: QSettings, parent: Any) -> Any:
     (:mod:`broadcast.console.rehearsal`). Shown; the caller sets it up before the events run."""
     from PySide6.QtCore import Qt
 
+    from broadcast.console.rehearsal import without_onair
     from broadcast.qt import i18n
 
     window = build(store, settings, lang=i18n.current(), studio=None, monitors=False)
+    without_onair(window)
     window.setParent(parent, Qt.WindowType.Window)
     window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
     show_window(window)

@@ -46,6 +46,17 @@ class Rehearsal:
         return Path(self.record.path).name
 
 
+# what a rehearsal has no use for: with no studio, the cue list (GO), the graphics, the sponsor events and
+# the 胜率 chart would act only on the rehearsal's own database, and took half a laptop screen
+ONAIR_DOCKS = ("cues", "graphics", "sponsors", "winprob", "monitors")
+ONAIR_MENUS = ("cues", "graphics", "sponsors")
+
+
+def without_onair(window: Any) -> None:
+    """A rehearsal's window: no on-air docks, menus or keys; the table and the record get the room."""
+    window.drop_docks(ONAIR_DOCKS, ONAIR_MENUS)
+
+
 def open_record(show: Any, path: str) -> Any:
     """The record at ``path`` in a new rehearsal window over a new rehearsal database; returns the
     window, or None when the record is refused (said in one line in ``show``'s status bar)."""

@@ -116,6 +116,27 @@ class MainWindow(QMainWindow):
     def dock(self, key: str) -> QDockWidget:
         return self._docks[key][0]
 
+    def drop_docks(self, keys: tuple[str, ...], menus: tuple[str, ...]) -> None:
+        """Take docks this window has no use for out of it (a rehearsal's on-air docks): out of the
+        window, the View menu and the layout (View → Reset layout does not bring them back); the menus
+        ``menus`` hidden and their operations off (their keys do nothing). Then the default layout."""
+        for key in keys:
+            if key not in self._docks:
+                continue
+            # hidden, kept in the window (its panel still follows the state and the language; taken out
+            # with removeDockWidget, Python would own it and delete it under its listeners)
+            dock = self._docks.pop(key)[0]
+            self.menu("view").removeAction(dock.toggleViewAction())
+            dock.hide()
+        for h in self.hotkeys.all():
+            if h.spec.menu in menus:
+                h.action.setEnabled(False)
+                self.removeAction(h.action)
+        for key in menus:
+            if key in self._menus:
+                self._menus[key][0].menuAction().setVisible(False)
+        self.layout_.lay_out()
+
     def on_retranslate(self, fn: Callable[[], None]) -> None:
         self._retranslators.append(fn)
 

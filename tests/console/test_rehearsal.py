@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QDockWidget, QMessageBox
 
 import engine
 from engine import gjn
@@ -288,3 +288,47 @@ def test_no_text_of_a_rehearsal_is_clipped_at_1366x768(
         r.close()
     finally:
         window.set_language("zh_CN")
+
+
+def test_the_rehearsal_window_gives_the_on_air_docks_room_to_the_table_and_the_record(
+    window: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rehearsal has no studio: the cue list, GO, the graphics and the sponsor events would act only on
+    the rehearsal's own database, and at 1366×768 they took half the window (the record kept 5 rows).
+    In a rehearsal they are not there — not shown, not in the View menu, their menus and keys gone, not
+    brought back by View → Reset layout — and the record shows many more rows. The show's window keeps
+    them all."""
+    import broadcast.console.layout as layout_module
+    from broadcast.console import rehearsal as rehearsal_
+
+    monkeypatch.setattr(layout_module, "screen_area", lambda _w: QRect(0, 0, 1366, 768))
+    path, lines = _record(tmp_path, 120)
+    r = rehearsal_.open_record(window, str(path))
+    qtbot.waitUntil(lambda: r.console.state["game"]["record"] == lines, timeout=30000)
+    r.setGeometry(0, 0, 1366, 768)
+    qtbot.waitUntil(r.layout_.settled, timeout=5000)
+    settle(qtbot, r)
+    onair = [d for d in r.findChildren(QDockWidget) if d.objectName() != "dock_table"]
+    assert onair, "the rehearsal's window was built with the on-air docks (then taken out)"
+    assert not [d.objectName() for d in onair if d.isVisible()]
+    view_menu = [a.text() for a in r.menu("view").actions()]
+    assert not [t for t in view_menu if "CUES" in t.upper() or "GRAPHICS" in t.upper() or "节目流程" in t]
+    menus = [a.text() for a in r.menuBar().actions() if a.isVisible()]
+    assert not [t for t in menus if t.startswith(("节目流程", "图形", "赞助"))], menus
+    assert not r.hotkeys.get("cues.go").action.isEnabled()
+    before = r.console.state["meta"]["seq"]
+    QTest.keyClick(r, Qt.Key.Key_F9)  # GO: nothing in a rehearsal
+    qtbot.wait(200)
+    assert r.console.state["meta"]["seq"] == before
+    view = r.panel.record
+    rows = view.viewport().height() // view.rowHeight(0)
+    assert rows >= 12, rows  # was 5 with the on-air docks
+    r.reset_layout()
+    qtbot.waitUntil(r.layout_.settled, timeout=5000)
+    assert not [d.objectName() for d in onair if d.isVisible()]
+    assert view.viewport().height() // view.rowHeight(0) >= 12
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    r.grab().save(str(SHOTS / "rehearsal-no-onair-1366x768.png"))
+    r.close()
+    # the show's window still has them
+    assert window.dock("cues").isVisibleTo(window) and window.hotkeys.get("cues.go").action.isEnabled()
