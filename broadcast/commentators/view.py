@@ -24,7 +24,7 @@ from engine.cards import format_counts
 from engine.listing import enumerate_beats
 from engine.policy import cheapest_beat, worth
 from engine.winprob import MOMENTS
-from engine.words import TEAM_NAMES_EN, TITLE_NAMES_EN, label_of, label_of_en
+from engine.words import TEAM_NAMES_EN, TITLE_NAMES_EN, entered_name, label_of, label_of_en
 
 STATUS_ZH = {
     "in_play": "在打",
@@ -130,7 +130,9 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
         "error": "",
         "error_en": "",
     }
-    names = {s["seat"]: s.get("name", "") for s in table["seats"]}
+    # the name as entered ('' for none: the page says the seat in its language; an older database's
+    # placeholder 4号位 is none too, never Chinese on the English page)
+    names = {s["seat"]: entered_name(int(s["seat"]), str(s.get("name", ""))) for s in table["seats"]}
     if state["game"]["leader"] is None:
         out["seats"] = [
             {"seat": s, "name": names.get(s, ""), "team": "odd" if s % 2 else "even"} for s in range(1, 7)
