@@ -11,6 +11,30 @@ from broadcast.season.backend import Rec
 from broadcast.season.texts import EVEN_SEATS, ODD_SEATS, SeasonError
 from broadcast.season.totals import Totals
 
+_MATCH_SQL = "SELECT * FROM season_matches WHERE id=?"
+_SEASON_OF_MATCH_SQL = (
+    "SELECT s.* FROM season_matches m JOIN season_seasons s ON s.id=m.season_id WHERE m.id=?"
+)
+_GAMES_SQL = "SELECT * FROM season_games WHERE match_id=? ORDER BY number"
+_LINEUP_SQL = (
+    "SELECT l.seat, p.* FROM season_lineups l JOIN season_players p ON p.id=l.player_id "
+    "WHERE l.match_id=? ORDER BY l.seat"
+)
+
+
+def _found(rows: list[Rec], match_id: int) -> Rec:
+    """The match of ``_MATCH_SQL``'s rows, or the refusal naming it."""
+    if not rows:
+        raise SeasonError("match", f"没有这场比赛 #{match_id}", "no such match")
+    return rows[0]
+
+
+def _open(m: Rec) -> Rec:
+    """The match, refused when it is final (nothing of it may change)."""
+    if m["status"] == "final":
+        raise SeasonError("match", f"比赛 #{m['id']} 已结束，不能再修改", "the match is final")
+    return m
+
 
 def _replayed(gjn_text: str, filename: str) -> scoring.GameOutcome:
     """The engine's replay of a record (refused: :class:`SeasonError` naming the clause)."""
@@ -87,23 +111,13 @@ class Matches(Totals):
             return mid
 
     def match(self, match_id: int) -> Rec:
-        row: Rec | None = self.conn.execute("SELECT * FROM season_matches WHERE id=?", (match_id,)).fetchone()
-        if row is None:
-            raise SeasonError("match", f"没有这场比赛 #{match_id}", "no such match")
-        return row
+        return _found(self.conn.execute(_MATCH_SQL, (match_id,)).fetchall(), match_id)
 
     def lineup(self, match_id: int) -> dict[int, Rec]:
-        rows = self.conn.execute(
-            "SELECT l.seat, p.* FROM season_lineups l JOIN season_players p ON p.id=l.player_id "
-            "WHERE l.match_id=? ORDER BY l.seat",
-            (match_id,),
-        ).fetchall()
-        return {int(r["seat"]): r for r in rows}
+        return {int(r["seat"]): r for r in self.conn.execute(_LINEUP_SQL, (match_id,)).fetchall()}
 
     def games(self, match_id: int) -> list[Rec]:
-        return self.conn.execute(
-            "SELECT * FROM season_games WHERE match_id=? ORDER BY number", (match_id,)
-        ).fetchall()
+        return self.conn.execute(_GAMES_SQL, (match_id,)).fetchall()
 
     def matches(self, season_id: int, episode_id: int | None = None) -> list[Rec]:
         if episode_id is None:
@@ -130,10 +144,7 @@ class Matches(Totals):
         return int(row[0]) if row and row[0] is not None else None
 
     def _open_match(self, match_id: int) -> Rec:
-        m = self.match(match_id)
-        if m["status"] == "final":
-            raise SeasonError("match", f"比赛 #{match_id} 已结束，不能再修改", "the match is final")
-        return m
+        return _open(self.match(match_id))
 
     def record_game(
         self,
@@ -152,9 +163,12 @@ class Matches(Totals):
         match rules (G11.2) allow no further game. ``outcome``: the engine's replay of ``gjn_text``, when
         the caller has it already (:meth:`push_game` replays before its turn).
         """
-        m = self._open_match(match_id)
-        season = self.season(int(m["season_id"]))
-        games = self.games(match_id)
+        found, seasons, games, seats = self.conn.read_together(  # one round trip on PostgreSQL
+            [(_MATCH_SQL, (match_id,)), (_SEASON_OF_MATCH_SQL, (match_id,)), (_GAMES_SQL, (match_id,)),
+             (_LINEUP_SQL, (match_id,))]
+        )  # fmt: skip
+        m = _open(_found(found, match_id))
+        season = seasons[0]
         if m["forfeit_team"] is not None:
             raise SeasonError("G11.2", "这场比赛已判弃权", "the match was forfeited")
         if number and number != len(games) + 1:
@@ -188,7 +202,7 @@ class Matches(Totals):
                 f"the record's rules {outcome.rules!r} are not the season's {season['rules']!r}",
                 where=filename or "牌谱",
             )
-        lineup = self.lineup(match_id)
+        lineup = {int(r["seat"]): r for r in seats}
         for seat, name in outcome.seat_names.items():
             if seat in lineup and name and name != lineup[seat]["name"]:
                 raise SeasonError(
@@ -342,10 +356,12 @@ class Matches(Totals):
         """A table's finished game (and its penalties so far), once: the game already in the season under
         ``uid`` is not stored again — its id is returned. One transaction, taken in turn with the other
         tables of the season (:meth:`changed`)."""
-        m = self.match(match_id)
-        row = self.conn.execute("SELECT id FROM season_games WHERE uid=?", (uid,)).fetchone()
-        if row is not None:  # acknowledged before (a uid stored stays): nothing to wait for
-            return int(row[0])
+        found, stored = self.conn.read_together(  # one round trip on PostgreSQL
+            [(_MATCH_SQL, (match_id,)), ("SELECT id FROM season_games WHERE uid=?", (uid,))]
+        )
+        m = _found(found, match_id)
+        if stored:  # acknowledged before (a uid stored stays): nothing to wait for
+            return int(stored[0][0])
         filename = f"第{game_no}局.gjn"
         outcome = _replayed(gjn_text, filename)  # the engine's replay, before the season's turn is taken
         with self.transaction():

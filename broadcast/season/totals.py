@@ -83,7 +83,9 @@ class Totals(Roster):
         self.changed(season_id)  # first: the groups are read with every other table's writes committed
         players = [int(r[3]) for r in seat_rows]
         teams = sorted({int(r[4]) for r in seat_rows})
-        before = {"players": self._rows(c, "players", players), "teams": self._rows(c, "teams", teams)}
+        read = [self._rows_sql("players", players), self._rows_sql("teams", teams)]
+        found = c.read_together(read)  # one round trip on PostgreSQL
+        before = {"players": self._rows_of("players", found[0]), "teams": self._rows_of("teams", found[1])}
         add_to_totals(c, seat_rows)
         for kind in KINDS:
             self._regroup(season_id, kind, before[kind])
@@ -225,17 +227,23 @@ class Totals(Roster):
     @staticmethod
     def _rows(c: SeasonConn, kind: Kind, ids: Iterable[int]) -> dict[int, Row]:
         """The totals (and ``h2h``) of the rows ``ids``."""
+        sql, wanted = Totals._rows_sql(kind, ids)
+        return Totals._rows_of(kind, c.execute(sql, wanted).fetchall() if wanted else [])
+
+    @staticmethod
+    def _rows_sql(kind: Kind, ids: Iterable[int]) -> tuple[str, list[int]]:
+        """The query of :meth:`_rows` (none wanted: one that finds nothing)."""
         wanted = list(dict.fromkeys(ids))
-        if not wanted:
-            return {}
         table, id_col = TOTALS_TABLE[kind]
+        marks = ",".join("?" * len(wanted)) or "NULL"
+        columns = ", ".join(TOTALS_COLUMNS[kind])
+        return f"SELECT {id_col}, {columns}, h2h FROM {table} WHERE {id_col} IN ({marks})", wanted
+
+    @staticmethod
+    def _rows_of(kind: Kind, rows: Iterable[Any]) -> dict[int, Row]:
         cols = TOTALS_COLUMNS[kind]
         out: dict[int, Row] = {}
-        for r in c.execute(
-            f"SELECT {id_col}, {', '.join(cols)}, h2h FROM {table} WHERE {id_col} IN "
-            f"({','.join('?' * len(wanted))})",
-            wanted,
-        ):
+        for r in rows:
             row = totals_row(kind, int(r[0]), r[1 : 1 + len(cols)])
             row.h2h = int(r[1 + len(cols)])
             out[row.id] = row

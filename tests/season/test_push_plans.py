@@ -34,7 +34,8 @@ _ASKED = itertools.count()
 def _recorded(conn: SeasonConn) -> Iterator[list[tuple[str, Any]]]:
     """Every statement sent through ``conn`` meanwhile, with its parameters (one row of an executemany)."""
     sent: list[tuple[str, Any]] = []
-    real = {name: getattr(conn, name) for name in ("execute", "tuples", "stream", "executemany")}
+    names = ("execute", "tuples", "stream", "executemany", "read_together")
+    real = {name: getattr(conn, name) for name in names}
 
     def execute(sql: str, params: Any = ()) -> Any:
         sent.append((sql, params))
@@ -48,6 +49,10 @@ def _recorded(conn: SeasonConn) -> Iterator[list[tuple[str, Any]]]:
         sent.append((sql, params))
         return real["stream"](sql, params, **kw)
 
+    def read_together(statements: Any) -> Any:
+        sent.extend(statements)
+        return real["read_together"](statements)
+
     def executemany(sql: str, rows: Any) -> None:
         rows = list(rows)
         if rows:
@@ -59,6 +64,7 @@ def _recorded(conn: SeasonConn) -> Iterator[list[tuple[str, Any]]]:
         ("tuples", tuples),
         ("stream", stream),
         ("executemany", executemany),
+        ("read_together", read_together),
     ):
         setattr(conn, name, fn)
     try:
