@@ -23,6 +23,10 @@ from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors.actions import SHOT_SLOTS
 
 Step = tuple[str, dict[str, Any]]
+# a gate on GO (the console's pre-show check, broadcast.console.preflight): given the state and whether
+# the surface confirmed (``go {confirm: true}``), the steps to dispatch before the GO (the record of the
+# confirmation), or a ControlError refusing it
+GoGate = Callable[[Mapping[str, Any], bool], list[Step]]
 
 GRAPHIC_ZH = {
     "scoreboard": "比分",
@@ -267,7 +271,16 @@ OPERATIONS: dict[str, Operation] = {
             "go",
             "GO：执行节目流程的下一条",
             "GO: run the next cue",
-            (Param("expect", "string", "只在下一条是这一条时执行", "only if the next cue is this id"),),
+            (
+                Param("expect", "string", "只在下一条是这一条时执行", "only if the next cue is this id"),
+                Param(
+                    "confirm",
+                    "boolean",
+                    "开录前检查有未通过项时仍然开始录制（同导播台的确认，播出记录里记下）",
+                    "start the recording over the pre-show check's red lines (as the console's"
+                    " confirmation; the as-run log records it)",
+                ),
+            ),
             _go,
         ),
         Operation("skip", "跳过下一条提示", "skip the next cue", (), lambda s, p: [("cues.skip", {})]),
@@ -347,10 +360,21 @@ def actions(name: str, state: Mapping[str, Any], params: dict[str, Any] | None =
     return op.build(state, params)
 
 
-def run(store: Any, name: str, params: dict[str, Any] | None = None, *, source: str = "control") -> Any:
+def run(
+    store: Any,
+    name: str,
+    params: dict[str, Any] | None = None,
+    *,
+    source: str = "control",
+    before_go: GoGate | None = None,
+) -> Any:
     """Dispatch operation ``name`` on ``store`` (blocking: a store thread, never a UI or event loop);
-    returns the last Change. A refused step stops the rest (ActionRefused propagates)."""
+    returns the last Change. A refused step stops the rest (ActionRefused propagates). A GO passes
+    ``before_go`` first (the HTTP control API's GO, when the console gates the recording's start)."""
+    steps = actions(name, store.state, params)
+    if name == "go" and before_go is not None:
+        steps = before_go(store.state, bool(_bool(dict(params or {}), "confirm"))) + steps
     change = None
-    for type_, payload in actions(name, store.state, params):
+    for type_, payload in steps:
         change = store.dispatch(type_, payload, source=source)
     return change

@@ -540,6 +540,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "the episode's first GO starts recording over red pre-show lines without asking",
     ),
     Mutant(
+        "preflight-api-go-ungated",
+        "broadcast/control.py",
+        'if name == "go" and before_go is not None:',
+        "if False:",
+        (
+            "tests/console/test_preflight.py::"
+            "test_a_first_go_from_the_api_over_red_lines_is_refused_naming_them_then_confirmed",
+        ),
+        "a Stream Deck's first GO starts recording over red pre-show lines without a word",
+    ),
+    Mutant(
         "preflight-disk-always-enough",
         "broadcast/preflight.py",
         "if free >= est.needed:",

@@ -95,6 +95,9 @@ def build(
     )
     if preflight_gate:  # the episode's first GO runs the pre-show check (console/preflight.py)
         window.preflight.gate(window.onair.onair)
+        server = getattr(studio, "server", None)
+        if server is not None:  # the HTTP control API's (a Stream Deck's) GO too
+            server.before_go = window.preflight.api_gate
     _producer_menu(window)
     window.new_window = _new_window
     window.restore_layout()

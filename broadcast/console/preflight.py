@@ -9,7 +9,9 @@ Recording starts with the episode's first GO (the status bar's 录制 clock coun
 runs the check: all green, it goes at once; red lines, the dialog asks — **仍然开始录制** journals
 ``cues.preflight`` with the red lines (the as-run log records it as the operator's event,
 ``preflight_override``) and then GOes; 取消 (the default, Esc) changes nothing. A check that came out
-all green in the last :data:`FRESH_S` seconds is not run again.
+all green in the last :data:`FRESH_S` seconds is not run again. A GO from the HTTP control API (a Stream
+Deck) is gated the same way (:meth:`Preflight.api_gate`, set as the overlay server's ``before_go`` by the
+console's ``main``): refused over red lines, naming them, until sent with ``confirm: true``.
 """
 
 from __future__ import annotations
@@ -273,6 +275,45 @@ class Preflight(QObject):
     def gate(self, onair: Any) -> None:
         """Check before the episode's first GO of ``onair`` (:class:`~.docks.onair.OnAir`)."""
         onair.before_go = self.before_go
+
+    def api_gate(self, state: Mapping[str, Any], confirm: bool) -> list[tuple[str, dict[str, Any]]]:
+        """The gate of a GO from the HTTP control API or a Stream Deck (:data:`broadcast.control.GoGate`,
+        run on the API's thread): the episode's first GO runs the check here (unless one came out all
+        green in the last :data:`FRESH_S` seconds); over red lines it is refused, naming them and how to
+        confirm — ``go {confirm: true}`` records the confirmation (``cues.preflight``, as the console's
+        仍然开始录制) and GOes."""
+        from broadcast.control import ControlError
+
+        cues = state["cues"]
+        episode = str(cues.get("episode") or "")
+        if recording_started(cues) or self._let_through == episode:
+            return []
+        last, fresh = self.last, time.monotonic() - self.last_at < FRESH_S
+        if last is not None and fresh and not P.red(last):
+            self._let_through = episode
+            return []
+        try:
+            lines = self.check(state)
+        except Exception as exc:  # noqa: BLE001 - the check itself failed: one red line says so
+            lines = [P.Line("preflight", P.FAIL, f"检查本身出错：{exc}", f"the check itself failed: {exc}")]
+        self.last, self.last_at = lines, time.monotonic()
+        red = P.red(lines)
+        if not red:
+            self._let_through = episode
+            return []
+        zh, en = [ln.text("zh_CN") for ln in red], [ln.text("en") for ln in red]
+        if confirm:
+            self._let_through = episode
+            return [("cues.preflight", {"red": zh, "red_en": en})]
+        raise ControlError(
+            "preflight",
+            f"开录前检查有 {len(red)} 项未通过（这次 GO 开始录制）：{'；'.join(zh)}。"
+            "要仍然开始录制：在导播台按 GO 并确认，或带 confirm=true 再发一次 GO（播出记录会记下）",
+            f"the pre-show check has {len(red)} red line(s) (this GO starts the recording): {'; '.join(en)}."
+            " To start anyway: press GO at the console and confirm, or send GO again with confirm=true"
+            " (the as-run log records it)",
+            param="confirm",
+        )
 
     def before_go(self, go: Callable[[], object]) -> None:
         """The episode's first GO starts the recording: checked first (see the module's doc)."""

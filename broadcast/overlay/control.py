@@ -135,7 +135,11 @@ class ControlApi:
         loop = asyncio.get_running_loop()
         try:
             change = await loop.run_in_executor(
-                self._executor, lambda: control.run(store, name, params, source="api")
+                self._executor,
+                # a GO asks the console's pre-show check first when the console set one (before_go)
+                lambda: control.run(
+                    store, name, params, source="api", before_go=getattr(self.server, "before_go", None)
+                ),
             )
         except control.ControlError as exc:
             self.stats["refused"] += 1

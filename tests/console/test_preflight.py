@@ -242,3 +242,73 @@ def test_all_green_goes_at_once(studio: SimpleNamespace, qtbot: Any) -> None:
     _go(s, qtbot)
     qtbot.waitUntil(lambda: bool(s.store.state["cues"]["log"]), timeout=5000)
     assert s.store.state["cues"]["preflight"] is None and len(s.calls) == 1
+
+
+def _api(srv: Any, body: Any = None) -> tuple[int, Any]:
+    import json
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(
+        srv.base_url + "/api/go",
+        data=json.dumps(body or {}).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", "Authorization": "Bearer t0ken"},
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:  # the first GO runs the check (films probed)
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read().decode())
+
+
+@pytest.fixture
+def api(studio: SimpleNamespace) -> Iterator[Any]:
+    """The HTTP control API (a Stream Deck's) on the console's store, gated as the console's ``main``
+    gates it (``server.before_go`` = the console's pre-show check)."""
+    from broadcast.overlay import OverlayServer
+
+    srv = OverlayServer(studio.store, port=0, token="t0ken")
+    srv.before_go = studio.window.preflight.api_gate
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def test_a_first_go_from_the_api_over_red_lines_is_refused_naming_them_then_confirmed(
+    studio: SimpleNamespace, api: Any, qtbot: Any
+) -> None:
+    """A Stream Deck's GO starting the recording is checked as the console's: over red lines it is refused
+    (nothing changes) with the lines and how to confirm; ``confirm: true`` records the confirmation (the
+    as-run log's operator row) and GOes; the next GO is not checked again."""
+    s = studio
+    seq = s.store.seq
+    code, answer = _api(api)
+    assert code == 400 and answer["ok"] is False and answer["error"]["param"] == "confirm"
+    assert RED[0].text("en") in answer["error"]["en"] and "confirm=true" in answer["error"]["en"]
+    assert RED[0].text("zh_CN") in answer["error"]["zh"] and "1 项未通过" in answer["error"]["zh"]
+    assert s.store.seq == seq and s.store.state["cues"]["log"] == {} and len(s.calls) == 1
+    code, answer = _api(api, {"confirm": True})
+    assert code == 200 and answer["ok"], answer
+    cq = s.store.state["cues"]
+    assert cq["log"]["corner_bug_on"]["status"] in ("running", "done")
+    assert cq["preflight"]["red"] == [RED[0].text("zh_CN")] and cq["preflight"]["red_en"] == [
+        RED[0].text("en")
+    ]
+    s.rec.flush(5.0)
+    rows = [e for e in s.log.events(EPISODE) if e.kind == PREFLIGHT_OVERRIDE]
+    assert len(rows) == 1 and rows[0].detail["red"] == [RED[0].text("zh_CN")]
+    calls = len(s.calls)
+    code, answer = _api(api)  # recording under way: the next GO is not checked
+    assert code == 200 and answer["ok"] and len(s.calls) == calls
+    # the console's own GO afterwards is not asked either
+    _go(s, qtbot)
+    assert len(s.calls) == calls
+
+
+def test_a_first_go_from_the_api_goes_at_once_when_all_green(studio: SimpleNamespace, api: Any) -> None:
+    s = studio
+    s.answer[0] = [P.Line("disk", P.OK, "磁盘空间足够", "disk space enough")]
+    code, answer = _api(api)
+    assert code == 200 and answer["ok"], answer
+    assert s.store.state["cues"]["log"] and s.store.state["cues"]["preflight"] is None and len(s.calls) == 1
