@@ -176,6 +176,19 @@ def _go(s: SimpleNamespace, qtbot: Any) -> None:
     _settle(s, qtbot)
 
 
+def _recorded_over_red(s: SimpleNamespace) -> list[Any]:
+    """The first cue went, the confirmation holds the red lines, the as-run log has one operator's row."""
+    cq = s.store.state["cues"]
+    assert cq["log"]["corner_bug_on"]["status"] in ("running", "done")
+    assert cq["preflight"]["red"] == [RED[0].text("zh_CN")] and cq["preflight"]["red_en"] == [
+        RED[0].text("en")
+    ]
+    s.rec.flush(5.0)
+    rows = [e for e in s.log.events(EPISODE) if e.kind == PREFLIGHT_OVERRIDE]
+    assert len(rows) == 1 and rows[0].source == "operator"
+    return rows
+
+
 def test_declining_to_record_over_red_lines_changes_nothing(studio: SimpleNamespace, qtbot: Any) -> None:
     s = studio
     seq = s.store.seq
@@ -206,14 +219,8 @@ def test_recording_over_red_lines_asks_and_the_as_run_records_it(studio: SimpleN
     d.go.setFocus()
     QTest.keyClick(d.go, Qt.Key.Key_Space)  # the keyboard alone: Tab to it, Space
     qtbot.waitUntil(lambda: bool(s.store.state["cues"]["log"]), timeout=5000)
-    cq = s.store.state["cues"]
-    assert cq["log"]["corner_bug_on"]["status"] in ("running", "done")
-    assert cq["preflight"]["red"] == [RED[0].text("zh_CN")] and cq["preflight"]["red_en"] == [
-        RED[0].text("en")
-    ]
-    s.rec.flush(5.0)
-    rows = [e for e in s.log.events(EPISODE) if e.kind == PREFLIGHT_OVERRIDE]
-    assert len(rows) == 1 and rows[0].source == "operator" and rows[0].subject == "preflight"
+    rows = _recorded_over_red(s)
+    assert rows[0].subject == "preflight"
     assert rows[0].detail["red"] == [RED[0].text("zh_CN")]
     # an operator's event: nothing of it counts as aired for any sponsor
     p = load_placements(DEMO, air_date=date(2012, 5, 7))
@@ -290,14 +297,8 @@ def test_a_first_go_from_the_api_over_red_lines_is_refused_naming_them_then_conf
     assert s.store.seq == seq and s.store.state["cues"]["log"] == {} and len(s.calls) == 1
     code, answer = _api(api, {"confirm": True})
     assert code == 200 and answer["ok"], answer
-    cq = s.store.state["cues"]
-    assert cq["log"]["corner_bug_on"]["status"] in ("running", "done")
-    assert cq["preflight"]["red"] == [RED[0].text("zh_CN")] and cq["preflight"]["red_en"] == [
-        RED[0].text("en")
-    ]
-    s.rec.flush(5.0)
-    rows = [e for e in s.log.events(EPISODE) if e.kind == PREFLIGHT_OVERRIDE]
-    assert len(rows) == 1 and rows[0].detail["red"] == [RED[0].text("zh_CN")]
+    rows = _recorded_over_red(s)
+    assert rows[0].detail["red"] == [RED[0].text("zh_CN")]
     calls = len(s.calls)
     code, answer = _api(api)  # recording under way: the next GO is not checked
     assert code == 200 and answer["ok"] and len(s.calls) == calls
