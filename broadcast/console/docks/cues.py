@@ -248,7 +248,6 @@ class CuePanel(QWidget):
         self.status = ElidedLabel()  # 节目流程 第N期 · 进行中：… (cut with its tooltip where short)
         self.status.setObjectName("prompt")
         self.status.setStyleSheet(f"color: {theme.MUTED};")  # set apart from the next cue beside it
-        self.status.setContentsMargins(STATUS_GAP, 0, 0, 0)
         self.go_button = QPushButton()
         self.go_button.setObjectName("goButton")
         self.go_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -438,6 +437,7 @@ class CuePanel(QWidget):
         if one == self.one_row:
             return
         self.one_row = one
+        self.status.setContentsMargins(STATUS_GAP if one else 0, 0, 0, 0)  # apart from the next cue beside
         for w in (self.headline, self.status, self.skip_button, self.go_button):
             self.top.removeWidget(w)
         if one:
