@@ -25,11 +25,32 @@ from PySide6.QtWidgets import (
 
 from broadcast.console.completion import Completer
 from broadcast.console.entry import read
-from broadcast.qt.i18n import current, tr
+from broadcast.qt.i18n import QT_TRANSLATE_NOOP, current, tr
 from engine.cards import SYMBOLS, TOTALS
 
-UNDO_REASONS = ("录入错误", "裁判改判", "选手收回（裁判允许）")
-CORRECT_REASONS = ("录入错误", "裁判改判", "漏录", "多录")
+# A correction's reason presets, shown in the UI language (``reason_box`` translates them under the
+# "Reasons" context); what the operator picks or types is journaled as it reads.
+UNDO_REASONS = (
+    QT_TRANSLATE_NOOP("Reasons", "录入错误"),
+    QT_TRANSLATE_NOOP("Reasons", "裁判改判"),
+    QT_TRANSLATE_NOOP("Reasons", "选手收回（裁判允许）"),
+)
+REDO_REASONS = (QT_TRANSLATE_NOOP("Reasons", "撤销错了"),)
+CORRECT_REASONS = (
+    QT_TRANSLATE_NOOP("Reasons", "录入错误"),
+    QT_TRANSLATE_NOOP("Reasons", "裁判改判"),
+    QT_TRANSLATE_NOOP("Reasons", "漏录"),
+    QT_TRANSLATE_NOOP("Reasons", "多录"),
+)
+DELETE_REASONS = (QT_TRANSLATE_NOOP("Reasons", "多录"), QT_TRANSLATE_NOOP("Reasons", "录入错误"))
+LEADER_REASONS = (QT_TRANSLATE_NOOP("Reasons", "录入错误"), QT_TRANSLATE_NOOP("Reasons", "裁判改判"))
+SETUP_REASONS = (
+    QT_TRANSLATE_NOOP("Reasons", "座位录错"),
+    QT_TRANSLATE_NOOP("Reasons", "选手换人（裁判允许）"),
+    QT_TRANSLATE_NOOP("Reasons", "队名录错"),
+)
+HANDS_REASONS = (QT_TRANSLATE_NOOP("Reasons", "录入错误"), QT_TRANSLATE_NOOP("Reasons", "裁判核对手牌"))
+UNDO_CORRECTION_REASONS = (QT_TRANSLATE_NOOP("Reasons", "更正错了"), QT_TRANSLATE_NOOP("Reasons", "录入错误"))
 PENALTY_REASONS = ("大声喧哗", "偷看牌", "发暗语", "发肢体暗号", "违背够级规则")
 PACK = dict(zip(SYMBOLS, TOTALS, strict=True))  # the pack of four decks (G2.1)
 
@@ -97,9 +118,10 @@ class _Base(QDialog):
 
 
 def reason_box(reasons: tuple[str, ...]) -> QComboBox:
+    """An editable reason box holding ``reasons`` (presets marked under "Reasons") in the UI language."""
     box = QComboBox()
     box.setEditable(True)
-    box.addItems(list(reasons))
+    box.addItems([tr(r, "Reasons") for r in reasons])
     box.setCurrentIndex(0)
     line = box.lineEdit()
     if line is not None:
@@ -144,9 +166,7 @@ class CorrectionDialog(_Base):
         if mode != "delete":
             self.form.addRow(tr("应为"), self.line)
             self.line.textChanged.connect(self._check)
-        self.reason = self.enter_accepts(
-            reason_box(CORRECT_REASONS if mode != "delete" else ("多录", "录入错误"))
-        )
+        self.reason = self.enter_accepts(reason_box(CORRECT_REASONS if mode != "delete" else DELETE_REASONS))
         self.form.addRow(tr("原因"), self.reason)
         (self.line if mode != "delete" else self.reason).setFocus()
         self.line.selectAll()
@@ -204,7 +224,7 @@ class LeaderDialog(_Base):
             self.seat.addItem(f"{s} {names.get(s, '')}".strip(), s)
         self.seat.setCurrentIndex(leader % 6)  # the next seat: the usual slip is one seat off
         self.form.addRow(tr("上班座位"), self.seat)
-        self.reason = self.enter_accepts(reason_box(("录入错误", "裁判改判")))
+        self.reason = self.enter_accepts(reason_box(LEADER_REASONS))
         self.form.addRow(tr("原因"), self.reason)
         self.leader = leader
         self.seat.setFocus()
@@ -261,7 +281,7 @@ class SetupDialog(_Base):
         if not rules_open:
             self.rules.setToolTip(tr("本场已开始出牌：规则预设不能再改（已出的牌按它判定）"))
         self.form.addRow(tr("规则预设"), self.rules)
-        self.reason = self.enter_accepts(reason_box(("座位录错", "选手换人（裁判允许）", "队名录错")))
+        self.reason = self.enter_accepts(reason_box(SETUP_REASONS))
         self.form.addRow(tr("原因"), self.reason)
         self.start = (dict(teams), dict(names), games, rules)
         self.names[1].setFocus()
@@ -404,7 +424,7 @@ class HandsDialog(_Base):
             )
             note.setWordWrap(True)
             self.lay.insertWidget(1, note)
-            self.reason = self.enter_accepts(reason_box(("录入错误", "裁判核对手牌")))
+            self.reason = self.enter_accepts(reason_box(HANDS_REASONS))
             self.form.addRow(tr("原因"), self.reason)
         self._check()
 

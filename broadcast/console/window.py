@@ -267,7 +267,9 @@ class MainWindow(QMainWindow):
         if not redo:
             self.statusBar().showMessage(tr("没有可以重做的一步"), 5000)
             return
-        d = dialogs.ReasonDialog(self, tr("重做"), tr("重做：{line}").format(line=redo[-1]), ("撤销错了",))
+        d = dialogs.ReasonDialog(
+            self, tr("重做"), tr("重做：{line}").format(line=redo[-1]), dialogs.REDO_REASONS
+        )
         self._open(d, lambda: self.console.act("game.redo", {"reason": d.value()}, on_refused=self._refused))
 
     def selected_move(self) -> int:
@@ -320,7 +322,7 @@ class MainWindow(QMainWindow):
         b = list(last["before"])
         what = tr("手牌（座位 {s}）").format(s=last["line"]) if last["kind"] == "hands" else last["line"]
         d = dialogs.ReasonDialog(
-            self, tr("撤销更正"), tr("撤销更正：{what}").format(what=what), ("更正错了", "录入错误")
+            self, tr("撤销更正"), tr("撤销更正：{what}").format(what=what), dialogs.UNDO_CORRECTION_REASONS
         )
         payload: dict[str, Any]
         if last["kind"] == "hands":

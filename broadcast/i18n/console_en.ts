@@ -1725,6 +1725,64 @@ Move {n} {rule} {en}</translation>
     </message>
 </context>
 <context>
+    <name>Reasons</name>
+    <message>
+        <location filename="../console/dialogs.py" line="34"/>
+        <source>录入错误</source>
+        <translation>Keying error</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="35"/>
+        <source>裁判改判</source>
+        <translation>Referee changed the ruling</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="36"/>
+        <source>选手收回（裁判允许）</source>
+        <translation>Player took it back (referee allowed)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="38"/>
+        <source>撤销错了</source>
+        <translation>Undone by mistake</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="42"/>
+        <source>漏录</source>
+        <translation>A move was not keyed</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="43"/>
+        <source>多录</source>
+        <translation>A move was keyed twice</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="48"/>
+        <source>座位录错</source>
+        <translation>Seat keyed wrong</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="49"/>
+        <source>选手换人（裁判允许）</source>
+        <translation>Player substituted (referee allowed)</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="50"/>
+        <source>队名录错</source>
+        <translation>Team name keyed wrong</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="52"/>
+        <source>裁判核对手牌</source>
+        <translation>Referee checked the hands</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="53"/>
+        <source>更正错了</source>
+        <translation>The correction was wrong</translation>
+    </message>
+</context>
+<context>
     <name>RecordModel</name>
     <message>
         <location filename="../console/models.py" line="104"/>

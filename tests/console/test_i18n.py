@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.console.conftest import NAMES, TEAMS, new_match
+from tests.console.conftest import NAMES, TEAMS, new_match, type_line
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -227,3 +227,58 @@ def _without(text: str, names: list[str]) -> str:
     for n in names:
         text = text.replace(n, "")
     return text
+
+
+def test_an_english_consoles_correction_dialogs_offer_their_reasons_in_english(
+    window: Any, qtbot: Any
+) -> None:
+    """Issue 19: every correction's reason box offered Chinese presets (录入错误, 座位录错 …) in the
+    English UI too. They are translated now (the "Reasons" context of the catalog); the reason
+    journaled is the one picked, in the UI language. Every correction dialog opened from the window, as
+    the operator opens it; only the show data (names, teams, the record's cards) may be Chinese, and
+    that is not in a preset list."""
+    new_match(window, qtbot)
+    for text in ("3", "TTTTT", "JJJJJ"):
+        type_line(qtbot, window, text)
+    window.set_language("en")
+    seen: dict[str, list[str]] = {}
+
+    def presets(name: str, open_it: Any) -> None:
+        window.dialog = None
+        open_it()
+        qtbot.waitUntil(lambda: window.dialog is not None and window.dialog.isVisible(), timeout=5000)
+        box = window.dialog.reason
+        seen[name] = [box.itemText(i) for i in range(box.count())]
+        window.dialog.reject()
+
+    try:
+        presets("undo", window.undo)
+        presets("correct", lambda: window.correct("correct"))
+        presets("insert", lambda: window.correct("insert"))
+        presets("delete", lambda: window.correct("delete"))
+        presets("leader", window.correct_leader)
+        presets("setup", window.correct_setup)
+        presets("hands", window.enter_hands)  # play has started: a correction of the hands
+        presets(
+            "undo correction",
+            lambda: window.undo_correction({"kind": "hands", "before": [""] * 6, "line": "1"}),
+        )
+        done: list[Any] = []
+        window.console.act("game.undo", {"reason": "Keying error"}, on_done=done.append)
+        qtbot.waitUntil(lambda: bool(done), timeout=5000)
+        presets("redo", window.redo)
+    finally:
+        window.set_language("zh_CN")
+    assert len(seen) == 9 and all(seen.values()), seen
+    mixed = {k: v for k, v in seen.items() if any(HAN.search(t) for t in v)}
+    assert not mixed, mixed
+    assert seen["undo"][0] == "Keying error" and seen["setup"][0] == "Seat keyed wrong"
+    assert _journal_reason(window) == "Keying error"  # journaled as picked, in the UI language
+    window.undo()  # and the Chinese UI keeps its Chinese presets
+    qtbot.waitUntil(lambda: window.dialog is not None and window.dialog.isVisible(), timeout=5000)
+    assert window.dialog.reason.itemText(0) == "录入错误"
+    window.dialog.reject()
+
+
+def _journal_reason(w: Any) -> str:
+    return str(list(w.console.bridge.store.journal.entries())[-1].payload.get("reason", ""))
