@@ -395,3 +395,32 @@ def test_taking_back_a_mention_when_there_is_none_is_refused(studio: SimpleNames
     with pytest.raises(Exception) as err:
         s.store.dispatch("sponsor.mention_retract", {})
     assert getattr(err.value, "rule", "") == "sponsor.retract"
+
+
+def test_an_old_databases_seat_placeholder_is_no_contestant_in_the_rundown_or_the_draw(
+    studio: SimpleNamespace, qtbot: Any
+) -> None:
+    """Issue 19: older databases stored "N号位" as an unnamed seat's name. The rundown's contestants
+    (the 九宫格 draw cues) and the draw's contestant list read it as no name (engine.words.entered_name),
+    as the rest of the console does: a stand-in 选手N in the rundown, nobody in the draw's list."""
+    import copy
+
+    from broadcast.console.docks import cue_list_payload
+
+    s = studio
+    st = copy.deepcopy(s.store.state)
+    old = [NAMES[0], "2号位", NAMES[2], "4号位", "5号位", "6号位"]
+    for seat, name in zip(st["table"]["seats"], old, strict=True):
+        seat["name"] = name
+    st["cues"]["episode"] = ""  # a new rundown is due
+    payload = cue_list_payload(st, s.p)
+    assert payload is not None
+    drawn = [c["item"] for c in payload["cues"] if c["kind"] == "draw"]
+    want = s.p.rundown.contestants
+    assert drawn == [NAMES[0], NAMES[2], *[f"选手{i}" for i in range(3, want + 1)]][:want], drawn
+    st["cues"]["list"] = payload["cues"]
+    sp = s.window.onair.sponsors
+    sp._refresh_draw(st)
+    listed = [sp.contestant.itemText(i) for i in range(sp.contestant.count())]
+    assert NAMES[0] in listed and NAMES[2] in listed, listed
+    assert not [n for n in listed if "号位" in n], listed

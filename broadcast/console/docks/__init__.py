@@ -27,6 +27,7 @@ from broadcast.console.docks import cues as cue_dock
 from broadcast.console.docks import graphics, sponsors, status
 from broadcast.console.docks import winprob as winprob_dock
 from broadcast.console.docks.onair import OnAir
+from engine.words import entered_name
 
 
 @dataclass
@@ -49,7 +50,9 @@ def cue_list_payload(state: dict[str, Any], placements: Any) -> dict[str, Any] |
     if placements is None:
         return None
     episode = str(state["show"]["episode"])
-    names = [s["name"] for s in state["table"]["seats"] if s.get("name")]
+    # the names entered (an older database's placeholder "N号位" is no name: 选手N stands in for it)
+    seats = state["table"]["seats"]
+    names = [n for s in seats if (n := entered_name(int(s["seat"]), str(s.get("name") or "")))]
     want = placements.rundown.contestants
     contestants = (
         names[:want] + [f"选手{i}" for i in range(len(names[:want]) + 1, want + 1)] if names else None

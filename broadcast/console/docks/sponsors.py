@@ -40,6 +40,7 @@ from broadcast.control import lower_third_for
 from broadcast.qt import theme
 from broadcast.qt.i18n import QT_TRANSLATE_NOOP, tr
 from broadcast.sponsors.actions import SHOT_SLOTS
+from engine.words import entered_name
 
 CTX = "SponsorDock"
 TITLE = QT_TRANSLATE_NOOP("SponsorDock", "赞助 SPONSOR EVENTS")
@@ -372,7 +373,8 @@ class SponsorPanel(QWidget):
                 _text(b, f"{i + 1} {prize}")
                 _style(b, "QPushButton { padding: 4px 6px; }")
             b.setEnabled(bool(cells))
-        names = [s["name"] for s in st["table"]["seats"] if s.get("name")]
+        seats = st["table"]["seats"]  # the names entered: an old placeholder "N号位" is nobody to draw
+        names = [n for s in seats if (n := entered_name(int(s["seat"]), str(s.get("name") or "")))]
         for cue in st["cues"]["list"]:
             if cue["kind"] == "draw" and cue["item"] and cue["item"] not in names:
                 names.append(cue["item"])
