@@ -53,8 +53,12 @@ ONAIR_MENUS = ("cues", "graphics", "sponsors")
 
 
 def without_onair(window: Any) -> None:
-    """A rehearsal's window: no on-air docks, menus or keys; the table and the record get the room."""
+    """A rehearsal's window: no on-air docks, menus, keys or status indicators (OBS, graphics pages,
+    as-run, recording); the table and the record get the room."""
     window.drop_docks(ONAIR_DOCKS, ONAIR_MENUS)
+    docks = getattr(window, "onair", None)
+    if docks is not None:
+        docks.status.without_onair()
 
 
 def open_record(show: Any, path: str) -> Any:

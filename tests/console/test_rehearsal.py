@@ -311,6 +311,16 @@ def test_the_rehearsal_window_gives_the_on_air_docks_room_to_the_table_and_the_r
     onair = [d for d in r.findChildren(QDockWidget) if d.objectName() != "dock_table"]
     assert onair, "the rehearsal's window was built with the on-air docks (then taken out)"
     assert not [d.objectName() for d in onair if d.isVisible()]
+    # nor are the air chain's indicators in its status bar (OBS off, recording not started …: noise there)
+    status = r.onair.status
+    assert [w.objectName() for w in status.onair_labels()] == [
+        "statusObs",
+        "statusPages",
+        "statusAsrun",
+        "statusRecording",
+    ]
+    assert not [w.objectName() for w in status.onair_labels() if w.isVisible()]
+    assert status.wall.isVisible() and r.journal_label.isVisible()  # the clock and the journal stay
     view_menu = [a.text() for a in r.menu("view").actions()]
     assert not [t for t in view_menu if "CUES" in t.upper() or "GRAPHICS" in t.upper() or "节目流程" in t]
     menus = [a.text() for a in r.menuBar().actions() if a.isVisible()]
@@ -332,3 +342,4 @@ def test_the_rehearsal_window_gives_the_on_air_docks_room_to_the_table_and_the_r
     r.close()
     # the show's window still has them
     assert window.dock("cues").isVisibleTo(window) and window.hotkeys.get("cues.go").action.isEnabled()
+    assert all(w.isVisibleTo(window) for w in window.onair.status.onair_labels())

@@ -65,6 +65,16 @@ class StatusWidgets:
         self.timer.start()
         self.refresh()
 
+    def onair_labels(self) -> tuple[QLabel, ...]:
+        """The indicators of the show's air chain: OBS, the graphics pages, the as-run log, the recording."""
+        return (self.obs, self.pages, self.asrun, self.recording)
+
+    def without_onair(self) -> None:
+        """A rehearsal's window: no air chain, so its indicators ("OBS 未启用", "录制 未开始" …) would
+        only be noise there; the wall clock stays."""
+        for w in self.onair_labels():
+            w.hide()
+
     def _label(self, name: str) -> QLabel:
         w = QLabel()
         w.setObjectName(name)
