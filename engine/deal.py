@@ -25,15 +25,15 @@ N_CARDS: Final = 216
 _RANK: Final[tuple[int, ...]] = tuple(r for r, _s in PACK)
 #: Random.shuffle's draw for position i: getrandbits(BITS[i]) until below i + 1
 _BITS: Final[tuple[int, ...]] = tuple((i + 1).bit_length() for i in range(N_CARDS))
+#: shuffle's steps in order: (position, bits of its draw), from the last position down to 1
+_DRAWS: Final[tuple[tuple[int, int], ...]] = tuple((i, _BITS[i]) for i in range(N_CARDS - 1, 0, -1))
 
 
 def _order(seed: int | str) -> list[int]:
     """The shuffled pack as positions in PACK: ``Random.shuffle``'s permutation for the seed."""
     getrandbits = random.Random(f"gouji-deal:{seed}").getrandbits
     x = list(range(N_CARDS))
-    bits = _BITS
-    for i in range(N_CARDS - 1, 0, -1):
-        k = bits[i]
+    for i, k in _DRAWS:
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)

@@ -83,6 +83,8 @@ NO_INFO: Final = PlayInfo(0, 0, 0, False, False, False, False, 0)
 
 #: PlayInfo by play, one table per G6.1 threshold set (the presets differ in gouji_min_twos)
 _INFO: dict[tuple[int, ...], dict[Play, PlayInfo]] = {}
+#: the thresholds and their PlayInfo table by the preset's gouji_min_twos (set-up reads them once)
+_TABLES: dict[int, tuple[tuple[int, ...], dict[Play, PlayInfo]]] = {}
 
 
 class Refusal(NamedTuple):
@@ -201,43 +203,51 @@ class State:
         """Set up from checked hands (rank counts by seat, None unknown) and the pack they leave."""
         self.preset = preset
         self.leader = leader
-        self._thr = gouji_thresholds(preset.gouji_min_twos)
-        info = _INFO.get(self._thr)
-        if info is None:
-            info = _INFO[self._thr] = {}
-        self._info = info
+        tables = _TABLES.get(preset.gouji_min_twos)
+        if tables is None:
+            thr = gouji_thresholds(preset.gouji_min_twos)
+            tables = _TABLES[preset.gouji_min_twos] = (thr, _INFO.setdefault(thr, {}))
+        self._thr, self._info = tables
         self._bie = preset.bie_san
         self._supply = supply
         self._hands = hs
-        self._count = [0] * 7
+        count = [0] * 7
+        dealt_wild = [True] * 7
         for s in SEATS:
             h = hs[s]
             if h is not None:
-                self._count[s] = sum(h)
+                count[s] = sum(h)
+                dealt_wild[s] = bool(h[TWO] or h[SMALL] or h[BIG])
             else:
-                self._count[s] = counts.get(s, 36) if counts is not None else 36
-        self._dealt_hands = [None if h is None else list(h) for h in hs]
-        self._dealt_counts = list(self._count)
-        self._dealt_wild = [h is None or bool(h[TWO] or h[SMALL] or h[BIG]) for h in hs]
-        self._dealt_wild[0] = True
+                count[s] = counts.get(s, 36) if counts is not None else 36
+        self._count = count
+        self._dealt_hands = [None if h is None else h[:] for h in hs]
+        self._dealt_counts = count[:]
+        self._dealt_wild = dealt_wild
         self.purchases = []
         if buy_threes is None:
-            buy_threes = self._bie and all(hs[s] is not None and self._count[s] == 36 for s in SEATS)
+            buy_threes = self._bie and all(hs[s] is not None and count[s] == 36 for s in SEATS)
         if buy_threes and self._bie:
             self.purchases = buy_threes_of(hs)
-        self._status = [IN_PLAY] * 7
-        self._status[0] = FINISHED
+        status = [IN_PLAY] * 7
+        status[0] = FINISHED
+        finished: list[int] = []
+        inplay = 0
         for s in SEATS:
-            if self._count[s] == 0:
-                self._status[s] = FINISHED
-        self._finished = [s for s in SEATS if self._count[s] == 0]
+            if count[s] == 0:
+                status[s] = FINISHED
+                finished.append(s)
+            else:
+                inplay |= BIT[s]
+        self._status = status
+        self._finished = finished
         self._zha = []
         self._men = []
         self._revolt = []
         self._top = None
         self._top_seat = 0
         self._tinfo = NO_INFO
-        self._inplay = sum(BIT[s] for s in SEATS if self._status[s] == IN_PLAY)
+        self._inplay = inplay
         self._queue = (leader,) if self._status[leader] == IN_PLAY else (self._next_in_play(leader),)
         self._passed = 0
         self._burner = 0

@@ -37,8 +37,13 @@ def pass_turn(g: State, seat: int) -> None:
     g._passed |= BIT[seat]
     q = g._queue[1:]
     g._queue = q
-    if q:
-        return
+    if not q:
+        last_pass(g)
+
+
+def last_pass(g: State) -> None:
+    """The last seat to act on the top play passed (:func:`pass_turn`): the round ends, and a protected
+    够级牌 lives (G6.4)."""
     t = g._top_seat
     if g._gprot and not g._yprot and not g._tinfo.dead and g._passed & BIT[OPP[t]]:
         # G6.4: the 对头 and every 无头 seat still holding cards passed: the 够级牌 lives
