@@ -51,7 +51,19 @@ SETUP_REASONS = (
 )
 HANDS_REASONS = (QT_TRANSLATE_NOOP("Reasons", "录入错误"), QT_TRANSLATE_NOOP("Reasons", "裁判核对手牌"))
 UNDO_CORRECTION_REASONS = (QT_TRANSLATE_NOOP("Reasons", "更正错了"), QT_TRANSLATE_NOOP("Reasons", "录入错误"))
-PENALTY_REASONS = ("大声喧哗", "偷看牌", "发暗语", "发肢体暗号", "违背够级规则")
+# a penalty's and a forfeit's presets (G11.2), the same way
+PENALTY_REASONS = (
+    QT_TRANSLATE_NOOP("Reasons", "大声喧哗"),
+    QT_TRANSLATE_NOOP("Reasons", "偷看牌"),
+    QT_TRANSLATE_NOOP("Reasons", "发暗语"),
+    QT_TRANSLATE_NOOP("Reasons", "发肢体暗号"),
+    QT_TRANSLATE_NOOP("Reasons", "违背够级规则"),
+)
+FORFEIT_REASONS = (
+    QT_TRANSLATE_NOOP("Reasons", "弃权"),
+    QT_TRANSLATE_NOOP("Reasons", "选手迟到超过5分钟"),
+    QT_TRANSLATE_NOOP("Reasons", "选手退赛"),
+)
 PACK = dict(zip(SYMBOLS, TOTALS, strict=True))  # the pack of four decks (G2.1)
 
 
@@ -345,7 +357,7 @@ class ForfeitDialog(_Base):
         for key in ("odd", "even"):
             self.team.addItem(teams[key], key)
         self.form.addRow(tr("弃权队伍"), self.team)
-        self.reason = self.enter_accepts(reason_box(("弃权", "选手迟到超过5分钟", "选手退赛")))
+        self.reason = self.enter_accepts(reason_box(FORFEIT_REASONS))
         self.form.addRow(tr("原因"), self.reason)
 
     def problem(self) -> str:

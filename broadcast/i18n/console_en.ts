@@ -1781,6 +1781,46 @@ Move {n} {rule} {en}</translation>
         <source>更正错了</source>
         <translation>The correction was wrong</translation>
     </message>
+    <message>
+        <location filename="../console/dialogs.py" line="60"/>
+        <source>大声喧哗</source>
+        <translation>Talking loudly</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="60"/>
+        <source>偷看牌</source>
+        <translation>Peeking at cards</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="60"/>
+        <source>发暗语</source>
+        <translation>Coded words to a partner</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="60"/>
+        <source>发肢体暗号</source>
+        <translation>Coded gestures to a partner</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="60"/>
+        <source>违背够级规则</source>
+        <translation>Breaking the rules of Gouji</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="60"/>
+        <source>弃权</source>
+        <translation>Forfeit</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="60"/>
+        <source>选手迟到超过5分钟</source>
+        <translation>Player more than 5 minutes late</translation>
+    </message>
+    <message>
+        <location filename="../console/dialogs.py" line="60"/>
+        <source>选手退赛</source>
+        <translation>Player withdrew</translation>
+    </message>
 </context>
 <context>
     <name>RecordModel</name>

@@ -194,7 +194,10 @@ def _seat_card_texts(w: Any) -> list[str]:
     out: list[str] = []
     for card in w.table.cards.values():
         for label in card.findChildren(QLabel):
-            out += [label.text(), label.toolTip(), getattr(label, "_full", "")]
+            # an eliding label shows its whole text cut to its width ("王…" while the cards still lay
+            # out): its whole text is what is checked, the cut one is only ever a part of it
+            full = getattr(label, "_full", None)
+            out += [label.text() if full is None else full, label.toolTip()]
         out.append(card.toolTip())
     return [t for t in out if t]
 
@@ -229,11 +232,12 @@ def _without(text: str, names: list[str]) -> str:
     return text
 
 
-def test_an_english_consoles_correction_dialogs_offer_their_reasons_in_english(
+def test_an_english_consoles_correction_dialogs_and_penalties_offer_their_reasons_in_english(
     window: Any, qtbot: Any
 ) -> None:
     """Issue 19: every correction's reason box offered Chinese presets (录入错误, 座位录错 …) in the
-    English UI too. They are translated now (the "Reasons" context of the catalog); the reason
+    English UI too, and so did the penalty's and the forfeit's (大声喧哗 …). They are translated now (the
+    "Reasons" context of the catalog); the reason
     journaled is the one picked, in the UI language. Every correction dialog opened from the window, as
     the operator opens it; only the show data (names, teams, the record's cards) may be Chinese, and
     that is not in a preset list."""
@@ -259,6 +263,8 @@ def test_an_english_consoles_correction_dialogs_offer_their_reasons_in_english(
         presets("leader", window.correct_leader)
         presets("setup", window.correct_setup)
         presets("hands", window.enter_hands)  # play has started: a correction of the hands
+        presets("penalty", window.penalty)  # and a referee's penalty or a forfeit (G11.2), the same way
+        presets("forfeit", window.forfeit)
         presets(
             "undo correction",
             lambda: window.undo_correction({"kind": "hands", "before": [""] * 6, "line": "1"}),
@@ -269,10 +275,11 @@ def test_an_english_consoles_correction_dialogs_offer_their_reasons_in_english(
         presets("redo", window.redo)
     finally:
         window.set_language("zh_CN")
-    assert len(seen) == 9 and all(seen.values()), seen
+    assert len(seen) == 11 and all(seen.values()), seen
     mixed = {k: v for k, v in seen.items() if any(HAN.search(t) for t in v)}
     assert not mixed, mixed
     assert seen["undo"][0] == "Keying error" and seen["setup"][0] == "Seat keyed wrong"
+    assert seen["penalty"][0] == "Talking loudly" and seen["forfeit"][0] == "Forfeit"
     assert _journal_reason(window) == "Keying error"  # journaled as picked, in the UI language
     window.undo()  # and the Chinese UI keeps its Chinese presets
     qtbot.waitUntil(lambda: window.dialog is not None and window.dialog.isVisible(), timeout=5000)
