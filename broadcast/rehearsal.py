@@ -280,7 +280,10 @@ class Rehearsal:
         for b in bumpers:
             self.say(f"片头 bumper: {b['text']}")
             self.on("bumper", True, b["id"])
-            self.wait(self.hold(float(b.get("seconds", 5))))
+            # a bumper is a sponsor's paid graphic: even a quick run holds it long enough for OBS to draw
+            # it on a loaded machine (0.2 s was not always), or it would rightly not count as aired
+            seconds = float(b.get("seconds", 5))
+            self.wait(min(seconds, 1.0) if self.quick else seconds)
         self.on("bumper", False)
         for g in ("commentary", "ticker"):
             self.on(g)

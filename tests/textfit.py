@@ -78,6 +78,9 @@ WHERE: dict[str, tuple[str, ...]] = {
     "qualifiers.spec": (".qb-foot",),
     "qualifiers.rows[].name": (".qb-body .name",),
     "qualifiers.rows[].platform_id": (".qb-body .pid",),
+    # the pre-show check's red lines the operator started recording over: the as-run log's, never on air
+    "cues.preflight.red[]": (),
+    "cues.preflight.red_en[]": (),
 }
 # engine words that are a short vocabulary, not free text: filled with their longest real value
 ENGINE_WORDS = {

@@ -82,6 +82,15 @@ class Layout:
         self._settle.setSingleShot(True)
         self._settle.setInterval(120)
         self._settle.timeout.connect(self.sizes)
+        # Qt applies resizeDocks at its next layout pass, and drops it when the window's dock layout is
+        # not yet laid out for the new size (a quiet machine gets there before Qt does): the sizes count
+        # as set once the docks have them (_verify), and are set again, a few times at most, if not
+        self._check = QTimer(window)
+        self._check.setSingleShot(True)
+        self._check.setInterval(60)
+        self._check.timeout.connect(self._verify)
+        self._wanted: list[tuple[Any, int, int]] = []  # (dock, least width, most height) of sizes()
+        self._tries = 0
 
     def remember(self, key: str, area: Qt.DockWidgetArea) -> None:
         """A dock's default place (as it was added)."""
@@ -244,7 +253,7 @@ class Layout:
         """No default sizes are waiting to be set (a burst of resizes is over, and a default layout
         has had its sizes for the shown window)."""
         waiting = self.default and self.window.isVisible() and not self._sized
-        return not self._settle.isActive() and not waiting
+        return not self._settle.isActive() and not self._check.isActive() and not waiting
 
     def sizes(self) -> None:
         """The default proportions for the kind of screen (a window's size is known only once shown)."""
@@ -255,10 +264,12 @@ class Layout:
             # the table beside the record; the tabs underneath a bit over a third of the height: the
             # cue list shows several whole cues and the record keeps five rows
             w.resizeDocks([docks["table"][0]], [width * 48 // 100], Qt.Orientation.Horizontal)
+            self._wanted = [(docks["table"][0], width * 48 // 100, height)]
             others = [d for k, (d, _t, _c) in docks.items() if k != "table"]
             if others:
                 w.resizeDocks([others[0]], [height * 36 // 100], Qt.Orientation.Vertical)
-            self._sized = True
+                self._wanted.append((others[0], 0, height * 36 // 100))
+            self._check.start()
             return
         cues_min = self.cues_min()
         beside = chart_beside(width, cues_min)
@@ -276,8 +287,10 @@ class Layout:
             share = {"monitors": 17, "graphics": 24, "sponsors": 40}
             keys = [k for k in ("monitors", "graphics", "sponsors") if k in docks]
             w.resizeDocks(right, [height * share[k] // 100 for k in keys], Qt.Orientation.Vertical)
+        self._wanted = []
         if "cues" in docks:
             w.resizeDocks([docks["cues"][0]], [height * 30 // 100], Qt.Orientation.Vertical)
+            self._wanted.append((docks["cues"][0], 0, height * 30 // 100))
             if "winprob" in docks and beside:  # the 胜率 chart beside the cue list: the cue list first
                 strip = width - right_width(width, cues_min)
                 cues = max(cues_min, strip * 55 // 100)
@@ -286,7 +299,24 @@ class Layout:
                 )
         if "table" in docks:
             w.resizeDocks([docks["table"][0]], [width * 31 // 100], Qt.Orientation.Horizontal)
-        self._sized = True
+            self._wanted.append((docks["table"][0], width * 31 // 100, height))
+        self._check.start()
+
+    def _verify(self) -> None:
+        """The default sizes took — each dock at least its width (or its minimum where that is more) and
+        at most its height (the record keeps its rows) — or they are set again: at most five times,
+        then the layout is left as Qt made it."""
+        took = all(
+            d.width() >= least - 4 and d.height() <= most + 8
+            for d, least, most in self._wanted
+            if d.isVisible()
+        )
+        if took or not self.default or self._tries >= 5:
+            self._tries = 0
+            self._sized = True
+            return
+        self._tries += 1
+        self.sizes()
 
     def for_size(self, width: int, height: int) -> None:
         """``--geometry``: the window is given its size, so the layout is chosen for that size (a
