@@ -23,6 +23,7 @@ import { pieces, SPACE, PUNCT, HAN, INSIDE } from './terms.js';
 const STEP = 0.5; // px: how finely a size is searched
 const pending = new Set(); // texts to (re)fit at the next pass
 const hidden = new Set(); // texts not laid out (display: none) at their pass: tried again at every pass
+const turned = new Set(); // texts seen edge-on (a card mid-flip) at their pass: fitted when the turn ends
 const known = new Set(); // every fitted text still in the page (refit when fonts arrive)
 let runs = 0;
 let terms = []; // the state's names, each one term (never broken onto two lines)
@@ -107,12 +108,16 @@ function fits(el) {
   if (rects.length === 0) return true;
   const cs = getComputedStyle(el);
   const box = el.getBoundingClientRect();
-  const left = box.left + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
-  const right = box.right - parseFloat(cs.borderRightWidth) - parseFloat(cs.paddingRight);
-  const size = parseFloat(cs.fontSize);
+  // a text in a transformed box (a card turning, a graphic scaling in) is measured as drawn: its
+  // half-pixel of slack and its line height are taken at the same scale as its box
+  const sx = el.offsetWidth ? box.width / el.offsetWidth : 1;
+  const sy = el.offsetHeight ? box.height / el.offsetHeight : 1;
+  const left = box.left + (parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft)) * sx;
+  const right = box.right - (parseFloat(cs.borderRightWidth) + parseFloat(cs.paddingRight)) * sx;
+  const size = parseFloat(cs.fontSize) * sy;
   const tops = [];
   for (const r of rects) {
-    if (r.left < left - 0.5 || r.right > right + 0.5) return false;
+    if (r.left < left - 0.5 * sx || r.right > right + 0.5 * sx) return false;
     if (!tops.some((t) => Math.abs(t - r.top) < size * 0.5)) tops.push(r.top);
   }
   const most = el.dataset.fitMode === 'one' ? 1 : Number(el.dataset.fitLines || 1);
@@ -127,9 +132,10 @@ function setSize(el, px) {
 /** Fit every text set since the last pass. Returns how many were measured. */
 export function fitPending() {
   if (pending.size === 0) return 0;
-  const els = [...new Set([...pending, ...hidden])].filter((el) => el.isConnected);
+  const els = [...new Set([...pending, ...hidden, ...turned])].filter((el) => el.isConnected);
   pending.clear();
   hidden.clear();
+  turned.clear();
   for (const el of known) if (!el.isConnected) known.delete(el);
   for (const el of els) { // every text at its designed size, on one line …
     setSize(el, null);
@@ -140,6 +146,10 @@ export function fitPending() {
   for (const el of els) { // … measured together (one layout)
     if (el.getClientRects().length === 0) { // not laid out (display: none): fitted when it shows
       hidden.add(el);
+      continue;
+    }
+    if (el.offsetWidth && el.getBoundingClientRect().width < 0.5 * el.offsetWidth) {
+      turned.add(el); // seen edge-on (a card mid-flip): too thin to measure, fitted when the turn ends
       continue;
     }
     if (!el.textContent || fits(el)) {
@@ -196,7 +206,9 @@ export function fitPending() {
 }
 
 function report() {
-  window.__fit = { runs, pending: pending.size, fonts: document.fonts ? document.fonts.status : 'loaded' };
+  window.__fit = {
+    runs, pending: pending.size + turned.size, fonts: document.fonts ? document.fonts.status : 'loaded',
+  };
 }
 
 /** Refit every text (fonts arrived, or the page was resized). */
@@ -205,6 +217,16 @@ export function refitAll() {
   fitPending();
   report();
 }
+
+/** The texts seen edge-on fitted once a transition or an animation ends (the card lies flat again). */
+function refitTurned() {
+  if (turned.size === 0) return;
+  for (const el of turned) pending.add(el);
+  fitPending();
+  report();
+}
+document.addEventListener('transitionend', () => requestAnimationFrame(refitTurned));
+document.addEventListener('animationend', () => requestAnimationFrame(refitTurned));
 
 if (document.fonts) {
   document.fonts.addEventListener('loadingdone', () => requestAnimationFrame(refitAll));
