@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from broadcast.obs.provision import Requester
+    from broadcast.sponsors.placements.model import Issue
 
 OK = "ok"
 WARN = "warn"
@@ -192,6 +193,13 @@ def check_obs(obs: Requester, lay: Any, where: str = "") -> list[Line]:
 
 
 # -- the placements: the rundown's assets, the contracts ---------------------------------------------
+def _issue_line(ident: str, status: str, i: Issue) -> Line:
+    """A placements issue (``broadcast.sponsors.placements``) as a line of the check, at its file:line."""
+    return Line(
+        ident, status, i.message, i.message_en or i.message, i.fix, i.fix_en or i.fix, f"{i.file}:{i.line}"
+    )
+
+
 def check_placements(
     file: str | Path | None, air_date: date | None, episode: str = ""
 ) -> tuple[list[Line], Any]:
@@ -230,31 +238,11 @@ def check_placements(
             if i.level != "error":
                 continue
             ident = {"asset": "assets", "contract": "contracts"}.get(i.topic, "placements")
-            out.append(
-                Line(
-                    ident,
-                    FAIL,
-                    i.message,
-                    i.message_en or i.message,
-                    i.fix,
-                    i.fix_en or i.fix,
-                    f"{i.file}:{i.line}",
-                )
-            )
+            out.append(_issue_line(ident, FAIL, i))
         return out, None
     for i in p.warnings:
         if i.topic or "--air-date" not in i.fix:  # the missing air date is said above, once
-            out.append(
-                Line(
-                    "placements",
-                    WARN,
-                    i.message,
-                    i.message_en or i.message,
-                    i.fix,
-                    i.fix_en or i.fix,
-                    f"{i.file}:{i.line}",
-                )
-            )
+            out.append(_issue_line("placements", WARN, i))
     rundown = build_rundown(p, episode=episode)
     films = sorted({c.film for c in rundown.cues if c.film})
     assets = list(iter_assets(p))
