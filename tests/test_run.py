@@ -1,15 +1,23 @@
-"""The README's run command: the studio on a demo season, without OBS running (and saying so)."""
+"""The README's run command: the studio on a demo season, without OBS running (and saying so), restarted
+on the same file, and on a full disk."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import socket
 import sqlite3
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from tests.disk import fill, small_disk
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,34 +57,85 @@ def _run(db: Path, obs_port: int) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _get_state(url: str) -> dict[str, Any]:
+    with urllib.request.urlopen(url, timeout=10) as resp:  # noqa: S310 - the test's own local server
+        return dict(json.loads(resp.read().decode("utf-8")))
+
+
 @pytest.mark.long
-def test_run_without_obs_plays_the_demo_match_and_recovers_on_restart(tmp_path: Path) -> None:
-    db = tmp_path / "studio.sqlite"
-    first = _run(db, _closed_port())
-    assert first.returncode == 0, first.stderr
-    out = first.stdout
-    assert "没有图形显示" in out and out.count("running the headless studio") == 1
-    assert "OBS 未连接" in out and "OBS not connected" in out
-    assert "没有程序在监听" in out and "nothing listening" in out  # the real reason, not a generic line
-    assert "/overlay/program.html" in out and "/overlay/preview.html" in out
-    assert "演示赛季已建立" in out
-    assert "彩排完成" in out
-    conn = sqlite3.connect(db)
-    plays = conn.execute("SELECT COUNT(*) FROM journal WHERE type='game.play'").fetchone()[0]
-    games = conn.execute("SELECT COUNT(*) FROM journal WHERE type='game.new'").fetchone()[0]
-    rows = conn.execute("SELECT kind, subject, source FROM asrun_events ORDER BY id").fetchall()
-    conn.close()
-    assert games == 3 and plays > 300
-    # without OBS nothing was seen to air: the as-run says why (an outage, nothing listening), credits
-    # no graphic, and the episode has its start and its end (a clean stop)
-    kinds = [k for k, _s, _src in rows]
-    assert ("obs_down", "unreachable", "obs") in rows
-    assert not {"graphic_on", "program_scene", "film_start"} & set(kinds)
-    assert kinds.count("episode_start") == 1 and kinds[-1] == "episode_end"
-    # a second start on the same file replays the journal and does not rebuild the season
-    second = _run(db, _closed_port())
-    assert second.returncode == 0, second.stderr
-    assert "日志恢复到" in second.stdout and "演示赛季已建立" not in second.stdout
+def test_run_without_obs_plays_the_demo_match_and_recovers_on_restart_on_a_full_disk(tmp_path: Path) -> None:
+    """Two starts on one file, each playing the whole demo match (issue 13's full disk is the second's):
+    the first builds the demo season and plays without OBS; the second, on a disk filled to its last
+    byte, replays the journal (no second season), serves the last state while every write is refused,
+    and writes once space is back."""
+    with small_disk(16384) as disk:
+        db = disk / "studio.sqlite"
+        first = _run(db, _closed_port())
+        assert first.returncode == 0, first.stderr
+        out = first.stdout
+        assert "没有图形显示" in out and out.count("running the headless studio") == 1
+        assert "OBS 未连接" in out and "OBS not connected" in out
+        assert "没有程序在监听" in out and "nothing listening" in out  # the real reason, not a generic line
+        assert "/overlay/program.html" in out and "/overlay/preview.html" in out
+        assert "演示赛季已建立" in out
+        assert "彩排完成" in out
+        conn = sqlite3.connect(db)
+        plays = conn.execute("SELECT COUNT(*) FROM journal WHERE type='game.play'").fetchone()[0]
+        games = conn.execute("SELECT COUNT(*) FROM journal WHERE type='game.new'").fetchone()[0]
+        rows = conn.execute("SELECT kind, subject, source FROM asrun_events ORDER BY id").fetchall()
+        first_seq = conn.execute("SELECT MAX(seq) FROM journal").fetchone()[0]
+        conn.close()
+        assert games == 3 and plays > 300
+        # without OBS nothing was seen to air: the as-run says why (an outage, nothing listening), credits
+        # no graphic, and the episode has its start and its end (a clean stop)
+        kinds = [k for k, _s, _src in rows]
+        assert ("obs_down", "unreachable", "obs") in rows
+        assert not {"graphic_on", "program_scene", "film_start"} & set(kinds)
+        assert kinds.count("episode_start") == 1 and kinds[-1] == "episode_end"
+        # a second start on the same file, its disk full: it replays the journal and does not rebuild the
+        # season, serves the last state, applies nothing while the disk refuses, and goes on once it takes
+        filler = fill(disk)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "broadcast", "run", "--db", str(db), "--no-obs", "--port", "0"]
+            + ["--pace", "0", "--quick", "--exit-when-done"]
+            + ["--winprob-workers", "0", "--commentators-port", "-1"],  # no 胜率 workers: not checked here
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        lines: list[str] = []
+        base = ""
+        try:
+            for line in proc.stdout:
+                lines.append(line)
+                m = re.search(r"(http://127\.0\.0\.1:\d+)/overlay/program\.html", line)
+                if m:
+                    base = m.group(1)
+                if "写入失败 write refused:" in line:  # the rehearsal's first play is refused
+                    break
+            assert base, "".join(lines)
+            refused = [ln for ln in lines if "写入失败" in ln]
+            assert refused and all("the disk is full" in ln and str(db) in ln for ln in refused)
+            state = _get_state(f"{base}/state.json")  # still on air, with the last state
+            seq = state["seq"]
+            time.sleep(1.0)
+            assert _get_state(f"{base}/state.json")["seq"] == seq  # nothing applied while refused
+            filler.unlink()  # space again: the refused writes go through, the rehearsal goes on
+            rest, err = proc.communicate(timeout=240)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        out = "".join(lines) + rest
+        assert proc.returncode == 0, err
+        assert "Traceback" not in err + out
+        assert "日志恢复到" in out and "演示赛季已建立" not in out
+        assert "写入恢复 writes work again" in out and "彩排完成" in out
+        journal = sqlite3.connect(db).execute("SELECT COUNT(*), MAX(seq) FROM journal").fetchone()
+        assert journal[0] == journal[1] and journal[0] > first_seq + 300  # every play journaled, no seq gap
 
 
 def test_run_refuses_a_bad_air_date_in_one_line(tmp_path: Path) -> None:
