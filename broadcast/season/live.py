@@ -20,6 +20,7 @@ from typing import Any
 
 from broadcast.core import ActionRefused, Actions, Context, Payload, ShowStore, State
 from broadcast.season.actions import push_leaderboard
+from broadcast.season.lineup import players_on_air
 from broadcast.season.model import ODD_SEATS, SeasonDB, SeasonError, round_name
 from broadcast.season.push import finished_work, game_record, link_of, push_pending, queue_final, queue_game
 
@@ -183,15 +184,7 @@ def start_match(
         except SeasonError as exc:
             raise _refused(exc) from exc
         teams = {int(t["id"]): t for t in sdb.teams(sid)}
-        rows = {
-            seat: sdb.conn.execute("SELECT name, photo FROM season_players WHERE id=?", (pid,)).fetchone()
-            for seat, pid in lineup.items()
-        }
-    players = {seat: row[0] for seat, row in rows.items()}
-    # a photo copied into the project (a file name) is served at /assets/photos/ for the lower third;
-    # a path the importer kept as it was given is not served, so it is not put on air
-    photos = {seat: str(row[1] or "") for seat, row in rows.items()}
-    photos = {seat: ("" if "/" in ph or "\\" in ph else ph) for seat, ph in photos.items()}
+        names, photos = players_on_air(sdb, lineup)
     team_fields: dict[str, dict[str, str]] = {}
     for side, tid in (("odd", odd), ("even", even)):
         t = teams[tid]
@@ -203,8 +196,8 @@ def start_match(
         "match.new",
         {
             "teams": team_fields,
-            "names": [players[i] for i in range(1, 7)],
-            "photos": [photos[i] for i in range(1, 7)],
+            "names": names,
+            "photos": photos,
             "rules": str(s["rules"]),
         },
         source="season",

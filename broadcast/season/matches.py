@@ -77,26 +77,7 @@ class Matches(Totals):
             row = self.conn.execute("SELECT id FROM season_matches WHERE uid=?", (uid,)).fetchone()
             if row is not None:
                 return int(row[0])
-        if team_a == team_b:
-            raise SeasonError("G1.2", "一场比赛需要两支不同的队伍", "a match needs two different teams")
-        if sorted(lineup) != [1, 2, 3, 4, 5, 6]:
-            raise SeasonError("G1.1", "上场名单必须是 1–6 号座位各一人", "the lineup needs seats 1–6")
-        if len(set(lineup.values())) != 6:
-            raise SeasonError("G1.1", "同一选手不能坐两个座位", "a player holds one seat")
-        for seat, pid in lineup.items():
-            row = self.conn.execute(
-                "SELECT team_id, name FROM season_players WHERE id=? AND season_id=?", (pid, season_id)
-            ).fetchone()
-            if row is None:
-                raise SeasonError("player", f"{seat}号座位：没有选手 #{pid}", "no such player")
-            want = team_a if seat in ODD_SEATS else team_b
-            if row["team_id"] != want:
-                side = "单号（A队）" if seat in ODD_SEATS else "双号（B队）"
-                raise SeasonError(
-                    "G1.2",
-                    f"{seat}号座位是{side}，{row['name']}不是这支队伍的队员",
-                    f"seat {seat} belongs to the other team",
-                )
+        self.check_lineup(season_id, team_a, team_b, lineup)
         with self.transaction() as c:
             new_id = c.insert(
                 "INSERT INTO season_matches(season_id, episode_id, round, label, team_a, team_b, uid) "
@@ -109,6 +90,39 @@ class Matches(Totals):
                 [(mid, s, p) for s, p in sorted(lineup.items())],
             )
             return mid
+
+    def check_lineup(self, season_id: int, team_a: int, team_b: int, lineup: dict[int, int]) -> None:
+        """A lineup (seat → player) of ``team_a`` on the odd seats against ``team_b`` on the even ones,
+        refused naming the clause: seats 1–6 each once, one seat a player (G1.1), each on their team's
+        side (G1.2)."""
+        if team_a == team_b:
+            raise SeasonError("G1.2", "一场比赛需要两支不同的队伍", "a match needs two different teams")
+        if sorted(lineup) != [1, 2, 3, 4, 5, 6]:
+            raise SeasonError("G1.1", "上场名单必须是 1–6 号座位各一人", "the lineup needs seats 1–6")
+        if len(set(lineup.values())) != 6:
+            twice = sorted(s for s, p in lineup.items() if list(lineup.values()).count(p) > 1)
+            seats = "、".join(f"{s}号" for s in twice)
+            raise SeasonError(
+                "G1.1",
+                f"同一选手不能坐两个座位（{seats}是同一人）",
+                f"a player holds one seat (seats {', '.join(map(str, twice))} are the same player)",
+            )
+        for seat, pid in lineup.items():
+            row = self.conn.execute(
+                "SELECT team_id, name FROM season_players WHERE id=? AND season_id=?", (pid, season_id)
+            ).fetchone()
+            if row is None:
+                raise SeasonError(
+                    "player", f"{seat}号座位：没有选手 #{pid}", f"seat {seat}: no player #{pid}"
+                )
+            want = team_a if seat in ODD_SEATS else team_b
+            if row["team_id"] != want:
+                side = "单号（A队）" if seat in ODD_SEATS else "双号（B队）"
+                raise SeasonError(
+                    "G1.2",
+                    f"{seat}号座位是{side}，{row['name']}不是这支队伍的队员",
+                    f"seat {seat} belongs to the other team: {row['name']} is not on it",
+                )
 
     def match(self, match_id: int) -> Rec:
         return _found(self.conn.execute(_MATCH_SQL, (match_id,)).fetchall(), match_id)

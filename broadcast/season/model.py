@@ -13,12 +13,14 @@ Every write is one transaction; the materialised totals are updated in the same 
 
 The model is built in layers, one job each: the connection and its transactions (``store.py``), the
 season's people and calendar (``roster.py``), the totals the 英雄榜 is read from (``totals.py``), the
-matches, games and results (``matches.py``); the words and the on-air text checks are in ``texts.py``.
+matches, games and results (``matches.py``), the corrections of a match's set-up (``corrections.py``);
+the words and the on-air text checks are in ``texts.py``.
 """
 
 from __future__ import annotations
 
-from broadcast.season.matches import Matches, MatchResult
+from broadcast.season.corrections import Corrections, LineupCorrected
+from broadcast.season.matches import MatchResult
 from broadcast.season.texts import (
     EVEN_SEATS,
     ODD_SEATS,
@@ -32,12 +34,13 @@ from broadcast.season.texts import (
 )
 
 
-class SeasonDB(Matches):
+class SeasonDB(Corrections):
     """The season tables of one database (a SQLite file or a PostgreSQL URL)."""
 
 
 __all__ = [
     "EVEN_SEATS",
+    "LineupCorrected",
     "ODD_SEATS",
     "PLAYER_NAME",
     "ROUND_NAMES",

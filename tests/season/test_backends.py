@@ -54,7 +54,7 @@ def test_both_dialects_reach_the_same_version_with_the_same_tables_and_columns(
             row = sdb.conn.execute("SELECT version FROM schema_versions WHERE component=?", (COMPONENT,))
             assert row.fetchone()[0] == len(SQLITE)
     lite, pg = _columns(str(tmp_path / "s.sqlite")), _columns(pg_url)
-    assert lite == pg and len(lite) == 12
+    assert lite == pg and len(lite) == 13
     assert "uid" in lite["season_games"] and "h2h" in lite["season_player_totals"]
 
 
