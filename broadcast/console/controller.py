@@ -374,6 +374,15 @@ class Console(QObject):
             lambda: start_match(self.bridge.store, self.db_path, **payload), on_done=on_done, on_failed=failed
         )
 
+    def correct_lineup(
+        self, payload: dict[str, Any], on_done: Callback | None = None, on_failed: Callback | None = None
+    ) -> None:
+        """The season match's lineup corrected (the season first, then the journaled ``season.lineup``)."""
+        from broadcast.season.lineup import correct_lineup
+
+        store, db = self.bridge.store, self.db_path
+        self.call(lambda: correct_lineup(store, db, **payload), on_done=on_done, on_failed=on_failed)
+
     # -- answers from the store thread (queued to the Qt thread) -----------------------------------------
     def _on_change(self, change: Any) -> None:
         self.state = change.state

@@ -8,6 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QCompleter,
     QDialog,
@@ -327,6 +328,91 @@ class SetupDialog(_Base):
         if self.rules.isEnabled():
             p["rules"] = str(self.rules.currentData())
         return p
+
+
+class LineupDialog(_Base):
+    """Correct a season match's lineup (编辑 ▸ 更正比赛设置… on a season match): each seat's player from
+    the roster of the team on its side, the two teams exchanged (only while the season holds no game of
+    the match: those were counted for the sides), the game the correction holds from (1: keyed wrong from
+    the start, the games the season holds corrected too; later: a substitution), with the reason. The
+    season checks it (G1.1, G1.2) and the dialog stays open with a refusal and everything chosen."""
+
+    def __init__(self, parent: QWidget | None, choices: dict[str, Any], where: str = "") -> None:
+        super().__init__(parent, tr("更正上场名单（赛季比赛）"))
+        self.choices = choices
+        saved = int(choices["games"])
+        note = tr("赛季比赛 {where}：赛季已存本场 {n} 局").format(where=where, n=saved)
+        info = QLabel(note.replace("  ", " "))
+        info.setWordWrap(True)
+        self.lay.insertWidget(0, info)
+        self.swap = QCheckBox(tr("两队坐反了（单双号换边）"))
+        self.swap.setObjectName("lineupSwap")
+        self.swap.setEnabled(saved == 0)
+        if saved:
+            self.swap.setToolTip(tr("赛季已存入的局是按原来的单双号计分的：不能换边"))
+        self.form.addRow(tr("队伍"), self.swap)
+        self.seats: dict[int, QComboBox] = {}
+        self.labels: dict[int, QLabel] = {}
+        for s in range(1, 7):
+            box = QComboBox()
+            box.setObjectName(f"lineup{s}")
+            self.seats[s], self.labels[s] = box, QLabel()
+            self.form.addRow(self.labels[s], box)
+        self._fill()
+        self.swap.toggled.connect(lambda _on: self._fill())
+        self.from_game = QSpinBox()
+        self.from_game.setObjectName("lineupFromGame")
+        self.from_game.setRange(1, saved + 1)
+        self.from_game.setPrefix(tr("从第 "))
+        self.from_game.setSuffix(tr(" 局起"))
+        self.from_game.setToolTip(
+            tr("1：开场就录错了，赛季已存的局一并更正；更大：从这一局起换人，之前的局保留原来的选手")
+        )
+        self.form.addRow(tr("更正范围"), self.from_game)
+        self.reason = self.enter_accepts(reason_box(SETUP_REASONS))
+        self.form.addRow(tr("原因"), self.reason)
+        self.start = self.lineup()
+        self.seats[1].setFocus()
+
+    def _side(self, seat: int) -> dict[str, Any]:
+        """The team on ``seat``'s side (G1.2), the sides exchanged when asked."""
+        odd = seat % 2 == 1
+        if self.swap.isChecked():
+            odd = not odd
+        return dict(self.choices["odd" if odd else "even"])
+
+    def _fill(self) -> None:
+        current = {int(k): int(v) for k, v in self.choices["lineup"].items()}
+        for s, box in self.seats.items():
+            team = self._side(s)
+            self.labels[s].setText(tr("{s}号座位（{team}）").format(s=s, team=team["name"]))
+            keep = current.get(s)  # the lineup as the season holds it (the other side's players: not here)
+            box.clear()
+            for p in team["players"]:
+                box.addItem(str(p["name"]), int(p["id"]))
+            at = box.findData(keep)
+            box.setCurrentIndex(at if at >= 0 else min((s - 1) // 2, box.count() - 1))
+
+    def lineup(self) -> tuple[bool, dict[int, int]]:
+        return self.swap.isChecked(), {s: int(b.currentData()) for s, b in self.seats.items() if b.count()}
+
+    def problem(self) -> str:
+        if any(not b.count() for b in self.seats.values()):
+            return tr("每个座位都要有选手")
+        if self.lineup() == self.start:
+            return tr("上场名单没有改动")
+        return "" if self.reason.currentText().strip() else tr("请写明原因")
+
+    def payload(self) -> dict[str, Any]:
+        swapped, lineup = self.lineup()
+        odd, even = int(self.choices["odd"]["id"]), int(self.choices["even"]["id"])
+        return {
+            "lineup": lineup,
+            "odd": even if swapped else odd,
+            "even": odd if swapped else even,
+            "from_game": self.from_game.value(),
+            "reason": self.reason.currentText().strip(),
+        }
 
 
 class PenaltyDialog(_Base):

@@ -325,6 +325,20 @@ class MainWindow(QMainWindow):
             self, tr("撤销更正"), tr("撤销更正：{what}").format(what=what), dialogs.UNDO_CORRECTION_REASONS
         )
         payload: dict[str, Any]
+        if last.get("lineup"):  # a season match's lineup: the season's correction back, from the same game
+            ids = [int(v) for v in last["lineup"]]
+            back = {
+                "lineup": dict(zip(range(1, 7), ids[2:], strict=True)),
+                "odd": ids[0],
+                "even": ids[1],
+                "from_game": int(last.get("from_game", 1)),
+                "undo": True,
+            }
+            d.submit = lambda: self.console.correct_lineup(
+                {**back, "reason": f"{tr('撤销更正')}：{d.value()}"}, on_done=d.journaled, on_failed=d.refused
+            )
+            self._open(d, lambda: None)
+            return
         if last["kind"] == "hands":
             type_, payload = "game.hands", {"hands": b}
         else:
@@ -347,17 +361,11 @@ class MainWindow(QMainWindow):
     def correct_setup(self) -> None:
         """The match's set-up keyed wrong (who sits where, a team's name, the games, the preset before
         the first decision): corrected with the reason. A season match's players and teams are the
-        season's lineup: the store refuses them, and the operator is told before typing in vain."""
+        season's lineup: corrected by the season (:meth:`correct_lineup`)."""
         state = self.console.state
         link = state["match"]["season"]
         if link:
-            where = f"{link.get('season', '')} {link.get('episode', '')}".strip()
-            self.statusBar().showMessage(
-                tr("这场比赛属于赛季（{where}）：选手和队伍由赛季的上场名单定，比赛中不能在这里更正").format(
-                    where=where
-                ),
-                10000,
-            )
+            self.correct_lineup(link)
             return
         table = state["table"]
         teams = {k: str(table["teams"][k]["name"]) for k in ("odd", "even")}
@@ -374,6 +382,24 @@ class MainWindow(QMainWindow):
             "match.update", d.payload(), on_done=d.journaled, on_refused=d.refused
         )
         self._open(d, lambda: None)
+
+    def correct_lineup(self, link: dict[str, Any]) -> None:
+        """A season match's lineup (who sits where, the sides): the season's correction, from the rosters
+        of the match's two teams (see :class:`dialogs.LineupDialog`)."""
+        from broadcast.season.lineup import lineup_choices
+
+        where = " ".join(str(link.get(k, "")) for k in ("season", "episode", "label") if link.get(k))
+
+        def show(choices: Any) -> None:
+            d = dialogs.LineupDialog(self, choices, where)
+            d.submit = lambda: self.console.correct_lineup(
+                d.payload(), on_done=d.journaled, on_failed=d.refused
+            )
+            self._open(d, lambda: None)
+
+        self.console.call(
+            lineup_choices, self.console.db_path, int(link["match_id"]), on_done=show, on_failed=self._refused
+        )
 
     def history(self) -> None:
         self._open(dialogs.HistoryDialog(self, self.console.state["game"]["history"]), lambda: None)

@@ -244,10 +244,11 @@ def match_update(state: State, payload: Payload, ctx: Context) -> None:
         where = f"{link.get('season', '')} {link.get('episode', '')}".strip()
         raise ActionRefused(
             "season",
-            f"这场比赛属于赛季（{where}）：选手和队伍由赛季的上场名单定，比赛中不能在这里更正"
-            "（存局时赛季按上场名单核对座位名字）",
-            f"this match belongs to the season ({where}): its players and teams are the season's lineup"
-            " and cannot be corrected here mid-match (saving a game checks the seats' names against it)",
+            f"这场比赛属于赛季（{where}）：选手和队伍由赛季的上场名单定，由赛季更正"
+            "（season.lineup；控制台：编辑 ▸ 更正比赛设置（座位、队名）…）",
+            f"this match belongs to the season ({where}): its players and teams are the season's lineup,"
+            " corrected by the season (season.lineup; the console: Edit ▸ Correct the match set-up"
+            " (seats, team names)…)",
         )
     if rules != old_rules:  # before the first decision: the game in play is the engine's under the new one
         forget(ctx)

@@ -90,6 +90,28 @@ def season_lineup(state: State, payload: Payload, ctx: Context) -> None:
     ]
 
 
+def lineup_choices(db_path: str | Path, match_id: int) -> dict[str, Any]:
+    """What the lineup correction offers for season match ``match_id``: its two teams (``odd``/``even``:
+    id, name, players [{id, name}]), its lineup {seat: player id} and how many of its games the season
+    holds."""
+    with SeasonDB.open(db_path) as sdb:
+        try:
+            m = sdb.match(match_id)
+        except SeasonError as exc:
+            raise ActionRefused(exc.rule or "season", exc.zh, exc.en) from exc
+        teams = {int(t["id"]): t for t in sdb.teams(int(m["season_id"]))}
+        out: dict[str, Any] = {
+            "lineup": {s: int(r["id"]) for s, r in sdb.lineup(match_id).items()},
+            "games": len(sdb.games(match_id)),
+        }
+        for side, tid in (("odd", int(m["team_a"])), ("even", int(m["team_b"]))):
+            players = [
+                {"id": int(p["id"]), "name": str(p["name"])} for p in sdb.players(int(m["season_id"]), tid)
+            ]
+            out[side] = {"id": tid, "name": str(teams[tid]["name"]), "players": players}
+    return out
+
+
 def players_on_air(sdb: SeasonDB, lineup: dict[int, int]) -> tuple[list[str], list[str]]:
     """The six players' names and the photos the pages may show (a file copied into the project, served
     at /assets/photos/; a path the importer kept as given is not served, so it is not put on air)."""
@@ -173,4 +195,4 @@ def correct_lineup(
     return done
 
 
-__all__ = ["correct_lineup", "players_on_air"]
+__all__ = ["correct_lineup", "lineup_choices", "players_on_air"]
