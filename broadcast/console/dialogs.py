@@ -746,7 +746,7 @@ class HistoryDialog(QDialog):
                 text += tr("第{n}步").format(n=h["move"]) + f"  {h['line']}"
                 if h.get("new_line"):
                     text += f" → {h['new_line']}"
-            if h["kind"] in ("hands", "setup") and h.get("new_line") == "undo":
+            if (h["kind"] in ("hands", "setup") and h.get("new_line") == "undo") or h.get("undo"):
                 text += tr("（撤销更正）")
             if h.get("dropped"):
                 text += tr("（其后{n}步不再成立）").format(n=h["dropped"])

@@ -234,15 +234,17 @@ class MainWindow(QMainWindow):
 
     def undo(self) -> None:
         """Ctrl+Z: the last decision back (one still on its way to the journal too), with the reason; or,
-        where the last thing done was a correction of the hands or the set-up, that correction undone."""
+        where the last thing done was a correction of the hands, the set-up or the 上班 seat, that
+        correction undone."""
         record = self.console.record()
         g = self.console.state["game"]
         last = g["history"][-1] if g["history"] else None
         if (
             last is not None
-            and last["kind"] in ("hands", "setup")
-            and last.get("before")
-            and last.get("new_line") != "undo"
+            and (
+                (last["kind"] in ("hands", "setup") and last.get("before") and last.get("new_line") != "undo")
+                or (last["kind"] == "leader" and not last.get("undo"))
+            )
             and last["move"] == len(record)
             and not self.console.pending
         ):
@@ -317,10 +319,15 @@ class MainWindow(QMainWindow):
         self._open(d, lambda: self.console.act("game.leader", d.payload(), on_refused=self._refused))
 
     def undo_correction(self, last: dict[str, Any]) -> None:
-        """Undo the correction ``last`` (the hands or the set-up, the last thing done): the same action
-        with what it changed as it was, re-checked by the engine and journaled with the reason."""
-        b = list(last["before"])
-        what = tr("手牌（座位 {s}）").format(s=last["line"]) if last["kind"] == "hands" else last["line"]
+        """Undo the correction ``last`` (the hands, the set-up or the 上班 seat, the last thing done): the
+        same action with what it changed as it was, re-checked by the engine and journaled with the
+        reason."""
+        b = list(last.get("before", []))
+        what = str(last["line"])
+        if last["kind"] == "hands":
+            what = tr("手牌（座位 {s}）").format(s=last["line"])
+        elif last["kind"] == "leader":
+            what = tr("上班座位 {a}号 → {b}号").format(a=last["line"], b=last["new_line"])
         d = dialogs.ReasonDialog(
             self, tr("撤销更正"), tr("撤销更正：{what}").format(what=what), dialogs.UNDO_CORRECTION_REASONS
         )
@@ -339,7 +346,9 @@ class MainWindow(QMainWindow):
             )
             self._open(d, lambda: None)
             return
-        if last["kind"] == "hands":
+        if last["kind"] == "leader":  # the seat given back; what the correction dropped is played again
+            type_, payload = "game.leader", {"leader": int(last["line"])}
+        elif last["kind"] == "hands":
             type_, payload = "game.hands", {"hands": b}
         else:
             payload = {

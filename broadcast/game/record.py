@@ -215,8 +215,11 @@ def _replay_rest(game: Any, rest: list[str], first: int, new_record: list[str]) 
 
 @action("game.leader")
 def game_leader(state: State, payload: Payload, ctx: Context) -> None:
-    """Correct the 上班 seat of the game in play (G12.1): {leader: 1–6, reason}. The engine plays the
-    record again from the new first leader; what no longer stands is dropped (see the module doc)."""
+    """Correct the 上班 seat of the game in play (G12.1): {leader: 1–6, reason, undo?}. The engine plays the
+    record again from the new first leader; what no longer stands is dropped (see the module doc). With
+    ``undo`` (Ctrl+Z right after a 上班 correction, nothing keyed since) the correction before is undone:
+    the record as it stood before it — what it kept and what it dropped, in order — is played again from
+    the seat given back, so that nothing the correction dropped is lost."""
     reason = _reason(payload, required=True)
     _not_saved(state)
     g = state["game"]
@@ -228,14 +231,36 @@ def game_leader(state: State, payload: Payload, ctx: Context) -> None:
     old = int(g["leader"])
     if leader == old:
         raise ActionRefused("G12.1", f"上班座位已是 {old} 号", f"seat {old} leads already")
+    undo = bool(payload.get("undo"))
+    last = g["history"][-1] if g["history"] else None
+    if undo and (
+        last is None or last["kind"] != "leader" or last.get("undo") or last["move"] != len(g["record"])
+    ):
+        raise ActionRefused(
+            "G12.1",
+            "上一步不是上班座位的更正（或之后又录了出牌）：没有可撤销的上班更正",
+            "the last thing done is not a correction of the first leader (or a decision came after it):"
+            " nothing to undo",
+        )
     g["leader"] = int(leader)
     game = new_game(state)
     new_record: list[str] = []
-    dropped = _replay_rest(game, list(g["record"]), 1, new_record)
+    before = list(g["record"]) + ([str(d["line"]) for d in g["dropped"]] if undo else [])
+    dropped = _replay_rest(game, before, 1, new_record)
     g["record"] = new_record
     g["redo"] = []
     g["dropped"] = dropped
-    _history(state, ctx, "leader", line=str(old), new_line=str(leader), reason=reason, dropped=len(dropped))
+    _history(
+        state,
+        ctx,
+        "leader",
+        move=len(new_record),
+        line=str(old),
+        new_line=str(leader),
+        reason=reason,
+        dropped=len(dropped),
+        undo=undo,
+    )
     forget(ctx)
     project(state, live_game(state, ctx))
 

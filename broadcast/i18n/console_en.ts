@@ -401,7 +401,7 @@
     </message>
     <message>
         <location filename="../console/dialogs.py" line="729"/>
-        <location filename="../console/window.py" line="271"/>
+        <location filename="../console/window.py" line="273"/>
         <source>重做</source>
         <translation>Redo</translation>
     </message>
@@ -763,49 +763,49 @@
         <translation>Recording not started</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="255"/>
+        <location filename="../console/window.py" line="257"/>
         <source>本局还没有出牌，无法撤销</source>
         <translation>Nothing to undo in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="259"/>
+        <location filename="../console/window.py" line="261"/>
         <source>撤销第{n}步</source>
         <translation>Undo move {n}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="260"/>
+        <location filename="../console/window.py" line="262"/>
         <source>撤销：{line}</source>
         <translation>Undo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="268"/>
+        <location filename="../console/window.py" line="270"/>
         <source>没有可以重做的一步</source>
         <translation>Nothing to redo</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="271"/>
+        <location filename="../console/window.py" line="273"/>
         <source>重做：{line}</source>
         <translation>Redo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="298"/>
+        <location filename="../console/window.py" line="300"/>
         <source>本局还没有出牌</source>
         <translation>No move in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="314"/>
+        <location filename="../console/window.py" line="316"/>
         <source>还没有开局：直接输入上班座位</source>
         <translation>No game started: type the first leader&apos;s seat</translation>
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="162"/>
-        <location filename="../console/window.py" line="410"/>
+        <location filename="../console/window.py" line="419"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="162"/>
-        <location filename="../console/window.py" line="410"/>
+        <location filename="../console/window.py" line="419"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
@@ -877,72 +877,72 @@
         <translation>{odd} {p}% · {even} {q}%</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="431"/>
+        <location filename="../console/window.py" line="440"/>
         <source>先开局（输入上班座位）再录手牌</source>
         <translation>Start the game (type the first leader&apos;s seat) before entering hands</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="450"/>
+        <location filename="../console/window.py" line="459"/>
         <source>发牌</source>
         <translation>deal</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="458"/>
+        <location filename="../console/window.py" line="467"/>
         <source>打开牌谱</source>
         <translation>Open record</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="458"/>
+        <location filename="../console/window.py" line="467"/>
         <source>牌谱 (*.gjn);;所有文件 (*)</source>
         <translation>Records (*.gjn);;All files (*)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="473"/>
+        <location filename="../console/window.py" line="482"/>
         <source>这场比赛没有关联赛季（Ctrl+N 从赛季新建比赛）</source>
         <translation>This match is not linked to a season (Ctrl+N: new match from the season)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="475"/>
+        <location filename="../console/window.py" line="484"/>
         <source>没有要存的：本局还没结束，或已存入赛季</source>
         <translation>Nothing to save: the game is not over, or already saved</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="482"/>
+        <location filename="../console/window.py" line="491"/>
         <source>数据库里还没有赛季（season create）</source>
         <translation>No season in the database yet (season create)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="519"/>
+        <location filename="../console/window.py" line="528"/>
         <source>已从日志恢复 {n} 个操作：比赛已设好，尚未开局</source>
         <translation>Recovered {n} actions from the journal: the match is set up, no game started yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="521"/>
+        <location filename="../console/window.py" line="530"/>
         <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步</source>
         <translation>Recovered {n} actions from the journal: back at game {g}, move {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="548"/>
+        <location filename="../console/window.py" line="557"/>
         <source>● 数据库忙（被其他程序占用）：{n} 个操作等待写入，{s} 秒</source>
         <translation>● Database busy (held by another program): {n} operations waiting to be written, {s} s</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="563"/>
+        <location filename="../console/window.py" line="572"/>
         <source>第{n}局/共{m}局</source>
         <translation>Game {n} of {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="565"/>
+        <location filename="../console/window.py" line="574"/>
         <source>彩排 {file}</source>
         <translation>Rehearsal {file}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="566"/>
+        <location filename="../console/window.py" line="575"/>
         <source>导播台</source>
         <translation>Operator console</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="567"/>
+        <location filename="../console/window.py" line="576"/>
         <source>日志 #{seq}</source>
         <translation>Journal #{seq}</translation>
     </message>
@@ -1135,17 +1135,22 @@ Close the program holding it and the console carries on by itself.</translation>
         <translation> (undo of a correction)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="323"/>
+        <location filename="../console/window.py" line="328"/>
         <source>手牌（座位 {s}）</source>
         <translation>the hands (seats {s})</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="325"/>
+        <location filename="../console/window.py" line="330"/>
+        <source>上班座位 {a}号 → {b}号</source>
+        <translation>first leader seat {a} → seat {b}</translation>
+    </message>
+    <message>
+        <location filename="../console/window.py" line="332"/>
         <source>撤销更正</source>
         <translation>Undo the correction</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="325"/>
+        <location filename="../console/window.py" line="332"/>
         <source>撤销更正：{what}</source>
         <translation>Undo the correction: {what}</translation>
     </message>

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLabel
 
 from tests.console.conftest import new_match, settle, type_line
 
@@ -148,6 +149,27 @@ def test_a_wrong_shangban_seat_is_corrected_with_ctrl_z_and_from_the_edit_menu(
     assert g["leader"] == 3 and g["record"] == []
     assert [x["line"] for x in g["dropped"]] == ["4 TTTTT"] and g["dropped"][0]["rule"]
     assert window.panel.record_model.rowCount() == 0
+    # Ctrl+Z right after undoes that correction like any other: seat 4 again, with the reason, and what
+    # it dropped is played again (nothing lost); a second Ctrl+Z does not undo the undo
+    window.dialog = None
+    QTest.keyClick(entry, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    d = _dialog(qtbot, window, "ReasonDialog")
+    assert any("上班座位 4号 → 3号" in x.text() for x in d.findChildren(QLabel))
+    QTest.keyClick(d.reason, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not d.isVisible())
+    settle(qtbot, window)
+    g = window.console.state["game"]
+    assert g["leader"] == 4 and g["record"] == ["4 TTTTT"] and g["dropped"] == []
+    assert _journal(window)[-1] == (
+        "game.leader",
+        {"leader": 4, "undo": True, "reason": "撤销更正：更正错了"},
+    )
+    assert g["history"][-1]["undo"] and window.panel.record_model.rowCount() == 1
+    window.dialog = None
+    QTest.keyClick(entry, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    d = _dialog(qtbot, window, "ReasonDialog")
+    assert d.windowTitle() == "撤销第1步"  # the last decision, not the undo of the correction
+    QTest.keyClick(d.reason, Qt.Key.Key_Escape)
 
 
 def test_a_leader_correction_without_a_reason_or_to_the_same_seat_is_refused(store: Any) -> None:
@@ -164,6 +186,9 @@ def test_a_leader_correction_without_a_reason_or_to_the_same_seat_is_refused(sto
             store.dispatch("game.leader", payload)
         assert refused.value.rule == rule and refused.value.zh and refused.value.en
     assert store.state["game"]["leader"] == 2
+    with pytest.raises(ActionRefused) as refused:  # no 上班 correction to undo
+        store.dispatch("game.leader", {"leader": 3, "reason": "更正错了", "undo": True})
+    assert refused.value.rule == "G12.1" and store.state["game"]["leader"] == 2
 
 
 def _act(window: Any, qtbot: Any, type_: str, payload: dict[str, Any]) -> None:
