@@ -127,7 +127,139 @@ class Page:
             self.ready.set()
 
 
-def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
+# ----------------------------------------------------------------------------------- segments
+SEGMENTS = (
+    ("key", "handed", "key → handed to the store thread (Qt thread: key event, engine check)"),
+    ("handed", "enter", "→ the store thread runs it (thread hand-off)"),
+    ("enter", "locked", "→ the store's lock (another dispatch, e.g. an estimate, holding it)"),
+    ("locked", "j0", "→ reduced and validated"),
+    ("j0", "j1", "→ journal committed (SQLite, synced)"),
+    ("j1", "offer", "→ the overlay server's listener (listeners before it, turn wait)"),
+    ("offer", "take", "→ the server's loop takes it (thread hand-off)"),
+    ("take", "out", "→ its patch is sent (waits for the page's ack of the one before)"),
+    ("out", "arrived", "→ the page has the message (socket, browser's IPC)"),
+    ("arrived", "frame", "→ requestAnimationFrame begins (the page's frame schedule)"),
+    ("frame", "sent", "→ rendered (apply, text fitting) and echoed"),
+)
+
+
+class Segments:
+    """Timestamps of each decision on its way, on one clock (``time.time()`` in Python, the page's
+    ``performance.timeOrigin + now()``): installed on the objects of this run only (the product's code
+    is unchanged), so that the key → frame figure can be split where its time goes."""
+
+    def __init__(self, store: Any, server: Any) -> None:
+        self.at: dict[int, dict[str, float]] = {}
+        self.returned: list[float] = []  # the Qt thread's key event done, after the hand-over (ms)
+        self.handed = 0.0  # the last hand-over of a game.play to the store thread (the console's bridge)
+        self.held = 0
+        self._local = threading.local()
+        store_dispatch = store.dispatch
+        journal = store._journal
+        append = journal.append
+        inner_lock = store._lock
+        local = self._local
+        at = self.at
+
+        class TimedLock:
+            def __enter__(self) -> None:
+                inner_lock.acquire()
+                if not getattr(local, "locked", 1.0):  # the first taking of it in a dispatch
+                    local.locked = time.time()
+
+            def __exit__(self, *exc: object) -> None:
+                inner_lock.release()
+
+        def dispatch(type_: str, payload: Any = None, **kw: Any) -> Any:
+            enter = time.time()
+            local.locked = 0.0
+            local.j = (0.0, 0.0)
+            change = store_dispatch(type_, payload, **kw)
+            if type_ == "game.play":
+                d = at.setdefault(change.seq, {})
+                d.update(enter=enter, locked=local.locked, j0=local.j[0], j1=local.j[1], handed=self.handed)
+            return change
+
+        def timed_append(*a: Any, **kw: Any) -> int:
+            j0 = time.time()
+            seq = append(*a, **kw)
+            local.j = (j0, time.time())
+            return seq
+
+        store._lock = TimedLock()
+        store.dispatch = dispatch
+        journal.append = timed_append
+        listener = server._listener
+
+        def timed_listener(change: Any) -> None:
+            at.setdefault(change.seq, {}).setdefault("offer", time.time())
+            listener(change)
+
+        self.page_sub: Any = None  # the overlay server's subscription (told early: --ab-sync flips it)
+        for sub in store._subs:
+            if getattr(sub.fn, "__func__", None) is getattr(listener, "__func__", 0):
+                sub.fn = timed_listener
+                self.page_sub = sub
+        take = server._take_incoming
+        feed = server.feed
+
+        def timed_take() -> None:
+            now = time.time()
+            pending = feed._incoming
+            take()
+            if pending is not None:
+                at.setdefault(feed.seq, {}).setdefault("take", now)
+
+        server._take_incoming = timed_take
+        next_frame = feed.next_frame
+
+        def timed_next_frame(page: Any) -> bytes | None:
+            if page.held and (page.pending or page.snapshot):
+                self.held += 1
+            data = next_frame(page)
+            if data is not None and data.startswith(b'{"type":"patch"'):
+                at.setdefault(feed.seq, {}).setdefault("out", time.time())
+            return data
+
+        feed.next_frame = timed_next_frame
+
+    def watch_bridge(self, bridge: Any) -> None:
+        submit = bridge._submit
+
+        def timed_submit(fn: Any, *args: Any, **kw: Any) -> Any:
+            if args and args[0] == "game.play":
+                self.handed = time.time()
+            return submit(fn, *args, **kw)
+
+        bridge._submit = timed_submit
+
+    def worst(self, seqs: list[int], keys: dict[int, float], n: int = 5) -> list[str]:
+        """The ``n`` slowest decisions, each split by segment (ms)."""
+        out = []
+        for s in sorted(seqs, key=lambda s: self.at[s].get("frame", 0) - keys[s], reverse=True)[:n]:
+            d = dict(self.at[s], key=keys[s])
+            parts = [f"{b} {(d[b] - d[a]) * 1000:.1f}" for a, b, _ in SEGMENTS if d.get(a) and d.get(b)]
+            out.append(f"#{s} {(d.get('frame', 0) - d['key']) * 1000:.1f} ms: " + ", ".join(parts))
+        return out
+
+    def rendered(self, seq: int, r: Any) -> None:
+        d = self.at.setdefault(seq, {})
+        d.update(arrived=r.page_arrived, frame=r.page_frame, sent=r.page_sent)
+
+    def table(self, seqs: list[int], keys: dict[int, float]) -> list[tuple[str, float, float, int]]:
+        rows = []
+        for a, b, label in SEGMENTS:
+            xs = []
+            for s in seqs:
+                d = dict(self.at.get(s, {}), key=keys[s])
+                if d.get(a) and d.get(b):
+                    xs.append((d[b] - d[a]) * 1000)
+            if xs:
+                rows.append((label, statistics.median(xs), pct(xs, 99), len(xs)))
+        return rows
+
+
+def latency_figures(decisions: int, winprob: int = 0, ab_sync: bool = False) -> dict[str, Any]:
     from PySide6.QtCore import QSettings, Qt
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
@@ -165,6 +297,8 @@ def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
     server = OverlayServer(store, port=0)
     server.on_rendered(on_echo)
     server.start()
+    segments = Segments(store, server)
+    typed: dict[int, float] = {}  # seq → key press (time.time()) of the typed decisions, evaluator on
     page = Page(server.url("program", echo="1"))
     page.ready.wait(60)
     if page.error is not None:
@@ -173,9 +307,11 @@ def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
     window.resize(1920, 1080)
     window.show()
     entry = window.panel.entry
+    segments.watch_bridge(window.console.bridge)
     console = window.console
     key_frame: list[float] = []
     frame_off: list[float] = []  # --winprob: the typed decisions while the evaluator was switched off
+    after_sync: list[float] = []  # --ab-sync: typed decisions whose page was told after the journal's sync
     key_echo: list[float] = []
     key_journal: list[float] = []
     base_frame: list[float] = []
@@ -191,7 +327,7 @@ def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
 
     seed = 1000
     try:
-        while len(key_frame) + len(frame_off) < decisions:
+        while len(key_frame) + len(frame_off) + len(after_sync) < decisions:
             played = selfplay(seed)
             seed += 1
             if console.mode().name in ("none", "lots", "finish"):  # a match is decided: the next one
@@ -202,7 +338,7 @@ def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
             QTest.keyClick(entry, Qt.Key.Key_Return)
             pump_until(lambda: not console.busy and console.mode().name == "play")
             for i, a in enumerate(played.moves):
-                if len(key_frame) + len(frame_off) >= decisions:
+                if len(key_frame) + len(frame_off) + len(after_sync) >= decisions:
                     break
                 if evaluator is not None and i % 20 in (0, 10):  # blocks of 10: evaluator on, then off
                     before = store.seq
@@ -213,18 +349,23 @@ def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
                 if not direct:
                     QTest.keyClicks(entry, operator_text(a, console.game.pending_seat))
                     app.processEvents()
+                # --ab-sync: every other typed decision as before (the pages told after the journal's sync)
+                late = ab_sync and not direct and evaluating and len(after_sync) < len(key_frame)
+                segments.page_sub.early = not late
                 before = store.seq
                 t0, w0 = time.perf_counter(), time.time()
                 if direct:  # on the console's store thread, as the control API's or a season's work
                     console.bridge.call(store.dispatch, "game.play", {"line": str(a)})
                 else:
                     QTest.keyClick(entry, Qt.Key.Key_Return)
+                    segments.returned.append((time.time() - segments.handed) * 1000)
                 pump_until(lambda b=before: store.seq > b)
                 seq = store.seq
                 with cond:
                     if not cond.wait_for(lambda s=seq: any(k >= s for k in rendered), timeout=10):
                         raise SystemExit(f"the page never rendered #{seq}")
                     r = rendered[min(k for k in rendered if k >= seq)]
+                pump_until(lambda s=seq: s in journaled)  # confirmed: synced (the page may be there first)
                 if direct:
                     base_frame.append((r.page_frame - w0) * 1000)
                     base_journal.append((journaled[seq] - t0) * 1000)
@@ -234,7 +375,13 @@ def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
                     frame_off.append((r.page_frame - w0) * 1000)
                     pump_until(lambda: not console.busy)
                     continue
+                if late:
+                    after_sync.append((r.page_frame - w0) * 1000)
+                    pump_until(lambda: not console.busy)
+                    continue
                 key_frame.append((r.page_frame - w0) * 1000)
+                typed[seq] = w0
+                segments.rendered(seq, r)
                 key_echo.append((r.received - t0) * 1000)
                 key_journal.append((journaled[seq] - t0) * 1000)
                 pump_until(lambda: not console.busy)
@@ -247,6 +394,11 @@ def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
             evaluator.stop()
         store.close()
     return {
+        "segments": segments.table(sorted(typed), typed),
+        "held": segments.held,
+        "after_sync": after_sync,
+        "returned": segments.returned,
+        "worst": segments.worst(sorted(typed), typed),
         "winprob_answers": evaluator.answers if evaluator is not None else 0,
         "off_n": len(frame_off),
         "off_frame_p50": statistics.median(frame_off) if frame_off else 0.0,
@@ -267,11 +419,18 @@ def latency_figures(decisions: int, winprob: int = 0) -> dict[str, float]:
 
 
 def main() -> int:
+    if os.environ.get("SWITCH"):
+        sys.setswitchinterval(float(os.environ["SWITCH"]))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--decisions", type=int, default=500)
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--skip-latency", action="store_true")
     ap.add_argument("--winprob", type=int, default=0, help="the 胜率 evaluator's pool processes (0: off)")
+    ap.add_argument(
+        "--ab-sync",
+        action="store_true",
+        help="every other typed decision with the page told after the journal's sync (as before), apart",
+    )
     args = ap.parse_args()
     k = keystroke_figures(args.games)
     print(
@@ -284,7 +443,7 @@ def main() -> int:
     print(f"  hands entered at the deal:  {k['known']:.2f} per decision (worst {k['worst_known']:.0f})")
     if args.skip_latency:
         return 0
-    lat = latency_figures(args.decisions, args.winprob)
+    lat = latency_figures(args.decisions, args.winprob, args.ab_sync)
     print(f"key press (Enter) → program page painted, {lat['n']:.0f} decisions (goal p99 ≤ 30 ms):")
     if args.winprob:
         print(
@@ -321,6 +480,25 @@ def main() -> int:
         f"  key → frame as a ratio to the baseline: p50 × {lat['frame_p50'] / lat['base_frame_p50']:.2f}, "
         f"p99 × {lat['frame_p99'] / lat['base_frame_p99']:.2f}; load average {os.getloadavg()[0]:.1f}"
     )
+    if lat["after_sync"]:
+        a = lat["after_sync"]
+        print(
+            f"  same run, every other typed decision with the page told after the journal's sync to the "
+            f"disk (as before), {len(a)} decisions: key → frame p50 {statistics.median(a):.1f} ms, p99 "
+            f"{pct(a, 99):.1f} ms; told before the sync / after it: p50 × "
+            f"{lat['frame_p50'] / statistics.median(a):.2f}, p99 × {lat['frame_p99'] / pct(a, 99):.2f}"
+        )
+    print("  where a typed decision's time goes (same clock; p50 / p99 of each segment, ms):")
+    for label, p50, p99, n in lat["segments"]:
+        print(f"    {label:<72} {p50:6.1f} {p99:6.1f}  (n {n})")
+    print(f"  patches that waited for the page's acknowledgement of the one before: {lat['held']}")
+    r = lat["returned"]
+    print(
+        f"  the Qt thread busy after the hand-over: p50 {statistics.median(r):.1f}, p99 {pct(r, 99):.1f} ms"
+    )
+    print("  the slowest typed decisions, by segment (ms):")
+    for line in lat["worst"]:
+        print(f"    {line}")
     return 0
 
 

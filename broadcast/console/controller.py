@@ -46,6 +46,7 @@ class Mode:
 
 
 BUSY_NOTICE_S = 30.0  # the database held this long: the operator is told in one line (nothing is dropped)
+PENDING_REFRESH_MS = 40  # a decision sent: the views wait this long for the store's answer, then show it
 
 
 class Console(QObject):
@@ -75,6 +76,12 @@ class Console(QObject):
         self._busy_timer = QTimer(self)
         self._busy_timer.setInterval(250)
         self._busy_timer.timeout.connect(self._watch_database)
+        # the views' refresh for a decision just sent: usually the store's answer comes first and
+        # refreshes them once (see _queue)
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(PENDING_REFRESH_MS)
+        self._refresh_timer.timeout.connect(self.stateChanged.emit)
         bridge.connect_queued("changed", self._on_change)
         bridge.connect_queued("finished", self._on_finished)
         bridge.connect_queued("refused", self._on_refused)
@@ -248,13 +255,23 @@ class Console(QObject):
         self.pending.append(Pending(ticket, kind, type_, dict(payload), line, label))
         self._callbacks[ticket] = (lambda _c: self._done(ticket, label), lambda exc: self._lost(ticket, exc))
         self.bridge.dispatch(type_, payload, ticket=ticket)
-        self._view_changed()
+        self._view_changed(soon=True)
         self.queued.emit(label)
         self._busy_timer.start()
 
-    def _view_changed(self) -> None:
+    def _view_changed(self, *, soon: bool = False) -> None:
+        """The console's game (what the next decision is checked against) follows at once; the views
+        follow at once too, or with ``soon`` (a decision just sent) within PENDING_REFRESH_MS: by then
+        the store has usually answered and they refresh once, for the journaled state, instead of
+        redrawing first for the pending one while the decision is on its way to the journal and the
+        pages (issue 25: that redraw held the interpreter the store's and the pages' threads need)."""
         if self.mirror.update(view_state(self.state, self.pending)):
             self._completer = None
+        if soon:
+            if not self._refresh_timer.isActive():
+                self._refresh_timer.start()
+            return
+        self._refresh_timer.stop()
         self.stateChanged.emit()
 
     def _done(self, ticket: int, _label: str) -> None:

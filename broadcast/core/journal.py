@@ -144,6 +144,8 @@ class Journal:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
+        self._unsynced = False  # an append(sync=False) not yet followed by sync()
+        self._folder_synced = False
         self.damaged: list[str] = []  # entries that could not be read or do not chain (see entries())
         before = _version(conn)
         db.migrate(conn, "journal", MIGRATIONS)
@@ -204,11 +206,18 @@ class Journal:
         source: str = "console",
         *,
         checkpoint: Any = None,
+        sync: bool = True,
     ) -> int:
         """Append one action (and, when ``checkpoint`` is given, the state it leads to: a callable
         given the action's seq and returning ``(fingerprint, state_json)`` or ``None``, or the tuple
         itself) in one transaction. Raises
-        :class:`db.StorageError` if the disk refuses it: then nothing of it is kept."""
+        :class:`db.StorageError` if the disk refuses it: then nothing of it is kept.
+
+        ``sync=False``: committed to the write-ahead log without waiting for the disk — the action is
+        kept if the process is killed from here on (the -wal is written), not yet through a power cut —
+        and the caller then calls :meth:`sync` before it calls the action confirmed (the store tells the
+        pages in between: ``ShowStore.subscribe(early=True)``). Together the two are what
+        ``synchronous=FULL`` does at the commit. (A journal not in WAL mode syncs at the commit.)"""
         text = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         if self.readonly:  # opened read-only: is the file writable by now?
             again = db.writable_again(self._conn)
@@ -217,7 +226,10 @@ class Journal:
             self._conn.close()
             self._conn = again
         conn = self._conn
+        later = not sync and self._in_wal()
         try:
+            if later:  # this commit only: the WAL is synced by sync(), after the caller's early work
+                conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("BEGIN IMMEDIATE")
             try:
                 row = conn.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
@@ -240,8 +252,45 @@ class Journal:
                 raise
         except sqlite3.DatabaseError as exc:
             raise db.storage_error(exc, self.path) from exc
+        finally:
+            if later:
+                self._full()
+        self._unsynced = later
         self._write_head(seq, digest)
         return seq
+
+    def _full(self) -> None:
+        try:
+            self._conn.execute("PRAGMA synchronous=FULL")
+        except sqlite3.DatabaseError:
+            pass
+
+    def _in_wal(self) -> bool:
+        try:
+            return str(self._conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal"
+        except sqlite3.DatabaseError:
+            return False
+
+    def sync(self) -> None:
+        """Put what :meth:`append` committed with ``sync=False`` on the disk (``fsync`` of the -wal,
+        and once per journal of the folder holding it): then it survives a power cut, as with
+        ``synchronous=FULL``. Raises ``OSError`` when the disk refuses. Nothing to do otherwise."""
+        if not self._unsynced:
+            return
+        wal = Path(f"{self.path}-wal")
+        fd = os.open(wal, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if not self._folder_synced:  # the -wal's name in its folder (a new file)
+            fd = os.open(wal.parent, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            self._folder_synced = True
+        self._unsynced = False
 
     def write_checkpoint(self, seq: int, ts: float, fingerprint: str, state_text: str) -> bool:
         """Store the state at journal position ``seq`` (already journaled). False if the disk refused."""

@@ -10,7 +10,10 @@ The core knows no component: each one (``broadcast.core.component.Component``) s
 fragment and registers its reducers; the store composes the state's schema from them and dispatches
 only the actions they registered. A dispatch runs the action's reducer on a copy of the state (which
 may refuse it with :class:`ActionRefused`, naming the rule), validates the result against the schema,
-appends the action to the journal (durable), swaps the state in and only then tells the listeners.
+appends the action to the journal (durable), swaps the state in and only then tells the listeners:
+first the pages' (``subscribe(early=True)``: committed, a kill -9 keeps it), then, once the journal is
+synced to the disk (a power cut keeps it too), the others — the console among them, so what it shows
+as confirmed survives both.
 Reducers must be deterministic (time and randomness come from the payload or ``ctx.ts``) because
 recovery re-runs them. Listeners run on the dispatching thread and must hand slow work to their own
 thread (the overlay server's event loop, the OBS bridge's worker). Listeners hear the changes in the
@@ -22,8 +25,9 @@ console, the OBS bridge, the overlay server) never ends on an older one.
 The copy a reducer works on is copy-on-write (:class:`_Draft`): a top-level section is copied the first
 time the reducer touches it, the others are shared with the state before, so an action costs what
 its sections cost, not what the whole state costs. Every ``checkpoint_every`` actions (100; or
-``checkpoint_seconds``) the state is stored with the journal position it belongs to, in the same
-transaction as that action; opening a store loads the newest checkpoint written by the same software
+``checkpoint_seconds``) the state is stored with the journal position it belongs to (in a transaction
+of its own once that action's listeners were told: serialising the whole state is kept off the
+decision's way to air); opening a store loads the newest checkpoint written by the same software
 (:func:`fingerprint`) and replays only the actions after it. ``python -m broadcast verify-journal``
 replays the whole journal from the start and compares.
 """
@@ -224,6 +228,7 @@ class _Sub:
     fn: Listener
     name: str
     errors: int = field(default=0)
+    early: bool = field(default=False)
 
 
 class ShowStore:
@@ -253,6 +258,7 @@ class ShowStore:
         self._turns = threading.Condition(threading.Lock())
         self._issued = 0  # changes numbered
         self._told = 0  # changes whose listeners have all been told, in order
+        self.sync_errors = 0  # actions committed whose sync to the disk failed (each one logged)
         self._telling = threading.local()  # this thread is telling listeners (a listener dispatching)
         self._state: State = self._schema.default_state()
         self.runtime: dict[str, Any] = {}
@@ -322,8 +328,14 @@ class ShowStore:
         return int(self._state["meta"]["seq"])
 
     # -- listeners -----------------------------------------------------------------------------
-    def subscribe(self, fn: Listener, name: str = "") -> Callable[[], None]:
-        sub = _Sub(fn, name or getattr(fn, "__qualname__", repr(fn)))
+    def subscribe(self, fn: Listener, name: str = "", *, early: bool = False) -> Callable[[], None]:
+        """Call ``fn(change)`` after every action. ``early``: for what only displays the state (the
+        overlay server's pages) — told as soon as the action is committed to the journal (a process
+        killed from then on keeps it), before the journal's sync to the disk, which every other
+        listener and the dispatcher wait for (then it survives a power cut too: what the console calls
+        confirmed). An early listener runs under the store's lock, in the order of the actions: it must
+        only hand the change on (never dispatch, never wait)."""
+        sub = _Sub(fn, name or getattr(fn, "__qualname__", repr(fn)), early=early)
         with self._lock:
             self._subs.append(sub)
 
@@ -355,23 +367,42 @@ class ShowStore:
                 except TextTooLong as exc:  # longer than its box on air holds: refused, the field named
                     raise ActionRefused(exc.rule, exc.zh, exc.en) from None
             last_checkpoint = self._last_checkpoint
-            cp = self._checkpoint_for(new, seq)
+            due = self._checkpoint_due(seq)
             try:
-                real_seq = self._journal.append(
-                    type_, payload, ts, source, checkpoint=None if cp is None else _only_at(seq, cp)
-                )
+                real_seq = self._journal.append(type_, payload, ts, source, sync=False)
             except BaseException:
                 self._last_checkpoint = last_checkpoint  # not written: due again with the next action
                 raise
             if real_seq != seq:  # another writer on the same file: keep the journal's numbering
                 new["meta"] = dict(new["meta"], seq=real_seq)
+                if due:  # the state was computed without the other writer's actions: no checkpoint of it
+                    due, self._last_checkpoint = False, last_checkpoint
             previous, self._state = self._state, new
             change = Change(real_seq, ts, type_, payload, new, previous, changed, source)
-            subs = list(self._subs)
+            subs = [s for s in self._subs if not s.early]
+            # the pages first: committed (a kill -9 keeps it), while the disk syncs it
+            self._notify([s for s in self._subs if s.early], change)
+            self._sync(change)
             self._issued += 1
             turn = self._issued
         self._notify_in_turn(turn, subs, change)
+        if due:  # after the listeners: the whole state's text costs the decision's path nothing
+            self._write_checkpoint(new, real_seq, last_checkpoint)
         return change
+
+    def _sync(self, change: Change) -> None:
+        try:
+            self._journal.sync()
+        except OSError as exc:  # committed, only not known to be on the disk: said, never a traceback
+            self.sync_errors += 1
+            log.error(
+                "action #%d %s: the journal %s could not be synced to the disk (%s): a power cut now "
+                "could lose it",
+                change.seq,
+                change.type,
+                self._journal.path,
+                exc,
+            )
 
     def _notify_in_turn(self, turn: int, subs: list[_Sub], change: Change) -> None:
         """Tell the listeners of the ``turn``-th change once those of the change before it are told.
@@ -410,16 +441,27 @@ class ShowStore:
                 log.exception("listener %s failed on action #%d %s", sub.name, change.seq, change.type)
 
     # -- checkpoints and recovery ------------------------------------------------------------------
-    def _checkpoint_for(self, state: State, seq: int) -> tuple[str, str] | None:
-        """The checkpoint to write with action ``seq`` when one is due (every N actions or T s)."""
+    def _checkpoint_due(self, seq: int) -> bool:
+        """Whether a checkpoint is due with action ``seq`` (every N actions or T s); marked as written
+        (so that one dispatch writes it), put back by :meth:`_write_checkpoint` if the disk refuses."""
         last_seq, last_when = self._last_checkpoint
         due = seq - last_seq >= self.checkpoint_every or (
             seq > last_seq and time.monotonic() - last_when >= self.checkpoint_seconds
         )
         if not due or self._journal.readonly:
-            return None
+            return False
         self._last_checkpoint = (seq, time.monotonic())
-        return self._fingerprint, _state_text(state, seq)
+        return True
+
+    def _write_checkpoint(self, state: State, seq: int, before: tuple[int, float]) -> None:
+        """Store ``state``, the state at journal position ``seq``, as a checkpoint (its own transaction,
+        after the action's listeners were told); refused by the disk: due again with the next action."""
+        with self._lock:
+            ok = self._journal.write_checkpoint(
+                seq, float(state["meta"]["updated"]), self._fingerprint, _state_text(state, seq)
+            )
+            if not ok and self._last_checkpoint[0] == seq:
+                self._last_checkpoint = before
 
     def checkpoint(self) -> bool:
         """Store the current state as a checkpoint now (e.g. after a long replay); False if refused."""
@@ -535,11 +577,6 @@ def _compose_actions(components: Iterable[Component]) -> dict[str, ActionSpec]:
                 )
             out[type_] = spec
     return out
-
-
-def _only_at(seq: int, cp: tuple[str, str]) -> Callable[[int], tuple[str, str] | None]:
-    """The checkpoint, if the action is journaled at the position the state was computed for."""
-    return lambda real: cp if real == seq else None
 
 
 def _state_text(state: State, seq: int) -> str:

@@ -38,7 +38,10 @@ class MemoryStore:
         with self._lock:
             return copy.deepcopy(self._state)
 
-    def subscribe(self, fn: Callable[[Change], None], name: str = "") -> Callable[[], None]:
+    def subscribe(
+        self, fn: Callable[[Change], None], name: str = "", *, early: bool = False
+    ) -> Callable[[], None]:
+        """``early`` as the store's (nothing here is journaled: every listener is told at once)."""
         with self._lock:
             self._subs.append(fn)
 

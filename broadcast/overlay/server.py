@@ -74,7 +74,9 @@ class StateSource(Protocol):
     @property
     def state(self) -> dict[str, Any]: ...
 
-    def subscribe(self, fn: Callable[[Any], None], name: str = "") -> Callable[[], None]: ...
+    def subscribe(
+        self, fn: Callable[[Any], None], name: str = "", *, early: bool = False
+    ) -> Callable[[], None]: ...
 
 
 class _Client(Page):
@@ -190,8 +192,10 @@ class OverlayServer:
                 f"cannot listen on {self.host}:{self._want_port}",
             ),
         )
-        # subscribe only once the loop runs; take the current state after subscribing so nothing is lost
-        self._unsubscribe = self.store.subscribe(self._listener, name="overlay-server")
+        # subscribe only once the loop runs; take the current state after subscribing so nothing is lost.
+        # early: the pages are handed an action as soon as the journal has committed it, while the disk
+        # syncs it (broadcast.core.store: the on-air path does not wait for the fsync)
+        self._unsubscribe = self.store.subscribe(self._listener, name="overlay-server", early=True)
         self._offer(self.store.state, None)
 
     def _set_loop(self, loop: asyncio.AbstractEventLoop) -> None:

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import os
 import sqlite3
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -161,3 +164,67 @@ def test_a_listener_that_dispatches_is_not_held_by_its_own_turn(db_path) -> None
     store.dispatch("graphic.set", {"bus": "preview", "graphic": "scoreboard", "on": True})
     store.dispatch("show.update", {"episode": "第3期"})
     assert heard == [(1, "graphic.set"), (2, "bus.take"), (3, "show.update")]
+
+
+def test_the_pages_listener_is_told_once_committed_and_the_others_once_synced_to_the_disk(
+    db_path, monkeypatch
+) -> None:
+    """The on-air path does not wait for the fsync (issue 25: key → page painted), yet nothing it shows
+    is unjournaled (a kill -9 keeps it: another connection reads the row) and what every other listener
+    — the console's confirmation among them — hears is on the disk (the -wal fsync'd, as FULL does)."""
+    store = open_store(db_path)
+    events: list[tuple[str, int]] = []
+    synced: list[str] = []
+    journal = store.journal
+    sync = journal.sync
+
+    def watched_sync() -> None:
+        events.append(("sync", store.journal.last_seq()))
+        sync()
+
+    monkeypatch.setattr(journal, "sync", watched_sync)
+    real_fsync = os.fsync
+    monkeypatch.setattr(
+        os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")), real_fsync(fd))
+    )
+
+    def early(ch: Any) -> None:
+        other = sqlite3.connect(db_path)  # what survives a kill -9 now: the committed rows
+        n = other.execute("SELECT COUNT(*) FROM journal WHERE seq=?", (ch.seq,)).fetchone()[0]
+        other.close()
+        events.append((f"early {n}", ch.seq))
+
+    store.subscribe(lambda ch: events.append(("late", ch.seq)))
+    store.subscribe(early, early=True)
+    store.dispatch("graphic.set", {"bus": "preview", "graphic": "scoreboard", "on": True})
+    store.dispatch("bus.take")
+    assert events == [("early 1", 1), ("sync", 1), ("late", 1), ("early 1", 2), ("sync", 2), ("late", 2)]
+    assert synced and synced[0] == f"{db_path}-wal"  # the write-ahead log itself, then its folder once
+    assert synced.count(str(Path(db_path).parent)) == 1
+    # and the connection is back at FULL for every other transaction on it
+    assert journal.connection.execute("PRAGMA synchronous").fetchone()[0] == 2
+    store.close()
+
+
+def test_a_checkpoint_is_written_after_its_actions_listeners_and_recovers_the_same_state(db_path) -> None:
+    store = open_store(db_path, checkpoint_every=2)
+    stored: list[tuple[int, int]] = []
+
+    def listener(ch: Any) -> None:
+        rows = store.journal.connection.execute("SELECT COUNT(*) FROM journal_checkpoints").fetchone()[0]
+        stored.append((ch.seq, rows))
+
+    store.subscribe(listener)
+    store.dispatch("graphic.set", {"bus": "preview", "graphic": "scoreboard", "on": True})
+    store.dispatch("bus.take")
+    store.dispatch("show.update", {"episode": "第12期"})
+    # the checkpoint of #2 was not there yet while #2's listeners were told, and was by #3's
+    assert stored == [(1, 0), (2, 0), (3, 1)]
+    cp = store.journal.latest_checkpoint(store.fingerprint)
+    assert cp is not None and cp.seq == 2
+    state = store.state
+    store.close()
+    again = open_store(db_path, checkpoint_every=2)
+    assert again.loaded_from == 2 and again.replayed == 1
+    assert again.state == state
+    again.close()

@@ -285,7 +285,7 @@ class _Feed:
         self.state: dict[str, Any] = {"meta": {"seq": 0}, "blob": {"n": 0, "text": ""}}
         self._subs: list[Any] = []
 
-    def subscribe(self, fn: Any, name: str = "") -> Any:
+    def subscribe(self, fn: Any, name: str = "", *, early: bool = False) -> Any:
         self._subs.append(fn)
         return lambda: self._subs.remove(fn) if fn in self._subs else None
 
