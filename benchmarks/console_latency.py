@@ -419,8 +419,6 @@ def latency_figures(decisions: int, winprob: int = 0, ab_sync: bool = False) -> 
 
 
 def main() -> int:
-    if os.environ.get("SWITCH"):
-        sys.setswitchinterval(float(os.environ["SWITCH"]))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--decisions", type=int, default=500)
     ap.add_argument("--games", type=int, default=20)

@@ -15,6 +15,7 @@ import psycopg
 from PySide6 import QtCore, QtWidgets
 
 from broadcast.core.component import Context
+from broadcast.core.store import ShowStore
 from broadcast.qualifiers.board import BoardRow
 from engine.game import Game
 from engine.native import _PureFinder
@@ -56,3 +57,6 @@ _PureFinder.find_spec
 
 # benchmarks/engine_vs_openspiel.py reads it in the child interpreter it starts (code in a string)
 Game.move_count
+
+# the count of actions whose journal sync failed (each one logged): tests/core/test_store.py reads it
+ShowStore.sync_errors

@@ -18,12 +18,19 @@ work: a call refused because the file is locked is tried again, in order, until 
 itself waits its busy timeout between tries); the calls behind it wait their turn. :attr:`waiting`
 counts the calls not yet done and :meth:`busy_for` says for how long the database has kept the worker
 waiting, so the window can say so.
+
+The Qt thread's redraws hold Python's interpreter lock for milliseconds at a time, while the store
+thread (after each SQLite or file call) and the overlay server's thread (woken for a page's patch) wait
+for it. A process with a bridge lets a waiting thread in after :data:`SWITCH_INTERVAL_S` instead of
+Python's 5 ms (``sys.setswitchinterval``; issue 25: a decision's way from the key to the page crossed
+that wait several times).
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -37,6 +44,8 @@ from broadcast.errors import GoujiError
 
 log = logging.getLogger(__name__)
 
+SWITCH_INTERVAL_S = 0.0005  # the longest a thread waits for the interpreter while the Qt thread redraws
+
 
 class StoreBridge(QObject):
     changed = Signal(object)  # Change
@@ -48,6 +57,8 @@ class StoreBridge(QObject):
     def __init__(self, store: Any, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.store = store
+        if sys.getswitchinterval() > SWITCH_INTERVAL_S:
+            sys.setswitchinterval(SWITCH_INTERVAL_S)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._tickets = itertools.count(1)
         self._unsubscribe: Callable[[], None] | None = store.subscribe(self._on_change, name="console")

@@ -124,6 +124,11 @@ def main(argv: list[str] | None = None) -> int:
         os.nice(NICE)
     except OSError:
         pass
+    try:  # and the kernel treats the play-outs as the batch work they are: they never preempt the
+        # studio's threads when they wake (the pool's processes inherit both; issue 25)
+        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+    except (AttributeError, OSError):  # not Linux
+        pass
     signal.signal(signal.SIGTERM, _terminated)  # a polite end closes the pool (finally, below)
     pool = Pool(max(1, min(a.workers, 16)))  # forked now, before the reader thread exists
     jobs = Jobs(pool)

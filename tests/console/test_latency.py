@@ -5,6 +5,7 @@ decision pending after PENDING_REFRESH_MS when the store keeps it waiting."""
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any
 
@@ -12,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from broadcast.console.controller import PENDING_REFRESH_MS
+from broadcast.qt.bridge import SWITCH_INTERVAL_S
 from tests.console.conftest import new_match, selfplay, type_line, typed
 
 
@@ -23,6 +25,8 @@ def test_a_decision_sent_redraws_the_views_once_for_the_answer_or_pending_while_
     type_line(qtbot, window, str(game.leader))
     console = window.console
     entry = window.panel.entry
+    # the store's and the pages' threads get the interpreter within half a millisecond of the redraws
+    assert sys.getswitchinterval() <= SWITCH_INTERVAL_S == 0.0005
     # 1. the store answers first (the pending redraw's wait made long: however loaded the machine)
     console._refresh_timer.setInterval(60_000)
     redraws: list[int] = []

@@ -228,3 +228,24 @@ def test_a_checkpoint_is_written_after_its_actions_listeners_and_recovers_the_sa
     assert again.loaded_from == 2 and again.replayed == 1
     assert again.state == state
     again.close()
+
+
+def test_a_sync_the_disk_refuses_is_said_and_the_committed_action_stands(
+    db_path, monkeypatch, caplog
+) -> None:
+    store = open_store(db_path)
+    told: list[int] = []
+    store.subscribe(lambda ch: told.append(ch.seq))
+
+    def refused(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", refused)
+    change = store.dispatch("show.update", {"episode": "第12期"})
+    # committed (a kill -9 keeps it), told to everyone, only not known to be on the disk: one line
+    assert told == [change.seq] and store.state["show"]["episode"] == "第12期"
+    assert store.sync_errors == 1
+    assert any("could not be synced" in r.getMessage() and "#1" in r.getMessage() for r in caplog.records)
+    monkeypatch.undo()
+    store.close()
+    assert open_store(db_path).state["show"]["episode"] == "第12期"

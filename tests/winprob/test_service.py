@@ -5,6 +5,7 @@ the history follows the game (a new game starts a new one, a decision taken back
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -18,6 +19,7 @@ from broadcast.rehearsal import selfplay_records
 from broadcast.studio import open_store
 from broadcast.winprob.actions import position_key
 from broadcast.winprob.service import WinprobService, job_of
+from broadcast.winprob.worker import NICE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -177,6 +179,10 @@ def test_a_worker_killed_outright_leaves_no_pool_process_behind(tmp_path: Path) 
         store.close()
         pool = _children(proc.pid)
         assert len(pool) >= 2
+        # the worker and its pool yield the processors to the studio (issue 25: typing never slowed)
+        for pid in (proc.pid, *pool):
+            assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICE)
+            assert os.sched_getscheduler(pid) == os.SCHED_BATCH
         proc.kill()
         proc.wait()
         assert _gone(pool) == []
