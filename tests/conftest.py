@@ -226,7 +226,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 # part, and is marked so; the fast tier (``scripts/test.sh --fast``) leaves them out
 REAL_PARTS = {
     "obs_server": "obs",
-    "fresh_obs": "obs",
+    "obs_to_kill": "obs",
     "browser": "browser",
     "qtbot": "qt",
     "postgres": "postgres",

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 
 from broadcast.core.airlog import AirEvent
+from broadcast.obs.client import ObsClient
+from broadcast.obs.errors import ObsError
 from broadcast.obs.headless import HeadlessObs
 from broadcast.obs.settings import ObsSettings
 
@@ -125,15 +127,25 @@ def pytest_sessionfinish() -> None:
 
 
 @pytest.fixture
-def fresh_obs(tmp_path: Path) -> Iterator[HeadlessObs]:
-    """An OBS of the test's own, for tests that kill or freeze it."""
-    _need_obs()
-    obs = HeadlessObs(tmp_path / "obs", password=PASSWORD)
-    try:  # a failed start still stops its Xvfb (and an OBS that came up too late)
-        obs.start()
-        yield obs
-    finally:
-        obs.close()
+def obs_to_kill(obs_server: HeadlessObs) -> Iterator[HeadlessObs]:
+    """The shared OBS, for a test that kills, freezes and restarts it (``kill``/``freeze``/``thaw``/
+    ``start``): an OBS of its own cost a start of OBS and its Xvfb per test, and another of the shared
+    one after it. Whatever the test did, the next test finds an OBS that answers or none: one left
+    frozen is thawed, one left dead (or not answering) is closed and the next test starts a new one."""
+    yield obs_server
+    obs_server.thaw()
+    if not (obs_server.running() and _answers(obs_server)):
+        _stop_shared()
+
+
+def _answers(obs: HeadlessObs) -> bool:
+    try:
+        c = ObsClient(bridge_settings(obs, timeout=5.0))
+        c.connect()
+        c.close()
+    except ObsError:
+        return False
+    return True
 
 
 def bridge_settings(obs: HeadlessObs, **kw: object) -> ObsSettings:

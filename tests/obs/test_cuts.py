@@ -296,7 +296,7 @@ def _saved(obs: HeadlessObs) -> tuple[str, dict[str, list[str]]]:
 
 
 def test_after_a_crash_obs_comes_back_showing_the_show_and_the_resync_needs_no_cut(
-    fresh_obs: HeadlessObs, store: ShowStore
+    obs_to_kill: HeadlessObs, store: ShowStore
 ) -> None:
     """OBS saves its scene collection on a rename, not on a cut or a shown item: the bridge has it save
     after changes, so OBS killed mid-show restarts on the program and graphics it last showed, and the
@@ -306,19 +306,19 @@ def test_after_a_crash_obs_comes_back_showing_the_show_and_the_resync_needs_no_c
     store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": True})
     board = set(L.buffer_inputs("leaderboard"))
     bug = set(L.buffer_inputs("corner_bug"))
-    with ObsBridge(store, bridge_settings(fresh_obs)) as bridge:
+    with ObsBridge(store, bridge_settings(obs_to_kill)) as bridge:
         assert bridge.wait_connected(120), bridge.status
         wait_for(lambda: bridge.status.program_scene == L.SCENE_LEADERBOARD, 30, "the 英雄榜 on program")
 
         def saved_the_show() -> bool:
-            program, shown = _saved(fresh_obs)
+            program, shown = _saved(obs_to_kill)
             here = set(shown.get(L.SCENE_LEADERBOARD, []))
             return program == L.SCENE_LEADERBOARD and bool(here & board) and bool(here & bug)
 
         wait_for(saved_the_show, 30, "OBS's saved collection showing the 英雄榜")
     # no save under way when OBS is killed (a kill in the middle of OBS writing its collection can lose
     # it: OBS then starts empty and the bridge provisions everything again — not what is tested here)
-    path = fresh_obs.home / ".config" / "obs-studio" / "basic" / "scenes" / f"{COLLECTION}.json"
+    path = obs_to_kill.home / ".config" / "obs-studio" / "basic" / "scenes" / f"{COLLECTION}.json"
     last = (0.0, -1)
     while True:
         time.sleep(1.0)
@@ -327,9 +327,9 @@ def test_after_a_crash_obs_comes_back_showing_the_show_and_the_resync_needs_no_c
             break
         last = now
     assert saved_the_show()
-    fresh_obs.kill()
-    fresh_obs.start()
-    c = ObsClient(bridge_settings(fresh_obs))
+    obs_to_kill.kill()
+    obs_to_kill.start()
+    c = ObsClient(bridge_settings(obs_to_kill))
     c.connect()
     try:
         assert c.request("GetCurrentProgramScene")["currentProgramSceneName"] == L.SCENE_LEADERBOARD
@@ -340,7 +340,7 @@ def test_after_a_crash_obs_comes_back_showing_the_show_and_the_resync_needs_no_c
         c.close()
     rec = MemoryAirLog()
     cuts: list[str] = []
-    again = ObsBridge(store, bridge_settings(fresh_obs), airlog=rec)
+    again = ObsBridge(store, bridge_settings(obs_to_kill), airlog=rec)
     again.add_event_listener(
         lambda ev: cuts.append(str(ev.data["sceneName"])) if ev.type == "CurrentProgramSceneChanged" else None
     )

@@ -43,7 +43,7 @@ def _until(what: Callable[[], bool], timeout: float, why: str) -> None:
 @pytest.mark.long
 @pytest.mark.timeout(900)  # five OBS restarts on a shared, loaded machine
 @pytest.mark.xdist_group("obs")  # one real OBS at a time
-def test_kill_9_five_times_credits_nothing_after_each_death(fresh_obs: HeadlessObs, tmp_path: Path) -> None:
+def test_kill_9_five_times_credits_nothing_after_each_death(obs_to_kill: HeadlessObs, tmp_path: Path) -> None:
     out_dir = ROOT / "test-artifacts" / "obs" / "kill_run"
     shutil.rmtree(out_dir, ignore_errors=True)
     out_dir.mkdir(parents=True)
@@ -53,8 +53,8 @@ def test_kill_9_five_times_credits_nothing_after_each_death(fresh_obs: HeadlessO
     recorder = AsRunRecorder(store, asrun)
     store.dispatch("sponsors.load", to_state(load_placements(DEMO)))
     store.dispatch("show.update", {"episode": EP, "air_date": "2012-05-08"})
-    poller = Poller(fresh_obs)
-    bridge = ObsBridge(store, bridge_settings(fresh_obs), airlog=asrun)
+    poller = Poller(obs_to_kill)
+    bridge = ObsBridge(store, bridge_settings(obs_to_kill), airlog=asrun)
     kills: list[tuple[float, float]] = []  # (just before SIGKILL, OBS reaped)
 
     def on_air() -> bool:
@@ -88,10 +88,10 @@ def test_kill_9_five_times_credits_nothing_after_each_death(fresh_obs: HeadlessO
             _until(seen(L.SCENE_GAME, t_back), 60, "the poller sees the game")
             time.sleep(0.5)  # on air a moment (the heartbeat keeps answering)
             before = time.time()
-            fresh_obs.kill()
+            obs_to_kill.kill()
             kills.append((before, time.time()))
             _until(lambda: not bridge.status.connected, 30, "the bridge notices the dead OBS")
-            fresh_obs.start()
+            obs_to_kill.start()
         _until(on_air, 120, "on air after the last restart")
         bridge.flush(30)
     finally:

@@ -339,12 +339,12 @@ def _on_air(events: list[A.AirEvent]) -> set[str]:
 
 
 def test_kill_and_restart_counts_nothing_while_down_and_resyncs(
-    fresh_obs: HeadlessObs, store: ShowStore, obs_artifacts: Path
+    obs_to_kill: HeadlessObs, store: ShowStore, obs_artifacts: Path
 ) -> None:
     """OBS SIGKILLed with requests in flight: no caller hangs, the as-run closes everything at the loss
     (an outage, cause "lost"), nothing is on air until OBS confirms it again after the restart, and a
     change made while OBS was down is on air after the re-sync. The re-sync time is printed."""
-    settings = bridge_settings(fresh_obs)
+    settings = bridge_settings(obs_to_kill)
     rec = MemoryAirLog()
     waits: list[float] = []
     stop = threading.Event()
@@ -362,12 +362,12 @@ def test_kill_and_restart_counts_nothing_while_down_and_resyncs(
                 t.start()
             time.sleep(0.3)  # requests are in flight when OBS dies
             t_kill = time.time()
-            fresh_obs.kill()
+            obs_to_kill.kill()
             wait_for(lambda: not bridge.status.connected, 10, "loss detected")
             assert bridge.status.reason in ("lost", "unreachable"), bridge.status
             store.dispatch("obs_test.table", {"seats": {"2": {"name": "断线期间改名"}}})  # while OBS is down
             n_down = len(rec.events)
-            fresh_obs.start()  # returns when OBS's port is open
+            obs_to_kill.start()  # returns when OBS's port is open
             port_open = time.monotonic()
             wait_for(
                 lambda: bridge.status.connected and bridge.status.synced_at > port_open,
@@ -414,18 +414,18 @@ def test_kill_and_restart_counts_nothing_while_down_and_resyncs(
     print(line)
 
 
-def test_frozen_obs_is_an_outage_from_its_last_answer(fresh_obs: HeadlessObs, store: ShowStore) -> None:
+def test_frozen_obs_is_an_outage_from_its_last_answer(obs_to_kill: HeadlessObs, store: ShowStore) -> None:
     """SIGSTOP: calls fail within their timeout, the watchdog notices, the as-run records an outage
     "frozen" from the last moment OBS answered; after SIGCONT the bridge re-syncs and OBS's
     confirmation puts the graphics back. The detection time is printed."""
-    settings = bridge_settings(fresh_obs, freeze_after=1.0)
+    settings = bridge_settings(obs_to_kill, freeze_after=1.0)
     rec = MemoryAirLog()
     with ObsBridge(store, settings, airlog=rec) as bridge:
         assert bridge.wait_connected(120), bridge.status
         store.dispatch("graphic.set", {"bus": "program", "graphic": "corner_bug", "on": True})
         wait_for(lambda: "corner_bug" in _on_air(rec.events), 15, "corner bug on")
         t_freeze = time.time()
-        fresh_obs.freeze()
+        obs_to_kill.freeze()
         try:
             t0 = time.monotonic()
             wait_for(lambda: not bridge.status.connected, 15, "frozen OBS noticed by the watchdog")
@@ -440,7 +440,7 @@ def test_frozen_obs_is_an_outage_from_its_last_answer(fresh_obs: HeadlessObs, st
                 ObsClient(settings).connect()
             assert time.monotonic() - t0 <= settings.connect_timeout + 5.0
         finally:
-            fresh_obs.thaw()
+            obs_to_kill.thaw()
         assert bridge.wait_connected(120), bridge.status
         wait_for(lambda: "corner_bug" in _on_air(rec.events), 15, "corner bug confirmed again")
     down = next(e for e in rec.events if e.kind == A.OBS_DOWN and e.subject == "frozen")
@@ -552,7 +552,7 @@ def test_native_graphics_with_every_text_at_its_maximum_on_a_real_obs(
             store.dispatch("obs_test.state", {k: st[k] for k in sections})
             for g in game:
                 store.dispatch("graphic.set", {"bus": "program", "graphic": g, "on": True})
-            assert bridge.flush(10)
+            assert bridge.flush(60)  # every graphic drawn at its maxima first: 7-10 s of it at load 20
             pictures = lay_of(bridge).pictures
             for g in game:  # OBS shows the pictures of this state
                 want = bridge.pictures.path(pictures[g]).name
