@@ -34,7 +34,18 @@ LATE_S = 2.0  # a GO this long after the cue became due is late
 CUT_SLACK = 0.5  # a timed cue ended this close to its length counts as run in full
 TIMED = ("bumper", "film")
 KINDS = ("graphic", "bumper", "film", "segment", "draw", "leaderboard", "credits")
-FIELDS = ("id", "kind", "label", "graphic", "item", "action", "film", "sponsor", "sponsor_name", "notes")
+FIELDS: tuple[str, ...] = (
+    "id",
+    "kind",
+    "label",
+    "graphic",
+    "item",
+    "action",
+    "film",
+    "sponsor",
+    "sponsor_name",
+)
+FIELDS += ("notes", "label_en", "notes_en")  # the generated words in English (the console's English UI)
 
 
 # --------------------------------------------------------------------------------- from the rundown

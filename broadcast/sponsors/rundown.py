@@ -10,10 +10,12 @@ Derived from the placements, in the order the package sells (docs/sponsorship.md
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from dataclasses import asdict, dataclass
 
 from broadcast.sponsors.placements import Placements, Slot
+from broadcast.sponsors.placements.ratecard import CREDIT_ROLES, KIND_LABELS_EN
 
 KIND_ZH = {
     "graphic": "图形",
@@ -40,6 +42,10 @@ class Cue:
     sponsor: str = ""  # sponsor id the cue is owed to
     sponsor_name: str = ""
     notes: str = ""
+    # the same generated words in English (the console shows them in its English UI); what the producer
+    # typed (sponsor names, a bumper's text, ad lines, prizes) stays inside them as typed
+    label_en: str = ""
+    notes_en: str = ""
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -79,6 +85,13 @@ def build_rundown(p: Placements, *, episode: str = "", contestants: list[str] | 
     return Rundown(episode, p.air_date.isoformat() if p.air_date else "", tuple(b.cues))
 
 
+def _stand_in_en(who: str) -> str:
+    """A contestant's name in English: the stand-in 选手N (no name entered yet) is "Player N"; a name
+    entered stays as entered."""
+    m = re.fullmatch(r"选手(\d+)", who)
+    return f"Player {m.group(1)}" if m else who
+
+
 class _Builder:
     """Collects the cues, segment by segment."""
 
@@ -97,6 +110,7 @@ class _Builder:
             f = p.films[fid]
             owner = next(s for s in p.slots if s.film is not None and s.film.id == fid)
             what = "中插广告" if owner.kind == "spot" else f"{owner.label}宣传片"
+            what_en = "mid-show spot" if owner.kind == "spot" else f"{owner.label_en} film"
             self.cues.append(
                 Cue(
                     id=f"break_{anchor.replace(' ', '_')}_{n}",
@@ -109,6 +123,8 @@ class _Builder:
                     sponsor=f.sponsor,
                     sponsor_name=name(f.sponsor),
                     notes=f"片子 {f.asset.rel}",
+                    label_en=f"Break: {what_en}: {name(f.sponsor)} {f.seconds} s",
+                    notes_en=f"film {f.asset.rel}",
                 )
             )
 
@@ -128,6 +144,8 @@ class _Builder:
                     sponsor=special.sponsor,
                     sponsor_name=name(special.sponsor),
                     notes="独家特约角标全程在屏（插播广告时段除外）",
+                    label_en=f"Corner bug (top right) on: {name(special.sponsor)}",
+                    notes_en="the exclusive special sponsor's corner bug stays on (not during breaks)",
                 )
             )
         for s in p.bumpers_in_order():
@@ -143,6 +161,8 @@ class _Builder:
                     sponsor=s.sponsor,
                     sponsor_name=name(s.sponsor),
                     notes="5 秒后下",
+                    label_en=f"{s.label_en} bumper: {s.bumper.text}",
+                    notes_en="off after 5 s",
                 )
             )
 
@@ -153,8 +173,12 @@ class _Builder:
         intro_notes = "主持人口播介绍九宫格奖品、广告语：" + "；".join(
             f"{c.index + 1}.{c.prize}（{name(c.sponsor)}）" for c in p.cells
         )
+        intro_en = "the host presents the prize grid's prizes and slogans: " + "; ".join(
+            f"{c.index + 1}. {c.prize} ({name(c.sponsor)})" for c in p.cells
+        )
         if stand is not None:
             intro_notes += f"。奖品展示台：{name(stand.sponsor)}（够级宝贝展示，记口播）"
+            intro_en += f". Prize stand: {name(stand.sponsor)} (shown by the Gouji hostess, mark the mention)"
         self.cues.append(
             Cue(
                 id="intro_prizes",
@@ -164,6 +188,8 @@ class _Builder:
                 graphic="jiugongge",
                 item="intro",
                 notes=intro_notes,
+                label_en="Prize grid introduction",
+                notes_en=intro_en,
             )
         )
 
@@ -171,13 +197,17 @@ class _Builder:
         """The ticker up with the first game, then each game followed by its breaks."""
         p, name = self.p, self.name
         title, table, ticker = p.one("title"), p.one("table"), p.one("ticker")
-        match_notes = []
+        match_notes, match_en = [], []
         if title is not None:
             need = int(title.minimums.get("mentions", 0))
             match_notes.append(f"冠名“{name(title.sponsor)}”口播全期 ≥{need} 次（每次请标记）")
+            match_en.append(
+                f"title sponsor “{name(title.sponsor)}” mentioned ≥{need} times a show (mark each)"
+            )
         if table is not None:
             need = int(table.minimums.get("appearances", 0))
             match_notes.append(f"桌面广告（{name(table.sponsor)}）全期出镜 ≥{need} 次")
+            match_en.append(f"table ad ({name(table.sponsor)}) seen ≥{need} times a show")
         for g in range(1, p.rundown.games + 1):
             if g == 1 and ticker is not None:
                 self.cues.append(
@@ -191,6 +221,8 @@ class _Builder:
                         sponsor=ticker.sponsor,
                         sponsor_name=name(ticker.sponsor),
                         notes=" / ".join(ticker.lines),
+                        label_en="Ticker on",
+                        notes_en=" / ".join(ticker.lines),
                     )
                 )
             self.cues.append(
@@ -204,6 +236,8 @@ class _Builder:
                     sponsor=title.sponsor if title else "",
                     sponsor_name=name(title.sponsor) if title else "",
                     notes="；".join(match_notes) if g == 1 else "",
+                    label_en=f"Match, game {g}",
+                    notes_en="; ".join(match_en) if g == 1 else "",
                 )
             )
             self.add_breaks(f"game {g}")
@@ -214,9 +248,11 @@ class _Builder:
         board = p.one("jiugongge_board")
         for i, who in enumerate(players, start=1):
             notes = "特写九宫格；主持人口播奖品与格子背面的赞助商"
+            notes_en = "close-up of the prize grid; the host names the prize and the sponsor behind the cell"
             if board is not None and i == 1:
                 need = int(board.minimums.get("appearances", 0))
                 notes += f"；九宫格下方广告（{name(board.sponsor)}）全期出镜 ≥{need} 次"
+                notes_en += f"; board under the grid ({name(board.sponsor)}) seen ≥{need} times a show"
             self.cues.append(
                 Cue(
                     id=f"draw_{i}",
@@ -226,6 +262,8 @@ class _Builder:
                     graphic="jiugongge",
                     item=who,
                     notes=notes,
+                    label_en=f"Prize grid draw: {_stand_in_en(who)}",
+                    notes_en=notes_en,
                 )
             )
 
@@ -234,6 +272,7 @@ class _Builder:
         p, name = self.p, self.name
         lb = p.one("leaderboard")
         lb_name = f"（{name(lb.sponsor)}冠名）" if lb is not None else ""
+        lb_en = f" (title sponsor {name(lb.sponsor)})" if lb is not None else ""
         self.cues.append(
             Cue(
                 id="leaderboard",
@@ -245,6 +284,8 @@ class _Builder:
                 sponsor=lb.sponsor if lb else "",
                 sponsor_name=name(lb.sponsor) if lb else "",
                 notes="榜前带冠名企业名称",
+                label_en=f"Gouji leaderboard{lb_en}",
+                notes_en="the title sponsor's name heads the board",
             )
         )
         if lb is not None and lb.film is not None:
@@ -260,9 +301,15 @@ class _Builder:
                     sponsor=lb.sponsor,
                     sponsor_name=name(lb.sponsor),
                     notes="紧接英雄榜播出",
+                    label_en=f"Leaderboard title sponsor's film: {name(lb.sponsor)} {lb.film.seconds} s",
+                    notes_en="right after the leaderboard",
                 )
             )
         credit_names = "、".join(dict.fromkeys(f"{c.role}：{name(c.sponsor)}" for c in p.credits()))
+        roles_en = {zh: KIND_LABELS_EN[kind] for kind, zh in CREDIT_ROLES.items()}  # typed roles stay
+        credits_en = ", ".join(
+            dict.fromkeys(f"{roles_en.get(c.role, c.role)}: {name(c.sponsor)}" for c in p.credits())
+        )
         self.cues.append(
             Cue(
                 id="credits",
@@ -272,6 +319,8 @@ class _Builder:
                 graphic="credits",
                 item="end",
                 notes=credit_names,
+                label_en="End credits",
+                notes_en=credits_en,
             )
         )
         if p.one("ticker") is not None:
@@ -283,6 +332,7 @@ class _Builder:
                     seconds=None,
                     graphic="ticker",
                     action="off",
+                    label_en="Ticker off",
                 )
             )
         special = p.one("special")
@@ -292,6 +342,7 @@ class _Builder:
                     id="corner_bug_off",
                     kind="graphic",
                     label="右上角标下屏",
+                    label_en="Corner bug (top right) off",
                     seconds=None,
                     graphic="corner_bug",
                     action="off",

@@ -43,7 +43,7 @@ class OnAirDocks:
 
 def cue_list_payload(state: dict[str, Any], placements: Any) -> dict[str, Any] | None:
     """The ``cues.load`` payload for this episode from the placements, or None when the state already
-    holds the same cue list (same episode, same cues and labels)."""
+    holds the same cue list (same episode, same cues and labels in both languages)."""
     from broadcast.sponsors.cues import cue_list
     from broadcast.sponsors.rundown import build_rundown
 
@@ -59,9 +59,9 @@ def cue_list_payload(state: dict[str, Any], placements: Any) -> dict[str, Any] |
     )
     payload = cue_list(build_rundown(placements, episode=episode, contestants=contestants))
     cq = state["cues"]
-    if cq["episode"] == episode and [(c["id"], c["label"]) for c in cq["list"]] == [
-        (c["id"], c["label"]) for c in payload["cues"]
-    ]:
+    if cq["episode"] == episode and [(c["id"], c["label"], c.get("label_en")) for c in cq["list"]] == [
+        (c["id"], c["label"], c["label_en"]) for c in payload["cues"]
+    ]:  # (a cue list loaded before the English words came is loaded again, its progress kept)
         return None
     return payload
 

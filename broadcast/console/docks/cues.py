@@ -41,7 +41,7 @@ from broadcast.clock import STUDIO_TZ
 from broadcast.console import names
 from broadcast.console.docks.onair import OnAir
 from broadcast.qt import theme
-from broadcast.qt.i18n import QT_TRANSLATE_NOOP, tr
+from broadcast.qt.i18n import QT_TRANSLATE_NOOP, current, tr
 from broadcast.qt.widgets import ElidedLabel
 from broadcast.sponsors.cues import CueView, rows
 
@@ -87,6 +87,16 @@ def clock_text(ts: float) -> str:
 def mmss(seconds: float) -> str:
     s = max(0, int(seconds + 0.999))
     return f"{s // 60}:{s % 60:02d}"
+
+
+def cue_words(cue: Any, key: str) -> str:
+    """A cue's ``label`` or ``notes`` in the UI language: in the English UI the rundown's generated words
+    in English (``label_en``/``notes_en``); a text the producer typed (none in English) as typed."""
+    if current() == "en":
+        en = str(cue.get(f"{key}_en") or "")
+        if en:
+            return en
+    return str(cue.get(key, "") or "")
 
 
 class CueModel(QAbstractTableModel):
@@ -170,7 +180,7 @@ class CueModel(QAbstractTableModel):
             extra = ""
             if c.get("follow"):
                 extra = tr("（接上条自动）")
-            return str(c["label"]) + extra
+            return cue_words(c, "label") + extra
         if col == "kind":
             return names.say(names.kind(c["kind"]))
         if col == "time":
@@ -197,7 +207,7 @@ class CueModel(QAbstractTableModel):
         if col == "sponsor":
             return str(c.get("sponsor_name", ""))
         if col == "notes":
-            return v.note or str(c.get("notes", ""))
+            return v.note or cue_words(c, "notes")
         return ""
 
 
@@ -364,7 +374,7 @@ class CuePanel(QWidget):
         parts = [tr("节目流程 {ep}").format(ep=cq.get("episode") or "")]
         if running is not None:
             left = f" {mmss(running.remaining)}" if running.remaining is not None else ""
-            parts.append(tr("进行中：{label}{left}").format(label=running.cue["label"], left=left))
+            parts.append(tr("进行中：{label}{left}").format(label=cue_words(running.cue, "label"), left=left))
         self.status.set_full_text("   ·   ".join(parts))
         if nxt is not None:
             self.headline.set_full_text(self.next_text(nxt.index))
@@ -390,7 +400,9 @@ class CuePanel(QWidget):
 
     def next_text(self, index: int) -> str:
         """The header's words for cue ``index`` as the next one."""
-        return tr("下一条：{n}. {label}").format(n=index + 1, label=self.model.views[index].cue["label"])
+        return tr("下一条：{n}. {label}").format(
+            n=index + 1, label=cue_words(self.model.views[index].cue, "label")
+        )
 
     def _advance(self, text: str) -> int:
         self.headline.ensurePolished()  # the style sheet's font (the header's 20 px), not the default
