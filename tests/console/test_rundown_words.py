@@ -35,9 +35,7 @@ def test_an_english_consoles_cue_list_has_its_generated_words_in_english(tmp_pat
 
         def shown() -> list[str]:
             return [
-                str(model.data(model.index(r, c)))
-                for r in range(model.rowCount())
-                for c in (label, notes)
+                str(model.data(model.index(r, c))) for r in range(model.rowCount()) for c in (label, notes)
             ]
 
         chinese = shown()
