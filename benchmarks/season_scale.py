@@ -1,7 +1,7 @@
 """Season scale, on SQLite or PostgreSQL: 100,000 players and 1,000,000 games (issue 26's goals).
 
     .venv/bin/python benchmarks/season_scale.py [--backend sqlite|postgresql] [--url postgresql://…]
-        [--players 100000] [--games 1000000] [--keep FILE] [--reuse] [--only rankings,exports,board,push]
+        [--players 100000] [--games 1000000] [--keep FILE|DIR] [--reuse] [--only rankings,exports,board,push]
 
 Goals (a 2-core machine): the on-air 英雄榜 updated ≤ 100 ms after a game is recorded; the full players'
 ranking (tie-breaks included) ≤ 1 s; the XLSX of 100,000 rows ≤ 5 s; two consoles pushing at once:
@@ -11,8 +11,11 @@ group, sorted in Python) and writes the XLSX cell by cell through openpyxl.
 
 The season is built with the season's real schema, in a temporary SQLite file (``--keep FILE`` keeps it)
 or a PostgreSQL started as the tests start it (``tests/pgserver.py``: Debian's, a temporary directory, a
-free port; stopped at the end) or given by ``--url``. ``--reuse`` takes the season already there (a
-kept file or the URL) instead of building it again. The game records are real: a pool of engine
+free port; stopped at the end; ``--keep DIR`` keeps its folder) or given by ``--url``. ``--reuse`` takes
+the season already there (a kept file or server, or the URL) instead of building it again. The
+benchmark's own server bulk-loads without fsync, then measures as a production server runs: ``fsync``,
+``full_page_writes`` and ``synchronous_commit`` on (printed; a server given by ``--url`` is measured as
+it is set up). The game records are real: a pool of engine
 self-play games (each a complete GJN record with the engine's result) dealt out to the matches, the rows
 bulk-loaded (SQLite: executemany in one transaction; PostgreSQL: COPY); the games recorded during the
 measures go the real way (the engine's replay, the season's transaction, the totals and head-to-head
@@ -511,7 +514,12 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=1_000_000)
     ap.add_argument("--pool", type=int, default=400, help="distinct self-play records to deal out")
     ap.add_argument("--pushes", type=int, default=60, help="games each console pushes")
-    ap.add_argument("--keep", default=None, help="SQLite: keep the database at this path")
+    ap.add_argument(
+        "--keep",
+        default=None,
+        help="keep the season: SQLite, the database at this path; PostgreSQL, the server's folder (stopped "
+        "at the end, started again by --reuse)",
+    )
     ap.add_argument("--reuse", action="store_true", help="take the season already built there")
     ap.add_argument(
         "--only",
@@ -525,26 +533,53 @@ def main() -> int:
         if args.backend == "postgresql":
             target = args.url
             if target is None:
-                from tests.pgserver import TempPostgres
-
-                server = TempPostgres(
-                    settings={"shared_buffers": "512MB", "max_wal_size": "4GB"}, in_memory=False
-                )
-                server.start()
-                target = server.create_database("season_scale")
+                server = _server(args)
+                target = server.url_of("season_scale")
         else:
             path = Path(args.keep) if args.keep else Path(tmp) / "season_scale.sqlite"
             if path.exists() and not args.reuse:
                 path.unlink()
             target = str(path)
         try:
-            return run(args, target, Path(tmp))
+            return run(args, target, Path(tmp), server)
         finally:
-            if server is not None:
+            if server is not None and args.keep:
+                server.stop()
+                print(f"  the server is kept in {args.keep} (stopped): --keep {args.keep} --reuse")
+            elif server is not None:
                 server.close()
 
 
-def run(args: argparse.Namespace, target: str, tmp: Path) -> int:
+FAST_LOAD = {"fsync": "off", "full_page_writes": "off"}  # building the season only (not measured)
+# a production server's durability: every commit flushed to the disk before it is acknowledged
+DURABLE = {"fsync": "on", "full_page_writes": "on", "synchronous_commit": "on"}
+
+
+def _server(args: argparse.Namespace) -> Any:
+    """The benchmark's own PostgreSQL (on disk; in ``--keep DIR`` when given, started again from there
+    with ``--reuse``). A new season is bulk-loaded without fsync (building it is not measured); the server
+    is then started again with :data:`DURABLE` settings, with which everything is measured."""
+    import shutil
+
+    from tests.pgserver import TempPostgres
+
+    keep = Path(args.keep).resolve() if args.keep else None
+    if keep is not None and keep.exists() and not args.reuse:
+        shutil.rmtree(keep)
+    server = TempPostgres(
+        settings={"shared_buffers": "512MB", "max_wal_size": "4GB", **FAST_LOAD},
+        in_memory=False,
+        root=keep,
+    )
+    if server.kept:
+        server.settings.update(DURABLE)
+    server.start()
+    if not server.kept:
+        server.create_database("season_scale")
+    return server
+
+
+def run(args: argparse.Namespace, target: str, tmp: Path, server: Any = None) -> int:
     existing = None
     if args.reuse:
         with SeasonDB.open(target) as sdb:
@@ -553,9 +588,17 @@ def run(args: argparse.Namespace, target: str, tmp: Path) -> int:
     if existing is None:
         print(f"== building the season: {args.players} players, {args.games} games", flush=True)
         sid = build(target, args.players, args.games, args.pool)
+        if server is not None:  # built without fsync: measured as a production server runs
+            server.stop()
+            server.settings.update(DURABLE)
+            server.start()
     else:
         sid = existing
         print(f"== the season already built (season #{sid})")
+    if args.backend == "postgresql":
+        with SeasonDB.open(target) as sdb:
+            shown = ", ".join(f"{k}={sdb.conn.execute(f'SHOW {k}').fetchone()[0]}" for k in DURABLE)
+        print(f"  the server: {shown}")
     only = {w.strip() for w in args.only.split(",")}
     unknown = only - {"rankings", "exports", "board", "push"}
     if unknown:

@@ -47,12 +47,20 @@ class TempPostgres:
     test, some hundred thousand files, which a loaded disk took minutes to remove at the end — inside
     the last test's time limit); the benchmarks keep theirs on disk, as a real server's."""
 
-    def __init__(self, *, settings: dict[str, str] | None = None, in_memory: bool = True) -> None:
+    def __init__(
+        self, *, settings: dict[str, str] | None = None, in_memory: bool = True, root: Path | None = None
+    ) -> None:
+        """``root``: a folder of one's own for the server (a benchmark's kept season): its data used again
+        when it holds a server already, and left in place by :meth:`stop` (:meth:`close` removes it)."""
         bins = bindir()
         if bins is None:
             raise RuntimeError("PostgreSQL is not installed (scripts/setup.sh installs Debian's postgresql)")
         self.bin = bins
-        self.root = Path(tempfile.mkdtemp(prefix="gouji-pg-", dir=memory_dir() if in_memory else None))
+        if root is not None:
+            root.mkdir(parents=True, exist_ok=True)
+            self.root = root
+        else:
+            self.root = Path(tempfile.mkdtemp(prefix="gouji-pg-", dir=memory_dir() if in_memory else None))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         self.port = free_port()
@@ -69,8 +77,10 @@ class TempPostgres:
         if os.geteuid() == 0:
             self._user = pwd.getpwnam("postgres")
             os.chown(self.root, self._user.pw_uid, self._user.pw_gid)
-        init = ["-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"]
-        self._run("initdb", *init, "--no-sync")  # a throwaway server: nothing to sync to disk
+        self.kept = (self.data / "PG_VERSION").exists()  # a kept server's data, started again
+        if not self.kept:
+            init = ["-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"]
+            self._run("initdb", *init, "--no-sync")  # a throwaway server: nothing to sync to disk
 
     def _run(self, tool: str, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         cmd = [str(self.bin / tool), *args]

@@ -43,6 +43,8 @@ SEASON_DB_ENV = "GOUJI_SEASON_DB"
 Dialect = Literal["sqlite", "postgresql"]
 # a row of a query: by column name or by position (sqlite3.Row on SQLite, Record on PostgreSQL)
 Rec = Any
+# a statement of :meth:`SeasonConn.together`: (sql, params), or (sql, rows, "many") run once per row
+Statement = tuple[str, Sequence[Any]] | tuple[str, Sequence[Sequence[Any]], Literal["many"]]
 
 
 class Cursor(Protocol):
@@ -147,6 +149,7 @@ class SeasonConn:
         self.raw = raw
         self.dialect = dialect
         self._depth = 0
+        self._pipe: Any = None  # PostgreSQL: the pipeline of :meth:`sent_together`, while it runs
         self.bumped: dict[int, int] = {}  # season → its revision, once moved on in this write transaction
         self._lock = threading.RLock()
         self.IntegrityError: type[Exception]
@@ -218,29 +221,100 @@ class SeasonConn:
             rows: list[tuple[Any, ...]] = cur.fetchall()
             return rows
 
-    def read_together(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
-        """Reads whose answers do not depend on each other: each statement's rows, in order. PostgreSQL:
-        sent in one pipeline (psycopg's pipeline mode: one round trip for all of them, where each costs a
-        wait for a core on a loaded machine); SQLite: one after the other (no round trip to save)."""
+    def together(self, statements: Sequence[Statement]) -> list[list[Any]]:
+        """Statements whose parameters do not depend on each other's answers, run in order: each one's
+        rows ([] for one that returns none). A statement is ``(sql, params)``, or ``(sql, rows, "many")``
+        for one run once per row. PostgreSQL: sent in one go (psycopg's pipeline mode: one round trip for
+        all of them, where each costs a wait for a core on a loaded machine); SQLite: one after the other
+        (no round trip to save)."""
         if self.dialect == "sqlite":
-            return [self.raw.execute(sql, params).fetchall() for sql, params in statements]
+            out: list[list[Any]] = []
+            for st in statements:
+                if len(st) == 3:
+                    self.raw.executemany(st[0], st[1])
+                    out.append([])
+                else:
+                    out.append(self.raw.execute(st[0], st[1]).fetchall())
+            return out
         with self._lock:
-            cursors = [self.raw.cursor() for _ in statements]
+            cursors: list[Any] = []
             try:
-                with self.raw.pipeline():  # sent together; the block's end is the one sync
-                    for cur, (sql, params) in zip(cursors, statements, strict=True):
-                        cur.execute(_pg_sql(sql), params)
-                return [cur.fetchall() for cur in cursors]
+                if self._pipe is not None:  # inside :meth:`sent_together`: sent behind what is queued
+                    self._send(statements, cursors)
+                    self._pipe.sync()
+                else:
+                    with self.raw.pipeline():  # sent together; the block's end is the one sync
+                        self._send(statements, cursors)
+                return self._results(cursors)
             finally:
                 for cur in cursors:
                     cur.close()
 
+    def _send(self, statements: Sequence[Statement], cursors: list[Any]) -> None:
+        for st in statements:
+            cur = self.raw.cursor()
+            cursors.append(cur)
+            if len(st) == 3:
+                cur.executemany(_pg_sql(st[0]), list(st[1]))
+            else:
+                cur.execute(_pg_sql(st[0]), st[1])
+
+    @staticmethod
+    def _results(cursors: list[Any]) -> list[list[Any]]:
+        return [cur.fetchall() if cur.description is not None else [] for cur in cursors]
+
+    @contextmanager
+    def sent_together(self) -> Iterator[SeasonConn]:
+        """One write transaction whose statements go to the server without waiting for each other's
+        answers: PostgreSQL holds it in psycopg's pipeline mode, ``BEGIN`` and ``COMMIT`` included, so
+        each :meth:`together` is one round trip for everything sent since the last, a statement sent by
+        :meth:`executemany` waits for nothing, and the ``COMMIT`` goes with the last of them. SQLite (or
+        inside another transaction): :meth:`transaction`, joined."""
+        if self.dialect == "sqlite" or self._depth:
+            with self.transaction() as c:
+                yield c
+            return
+        with self._lock:
+            self._depth += 1
+            try:
+                with self.raw.pipeline() as pipe:
+                    self._pipe = pipe
+                    self.raw.execute("BEGIN")
+                    yield self
+                    self.raw.execute("COMMIT")  # sent with the block's last statements: one round trip
+            except BaseException:
+                self._pipe = None
+                self._rollback_quietly()
+                self.bumped.clear()
+                raise
+            finally:
+                self._pipe = None
+                self._depth -= 1
+                if not self._depth:
+                    self.bumped.clear()
+
+    def _rollback_quietly(self) -> None:
+        """After a failed :meth:`sent_together`: its transaction ended (a lost connection: nothing to end)."""
+        from psycopg import Error
+        from psycopg.pq import TransactionStatus
+
+        if self.raw.closed or self.raw.info.transaction_status == TransactionStatus.IDLE:
+            return
+        try:
+            self.raw.execute("ROLLBACK")
+        except Error:
+            pass
+
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """``sql`` once per row (PostgreSQL: in pipeline mode, each row sent without waiting; inside
+        :meth:`sent_together`, not waited for at all: a failure comes with its next round trip)."""
         if self.dialect == "sqlite":
             self.raw.executemany(sql, rows)
             return
-        with self.raw.cursor() as cur:
-            cur.executemany(_pg_sql(sql), list(rows))
+        todo = list(rows)
+        if todo:
+            with self.raw.cursor() as cur:
+                cur.executemany(_pg_sql(sql), todo)
 
     def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run an ``INSERT`` and return the new row's ``id`` (``RETURNING id``, on both)."""

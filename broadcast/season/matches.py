@@ -45,6 +45,78 @@ def _replayed(gjn_text: str, filename: str) -> scoring.GameOutcome:
 
 
 @dataclass(frozen=True)
+class _Game:
+    """A game checked against its match (:func:`_checked_game`), ready to store."""
+
+    match: Rec
+    number: int
+    extra: bool
+    lineup: dict[int, Rec]
+    outcome: scoring.GameOutcome
+
+
+def _next_game(m: Rec, season: Rec, games: list[Rec], number: int) -> tuple[int, bool]:
+    """The number of the match's next game and whether it is an extra one; refused when the match rules
+    (G11.2) allow no further game, or when the table's ``number`` (0: none) is not the next."""
+    if m["forfeit_team"] is not None:
+        raise SeasonError("G11.2", "这场比赛已判弃权", "the match was forfeited")
+    if number and number != len(games) + 1:
+        raise SeasonError(
+            "G11.2",
+            f"赛季里这场比赛已有{len(games)}局，不能记作第{number}局",
+            f"the season has {len(games)} games of this match: this cannot be game {number}",
+        )
+    number = len(games) + 1
+    regular = scoring.match_games(season["rules"])
+    if number > regular:
+        decision = scoring.decide_match(
+            [(g["points_a"], g["points_b"]) for g in games],
+            int(m["penalty_a"]),
+            int(m["penalty_b"]),
+            rules=season["rules"],
+        )
+        if not decision.needs_extra_game:
+            raise SeasonError(
+                "G11.2",
+                f"{regular}局已打完，比分 {decision.score_a}:{decision.score_b}，不能再加赛",
+                "no further game: the match is decided",
+            )
+    return number, number > regular
+
+
+def _checked_game(
+    m: Rec,
+    season: Rec,
+    games: list[Rec],
+    seats: list[Rec],
+    outcome: scoring.GameOutcome,
+    number: int,
+    filename: str,
+) -> _Game:
+    """The engine's replay of a record checked against its match (read before: the match open, the
+    season, its games so far, the lineup): the next game the rules allow, the season's rules, the seats'
+    names; refused (:class:`SeasonError` naming the clause) otherwise."""
+    number, extra = _next_game(m, season, games, number)
+    if outcome.rules and outcome.rules != season["rules"]:
+        raise SeasonError(
+            "Rules",
+            f"规则 {outcome.rules!r} 与赛季规则 {season['rules']!r} 不符",
+            f"the record's rules {outcome.rules!r} are not the season's {season['rules']!r}",
+            where=filename or "牌谱",
+        )
+    lineup = {int(r["seat"]): r for r in seats}
+    for seat, name in outcome.seat_names.items():
+        if seat in lineup and name and name != lineup[seat]["name"]:
+            raise SeasonError(
+                "Seat",
+                f"{seat}号座位是 {name!r}，上场名单是 {lineup[seat]['name']!r}",
+                f"seat {seat} is {name!r} in the record, {lineup[seat]['name']!r} in the lineup",
+                where=filename or "牌谱",
+            )
+    return _Game(m, number, extra, lineup, outcome)
+
+
+@dataclass(frozen=True)
 class MatchResult:
     match_id: int
     score_a: int
@@ -175,88 +247,64 @@ class Matches(Totals):
         Refused (:class:`SeasonError` naming the clause) if the engine rejects the record, if the
         record's rules are not the season's, if its seat names disagree with the lineup, or if the
         match rules (G11.2) allow no further game. ``outcome``: the engine's replay of ``gjn_text``, when
-        the caller has it already (:meth:`push_game` replays before its turn).
+        the caller has it already.
         """
-        found, seasons, games, seats = self.conn.read_together(  # one round trip on PostgreSQL
+        found, seasons, games, seats = self.conn.together(  # one round trip on PostgreSQL
             [(_MATCH_SQL, (match_id,)), (_SEASON_OF_MATCH_SQL, (match_id,)), (_GAMES_SQL, (match_id,)),
              (_LINEUP_SQL, (match_id,))]
         )  # fmt: skip
         m = _open(_found(found, match_id))
-        season = seasons[0]
-        if m["forfeit_team"] is not None:
-            raise SeasonError("G11.2", "这场比赛已判弃权", "the match was forfeited")
-        if number and number != len(games) + 1:
-            raise SeasonError(
-                "G11.2",
-                f"赛季里这场比赛已有{len(games)}局，不能记作第{number}局",
-                f"the season has {len(games)} games of this match: this cannot be game {number}",
-            )
-        number = len(games) + 1
-        regular = scoring.match_games(season["rules"])
-        if number > regular:
-            decision = scoring.decide_match(
-                [(g["points_a"], g["points_b"]) for g in games],
-                int(m["penalty_a"]),
-                int(m["penalty_b"]),
-                rules=season["rules"],
-            )
-            if not decision.needs_extra_game:
-                raise SeasonError(
-                    "G11.2",
-                    f"{regular}局已打完，比分 {decision.score_a}:{decision.score_b}，不能再加赛",
-                    "no further game: the match is decided",
-                )
-        extra = number > regular
+        name = filename or f"match{match_id}-game{len(games) + 1}.gjn"
         if outcome is None:
-            outcome = _replayed(gjn_text, filename or f"match{match_id}-game{number}.gjn")
-        if outcome.rules and outcome.rules != season["rules"]:
-            raise SeasonError(
-                "Rules",
-                f"规则 {outcome.rules!r} 与赛季规则 {season['rules']!r} 不符",
-                f"the record's rules {outcome.rules!r} are not the season's {season['rules']!r}",
-                where=filename or "牌谱",
+            _next_game(m, seasons[0], games, number)  # refused before the replay when no game may follow
+            outcome = _replayed(gjn_text, name)
+        game = _checked_game(m, seasons[0], games, seats, outcome, number, filename)
+        with self.conn.sent_together():
+            return self._store_game(game, gjn_text, uid)
+
+    def _store_game(self, game: _Game, gjn_text: str, uid: str | None) -> int:
+        """Inside a write transaction: the checked game stored, its seats counted in the totals (two
+        round trips on PostgreSQL, see :meth:`~broadcast.season.totals.Totals.count_game`); its id."""
+        m, outcome = game.match, game.outcome
+        team_of = {s: (m["team_a"] if s in ODD_SEATS else m["team_b"]) for s in range(1, 7)}
+        seat_rows = [
+            (
+                None,  # the game's id: the seats find it by its match and number, in the same round trip
+                s,
+                m["season_id"],
+                game.lineup[s]["id"],
+                team_of[s],
+                outcome.titles[s],
+                outcome.places.get(s),
+                outcome.points[s],
+                int(s in outcome.opened),
             )
-        lineup = {int(r["seat"]): r for r in seats}
-        for seat, name in outcome.seat_names.items():
-            if seat in lineup and name and name != lineup[seat]["name"]:
-                raise SeasonError(
-                    "Seat",
-                    f"{seat}号座位是 {name!r}，上场名单是 {lineup[seat]['name']!r}",
-                    f"seat {seat} is {name!r} in the record, {lineup[seat]['name']!r} in the lineup",
-                    where=filename or "牌谱",
-                )
+            for s in range(1, 7)
+        ]
         points_a = sum(outcome.points[s] for s in ODD_SEATS)
         points_b = sum(outcome.points[s] for s in EVEN_SEATS)
-        with self.transaction() as c:
-            new_id = c.insert(
-                "INSERT INTO season_games(match_id, number, extra, gjn, quan_san, points_a, points_b, uid)"
-                " VALUES(?,?,?,?,?,?,?,?)",
-                (match_id, number, int(extra), gjn_text, int(outcome.quan_san), points_a, points_b, uid),
-            )
-            gid = new_id
-            team_of = {s: (m["team_a"] if s in ODD_SEATS else m["team_b"]) for s in range(1, 7)}
-            seat_rows = [
+        mid = int(m["id"])
+        (new_id, *_) = self.count_game(
+            int(m["season_id"]),
+            seat_rows,
+            first=[
                 (
-                    gid,
-                    s,
-                    m["season_id"],
-                    lineup[s]["id"],
-                    team_of[s],
-                    outcome.titles[s],
-                    outcome.places.get(s),
-                    outcome.points[s],
-                    int(s in outcome.opened),
-                )
-                for s in range(1, 7)
-            ]
-            c.executemany(
-                "INSERT INTO season_game_seats(game_id, seat, season_id, player_id, team_id, title, "
-                "place, points, opened) VALUES(?,?,?,?,?,?,?,?,?)",
-                seat_rows,
-            )
-            self.count_game(int(m["season_id"]), seat_rows)
-            c.execute("UPDATE season_matches SET status='playing' WHERE id=?", (match_id,))
-            return gid
+                    "INSERT INTO season_games(match_id, number, extra, gjn, quan_san, points_a, points_b, "
+                    "uid) VALUES(?,?,?,?,?,?,?,?) RETURNING id",
+                    (mid, game.number, int(game.extra), gjn_text, int(outcome.quan_san), points_a, points_b,
+                     uid),
+                ),
+                (
+                    "INSERT INTO season_game_seats(game_id, seat, season_id, player_id, team_id, title, "
+                    "place, points, opened) VALUES((SELECT id FROM season_games WHERE match_id=? AND "
+                    "number=?),?,?,?,?,?,?,?,?)",
+                    [(mid, game.number, *r[1:]) for r in seat_rows],
+                    "many",
+                ),
+                ("UPDATE season_matches SET status='playing' WHERE id=?", (mid,)),
+            ],
+        )  # fmt: skip
+        return int(new_id[0][0])
 
     def add_penalty(
         self,
@@ -369,15 +417,46 @@ class Matches(Totals):
     ) -> int:
         """A table's finished game (and its penalties so far), once: the game already in the season under
         ``uid`` is not stored again — its id is returned. One transaction, taken in turn with the other
-        tables of the season (:meth:`changed`)."""
-        found, stored = self.conn.read_together(  # one round trip on PostgreSQL
-            [(_MATCH_SQL, (match_id,)), ("SELECT id FROM season_games WHERE uid=?", (uid,))]
-        )
+        tables of the season (:meth:`changed`), as late as it can be: three round trips in all on
+        PostgreSQL (what the push needs to know, read at once; the game's rows with the season's turn, the
+        totals and what the groups need; what moved in the groups with the ``COMMIT``), no savepoint; the
+        engine's replay before any of it."""
+        pens = [str(p["uid"]) for p in penalties]
+        found, stored, seasons, games, seats, older, known = self.conn.together(  # one round trip
+            [(_MATCH_SQL, (match_id,)), ("SELECT id FROM season_games WHERE uid=?", (uid,)),
+             (_SEASON_OF_MATCH_SQL, (match_id,)), (_GAMES_SQL, (match_id,)), (_LINEUP_SQL, (match_id,)),
+             ("SELECT id FROM season_games WHERE match_id=? AND gjn=? AND uid IS NULL", (match_id, gjn_text)),
+             (f"SELECT uid FROM season_penalties WHERE uid IN ({','.join('?' * len(pens)) or 'NULL'})", pens)]
+        )  # fmt: skip
         m = _found(found, match_id)
         if stored:  # acknowledged before (a uid stored stays): nothing to wait for
             return int(stored[0][0])
         filename = f"第{game_no}局.gjn"
         outcome = _replayed(gjn_text, filename)  # the engine's replay, before the season's turn is taken
+        if older or len(known) < len(pens):  # an older build's copy, or a penalty to store first
+            return self._push_game_in_turn(m, uid, gjn_text, game_no, penalties, outcome)
+        game = _checked_game(_open(m), seasons[0], games, seats, outcome, game_no, filename)
+        try:
+            with self.conn.sent_together():
+                return self._store_game(game, gjn_text, uid)
+        except self.conn.IntegrityError:  # the same push from a table killed meanwhile won the race
+            again = self.conn.execute("SELECT id FROM season_games WHERE uid=?", (uid,)).fetchone()
+            if again is None:
+                raise
+            return int(again[0])
+
+    def _push_game_in_turn(
+        self,
+        m: Rec,
+        uid: str,
+        gjn_text: str,
+        game_no: int,
+        penalties: list[dict[str, Any]],
+        outcome: scoring.GameOutcome,
+    ) -> int:
+        """:meth:`push_game` when it has more to do than store the game: the season's turn taken first,
+        then the older build's copy given its uid, or the new penalties stored before the game."""
+        match_id = int(m["id"])
         with self.transaction():
             self.changed(int(m["season_id"]))
             row = self.conn.execute("SELECT id FROM season_games WHERE uid=?", (uid,)).fetchone()
@@ -391,7 +470,7 @@ class Matches(Totals):
                 return int(row[0])
             self._push_penalties(match_id, penalties)
             return self.record_game(
-                match_id, gjn_text, filename=filename, uid=uid, number=game_no, outcome=outcome
+                match_id, gjn_text, filename=f"第{game_no}局.gjn", uid=uid, number=game_no, outcome=outcome
             )
 
     def push_final(

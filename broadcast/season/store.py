@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 from broadcast.season.backend import SeasonConn, connect, migrate
 from broadcast.season.migrations import COMPONENT, POSTGRESQL, SQLITE
@@ -85,19 +85,33 @@ class SeasonStore:
         c = self.conn
         if season_id in c.bumped and c.in_transaction:  # once per transaction is enough (and one turn)
             return c.bumped[season_id]
-        if c.postgres:  # one round trip: the revision moved on and the listeners told at commit
-            row = c.execute(
-                "WITH u AS (UPDATE season_seasons SET revision=revision+1 WHERE id=? RETURNING revision) "
-                "SELECT u.revision, pg_notify(?, ?) FROM u",
-                (season_id, NOTIFY_CHANNEL, str(season_id)),
-            ).fetchone()
-        else:
-            row = c.execute(
-                "UPDATE season_seasons SET revision=revision+1 WHERE id=? RETURNING revision", (season_id,)
-            ).fetchone()
+        row = c.execute(*self.turn(season_id)).fetchone()
+        return self.took_turn(season_id, row)
+
+    def turn(self, season_id: int, *also: str) -> tuple[str, tuple[Any, ...]]:
+        """The statement of :meth:`changed` (one round trip: the revision moved on and, on PostgreSQL,
+        the listeners told at commit), returning the revision and then the season's columns ``also``
+        (read in the same statement, with the season's turn taken) — or, when this transaction has had
+        its turn already, only those columns read (the revision first, as it is)."""
+        c = self.conn
+        cols = "".join(f", {col}" for col in also)
+        if season_id in c.bumped and c.in_transaction:
+            return f"SELECT revision{cols} FROM season_seasons WHERE id=?", (season_id,)
+        bump = f"UPDATE season_seasons SET revision=revision+1 WHERE id=? RETURNING revision{cols}"
+        if c.postgres:
+            return f"WITH u AS ({bump}) SELECT u.*, pg_notify(?, ?) FROM u", (
+                season_id,
+                NOTIFY_CHANNEL,
+                str(season_id),
+            )
+        return bump, (season_id,)
+
+    def took_turn(self, season_id: int, row: Any) -> int:
+        """The revision :meth:`turn`'s statement returned (noted: the transaction has had its turn)."""
+        c = self.conn
         revision = int(row[0]) if row else 0
-        if c.in_transaction:
-            c.bumped[season_id] = revision
+        if c.in_transaction and row:
+            c.bumped.setdefault(season_id, revision)
         return revision
 
     def revision(self, season_id: int) -> int:

@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from broadcast.season.backend import SeasonConn
+from broadcast.season.backend import SeasonConn, Statement
 from broadcast.season.rankings import (
     DEFAULT_SPECS,
     PLAYER_AGG_SQL,
@@ -76,19 +76,44 @@ class Totals(Roster):
     """The totals and head-to-head scores the 英雄榜 is read from."""
 
     # -- the changes ---------------------------------------------------------------------------------
-    def count_game(self, season_id: int, seat_rows: Sequence[tuple[Any, ...]]) -> None:
-        """Inside the transaction that stored a game: its seat rows (game, seat, season, player, team,
-        title, place, points, opened) added to the totals, the groups they moved kept in order."""
+    def count_game(
+        self, season_id: int, seat_rows: Sequence[tuple[Any, ...]], first: Sequence[Statement] = ()
+    ) -> list[list[Any]]:
+        """Inside the transaction that stores a game: its seat rows (game, seat, season, player, team,
+        title, place, points, opened) added to the totals, the groups they moved kept in order. The
+        statements ``first`` (the game's own rows) go before, in the same round trip; their answers are
+        returned. Two round trips in all on PostgreSQL (inside :meth:`SeasonConn.sent_together`, the
+        second goes with the ``COMMIT``): the season's turn (taken first, so that every group is read with
+        the other tables' writes committed; the ranking specs read with it), the rows before, the totals
+        added, the rows after and their head-to-head pairs; then what moved in the groups."""
         c = self.conn
-        self.changed(season_id)  # first: the groups are read with every other table's writes committed
-        players = [int(r[3]) for r in seat_rows]
-        teams = sorted({int(r[4]) for r in seat_rows})
-        read = [self._rows_sql("players", players), self._rows_sql("teams", teams)]
-        found = c.read_together(read)  # one round trip on PostgreSQL
-        before = {"players": self._rows_of("players", found[0]), "teams": self._rows_of("teams", found[1])}
-        add_to_totals(c, seat_rows)
-        for kind in KINDS:
-            self._regroup(season_id, kind, before[kind])
+        ids: dict[Kind, list[int]] = {
+            "players": list(dict.fromkeys(int(r[3]) for r in seat_rows)),
+            "teams": sorted({int(r[4]) for r in seat_rows}),
+        }
+        specs = tuple(f"{col}_{kind}" for kind in KINDS for col in ("ranking", "h2h"))
+        found = c.together(
+            [
+                *first,
+                self.turn(season_id, *specs),
+                *(self._rows_sql(kind, ids[kind]) for kind in KINDS),
+                *add_to_totals(seat_rows),
+                *(self._rows_sql(kind, ids[kind]) for kind in KINDS),
+                *(_pairs_sql(kind, ids[kind]) for kind in KINDS),
+            ]
+        )
+        answers, (turn, before_p, before_t, *rest) = found[: len(first)], found[len(first) :]
+        self.took_turn(season_id, turn[0] if turn else None)
+        after_p, after_t, pairs_p, pairs_t = rest[-4:]
+        kept = turn[0] if turn else None
+        moved: tuple[tuple[Kind, list[Any], list[Any], list[Any]], ...] = (
+            ("players", before_p, after_p, pairs_p),
+            ("teams", before_t, after_t, pairs_t),
+        )
+        for kind, before, after, pairs in moved:
+            spec = (kept[f"ranking_{kind}"], kept[f"h2h_{kind}"]) if kept else None
+            self._moved(season_id, kind, spec, self._rows_of(kind, before), self._rows_of(kind, after), pairs)
+        return answers
 
     def count_result(self, season_id: int, winner: int, loser: int) -> None:
         """Inside the transaction that made a match final (after its status was written)."""
@@ -176,31 +201,48 @@ class Totals(Roster):
             c.execute(f"UPDATE season_seasons SET h2h_{kind}=? WHERE id=?", (spec_text(terms), season_id))
 
     def _regroup(self, season_id: int, kind: Kind, before: dict[int, Row]) -> None:
-        """After the rows ``before`` (their totals as they were) moved: their scores counted in their new
-        groups, and the rows of the groups they left or joined given or taken what they scored against
-        them (see the module's doc)."""
+        """After the rows ``before`` (their totals as they were) moved: :meth:`_moved`, its reads (the
+        spec kept, the rows after, their pairs) in one round trip."""
+        statements: list[Statement] = [
+            (f"SELECT ranking_{kind}, h2h_{kind} FROM season_seasons WHERE id=?", (season_id,))
+        ]
+        if before:
+            statements += [self._rows_sql(kind, list(before)), _pairs_sql(kind, list(before))]
+        kept, *rest = self.conn.together(statements)
+        after, pairs = rest if rest else ([], [])
+        spec = (kept[0][0], kept[0][1]) if kept else None
+        self._moved(season_id, kind, spec, before, self._rows_of(kind, after), pairs)
+
+    def _moved(
+        self,
+        season_id: int,
+        kind: Kind,
+        spec: tuple[Any, Any] | None,
+        before: dict[int, Row],
+        after: dict[int, Row],
+        pairs: Iterable[Any],
+    ) -> None:
+        """The rows ``before`` (their totals as they were) are now ``after``: their scores counted in
+        their new groups, and the rows of the groups they left or joined given or taken what they scored
+        against them (``pairs``: :data:`_PAIRS_SQL`'s rows; see the module's doc). ``spec``: the season's
+        ranking spec and the spec its scores hold for (None: no season row)."""
         c = self.conn
-        kept = c.execute(
-            f"SELECT ranking_{kind}, h2h_{kind} FROM season_seasons WHERE id=?", (season_id,)
-        ).fetchone()
-        terms = parse_spec(str(kept[0]) if kept and kept[0] else DEFAULT_SPECS[kind], kind)
-        if kept is None or str(kept[1]) != spec_text(terms):
+        terms = parse_spec(str(spec[0]) if spec and spec[0] else DEFAULT_SPECS[kind], kind)
+        if spec is None or str(spec[1]) != spec_text(terms):
             self.rebuild_h2h(season_id, kind)  # an older database, or a spec not counted yet
             return
         fields = h2h_fields(terms)
         if fields is None or not before:
             return
-        after = self._rows(c, kind, list(before))
         old = {x: group_key(r, fields) for x, r in before.items()}
         new = {x: group_key(r, fields) for x, r in after.items()}
         score = dict.fromkeys(before, 0)
         delta: dict[int, int] = defaultdict(int)
-        marks = ",".join("?" * len(before))
-        ids = list(before)
-        sql = _PAIRS_SQL[kind].replace("{ids}", marks)
         width = len(TOTALS_COLUMNS[kind])
-        for r in c.execute(sql, ids * sql.count(marks)).fetchall():
+        for r in pairs:
             x, z, ahead, behind = int(r[0]), int(r[1]), int(r[2]), int(r[3])
+            if x not in score:  # a row without totals (none: every player and team has its row)
+                continue
             kz = new[z] if z in new else group_key(totals_row(kind, z, r[4 : 4 + width]), fields)
             if kz == new[x]:
                 score[x] += ahead
@@ -210,7 +252,7 @@ class Totals(Roster):
                 elif kz == new[x]:
                     delta[z] += behind
         table, id_col = TOTALS_TABLE[kind]
-        c.executemany(
+        c.executemany(  # inside :meth:`SeasonConn.sent_together`: sent, not waited for
             f"UPDATE {table} SET h2h=? WHERE {id_col}=?",
             [(v, x) for x, v in score.items() if v != after[x].h2h],
         )
@@ -259,24 +301,36 @@ class Totals(Roster):
             yield totals_row(kind, int(r[0]), r[1:])
 
 
-def add_to_totals(c: SeasonConn, seat_rows: Sequence[tuple[Any, ...]]) -> None:
-    """Add one game's seat rows (game, seat, season, player, team, title, place, points, opened)."""
-    c.executemany(
-        "UPDATE season_player_totals SET games=games+1, points=points+?, firsts=firsts+?, seconds=seconds+?, "
-        "lasts=lasts+?, quan_san=quan_san+?, opened=opened+? WHERE player_id=?",
-        [
-            (r[7], int(r[6] == 1), int(r[6] == 2), int(r[5] == "大落"), int(r[5] == "圈三"), r[8], r[3])
-            for r in seat_rows
-        ],
-    )
+def add_to_totals(seat_rows: Sequence[tuple[Any, ...]]) -> list[Statement]:
+    """The statements that add one game's seat rows (game, seat, season, player, team, title, place,
+    points, opened) to the totals."""
     by_team: dict[int, list[int]] = {}
     for r in seat_rows:
         t = by_team.setdefault(int(r[4]), [0, 0, 0])
         t[0] += int(r[7])
         t[1] += int(r[6] == 1)
         t[2] += int(r[5] == "大落")
-    c.executemany(
-        "UPDATE season_team_totals SET games=games+1, points=points+?, firsts=firsts+?, "
-        "lasts=lasts+? WHERE team_id=?",
-        [(v[0], v[1], v[2], k) for k, v in by_team.items()],
-    )
+    return [
+        (
+            "UPDATE season_player_totals SET games=games+1, points=points+?, firsts=firsts+?, "
+            "seconds=seconds+?, lasts=lasts+?, quan_san=quan_san+?, opened=opened+? WHERE player_id=?",
+            [
+                (r[7], int(r[6] == 1), int(r[6] == 2), int(r[5] == "大落"), int(r[5] == "圈三"), r[8], r[3])
+                for r in seat_rows
+            ],
+            "many",
+        ),
+        (
+            "UPDATE season_team_totals SET games=games+1, points=points+?, firsts=firsts+?, "
+            "lasts=lasts+? WHERE team_id=?",
+            [(v[0], v[1], v[2], k) for k, v in sorted(by_team.items())],
+            "many",
+        ),
+    ]
+
+
+def _pairs_sql(kind: Kind, ids: Sequence[int]) -> Statement:
+    """:data:`_PAIRS_SQL` for the rows ``ids`` (at least one)."""
+    marks = ",".join("?" * len(ids))
+    sql = _PAIRS_SQL[kind].replace("{ids}", marks)
+    return sql, list(ids) * sql.count(marks)

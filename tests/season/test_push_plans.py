@@ -34,7 +34,7 @@ _ASKED = itertools.count()
 def _recorded(conn: SeasonConn) -> Iterator[list[tuple[str, Any]]]:
     """Every statement sent through ``conn`` meanwhile, with its parameters (one row of an executemany)."""
     sent: list[tuple[str, Any]] = []
-    names = ("execute", "tuples", "stream", "executemany", "read_together")
+    names = ("execute", "tuples", "stream", "executemany", "together")
     real = {name: getattr(conn, name) for name in names}
 
     def execute(sql: str, params: Any = ()) -> Any:
@@ -49,9 +49,10 @@ def _recorded(conn: SeasonConn) -> Iterator[list[tuple[str, Any]]]:
         sent.append((sql, params))
         return real["stream"](sql, params, **kw)
 
-    def read_together(statements: Any) -> Any:
-        sent.extend(statements)
-        return real["read_together"](statements)
+    def together(statements: Any) -> Any:
+        for st in statements:  # one run once per row ("many"): its first row
+            sent.append((st[0], st[1][0]) if len(st) == 3 else st)
+        return real["together"](statements)
 
     def executemany(sql: str, rows: Any) -> None:
         rows = list(rows)
@@ -64,7 +65,7 @@ def _recorded(conn: SeasonConn) -> Iterator[list[tuple[str, Any]]]:
         ("tuples", tuples),
         ("stream", stream),
         ("executemany", executemany),
-        ("read_together", read_together),
+        ("together", together),
     ):
         setattr(conn, name, fn)
     try:
