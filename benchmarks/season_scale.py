@@ -427,13 +427,15 @@ def _ms(xs: list[float], how: Callable[[list[float]], float] = statistics.median
 
 
 # -- two consoles pushing at once -----------------------------------------------------------------------
-def consoles(sdb: SeasonDB, sid: int, target: str, pushes: int) -> None:
+def consoles(sdb: SeasonDB, sid: int, target: str, pushes: int, n: int = 2) -> None:
+    """``n`` consoles pushing at once (the goal's is 2; 1 shows a push's own time, without the season's
+    turn to wait for)."""
     print(
-        f"== two consoles pushing at once (goal: each push acknowledged ≤ 200 ms, p99)   [{load()}]",
+        f"== {n} console(s) pushing at once (goal, two: each push acknowledged ≤ 200 ms, p99)   [{load()}]",
         flush=True,
     )
     jobs = []
-    for k in range(2):
+    for k in range(n):
         items = []
         n_teams = len(sdb.teams(sid))
         for m in range((pushes + 2) // 3):
@@ -447,11 +449,11 @@ def consoles(sdb: SeasonDB, sid: int, target: str, pushes: int) -> None:
     ctx = mp.get_context("spawn")
     go = ctx.Event()
     results = ctx.Queue()
-    procs = [ctx.Process(target=_console, args=(target, jobs[k], go, results)) for k in range(2)]
+    procs = [ctx.Process(target=_console, args=(target, jobs[k], go, results)) for k in range(n)]
     for p in procs:
         p.start()
     ready = [results.get(timeout=300) for _ in procs]
-    assert ready == ["ready", "ready"]
+    assert ready == ["ready"] * n
     go.set()
     acks: list[float] = []
     queued: list[float] = []
@@ -468,7 +470,10 @@ def consoles(sdb: SeasonDB, sid: int, target: str, pushes: int) -> None:
         "(queued at the table → acknowledged and journaled there)"
     )
     print(f"  of which the table's own journal (season.queue): median {_ms(queued)}, max {_ms(queued, max)}")
-    record("push acknowledged, two consoles at once (p99)", p99, None, 0.2)
+    if n == 2:
+        record("push acknowledged, two consoles at once (p99)", p99, None, 0.2)
+    else:
+        record(f"push acknowledged, {n} console(s) at once (p99)", p99)
 
 
 def _console(target: str, items: list[tuple[int, int, str]], go: Any, results: Any) -> None:
@@ -514,6 +519,7 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=1_000_000)
     ap.add_argument("--pool", type=int, default=400, help="distinct self-play records to deal out")
     ap.add_argument("--pushes", type=int, default=60, help="games each console pushes")
+    ap.add_argument("--consoles", type=int, default=2, help="consoles pushing at once (the goal's: 2)")
     ap.add_argument(
         "--keep",
         default=None,
@@ -611,7 +617,7 @@ def run(args: argparse.Namespace, target: str, tmp: Path, server: Any = None) ->
         if "board" in only:
             one_more_game(sdb, sid, target)
         if "push" in only:
-            consoles(sdb, sid, target, args.pushes)
+            consoles(sdb, sid, target, args.pushes, args.consoles)
     print(f"== summary ({args.backend}; {load()})")
     ok = True
     for what, new, old, goal in RESULTS:

@@ -28,6 +28,7 @@ import pytest
 
 import engine
 from broadcast.season.actions import leaderboard_payload
+from broadcast.season.backend import SeasonConn, connect
 from broadcast.season.live import start_match
 from broadcast.season.model import SeasonDB
 from broadcast.season.rankings import compute
@@ -41,7 +42,9 @@ from tests.season.test_tables import _season  # the two-table league (甲乙丙�
 pytestmark = [pytest.mark.long, pytest.mark.timeout(1200)]
 
 MATCHES = 2
-PLAYS = 170  # the longest play-out a table's deal may have (see the module's docstring)
+PLAYS = 150  # the longest play-out a table's deal may have (see the module's docstring)
+SEEDS = 10_000  # … looked for in this many seeds a game (about one deal in a hundred has so few plays)
+POLL_S = 0.05  # how often the test looks at the season (one indexed row, on a connection kept open)
 STALLED_S = 600.0  # one step of one table (a game typed, a push) never takes this long
 
 
@@ -58,7 +61,33 @@ def _retrying(fn: Any, what: str) -> Any:
         except Exception as exc:
             if not (type(exc).__module__.startswith("psycopg") or "连不上" in str(exc)):
                 raise AssertionError(f"{what}: {exc!r}") from exc
-            time.sleep(0.3)
+            time.sleep(0.1)
+
+
+class Probe:
+    """The test's own look at the season: one connection, kept open (a look costs one indexed query, not
+    a new server process), opened again after a failure (the server killed and started again)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.conn: SeasonConn | None = None
+
+    def rows(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        try:
+            if self.conn is None:
+                self.conn = connect(self.url)
+            return self.conn.execute(sql, params).fetchall()
+        except Exception:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except Exception:
+                pass
+            self.conn = None
 
 
 class Table:
@@ -77,6 +106,7 @@ class Table:
         self.on = threading.Event()  # a console is up and being typed into
         self.base = ""  # its page server, as it printed it
         self.resume: tuple[int, bool, int] = (0, False, 0)  # the journal's game: number, 上班 given, plays
+        self.probe = Probe(url)
 
     # -- the thread ------------------------------------------------------------------------------
     def run(self) -> None:
@@ -201,14 +231,14 @@ class Table:
     def _play(self, mid: int, k: int) -> None:
         """Until the match is final in the season and acknowledged at the table."""
         while True:
-            games, final, rules = _retrying(lambda: _season_match(self.url, mid), "the season match")
+            games, final, rules = _retrying(lambda: _season_match(self.probe, mid), "the season match")
             if final:
                 return
             if games:  # the games so far decide the match, or not yet
                 decision = decide_match(games, 0, 0, rules=rules)
                 if decision.winner is not None or decision.decided_by == "lots":
                     self._type("")  # Enter: draw the lots, or finish the match and store it
-                    self._until(lambda: _retrying(lambda: _season_match(self.url, mid)[1], "final"), 0.3)
+                    self._until(lambda: _retrying(lambda: _season_match(self.probe, mid)[1], "final"))
                     continue
             self._game(mid, k, len(games) + 1)
 
@@ -224,10 +254,10 @@ class Table:
         for line in ([] if led else [str(game.leader)]) + lines[done:]:
             self._type(line)
         uid = f"m{mid}/g{n}"  # the game over, the console pushes it by itself: the season has it
-        self._until(lambda: _retrying(lambda: _in_season(self.url, uid), uid), 0.3)
+        self._until(lambda: _retrying(lambda: _in_season(self.probe, uid), uid))
         self._type("")  # Enter: "save to the season" (it is there already: the console says so)
 
-    def _until(self, pred: Any, pause: float = 0.05) -> None:
+    def _until(self, pred: Any, pause: float = POLL_S) -> None:
         """Until ``pred()``, as long as the console runs (the bound only turns a console that stopped
         answering into a failure that shows what it said)."""
         stalled = time.monotonic() + STALLED_S
@@ -242,25 +272,27 @@ class Table:
 def _deal(seed: int, k: int, n: int) -> engine.Game:
     """Game ``n`` of match ``k`` at a table: a deal played out by the engine (what the players play),
     the first from its own series of seeds whose play-out has at most :data:`PLAYS` plays."""
-    base = (seed * 1000 + k * 10 + n) * 1000
-    for s in range(base, base + 1000):
+    base = (seed * 1000 + k * 10 + n) * SEEDS
+    for s in range(base, base + SEEDS):
         g = engine.new_game("tv_match", seed=s)
         engine.random_playout(g, seed=s)
         if len(g.moves) <= PLAYS:
             return g
-    raise AssertionError(f"no deal of at most {PLAYS} plays in seeds {base}…{base + 999}")
+    raise AssertionError(f"no deal of at most {PLAYS} plays in seeds {base}…{base + SEEDS - 1}")
 
 
-def _season_match(url: str, mid: int) -> tuple[list[tuple[int, int]], bool, str]:
-    with SeasonDB.open(url) as sdb:
-        m = sdb.match(mid)
-        games = [(int(g["points_a"]), int(g["points_b"])) for g in sdb.games(mid)]
-        return games, m["status"] == "final", str(sdb.season(int(m["season_id"]))["rules"])
+def _season_match(probe: Probe, mid: int) -> tuple[list[tuple[int, int]], bool, str]:
+    (m,) = probe.rows(
+        "SELECT m.status, s.rules FROM season_matches m JOIN season_seasons s ON s.id=m.season_id "
+        "WHERE m.id=?",
+        (mid,),
+    )
+    games = probe.rows("SELECT points_a, points_b FROM season_games WHERE match_id=? ORDER BY number", (mid,))
+    return [(int(g[0]), int(g[1])) for g in games], m[0] == "final", str(m[1])
 
 
-def _in_season(url: str, uid: str) -> bool:
-    with SeasonDB.open(url) as sdb:
-        return sdb.conn.execute("SELECT 1 FROM season_games WHERE uid=?", (uid,)).fetchone() is not None
+def _in_season(probe: Probe, uid: str) -> bool:
+    return bool(probe.rows("SELECT 1 FROM season_games WHERE uid=?", (uid,)))
 
 
 def _pages_board(base: str) -> list[dict[str, object]] | None:
@@ -271,15 +303,14 @@ def _pages_board(base: str) -> list[dict[str, object]] | None:
     return rows if isinstance(rows, list) else None
 
 
-def _games_of(url: str, table: str) -> int:
+def _games_of(probe: Probe, table: str) -> int:
     try:
-        with SeasonDB.open(url) as sdb:
-            row = sdb.conn.execute(
-                "SELECT COUNT(*) FROM season_games g JOIN season_matches m ON m.id=g.match_id "
-                "WHERE m.label LIKE ?",
-                (f"{table} %",),
-            ).fetchone()
-            return int(row[0])
+        (row,) = probe.rows(
+            "SELECT COUNT(*) FROM season_games g JOIN season_matches m ON m.id=g.match_id "
+            "WHERE m.label LIKE ?",
+            (f"{table} %",),
+        )
+        return int(row[0])
     except Exception:  # the server is down right now
         return -1
 
@@ -292,7 +323,7 @@ def _wait(pred: Any, what: str, tables: list[Table]) -> None:
                 raise AssertionError(f"{t.name}: {what}") from t.error
             if t.done.is_set() and not pred():
                 raise AssertionError(f"{t.name} finished before: {what}")
-        time.sleep(0.3)
+        time.sleep(POLL_S)
 
 
 def test_two_consoles_kill_9_of_each_and_of_postgresql_every_game_once(
@@ -301,20 +332,20 @@ def test_two_consoles_kill_9_of_each_and_of_postgresql_every_game_once(
     url = fresh_database(postgres)
     monkeypatch.setenv("GOUJI_SEASON_DB", url)  # the consoles' --season-db
     sid = _season(url)
+    probe = Probe(url)
     a = Table(url, tmp_path, "一号桌", "甲队", "乙队", 1)
     b = Table(url, tmp_path, "二号桌", "丙队", "丁队", 2)
     threads = [threading.Thread(target=t.run, name=t.name, daemon=True) for t in (a, b)]
     for th in threads:
         th.start()
     try:
-        _wait(lambda: _games_of(url, a.name) >= 2, "table 1 pushed two games", [a, b])
+        _wait(lambda: _games_of(probe, a.name) >= 2, "table 1 pushed two games", [a, b])
         a.kill()  # kill -9 of a console mid-match
-        _wait(lambda: _games_of(url, b.name) >= 3, "table 2 pushed three games", [a, b])
-        postgres.kill()  # kill -9 of PostgreSQL while both consoles play and push
-        time.sleep(1.5)
-        postgres.start()
+        _wait(lambda: _games_of(probe, b.name) >= 3, "table 2 pushed three games", [a, b])
+        postgres.kill()  # kill -9 of PostgreSQL while both consoles play and push (every connection lost)
+        postgres.start()  # crash recovery
         # in its second match (three games or more each), with a game or more still to play
-        _wait(lambda: _games_of(url, b.name) >= 4, "table 2 pushed four games", [a, b])
+        _wait(lambda: _games_of(probe, b.name) >= 4, "table 2 pushed four games", [a, b])
         b.kill()
         for t, th in zip((a, b), threads, strict=True):
             th.join(1100)
@@ -341,6 +372,8 @@ def test_two_consoles_kill_9_of_each_and_of_postgresql_every_game_once(
                 t.proc.stop()
         for th in threads:
             th.join(30)
+        for probe_ in (probe, a.probe, b.probe):
+            probe_.close()
     for t in (a, b):  # each journal: nothing pending, nothing refused, the board the season's
         store = open_store(t.db)
         try:
