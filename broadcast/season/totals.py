@@ -46,7 +46,8 @@ from broadcast.season.roster import Roster
 KINDS: tuple[Kind, ...] = ("players", "teams")
 
 # the moved rows' head-to-head pairs: (moved row, other row, games it finished ahead, games behind),
-# then the other row's totals (TOTALS_COLUMNS) — one query over the moved rows' own games / matches
+# then the other row's totals (TOTALS_COLUMNS) — one query over the moved rows' own games / matches;
+# ``{other}`` is where the other row's totals come from (:func:`_pairs_sql`)
 _PAIRS_SQL: dict[str, str] = {
     "players": (
         "WITH p AS (SELECT a.player_id AS x, b.player_id AS z, "
@@ -56,7 +57,7 @@ _PAIRS_SQL: dict[str, str] = {
         "WHERE a.player_id IN ({ids}) GROUP BY a.player_id, b.player_id) "
         "SELECT p.x, p.z, p.ahead, p.behind, "
         + ", ".join(f"t.{c}" for c in TOTALS_COLUMNS["players"])
-        + " FROM p JOIN season_player_totals t ON t.player_id=p.z"
+        + " FROM p {other}"
     ),
     "teams": (
         "WITH s AS (SELECT team_a AS x, team_b AS z, winner FROM season_matches "
@@ -67,8 +68,21 @@ _PAIRS_SQL: dict[str, str] = {
         "   SUM(CASE WHEN winner=z THEN 1 ELSE 0 END) AS behind FROM s GROUP BY x, z) "
         "SELECT p.x, p.z, p.ahead, p.behind, "
         + ", ".join(f"t.{c}" for c in TOTALS_COLUMNS["teams"])
-        + " FROM p JOIN season_team_totals t ON t.team_id=p.z"
+        + " FROM p {other}"
     ),
+}
+# the other row's totals, looked up by its id: SQLite's join does that; PostgreSQL's planner, which counts
+# on ~3,000 pairs where a game's six players have ~400, read all 100,000 totals rows instead (a hash or a
+# merge join: 30–60 ms of a push at a million games, inside the season's turn) — a lateral lookup that
+# cannot be merged into a join (OFFSET 0) is one index search a pair on PostgreSQL
+_OTHER_SQL: dict[tuple[str, bool], str] = {
+    (kind, postgres): (
+        f"CROSS JOIN LATERAL (SELECT * FROM {table} t WHERE t.{id_col}=p.z OFFSET 0) t"
+        if postgres
+        else f"JOIN {table} t ON t.{id_col}=p.z"
+    )
+    for kind, (table, id_col) in TOTALS_TABLE.items()
+    for postgres in (False, True)
 }
 
 
@@ -99,7 +113,7 @@ class Totals(Roster):
                 *(self._rows_sql(kind, ids[kind]) for kind in KINDS),
                 *add_to_totals(seat_rows),
                 *(self._rows_sql(kind, ids[kind]) for kind in KINDS),
-                *(_pairs_sql(kind, ids[kind]) for kind in KINDS),
+                *(_pairs_sql(c, kind, ids[kind]) for kind in KINDS),
             ]
         )
         answers, (turn, before_p, before_t, *rest) = found[: len(first)], found[len(first) :]
@@ -207,7 +221,7 @@ class Totals(Roster):
             (f"SELECT ranking_{kind}, h2h_{kind} FROM season_seasons WHERE id=?", (season_id,))
         ]
         if before:
-            statements += [self._rows_sql(kind, list(before)), _pairs_sql(kind, list(before))]
+            statements += [self._rows_sql(kind, list(before)), _pairs_sql(self.conn, kind, list(before))]
         kept, *rest = self.conn.together(statements)
         after, pairs = rest if rest else ([], [])
         spec = (kept[0][0], kept[0][1]) if kept else None
@@ -329,8 +343,8 @@ def add_to_totals(seat_rows: Sequence[tuple[Any, ...]]) -> list[Statement]:
     ]
 
 
-def _pairs_sql(kind: Kind, ids: Sequence[int]) -> Statement:
-    """:data:`_PAIRS_SQL` for the rows ``ids`` (at least one)."""
+def _pairs_sql(c: SeasonConn, kind: Kind, ids: Sequence[int]) -> Statement:
+    """:data:`_PAIRS_SQL` for the rows ``ids`` (at least one), as ``c``'s dialect runs it best."""
     marks = ",".join("?" * len(ids))
-    sql = _PAIRS_SQL[kind].replace("{ids}", marks)
+    sql = _PAIRS_SQL[kind].replace("{ids}", marks).replace("{other}", _OTHER_SQL[kind, c.postgres])
     return sql, list(ids) * sql.count(marks)

@@ -116,6 +116,39 @@ def test_two_tables_recording_at_once_keep_head_to_head_right(season_db: str) ->
     sdb.close()
 
 
+def test_a_push_stored_meanwhile_by_the_tables_first_connection_is_answered_with_that_game_counted_once(
+    season_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table killed mid-push and started again pushes the game again while its first connection's push
+    is still on its way: that one lands between the second's reads and its write. The second copy is
+    refused by the season (the uid is unique) and the push answers with the game stored: one game, its
+    seats counted once, the 英雄榜 what a recomputation says."""
+    from broadcast.season import matches
+
+    sdb, sid, squads = _league(season_db)
+    mid = _match(sdb, sid, squads, random.Random(5))
+    uid, text = f"m{mid}/g1", selfplay("race-1")[0]
+    real = matches._replayed
+    first: list[int] = []
+
+    def replayed(gjn_text: str, filename: str) -> Any:  # the engine's replay: the reads are done by then
+        outcome = real(gjn_text, filename)
+        if not first:
+            first.append(-1)
+            with SeasonDB.open(season_db) as other:
+                first[0] = other.push_game(mid, uid, text, 1, [])
+        return outcome
+
+    monkeypatch.setattr(matches, "_replayed", replayed)
+    assert sdb.push_game(mid, uid, text, 1, []) == first[0] > 0
+    assert [(g["number"], g["uid"]) for g in sdb.games(mid)] == [(1, uid)]
+    lineup = [int(r["id"]) for r in sdb.lineup(mid).values()]
+    rows = {r.id: r for r in compute(sdb.conn, sid, "players", active_only=False).rows}
+    assert [rows[p].games for p in lineup] == [1] * 6
+    _same_as_in_memory(sdb, sid)
+    sdb.close()
+
+
 def test_an_older_database_counts_head_to_head_once_then_keeps_it(season_db: str) -> None:
     sdb, sid, squads = _league(season_db)
     sdb.conn.execute("UPDATE season_seasons SET h2h_players='', h2h_teams='' WHERE id=?", (sid,))  # v2's

@@ -6,7 +6,7 @@ matches at a real table). Along the way each console and the server are killed -
 first match, the server once table 2 has pushed three games, console 2 after its fourth); each
 console is started again on its journal and the operator goes on where it stopped. At the end every game
 is in the season once, the 英雄榜 equals a recomputation from the games, and both consoles' pages show it.
-The deals are ones whose play-out is short (at most :data:`PLAYS` plays, a tenth of all deals; a median
+The deals are ones whose play-out is short (at most :data:`PLAYS` plays, about one deal in a hundred; a median
 deal has ~210): the typing is most of the test's time, and a short game is a whole game all the same.
 
 The operator's part, as at a real table: the season match is set up on the table before the console
