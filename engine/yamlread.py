@@ -21,6 +21,7 @@ raising, also for integers too long to convert).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, cast
 
@@ -29,7 +30,7 @@ from yaml.composer import ComposerError
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.error import Mark
 from yaml.events import AliasEvent, CollectionStartEvent
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
 from .errors import GoujiError
@@ -187,8 +188,104 @@ class _Loader(yaml.SafeLoader):
                 self._open_anchors.discard(anchor)
 
 
+# libyaml (PyYAML's C extension) composes a text ~9x faster than the pure-Python loader (the demo's
+# placements: 2.6 ms against 24 ms of CPU; every ``python -m broadcast`` command and many tests read them).
+# It is used only where it cannot change an answer: it refuses nothing the checks below do not also see,
+# and whatever it refuses, or the checks find, is read again by the pure-Python loader, which names the
+# problem exactly as before (the same file:line:column). Its composer recurses in C, so it is used only
+# with a libyaml that caps nesting itself (0.2.6 and later: 1,000 levels, a scanner error past them).
+try:
+    from yaml._yaml import CParser as _CParser
+    from yaml._yaml import get_version as _libyaml_version
+
+    _C_OK = tuple(_libyaml_version()) >= (0, 2, 6)
+except ImportError:  # PyYAML built without libyaml
+    _C_OK = False
+# what the two read differently is left to the pure loader: characters YAML does not allow (the pure
+# reader names them), tabs (libyaml takes some as spaces where PyYAML refuses them), a "?" (libyaml reads
+# some in flow collections as text), BOMs and the line breaks NEL, LS and PS (counted in columns by one
+# and not the other)
+_PURE_ONLY = re.compile(yaml.reader.Reader.NON_PRINTABLE.pattern + "|[\t?\ufeff\x85\u2028\u2029]")
+
+
+if _C_OK:
+
+    class _CLoader(_CParser, yaml.resolver.Resolver):
+        """libyaml's scanner, parser and composer with PyYAML's resolver: the tags the pure loader gives."""
+
+        def __init__(self, stream: str) -> None:
+            _CParser.__init__(self, stream)
+            yaml.resolver.Resolver.__init__(self)
+
+
+def _fast_compose(text: str) -> Node | None | bool:
+    """The node tree by libyaml, or False when the pure-Python loader must read the text (libyaml
+    refused it, a character YAML does not allow, nesting past :data:`MAX_DEPTH`, an anchor used inside
+    itself). The tree is the pure loader's: the same nodes, tags, values and marks (a plain scalar's
+    style is None, as there; only ``flow_style`` of a block sequence may be False where it was None)."""
+    if not _C_OK or not text.endswith("\n") or _PURE_ONLY.search(text) is not None:
+        return False  # (without a last line break the two end the root at different places)
+    loader = _CLoader(text)
+    try:
+        root = loader.get_single_node()
+    except yaml.YAMLError:
+        return False
+    finally:
+        loader.dispose()
+    if root is None:
+        return None
+    # one walk in document order: the first time a node is met is where it is written (its anchor),
+    # later meetings are aliases and are not entered; an alias to a collection still open is one used
+    # inside itself; collections nest as deep as the pure loader counts them
+    seen = {id(root)}
+    path: set[int] = set()
+    stack: list[tuple[CollectionNode, int, Any]] = []
+    node: Node = root
+    depth = 0
+    while True:
+        if isinstance(node, ScalarNode):
+            if node.style == "":
+                node.style = None
+        else:
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+            path.add(id(node))
+            items: Any = node.value
+            if isinstance(node, MappingNode):
+                items = [n for pair in items for n in pair]
+            stack.append((cast(CollectionNode, node), depth, iter(items)))
+        while stack:
+            parent, depth, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                path.discard(id(parent))
+                depth -= 1
+                continue
+            if id(child) in seen:
+                if id(child) in path:
+                    return False
+                continue
+            if parent.flow_style and isinstance(child, ScalarNode) and child.style == "" and not child.value:
+                return False  # an empty entry of a flow collection ("[a, , b]"): its column is one apart
+            seen.add(id(child))
+            node = child
+            break
+        else:
+            return root
+
+
 def compose(text: str, file: str) -> Node | None:
     """The node tree of a one-document YAML text (None when the text holds no document)."""
+    fast = _fast_compose(text)
+    if fast is not False:
+        return cast(Node | None, fast)
+    return _pure_compose(text, file)
+
+
+def _pure_compose(text: str, file: str) -> Node | None:
+    """:func:`compose` by the pure-Python loader: every refusal named with its file:line:column."""
     loader: _Loader | None = None
     try:
         loader = _Loader(text)  # checks the characters first

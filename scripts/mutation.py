@@ -55,6 +55,7 @@ COVERAGE_SLACK = (
 RANKINGS_QUAN_SAN = (
     "tests/season/test_rankings.py::test_quan_san_seat_points_and_head_to_head_with_a_quan_san_player"
 )
+YAML_TESTS = "tests/engine/test_yamlread.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -557,6 +558,38 @@ MUTANTS: tuple[Mutant, ...] = (
         "if True:",
         ("tests/test_preflight.py::test_disk_space_for_a_whole_show",),
         "the pre-show check calls a disk green that has no room for a whole show",
+    ),
+    Mutant(
+        "yaml-c-tabs",
+        "engine/yamlread.py",
+        '"|[\\t?\\ufeff\\x85\\u2028\\u2029]"',
+        '"|[?\\ufeff\\x85\\u2028\\u2029]"',
+        (YAML_TESTS,),
+        "a tab libyaml reads as a space is accepted where the pure loader names its line",
+    ),
+    Mutant(
+        "yaml-c-depth",
+        "engine/yamlread.py",
+        "            if depth > MAX_DEPTH:",
+        "            if depth > 10 * MAX_DEPTH:",
+        (YAML_TESTS,),
+        "YAML nested past the limit is read when libyaml composes it",
+    ),
+    Mutant(
+        "yaml-c-self-anchor",
+        "engine/yamlread.py",
+        "                if id(child) in path:",
+        "                if id(child) in path and False:",
+        (YAML_TESTS,),
+        "an anchor used inside itself gives a cycle of nodes instead of its error",
+    ),
+    Mutant(
+        "yaml-c-last-line",
+        "engine/yamlread.py",
+        'not text.endswith("\\n") or ',
+        "",
+        (YAML_TESTS,),
+        "a text without a last line break ends its root elsewhere than the pure loader says",
     ),
 )
 

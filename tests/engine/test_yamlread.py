@@ -4,12 +4,18 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from engine import yamlread
 from engine.yamlread import (
     MAX_DEPTH,
     MappingNode,
+    Node,
+    ScalarNode,
     YamlError,
     as_bool,
     as_float,
@@ -17,7 +23,10 @@ from engine.yamlread import (
     compose,
     decode,
     load,
+    read,
 )
+
+DEMO_PLACEMENTS = Path(__file__).resolve().parents[2] / "sponsor_assets" / "demo" / "placements.yaml"
 
 
 def _refused(text: str) -> YamlError:
@@ -114,3 +123,147 @@ def test_load_gives_plain_data_with_aliases_and_merges() -> None:
     data = load("base: &b {x: 1, when: 2012-05-07}\nuse: *b\nmore:\n  <<: *b\n  y: 2\n", "m.yaml")
     assert data["use"] == {"x": 1, "when": dt.date(2012, 5, 7)}
     assert data["more"] == {"x": 1, "when": dt.date(2012, 5, 7), "y": 2}
+
+
+# --------------------------------------------------------------- libyaml reads, the pure loader names
+def _tree(node: Node | None) -> object:
+    """Everything a caller can see of a node tree: kinds, tags, values, styles, marks; aliases as such."""
+    seen: set[int] = set()
+
+    def walk(n: Node) -> object:
+        if id(n) in seen:
+            return ("alias", n.start_mark.line, n.start_mark.column)
+        seen.add(id(n))
+        marks = (
+            n.start_mark.line,
+            n.start_mark.column,
+            n.start_mark.index,
+            n.end_mark.line,
+            n.end_mark.column,
+        )
+        if isinstance(n, ScalarNode):
+            return (n.tag, marks, n.style, n.value)
+        if isinstance(n, MappingNode):
+            return (n.tag, marks, bool(n.flow_style), [(walk(k), walk(v)) for k, v in n.value])
+        return (n.tag, marks, bool(n.flow_style), [walk(v) for v in n.value])
+
+    return None if node is None else walk(node)
+
+
+def _outcome(fn: Callable[[str, str], Node | None], text: str) -> object:
+    try:
+        return _tree(fn(text, "p.yaml"))
+    except YamlError as exc:
+        return str(exc)
+
+
+def test_the_demo_placements_are_composed_by_libyaml_not_the_pure_loader(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The C loader reads a sound file (~9x less CPU: every command reads the placements); the tree is
+    the pure loader's, node for node, mark for mark."""
+    text = decode(read(DEMO_PLACEMENTS), "placements.yaml")
+    pure = _tree(yamlread._pure_compose(text, "placements.yaml"))
+
+    def refuse(text: str, file: str) -> None:
+        raise AssertionError("the pure-Python loader read a sound file")
+
+    monkeypatch.setattr(yamlread, "_pure_compose", refuse)
+    assert _tree(compose(text, "placements.yaml")) == pure
+    with pytest.raises(AssertionError, match="pure-Python loader"):  # what it falls back on, below
+        compose(text + "a: [1, , 2]\n", "placements.yaml")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x [1, *x]\n",  # an anchor inside itself: a cycle of nodes in libyaml's tree
+        pytest.param("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1) + "\n", id="flow-51-deep"),
+        pytest.param(
+            "a:\n"
+            + "".join(" " * (2 * i + 2) + f"k{i}:\n" for i in range(MAX_DEPTH + 1))
+            + " " * 120
+            + "v\n",
+            id="block-52-deep",
+        ),
+        pytest.param("[" * 5000 + "]" * 5000 + "\n", id="5000-deep"),  # past libyaml's own limit (1,000)
+        "a:\tb\n",  # libyaml takes the tab for a space
+        "{a: ?b}\n",  # libyaml reads "?b" as text
+        "a: x\x07\n",
+        "a: 1\nb\ufeff: 2\n",
+        "a: 1\n---\nb: 2\n",
+        "a: *nothing\n",
+        "a: 1\na: 2\n",  # composed fine, refused by load: both loaders give the same tree
+        "[a, , b]\n",  # libyaml puts the empty entry one column apart
+        "a: [1, 2]",  # no last line break: libyaml ends the root elsewhere
+    ],
+)
+def test_what_libyaml_reads_differently_or_refuses_is_read_by_the_pure_loader(text: str) -> None:
+    assert _outcome(compose, text) == _outcome(yamlread._pure_compose, text)
+
+
+def test_libyaml_and_the_pure_loader_agree_on_damaged_placements() -> None:
+    """Random edits of the demo placements' first 80 lines (comments, block and flow mappings, dates,
+    CJK; deleted runs, inserted indicators, tabs, anchors, flow punctuation, control characters): each
+    gives the same tree or the same file:line:column error both ways (5 x 500 such edits of the whole
+    file agreed when this was written; 200 here keep it quick)."""
+    lines = decode(read(DEMO_PLACEMENTS), "placements.yaml").splitlines(keepends=True)
+    base = "".join(lines[:80])
+    pieces = [
+        "\n",
+        "x",
+        "[a, , b]",
+        "{a: , }",
+        ", ,",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        ":",
+        "- ",
+        "- - ",
+        "\n- ",
+        "\n  ",
+        "&x ",
+        "*x",
+        "&b [*b]",
+        "~",
+        "!!str ",
+        "!!int ",
+        "!foo ",
+        "\\",
+        "\\u4e2d",
+        '"',
+        "'",
+        "#",
+        "---\n",
+        "...\n",
+        "%YAML 1.1\n",
+        "?",
+        "|",
+        ">",
+        "\t",
+        "\r",
+        "\x07",
+        "\ufeff",
+        "中",
+        "@",
+        "`",
+    ]
+    rnd = random.Random(21)
+    differ, read_ok = [], 0
+    for i in range(200):
+        text = base
+        for _ in range(rnd.randint(1, 3)):
+            k = rnd.randrange(len(text))
+            if rnd.random() < 0.3:
+                text = text[:k] + text[k + rnd.randint(1, 20) :]
+            else:
+                text = text[:k] + rnd.choice(pieces) + text[k:]
+        fast, pure = _outcome(compose, text), _outcome(yamlread._pure_compose, text)
+        read_ok += not isinstance(pure, str)
+        if fast != pure:
+            differ.append(i)
+    assert differ == []
+    assert 40 < read_ok < 160  # both sound and refused texts were tried
