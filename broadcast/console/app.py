@@ -9,8 +9,9 @@ console is one more view of the same store. Without a display it says so in one 
 (:mod:`broadcast.console.rehearsal`); a bad one is one line ``file:line: [clause] why`` and exit 2.
 
 ``--type-from FILE`` (``-`` = stdin) types each line of the file into the entry line followed by
-Enter, as an operator would, and prints ``已确认 confirmed #seq: line`` once a decision is on screen:
-for automation and the crash tests.
+Enter, as an operator would, and prints ``已确认 confirmed #seq: line`` once a decision is on screen and
+``未接受 refused [clause]: why`` once a refusal is under the entry line: for automation and the crash
+tests (which wait on these lines, never on time).
 """
 
 from __future__ import annotations
@@ -145,6 +146,7 @@ class _Typist(QObject):
         self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
         self._thread.start()
         window.console.journaled.connect(self._confirmed)
+        window.console.rejected.connect(self._refused)  # after the entry line's own: its text is set
 
     def _read(self, stream: Any) -> None:
         for raw in stream:
@@ -167,6 +169,10 @@ class _Typist(QObject):
         """A decision typed from the file is in the journal (the window shows it as written)."""
         seq = self.window.console.state["meta"]["seq"]
         print(f"已确认 confirmed #{seq}: {number} {line}", flush=True)
+
+    def _refused(self, verdict: Any) -> None:
+        """A refusal is under the entry line (the engine's, or the store's)."""
+        print(f"未接受 refused [{verdict.rule}]: {verdict.en}", flush=True)
 
 
 def main(args: argparse.Namespace) -> int:

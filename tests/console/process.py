@@ -205,6 +205,7 @@ class ConsoleProcess(StudioProcess):
                 self._news.wait(min(left, 1.0))  # woken by each confirmation; the 1 s looks at the process
 
     def focus(self) -> None:
-        """Find the window by the process and give it the keyboard, as a person clicking into it."""
-        wid = self.xdotool("search", "--onlyvisible", "--pid", str(self.proc.pid)).split()[0]
-        self.xdotool("windowfocus", "--sync", wid)
+        """Find the window by the process (once it is mapped) and give it the keyboard, as a person
+        clicking into it; returns once the window manager has made it the active window."""
+        wid = self.xdotool("search", "--sync", "--onlyvisible", "--pid", str(self.proc.pid)).split()[0]
+        self.xdotool("windowactivate", "--sync", wid)

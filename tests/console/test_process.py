@@ -116,8 +116,7 @@ def test_typed_by_xdotool_and_photographed(tmp_path: Path, size: str) -> None:
         c = ConsoleProcess(db, ini, display=display, geometry=f"{size}+0+0")
         try:
             c.wait_for("导播台已打开")
-            time.sleep(1.0)  # the window maps
-            c.focus()
+            c.focus()  # once the window is mapped and the window manager made it active
             # the operator types the 上班 seat and the first decisions, as a person at the keyboard
             c.xdotool("type", "--delay", "12", str(game.leader))
             c.xdotool("key", "Return")
@@ -133,14 +132,15 @@ def test_typed_by_xdotool_and_photographed(tmp_path: Path, size: str) -> None:
             wrong = "JQ" if top is None else ("AA" if top[1].size == 1 else "A")  # G3.2 / G4.1
             c.xdotool("type", "--delay", "12", wrong)
             c.xdotool("key", "Return")
-            time.sleep(2.0)
+            refused = c.wait_for("未接受 refused", timeout=60)  # under the entry line (the --type-from hook)
+            assert "[G3.2]" in refused or "[G4.1]" in refused, refused
             shot = c.screenshot(f"console-{size}.png")
             assert _plays(db) == before
-            c.xdotool("key", "F1")
-            time.sleep(1.5)
             if size == "1920x1080":
+                c.xdotool("key", "F1")  # the keys sheet, photographed once it is on the screen
+                c.xdotool("search", "--sync", "--onlyvisible", "--name", "快捷键 Keys")
                 c.screenshot(f"console-help-{size}.png")
-            c.xdotool("key", "Escape")
+                c.xdotool("key", "Escape")
         finally:
             c.stop()
     w, h = (int(x) for x in size.split("x"))
