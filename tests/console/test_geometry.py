@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,22 @@ import pytest
 from tests.console.process import ROOT, SHOTS, xvfb
 
 pytestmark = [pytest.mark.long, pytest.mark.timeout(400)]  # real windows, two starts in one test
+
+
+@pytest.fixture(scope="module")
+def at_230(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project database as the probe's ``--moves 230`` makes it (the demo placements, a game at move
+    230), journaled once for the module: the probes that start on it open a copy."""
+    from tests.console.geometry_probe import _store
+
+    db = tmp_path_factory.mktemp("geometry") / "studio.sqlite"
+    store, _placements = _store(db, 230, 0)
+    store.close()
+    return db
+
+
+def at_move_230(master: Path, tmp: Path) -> None:
+    shutil.copy(master, tmp / "studio.sqlite")
 
 
 def probe(display: str, tmp: Path, *args: str, shot: str = "") -> dict[str, Any]:
@@ -49,7 +66,10 @@ def fits(p: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("size", ["1366x768", "1920x1080", "3840x2160"])
-def test_the_first_start_is_maximised_and_everything_is_on_screen(size: str, tmp_path: Path) -> None:
+def test_the_first_start_is_maximised_and_everything_is_on_screen(
+    size: str, tmp_path: Path, at_230: Path
+) -> None:
+    at_move_230(at_230, tmp_path)
     with xvfb(size) as display:
         p = probe(display, tmp_path, "--moves", "230", "--gos", "8", shot=f"first-start-{size}.png")
     assert p["maximized"], p
@@ -58,7 +78,8 @@ def test_the_first_start_is_maximised_and_everything_is_on_screen(size: str, tmp
     assert p["compact"] is (size == "1366x768")
 
 
-def test_a_layout_saved_on_a_big_screen_opens_fitted_on_a_laptop(tmp_path: Path) -> None:
+def test_a_layout_saved_on_a_big_screen_opens_fitted_on_a_laptop(tmp_path: Path, at_230: Path) -> None:
+    at_move_230(at_230, tmp_path)
     with xvfb("3840x2160") as display:
         big = probe(display, tmp_path, "--moves", "230", "--gos", "3")
     assert not big["compact"] and big["maximized"]
