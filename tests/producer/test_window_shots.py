@@ -25,17 +25,16 @@ pytestmark = pytest.mark.timeout(600)
 
 
 @pytest.fixture(scope="module")
-def project_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def project_db(tmp_path_factory: pytest.TempPathFactory, demo_db_master: Path) -> Path:
     """A project as a producer finds it mid-season: the demo season (15 episodes from 2012-05-07), the
     demo placements in its own folder, two players with photos, three episodes in the as-run log."""
     from broadcast.producer import season as season_work
-    from broadcast.season.demo import ensure_demo_season
     from broadcast.season.model import SeasonDB
     from broadcast.sponsors.placements import load_placements
     from tests.producer.asrun import season_log
 
     db = tmp_path_factory.mktemp("producer-shots") / "studio.sqlite"
-    ensure_demo_season(db, seed=2012)
+    shutil.copy(demo_db_master, db)  # the demo season (built once for the run)
     shutil.copytree(DEMO, project.sponsors_dir(db), dirs_exist_ok=True)
     with SeasonDB.open(db) as sdb:
         sid = int(sdb.season()["id"])
@@ -55,7 +54,8 @@ class Window(StudioProcess):
         super().__init__(cmd, display=display, shots=SHOTS)
 
     def window(self, name: str, timeout: float = 60) -> str:
-        """The id of the visible window whose title contains ``name``, focused."""
+        """The id of the visible window whose title contains ``name``, once the window manager has made
+        it the active window (the keys go to it)."""
         deadline = time.monotonic() + timeout
         while True:
             r = subprocess.run(
@@ -67,11 +67,11 @@ class Window(StudioProcess):
             )
             ids = r.stdout.split()
             if ids:
-                self.xdotool("windowfocus", "--sync", ids[0])
+                self.xdotool("windowactivate", "--sync", ids[0])
                 return ids[0]
             assert time.monotonic() < deadline, f"no window {name!r}:\n" + "".join(self.output[-30:])
             assert self.proc.poll() is None, "exited:\n" + "".join(self.output[-30:])
-            time.sleep(0.5)
+            time.sleep(0.1)
 
     def key(self, *keys: str) -> None:
         self.xdotool("key", "--clearmodifiers", *keys)
@@ -164,8 +164,7 @@ def test_the_producers_window_from_the_console(project_db: Path, display: str, t
     )
     try:
         c.wait_for("console is open")
-        c.window("导播台")
-        time.sleep(1)
+        c.window("导播台")  # active: Ctrl+Shift+P goes to it
         c.key("ctrl+shift+p")
         c.window("制片工作台")
         c.drawn(1)
