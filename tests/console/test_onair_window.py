@@ -162,7 +162,8 @@ def test_the_whole_console_on_air_at_1920x1080(tmp_path: Path, display: str) -> 
             time.sleep(0.1)
         assert c.api("status", method="GET")["program"] == []
         c.xdotool("key", "F1")
-        c.xdotool("search", "--sync", "--onlyvisible", "--name", "快捷键 Keys")  # the keys sheet is up
+        c.xdotool("search", "--sync", "--onlyvisible", "--name", "快捷键 Keys")  # the keys sheet is mapped
+        time.sleep(1.5)  # and painted: the photo is for a person (nothing here says when it was drawn)
         help_shot = c.screenshot("onair-help-1920x1080.png")
         c.xdotool("key", "Escape")
     finally:
