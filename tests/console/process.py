@@ -11,10 +11,12 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,15 +51,17 @@ def xvfb(size: str, *, wm: bool = True) -> Iterator[str]:
     assert number, "Xvfb did not report a display"
     display = f":{number}"
     manager = None
+    said = tempfile.TemporaryFile()  # what openbox says (read only if it exits before taking the display)
     try:
         if wm:
             env = dict(os.environ, DISPLAY=display)
             manager = subprocess.Popen(
-                ["openbox", "--sm-disable"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                ["openbox", "--sm-disable"], env=env, stdout=subprocess.DEVNULL, stderr=said
             )
-            _wait_for_wm(env, manager)
+            _wait_for_wm(env, manager, said)
         yield display
     finally:
+        said.close()
         if manager is not None:
             manager.terminate()
             manager.wait(10)
@@ -65,11 +69,14 @@ def xvfb(size: str, *, wm: bool = True) -> Iterator[str]:
         proc.wait(10)
 
 
-def _wait_for_wm(env: dict[str, str], manager: subprocess.Popen[bytes]) -> None:
+def _wait_for_wm(env: dict[str, str], manager: subprocess.Popen[bytes], said: Any) -> None:
     """Until the window manager has taken the display (it names itself on the root window)."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        assert manager.poll() is None, "openbox exited"
+        if manager.poll() is not None:
+            said.seek(0)
+            why = said.read().decode(errors="replace")[-2000:]
+            raise AssertionError(f"openbox exited ({manager.returncode}): {why}")
         cmd = ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"]
         out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=10).stdout
         if "window id" in out:
