@@ -124,8 +124,9 @@ def test_the_whole_console_on_air_at_1920x1080(tmp_path: Path, display: str) -> 
         for _ in range(2):
             c.api("mention", {"sponsor": "xiaodangjia"})
         c.api("shot", {"slot": "table"})
-        wid = c.xdotool("search", "--sync", "--onlyvisible", "--pid", str(c.proc.pid)).split()[0]
-        c.xdotool("windowactivate", "--sync", wid)  # the keys go to it
+        time.sleep(2.0)  # the pages in the monitors have loaded and painted
+        wid = c.xdotool("search", "--onlyvisible", "--pid", str(c.proc.pid)).split()[0]
+        c.xdotool("windowfocus", "--sync", wid)
         c.xdotool("key", "F12")  # TAKE, as the operator presses it
         deadline = time.monotonic() + 10
         while "scoreboard" not in c.api("status", method="GET")["program"] and time.monotonic() < deadline:
@@ -162,8 +163,7 @@ def test_the_whole_console_on_air_at_1920x1080(tmp_path: Path, display: str) -> 
             time.sleep(0.1)
         assert c.api("status", method="GET")["program"] == []
         c.xdotool("key", "F1")
-        c.xdotool("search", "--sync", "--onlyvisible", "--name", "快捷键 Keys")  # the keys sheet is mapped
-        time.sleep(1.5)  # and painted: the photo is for a person (nothing here says when it was drawn)
+        time.sleep(1.5)
         help_shot = c.screenshot("onair-help-1920x1080.png")
         c.xdotool("key", "Escape")
     finally:
