@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -144,7 +145,9 @@ class Journal:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
-        self._unsynced = False  # an append(sync=False) not yet followed by sync()
+        self.committed = 0  # appends made with sync=False (each one's number: sync(upto=…))
+        self._synced = 0  # of those, the ones known to be on the disk
+        self._sync_lock = threading.Lock()  # one fsync at a time; a later one may cover earlier commits
         self._folder_synced = False
         self.damaged: list[str] = []  # entries that could not be read or do not chain (see entries())
         before = _version(conn)
@@ -255,7 +258,8 @@ class Journal:
         finally:
             if later:
                 self._full()
-        self._unsynced = later
+        if later:
+            self.committed += 1
         self._write_head(seq, digest)
         return seq
 
@@ -271,26 +275,31 @@ class Journal:
         except sqlite3.DatabaseError:
             return False
 
-    def sync(self) -> None:
-        """Put what :meth:`append` committed with ``sync=False`` on the disk (``fsync`` of the -wal,
-        and once per journal of the folder holding it): then it survives a power cut, as with
-        ``synchronous=FULL``. Raises ``OSError`` when the disk refuses. Nothing to do otherwise."""
-        if not self._unsynced:
-            return
-        wal = Path(f"{self.path}-wal")
-        fd = os.open(wal, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if not self._folder_synced:  # the -wal's name in its folder (a new file)
-            fd = os.open(wal.parent, os.O_RDONLY)
+    def sync(self, upto: int | None = None) -> None:
+        """Put what :meth:`append` committed with ``sync=False`` — up to its ``upto``-th such commit
+        (:attr:`committed` just after it), else all of them — on the disk (``fsync`` of the -wal, and
+        once per journal of the folder holding it): then it survives a power cut, as with
+        ``synchronous=FULL``. Any thread, without the connection: a commit made meanwhile on another
+        thread is covered by a later fsync (or by this one). Raises ``OSError`` when the disk refuses."""
+        want = self.committed if upto is None else upto
+        with self._sync_lock:
+            if self._synced >= want:
+                return  # an fsync begun after that commit has ended
+            covered = self.committed  # every commit made before the fsync begins is in it
+            wal = Path(f"{self.path}-wal")
+            fd = os.open(wal, os.O_RDONLY)
             try:
                 os.fsync(fd)
             finally:
                 os.close(fd)
-            self._folder_synced = True
-        self._unsynced = False
+            if not self._folder_synced:  # the -wal's name in its folder (a new file)
+                fd = os.open(wal.parent, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                self._folder_synced = True
+            self._synced = max(self._synced, covered)
 
     def write_checkpoint(self, seq: int, ts: float, fingerprint: str, state_text: str) -> bool:
         """Store the state at journal position ``seq`` (already journaled). False if the disk refused."""

@@ -382,17 +382,20 @@ class ShowStore:
             subs = [s for s in self._subs if not s.early]
             # the pages first: committed (a kill -9 keeps it), while the disk syncs it
             self._notify([s for s in self._subs if s.early], change)
-            self._sync(change)
+            commit = self._journal.committed
             self._issued += 1
             turn = self._issued
+        # outside the lock: the next action (a typed decision behind an estimate) need not wait for
+        # this one's fsync to be committed and shown; it waits only for its own
+        self._sync(change, commit)
         self._notify_in_turn(turn, subs, change)
         if due:  # after the listeners: the whole state's text costs the decision's path nothing
             self._write_checkpoint(new, real_seq, last_checkpoint)
         return change
 
-    def _sync(self, change: Change) -> None:
+    def _sync(self, change: Change, commit: int) -> None:
         try:
-            self._journal.sync()
+            self._journal.sync(commit)
         except OSError as exc:  # committed, only not known to be on the disk: said, never a traceback
             self.sync_errors += 1
             log.error(

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -178,9 +179,9 @@ def test_the_pages_listener_is_told_once_committed_and_the_others_once_synced_to
     journal = store.journal
     sync = journal.sync
 
-    def watched_sync() -> None:
+    def watched_sync(upto: int | None = None) -> None:
         events.append(("sync", store.journal.last_seq()))
-        sync()
+        sync(upto)
 
     monkeypatch.setattr(journal, "sync", watched_sync)
     real_fsync = os.fsync
@@ -249,3 +250,38 @@ def test_a_sync_the_disk_refuses_is_said_and_the_committed_action_stands(
     monkeypatch.undo()
     store.close()
     assert open_store(db_path).state["show"]["episode"] == "第12期"
+
+
+def test_an_action_is_shown_while_the_one_before_it_still_waits_for_the_disk(db_path, monkeypatch) -> None:
+    """A typed decision right behind a 胜率 estimate goes to the pages at once: the fsync of the action
+    before it runs outside the store's lock. The other listeners still hear both in order, each once it
+    is on the disk."""
+    store = open_store(db_path)
+    early: list[int] = []
+    late: list[int] = []
+    store.subscribe(lambda ch: late.append(ch.seq))
+    shown = threading.Event()
+    store.subscribe(lambda ch: (early.append(ch.seq), shown.set() if ch.seq == 2 else None), early=True)
+    entered, gate = threading.Event(), threading.Event()
+    real_fsync = os.fsync
+
+    def slow_disk(fd: int) -> None:
+        if not entered.is_set():  # the first action's fsync: the disk takes its time
+            entered.set()
+            assert gate.wait(30)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", slow_disk)
+    first = threading.Thread(target=store.dispatch, args=("show.update", {"episode": "第12期"}))
+    first.start()
+    assert entered.wait(30)
+    second = threading.Thread(target=store.dispatch, args=("bus.take",))
+    second.start()
+    assert shown.wait(30)  # on the pages while #1 is still on its way to the disk
+    assert early == [1, 2] and late == []
+    gate.set()
+    first.join(30)
+    second.join(30)
+    assert late == [1, 2] and store.sync_errors == 0
+    assert store.journal.committed == 2
+    store.close()
