@@ -1,7 +1,7 @@
 """The console's two figures: a key press → the on-air page has painted the change, and keystrokes per
 decision with the completion list.
 
-    .venv/bin/python benchmarks/console_latency.py [--decisions 500] [--games 20] [--winprob 2]
+    .venv/bin/python benchmarks/console_latency.py [--decisions 500] [--games 20] [--winprob 2] [--ab sync]
 
 1. **Latency.** The real console (offscreen Qt, its store on a SQLite file, every decision a journaled
    ``game.play`` on the console's store thread) beside the real overlay server, with the program page
@@ -17,6 +17,15 @@ decision with the completion list.
    ``--decisions`` counts the typed ones. ``--winprob N``: the studio's 胜率 evaluator runs meanwhile
    (its worker process and N pool processes, 1,000 play-outs after every decision, as ``run`` and
    ``console`` start it; issue 25's goal: p99 ≤ 30 ms still); the estimates it applied are printed.
+   **Where the time goes**: each typed decision is timestamped on its way (one clock: ``time.time()``
+   in Python, ``performance.timeOrigin + now()`` in the page; hooks installed on this run's objects
+   only, :class:`Segments`) — the key's handling on the Qt thread, the hand-off to the store thread,
+   the store's lock, reducing and validating, the journal's commit, the overlay server's listener, the
+   hand-off to its loop, the patch sent, the page's receipt, its requestAnimationFrame, its rendering —
+   p50/p99 of each segment and the slowest decisions split by segment. ``--ab sync`` / ``--ab
+   head-start``: every other typed decision is made as before issue 25's changes (the pages told after
+   the journal's fsync; the console redrawing before the store has the decision), printed apart as a
+   ratio in the same run.
 2. **Keystrokes.** For every decision of ``--games`` self-played games: the fewest keys that enter it
    with the completion list — type a prefix of what an operator writes (``TTTTT``, ``p``, ``5 QQQQQ``),
    arrow down to the wanted row if it is not what was typed, Enter — as the console computes its list
@@ -43,6 +52,11 @@ import engine  # noqa: E402
 from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from broadcast.console.completion import Completer  # noqa: E402
 from broadcast.console.entry import read  # noqa: E402
+
+AB = {  # --ab: what every other typed decision does as it was before issue 25's changes
+    "sync": "with the page told after the journal's sync to the disk",
+    "head-start": "without the store's head start (the console redraws at once)",
+}
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -133,7 +147,7 @@ SEGMENTS = (
     ("handed", "enter", "→ the store thread runs it (thread hand-off)"),
     ("enter", "locked", "→ the store's lock (another dispatch, e.g. an estimate, holding it)"),
     ("locked", "j0", "→ reduced and validated"),
-    ("j0", "j1", "→ journal committed (SQLite, synced)"),
+    ("j0", "j1", "→ committed to the journal (its fsync follows, after the pages)"),
     ("j1", "offer", "→ the overlay server's listener (listeners before it, turn wait)"),
     ("offer", "take", "→ the server's loop takes it (thread hand-off)"),
     ("take", "out", "→ its patch is sent (waits for the page's ack of the one before)"),
@@ -195,7 +209,7 @@ class Segments:
             at.setdefault(change.seq, {}).setdefault("offer", time.time())
             listener(change)
 
-        self.page_sub: Any = None  # the overlay server's subscription (told early: --ab-sync flips it)
+        self.page_sub: Any = None  # the overlay server's subscription (told early: --ab sync flips it)
         for sub in store._subs:
             if getattr(sub.fn, "__func__", None) is getattr(listener, "__func__", 0):
                 sub.fn = timed_listener
@@ -259,11 +273,12 @@ class Segments:
         return rows
 
 
-def latency_figures(decisions: int, winprob: int = 0, ab_sync: bool = False) -> dict[str, Any]:
+def latency_figures(decisions: int, winprob: int = 0, ab: str = "") -> dict[str, Any]:
     from PySide6.QtCore import QSettings, Qt
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
+    from broadcast.console import controller
     from broadcast.console.app import build
     from broadcast.overlay.server import OverlayServer, Rendered
     from broadcast.studio import open_store
@@ -307,11 +322,12 @@ def latency_figures(decisions: int, winprob: int = 0, ab_sync: bool = False) -> 
     window.resize(1920, 1080)
     window.show()
     entry = window.panel.entry
+    head_start = controller.HEAD_START_S
     segments.watch_bridge(window.console.bridge)
     console = window.console
     key_frame: list[float] = []
     frame_off: list[float] = []  # --winprob: the typed decisions while the evaluator was switched off
-    after_sync: list[float] = []  # --ab-sync: typed decisions whose page was told after the journal's sync
+    after_sync: list[float] = []  # --ab: the typed decisions made as before (see AB)
     key_echo: list[float] = []
     key_journal: list[float] = []
     base_frame: list[float] = []
@@ -349,9 +365,10 @@ def latency_figures(decisions: int, winprob: int = 0, ab_sync: bool = False) -> 
                 if not direct:
                     QTest.keyClicks(entry, operator_text(a, console.game.pending_seat))
                     app.processEvents()
-                # --ab-sync: every other typed decision as before (the pages told after the journal's sync)
-                late = ab_sync and not direct and evaluating and len(after_sync) < len(key_frame)
-                segments.page_sub.early = not late
+                # --ab: every other typed decision as before
+                late = bool(ab) and not direct and evaluating and len(after_sync) < len(key_frame)
+                segments.page_sub.early = not (late and ab == "sync")
+                controller.HEAD_START_S = 0.0 if late and ab == "head-start" else head_start
                 before = store.seq
                 t0, w0 = time.perf_counter(), time.time()
                 if direct:  # on the console's store thread, as the control API's or a season's work
@@ -425,9 +442,10 @@ def main() -> int:
     ap.add_argument("--skip-latency", action="store_true")
     ap.add_argument("--winprob", type=int, default=0, help="the 胜率 evaluator's pool processes (0: off)")
     ap.add_argument(
-        "--ab-sync",
-        action="store_true",
-        help="every other typed decision with the page told after the journal's sync (as before), apart",
+        "--ab",
+        choices=sorted(AB),
+        default="",
+        help="every other typed decision as before: " + "; ".join(f"{k}: {v}" for k, v in AB.items()),
     )
     args = ap.parse_args()
     k = keystroke_figures(args.games)
@@ -441,7 +459,7 @@ def main() -> int:
     print(f"  hands entered at the deal:  {k['known']:.2f} per decision (worst {k['worst_known']:.0f})")
     if args.skip_latency:
         return 0
-    lat = latency_figures(args.decisions, args.winprob, args.ab_sync)
+    lat = latency_figures(args.decisions, args.winprob, args.ab)
     print(f"key press (Enter) → program page painted, {lat['n']:.0f} decisions (goal p99 ≤ 30 ms):")
     if args.winprob:
         print(
@@ -481,9 +499,8 @@ def main() -> int:
     if lat["after_sync"]:
         a = lat["after_sync"]
         print(
-            f"  same run, every other typed decision with the page told after the journal's sync to the "
-            f"disk (as before), {len(a)} decisions: key → frame p50 {statistics.median(a):.1f} ms, p99 "
-            f"{pct(a, 99):.1f} ms; told before the sync / after it: p50 × "
+            f"  same run, every other typed decision {AB[args.ab]}, {len(a)} decisions: key → frame p50 "
+            f"{statistics.median(a):.1f} ms, p99 {pct(a, 99):.1f} ms; now / as before: p50 × "
             f"{lat['frame_p50'] / statistics.median(a):.2f}, p99 × {lat['frame_p99'] / pct(a, 99):.2f}"
         )
     print("  where a typed decision's time goes (same clock; p50 / p99 of each segment, ms):")

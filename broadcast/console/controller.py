@@ -46,6 +46,7 @@ class Mode:
 
 
 BUSY_NOTICE_S = 30.0  # the database held this long: the operator is told in one line (nothing is dropped)
+HEAD_START_S = 0.010  # a decision sent: the store's head start before the console redraws (qt/bridge.py)
 PENDING_REFRESH_MS = 40  # a decision sent: the views wait this long for the store's answer, then show it
 
 
@@ -254,7 +255,7 @@ class Console(QObject):
         ticket = self.bridge.ticket()
         self.pending.append(Pending(ticket, kind, type_, dict(payload), line, label))
         self._callbacks[ticket] = (lambda _c: self._done(ticket, label), lambda exc: self._lost(ticket, exc))
-        self.bridge.dispatch(type_, payload, ticket=ticket)
+        self.bridge.dispatch(type_, payload, ticket=ticket, head_start=HEAD_START_S)
         self._view_changed(soon=True)
         self.queued.emit(label)
         self._busy_timer.start()

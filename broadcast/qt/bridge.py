@@ -23,7 +23,10 @@ The Qt thread's redraws hold Python's interpreter lock for milliseconds at a tim
 thread (after each SQLite or file call) and the overlay server's thread (woken for a page's patch) wait
 for it. A process with a bridge lets a waiting thread in after :data:`SWITCH_INTERVAL_S` instead of
 Python's 5 ms (``sys.setswitchinterval``; issue 25: a decision's way from the key to the page crossed
-that wait several times).
+that wait several times). Qt's own C++ work (a list's relayout, a redraw) holds the lock throughout,
+switch interval or not; so a decision the operator sends is given a head start
+(``dispatch(head_start=…)``): the Qt thread waits — at most that long, a few milliseconds — until the
+store has committed it and handed it to the pages, and only then redraws.
 """
 
 from __future__ import annotations
@@ -62,6 +65,11 @@ class StoreBridge(QObject):
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._tickets = itertools.count(1)
         self._unsubscribe: Callable[[], None] | None = store.subscribe(self._on_change, name="console")
+        self._taken = threading.Event()  # the store thread has committed (or refused) what it was given
+        self._store_thread = 0  # its ident (the early listener tells its own commits from others')
+        self._unsubscribe_early: Callable[[], None] | None = store.subscribe(
+            self._on_committed, name="console-head-start", early=True
+        )
         self._closed = False
         self._abandon = False
         self._count = threading.Lock()
@@ -72,6 +80,11 @@ class StoreBridge(QObject):
     # -- from the store's thread ------------------------------------------------------------------
     def _on_change(self, change: Any) -> None:
         self.changed.emit(change)
+
+    def _on_committed(self, _change: Any) -> None:
+        """Early listener (under the store's lock: it only sets an event): committed, on the pages' way."""
+        if threading.get_ident() == self._store_thread:
+            self._taken.set()
 
     # -- from the Qt thread --------------------------------------------------------------------------
     def ticket(self) -> int:
@@ -85,13 +98,20 @@ class StoreBridge(QObject):
         *,
         source: str = "console",
         ticket: int | None = None,
+        head_start: float = 0.0,
     ) -> int:
-        """Dispatch on the store thread; the answer is ``finished`` or ``refused`` with the ticket."""
+        """Dispatch on the store thread; the answer is ``finished`` or ``refused`` with the ticket.
+        ``head_start`` (seconds): wait at most that long for the store to commit it (see above)."""
         ticket = self.ticket() if ticket is None else ticket
         if self._closed:
             return ticket
+        self._taken.clear()
         fut = self._submit(self.store.dispatch, type_, dict(payload or {}), source=source)
         fut.add_done_callback(lambda f: self._dispatched(ticket, f))
+        if head_start > 0:
+            # the interpreter left to the store thread (and the pages' after it) until the action is
+            # committed and on its way to air, or refused, or head_start has passed (a locked database)
+            self._taken.wait(head_start)
         return ticket
 
     # -- patience with a locked file ------------------------------------------------------------------
@@ -106,6 +126,7 @@ class StoreBridge(QObject):
         from broadcast.core.db import StorageError
 
         self._since = time.monotonic()
+        self._store_thread = threading.get_ident()
         try:
             while True:
                 try:
@@ -121,6 +142,7 @@ class StoreBridge(QObject):
                 self.locked_since = None
                 return value
         finally:
+            self._taken.set()  # done, refused or failed: nothing more to wait for
             self._since = None
             with self._count:
                 self.waiting -= 1
@@ -187,3 +209,6 @@ class StoreBridge(QObject):
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._unsubscribe_early is not None:
+            self._unsubscribe_early()
+            self._unsubscribe_early = None

@@ -12,13 +12,14 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from broadcast.console import controller
 from broadcast.console.controller import PENDING_REFRESH_MS
 from broadcast.qt.bridge import SWITCH_INTERVAL_S
 from tests.console.conftest import new_match, selfplay, type_line, typed
 
 
 def test_a_decision_sent_redraws_the_views_once_for_the_answer_or_pending_while_the_store_waits(
-    window: Any, qtbot: Any
+    window: Any, qtbot: Any, monkeypatch: Any
 ) -> None:
     new_match(window, qtbot)
     game = selfplay(7)
@@ -27,18 +28,28 @@ def test_a_decision_sent_redraws_the_views_once_for_the_answer_or_pending_while_
     entry = window.panel.entry
     # the store's and the pages' threads get the interpreter within half a millisecond of the redraws
     assert sys.getswitchinterval() <= SWITCH_INTERVAL_S == 0.0005
-    # 1. the store answers first (the pending redraw's wait made long: however loaded the machine)
+    # 1. the store answers first (the pending redraw's wait made long: however loaded the machine),
+    # and the Enter key's handling gives the store its head start: when it returns, the decision is
+    # committed (on the pages' way) — the head start made long too, so that only the commit ends it
     console._refresh_timer.setInterval(60_000)
+    monkeypatch.setattr(controller, "HEAD_START_S", 60.0)
     redraws: list[int] = []
     console.stateChanged.connect(lambda: redraws.append(len(console.state["game"]["record"])))
+    store = console.bridge.store
     for a in game.moves[:2]:
         before = len(redraws)
-        type_line(qtbot, window, typed(str(a), console.game.pending_seat))
+        seq = store.journal.last_seq()
+        QTest.keyClicks(entry, typed(str(a), console.game.pending_seat))
+        QTest.keyClick(entry, Qt.Key.Key_Return)
+        assert store.journal.last_seq() == seq + 1
+        qtbot.waitUntil(lambda: not console.busy, timeout=5000)
         # one redraw, of the journaled state (not one for the pending decision and then another)
         assert redraws[before:] == [len(console.state["game"]["record"])]
         assert not console._refresh_timer.isActive()
     assert console.state["game"]["record"][-2:] == [str(a) for a in game.moves[:2]]
     # 2. the store keeps it waiting (its thread busy, as when another program holds the database)
+    monkeypatch.undo()
+    assert 0 < controller.HEAD_START_S <= 0.02  # the most a locked database holds the console up
     console._refresh_timer.setInterval(PENDING_REFRESH_MS)
     held = threading.Event()
     console.bridge.call(held.wait, 10)
