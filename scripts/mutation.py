@@ -226,6 +226,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "a push's lookup no index can serve: each pushed penalty reads all the season's penalties",
     ),
     Mutant(
+        "push-race-refused-not-answered",
+        "broadcast/season/matches.py",
+        "        except self.conn.IntegrityError:  # the same push",
+        "        except ZeroDivisionError:  # the same push",
+        (
+            "tests/season/test_board.py::test_a_push_stored_meanwhile_by_the_tables_first_connection_is_"
+            "answered_with_that_game_counted_once",
+        ),
+        "a game pushed again while the table's first connection stores it fails instead of being answered",
+    ),
+    Mutant(
         "game-queued-when-the-pusher-looks",
         "broadcast/season/push.py",
         "            if self.auto and not self.stopping.is_set():\n",
