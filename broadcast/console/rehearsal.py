@@ -136,6 +136,8 @@ def put(window: Any, rec: GameRecord) -> None:
 
     def done(_change: Any) -> None:
         if not failed and shiboken6.isValid(window):
+            # the terminal's log says it too (a wrapper or a test waits on it: the table is at the last move)
+            print(f"彩排已就绪 / the rehearsal is ready: {Path(rec.path).name} {len(rec.moves)}", flush=True)
             window.statusBar().showMessage(
                 tr("彩排：牌谱 {file} 共 {n} 步已放上牌桌（彩排数据库 {db}，节目数据库未动）").format(
                     file=Path(rec.path).name, n=len(rec.moves), db=window.rehearsal.db.name
@@ -184,6 +186,10 @@ def step(window: Any, where: str) -> None:
     if window.console.busy:
         return  # the last step is still on its way: the next goes from where it lands
     k, n = position(window)
+    # keys pressed faster than the steps come back (a held PgUp): each goes on from the last one asked
+    # for, not from the table as it still stands — none is lost, none is a step to the same move twice
+    going = getattr(window, "seeking", None)
+    k = going if going is not None else k
     if where == "selected":
         rows = window.panel.record.selectionModel().selectedRows()
         to = rows[0].row() + 1 if rows else k
@@ -192,7 +198,17 @@ def step(window: Any, where: str) -> None:
     to = max(0, min(n, to))
     if to == k:
         return
-    window.console.act("game.seek", {"move": to}, on_refused=window._refused)
+    window.seeking = to
+
+    def landed(_answer: object) -> None:
+        if getattr(window, "seeking", None) == to:
+            window.seeking = None
+
+    def refused(exc: object) -> None:
+        landed(exc)
+        window._refused(exc)
+
+    window.console.act("game.seek", {"move": to}, on_done=landed, on_refused=refused)
 
 
 def continue_from_here(window: Any, text: str) -> bool:
