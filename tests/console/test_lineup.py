@@ -131,3 +131,4 @@ def test_a_season_matchs_lineup_is_corrected_from_the_keyboard_and_undone_by_ctr
     assert not [t for t in texts if re.search(r"[\u4e00-\u9fff]", t)], texts
     QTest.keyClick(d.seats[1], Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not d.isVisible())
+    window.set_language("zh_CN")  # the program's language is the next test's too

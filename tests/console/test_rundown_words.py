@@ -38,6 +38,7 @@ def test_an_english_consoles_cue_list_has_its_generated_words_in_english(tmp_pat
                 str(model.data(model.index(r, c))) for r in range(model.rowCount()) for c in (label, notes)
             ]
 
+        assert i18n.install("zh_CN")  # whatever language an earlier test left
         chinese = shown()
         assert i18n.install("en")
         try:
