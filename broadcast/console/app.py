@@ -10,8 +10,9 @@ console is one more view of the same store. Without a display it says so in one 
 
 ``--type-from FILE`` (``-`` = stdin) types each line of the file into the entry line followed by
 Enter, as an operator would, and prints ``已确认 confirmed #seq: line`` once a decision is on screen and
-``未接受 refused [clause]: why`` once a refusal is under the entry line: for automation and the crash
-tests (which wait on these lines, never on time).
+``未接受 refused [clause]: why`` once a refusal is under the entry line, ``下一条 next cue: id`` once the
+cue list shows another cue as next: for automation and the crash tests (which wait on these lines,
+never on time).
 """
 
 from __future__ import annotations
@@ -147,6 +148,9 @@ class _Typist(QObject):
         self._thread.start()
         window.console.journaled.connect(self._confirmed)
         window.console.rejected.connect(self._refused)  # after the entry line's own: its text is set
+        self._next: str | None = None
+        window.console.stateChanged.connect(self._cue_list)  # after the cue list's own: it is redrawn
+        self._cue_list()
 
     def _read(self, stream: Any) -> None:
         for raw in stream:
@@ -169,6 +173,15 @@ class _Typist(QObject):
         """A decision typed from the file is in the journal (the window shows it as written)."""
         seq = self.window.console.state["meta"]["seq"]
         print(f"已确认 confirmed #{seq}: {number} {line}", flush=True)
+
+    def _cue_list(self) -> None:
+        """The cue list's next cue, once it shows another (what the GO key will run)."""
+        cues = getattr(getattr(self.window, "onair", None), "cues", None)
+        view = cues.next_view() if cues is not None else None
+        nxt = None if view is None else str(view.cue["id"])
+        if nxt != self._next:
+            self._next = nxt
+            print(f"下一条 next cue: {nxt or '-'}", flush=True)
 
     def _refused(self, verdict: Any) -> None:
         """A refusal is under the entry line (the engine's, or the store's)."""

@@ -124,9 +124,8 @@ def test_the_whole_console_on_air_at_1920x1080(tmp_path: Path, display: str) -> 
         for _ in range(2):
             c.api("mention", {"sponsor": "xiaodangjia"})
         c.api("shot", {"slot": "table"})
-        time.sleep(2.0)  # the pages in the monitors have loaded and painted
-        wid = c.xdotool("search", "--onlyvisible", "--pid", str(c.proc.pid)).split()[0]
-        c.xdotool("windowfocus", "--sync", wid)
+        wid = c.xdotool("search", "--sync", "--onlyvisible", "--pid", str(c.proc.pid)).split()[0]
+        c.xdotool("windowactivate", "--sync", wid)  # the keys go to it
         c.xdotool("key", "F12")  # TAKE, as the operator presses it
         deadline = time.monotonic() + 10
         while "scoreboard" not in c.api("status", method="GET")["program"] and time.monotonic() < deadline:
@@ -147,9 +146,8 @@ def test_the_whole_console_on_air_at_1920x1080(tmp_path: Path, display: str) -> 
             if nxt["id"] == "leaderboard":
                 break
             c.api("skip")
-        time.sleep(
-            1.5
-        )  # the operator sees the 英雄榜 highlighted as next (a GO for a cue no longer next is refused)
+        # the operator sees the 英雄榜 highlighted as next (a GO for a cue no longer next is refused)
+        c.wait_for("下一条 next cue: leaderboard", timeout=60)
         c.xdotool("key", "F9")
         deadline = time.monotonic() + 10
         while "leaderboard" not in c.api("status", method="GET")["program"] and time.monotonic() < deadline:
