@@ -544,6 +544,36 @@ MUTANTS: tuple[Mutant, ...] = (
         "a decision typed at an earlier move of a rehearsal drops the record's later moves without asking",
     ),
     Mutant(
+        "lineup-games-not-recounted",
+        "broadcast/season/corrections.py",
+        "        self._recount_players(c, sid, sorted(recount))",
+        "        pass",
+        (
+            "tests/season/test_corrections.py::"
+            "test_a_lineup_keyed_wrong_is_corrected_with_the_games_already_in_the_season[sqlite]",
+        ),
+        "a lineup corrected with the games in the season leaves the moved players' totals (the 英雄榜) as"
+        " they were",
+    ),
+    Mutant(
+        "leader-undo-drops-moves",
+        "broadcast/game/record.py",
+        'before = list(g["record"]) + ([str(d["line"]) for d in g["dropped"]] if undo else [])',
+        'before = list(g["record"])',
+        (
+            "tests/console/test_edit.py::test_a_wrong_shangban_seat_is_corrected_with_ctrl_z_and_from_the_edit_menu",
+        ),
+        "Ctrl+Z of a 上班 correction gives the seat back but loses the decisions the correction dropped",
+    ),
+    Mutant(
+        "rundown-english-unused",
+        "broadcast/console/docks/cues.py",
+        'if current() == "en":',
+        "if False:",
+        ("tests/console/test_rundown_words.py",),
+        "the English console shows the rundown's generated cue texts and notes in Chinese",
+    ),
+    Mutant(
         "preflight-first-go-unchecked",
         "broadcast/console/preflight.py",
         'if recording_started(cues) or self._let_through == cues.get("episode"):',
