@@ -566,6 +566,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "Ctrl+Z of a 上班 correction gives the seat back but loses the decisions the correction dropped",
     ),
     Mutant(
+        "rehearsal-step-from-stale-table",
+        "broadcast/console/rehearsal.py",
+        "    k = going if going is not None else k",
+        "    k = k",
+        ("tests/console/test_rehearsal.py::test_step_through_a_record_then_continue_from_an_earlier_move",),
+        "a second PgUp pressed before the first step came back steps to the same move again (a step lost)",
+    ),
+    Mutant(
         "rundown-english-unused",
         "broadcast/console/docks/cues.py",
         'if current() == "en":',

@@ -92,6 +92,11 @@ def test_step_through_a_record_then_continue_from_an_earlier_move(
     assert model.index(28, 0).data(fg).color().name() not in done
     assert "牌谱中后面的一步" in model.index(28, 2).data(Qt.ItemDataRole.ToolTipRole)
     assert r.console.state["game"]["redo"] == lines[27:][::-1]
+    # PgUp twice before the first step comes back (a held key): the second goes on from the first — 25,
+    # not a second step to 26
+    QTest.keyClick(r.panel.entry, Qt.Key.Key_PageUp)
+    QTest.keyClick(r.panel.entry, Qt.Key.Key_PageUp)
+    qtbot.waitUntil(lambda: len(r.console.state["game"]["record"]) == 25 and r.seeking is None, timeout=5000)
     # to the start and the end, and back by one
     _key(qtbot, r, Qt.Key.Key_PageUp, 0, CTRL)
     _table_is_the_engines(r, lines, 0)
