@@ -221,38 +221,46 @@ class SeasonConn:
             rows: list[tuple[Any, ...]] = cur.fetchall()
             return rows
 
-    def together(self, statements: Sequence[Statement]) -> list[list[Any]]:
+    def together(self, statements: Sequence[Statement], *, plain: bool = False) -> list[list[Any]]:
         """Statements whose parameters do not depend on each other's answers, run in order: each one's
         rows ([] for one that returns none). A statement is ``(sql, params)``, or ``(sql, rows, "many")``
         for one run once per row. PostgreSQL: sent in one go (psycopg's pipeline mode: one round trip for
         all of them, where each costs a wait for a core on a loaded machine); SQLite: one after the other
-        (no round trip to save)."""
+        (no round trip to save). ``plain``: rows as plain tuples, read by position (see :meth:`stream`)."""
         if self.dialect == "sqlite":
             out: list[list[Any]] = []
             for st in statements:
                 if len(st) == 3:
                     self.raw.executemany(st[0], st[1])
                     out.append([])
-                else:
-                    out.append(self.raw.execute(st[0], st[1]).fetchall())
+                    continue
+                cur = self.raw.cursor()
+                if plain:
+                    cur.row_factory = None
+                try:
+                    out.append(cur.execute(st[0], st[1]).fetchall())
+                finally:
+                    cur.close()
             return out
         with self._lock:
             cursors: list[Any] = []
             try:
                 if self._pipe is not None:  # inside :meth:`sent_together`: sent behind what is queued
-                    self._send(statements, cursors)
+                    self._send(statements, cursors, plain)
                     self._pipe.sync()
                 else:
                     with self.raw.pipeline():  # sent together; the block's end is the one sync
-                        self._send(statements, cursors)
+                        self._send(statements, cursors, plain)
                 return self._results(cursors)
             finally:
                 for cur in cursors:
                     cur.close()
 
-    def _send(self, statements: Sequence[Statement], cursors: list[Any]) -> None:
+    def _send(self, statements: Sequence[Statement], cursors: list[Any], plain: bool) -> None:
+        from psycopg.rows import tuple_row
+
         for st in statements:
-            cur = self.raw.cursor()
+            cur = self.raw.cursor(row_factory=tuple_row) if plain else self.raw.cursor()
             cursors.append(cur)
             if len(st) == 3:
                 cur.executemany(_pg_sql(st[0]), list(st[1]))

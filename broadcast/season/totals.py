@@ -114,7 +114,8 @@ class Totals(Roster):
                 *add_to_totals(seat_rows),
                 *(self._rows_sql(kind, ids[kind]) for kind in KINDS),
                 *(_pairs_sql(c, kind, ids[kind]) for kind in KINDS),
-            ]
+            ],
+            plain=True,  # ~900 rows a game, read by position
         )
         answers, (turn, before_p, before_t, *rest) = found[: len(first)], found[len(first) :]
         self.took_turn(season_id, turn[0] if turn else None)
@@ -125,7 +126,8 @@ class Totals(Roster):
             ("teams", before_t, after_t, pairs_t),
         )
         for kind, before, after, pairs in moved:
-            spec = (kept[f"ranking_{kind}"], kept[f"h2h_{kind}"]) if kept else None
+            at = 1 + specs.index(f"ranking_{kind}")  # the turn's row: the revision, then ``specs``
+            spec = (kept[at], kept[at + 1]) if kept else None
             self._moved(season_id, kind, spec, self._rows_of(kind, before), self._rows_of(kind, after), pairs)
         return answers
 
@@ -222,7 +224,7 @@ class Totals(Roster):
         ]
         if before:
             statements += [self._rows_sql(kind, list(before)), _pairs_sql(self.conn, kind, list(before))]
-        kept, *rest = self.conn.together(statements)
+        kept, *rest = self.conn.together(statements, plain=True)
         after, pairs = rest if rest else ([], [])
         spec = (kept[0][0], kept[0][1]) if kept else None
         self._moved(season_id, kind, spec, before, self._rows_of(kind, after), pairs)

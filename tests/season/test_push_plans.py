@@ -49,10 +49,10 @@ def _recorded(conn: SeasonConn) -> Iterator[list[tuple[str, Any]]]:
         sent.append((sql, params))
         return real["stream"](sql, params, **kw)
 
-    def together(statements: Any) -> Any:
+    def together(statements: Any, **kw: Any) -> Any:
         for st in statements:  # one run once per row ("many"): its first row
             sent.append((st[0], st[1][0]) if len(st) == 3 else st)
-        return real["together"](statements)
+        return real["together"](statements, **kw)
 
     def executemany(sql: str, rows: Any) -> None:
         rows = list(rows)
