@@ -186,7 +186,6 @@ def test_the_demo_placements_are_composed_by_libyaml_not_the_pure_loader(
             + "v\n",
             id="block-52-deep",
         ),
-        pytest.param("[" * 5000 + "]" * 5000 + "\n", id="5000-deep"),  # past libyaml's own limit (1,000)
         "a:\tb\n",  # libyaml takes the tab for a space
         "{a: ?b}\n",  # libyaml reads "?b" as text
         "a: x\x07\n",
@@ -206,7 +205,7 @@ def test_libyaml_and_the_pure_loader_agree_on_damaged_placements() -> None:
     """Random edits of the demo placements' first 80 lines (comments, block and flow mappings, dates,
     CJK; deleted runs, inserted indicators, tabs, anchors, flow punctuation, control characters): each
     gives the same tree or the same file:line:column error both ways (5 x 500 such edits of the whole
-    file agreed when this was written; 200 here keep it quick)."""
+    file agreed when this was written; 120 here keep it quick)."""
     lines = decode(read(DEMO_PLACEMENTS), "placements.yaml").splitlines(keepends=True)
     base = "".join(lines[:80])
     pieces = [
@@ -253,7 +252,7 @@ def test_libyaml_and_the_pure_loader_agree_on_damaged_placements() -> None:
     ]
     rnd = random.Random(21)
     differ, read_ok = [], 0
-    for i in range(200):
+    for i in range(120):
         text = base
         for _ in range(rnd.randint(1, 3)):
             k = rnd.randrange(len(text))
@@ -266,4 +265,4 @@ def test_libyaml_and_the_pure_loader_agree_on_damaged_placements() -> None:
         if fast != pure:
             differ.append(i)
     assert differ == []
-    assert 40 < read_ok < 160  # both sound and refused texts were tried
+    assert 25 < read_ok < 95  # both sound and refused texts were tried
