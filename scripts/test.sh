@@ -60,9 +60,20 @@ rc=$?
 # The engine's tests once more on its pure-Python modules (GOUJI_PURE_PYTHON=1) when the compiled core ran
 # (setup.sh builds it where a C compiler is): both builds are held to the same tests (engine/native.py;
 # benchmarks/engine_differential.py compares 10,000 self-played games). Its time counts in the limit.
+# Not again: the tests that run the same code whichever build this process has — tests/engine/test_native.py's
+# subprocesses choose their build themselves (its first pass compares both on 200 games) and engine/yamlread.py
+# is never compiled.
+SAME_IN_BOTH=(--ignore tests/engine/test_yamlread.py)
+for t in test_both_builds_agree_on_seeded_self_play test_a_build_of_the_same_sources_is_taken_from_the_machine_s_cache \
+  test_an_incomplete_build_never_runs test_a_stale_build_never_runs_the_sources_beside_it_do_with_one_warning_line \
+  test_without_a_build_the_pure_python_engine_runs_silently test_info_names_the_build_that_runs_and_where_each_module_comes_from \
+  test_GOUJI_PURE_PYTHON_forces_the_pure_python_modules_and_info_says_so; do
+  SAME_IN_BOTH+=(--deselect "tests/engine/test_native.py::$t")
+done
 if [ $rc -eq 0 ] && [ $FAST = 0 ] && [ $# -eq 0 ] && [ "$($PY -c 'import engine; print(engine.native.BUILD)')" = compiled ]; then
   echo "the engine's tests on its pure-Python modules:"
-  GOUJI_PURE_PYTHON=1 timeout --kill-after=30 900 $PY -m pytest -q -p no:cacheprovider "${PAR[@]}" tests/engine
+  GOUJI_PURE_PYTHON=1 timeout --kill-after=30 900 $PY -m pytest -q -p no:cacheprovider "${PAR[@]}" tests/engine \
+    "${SAME_IN_BOTH[@]}"
   rc=$?
 fi
 took=$(( $(date +%s) - started ))
