@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -219,11 +218,29 @@ def test_rehearsal_plays_a_match_through_the_pages(page: Any, tmp_path: Path) ->
         store.close()
 
 
+def _wait_line(proc: subprocess.Popen[str], text: str, timeout: float = 60) -> str:
+    """The next line of the command's output holding ``text``; killed (and the test failed) when none
+    comes in ``timeout`` seconds."""
+    assert proc.stdout is not None
+    killer = threading.Timer(timeout, proc.kill)
+    killer.daemon = True
+    killer.start()
+    try:
+        for line in proc.stdout:
+            if text in line:
+                return line
+    finally:
+        killer.cancel()
+    raise AssertionError(f"no line with {text!r} before the command ended")
+
+
 def test_rehearsal_stops_cleanly_on_ctrl_c() -> None:
+    """Ctrl-C while the show's opening airs (its bumper line out: past the first hold, actions under way
+    — waited on, where a fixed 2.5 s sleep landed there on a quiet machine only)."""
     proc = _start("rehearse", "--port", "0", "--pace", "0.5")
     try:
         _program_url(proc)
-        time.sleep(2.5)
+        _wait_line(proc, "片头 bumper")
     finally:
         rc, out, err = _stop(proc)
     assert rc == 0 and "Traceback" not in err, err
