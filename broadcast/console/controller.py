@@ -46,7 +46,7 @@ class Mode:
 
 
 BUSY_NOTICE_S = 30.0  # the database held this long: the operator is told in one line (nothing is dropped)
-HEAD_START_S = 0.010  # a decision sent: the store's head start before the console redraws (qt/bridge.py)
+HEAD_START_S = 0.010  # a decision sent: the store's (and pages') head start before the console redraws
 PENDING_REFRESH_MS = 40  # a decision sent: the views wait this long for the store's answer, then show it
 
 

@@ -26,7 +26,8 @@ Python's 5 ms (``sys.setswitchinterval``; issue 25: a decision's way from the ke
 that wait several times). Qt's own C++ work (a list's relayout, a redraw) holds the lock throughout,
 switch interval or not; so a decision the operator sends is given a head start
 (``dispatch(head_start=…)``): the Qt thread waits — at most that long, a few milliseconds — until the
-store has committed it and handed it to the pages, and only then redraws.
+store has committed it, handed it to the pages (whose thread sends it while the journal syncs) and
+synced it, and only then redraws.
 """
 
 from __future__ import annotations
@@ -65,11 +66,8 @@ class StoreBridge(QObject):
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._tickets = itertools.count(1)
         self._unsubscribe: Callable[[], None] | None = store.subscribe(self._on_change, name="console")
-        self._taken = threading.Event()  # the store thread has committed (or refused) what it was given
-        self._store_thread = 0  # its ident (the early listener tells its own commits from others')
-        self._unsubscribe_early: Callable[[], None] | None = store.subscribe(
-            self._on_committed, name="console-head-start", early=True
-        )
+        self._taken = threading.Event()  # the store thread has journaled (or refused) what it was given
+        self._store_thread = 0  # its ident (the listener tells its own actions from other threads')
         self._closed = False
         self._abandon = False
         self._count = threading.Lock()
@@ -80,10 +78,7 @@ class StoreBridge(QObject):
     # -- from the store's thread ------------------------------------------------------------------
     def _on_change(self, change: Any) -> None:
         self.changed.emit(change)
-
-    def _on_committed(self, _change: Any) -> None:
-        """Early listener (under the store's lock: it only sets an event): committed, on the pages' way."""
-        if threading.get_ident() == self._store_thread:
+        if threading.get_ident() == self._store_thread:  # synced, and the pages have had it meanwhile
             self._taken.set()
 
     # -- from the Qt thread --------------------------------------------------------------------------
@@ -109,8 +104,8 @@ class StoreBridge(QObject):
         fut = self._submit(self.store.dispatch, type_, dict(payload or {}), source=source)
         fut.add_done_callback(lambda f: self._dispatched(ticket, f))
         if head_start > 0:
-            # the interpreter left to the store thread (and the pages' after it) until the action is
-            # committed and on its way to air, or refused, or head_start has passed (a locked database)
+            # the interpreter left to the store thread and the pages' until the action is on its way
+            # to air and synced, or refused, or head_start has passed (a locked database, a slow disk)
             self._taken.wait(head_start)
         return ticket
 
@@ -209,6 +204,3 @@ class StoreBridge(QObject):
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-        if self._unsubscribe_early is not None:
-            self._unsubscribe_early()
-            self._unsubscribe_early = None
