@@ -125,6 +125,8 @@ def test_without_a_build_the_pure_python_engine_runs_silently(tmp_path: Path) ->
     assert data["build"] == "pure" and "no compiled build" in str(data["reason"]) and err == ""
 
 
+@pytest.mark.long  # 200 games in fresh interpreters on both builds (35-39 s loaded): first in the full
+# run, out of --fast's edit loop (scripts/test.sh), where it was a third of the engine's time
 def test_both_builds_agree_on_seeded_self_play() -> None:
     """The in-suite share of benchmarks/engine_differential.py (10,000 games there): 200 seeded games, each
     played in a fresh interpreter on the build that runs here (the compiled core under the test command)
