@@ -83,6 +83,7 @@ def test_a_lineup_keyed_wrong_is_corrected_with_the_games_already_in_the_season(
         assert kept == full and kept
         row = sdb.corrections(mid)[0]
         assert row["reason"] == "座位录错" and json.loads(row["games"]) == [1]
+        assert done.correction_id == int(row["id"])  # the answer names the season's row of it
         assert sdb.correct_lineup(mid, right, "座位录错", uid="m1/c1") == done  # pushed again: once
         assert len(sdb.corrections(mid)) == 1
 
