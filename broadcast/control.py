@@ -21,6 +21,7 @@ from typing import Any
 from broadcast.errors import GoujiError
 from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors.actions import SHOT_SLOTS
+from engine.words import entered_name, team_name
 
 Step = tuple[str, dict[str, Any]]
 # a gate on GO (the console's pre-show check, broadcast.console.preflight): given the state and whether
@@ -191,8 +192,12 @@ def lower_third_for(state: Mapping[str, Any], seat: int | None) -> tuple[str, st
         return host, f"《{title}》主持人" if title else "主持人"
     s = state["table"]["seats"][seat - 1]
     team = state["table"]["teams"].get(s.get("team", ""), {})
-    line2 = f"{team.get('name') or ''} · {seat}号位".lstrip(" ·")
-    return str(s.get("name") or f"{seat}号位"), line2  # no name: the seat, as the scoreboard shows it
+    name = entered_name(seat, str(s.get("name") or ""))
+    if not name:  # no name: the seat, as the scoreboard shows it, said once (never 3号位 over "… · 3号位")
+        return f"{seat}号位", team_name(
+            str(s.get("team") or ("odd" if seat % 2 else "even")), str(team.get("name") or "")
+        )
+    return name, f"{team.get('name') or ''} · {seat}号位".lstrip(" ·")
 
 
 def _lower_third(state: Mapping[str, Any], p: dict[str, Any]) -> list[Step]:

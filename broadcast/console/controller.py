@@ -134,7 +134,7 @@ class Console(QObject):
         n = table["game_no"]
         if game is not None and not game.is_over():
             seat = game.pending_seat
-            return Mode("play", tr("轮到 {seat}号 {name}").format(seat=seat, name=self.seat_name(seat)))
+            return Mode("play", tr("轮到 {who}").format(who=self.seat_who(seat)))
         over = game is not None and game.is_over()
         if over and link and not any(s["game_no"] == n for s in link["saved"]):
             return Mode("save", tr("第{n}局结束：回车存入赛季（Ctrl+S）").format(n=n))
@@ -161,9 +161,22 @@ class Console(QObject):
             return ""
         return engine_words.seat_name(seat, str(self.state["table"]["seats"][seat - 1]["name"]), self.lang)
 
-    def seat_names(self) -> dict[int, str]:
-        """Every seat's :meth:`seat_name`."""
-        return {int(s["seat"]): self.seat_name(int(s["seat"])) for s in self.state["table"]["seats"]}
+    def _entered(self, seat: int) -> str:
+        return engine_words.entered_name(seat, str(self.state["table"]["seats"][seat - 1]["name"]))
+
+    def seat_who(self, seat: int) -> str:
+        """The seat as a sentence of the UI names it: ``3号 张三`` / ``Seat 3 张三``, else ``3号位`` /
+        ``Seat 3`` (:func:`broadcast.console.words.seat_who`)."""
+        return words.seat_who(seat, self._entered(seat), self.lang)
+
+    def seat_labels(self) -> dict[int, str]:
+        """Every seat as the record and the seat lists show it: ``3 张三``, else ``3号位`` / ``Seat 3``
+        (:func:`broadcast.console.words.seat_label`: the number never twice)."""
+        return {s: words.seat_label(s, self._entered(s), self.lang) for s in range(1, 7)}
+
+    def entered_names(self) -> dict[int, str]:
+        """Every seat's name as entered ('' for none): what a form to correct the names starts from."""
+        return {s: self._entered(s) for s in range(1, 7)}
 
     def suggestions(self, text: str) -> list[Suggestion]:
         c = self.completer

@@ -225,8 +225,8 @@ class LeaderDialog(_Base):
 
     def __init__(self, parent: QWidget | None, names: dict[int, str], leader: int, moves: int) -> None:
         super().__init__(parent, tr("更正上班座位（G12.1）"))
-        note = tr("现在：{s}号 {name}；本局已录 {n} 步，按新的上班座位重新核对").format(
-            s=leader, name=names.get(leader, ""), n=moves
+        note = tr("现在：{who}；本局已录 {n} 步，按新的上班座位重新核对").format(
+            who=names.get(leader, str(leader)), n=moves
         )
         info = QLabel(note)
         info.setWordWrap(True)
@@ -234,7 +234,7 @@ class LeaderDialog(_Base):
         self.seat = QComboBox()
         self.seat.setObjectName("leaderSeat")
         for s in range(1, 7):
-            self.seat.addItem(f"{s} {names.get(s, '')}".strip(), s)
+            self.seat.addItem(names.get(s, str(s)), s)
         self.seat.setCurrentIndex(leader % 6)  # the next seat: the usual slip is one seat off
         self.form.addRow(tr("上班座位"), self.seat)
         self.reason = self.enter_accepts(reason_box(LEADER_REASONS))
@@ -458,7 +458,7 @@ class LateDialog(_Base):
         super().__init__(parent, tr("选手迟到（超过5分钟按弃权，G11.2）"))
         self.seat = QComboBox()
         for s in range(1, 7):
-            self.seat.addItem(f"{s} {names.get(s, '')}", s)
+            self.seat.addItem(names.get(s, str(s)), s)
         self.form.addRow(tr("座位"), self.seat)
         self.minutes = QDoubleSpinBox()
         self.minutes.setRange(0, 120)
@@ -500,7 +500,7 @@ class HandsDialog(_Base):
         self.lines: dict[int, QLineEdit] = {}
         self.counts: dict[int, QLabel] = {}
         for s in range(1, 7):
-            grid.addWidget(QLabel(f"{s} {names.get(s, '')}"), s, 0)
+            grid.addWidget(QLabel(names.get(s, str(s))), s, 0)
             e = QLineEdit(hands[s - 1] if hands else "")
             e.setObjectName(f"hand{s}")
             e.setPlaceholderText(tr("未知（只核对张数）"))

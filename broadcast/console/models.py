@@ -97,7 +97,7 @@ class RecordModel(QAbstractTableModel):
     def _row(self, m: MoveInfo) -> tuple[dict[int, Any], ...]:
         roles = Qt.ItemDataRole
         display, fg, font = roles.DisplayRole, roles.ForegroundRole, roles.FontRole
-        tip = f"{m.number}. {m.seat} {self._names.get(m.seat, '')}  {m.line}  {m.words}  {' · '.join(m.tags)}"
+        tip = f"{m.number}. {self._names.get(m.seat, str(m.seat))}  {m.line}  {m.words}  {' · '.join(m.tags)}"
         later = m.number > self._later_from
         waiting = m.number > self._pending_from and not later
         if waiting:
@@ -108,7 +108,7 @@ class RecordModel(QAbstractTableModel):
             )
         texts = (
             str(m.number),
-            f"{m.seat} {self._names.get(m.seat, '')}".strip(),
+            self._names.get(m.seat, str(m.seat)),
             m.line.split(" ", 1)[1],
             m.words,
             " · ".join(m.tags),

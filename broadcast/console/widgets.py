@@ -106,8 +106,7 @@ class SeatCard(QFrame):
         lang: str = "zh",
     ) -> None:
         self.state = {"seat": seat, "turn": turn, "badges": list(badges)}
-        name = engine_words.seat_name(int(seat["seat"]), str(seat["name"]), lang)
-        self.name.set_full_text(f"{seat['seat']}  {name}")
+        self.name.set_full_text(words.seat_label(int(seat["seat"]), str(seat["name"]), lang, sep="  "))
         title = seat.get("title")
         cards = int(seat["cards_left"])
         hot = not title and cards <= report_max and seat.get("status") in ("playing", "wutou", "burning")
@@ -350,9 +349,7 @@ class TablePanel(QWidget):
         else:
             top = self.tr("等待开局")
         if turn:
-            who = self.tr("轮到 {seat}号 {name}").format(
-                seat=turn, name=self.console.seat_name(turn).replace(" ", NBSP)
-            )
+            who = self.tr("轮到 {who}").format(who=self.console.seat_who(turn).replace(" ", NBSP))
             if lp and OPP.get(lp["seat"]) == turn:
                 who += "\n" + self.tr("（对头）")
         else:
@@ -639,7 +636,7 @@ class EntryPanel(QWidget):
     # -- state -------------------------------------------------------------------------------------
     def refresh(self) -> None:
         c = self.console
-        names = c.seat_names()
+        names = c.seat_labels()
         headers = ("#", self.tr("座位"), self.tr("出牌"), self.tr("说法"), "")
         if headers != self.record_model.headers:
             self.record_model.set_headers(headers)

@@ -382,7 +382,7 @@ class MainWindow(QMainWindow):
         d = dialogs.SetupDialog(
             self,
             teams,
-            self._names(),
+            self.console.entered_names(),  # the names as typed: an unnamed seat's box stays empty
             games=int(table["games_in_match"]),
             rules=str(table["rules"]),
             rules_open=not started,
@@ -420,7 +420,8 @@ class MainWindow(QMainWindow):
         }
 
     def _names(self) -> dict[int, str]:
-        return self.console.seat_names()
+        """Every seat as a seat list shows it (``3 张三`` / ``3号位``)."""
+        return self.console.seat_labels()
 
     def penalty(self) -> None:
         d = dialogs.PenaltyDialog(self, self._teams())

@@ -42,6 +42,23 @@ def event_words(event: str, seat: int, title: str | None, lang: str) -> str:
     return f"{said} {title}" if event == "finish" and title else said
 
 
+def seat_label(seat: int, name: str, lang: str, sep: str = " ") -> str:
+    """A seat where the seat is shown beside its player (a seat card, the record's seat column, a list of
+    seats): ``3 张三`` with the name entered, else the seat alone in ``lang`` (``3号位`` / ``Seat 3``) —
+    never the number twice (``3 Seat 3``)."""
+    entered = engine_words.entered_name(seat, name)
+    return f"{seat}{sep}{entered}" if entered else engine_words.seat_name(seat, "", lang)
+
+
+def seat_who(seat: int, name: str, lang: str) -> str:
+    """A seat as a sentence names it (``轮到 {who}`` / ``{who} to act``): ``3号 张三`` / ``Seat 3 张三``
+    with the name entered, else ``3号位`` / ``Seat 3``."""
+    entered = engine_words.entered_name(seat, name)
+    if not entered:
+        return engine_words.seat_name(seat, "", lang)
+    return f"Seat {seat} {entered}" if lang == "en" else f"{seat}号 {entered}"
+
+
 def top_play_words(last_play: dict[str, Any], lang: str) -> str:
     """The top play of the table state (``{"cards": "TTTTT", "label": "五个10", …}``) in ``lang``:
     the state's Chinese label, or the engine's English words for its cards."""

@@ -4,92 +4,92 @@
 <context>
     <name></name>
     <message>
-        <location filename="../console/controller.py" line="129"/>
-        <source>轮到 {seat}号 {name}</source>
-        <translation>Seat&#xa0;{seat} {name} to&#xa0;act</translation>
+        <location filename="../console/controller.py" line="137"/>
+        <source>轮到 {who}</source>
+        <translation>{who} to&#xa0;act</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="132"/>
+        <location filename="../console/controller.py" line="140"/>
         <source>第{n}局结束：回车存入赛季（Ctrl+S）</source>
         <translation>Game {n} over: Enter saves it to the season (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="134"/>
+        <location filename="../console/controller.py" line="142"/>
         <source>比赛已结束并存入赛季 · Ctrl+N 新比赛</source>
         <translation>Match over and saved to the season · Ctrl+N new match</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="136"/>
+        <location filename="../console/controller.py" line="144"/>
         <source>加赛后总分仍相同：回车抽签（种子记录在案，G11.2）</source>
         <translation>Still tied after the extra game: Enter draws lots (seed recorded, G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="140"/>
+        <location filename="../console/controller.py" line="148"/>
         <source>本场胜者：{who}。回车结束比赛并存入赛季</source>
         <translation>Winner: {who}. Enter finishes the match and saves it to the season</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="141"/>
+        <location filename="../console/controller.py" line="149"/>
         <source>本场胜者：{who} · Ctrl+N 新比赛</source>
         <translation>Winner: {who} · Ctrl+N new match</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="143"/>
+        <location filename="../console/controller.py" line="151"/>
         <source>（加赛，G11.2）</source>
         <translation> (extra game, G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="145"/>
+        <location filename="../console/controller.py" line="153"/>
         <source>第{n}局结束 · 下一局{extra}：输入上班座位 1–6，回车</source>
         <translation>Game {n} over · next game{extra}: type the first leader&apos;s seat 1–6, Enter</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="147"/>
+        <location filename="../console/controller.py" line="155"/>
         <source>开局：输入上班座位 1–6（第一个亮出同花色一对3的人，G12.1），回车</source>
         <translation>New game: type the first leader&apos;s seat 1–6 (who first shows a same-suit pair of 3s, G12.1), Enter</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="215"/>
+        <location filename="../console/controller.py" line="236"/>
         <source>看不懂“{ch}”：牌用 3–9 T J Q K A 2 B R，过 p，让 y</source>
         <translation>Cannot read “{ch}”: cards are 3–9 T J Q K A 2 B R, pass p, yield y</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="219"/>
+        <location filename="../console/controller.py" line="240"/>
         <source>请输入一手牌、过 (p) 或让 (y)</source>
         <translation>Type a play, pass (p) or yield (y)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="234"/>
+        <location filename="../console/controller.py" line="255"/>
         <source>上班座位应为 1–6</source>
         <translation>The first leader&apos;s seat is 1–6</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="272"/>
+        <location filename="../console/controller.py" line="303"/>
         <source>未记录：{line}</source>
         <translation>not recorded: {line}</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="291"/>
+        <location filename="../console/controller.py" line="322"/>
         <source>数据库被其他程序占用已 {s} 秒：{n} 个操作都保留着，解除占用后按顺序写入</source>
         <translation>The database has been held by another program for {s} s: {n} operations are kept and will be written in order when it is free</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="344"/>
+        <location filename="../console/controller.py" line="375"/>
         <source>已存入赛季：{episode}第{n}局，英雄榜已更新</source>
         <translation>Saved to the season: {episode}game {n}; the leaderboard is updated</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="350"/>
+        <location filename="../console/controller.py" line="381"/>
         <source>已存入赛季：{episode}比赛结果，英雄榜已更新</source>
         <translation>Saved to the season: {episode}the match result; the leaderboard is updated</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="359"/>
+        <location filename="../console/controller.py" line="390"/>
         <source>第{n}期</source>
         <translation>episode {n},</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="365"/>
+        <location filename="../console/controller.py" line="396"/>
         <source>抽签（种子 {seed}）</source>
         <translation>Lots drawn (seed {seed})</translation>
     </message>
@@ -151,11 +151,6 @@
         <location filename="../console/dialogs.py" line="227"/>
         <source>更正上班座位（G12.1）</source>
         <translation>Correct the first leader (G12.1)</translation>
-    </message>
-    <message>
-        <location filename="../console/dialogs.py" line="228"/>
-        <source>现在：{s}号 {name}；本局已录 {n} 步，按新的上班座位重新核对</source>
-        <translation>Now: seat {s} {name}; {n} moves so far, checked again from the new first leader</translation>
     </message>
     <message>
         <location filename="../console/dialogs.py" line="239"/>
@@ -357,6 +352,11 @@
         <translation>Odd team (1·3·5)</translation>
     </message>
     <message>
+        <location filename="../console/dialogs.py" line="228"/>
+        <source>现在：{who}；本局已录 {n} 步，按新的上班座位重新核对</source>
+        <translation>Now: {who}; {n} moves so far, checked again from the new first leader</translation>
+    </message>
+    <message>
         <location filename="../console/dialogs.py" line="272"/>
         <location filename="../console/dialogs.py" line="634"/>
         <source>双号队（2·4·6）</source>
@@ -394,7 +394,7 @@
         <translation>Corrections</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="241"/>
+        <location filename="../console/controller.py" line="262"/>
         <location filename="../console/dialogs.py" line="728"/>
         <source>撤销</source>
         <translation>Undo</translation>
@@ -476,27 +476,27 @@
         <translation>Sponsor</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="172"/>
+        <location filename="../console/docks/cues.py" line="182"/>
         <source>（接上条自动）</source>
         <translation> (follows automatically)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="181"/>
+        <location filename="../console/docks/cues.py" line="191"/>
         <source> 迟{s}秒</source>
         <translation> {s} s late</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="186"/>
+        <location filename="../console/docks/cues.py" line="196"/>
         <source>剩 {t}</source>
         <translation>{t} left</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="188"/>
+        <location filename="../console/docks/cues.py" line="198"/>
         <source>进行中 {t}</source>
         <translation>running {t}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="188"/>
+        <location filename="../console/docks/cues.py" line="198"/>
         <source>进行中</source>
         <translation>running</translation>
     </message>
@@ -516,58 +516,58 @@
         <translation>did not air</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="195"/>
+        <location filename="../console/docks/cues.py" line="205"/>
         <source>跳过</source>
         <translation>Skip</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="303"/>
+        <location filename="../console/docks/cues.py" line="313"/>
         <source>双击一条提示：设为下一条（不执行）</source>
         <translation>Double-click a cue: make it the next one (not run)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="329"/>
+        <location filename="../console/docks/cues.py" line="339"/>
         <source>节目流程已走完（或未载入）</source>
         <translation>Rundown done (or not loaded)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="364"/>
+        <location filename="../console/docks/cues.py" line="374"/>
         <source>节目流程 {ep}</source>
         <translation>Rundown {ep}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="367"/>
+        <location filename="../console/docks/cues.py" line="377"/>
         <source>进行中：{label}{left}</source>
         <translation>Running: {label}{left}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="393"/>
+        <location filename="../console/docks/cues.py" line="403"/>
         <source>下一条：{n}. {label}</source>
         <translation>Next: {n}. {label}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="372"/>
-        <location filename="../console/docks/cues.py" line="383"/>
+        <location filename="../console/docks/cues.py" line="382"/>
+        <location filename="../console/docks/cues.py" line="393"/>
         <source>已走完</source>
         <translation>done</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="374"/>
+        <location filename="../console/docks/cues.py" line="384"/>
         <source>未载入（需要赞助排期）</source>
         <translation>not loaded (needs the placements)</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="383"/>
+        <location filename="../console/docks/cues.py" line="393"/>
         <source>GO  {a} / {b}</source>
         <translation>GO  {a} / {b}</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="381"/>
+        <location filename="../console/docks/cues.py" line="391"/>
         <source>空格</source>
         <translation>Space</translation>
     </message>
     <message>
-        <location filename="../console/docks/cues.py" line="385"/>
+        <location filename="../console/docks/cues.py" line="395"/>
         <source>跳过 {k}</source>
         <translation>Skip {k}</translation>
     </message>
@@ -703,17 +703,17 @@
         <translation>Take back the last mention: {name} {time}  {key}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="337"/>
+        <location filename="../console/docks/sponsors.py" line="338"/>
         <source>主持人 {name}  {key}</source>
         <translation>Host {name}  {key}</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="347"/>
+        <location filename="../console/docks/sponsors.py" line="348"/>
         <source>撤销 {name} 的最后一次口播（按错）</source>
         <translation>Take back {name}&apos;s last mention (keyed by mistake)</translation>
     </message>
     <message>
-        <location filename="../console/docks/sponsors.py" line="364"/>
+        <location filename="../console/docks/sponsors.py" line="365"/>
         <source>{n}. {prize}：已被 {who} 抽走</source>
         <translation>{n}. {prize}: drawn by {who}</translation>
     </message>
@@ -877,72 +877,72 @@
         <translation>{odd} {p}% · {even} {q}%</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="440"/>
+        <location filename="../console/window.py" line="441"/>
         <source>先开局（输入上班座位）再录手牌</source>
         <translation>Start the game (type the first leader&apos;s seat) before entering hands</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="459"/>
+        <location filename="../console/window.py" line="460"/>
         <source>发牌</source>
         <translation>deal</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="467"/>
+        <location filename="../console/window.py" line="468"/>
         <source>打开牌谱</source>
         <translation>Open record</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="467"/>
+        <location filename="../console/window.py" line="468"/>
         <source>牌谱 (*.gjn);;所有文件 (*)</source>
         <translation>Records (*.gjn);;All files (*)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="482"/>
+        <location filename="../console/window.py" line="483"/>
         <source>这场比赛没有关联赛季（Ctrl+N 从赛季新建比赛）</source>
         <translation>This match is not linked to a season (Ctrl+N: new match from the season)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="484"/>
+        <location filename="../console/window.py" line="485"/>
         <source>没有要存的：本局还没结束，或已存入赛季</source>
         <translation>Nothing to save: the game is not over, or already saved</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="491"/>
+        <location filename="../console/window.py" line="492"/>
         <source>数据库里还没有赛季（season create）</source>
         <translation>No season in the database yet (season create)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="528"/>
+        <location filename="../console/window.py" line="529"/>
         <source>已从日志恢复 {n} 个操作：比赛已设好，尚未开局</source>
         <translation>Recovered {n} actions from the journal: the match is set up, no game started yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="530"/>
+        <location filename="../console/window.py" line="531"/>
         <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步</source>
         <translation>Recovered {n} actions from the journal: back at game {g}, move {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="557"/>
+        <location filename="../console/window.py" line="558"/>
         <source>● 数据库忙（被其他程序占用）：{n} 个操作等待写入，{s} 秒</source>
         <translation>● Database busy (held by another program): {n} operations waiting to be written, {s} s</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="572"/>
+        <location filename="../console/window.py" line="573"/>
         <source>第{n}局/共{m}局</source>
         <translation>Game {n} of {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="574"/>
+        <location filename="../console/window.py" line="575"/>
         <source>彩排 {file}</source>
         <translation>Rehearsal {file}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="575"/>
+        <location filename="../console/window.py" line="576"/>
         <source>导播台</source>
         <translation>Operator console</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="576"/>
+        <location filename="../console/window.py" line="577"/>
         <source>日志 #{seq}</source>
         <translation>Journal #{seq}</translation>
     </message>
@@ -1014,27 +1014,27 @@ Close the program holding it and the console carries on by itself.</translation>
         <translation>Record {file} opened in a rehearsal window: {db} (the show&apos;s database is unchanged; close the rehearsal window to go back to the show)</translation>
     </message>
     <message>
-        <location filename="../console/rehearsal.py" line="140"/>
+        <location filename="../console/rehearsal.py" line="142"/>
         <source>彩排：牌谱 {file} 共 {n} 步已放上牌桌（彩排数据库 {db}，节目数据库未动）</source>
         <translation>Rehearsal: record {file}, {n} moves, is on the table (rehearsal database {db}; the show&apos;s database is untouched)</translation>
     </message>
     <message>
-        <location filename="../console/rehearsal.py" line="164"/>
+        <location filename="../console/rehearsal.py" line="166"/>
         <source>牌谱的座位名没有用上：</source>
         <translation>The record&apos;s seat names were not used: </translation>
     </message>
     <message>
-        <location filename="../console/rehearsal.py" line="182"/>
+        <location filename="../console/rehearsal.py" line="184"/>
         <source>逐步查看只在彩排窗口里（比赛 ▸ 打开牌谱…）</source>
         <translation>Stepping through a record works in a rehearsal window only (Match ▸ Open record…)</translation>
     </message>
     <message>
-        <location filename="../console/rehearsal.py" line="217"/>
+        <location filename="../console/rehearsal.py" line="233"/>
         <source>从这一步接着打</source>
         <translation>Continue from this move</translation>
     </message>
     <message>
-        <location filename="../console/rehearsal.py" line="218"/>
+        <location filename="../console/rehearsal.py" line="234"/>
         <source>从第{k}步接着打 {line}：牌谱后面的 {m} 步（第{a}–{n}步）将从彩排中删除。接着打？</source>
         <translation>Continue from move {k} with {line}: the record&apos;s {m} later moves (moves {a}–{n}) will be removed from the rehearsal. Continue?</translation>
     </message>
@@ -1166,39 +1166,39 @@ Close the program holding it and the console carries on by itself.</translation>
 <context>
     <name>EntryPanel</name>
     <message>
-        <location filename="../console/widgets.py" line="643"/>
+        <location filename="../console/widgets.py" line="640"/>
         <source>座位</source>
         <translation>Seat</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="643"/>
+        <location filename="../console/widgets.py" line="640"/>
         <source>出牌</source>
         <translation>Move</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="643"/>
+        <location filename="../console/widgets.py" line="640"/>
         <source>说法</source>
         <translation>Words</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="658"/>
+        <location filename="../console/widgets.py" line="655"/>
         <source>更正后不再成立（请按实际重新录入）：{lines}
 第{n}步 {rule} {zh} / {en}</source>
         <translation>No longer standing after the correction (key them again as played): {lines}
 Move {n} {rule} {en}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="695"/>
+        <location filename="../console/widgets.py" line="692"/>
         <source>彩排 {file}：牌桌在第{k}步 / 共{n}步（彩排数据库 {db}，节目数据库未动）</source>
         <translation>Rehearsal {file}: the table is at move {k} of {n} (rehearsal database {db}; the show&apos;s database is untouched)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="696"/>
+        <location filename="../console/widgets.py" line="693"/>
         <source>{back}/{forward} 逐步，{start}/{end} 开局/最后；从这一步打字即接着打</source>
         <translation>{back}/{forward} step, {start}/{end} start/end; type a move to continue from here</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="697"/>
+        <location filename="../console/widgets.py" line="694"/>
         <source>彩排 {file}：第{k}步 / 共{n}步 · {back}/{forward} 逐步 · 打字即从这一步接着打</source>
         <translation>Rehearsal {file}: move {k} of {n} · {back}/{forward} step · type a move to continue from here</translation>
     </message>
@@ -1920,7 +1920,7 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>SeatCard</name>
     <message>
-        <location filename="../console/widgets.py" line="115"/>
+        <location filename="../console/widgets.py" line="114"/>
         <source>还剩 {n} 张</source>
         <translation>{n} cards left</translation>
     </message>
@@ -1936,107 +1936,107 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>TablePanel</name>
     <message>
-        <location filename="../console/widgets.py" line="339"/>
+        <location filename="../console/widgets.py" line="338"/>
         <source>上手 {seat}号 {words}</source>
         <translation>Top: seat&#xa0;{seat} {words}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="347"/>
+        <location filename="../console/widgets.py" line="346"/>
         <source>发牌（新一轮）</source>
         <translation>Lead (new round)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="349"/>
+        <location filename="../console/widgets.py" line="348"/>
         <source>本局结束</source>
         <translation>Game over</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="351"/>
+        <location filename="../console/widgets.py" line="350"/>
         <source>等待开局</source>
         <translation>Waiting for the game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="353"/>
-        <source>轮到 {seat}号 {name}</source>
-        <translation>Seat&#xa0;{seat} {name} to&#xa0;act</translation>
+        <location filename="../console/widgets.py" line="352"/>
+        <source>轮到 {who}</source>
+        <translation>{who} to&#xa0;act</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="357"/>
+        <location filename="../console/widgets.py" line="354"/>
         <source>（对头）</source>
         <translation> (across)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="362"/>
+        <location filename="../console/widgets.py" line="359"/>
         <source>第{n}局 / 共{m}局 · {rules}</source>
         <translation>Game {n} of {m} · {rules}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="368"/>
+        <location filename="../console/widgets.py" line="365"/>
         <source>手牌已录（六家）</source>
         <translation>hands entered (all six)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="368"/>
+        <location filename="../console/widgets.py" line="365"/>
         <source>手牌已录 {n} 家</source>
         <translation>hands entered: {n} seats</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="374"/>
+        <location filename="../console/widgets.py" line="371"/>
         <source>比分  {a} {pa} : {pb} {b}</source>
         <translation>Score  {a} {pa} : {pb} {b}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="375"/>
+        <location filename="../console/widgets.py" line="372"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="378"/>
+        <location filename="../console/widgets.py" line="375"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="385"/>
+        <location filename="../console/widgets.py" line="382"/>
         <source>弃权：{team}（{why}）</source>
         <translation>Forfeit: {team} ({why})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="390"/>
+        <location filename="../console/widgets.py" line="387"/>
         <source>总分</source>
         <translation>points</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="391"/>
+        <location filename="../console/widgets.py" line="388"/>
         <source>加赛</source>
         <translation>extra game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="392"/>
+        <location filename="../console/widgets.py" line="389"/>
         <source>抽签</source>
         <translation>lots</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="393"/>
+        <location filename="../console/widgets.py" line="390"/>
         <source>对方弃权</source>
         <translation>forfeit</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="395"/>
+        <location filename="../console/widgets.py" line="392"/>
         <source>本场胜者：{who}（{by}）</source>
         <translation>Winner: {who} ({by})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="399"/>
+        <location filename="../console/widgets.py" line="396"/>
         <source>加赛后仍平：抽签（G11.2）</source>
         <translation>Tied after the extra game: lots (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="401"/>
+        <location filename="../console/widgets.py" line="398"/>
         <source>三局总分相同：加赛一局（G11.2）</source>
         <translation>Tied after three games: one extra game (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="410"/>
+        <location filename="../console/widgets.py" line="407"/>
         <source>罚分：</source>
         <translation>Penalties: </translation>
     </message>

@@ -202,28 +202,67 @@ def _seat_card_texts(w: Any) -> list[str]:
     return [t for t in out if t]
 
 
-def test_an_english_console_shows_no_chinese_on_a_fresh_matchs_seat_cards(window: Any, qtbot: Any) -> None:
+# a seat said twice: its number beside its own stand-in name ("3 Seat 3", "Seat 3 Seat 3", "3号 3号位")
+DOUBLED = re.compile(r"(\d)\s+Seat\s+\1\b|Seat\s+(\d)\s+Seat\s+\2\b|(\d)号?\s*\3号位")
+
+
+def _seat_texts(w: Any) -> list[str]:
+    """What names a seat: the seat cards, the prompt, the table's turn line, the record's seat column
+    and its tooltips, with the non-breaking spaces read as spaces."""
+    m = w.panel.record_model
+    record = [
+        str(m.index(r, c).data(role) or "")
+        for r in range(m.rowCount())
+        for c in (1, 4)
+        for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)
+    ]
+    texts = [*_seat_card_texts(w), w.panel.prompt.text(), *w.table.top.lines, *record]
+    return [t.replace("\xa0", " ") for t in texts if t]
+
+
+def test_an_english_console_shows_no_chinese_and_no_doubled_seat_on_the_table(
+    window: Any, qtbot: Any
+) -> None:
     """Issue 19, "English complete, never mixed": seats without a name showed the placeholder ``4号位``
     the match stored as the name. An unnamed seat now holds '' and each display says the seat in its
     own language: "Seat 4" in the English console, 4号位 in the Chinese one. Only the show data the
-    operator typed (the names) may be Chinese."""
+    operator typed (the names) may be Chinese. And the seat is said once: an unnamed seat's card, the
+    prompt, the turn line and the record read "Seat 4" / "Seat 4 to act" / 4号位 / 轮到 4号位, never
+    "4 Seat 4" / "Seat 4 Seat 4 to act"; named "1 张立国" / "Seat 1 张立国 to act" / 轮到 1号 张立国."""
     typed = ["张立国", "", "王建军", "", "", "陈桂兰"]
     new_match(window, qtbot, names=typed)
     assert [s["name"] for s in window.console.state["table"]["seats"]] == typed  # no placeholder stored
     window.set_language("en")
     try:
-        qtbot.waitUntil(lambda: window.table.cards[2].name._full == "2  Seat 2", timeout=5000)
+        qtbot.waitUntil(lambda: window.table.cards[2].name._full == "Seat 2", timeout=5000)
         texts = _seat_card_texts(window)
         mixed = [t for t in texts if HAN.search(_without(t, [n for n in typed if n]))]
         assert not mixed, mixed
-        assert [window.table.cards[s].name._full for s in (1, 4)] == ["1  张立国", "4  Seat 4"]
+        assert [window.table.cards[s].name._full for s in (1, 4)] == ["1  张立国", "Seat 4"]
         # an older database stored the placeholder itself as the name: shown as the seat, in English too
         seat = {**window.console.state["table"]["seats"][3], "name": "4号位"}
         window.table.cards[4].show_seat(seat, "#1f5fbf", False, 10, [], "en")
-        assert window.table.cards[4].name._full == "4  Seat 4"
+        assert window.table.cards[4].name._full == "Seat 4"
+        type_line(qtbot, window, "1")  # 上班: seat 1, named
+        prompt = lambda: window.panel.prompt.text().replace("\xa0", " ")  # noqa: E731
+        assert prompt() == "Seat 1 张立国 to act"
+        type_line(qtbot, window, "44")  # seat 1 plays; seat 2 (no name) to act
+        assert prompt() == "Seat 2 to act"
+        assert window.table.top.lines[1].replace("\xa0", " ") == "Seat 2 to act"
+        type_line(qtbot, window, "55")
+        assert [window.panel.record_model.index(r, 1).data() for r in (0, 1)] == ["1 张立国", "Seat 2"]
+        seen = _seat_texts(window)
+        assert "Seat 3 王建军 to act" in seen
+        assert not [t for t in seen if DOUBLED.search(t)], seen
     finally:
         window.set_language("zh_CN")
-    qtbot.waitUntil(lambda: window.table.cards[2].name._full == "2  2号位", timeout=5000)
+    qtbot.waitUntil(lambda: window.table.cards[2].name._full == "2号位", timeout=5000)
+    assert window.panel.prompt.text() == "轮到 3号 王建军"
+    assert [window.panel.record_model.index(r, 1).data() for r in (0, 1)] == ["1 张立国", "2号位"]
+    seen = _seat_texts(window)
+    assert not [t for t in seen if DOUBLED.search(t)], seen
+    # the set-up correction starts from the names as typed: an unnamed seat's box stays empty
+    assert window.console.entered_names() == dict(enumerate(typed, start=1))
 
 
 def _without(text: str, names: list[str]) -> str:

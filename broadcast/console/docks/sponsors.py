@@ -33,12 +33,12 @@ from PySide6.QtWidgets import (
 )
 
 from broadcast.clock import STUDIO_TZ
-from broadcast.console import names
+from broadcast.console import names, words
 from broadcast.console.docks.onair import OnAir
 from broadcast.console.keys import MENTIONS
 from broadcast.control import lower_third_for
 from broadcast.qt import theme
-from broadcast.qt.i18n import QT_TRANSLATE_NOOP, tr
+from broadcast.qt.i18n import QT_TRANSLATE_NOOP, current, tr
 from broadcast.sponsors.actions import SHOT_SLOTS
 from engine.words import entered_name
 
@@ -327,9 +327,10 @@ class SponsorPanel(QWidget):
             b.setToolTip(sp.get(slot, {}).get("name", ""))
             _style(b, f"QPushButton {{ color: {colour}; padding: 4px 6px; }}")
         self._refresh_draw(st)
+        lang = words.lang_of(current())
         for seat, b in self.lower_buttons.items():
-            name, _line2 = lower_third_for(st, seat)
-            label = name if name.startswith(str(seat)) else f"{seat} {name}"
+            # the seat and its player (``3 张三``), an unnamed seat in the UI's language (``Seat 3``)
+            label = words.seat_label(seat, str(st["table"]["seats"][seat - 1].get("name") or ""), lang)
             _text(b, f"{label}  {self.onair.key(f'sponsors.lower_third.{seat}')}")
         host, _ = lower_third_for(st, None)
         _text(
