@@ -1,7 +1,8 @@
 """``python -m broadcast sponsors …``: check a placements file, print its rundown, load it, rehearse.
 
     python -m broadcast sponsors check sponsor_assets/demo/placements.yaml --air-date 2012-05-07
-    python -m broadcast sponsors rundown sponsor_assets/demo/placements.yaml --episode 第1期 [--json]
+    python -m broadcast sponsors rundown sponsor_assets/demo/placements.yaml --episode 第1期 [--json] \
+        [--lang en]
     python -m broadcast sponsors load sponsor_assets/demo/placements.yaml --db studio.sqlite
     python -m broadcast sponsors rehearse sponsor_assets/demo/placements.yaml --db demo.sqlite \
         --episode 第1期 --air-date 2012-05-07 [--faults]
@@ -41,6 +42,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     r.add_argument("--air-date")
     r.add_argument("--contestants", help="选手名单，逗号分隔（默认 选手1…）")
     r.add_argument("--json", action="store_true", help="输出 JSON（给控制台 / OBS 桥）")
+    r.add_argument(
+        "--lang", choices=("zh_CN", "en"), default="zh_CN", help="表格的语言 / the table's language"
+    )
     ld = sub.add_parser("load", help="把排期加载进演播室数据库 / load into the studio state")
     ld.add_argument("file")
     add_db_argument(ld)
@@ -83,7 +87,7 @@ def main(args: argparse.Namespace) -> int:
 
         names = [n.strip() for n in args.contestants.split(",")] if args.contestants else None
         rd = build_rundown(p, episode=args.episode, contestants=names)
-        print(to_json_text(rd) if args.json else format_table(rd))
+        print(to_json_text(rd) if args.json else format_table(rd, lang="en" if args.lang == "en" else "zh"))
         return 0
     if args.cmd == "load":
         from broadcast.studio import open_store

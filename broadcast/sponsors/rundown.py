@@ -26,6 +26,15 @@ KIND_ZH = {
     "leaderboard": "英雄榜",
     "credits": "片尾",
 }
+KIND_EN = {  # as the console's cue list says them in English (broadcast/i18n/console_en.ts, "Names")
+    "graphic": "Graphic",
+    "bumper": "Bumper",
+    "film": "Film",
+    "segment": "Segment",
+    "draw": "Draw",
+    "leaderboard": "Leaderboard",
+    "credits": "Credits",
+}
 
 
 @dataclass(frozen=True)
@@ -370,22 +379,29 @@ def _clip(text: str, width: int) -> str:
     return out
 
 
-def format_table(r: Rundown, *, notes_width: int = 60) -> str:
-    head = f"节目流程 rundown  {r.episode or ''}  {r.air_date or ''}".rstrip()
-    rows = [("#", "开始", "时长", "类别", "内容", "赞助商", "说明")]
+def format_table(r: Rundown, *, notes_width: int = 60, lang: str = "zh") -> str:
+    """The rundown as a text table in ``lang`` ("zh" or "en"): the generated words (labels, notes,
+    kinds) in that language; what the producer typed (no English) as typed."""
+    en = lang == "en"
+    head = f"{'Rundown' if en else '节目流程 rundown'}  {r.episode or ''}  {r.air_date or ''}".rstrip()
+    if en:
+        rows = [("#", "Start", "Length", "Kind", "Cue", "Sponsor", "Notes")]
+    else:
+        rows = [("#", "开始", "时长", "类别", "内容", "赞助商", "说明")]
     t = 0
     open_ended = False
     for n, c in enumerate(r.cues, start=1):
         start = f"{'≥' if open_ended else ''}{t // 60:02d}:{t % 60:02d}"
+        length = (f"{c.seconds} s" if en else f"{c.seconds}秒") if c.seconds else "—"
         rows.append(
             (
                 str(n),
                 start,
-                f"{c.seconds}秒" if c.seconds else "—",
-                KIND_ZH[c.kind],
-                c.label,
+                length,
+                (KIND_EN if en else KIND_ZH)[c.kind],
+                (c.label_en or c.label) if en else c.label,
                 c.sponsor_name,
-                _clip(c.notes, notes_width),
+                _clip((c.notes_en or c.notes) if en else c.notes, notes_width),
             )
         )
         t += c.seconds or 0
@@ -397,7 +413,13 @@ def format_table(r: Rundown, *, notes_width: int = 60) -> str:
         if i == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines.append("")
-    lines.append(f"定长部分合计 {r.fixed_seconds} 秒（标版与宣传片）；“—”为按实际时长的环节。")
+    if en:
+        lines.append(
+            f"Fixed-length items total {r.fixed_seconds} s (bumpers and films); "
+            '"—" marks an item as long as it takes.'
+        )
+    else:
+        lines.append(f"定长部分合计 {r.fixed_seconds} 秒（标版与宣传片）；“—”为按实际时长的环节。")
     return "\n".join(lines)
 
 

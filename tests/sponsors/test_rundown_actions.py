@@ -53,6 +53,45 @@ def test_rundown_order_follows_the_package(demo: Placements) -> None:
     assert rd.fixed_seconds == 5 * 5 + 15 + 15 + 10 * 3 + 15 + 15 + 5 + 15
     table = format_table(rd)
     assert "冠名标版：《够级大明星》栏目由“小当家”独家冠名播出" in table and "九宫格抽奖：选手6" in table
+    # --lang en: the generated words in English; the sponsors' names and the bumper's own text as entered
+    en = format_table(rd, lang="en")
+    assert (
+        "title sponsor bumper: 《够级大明星》栏目由“小当家”独家冠名播出" in en
+        and "Prize grid draw: Player 6" in en
+    )
+    assert en.splitlines()[2].split() == ["#", "Start", "Length", "Kind", "Cue", "Sponsor", "Notes"]
+    generated_zh = (
+        "节目流程",
+        "开始",
+        "时长",
+        "类别",
+        "说明",
+        "秒",
+        "定长",
+        "标版：",
+        "插播",
+        "九宫格抽奖",
+        "比赛 第",
+    )
+    assert not [w for w in generated_zh if w in en], en
+    assert en.splitlines()[-1].startswith("Fixed-length items total ")
+
+
+def test_the_rundown_command_prints_its_table_in_the_language_asked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``sponsors rundown --lang en`` like the other commands' ``--lang zh_CN|en`` (Chinese by default)."""
+    import argparse
+
+    from broadcast.cli import sponsors as cli
+
+    parser = argparse.ArgumentParser()
+    cli.register(parser)
+    for lang, first in (("en", "Rundown"), ("zh_CN", "节目流程")):
+        args = parser.parse_args(["rundown", str(DEMO_YAML), "--episode", "第1期", "--lang", lang])
+        assert cli.main(args) == 0
+        assert capsys.readouterr().out.startswith(f"{first} ")
+    assert parser.parse_args(["rundown", str(DEMO_YAML)]).lang == "zh_CN"
 
 
 def test_rundown_with_names_and_json_cli() -> None:
