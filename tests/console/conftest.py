@@ -31,11 +31,17 @@ def windows_deleted() -> Iterator[None]:
     """The test's windows are deleted when it ends, not in the next test: pytest-qt closes them and asks
     Qt to delete them later, which Qt does only inside an event loop — the next test's first wait, after
     its own window was built, whose theme then styled the last test's ~400 widgets again (~1.1 s of CPU a
-    test). Finalised last (set up first), after the test's own fixtures closed their windows' bridges."""
+    test). Finalised last (set up first), after the test's own fixtures closed their windows' bridges.
+    The program's language goes back to Chinese too: a test that switched to English left the next test
+    on this worker in English (the catalog is the application's, not a window's)."""
     yield
     app = QApplication.instance()
     if app is not None:
         app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    from broadcast.qt import i18n
+
+    if i18n.current() != "zh_CN":
+        i18n.install("zh_CN")
 
 
 @pytest.fixture
