@@ -20,6 +20,7 @@ from typing import Any
 import engine
 from broadcast.core import ActionRefused
 from broadcast.game.adapter import replay
+from broadcast.winprob.actions import game_key
 from engine.cards import format_counts
 from engine.listing import enumerate_beats
 from engine.policy import cheapest_beat, worth
@@ -98,6 +99,7 @@ def fresh(state: dict[str, Any]) -> bool:
         cur["moves"] == len(record)
         and cur.get("line", "") == (record[-1] if record else "")
         and cur.get("game_no", state["table"]["game_no"]) == state["table"]["game_no"]
+        and cur.get("deal", state["table"].get("deal") or 0) == (state["table"].get("deal") or 0)
     )
 
 
@@ -105,7 +107,9 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
     """The commentators' screen for ``state`` (see the module docstring)."""
     table = state["table"]
     wp = state["winprob"]
-    history = state["winprob_history"]["history"]
+    kept = state["winprob_history"]
+    # the history of the deal on the table only: after a re-deal, none until the new deal's first figures
+    history = kept["history"] if kept["game"] == game_key(state) else []
     out: dict[str, Any] = {
         "seq": state["meta"]["seq"],
         "rules": table["rules"],

@@ -372,6 +372,7 @@ def game_new(state: State, payload: Payload, ctx: Context) -> None:
     _apply_match_fields(state, {k: payload[k] for k in ("names", "teams") if k in payload})
     table["rules"] = rules
     table["game_no"] = game_no
+    table["deal"] = int(table.get("deal") or 0) + 1  # a re-deal under the same number is another deal
     table["message"] = ""
     table["results"] = [r for r in table["results"] if r["game_no"] != game_no]
     state["game"].update(

@@ -75,7 +75,9 @@ def estimate(state: State, payload: Payload, ctx: Context) -> None:
     moves = len(state["game"]["record"])
     record = state["game"]["record"]
     current = {k: est[k] for k in _ESTIMATE if k in est}
-    current.update(moves=moves, game_no=int(state["table"]["game_no"]), line=str(record[-1]) if moves else "")
+    table = state["table"]
+    current.update(moves=moves, game_no=int(table["game_no"]), line=str(record[-1]) if moves else "")
+    current["deal"] = int(table.get("deal") or 0)
     history = [h for h in kept["history"] if h["moves"] < moves] if kept["game"] == game else []
     point: dict[str, Any] = {"moves": moves, "odd": current["odd"], "even": current["even"]}
     if moves:

@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
+from broadcast.commentators.view import fresh
+from broadcast.commentators.view import view as commentators_view
 from broadcast.core import ActionRefused
+from broadcast.obs.graphics import winprob as native
 from broadcast.rehearsal import selfplay_records
 from broadcast.studio import open_store
 from broadcast.winprob.actions import position_key
@@ -120,6 +123,21 @@ def test_an_estimate_of_a_position_gone_is_refused_and_a_new_game_starts_afresh(
         store.dispatch("game.new", {"leader": b.leader, "hands": b.hands})
         store.dispatch("winprob.estimate", {"position": position_key(store.state), "estimate": est})
         assert [h["moves"] for h in store.state["winprob_history"]["history"]] == [0]
+        # a misdeal: the same game dealt again (same game number, nothing played yet). The figures of the
+        # deal gone name their deal: the graphic (pages, native) and the commentators show none of them
+        # until the new deal's are in (the console's chart keys its history on the deal's digest already)
+        old = store.state["winprob"]["current"]
+        assert old["deal"] == store.state["table"]["deal"] == 2 and old["moves"] == 0
+        store.dispatch("game.new", {"leader": a.leader, "hands": a.hands, "game_no": 2})
+        st = store.state
+        assert st["table"]["game_no"] == old["game_no"] and st["table"]["moves"] == 0
+        assert st["table"]["deal"] == 3 and st["winprob"]["current"] == old  # not in yet
+        assert not native.of_the_table(old, st["table"]) and not fresh(st)
+        assert commentators_view(st)["winprob"]["history"] == []
+        store.dispatch("winprob.estimate", {"position": position_key(st), "estimate": est})
+        st = store.state
+        assert native.of_the_table(st["winprob"]["current"], st["table"]) and fresh(st)
+        assert [h["moves"] for h in commentators_view(st)["winprob"]["history"]] == [0]
         store.dispatch("winprob.on", {"on": False})
         assert job_of(store.state, 10) is None  # switched off: nothing is sent to the worker
     finally:

@@ -24,12 +24,14 @@ def pct(p: Any) -> str:
 
 
 def of_the_table(cur: Mapping[str, Any], table: Mapping[str, Any]) -> bool:
-    """The estimate is of the position on the table (the pages' ``isOfTheTable``): the same game, as
-    many decisions, the same last one — else a decision came since and its figures are not shown."""
+    """The estimate is of the position on the table (the pages' ``isOfTheTable``): the same game and deal
+    (a re-deal under the same game number is another deal), as many decisions, the same last one — else
+    a decision came since, or the cards were dealt again, and its figures are not shown."""
     return (
         cur.get("moves") == table.get("moves", 0)
         and (cur.get("line") or "") == (table.get("last_move") or "")
         and cur.get("game_no", table.get("game_no")) == table.get("game_no")
+        and cur.get("deal", table.get("deal") or 0) == (table.get("deal") or 0)
     )
 
 

@@ -38,7 +38,7 @@ export function mount(parent) {
       const even = teams.even || {};
       const cur = wp.current || null;
       const shown = cur && isOfTheTable(cur, table) ? cur : null;
-      const key = [cur, table.moves, table.last_move, table.game_no, odd.label, even.label, odd.color, even.color];
+      const key = [cur, table.moves, table.last_move, table.game_no, table.deal, odd.label, even.label, odd.color, even.color];
       if (!changed(memo, 'all', key)) return;
       fitText(oddName, odd.label || '');
       fitText(evenName, even.label || '');
@@ -61,10 +61,12 @@ export function mount(parent) {
   };
 }
 
-// the estimate is of the position on the table: the same game, as many decisions, the same last one
+// the estimate is of the position on the table: the same game and deal (a re-deal under the same game
+// number is another deal), as many decisions, the same last one
 export function isOfTheTable(cur, table) {
   return cur.moves === (table.moves || 0) && (cur.line || '') === (table.last_move || '')
-    && (cur.game_no === undefined || cur.game_no === table.game_no);
+    && (cur.game_no === undefined || cur.game_no === table.game_no)
+    && (cur.deal === undefined || cur.deal === (table.deal || 0));
 }
 
 function footLine(shown, cur, table) {
