@@ -21,7 +21,6 @@ from typing import Any
 from broadcast.errors import GoujiError
 from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors.actions import SHOT_SLOTS
-from engine.words import entered_name, team_name
 
 Step = tuple[str, dict[str, Any]]
 # a gate on GO (the console's pre-show check, broadcast.console.preflight): given the state and whether
@@ -192,11 +191,10 @@ def lower_third_for(state: Mapping[str, Any], seat: int | None) -> tuple[str, st
         return host, f"《{title}》主持人" if title else "主持人"
     s = state["table"]["seats"][seat - 1]
     team = state["table"]["teams"].get(s.get("team", ""), {})
-    name = entered_name(seat, str(s.get("name") or ""))
-    if not name:  # no name: the seat, as the scoreboard shows it, said once (never 3号位 over "… · 3号位")
-        return f"{seat}号位", team_name(
-            str(s.get("team") or ("odd" if seat % 2 else "even")), str(team.get("name") or "")
-        )
+    name = str(s.get("name") or "").strip()
+    if not name or name == f"{seat}号位":  # no name (older matches stored the seat as one): the seat, as
+        # the scoreboard shows it, said once (never 3号位 over "… · 3号位"); the team's on-air label under it
+        return f"{seat}号位", str(team.get("label") or team.get("name") or "")
     return name, f"{team.get('name') or ''} · {seat}号位".lstrip(" ·")
 
 

@@ -263,6 +263,11 @@ def test_an_english_console_shows_no_chinese_and_no_doubled_seat_on_the_table(
     assert not [t for t in seen if DOUBLED.search(t)], seen
     # the set-up correction starts from the names as typed: an unnamed seat's box stays empty
     assert window.console.entered_names() == dict(enumerate(typed, start=1))
+    # the on-air lower third of an unnamed seat says the seat once (its team under it), a named one both
+    from broadcast.control import lower_third_for
+
+    assert lower_third_for(window.console.state, 2) == ("2号位", TEAMS["even"]["name"])
+    assert lower_third_for(window.console.state, 1) == ("张立国", f"{TEAMS['odd']['name']} · 1号位")
 
 
 def _without(text: str, names: list[str]) -> str:
