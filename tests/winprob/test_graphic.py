@@ -92,6 +92,21 @@ def test_the_page_shows_only_figures_of_the_move_on_the_table_and_fits_at_its_ma
         wait_rendered(page, store.seq)
         assert _shown(page)["pending"] is True
 
+        # the same game dealt again (a misdeal): the same number, as many decisions, another deal — the
+        # figures of the deal gone never show (table.deal against winprob.current.deal)
+        def deal(on_table: int) -> None:
+            def edit(s: dict[str, Any]) -> None:
+                s["table"].update(game_no=2, deal=on_table)
+                s["winprob"]["current"]["deal"] = 4
+
+            store.edit(edit)
+            wait_rendered(page, store.seq)
+
+        deal(4)
+        assert _shown(page)["pct"] == ["62%", "33%"]
+        deal(5)
+        assert _shown(page) == {"moves": "", "pending": True, "pct": ["…", "…"], "foot": "第46步 估算中…"}
+
         # at the maxima: the longest team names, a 4-digit move, the worker's largest run, 100 % level
         big = max_state("cjk", on=("winprob",))
         cur = big["winprob"]["current"]
