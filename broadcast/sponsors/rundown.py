@@ -154,7 +154,7 @@ class _Builder:
                     sponsor_name=name(special.sponsor),
                     notes="独家特约角标全程在屏（插播广告时段除外）",
                     label_en=f"Corner bug (top right) on: {name(special.sponsor)}",
-                    notes_en="the exclusive special sponsor's corner bug stays on (not during breaks)",
+                    notes_en="the exclusive sponsor's corner bug stays on (not during breaks)",
                 )
             )
         for s in p.bumpers_in_order():

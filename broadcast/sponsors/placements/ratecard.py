@@ -26,7 +26,7 @@ KIND_LABELS: dict[str, str] = {
 }
 KIND_LABELS_EN: dict[str, str] = {  # the same names in the producer's English UI
     "title": "title sponsor",
-    "special": "exclusive special sponsor",
+    "special": "exclusive sponsor",
     "supporter": "sponsored by",
     "spot": "mid-show spot",
     "cell": "prize grid",

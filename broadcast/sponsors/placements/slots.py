@@ -198,7 +198,7 @@ SLOT_SPECS: tuple[SlotSpec, ...] = (
         film=True,
         single_error=("独家特约播出只能有一家，这里是列表", "special 写成一个映射"),
         single_error_en=(
-            "there is one exclusive special sponsor only, this is a list",
+            "there is one exclusive sponsor only, this is a list",
             "write special as one mapping",
         ),
     ),
