@@ -10,9 +10,11 @@ file is :class:`MediaError` saying what ffprobe found instead.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
+import tempfile
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -150,7 +152,138 @@ _probed_lock = threading.Lock()
 
 def probe_video(path: Path) -> VideoInfo:
     """Container, video track and duration of a film; :class:`MediaError` if it is not a usable one."""
-    return _once(_probed, path, _probe_video)
+    return _once(_probed, path, _probe_video_kept)
+
+
+# The films' probes are kept across processes too (every ``run``, ``preflight`` and ``sponsors check``
+# probed the same eight demo films again: ~1.2 s of CPU and ~2 s at start-up): a JSON file in the user's
+# cache, one entry per film that probed good, keyed by everything that changes when the file does (its
+# resolved path, size, mtime, ctime — which no one can set back — and inode) and by the ffprobe that read
+# it. A changed, moved or replaced file misses and is probed again; a bad film is never kept (it is
+# probed again, and its error said again). The file is a cache only: written whole beside itself and
+# renamed over (never half-written), read with a size limit, and ignored if it is anything but what this
+# module writes. ``GOUJI_PROBE_CACHE`` names the file (``0``: keep nothing).
+PROBE_CACHE_ENV = "GOUJI_PROBE_CACHE"
+PROBE_CACHE_FORMAT = "gouji-probes/1"
+PROBE_CACHE_MAX_BYTES = 1 << 20
+PROBE_CACHE_MAX_ENTRIES = 2000
+_kept: dict[str, VideoInfo] | None = None  # the file's entries, read once per process
+_kept_new: dict[str, VideoInfo] = {}  # probed by this process, not yet written
+_kept_lock = threading.Lock()
+_batch = 0  # prefetch_videos writes once, after all its probes
+
+
+def probe_cache_path() -> Path | None:
+    """The file the films' probes are kept in: ``$GOUJI_PROBE_CACHE`` (``0``: none) or
+    ``~/.cache/gouji-studio/probes.json``."""
+    named = os.environ.get(PROBE_CACHE_ENV, "")
+    if named == "0":
+        return None
+    if named:
+        return Path(named)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return Path(base, "gouji-studio", "probes.json")
+
+
+def _kept_key(path: Path) -> str | None:
+    try:
+        st = path.stat()
+        resolved = str(path.resolve())
+    except OSError:
+        return None
+    return json.dumps(
+        [resolved, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, ffprobe_command()],
+        ensure_ascii=False,
+    )
+
+
+def _read_kept(file: Path) -> dict[str, VideoInfo]:
+    """The kept probes, or nothing if the file is missing, too big or not this module's."""
+    try:
+        with file.open("rb") as f:
+            raw = f.read(PROBE_CACHE_MAX_BYTES + 1)
+    except OSError:
+        return {}
+    if len(raw) > PROBE_CACHE_MAX_BYTES:
+        return {}
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("format") != PROBE_CACHE_FORMAT:
+        return {}
+    entries = data.get("probes")
+    out: dict[str, VideoInfo] = {}
+    for key, v in entries.items() if isinstance(entries, dict) else ():
+        if not isinstance(v, dict):
+            continue
+        brand, seconds = v.get("brand"), v.get("seconds")
+        if (
+            isinstance(brand, str)
+            and len(brand) <= 64
+            and isinstance(seconds, (int, float))
+            and not isinstance(seconds, bool)
+            and 0 < seconds < 1e7
+        ):
+            out[key] = VideoInfo(brand, float(seconds), True)
+    return out
+
+
+def _write_kept() -> None:
+    """This process's new probes into the file, merged with what other processes wrote meanwhile
+    (the newest last; the oldest dropped past the limit); a cache that cannot be written is no error."""
+    file = probe_cache_path()
+    with _kept_lock:
+        new = dict(_kept_new)
+        _kept_new.clear()
+    if file is None or not new:
+        return
+    merged = _read_kept(file)
+    for key in new:
+        merged.pop(key, None)
+    merged.update(new)
+    keep = list(merged.items())[-PROBE_CACHE_MAX_ENTRIES:]
+    body = {
+        "format": PROBE_CACHE_FORMAT,
+        "probes": {k: {"brand": v.brand, "seconds": v.seconds} for k, v in keep},
+    }
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{file.name}.", dir=file.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(body, f, ensure_ascii=False)
+            os.replace(tmp, file)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError:
+        pass
+
+
+def _probe_video_kept(path: Path) -> VideoInfo:
+    """:func:`_probe_video`, answered from the kept probes when this very file was probed before."""
+    global _kept
+    key = _kept_key(path) if path.suffix.lower() in VIDEO_SUFFIXES else None
+    file = probe_cache_path() if key is not None else None
+    if key is None or file is None:
+        return _probe_video(path)
+    with _kept_lock:
+        if _kept is None:
+            _kept = _read_kept(file)
+        kept = _kept
+        known = kept.get(key)
+    if known is not None:
+        return known
+    info = _probe_video(path)
+    with _kept_lock:
+        kept[key] = info
+        _kept_new[key] = info
+        later = _batch > 0
+    if not later:
+        _write_kept()
+    return info
 
 
 _Info = TypeVar("_Info")
@@ -196,8 +329,16 @@ def prefetch_videos(paths: Iterable[Path]) -> None:
         except MediaError:
             pass
 
-    with ThreadPoolExecutor(max_workers=min(PROBE_WORKERS, len(todo))) as pool:
-        list(pool.map(one, todo))
+    global _batch
+    with _kept_lock:
+        _batch += 1
+    try:
+        with ThreadPoolExecutor(max_workers=min(PROBE_WORKERS, len(todo))) as pool:
+            list(pool.map(one, todo))
+    finally:
+        with _kept_lock:
+            _batch -= 1
+        _write_kept()
 
 
 def _probe_video(path: Path) -> VideoInfo:

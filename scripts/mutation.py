@@ -640,6 +640,26 @@ MUTANTS: tuple[Mutant, ...] = (
         (YAML_TESTS,),
         "a text without a last line break ends its root elsewhere than the pure loader says",
     ),
+    Mutant(
+        "probe-kept-past-a-rewrite",
+        "broadcast/media.py",
+        "st.st_mtime_ns, st.st_ctime_ns, st.st_ino",
+        "st.st_mtime_ns, st.st_ino",
+        (
+            "tests/sponsors/test_media.py::test_a_film_s_probe_is_kept_across_processes_until_the_file_changes",
+        ),
+        "a film rewritten with its old size and mtime put back answered by its kept probe, not probed again",
+    ),
+    Mutant(
+        "probe-kept-for-another-ffprobe",
+        "broadcast/media.py",
+        "st.st_ino, ffprobe_command()]",
+        "st.st_ino]",
+        (
+            "tests/sponsors/test_media.py::test_a_film_s_probe_is_kept_across_processes_until_the_file_changes",
+        ),
+        "a film probed by one ffprobe answered from the cache when another (or none) is configured",
+    ),
 )
 
 
