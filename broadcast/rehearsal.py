@@ -205,6 +205,10 @@ class Rehearsal:
         # when it can play films (through OBS); ``after_game(n)`` runs between game n and game n+1
         self.after_opening: Callable[[], None] | None = None
         self.after_game: Callable[[int], None] | None = None
+        # the least a quick run holds a paid graphic (a bumper): with OBS (``run --quick``) long enough for
+        # OBS to draw it on a loaded machine (0.2 s was not always), or it would rightly not count as
+        # aired; ``rehearse`` has no OBS (its pages are the whole show) and sets 0: held like the rest
+        self.paid_hold = 1.0
 
     def wait(self, seconds: float) -> None:
         if self.stop.wait(max(0.0, seconds)):
@@ -280,10 +284,9 @@ class Rehearsal:
         for b in bumpers:
             self.say(f"片头 bumper: {b['text']}")
             self.on("bumper", True, b["id"])
-            # a bumper is a sponsor's paid graphic: even a quick run holds it long enough for OBS to draw
-            # it on a loaded machine (0.2 s was not always), or it would rightly not count as aired
+            # a bumper is a sponsor's paid graphic: a quick run holds it at least ``paid_hold``
             seconds = float(b.get("seconds", 5))
-            self.wait(min(seconds, 1.0) if self.quick else seconds)
+            self.wait(min(seconds, max(self.hold(seconds), self.paid_hold)))
         self.on("bumper", False)
         for g in ("commentary", "ticker"):
             self.on(g)
@@ -435,6 +438,7 @@ def main(args: argparse.Namespace) -> int:
         print(text, flush=True)
 
     r = Rehearsal(store, args.pace, args.quick, stop, say)
+    r.paid_hold = 0.0  # no OBS to wait for
     try:
         try:
             r.wait(r.hold(2.0))  # time to point OBS at the pages

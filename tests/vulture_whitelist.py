@@ -14,6 +14,7 @@ import openpyxl.worksheet.worksheet
 import psycopg
 from PySide6 import QtCore, QtWidgets
 
+import broadcast.overlay
 from broadcast.core.component import Context
 from broadcast.core.store import ShowStore
 from broadcast.qualifiers.board import BoardRow
@@ -51,6 +52,10 @@ BoardRow.fifths
 
 # what a reducer may read of its context (the store sets it on replay)
 Context.replaying
+
+# the import system calls a module's __getattr__ for a name it lacks (broadcast/overlay: the server imported
+# on first use)
+broadcast.overlay.__getattr__
 
 # the import system calls a meta-path finder's find_spec (engine/native.py: the pure-Python fallback)
 _PureFinder.find_spec

@@ -14,7 +14,13 @@ import pytest
 from broadcast import tokens
 from broadcast.overlay import OverlayServer
 from broadcast.overlay.memory import MemoryStore
-from tests.overlay.conftest import SAFE, assert_outside_safe_is_transparent, open_page, screenshot
+from tests.overlay.conftest import (
+    SAFE,
+    assert_outside_safe_is_transparent,
+    open_page,
+    screenshot,
+    wait_rendered,
+)
 from tests.textfit import WHERE, limits, max_state, scenarios
 
 # every text of a graphic: its box, its characters' boxes, how the shared rule fitted it
@@ -128,55 +134,99 @@ def test_every_text_field_with_a_maximum_is_placed() -> None:
     assert set(limits()) == set(WHERE)
 
 
+def _by_graphic() -> dict[str, list[tuple[str, str, dict[str, Any]]]]:
+    """Every graphic's scenarios in the three alphabets (full-width 汉字, the widest Latin capitals, then
+    markup), in the order its page is sent them: (alphabet, name, state)."""
+    out: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
+    for alphabet in ("cjk", "latin", "markup"):
+        for graphic, name, state in scenarios(alphabet):
+            out.setdefault(graphic, []).append((alphabet, name, state))
+    return out
+
+
 @pytest.mark.long
 @pytest.mark.browser
-@pytest.mark.parametrize("alphabet", ["cjk", "latin"])
-def test_every_graphic_fits_its_texts_at_their_maxima(alphabet: str, page: Any, shots: Path) -> None:
+def test_every_graphic_fits_its_texts_at_their_maxima_and_shows_markup_as_text(
+    page: Any, shots: Path
+) -> None:
+    """Each graphic's page is opened once, on its 汉字 maxima, then sent the next states as the studio
+    sends a change (the fit of a live page is what airs): at each maximum its texts fit (``check_texts``),
+    a paid name stays at or above its floor, nothing is drawn outside the title-safe area; filled with
+    markup (<b>, <img onerror>, <script>), every field shows the characters themselves, creates no element
+    from them and runs nothing."""
+    from tests.textfit import ENGINE_WORDS, MARKUP
+
     out = shots / "fit"
     out.mkdir(exist_ok=True)
-    drawn: dict[str, set[str]] = {}
-    sizes: dict[str, float] = {}
-    for graphic, name, state in scenarios(alphabet):
-        with OverlayServer(MemoryStore(state), port=0) as srv:
-            open_page(page, srv.url(graphic))
-            _wait_fitted(page)
-            img = screenshot(page, out / f"{name}.png", settle_ms=1300)  # entrances and row animations done
-            root = page.query_selector(f"[data-graphic={graphic}]")
-            report = root.evaluate(COLLECT)
-            # the designed size of each fitted text, for the floor of paid names
-            bases = root.evaluate(
-                "r => [...r.querySelectorAll('[data-fit-spec]')].map(e => { const s = e.style.fontSize;"
-                " e.style.fontSize = ''; const b = parseFloat(getComputedStyle(e).fontSize);"
-                " e.style.fontSize = s; return [e.className, e.textContent, b]; })"
-            )
-            assert page.errors == []
-        base_of = {(c, t): b for c, t, b in bases}
-        for t in report["texts"]:
-            if t["spec"]:
-                t["base"] = base_of[(t["cls"], t["text"])]
-        texts = check_texts(report, name)
-        for t in texts:
-            if t["role"] == "sponsor":
-                floor = tokens.fit_floor("sponsor", t["base"])
-                assert t["size"] >= floor - 0.01, (
-                    f"{name}: paid name “{t['text']}” at {t['size']} px < {floor}"
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    drawn: dict[str, dict[str, set[str]]] = {"cjk": {}, "latin": {}}
+    sizes: dict[str, dict[str, float]] = {"cjk": {}, "latin": {}}
+    shown = ""
+    store = MemoryStore(max_state("cjk"))
+    with OverlayServer(store, port=0) as srv:
+        for graphic, runs in _by_graphic().items():
+            for n, (alphabet, name, state) in enumerate(runs):
+                store.replace(state)
+                if n == 0:
+                    open_page(page, srv.url(graphic), store.seq)
+                else:
+                    wait_rendered(page, store.seq)
+                _wait_fitted(page)
+                root_sel = f"[data-graphic={graphic}]"
+                if alphabet == "markup":
+                    assert (
+                        page.eval_on_selector_all(
+                            f"{root_sel} b, {root_sel} script, {root_sel} img[src='x']", "els => els.length"
+                        )
+                        == 0
+                    ), name
+                    shown += page.eval_on_selector(root_sel, "e => e.textContent") + "\n"
+                    assert page.errors == [], name
+                    continue
+                img = screenshot(page, out / f"{name}.png", settle_ms=1300)  # entrances and rows done
+                root = page.query_selector(root_sel)
+                report = root.evaluate(COLLECT)
+                # the designed size of each fitted text, for the floor of paid names
+                bases = root.evaluate(
+                    "r => [...r.querySelectorAll('[data-fit-spec]')].map(e => { const s = e.style.fontSize;"
+                    " e.style.fontSize = ''; const b = parseFloat(getComputedStyle(e).fontSize);"
+                    " e.style.fontSize = s; return [e.className, e.textContent, b]; })"
                 )
-                sizes[f"{name}:{t['cls']}"] = t["size"]
-            for sel in t["cls"].split():
-                drawn.setdefault(sel, set()).add(t["text"])
-        assert_outside_safe_is_transparent(img)
-    # every field with a maximum that a page draws was seen at its maximum
-    for field, selectors in WHERE.items():
-        for sel in selectors:
-            cls = sel.split()[-1].split(".")[-1]
-            assert drawn.get(cls), f"{field}: nothing drawn as {sel}"
-    assert sizes  # paid names were measured
+                assert page.errors == [], name
+                base_of = {(c, t): b for c, t, b in bases}
+                for t in report["texts"]:
+                    if t["spec"]:
+                        t["base"] = base_of[(t["cls"], t["text"])]
+                texts = check_texts(report, name)
+                for t in texts:
+                    if t["role"] == "sponsor":
+                        floor = tokens.fit_floor("sponsor", t["base"])
+                        assert t["size"] >= floor - 0.01, (
+                            f"{name}: paid name “{t['text']}” at {t['size']} px < {floor}"
+                        )
+                        sizes[alphabet][f"{name}:{t['cls']}"] = t["size"]
+                    for sel in t["cls"].split():
+                        drawn[alphabet].setdefault(sel, set()).add(t["text"])
+                assert_outside_safe_is_transparent(img)
+    for alphabet in ("cjk", "latin"):
+        # every field with a maximum that a page draws was seen at its maximum
+        for field, selectors in WHERE.items():
+            for sel in selectors:
+                cls = sel.split()[-1].split(".")[-1]
+                assert drawn[alphabet].get(cls), f"{alphabet}: {field}: nothing drawn as {sel}"
+        assert sizes[alphabet], alphabet  # paid names were measured
+    assert dialogs == []
+    for field in [f for f, sel in WHERE.items() if sel and f not in ENGINE_WORDS]:
+        value = (MARKUP * 2)[: limits()[field]]
+        assert value in shown, f"{field}: “{value}” is not shown as text"
 
 
 @pytest.mark.browser
 def test_the_game_scene_at_maxima_has_no_overlapping_graphics(page: Any, shots: Path) -> None:
     """What airs together (the game scene: scoreboard, 记牌器, lower third, 解说区, ticker, corner bug; the
-    英雄榜 with the corner bug) at every text's maximum: no graphic runs into another."""
+    英雄榜 with the corner bug) at every text's maximum: no graphic runs into another. One program page,
+    sent each scene as the studio sends a change (the graphics of the scene before go off)."""
     (shots / "fit").mkdir(exist_ok=True)
     scenes = {
         "game": ("scoreboard", "jipaiqi", "winprob", "lower_third", "commentary", "ticker", "corner_bug"),
@@ -185,10 +235,14 @@ def test_the_game_scene_at_maxima_has_no_overlapping_graphics(page: Any, shots: 
         "credits": ("credits", "corner_bug"),
         "bumper": ("bumper", "corner_bug"),
     }
-    for scene, graphics in scenes.items():
-        state = max_state("cjk", on=graphics)
-        with OverlayServer(MemoryStore(state), port=0) as srv:
-            open_page(page, srv.url("program"))
+    store = MemoryStore(max_state("cjk"))
+    with OverlayServer(store, port=0) as srv:
+        for n, (scene, graphics) in enumerate(scenes.items()):
+            store.replace(max_state("cjk", on=graphics))
+            if n == 0:
+                open_page(page, srv.url("program"), store.seq)
+            else:
+                wait_rendered(page, store.seq)
             _wait_fitted(page)
             img = screenshot(page, shots / "fit" / f"scene_{scene}.png", settle_ms=1300)
             boxes = {
@@ -199,13 +253,13 @@ def test_the_game_scene_at_maxima_has_no_overlapping_graphics(page: Any, shots: 
                 )
                 for g in graphics
             }
-        assert_outside_safe_is_transparent(img)
-        names = list(boxes)
-        for i, a in enumerate(names):
-            for b in names[i + 1 :]:
-                assert not _overlap(tuple(boxes[a]), tuple(boxes[b])), (
-                    f"{scene}: {a} {boxes[a]} overlaps {b} {boxes[b]}"
-                )
+            assert_outside_safe_is_transparent(img)
+            names = list(boxes)
+            for i, a in enumerate(names):
+                for b in names[i + 1 :]:
+                    assert not _overlap(tuple(boxes[a]), tuple(boxes[b])), (
+                        f"{scene}: {a} {boxes[a]} overlaps {b} {boxes[b]}"
+                    )
 
 
 @pytest.mark.browser
@@ -260,32 +314,3 @@ def _lenient() -> Any:
             self._sections = {}
 
     return Lenient()
-
-
-@pytest.mark.browser
-def test_every_text_field_at_its_maximum_is_shown_as_text_never_html(page: Any) -> None:
-    """Every field at its maximum filled with markup (<b>, <img onerror>, <script>): each page shows the
-    characters themselves, creates no element from them and runs nothing."""
-    from tests.textfit import ENGINE_WORDS, MARKUP
-
-    dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    shown = ""
-    for graphic, _name, state in scenarios("markup"):
-        with OverlayServer(MemoryStore(state), port=0) as srv:
-            open_page(page, srv.url(graphic))
-            _wait_fitted(page)
-            root = f"[data-graphic={graphic}]"
-            assert (
-                page.eval_on_selector_all(
-                    f"{root} b, {root} script, {root} img[src='x']", "els => els.length"
-                )
-                == 0
-            )
-            shown += page.eval_on_selector(root, "e => e.textContent") + "\n"
-            assert page.errors == []
-    assert dialogs == []
-    drawn = [f for f, sel in WHERE.items() if sel and f not in ENGINE_WORDS]
-    for field in drawn:
-        value = (MARKUP * 2)[: limits()[field]]
-        assert value in shown, f"{field}: “{value}” is not shown as text"
