@@ -167,6 +167,11 @@ class Segments:
         self.returned: list[float] = []  # the Qt thread's key event done, after the hand-over (ms)
         self.handed = 0.0  # the last hand-over of a game.play to the store thread (the console's bridge)
         self.held = 0
+        self.plays: list[int] = []  # the seqs of the decisions journaled, in order
+        self.estimates: list[int] = []  # the seqs of the estimates applied
+        self.qt: list[
+            tuple[float, float, int]
+        ] = []  # the console's redraws on the Qt thread: (start, end, seq)
         self._local = threading.local()
         store_dispatch = store.dispatch
         journal = store._journal
@@ -190,8 +195,13 @@ class Segments:
             local.j = (0.0, 0.0)
             change = store_dispatch(type_, payload, **kw)
             if type_ == "game.play":
+                self.plays.append(change.seq)
                 d = at.setdefault(change.seq, {})
                 d.update(enter=enter, locked=local.locked, j0=local.j[0], j1=local.j[1], handed=self.handed)
+            elif type_ == "winprob.estimate":
+                self.estimates.append(change.seq)
+                d = at.setdefault(change.seq, {})
+                d.update(enter=enter, locked=local.locked, j0=local.j[0], j1=local.j[1], done=time.time())
             return change
 
         def timed_append(*a: Any, **kw: Any) -> int:
@@ -237,6 +247,51 @@ class Segments:
 
         feed.next_frame = timed_next_frame
 
+    def watch_console(self, console: Any) -> None:
+        """Time the console's redraws on the Qt thread (the state's seq each is of)."""
+        view_changed = console._view_changed
+        qt = self.qt
+
+        def timed(*a: Any, **kw: Any) -> None:
+            start = time.time()
+            view_changed(*a, **kw)
+            qt.append((start, time.time(), int(console.state["meta"]["seq"])))
+
+        console._view_changed = timed
+
+    def overlaps(self, seqs: list[int], keys: dict[int, float]) -> dict[str, Any]:
+        """The typed decisions whose way (key → frame) overlapped an estimate's (its dispatch → its
+        frame on the page), and where that estimate was meanwhile."""
+        est = []
+        for e in self.estimates:
+            d = self.at.get(e, {})
+            if d.get("enter") and d.get("sent"):
+                est.append((d["enter"], d["sent"], e))
+        hit, clear, where = [], [], []
+        for s in seqs:
+            d = self.at.get(s, {})
+            if not d.get("frame"):
+                continue
+            k, f = keys[s], d["frame"]
+            total = (f - k) * 1000
+            near = [e for e in est if e[0] < f and e[1] > k]
+            (hit if near else clear).append(total)
+            if near:
+                e = self.at[near[0][2]]
+                qt = [q for q in self.qt if q[2] == near[0][2]]
+                stamps = ", ".join(
+                    f"{n} {(e[n] - k) * 1000:+.1f}"
+                    for n in ("enter", "done", "offer", "take", "out", "arrived", "frame", "sent")
+                    if e.get(n)
+                )
+                if qt:
+                    stamps += f", qt {(qt[0][0] - k) * 1000:+.1f}..{(qt[0][1] - k) * 1000:+.1f}"
+                where.append(
+                    (total, f"#{s} {total:.1f} ms, estimate #{near[0][2]} (ms from the key): {stamps}")
+                )
+        where.sort(reverse=True)
+        return {"hit": hit, "clear": clear, "where": [w for _, w in where[:8]]}
+
     def watch_bridge(self, bridge: Any) -> None:
         submit = bridge._submit
 
@@ -273,7 +328,7 @@ class Segments:
         return rows
 
 
-def latency_figures(decisions: int, winprob: int = 0, ab: str = "") -> dict[str, Any]:
+def latency_figures(decisions: int, winprob: int = 0, ab: str = "", playouts: int = 1000) -> dict[str, Any]:
     from PySide6.QtCore import QSettings, Qt
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
@@ -302,12 +357,14 @@ def latency_figures(decisions: int, winprob: int = 0, ab: str = "") -> dict[str,
         with cond:
             rendered.setdefault(r.seq, r)
             cond.notify_all()
+        if r.seq in segments.estimates:
+            segments.rendered(r.seq, r)
 
     evaluator = None
     if winprob:  # the live 胜率, as the studio runs it (broadcast.runtime)
         from broadcast.winprob.service import WinprobService
 
-        evaluator = WinprobService(store, workers=winprob)
+        evaluator = WinprobService(store, workers=winprob, playouts=playouts)
         evaluator.start()
     server = OverlayServer(store, port=0)
     server.on_rendered(on_echo)
@@ -324,6 +381,7 @@ def latency_figures(decisions: int, winprob: int = 0, ab: str = "") -> dict[str,
     entry = window.panel.entry
     head_start = controller.HEAD_START_S
     segments.watch_bridge(window.console.bridge)
+    segments.watch_console(window.console)
     console = window.console
     key_frame: list[float] = []
     frame_off: list[float] = []  # --winprob: the typed decisions while the evaluator was switched off
@@ -357,9 +415,9 @@ def latency_figures(decisions: int, winprob: int = 0, ab: str = "") -> dict[str,
                 if len(key_frame) + len(frame_off) + len(after_sync) >= decisions:
                     break
                 if evaluator is not None and i % 20 in (0, 10):  # blocks of 10: evaluator on, then off
-                    before = store.seq
-                    console.bridge.call(store.dispatch, "winprob.on", {"on": i % 20 == 0})
-                    pump_until(lambda b=before: console.state["meta"]["seq"] > b)
+                    on = i % 20 == 0
+                    console.bridge.call(store.dispatch, "winprob.on", {"on": on})
+                    pump_until(lambda on=on: console.state["winprob"]["on"] is on)  # (not an estimate's seq)
                 evaluating = evaluator is None or bool(console.state["winprob"]["on"])
                 direct = i % 2 == 1  # the same-run baseline: every other decision without the console
                 if not direct:
@@ -369,15 +427,17 @@ def latency_figures(decisions: int, winprob: int = 0, ab: str = "") -> dict[str,
                 late = bool(ab) and not direct and evaluating and len(after_sync) < len(key_frame)
                 segments.page_sub.early = not (late and ab == "sync")
                 controller.HEAD_START_S = 0.0 if late and ab == "head-start" else head_start
-                before = store.seq
+                before = len(segments.plays)
                 t0, w0 = time.perf_counter(), time.time()
                 if direct:  # on the console's store thread, as the control API's or a season's work
                     console.bridge.call(store.dispatch, "game.play", {"line": str(a)})
                 else:
                     QTest.keyClick(entry, Qt.Key.Key_Return)
                     segments.returned.append((time.time() - segments.handed) * 1000)
-                pump_until(lambda b=before: store.seq > b)
-                seq = store.seq
+                # this decision's own number (not store.seq: an estimate may be journaled just before
+                # or after it, and its frame is not the decision's)
+                pump_until(lambda b=before: len(segments.plays) > b)
+                seq = segments.plays[before]
                 with cond:
                     if not cond.wait_for(lambda s=seq: any(k >= s for k in rendered), timeout=10):
                         raise SystemExit(f"the page never rendered #{seq}")
@@ -412,6 +472,12 @@ def latency_figures(decisions: int, winprob: int = 0, ab: str = "") -> dict[str,
         store.close()
     return {
         "segments": segments.table(sorted(typed), typed),
+        "overlaps": segments.overlaps(sorted(typed), typed),
+        "estimate_segments": segments.table(
+            segments.estimates, {e: segments.at[e].get("enter", 0) for e in segments.estimates}
+        ),
+        "qt_estimates": [(b - a) * 1000 for a, b, q in segments.qt if q in segments.estimates],
+        "qt_other": [(b - a) * 1000 for a, b, q in segments.qt if q not in segments.estimates],
         "held": segments.held,
         "after_sync": after_sync,
         "returned": segments.returned,
@@ -442,6 +508,12 @@ def main() -> int:
     ap.add_argument("--skip-latency", action="store_true")
     ap.add_argument("--winprob", type=int, default=0, help="the 胜率 evaluator's pool processes (0: off)")
     ap.add_argument(
+        "--playouts",
+        type=int,
+        default=1000,
+        help="--winprob: play-outs a decision (fewer: more estimates land)",
+    )
+    ap.add_argument(
         "--ab",
         choices=sorted(AB),
         default="",
@@ -459,11 +531,12 @@ def main() -> int:
     print(f"  hands entered at the deal:  {k['known']:.2f} per decision (worst {k['worst_known']:.0f})")
     if args.skip_latency:
         return 0
-    lat = latency_figures(args.decisions, args.winprob, args.ab)
+    lat = latency_figures(args.decisions, args.winprob, args.ab, args.playouts)
     print(f"key press (Enter) → program page painted, {lat['n']:.0f} decisions (goal p99 ≤ 30 ms):")
     if args.winprob:
         print(
-            f"  while the 胜率 evaluator ran ({args.winprob} pool processes, 1,000 play-outs a decision, "
+            f"  while the 胜率 evaluator ran ({args.winprob} pool processes, {args.playouts:,} play-outs a "
+            f"decision, "
             f"each newer decision cancelling the run under way; {lat['winprob_answers']:.0f} estimates "
             f"applied): the {lat['n']:.0f} decisions below"
         )
@@ -514,6 +587,29 @@ def main() -> int:
     print("  the slowest typed decisions, by segment (ms):")
     for line in lat["worst"]:
         print(f"    {line}")
+    if args.winprob:
+        ov = lat["overlaps"]
+        for name, xs in (
+            ("on their way with an estimate's", ov["hit"]),
+            ("clear of the estimates", ov["clear"]),
+        ):
+            if xs:
+                print(
+                    f"  typed decisions {name}, {len(xs)}: key → frame p50 {statistics.median(xs):.1f}, "
+                    f"p99 {pct(xs, 99):.1f}, max {max(xs):.1f} ms"
+                )
+        print("  an estimate's way (from its dispatch; p50 / p99 of each segment, ms):")
+        for label, p50, p99, n in lat["estimate_segments"]:
+            print(f"    {label:<72} {p50:6.1f} {p99:6.1f}  (n {n})")
+        for name, xs in (("an estimate", lat["qt_estimates"]), ("anything else", lat["qt_other"])):
+            if xs:
+                print(
+                    f"  the console's redraw on the Qt thread for {name}: p50 {statistics.median(xs):.1f}, "
+                    f"p99 {pct(xs, 99):.1f} ms (n {len(xs)})"
+                )
+        print("  the slowest decisions that met an estimate:")
+        for line in ov["where"]:
+            print(f"    {line}")
     return 0
 
 
