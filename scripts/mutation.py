@@ -574,6 +574,27 @@ MUTANTS: tuple[Mutant, ...] = (
         "a second PgUp pressed before the first step came back steps to the same move again (a step lost)",
     ),
     Mutant(
+        "estimate-redraws-every-view",
+        "broadcast/console/controller.py",
+        'if change.type == "winprob.estimate" and change.changed <= ESTIMATE_SECTIONS:',
+        "if False:",
+        (
+            "tests/console/test_latency.py::test_an_estimate_redraws_the_chart_and_the_journal_number_not_every_view",
+        ),
+        "every 胜率 estimate redraws every view of the console (their redraw holds the interpreter a typed "
+        "decision's way to the pages needs: issue 25)",
+    ),
+    Mutant(
+        "estimate-chart-not-redrawn",
+        "broadcast/console/docks/winprob.py",
+        "console.estimated.connect(self.refresh)",
+        "pass",
+        (
+            "tests/console/test_latency.py::test_an_estimate_redraws_the_chart_and_the_journal_number_not_every_view",
+        ),
+        "the console's 胜率 chart shows a new estimate only at the next decision",
+    ),
+    Mutant(
         "rundown-english-unused",
         "broadcast/console/docks/cues.py",
         'if current() == "en":',

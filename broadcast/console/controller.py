@@ -47,11 +47,15 @@ class Mode:
 
 BUSY_NOTICE_S = 30.0  # the database held this long: the operator is told in one line (nothing is dropped)
 HEAD_START_S = 0.010  # a decision sent: the store's (and pages') head start before the console redraws
+ESTIMATE_SECTIONS = frozenset({"winprob", "winprob_history"})  # what a winprob.estimate changes
 PENDING_REFRESH_MS = 40  # a decision sent: the views wait this long for the store's answer, then show it
 
 
 class Console(QObject):
     stateChanged = Signal()  # the state (and the mirror) moved on
+    estimated = (
+        Signal()
+    )  # only the 胜率 figures moved on (winprob.estimate): the chart and the journal's number
     accepted = Signal(str)  # work started from the entry line and waited for (a season save, lots) is done
     queued = Signal(str)  # a decision was taken from the entry line and is on its way: its line
     journaled = Signal(int, str)  # a decision is in the journal: its move number and line
@@ -421,6 +425,11 @@ class Console(QObject):
             done = self.pending.pop(0)
             if done.kind == "play":
                 self.journaled.emit(len(self.state["game"]["record"]), done.line)
+        if change.type == "winprob.estimate" and change.changed <= ESTIMATE_SECTIONS:
+            # the evaluator's figures: only the views that show them follow, not every view (issue 25:
+            # a redraw of them all holds the interpreter a typed decision's way to the pages needs)
+            self.estimated.emit()
+            return
         self._view_changed()
 
     def _on_finished(self, ticket: int, value: Any) -> None:

@@ -72,6 +72,7 @@ class MainWindow(QMainWindow):
         self._bind_core_keys()
         self.hotkeys.changed.connect(lambda _id: self.retranslate())
         console.stateChanged.connect(self._refresh_title)
+        console.estimated.connect(self._refresh_journal)  # an estimate is journaled too: its number
         console.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self._refresh_title()
         self.panel.entry.setFocus()
@@ -574,7 +575,10 @@ class MainWindow(QMainWindow):
         if self.rehearsal is not None:
             parts.insert(0, tr("彩排 {file}").format(file=self.rehearsal.name))
         self.setWindowTitle(" · ".join(parts) + " — " + tr("导播台"))
-        self.journal_label.setText(tr("日志 #{seq}").format(seq=state["meta"]["seq"]))
+        self._refresh_journal()
+
+    def _refresh_journal(self) -> None:
+        self.journal_label.setText(tr("日志 #{seq}").format(seq=self.console.state["meta"]["seq"]))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         self.save_layout()

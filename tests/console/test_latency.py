@@ -68,3 +68,37 @@ def test_a_decision_sent_redraws_the_views_once_for_the_answer_or_pending_while_
         held.set()
     qtbot.waitUntil(lambda: not console.busy, timeout=5000)
     assert console.state["game"]["record"][-1] == str(game.moves[2])
+
+
+def test_an_estimate_redraws_the_chart_and_the_journal_number_not_every_view(window: Any, qtbot: Any) -> None:
+    """The evaluator's figures (a winprob.estimate after every decision) reach the 胜率 chart and the
+    status bar's journal number; the other views, whose sections it does not change, are not redrawn
+    for it (their redraw held the interpreter the next decision's way to the pages needs)."""
+    from broadcast.console.docks.winprob import WinprobChart
+    from broadcast.game.adapter import replay
+    from broadcast.winprob.actions import position_key
+    from broadcast.winprob.service import figures
+    from engine.winprob import evaluate
+
+    new_match(window, qtbot)
+    game = selfplay(7)
+    type_line(qtbot, window, str(game.leader))
+    type_line(qtbot, window, typed(str(game.moves[0]), window.console.game.pending_seat))
+    console = window.console
+    store = console.bridge.store
+    chart = window.findChild(WinprobChart)
+    assert chart is not None and chart.view.pending  # the first decision waits for its figures
+    redraws: list[int] = []
+    console.stateChanged.connect(lambda: redraws.append(console.state["meta"]["seq"]))
+    est = figures(evaluate(replay(store.state), 12))
+    position = position_key(store.state)
+    console.bridge.call(store.dispatch, "winprob.estimate", {"position": position, "estimate": est})
+    qtbot.waitUntil(lambda: not chart.view.pending, timeout=5000)
+    seq = store.journal.last_seq()
+    assert console.state["meta"]["seq"] == seq
+    assert chart.view.points[-1].moves == 1 and chart.view.points[-1].odd == est["odd"]
+    assert window.journal_label.text().endswith(f"#{seq}")
+    assert redraws == []  # not a redraw of every view
+    # the next decision redraws them all again, the chart with it (waiting for its figures)
+    type_line(qtbot, window, typed(str(game.moves[1]), console.game.pending_seat))
+    assert redraws and redraws[-1] == store.journal.last_seq() and chart.view.pending

@@ -297,6 +297,7 @@ class WinprobChart(QWidget):
         self._seen: tuple[Any, ...] = ()
         self._layout: ChartLayout | None = None
         console.stateChanged.connect(self.refresh)
+        console.estimated.connect(self.refresh)  # a new estimate: this view follows, the others need not
         self.refresh()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
