@@ -95,7 +95,29 @@ QScrollBar::handle:vertical {{ background: {BORDER}; border-radius: 6px; min-hei
 
 
 def apply(app: QApplication) -> None:
+    """The studio's look on ``app``: Fusion, the palette, the base font and the style sheet. A program
+    that opens a second window (the producer's from the console) finds it already applied and leaves it:
+    setting them again would re-polish every widget the program has (~0.3 s of CPU a window)."""
+    pal = _palette()
+    base = font(SIZE_BASE)
+    if (
+        app.property(_APPLIED) is True
+        and app.styleSheet() == STYLE
+        and app.palette() == pal
+        and app.font() == base
+    ):
+        return
     app.setStyle("Fusion")
+    app.setPalette(pal)
+    app.setFont(base)
+    app.setStyleSheet(STYLE)
+    app.setProperty(_APPLIED, True)
+
+
+_APPLIED = "goujiTheme"  # set by apply() once the studio's style is the application's
+
+
+def _palette() -> QPalette:
     pal = QPalette()
     for role, colour in (
         (QPalette.ColorRole.Window, BG),
@@ -112,6 +134,4 @@ def apply(app: QApplication) -> None:
         (QPalette.ColorRole.PlaceholderText, MUTED),
     ):
         pal.setColor(role, QColor(colour))
-    app.setPalette(pal)
-    app.setFont(font(SIZE_BASE))
-    app.setStyleSheet(STYLE)
+    return pal
