@@ -23,7 +23,7 @@ import sys
 import threading
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 
 from broadcast.console.layout import parse_geometry
 from broadcast.console.startup import start_studio
@@ -135,7 +135,9 @@ def _producer_menu(window: Any) -> None:
 
 
 class _Typist(QObject):
-    """Feeds ``--type-from`` lines to the entry line on the Qt thread."""
+    """Feeds ``--type-from`` lines to the entry line on the Qt thread, and says on stdout what the window
+    shows as it shows it (a decision recorded, a refusal, the next cue, a dialog painted on the screen):
+    what a program driving the console waits on."""
 
     line = Signal(str)
 
@@ -151,6 +153,11 @@ class _Typist(QObject):
         self._next: str | None = None
         window.console.stateChanged.connect(self._cue_list)  # after the cue list's own: it is redrawn
         self._cue_list()
+        from PySide6.QtGui import QGuiApplication
+
+        app = QGuiApplication.instance()
+        assert isinstance(app, QGuiApplication)
+        app.focusWindowChanged.connect(self._focused)
 
     def _read(self, stream: Any) -> None:
         for raw in stream:
@@ -186,6 +193,26 @@ class _Typist(QObject):
     def _refused(self, verdict: Any) -> None:
         """A refusal is under the entry line (the engine's, or the store's)."""
         print(f"未接受 refused [{verdict.rule}]: {verdict.en}", flush=True)
+
+    def _focused(self, handle: Any, tries: int = 0) -> None:
+        """A window of the console other than the main one (a dialog, the keys sheet) took the keys: once
+        it is exposed, it is painted and handed to the window system at once, then said — a photo taken
+        after that line shows it whole (nothing else tells when a dialog was drawn)."""
+        from PySide6.QtGui import QGuiApplication
+        from PySide6.QtWidgets import QApplication
+
+        if handle is None or not handle.isVisible():
+            return
+        widget = next((w for w in QApplication.topLevelWidgets() if w.windowHandle() is handle), None)
+        if widget is None or widget is self.window:
+            return
+        if not handle.isExposed():  # mapped but not yet shown by the window system: look again soon
+            if tries < 500:
+                QTimer.singleShot(10, lambda: self._focused(handle, tries + 1))
+            return
+        widget.repaint()  # painted into its window now (not at the next update), flushed
+        QGuiApplication.sync()  # and the window system has drawn it
+        print(f"已显示 shown: {widget.windowTitle()}", flush=True)
 
 
 def main(args: argparse.Namespace) -> int:

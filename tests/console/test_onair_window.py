@@ -161,7 +161,7 @@ def test_the_whole_console_on_air_at_1920x1080(tmp_path: Path, display: str) -> 
             time.sleep(0.1)
         assert c.api("status", method="GET")["program"] == []
         c.xdotool("key", "F1")
-        time.sleep(1.5)
+        c.wait_for("已显示 shown: 快捷键 Keys", timeout=60)  # the keys sheet painted (the console says so)
         help_shot = c.screenshot("onair-help-1920x1080.png")
         c.xdotool("key", "Escape")
     finally:

@@ -139,7 +139,7 @@ def test_typed_by_xdotool_and_photographed(tmp_path: Path, size: str) -> None:
             if size == "1920x1080":
                 c.xdotool("key", "F1")  # the keys sheet, photographed once it is on the screen
                 c.xdotool("search", "--sync", "--onlyvisible", "--name", "快捷键 Keys")  # mapped
-                time.sleep(1.5)  # and painted: the photo is for a person (nothing says when it was drawn)
+                c.wait_for("已显示 shown: 快捷键 Keys", timeout=60)  # and painted (the console says so)
                 c.screenshot(f"console-help-{size}.png")
                 c.xdotool("key", "Escape")
         finally:
