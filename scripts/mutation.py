@@ -302,6 +302,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "the session guard leaves the processes a test forgot running",
     ),
     Mutant(
+        "guard-hung-worker-left",
+        "tests/session_guard.py",
+        "os.kill(worker, signal.SIGKILL)",
+        "os.kill(worker, 0)",
+        (
+            "tests/test_session_guard.py::test_on_two_workers_a_thread_left_running_in_a_worker_fails_the_run_by_name",
+        ),
+        "a worker its threads keep from exiting is left to pytest-xdist's 10 s wait instead of ended at once",
+    ),
+    Mutant(
         "guard-watchdog-off",
         "tests/session_guard.py",
         "if run is not None and run.limit and now - run.started > run.limit:",

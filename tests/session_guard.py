@@ -25,10 +25,12 @@ Under pytest-xdist each worker guards its own tests (the stuck test, the backsto
 processes left running); what a worker finds left running fails the whole run through the controller
 (``workeroutput``). A worker that has finished waits, idle, for the controller to close it: the exit
 watch is the controller's alone, and when it ends a run it kills the workers with its other children.
+A worker whose threads keep it from exiting is ended by the controller as soon as its report is in.
 """
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import os
 import signal
@@ -254,6 +256,8 @@ class SessionGuard:
             self.write(report)
             if self.worker:  # the controller fails the run (a worker's own exit status is not used)
                 self.config.workeroutput["session_guard"] = report  # type: ignore[attr-defined]
+                if threads:  # this worker cannot exit: the controller ends it once it has its report
+                    self.config.workeroutput["session_guard_hung"] = os.getpid()  # type: ignore[attr-defined]
             killed = self.kill_descendants()
             if killed:
                 self.write("killed:\n" + "\n".join(killed) + "\n")
@@ -323,9 +327,22 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 def pytest_testnodedown(node: object, error: object) -> None:
     """(pytest-xdist, in the controller) a worker is done: what it found left running fails the run."""
     guard = _GUARD[0] if _GUARD else None
-    found = getattr(node, "workeroutput", {}).get("session_guard")
+    output = getattr(node, "workeroutput", {})
+    found = output.get("session_guard")
     if guard is not None and found:
         guard.from_workers.append(str(found))
+    hung = output.get("session_guard_hung")
+    if guard is not None and hung and int(hung) in descendants():
+        # threads keep that worker from exiting; its report is in and nothing else is to come from it: it
+        # is ended now (pytest-xdist would wait 10 s for it to exit, then kill it)
+        worker = int(hung)
+        with contextlib.suppress(OSError):
+            os.kill(worker, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while worker in descendants() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if worker not in descendants():
+            guard.write(f"session guard: ended the worker (pid {worker}) its threads kept from exiting\n")
 
 
 @pytest.hookimpl(trylast=True)
