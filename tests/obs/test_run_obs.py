@@ -71,6 +71,9 @@ def test_run_puts_the_show_on_a_real_obs_and_records_only_what_it_confirmed(
             "--exit-when-done",
             "--wait-obs",
             "120",
+            # no 胜率 workers (not checked here): their two processes evaluated every play of the match,
+            # on the OBS worker's critical path
+            *("--winprob-workers", "0", "--commentators-port", "-1"),
         ],
         cwd=ROOT,
         env=env,
