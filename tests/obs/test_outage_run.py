@@ -41,6 +41,9 @@ pytestmark = pytest.mark.obs
 
 EP = "第9期"
 POLL = 0.05
+# each outage falls on a show that went on air a moment ago, not on a change OBS is still applying (its
+# proof picture taken 0.3 s later): as when every change was held 0.7 s
+SETTLE = 0.7
 SCOREBOARD = {i.source for i in L.build_layout(default_state(), browser=False).graphics["scoreboard"]}
 DEMO = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
 
@@ -153,6 +156,7 @@ def test_outage_run_against_an_independent_poller(obs_to_kill: HeadlessObs, tmp_
         take("corner_bug", True)
         take("scoreboard", True)
         cuts(2)  # each phase: two cuts to the 英雄榜 and back, one scoreboard flip (what is matched)
+        time.sleep(SETTLE)
         marks["kill"] = time.time()
         obs_to_kill.kill()
         take("scoreboard", False, 0.3)  # changes while OBS is down …
@@ -167,6 +171,7 @@ def test_outage_run_against_an_independent_poller(obs_to_kill: HeadlessObs, tmp_
         assert bridge.status.connected, bridge.status
         marks["resync"] = bridge.status.synced_at - t_port
         cuts(2)
+        time.sleep(SETTLE)
         marks["freeze"] = time.time()
         obs_to_kill.freeze()
         try:
