@@ -4,6 +4,7 @@ free port, screenshots saved under test-artifacts/overlays/."""
 
 from __future__ import annotations
 
+import base64
 import io
 from collections.abc import Iterator
 from pathlib import Path
@@ -105,11 +106,29 @@ def settle(page: Any, settle_ms: int = 700) -> None:
     page.evaluate(SETTLE, settle_ms)
 
 
+def transparent_png(page: Any) -> bytes:
+    """The page's viewport as a transparent PNG: the pixels ``page.screenshot(omit_background=True)``
+    takes, encoded by Chromium for speed (``Page.captureScreenshot``'s ``optimizeForSpeed``: the same
+    pixels, a larger file, in a third of the time a default PNG of 1920×1080 takes in software)."""
+    raw = getattr(page, "_page", page)  # a TestPage's Playwright page
+    raw.evaluate("document.fonts.ready.then(() => true)")  # as Playwright's own screenshot waits for
+    cdp = raw.context.new_cdp_session(raw)
+    try:
+        cdp.send("Emulation.setDefaultBackgroundColorOverride", {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
+        try:
+            shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+        finally:
+            cdp.send("Emulation.setDefaultBackgroundColorOverride", {})
+    finally:
+        cdp.detach()
+    return base64.b64decode(shot["data"])
+
+
 def screenshot(page: Any, path: Path, settle_ms: int = 700) -> Image.Image:
     """A transparent full-page PNG of the page ``settle_ms`` after its last change (its in-transitions
     over), saved as an artifact, returned as RGBA."""
     settle(page, settle_ms)
-    png = page.screenshot(omit_background=True)
+    png = transparent_png(page)
     path.write_bytes(png)
     return Image.open(io.BytesIO(png)).convert("RGBA")
 

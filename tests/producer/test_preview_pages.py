@@ -16,6 +16,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from broadcast.producer.preview import View, preview_actions, slot_views
+from tests.overlay.conftest import transparent_png
 from tests.producer.conftest import DEMO, ROOT, settle, type_into
 
 SHOTS = ROOT / "test-artifacts" / "producer" / "pages"
@@ -61,14 +62,18 @@ pytestmark = [pytest.mark.timeout(900), pytest.mark.long]
 
 
 @pytest.fixture
-def shot_page(browser: Any) -> Iterator[Any]:
-    """One 1920×1080 page of the session's Chromium for every shot of the test, each shot a fresh load
-    (a new page per shot cost Chromium a renderer's start, ~2 s of CPU, some 45 times)."""
-    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+def pages(browser: Any) -> Iterator[tuple[Any, Any]]:
+    """Two 1920×1080 pages of the session's Chromium, one on the preview, one on the program page, each
+    kept open while the moments go by as a monitor and an OBS browser source are: a moment is sent to
+    them as the studio sends a change (a fresh load of each page per moment cost ~40 loads)."""
+    # a context each: two pages of one context are two tabs of one window, the one behind drawn at a
+    # throttled frame rate (a settle of two frames took 2 s there)
+    ctxs = [browser.new_context(viewport={"width": 1920, "height": 1080}) for _ in range(2)]
     try:
-        yield ctx.new_page()
+        yield ctxs[0].new_page(), ctxs[1].new_page()
     finally:
-        ctx.close()
+        for ctx in ctxs:
+            ctx.close()
 
 
 class Shot:
@@ -86,19 +91,21 @@ class Shot:
         return self._image
 
 
-def _shot(page: Any, url: str, seq: int, path: Path) -> Shot:
-    """The page at ``url``, loaded afresh in ``page``, once it has drawn state ``seq`` and its animations
-    have settled (see ``SETTLE``), as a transparent PNG."""
+def _shot(page: Any, url: str, seq: int, path: Path, *, fresh: bool = False) -> Shot:
+    """The page at ``url`` (loaded when it is on another address, or ``fresh``; otherwise the open page,
+    sent the state as the studio sends it) once it has drawn state ``seq`` and its animations have
+    settled (see ``SETTLE``), as a transparent PNG."""
     errors: list[str] = []
     listen = lambda e: errors.append(str(e))  # noqa: E731 - removed again below
     page.on("pageerror", listen)
     try:
-        page.goto(url)
+        if fresh or page.url != url:
+            page.goto(url)
         page.wait_for_function("s => window.__rendered && window.__rendered.seq >= s", arg=seq, timeout=30000)
         page.evaluate("document.fonts.ready.then(() => true)")
         page.evaluate(IMAGES)
         page.evaluate(SETTLE, AT_MS)
-        png = page.screenshot(omit_background=True)
+        png = transparent_png(page)
         assert not errors, errors
     finally:
         page.remove_listener("pageerror", listen)
@@ -149,10 +156,11 @@ def _preview(qtbot: Any, w: Any, slot_key: str, view: View) -> tuple[str, int]:
     return previewed[0]
 
 
-def test_each_slot_previews_as_it_airs(producer: Any, qtbot: Any, shot_page: Any) -> None:
+def test_each_slot_previews_as_it_airs(producer: Any, qtbot: Any, pages: tuple[Any, Any]) -> None:
     from broadcast.season.demo import ensure_demo_season
 
     w = producer
+    pre_page, air_page = pages
     ensure_demo_season(w.ws.db, seed=2012)  # the season run builds: the preview reads its teams, 英雄榜
     w.ws.load_base()
     folder = w.ws.draft.path.parent
@@ -171,7 +179,7 @@ def test_each_slot_previews_as_it_airs(producer: Any, qtbot: Any, shot_page: Any
     assert draft is not None and draft.one("title").bumper.text == typed
     bumper = slot_views(draft.one("title"))[0]
     url, seq = _preview(qtbot, w, "('title',)", bumper)
-    unsaved = _shot(shot_page, url, seq, SHOTS / "unsaved-title-bumper-preview.png")
+    unsaved = _shot(pre_page, url, seq, SHOTS / "unsaved-title-bumper-preview.png")
     assert w.save()
     studio = _on_air(w.ws.db)
     try:
@@ -189,13 +197,13 @@ def test_each_slot_previews_as_it_airs(producer: Any, qtbot: Any, shot_page: Any
             url, seq = _preview(qtbot, w, slot_key, view)
             tag = "".join(ch for ch in slot_key if ch.isalnum() or ch == ",").replace(",", "_").strip("_")
             name = f"{n:02d}-{view.key}-{tag}"
-            pre = _shot(shot_page, url, seq, SHOTS / f"{name}-preview.png")
+            pre = _shot(pre_page, url, seq, SHOTS / f"{name}-preview.png")
             # on air: the same moment on the studio's store (its sponsors loaded by run from the file)
             for type_, payload in preview_actions(p, view, w.ws.base):
                 if type_ != "sponsors.load":
                     studio.store.dispatch(type_, payload, source="test")
             air_url = studio.server.url("program")
-            air = _shot(shot_page, air_url, studio.store.seq, SHOTS / f"{name}-air.png")
+            air = _shot(air_page, air_url, studio.store.seq, SHOTS / f"{name}-air.png")
             pres, airs = [pre], [air]
             while not any(_same(a, b) for a in pres for b in airs):
                 # the drawn 九宫格 cell (a 3D flip) was rastered a hair differently from one load of the
@@ -203,8 +211,8 @@ def test_each_slot_previews_as_it_airs(producer: Any, qtbot: Any, shot_page: Any
                 # is still allowed there; anywhere else one shot each must match
                 assert view.draw is not None, f"{name}: preview and on-air differ in {_where(pre, air)}"
                 assert len(pres) < MAX_SHOTS, f"{name}: no two of {MAX_SHOTS} shots match"
-                pres.append(_shot(shot_page, url, seq, SHOTS / f"{name}-preview.png"))
-                airs.append(_shot(shot_page, air_url, studio.store.seq, SHOTS / f"{name}-air.png"))
+                pres.append(_shot(pre_page, url, seq, SHOTS / f"{name}-preview.png", fresh=True))
+                airs.append(_shot(air_page, air_url, studio.store.seq, SHOTS / f"{name}-air.png", fresh=True))
             reshot[name] = len(pres) - 1
             assert pre.image.getchannel("A").getbbox() is not None, f"{name}: nothing drawn"
             if n == 0:
