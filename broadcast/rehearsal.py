@@ -407,13 +407,14 @@ class Rehearsal:
 
 def main(args: argparse.Namespace) -> int:
     from broadcast.core.db import DatabaseError
-    from broadcast.overlay.server import OverlayServer
     from broadcast.studio import open_store
 
     token = resolve_token(args)
     if args.pace < 0:
         fail("rehearse: --pace 不能为负 must not be negative")
     records = file_records(args.games) if args.games else selfplay_records(args.seed, args.rules)
+    from broadcast.overlay.server import OverlayServer  # (aiohttp) once the input is known to be good
+
     tmp: tempfile.TemporaryDirectory[str] | None = None
     if args.db:
         db_path = Path(args.db)

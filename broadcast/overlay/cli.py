@@ -56,7 +56,7 @@ def port_number(text: str) -> int:
 
 
 def add_server_arguments(parser: argparse.ArgumentParser, port: int | None = None) -> None:
-    from broadcast.overlay.server import DEFAULT_PORT
+    from broadcast.overlay.protocol import DEFAULT_PORT
 
     parser.add_argument(
         "--host",
@@ -213,7 +213,6 @@ def main(args: argparse.Namespace) -> int:
     from broadcast.core.db import DatabaseError
     from broadcast.overlay.demo import demo_state
     from broadcast.overlay.memory import MemoryStore
-    from broadcast.overlay.server import OverlayServer
 
     token = resolve_token(args)
     if args.demo == bool(args.db):
@@ -243,6 +242,7 @@ def main(args: argparse.Namespace) -> int:
             print(f"警告 warning: {msg}", file=sys.stderr)
         source = follower.store
     from broadcast import project
+    from broadcast.overlay.server import OverlayServer  # (aiohttp) once the input is known to be good
 
     # a project database's own files: its players' photos at /assets/photos/ (lower thirds)
     roots = project.asset_roots(Path(args.db)) if args.db else None

@@ -47,6 +47,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
+DEFAULT_PORT = 8610  # the overlay server's (here so that a command can name it without loading aiohttp)
 ACK_WINDOW = 1  # messages on the way to a page that acknowledges (ack=1): the next one waits
 ACK_WAIT = 3.0  # seconds a message waits for an acknowledgement at most (a page that stopped acking)
 HEARTBEAT = b'{"type":"hb"}'

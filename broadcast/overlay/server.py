@@ -38,7 +38,15 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from broadcast import resources
 from broadcast.overlay import guard
 from broadcast.overlay.guard import PathRefused, safe_join
-from broadcast.overlay.protocol import ACK_WAIT, ACK_WINDOW, Feed, Page, Rendered, private_sections
+from broadcast.overlay.protocol import (
+    ACK_WAIT,
+    ACK_WINDOW,
+    DEFAULT_PORT,
+    Feed,
+    Page,
+    Rendered,
+    private_sections,
+)
 
 __all__ = ["ACK_WINDOW", "DEFAULT_PORT", "OverlayServer", "PathRefused", "Rendered", "safe_join"]
 
@@ -55,7 +63,6 @@ FONT_FILES = (
     "NotoSansCJK-Medium.ttc",
 )
 BUSES = ("preview", "program")
-DEFAULT_PORT = 8610
 HEARTBEAT_S = 2.0  # a page that was sent nothing for this long is sent {"type": "hb"}
 SEND_TIMEOUT = 60.0  # a page whose socket takes nothing for this long is closed (it reconnects)
 

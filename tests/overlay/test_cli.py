@@ -241,7 +241,7 @@ def _wait_line(proc: subprocess.Popen[str], text: str, timeout: float = 60) -> s
 def test_rehearsal_stops_cleanly_on_ctrl_c() -> None:
     """Ctrl-C while the show's opening airs (its bumper line out: past the first hold, actions under way
     — waited on, where a fixed 2.5 s sleep landed there on a quiet machine only)."""
-    proc = _start("rehearse", "--port", "0", "--pace", "0.5")
+    proc = _start("rehearse", "--quick", "--port", "0", "--pace", "0.5")  # games of minutes even so
     try:
         _program_url(proc)
         _wait_line(proc, "片头 bumper")
@@ -308,30 +308,27 @@ def _first_tied_match(rules: str = "tv_match") -> tuple[int, dict[str, int]]:
 
 
 def test_rehearsal_plays_an_extra_game_on_a_tie(tmp_path: Path) -> None:
-    """A seed whose three games tie: one more game (G11.2), then the engine's Match decides."""
+    """A seed whose three games tie: one more game (G11.2), then the engine's Match decides. The
+    rehearsal ``rehearse --seed N`` runs (its games, its words, the journal), in this process with its
+    holds taken out (they change no state; the command itself, its seed and its holds are the test
+    above, the whole match through the pages)."""
+    from broadcast.rehearsal import DEMO_PLACEMENTS, Rehearsal, selfplay_records
+
     seed, totals = _first_tied_match()
-    db = tmp_path / "tie.sqlite"
-    r = _run(
-        "rehearse",
-        "--seed",
-        str(seed),
-        "--quick",
-        "--pace",
-        "0",
-        "--port",
-        "0",
-        "--exit-when-done",
-        "--db",
-        str(db),
-        timeout=90,
-    )
-    assert r.returncode == 0, r.stderr
-    said = f"总分相同 {totals['odd']}:{totals['even']}，加赛一局（G11.2）"
-    assert said in r.stdout, (seed, r.stdout[-800:])
-    store = open_store(db)
+    store = open_store(tmp_path / "tie.sqlite")
+    said: list[str] = []
     try:
+        r = Rehearsal(store, 0.0, True, threading.Event(), said.append)
+        r.wait = lambda _s: None  # type: ignore[method-assign]
+        records = selfplay_records(seed, "tv_match")
+        r.setup(str(DEMO_PLACEMENTS), records)
+        r.opening()
+        match = r.play_match(records, seed)
         t = store.state["table"]
+        assert f"总分相同 {totals['odd']}:{totals['even']}，加赛一局（G11.2）" in said, (seed, said[-8:])
         assert len(t["results"]) >= 4 and t["results"][3]["game_no"] == 4
-        assert t["message"].startswith("本场胜者：")
+        assert sum(line.startswith("—— 第") for line in said) == len(t["results"])
+        assert match.winner is not None and match.decided_by == "extra_game"
+        assert t["message"].startswith("本场胜者：") and "（加赛决出）" in t["message"]
     finally:
         store.close()
