@@ -22,10 +22,12 @@ decision with the completion list.
    only, :class:`Segments`) — the key's handling on the Qt thread, the hand-off to the store thread,
    the store's lock, reducing and validating, the journal's commit, the overlay server's listener, the
    hand-off to its loop, the patch sent, the page's receipt, its requestAnimationFrame, its rendering —
-   p50/p99 of each segment and the slowest decisions split by segment. ``--ab sync`` / ``--ab
-   head-start``: every other typed decision is made as before issue 25's changes (the pages told after
-   the journal's fsync; the console redrawing before the store has the decision), printed apart as a
-   ratio in the same run.
+   p50/p99 of each segment and the slowest decisions split by segment; with ``--winprob``, the
+   estimates' own way, and the typed decisions whose way met an estimate's apart from the others.
+   ``--ab sync`` / ``--ab head-start`` / ``--ab batch``: every other typed decision is made as before
+   issue 25's changes (the pages told after the journal's fsync; the console redrawing before the store
+   has the decision; the evaluator's processes ``SCHED_BATCH`` instead of ``SCHED_IDLE``), printed apart
+   as a ratio in the same run.
 2. **Keystrokes.** For every decision of ``--games`` self-played games: the fewest keys that enter it
    with the completion list — type a prefix of what an operator writes (``TTTTT``, ``p``, ``5 QQQQQ``),
    arrow down to the wanted row if it is not what was typed, Enter — as the console computes its list
@@ -56,7 +58,24 @@ from broadcast.console.entry import read  # noqa: E402
 AB = {  # --ab: what every other typed decision does as it was before issue 25's changes
     "sync": "with the page told after the journal's sync to the disk",
     "head-start": "without the store's head start (the console redraws at once)",
+    "batch": "with the evaluator's processes SCHED_BATCH (not SCHED_IDLE)",
 }
+
+
+def evaluator_policy(pid: int, policy: int) -> None:
+    """Set the scheduling policy of the evaluator's worker and its pool (--ab batch)."""
+    pids = [pid]
+    for p in pids:
+        try:
+            kids = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+        except OSError:
+            kids = []
+        pids.extend(int(k) for k in kids)
+    for p in pids:
+        try:
+            os.sched_setscheduler(p, policy, os.sched_param(0))
+        except OSError:
+            pass
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -427,6 +446,8 @@ def latency_figures(decisions: int, winprob: int = 0, ab: str = "", playouts: in
                 late = bool(ab) and not direct and evaluating and len(after_sync) < len(key_frame)
                 segments.page_sub.early = not (late and ab == "sync")
                 controller.HEAD_START_S = 0.0 if late and ab == "head-start" else head_start
+                if ab == "batch" and evaluator is not None and evaluator.pid is not None:
+                    evaluator_policy(evaluator.pid, os.SCHED_BATCH if late else os.SCHED_IDLE)
                 before = len(segments.plays)
                 t0, w0 = time.perf_counter(), time.time()
                 if direct:  # on the console's store thread, as the control API's or a season's work

@@ -584,6 +584,15 @@ MUTANTS: tuple[Mutant, ...] = (
         "a second PgUp pressed before the first step came back steps to the same move again (a step lost)",
     ),
     Mutant(
+        "evaluator-batch-not-idle",
+        "broadcast/winprob/worker.py",
+        "os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))",
+        "os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))",
+        ("tests/winprob/test_service.py::test_a_worker_killed_outright_leaves_no_pool_process_behind",),
+        "the 胜率 play-outs keep a processor to the end of their slice when a studio or page thread wakes "
+        "(SCHED_BATCH, not SCHED_IDLE: issue 25)",
+    ),
+    Mutant(
         "estimate-redraws-every-view",
         "broadcast/console/controller.py",
         'if change.type == "winprob.estimate" and change.changed <= ESTIMATE_SECTIONS:',

@@ -124,9 +124,11 @@ def main(argv: list[str] | None = None) -> int:
         os.nice(NICE)
     except OSError:
         pass
-    try:  # and the kernel treats the play-outs as the batch work they are: they never preempt the
-        # studio's threads when they wake (the pool's processes inherit both; issue 25)
-        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+    try:  # and the play-outs run only on processor time the studio leaves (SCHED_IDLE): any of the
+        # studio's or the pages' threads that wakes takes the processor at once, where a SCHED_BATCH
+        # play-out kept it to the end of its slice (issue 25: typing never slowed); on an idle
+        # processor they run at full speed, as before (the pool's processes inherit both)
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):  # not Linux
         pass
     signal.signal(signal.SIGTERM, _terminated)  # a polite end closes the pool (finally, below)

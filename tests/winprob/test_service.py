@@ -200,7 +200,7 @@ def test_a_worker_killed_outright_leaves_no_pool_process_behind(tmp_path: Path) 
         # the worker and its pool yield the processors to the studio (issue 25: typing never slowed)
         for pid in (proc.pid, *pool):
             assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICE)
-            assert os.sched_getscheduler(pid) == os.SCHED_BATCH
+            assert os.sched_getscheduler(pid) == os.SCHED_IDLE
         proc.kill()
         proc.wait()
         assert _gone(pool) == []
