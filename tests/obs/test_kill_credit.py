@@ -65,6 +65,9 @@ def test_kill_9_five_times_credits_nothing_after_each_death(obs_to_kill: Headles
             and {"corner_bug", "scoreboard"} <= set(t.on_air)
         )
 
+    def heartbeat_since(t: float) -> Callable[[], bool]:
+        return lambda: bridge.client is not None and bridge.client.connected and bridge.client.alive_since > t
+
     def seen(scene: str, after: float) -> Callable[[], bool]:
         return lambda: any(s.ts > after and s.program == scene for s in list(poller.samples))
 
@@ -86,7 +89,8 @@ def test_kill_9_five_times_credits_nothing_after_each_death(obs_to_kill: Headles
             store.dispatch("graphic.set", {"bus": "program", "graphic": "leaderboard", "on": False})
             _until(on_air, 60, "back on the game")
             _until(seen(L.SCENE_GAME, t_back), 60, "the poller sees the game")
-            time.sleep(0.5)  # on air a moment (the heartbeat keeps answering)
+            # on air a moment: OBS answered a heartbeat sent since the game came back (not a fixed 0.5 s)
+            _until(heartbeat_since(time.time()), 30, "a heartbeat answered on the game")
             before = time.time()
             obs_to_kill.kill()
             kills.append((before, time.time()))
