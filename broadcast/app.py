@@ -69,6 +69,8 @@ def main(args: argparse.Namespace) -> int:
         if not args.no_rehearsal:
             say("开始彩排演示比赛，按 Ctrl-C 停止 / rehearsing a demo match, Ctrl-C to stop")
             r = Rehearsal(studio.store, args.pace, args.quick, stop, say)
+            if studio.bridge is None or not studio.bridge.status.connected:
+                r.paid_hold = 0.0  # a quick run's bumpers wait for no OBS to draw them (as ``rehearse``)
             studio.attach_breaks(r)
             try:
                 records = selfplay_records(args.seed, "tv_match")
