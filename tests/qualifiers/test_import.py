@@ -317,11 +317,12 @@ def test_the_board_on_the_seasons_postgresql_server(
 
 @pytest.mark.long
 def test_the_default_is_a_local_cluster_on_this_machine(
-    tmp_path: Path, pool: synthetic.Pool, roster: list[synthetic.Player]
+    tmp_path: Path, cluster: str, pool: synthetic.Pool, roster: list[synthetic.Player]
 ) -> None:
     """Without --scheduler the workers read their shards of the export from the file themselves: a
     record twice, a blank line and a line over the limit are each where they belong, line numbers stay
-    true across shards, and the export grown by a day adds only the new day."""
+    true across shards, and the export grown by a day adds only the new day (imported on the module's
+    cluster, its workers reading the file as well: a second LocalCluster of its own cost ~4 CPU-s)."""
     recs = list(synthetic.records(pool, 18, roster, illegal=0.0, seed=15))
     lines = [synthetic.jsonl_line(n, t, s) for n, (t, s, _) in enumerate(recs)]
     huge = '{"gjn": "' + "x" * (1 << 21) + '"}\n'  # over the engine's 1 MiB: refused unread
@@ -343,7 +344,7 @@ def test_the_default_is_a_local_cluster_on_this_machine(
 
     with export.open("a", encoding="utf-8") as f:  # the next day's records appended to the same export
         f.write("".join(lines[12:]))
-    res = run_cli(*cmd)
+    res = run_cli(*cmd[:-4], "--scheduler", cluster, "--shared-files", "--batch", "4")
     assert res.returncode == 0, res.stderr
     assert "计入 counted 6, 拒绝 refused 0, 已导入过 already imported 14" in res.stdout
     assert _board(db) == expected_totals(recs)
