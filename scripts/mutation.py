@@ -454,6 +454,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "the 英雄榜冠名 film is left running as if on air while OBS is down",
     ),
     Mutant(
+        "audit-shot-unmarked",
+        "broadcast/audit/report.py",
+        '    if findings:\n        draw = ImageDraw.Draw(out, "RGBA")',
+        '    if not findings:\n        draw = ImageDraw.Draw(out, "RGBA")',
+        (
+            "tests/overlay/test_audit.py::"
+            "test_the_probe_reads_graphics_drawn_over_each_other_and_a_name_broken_on_a_real_page",
+        ),
+        "the audit's screenshot of a finding has neither its boxes marked nor its words on top",
+    ),
+    Mutant(
         "log-token-kept",
         SERVER,
         'text = text.replace(self.token, "***")',

@@ -62,7 +62,12 @@ def test_the_judge_names_what_a_viewer_would_notice() -> None:
 def test_the_probe_reads_graphics_drawn_over_each_other_and_a_name_broken_on_a_real_page(page: Any) -> None:
     """A state as today's journals may hold it (the bumper put on over the scoreboard, no table between)
     and a banner broken inside the team's name (as the pages broke it before terms): both found, read off
-    the page in Chromium."""
+    the page in Chromium; the report's screenshot of them (what a person looks at) marks their boxes and
+    says them on top (test-artifacts/audit/probe-findings.jpg)."""
+    from PIL import Image
+
+    from broadcast.audit import report as R
+
     state = demo_state(on=("scoreboard", "bumper", "corner_bug"))
     state["table"]["teams"]["odd"]["name"] = state["table"]["teams"]["odd"]["label"] = TEAM
     state["table"]["message"] = f"第1局结束　{TEAM} 11 : 11"
@@ -76,11 +81,25 @@ def test_the_probe_reads_graphics_drawn_over_each_other_and_a_name_broken_on_a_r
             " '盟队 11 : 11')",
         )
         frame = page.evaluate(P.PROBE)
+        picture = page.screenshot(type="jpeg", quality=92)  # as the audit takes it
     found = P.judge(frame, state_terms(state))
     assert {f.kind for f in found} == {"overlap", "term"}, [f.text() for f in found]
     overlap = next(f for f in found if f.kind == "overlap")
     assert set(overlap.graphics) == {"scoreboard", "bumper"}
     assert any("小当家便利店联 / 盟队" in f.zh for f in found if f.kind == "term")
+    shot = ROOT / "test-artifacts" / "audit" / "probe-findings.jpg"
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    R.shot(picture, found, shot)
+    img = Image.open(shot).convert("RGB")
+    assert img.size == (1920, 1080)
+
+    def red(xy: tuple[float, float]) -> bool:
+        r, g, b = img.getpixel((int(xy[0]), int(xy[1])))
+        return r > 200 and g < 110 and b < 110
+
+    for box in overlap.boxes:  # each box's outline drawn (4 px: its middle row of the left edge)
+        assert red((box[0] + 1, (box[1] + box[3]) / 2)), box
+    assert red((12, 22)) or any(red((x, 22)) for x in range(12, 400, 2))  # the words on top
 
 
 def test_a_bad_episode_is_one_line_and_exit_2(tmp_path: Path) -> None:
@@ -98,14 +117,16 @@ def test_a_bad_episode_is_one_line_and_exit_2(tmp_path: Path) -> None:
 def test_the_demo_episode_has_no_finding(browser: Any) -> None:
     """The whole demo episode (第16期 of the demo season, the demo placements' rundown GO by GO, the
     games to their banners saved to the season, the draws, the 英雄榜 — its label checked against the
-    games it counts — and the credits): 0 findings. Screenshots of every moment in
-    test-artifacts/audit/after/ (the same moments before the table and the terms: docs/img/audit/)."""
+    games it counts — and the credits): 0 findings, each of its 40-odd moments measured on the page. A
+    finding would leave its screenshot in test-artifacts/audit/after/ (the report's picture is held by the
+    probe test above); every moment's picture, for a person to look through, is
+    ``python -m broadcast audit 第16期 --shots all`` (docs/overlays.md; half the test's time went on them)."""
     from broadcast.audit.studio import run_pages
     from broadcast.resources import demo_placements
     from broadcast.sponsors.placements import load_placements
 
     out = ROOT / "test-artifacts" / "audit" / "after"
-    moments = run_pages(16, load_placements(demo_placements()), out, shots="all", browser=browser)
+    moments = run_pages(16, load_placements(demo_placements()), out, browser=browser)
     found = [f"#{m.index} {m.label}: {f.text()}" for m in moments for f in m.findings]
     assert found == []
     labels = [m.label for m in moments]
