@@ -86,8 +86,10 @@ def new_table(headers: list[str]) -> QTableWidget:
     return t
 
 
-def scrolled(widget: QWidget) -> QScrollArea:
-    area = QScrollArea()
+def scrolled(widget: QWidget, parent: QWidget | None = None) -> QScrollArea:
+    """``widget`` in a scroll area; made a child of ``parent`` (where it is shown) before ``widget`` goes
+    in, so that the widget's tree is styled once, not again when the area moves into its place."""
+    area = QScrollArea(parent)
     area.setWidgetResizable(True)
     area.setWidget(widget)
     return area

@@ -326,7 +326,7 @@ class SlotsTab(QWidget):
         while (old := self.form_host.widget(0)) is not None:
             self.form_host.removeWidget(old)
         self.form = form
-        self.form_host.addWidget(scrolled(form))
+        self.form_host.addWidget(scrolled(form, self.form_host))
         if self.ws.check is not None:
             form.show_check(self.ws.check)
         if path != ("rundown",):

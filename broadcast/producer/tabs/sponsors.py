@@ -151,7 +151,7 @@ class SponsorsTab(QWidget):
             self.contracts.setRowCount(0)
             return
         self.form = SponsorForm(self.ws, sid)
-        self.form_host.addWidget(scrolled(self.form))
+        self.form_host.addWidget(scrolled(self.form, self.form_host))
         self.form_host.setCurrentIndex(self.form_host.count() - 1)
         while (old := self.form_host.widget(0)) is not None and self.form_host.count() > 1:
             self.form_host.removeWidget(old)
