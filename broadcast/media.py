@@ -289,16 +289,40 @@ def _probe_video_kept(path: Path) -> VideoInfo:
 _Info = TypeVar("_Info")
 
 
+def _once_key(path: Path) -> tuple[str, int, int] | None:
+    try:
+        st = path.stat()
+        return (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    except OSError:
+        return None
+
+
+def _known(path: Path) -> bool:
+    """Whether :func:`probe_video` answers ``path`` without ffprobe (this process or the cache file
+    has its probe)."""
+    global _kept
+    key = _once_key(path)
+    with _probed_lock:
+        if key is not None and key in _probed:
+            return True
+    kept_key = _kept_key(path)
+    file = probe_cache_path()
+    if kept_key is None or file is None:
+        return False
+    with _kept_lock:
+        if _kept is None:
+            _kept = _read_kept(file)
+        return kept_key in _kept
+
+
 def _once(
     cache: dict[tuple[str, int, int], _Info | MediaError], path: Path, probe: Callable[[Path], _Info]
 ) -> _Info:
     """``probe(path)`` once per process for each (path, size, mtime): its answer, or the MediaError it
     raised, kept until the file changes; an unreadable file is handed to the probe (it reports it) and a
     missing tool (ProbeUnavailable) is never kept."""
-    try:
-        st = path.stat()
-        key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
-    except OSError:
+    key = _once_key(path)
+    if key is None:
         return probe(path)
     with _probed_lock:
         known = cache.get(key)
@@ -320,6 +344,7 @@ def prefetch_videos(paths: Iterable[Path]) -> None:
     """Probe several films at once (before a placements file is read film by film); errors are kept
     for :func:`probe_video` to report, and a missing ffprobe is reported there too."""
     todo = sorted({p for p in paths if p.suffix.lower() in VIDEO_SUFFIXES and p.is_file()})
+    todo = [p for p in todo if not _known(p)]  # no threads for films probed already
     if len(todo) < 2:
         return
 

@@ -9,6 +9,7 @@ English message is a missed translation.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -83,14 +84,21 @@ def test_the_static_check_fails_a_message_without_english() -> None:
 
 
 # -- real checker output ----------------------------------------------------------------------------------
-def latin(text: str) -> str:
-    """The demo YAML with every Chinese value replaced by Latin words: sponsor names consistently (the
-    bumpers and ticker lines still name their sponsor), every other Han run by a token of its own."""
+@functools.cache
+def _latin_names() -> dict[str, str]:
+    """The demo's sponsor names → Latin brands (the demo read once, not once per broken file)."""
     demo = load_placements(DEMO_YAML, air_date=AIR_DATE)
     names: dict[str, str] = {}
     for i, sp in enumerate(demo.sponsors.values()):
         names[sp.full_name] = f"Brand{i} Ltd"
         names[sp.name] = f"Brand{i}"
+    return names
+
+
+def latin(text: str) -> str:
+    """The demo YAML with every Chinese value replaced by Latin words: sponsor names consistently (the
+    bumpers and ticker lines still name their sponsor), every other Han run by a token of its own."""
+    names = _latin_names()
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, names[name])
     tokens: dict[str, str] = {}
