@@ -212,10 +212,20 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "tie-read-in-order-not-flagged",
         "broadcast/season/rankings.py",
-        "            held.tied = True\n",
-        "            pass\n",
+        "tied += repeat(n > 1, n)",
+        "tied += repeat(False, n)",
         ("tests/season/test_board.py::test_top_n_reads_the_whole_tie_group_at_its_edge_numbered_1_1_3",),
         "the first row of a 并列 group read in the database's order is shown as alone",
+    ),
+    Mutant(
+        "ranking-tie-group-cut-between-reads",
+        "broadcast/season/rankings.py",
+        "if key == held_key:  # the held group goes on in this list",
+        "if False:",
+        (
+            "tests/season/test_board.py::test_a_whole_ranking_read_a_few_rows_at_a_time_numbers_its_tie_groups_across_the_reads",
+        ),
+        "a 并列 group read over two lists is numbered as two groups (1, 1, 3, 3 → 1, 1, 3, 4)",
     ),
     Mutant(
         "push-penalty-lookup-scans",

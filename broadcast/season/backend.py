@@ -180,20 +180,25 @@ class SeasonConn:
             return self.raw.execute(sql)  # type: ignore[no-any-return]
         return self.raw.execute(_pg_sql(sql), params)  # type: ignore[no-any-return]
 
-    def stream(self, sql: str, params: Sequence[Any] = (), *, batch: int = 2000) -> Iterator[tuple[Any, ...]]:
-        """The rows of a query as they come, never all held at once, as plain tuples (read by position:
-        a whole ranking is 100,000 rows, and a row read by name costs a Python call each); ``close()``
-        it when not read to its end. SQLite: the cursor itself (it reads as it is iterated; no layer of
-        Python between it and the reader, row after row). PostgreSQL: the rows of a server-side
-        cursor, ``batch`` rows a round trip (inside a read transaction, held until the last row or
-        until the iterator is closed)."""
+    def batches(
+        self, sql: str, params: Sequence[Any] = (), *, size: int = 5000
+    ) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows of a query as they come, ``size`` rows at a time (a list each; the last may be shorter),
+        never all held at once, as plain tuples (read by position: a whole ranking is 100,000 rows, and a
+        row read by name costs a Python call each; a list a time lets the reader handle its rows without a
+        Python call a row); ``close()`` it when not read to its end. SQLite: the cursor's ``fetchmany``.
+        PostgreSQL: a server-side cursor, a round trip a list (inside a read transaction, held until the
+        last row or until the iterator is closed)."""
         if self.dialect == "sqlite":
             cur = self.raw.cursor()
             cur.row_factory = None
-            return cur.execute(sql, params)  # type: ignore[no-any-return]
-        return self._pg_stream(sql, params, batch)
-
-    def _pg_stream(self, sql: str, params: Sequence[Any], batch: int) -> Iterator[tuple[Any, ...]]:
+            try:
+                cur.execute(sql, params)
+                while rows := cur.fetchmany(size):
+                    yield rows
+            finally:
+                cur.close()
+            return
         from psycopg.rows import tuple_row
 
         with (
@@ -201,12 +206,12 @@ class SeasonConn:
             self.raw.transaction(),
             self.raw.cursor(name=f"gouji_stream_{next(_STREAMS)}", row_factory=tuple_row) as cur,
         ):
-            cur.itersize = batch
             cur.execute(_pg_sql(sql), params)
-            yield from cur
+            while rows := cur.fetchmany(size):
+                yield rows
 
     def tuples(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Every row of a query at once, as plain tuples (read by position; see :meth:`stream`)."""
+        """Every row of a query at once, as plain tuples (read by position; see :meth:`batches`)."""
         if self.dialect == "sqlite":
             cur = self.raw.cursor()
             cur.row_factory = None
@@ -226,7 +231,7 @@ class SeasonConn:
         rows ([] for one that returns none). A statement is ``(sql, params)``, or ``(sql, rows, "many")``
         for one run once per row. PostgreSQL: sent in one go (psycopg's pipeline mode: one round trip for
         all of them, where each costs a wait for a core on a loaded machine); SQLite: one after the other
-        (no round trip to save). ``plain``: rows as plain tuples, read by position (see :meth:`stream`)."""
+        (no round trip to save). ``plain``: rows as plain tuples, read by position (see :meth:`batches`)."""
         if self.dialect == "sqlite":
             out: list[list[Any]] = []
             for st in statements:

@@ -29,6 +29,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain, groupby, repeat
 from operator import itemgetter
 from typing import Any, Literal
 
@@ -496,10 +497,10 @@ def compute(
     if materialised and fast:
         terms, named = _ordered(conn, season_id, kind, spec)
         if terms is not None:
+            rows: list[Row] = []
             with gc_paused():
-                rows = list(
-                    ranked(conn, season_id, kind, terms, top=top, active_only=active_only, names_in_db=named)
-                )
+                for part in _ranked_lists(conn, season_id, kind, terms, top, active_only, named, BATCH):
+                    rows += part
             return Ranking(kind, season_id, spec_text(terms), rows)
     terms = parse_spec(spec or season_spec(conn, season_id, kind), kind)
     if kind == "players":
@@ -617,6 +618,10 @@ def _ranking_sql(kind: Kind, rank_terms: Sequence[Term], active_only: bool) -> t
     return select, (f" ORDER BY {order}" if order else ""), at
 
 
+# the rows of a whole ranking read at a time (PostgreSQL: a round trip each, the server's work between
+# them; SQLite: a fetchmany)
+BATCH = 10000
+
 # the order-only terms as SQL over the totals row (the name's sort key is kept there since v5)
 ORDER_SQL: dict[str, dict[str, str]] = {
     "players": {"name": "x.name_key", "id": "x.player_id"},
@@ -640,13 +645,34 @@ def ranked(
     top: int | None = None,
     active_only: bool = True,
     names_in_db: bool | None = None,
+    batch: int = BATCH,
 ) -> Iterator[Row]:
     """The rows in ranking order, numbered, as the database orders them (``terms`` from
-    :func:`ordered_terms`): every row streamed, or the first ``top`` and the rest of the tie group at the
-    boundary. A tie group is held only while it is numbered (1, 1, 3: rows equal on every rank term share
-    the rank of the first of them). The database also orders each tie group for display (name, id) when
-    every row holds its name's sort key (``names_in_db``: None = when :func:`names_kept`; False = sorted
-    here, as before v5: the benchmark's baseline)."""
+    :func:`ordered_terms`): every row streamed, ``batch`` rows read at a time, or the first ``top`` and
+    the rest of the tie group at the boundary. Rows equal on every rank term share the rank of the first
+    of them (1, 1, 3). The database also orders each tie group for display (name, id) when every row
+    holds its name's sort key (``names_in_db``: None = when :func:`names_kept`; False = sorted here, as
+    before v5: the benchmark's baseline)."""
+    lists = _ranked_lists(conn, season_id, kind, terms, top, active_only, names_in_db, batch)
+    try:
+        for rows in lists:
+            yield from rows
+    finally:  # the database cursor closed with the ranking (before its connection is)
+        lists.close()
+
+
+def _ranked_lists(
+    conn: SeasonConn,
+    season_id: int,
+    kind: Kind,
+    terms: Sequence[Term],
+    top: int | None,
+    active_only: bool,
+    names_in_db: bool | None,
+    batch: int,
+) -> Generator[list[Row], None, None]:
+    """:func:`ranked`'s rows, a list at a time (a whole ranking is read into one list without a Python
+    call a row in between)."""
     rank_terms = [t for t in terms if t.field not in ORDER_ONLY]
     order_terms = [t for t in terms if t.field in ORDER_ONLY]
     select, order, at = _ranking_sql(kind, rank_terms, active_only)
@@ -660,10 +686,10 @@ def ranked(
         order_terms = []  # nothing left to sort here
     key_of: Callable[[Sequence[Any]], Any] = itemgetter(*at) if at else (lambda _r: ())
     with_h2h = any(t.field == "h2h" for t in rank_terms)
-    rows: Iterable[Sequence[Any]]
+    batches: Iterable[list[tuple[Any, ...]]]
     if top is None:
         who = _who(conn, season_id, kind)
-        rows = conn.stream(select + order, (season_id,))
+        batches = conn.batches(select + order, (season_id,), size=batch)
     else:
         first = conn.tuples(select + order + " LIMIT ?", (season_id, top))
         rows = first
@@ -674,23 +700,26 @@ def ranked(
             rest = conn.tuples(select + "".join(f" AND {e}=?" for e in exprs) + then, (season_id, *values))
             rows = [r for r in first if key_of(r) != edge] + rest
         who = _who(conn, season_id, kind, [r[0] for r in rows])
-    make = _ROW_OF[kind]
+        batches = [rows]
     try:
-        if not order_terms:  # the database's order is the final one: each row numbered as it comes
-            yield from _numbered_as_read(rows, key_of, who, make, with_h2h, top)
+        if not order_terms:  # the database's order is the final one: each list numbered as it comes
+            build = _ROWS_OF[kind]
+            for part in _numbered_as_read(batches, key_of):
+                yield build(*part, who, with_h2h)
             return
+        make = _ROW_OF[kind]
         group: list[Row] = []
         group_key: Any = None
         done = 0
-        for r in rows:
+        for r in chain.from_iterable(batches):
             key = key_of(r)
             if key != group_key and group:
                 if len(group) == 1:  # most rows: alone on their values
                     group[0].rank = done + 1
-                    yield group[0]
+                    yield group
                     done += 1
                 else:
-                    yield from _numbered(group, done, order_terms)
+                    yield _numbered(group, done, order_terms)
                     done += len(group)
                 group = []
                 if top is not None and done >= top:
@@ -698,43 +727,82 @@ def ranked(
             group_key = key
             group.append(make(r, who[r[0]], with_h2h, 0, False))
         if group:
-            yield from _numbered(group, done, order_terms)
-    finally:  # the database cursor closed with the ranking (before its connection is)
-        close = getattr(rows, "close", None)
+            yield _numbered(group, done, order_terms)
+    finally:
+        close = getattr(batches, "close", None)
         if close is not None:
             close()
 
 
+Numbered = tuple[Sequence[Sequence[Any]], list[int], list[bool]]
+
+
 def _numbered_as_read(
-    rows: Iterable[Sequence[Any]],
-    key_of: Callable[[Sequence[Any]], Any],
-    who: dict[int, Any],
-    make: Callable[[Any, tuple[Any, ...], bool, int, bool], Row],
-    with_h2h: bool,
-    top: int | None,
-) -> Iterator[Row]:
-    """Rows already in their final order, numbered as they come (1, 1, 3): a row is handed on once the
-    next shows whether it shares its rank (并列); after ``top`` rows, the tie group at the edge ends it."""
-    held: Row | None = None  # the last row read: whether it is tied is known at the next
+    batches: Iterable[Sequence[Sequence[Any]]], key_of: Callable[[Sequence[Any]], Any]
+) -> Iterator[Numbered]:
+    """Rows already in their final order, numbered (1, 1, 3) a list at a time: (rows, each one's rank,
+    whether it shares it: 并列). The sizes of the tie groups come from ``itertools.groupby`` over the
+    rows' keys (no Python call a row); the last group of a list is held back until the next list shows
+    whether it goes on there."""
+    done = 0  # rows handed on
+    held: list[Sequence[Any]] = []  # the last tie group read so far: it may go on in the next list
     held_key: Any = None
-    rank = n = 0
-    for r in rows:
-        key = key_of(r)
-        n += 1
-        if held is not None and key == held_key:
-            held.tied = True
-            yield held
-            held = make(r, who[r[0]], with_h2h, rank, True)
+    for rows in batches:
+        if not rows:
             continue
-        if held is not None:
-            yield held
-            if top is not None and n > top:
-                return
-        rank = n
-        held_key = key
-        held = make(r, who[r[0]], with_h2h, rank, False)
-    if held is not None:
-        yield held
+        groups = [(key, len(list(g))) for key, g in groupby(map(key_of, rows))]
+        start = 0
+        if held:
+            key, n = groups[0]
+            if key == held_key:  # the held group goes on in this list
+                held += rows[:n]
+                if len(groups) == 1:
+                    continue
+                start, groups = n, groups[1:]
+            yield held, [done + 1] * len(held), [len(held) > 1] * len(held)
+            done += len(held)
+        held_key, last = groups[-1]
+        end = len(rows) - last
+        held = list(rows[end:])
+        ranks: list[int] = []
+        tied: list[bool] = []
+        for _, n in groups[:-1]:
+            ranks += repeat(done + 1, n)
+            tied += repeat(n > 1, n)
+            done += n
+        if end > start:
+            yield rows[start:end], ranks, tied
+    if held:
+        yield held, [done + 1] * len(held), [len(held) > 1] * len(held)
+
+
+def _player_rows(
+    rows: Sequence[Sequence[Any]], ranks: list[int], tied: list[bool], who: dict[int, Any], h2h: bool
+) -> list[Row]:
+    """Players' rows from their totals (``_TOTALS_SQL``), numbers and who each one is (``_WHO_SQL``) —
+    one comprehension (a whole ranking makes 100,000 rows: no Python call a row but the Row's own)."""
+    return [
+        Row(i, nm, tm, co, g, p, f1, f2, la, qs, op, 0, 0, 0, 0, 0, "", ph, rank, tie, h if h2h else 0)
+        for (i, g, p, f1, f2, la, qs, op, h), rank, tie in zip(map(_PLAYERS, rows), ranks, tied, strict=True)
+        for _, nm, ph, tm, co in (who[i],)
+    ]  # fmt: skip
+
+
+def _team_rows(
+    rows: Sequence[Sequence[Any]], ranks: list[int], tied: list[bool], who: dict[int, Any], h2h: bool
+) -> list[Row]:
+    """Teams' rows (as :func:`_player_rows`): points net of penalties, game points, wins, the sponsor."""
+    return [
+        Row(i, nm, nm, co, g, gp - pe, f1, 0, la, 0, 0, m, w, lo, gp, pe, sp, "", rank, tie, h if h2h else 0)
+        for (i, m, w, lo, gp, pe, g, f1, la, h), rank, tie in zip(map(_TEAMS, rows), ranks, tied, strict=True)
+        for _, nm, co, sp in (who[i],)
+    ]  # fmt: skip
+
+
+# each row's own columns in ``_TOTALS_SQL`` (a key's value that is not one of them follows: teams' net points)
+_PLAYERS = itemgetter(slice(0, 9))
+_TEAMS = itemgetter(slice(0, 10))
+_ROWS_OF = {"players": _player_rows, "teams": _team_rows}
 
 
 def _numbered(group: list[Row], before: int, order_terms: Sequence[Term]) -> list[Row]:

@@ -18,7 +18,7 @@ import pytest
 
 from broadcast.season.export import Table, export_ranking, write_xlsx
 from broadcast.season.model import SeasonDB
-from broadcast.season.rankings import compute, ordered_terms, rank_label, stream_ranking
+from broadcast.season.rankings import compute, ordered_terms, rank_label, ranked, stream_ranking
 from broadcast.season.totals import Totals
 from tests.season.conftest import selfplay
 from tests.season.test_rankings import _insert_game
@@ -300,6 +300,30 @@ def test_top_n_reads_the_whole_tie_group_at_its_edge_numbered_1_1_3(season_db: s
     sdb.close()
 
 
+def test_a_whole_ranking_read_a_few_rows_at_a_time_numbers_its_tie_groups_across_the_reads(
+    season_db: str,
+) -> None:
+    """A whole ranking is read a list of rows at a time (10,000 at scale): a tie group that goes on past the
+    end of one read shares its rank with the rows of the next (1, 1, 3, 3 — never 3, 4), and is 并列 even
+    when the read ends after its first row."""
+    sdb, sid, squads = _league(season_db)
+    rng = random.Random(5)
+    for m in range(2):
+        mid = _match(sdb, sid, squads, rng)
+        for g in range(2):
+            sdb.record_game(mid, selfplay(f"batch-{m}-{g}")[0])
+    for kind in ("players", "teams"):
+        terms = ordered_terms(sdb.conn, sid, kind)  # type: ignore[arg-type]
+        assert terms is not None
+        want = [r.as_dict() for r in compute(sdb.conn, sid, kind, fast=False).rows]  # type: ignore[arg-type]
+        groups = [sum(1 for r in want if r["rank"] == rank) for rank in sorted({r["rank"] for r in want})]
+        assert max(groups) >= 3 and (kind == "teams" or 1 in groups), groups  # groups to cut, single rows
+        for size in (1, 2, 3, 5, 10_000):
+            read = ranked(sdb.conn, sid, kind, terms, batch=size)  # type: ignore[arg-type]
+            assert [r.as_dict() for r in read] == want, (kind, size)
+    sdb.close()
+
+
 def test_the_ranking_streams_in_order_and_the_exports_write_it_as_it_comes(
     season_db: str, tmp_path: Path
 ) -> None:
@@ -310,10 +334,11 @@ def test_the_ranking_streams_in_order_and_the_exports_write_it_as_it_comes(
         for g in range(3):
             sdb.record_game(mid, selfplay(f"stream-{m}-{g}")[0])
     want = compute(sdb.conn, sid, "players", fast=False).rows
-    rows = list(
-        sdb.conn.stream("SELECT id FROM season_players WHERE season_id=? ORDER BY id", (sid,), batch=5)
+    lists = list(
+        sdb.conn.batches("SELECT id FROM season_players WHERE season_id=? ORDER BY id", (sid,), size=5)
     )
-    assert [r[0] for r in rows] == sorted(p for ps in squads.values() for p in ps)  # batch by batch
+    assert [len(rows) for rows in lists[:-1]] == [5] * (len(lists) - 1) and 0 < len(lists[-1]) <= 5
+    assert [r[0] for rows in lists for r in rows] == sorted(p for ps in squads.values() for p in ps)
     stream = stream_ranking(sdb.conn, sid, "players")
     assert stream.count == len(want) and not isinstance(stream.rows, list)
     assert [r.as_dict() for r in stream.rows] == [r.as_dict() for r in want]

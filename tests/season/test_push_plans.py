@@ -34,7 +34,7 @@ _ASKED = itertools.count()
 def _recorded(conn: SeasonConn) -> Iterator[list[tuple[str, Any]]]:
     """Every statement sent through ``conn`` meanwhile, with its parameters (one row of an executemany)."""
     sent: list[tuple[str, Any]] = []
-    names = ("execute", "tuples", "stream", "executemany", "together")
+    names = ("execute", "tuples", "batches", "executemany", "together")
     real = {name: getattr(conn, name) for name in names}
 
     def execute(sql: str, params: Any = ()) -> Any:
@@ -45,9 +45,9 @@ def _recorded(conn: SeasonConn) -> Iterator[list[tuple[str, Any]]]:
         sent.append((sql, params))
         return real["tuples"](sql, params)
 
-    def stream(sql: str, params: Any = (), **kw: Any) -> Any:
+    def batches(sql: str, params: Any = (), **kw: Any) -> Any:
         sent.append((sql, params))
-        return real["stream"](sql, params, **kw)
+        return real["batches"](sql, params, **kw)
 
     def together(statements: Any, **kw: Any) -> Any:
         for st in statements:  # one run once per row ("many"): its first row
@@ -63,7 +63,7 @@ def _recorded(conn: SeasonConn) -> Iterator[list[tuple[str, Any]]]:
     for name, fn in (
         ("execute", execute),
         ("tuples", tuples),
-        ("stream", stream),
+        ("batches", batches),
         ("executemany", executemany),
         ("together", together),
     ):
