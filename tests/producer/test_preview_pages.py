@@ -62,18 +62,18 @@ pytestmark = [pytest.mark.timeout(900), pytest.mark.long]
 
 
 @pytest.fixture
-def pages(browser: Any) -> Iterator[tuple[Any, Any]]:
-    """Two 1920×1080 pages of the session's Chromium, one on the preview, one on the program page, each
-    kept open while the moments go by as a monitor and an OBS browser source are: a moment is sent to
-    them as the studio sends a change (a fresh load of each page per moment cost ~40 loads)."""
-    # a context each: two pages of one context are two tabs of one window, the one behind drawn at a
-    # throttled frame rate (a settle of two frames took 2 s there)
-    ctxs = [browser.new_context(viewport={"width": 1920, "height": 1080}) for _ in range(2)]
+def pages(browser: Any, page: Any) -> Iterator[tuple[Any, Any]]:
+    """Two 1920×1080 pages of the session's Chromium, one on the preview (the worker's page), one on the
+    program page, each kept open while the moments go by as a monitor and an OBS browser source are: a
+    moment is sent to them as the studio sends a change (a fresh load of each page per moment cost ~40
+    loads)."""
+    # the program page in a context of its own: a second page of the worker's context would be a tab
+    # behind it, drawn at a throttled frame rate (a settle of two frames took 2 s there)
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
     try:
-        yield ctxs[0].new_page(), ctxs[1].new_page()
+        yield page, ctx.new_page()
     finally:
-        for ctx in ctxs:
-            ctx.close()
+        ctx.close()
 
 
 class Shot:
