@@ -267,7 +267,8 @@ def test_no_text_of_a_rehearsal_is_clipped_at_1366x768(
         qtbot.waitUntil(lambda: r.console.state["game"]["record"] == lines, timeout=30000)
         r.setGeometry(0, 0, 1366, 768)
         _key(qtbot, r, Qt.Key.Key_PageUp, 239)
-        qtbot.wait(300)
+        qtbot.waitUntil(r.layout_.settled, timeout=5000)  # laid out for the laptop screen
+        settle(qtbot, r)
         bar = r.panel.rehearsal_bar.toolTip()  # the bar's one line, and all it says in its tooltip
         if lang == "en":
             assert bar.startswith("Rehearsal long.gjn: move 239 of 240 · PgUp/PgDown step"), bar
@@ -333,7 +334,7 @@ def test_the_rehearsal_window_gives_the_on_air_docks_room_to_the_table_and_the_r
     assert not r.hotkeys.get("cues.go").action.isEnabled()
     before = r.console.state["meta"]["seq"]
     QTest.keyClick(r, Qt.Key.Key_F9)  # GO: nothing in a rehearsal
-    qtbot.wait(200)
+    settle(qtbot, r)  # whatever the key sent to the store has run and its answer is delivered
     assert r.console.state["meta"]["seq"] == before
     view = r.panel.record
     rows = view.viewport().height() // view.rowHeight(0)
