@@ -189,7 +189,7 @@ def test_rehearsal_plays_a_match_through_the_pages(page: Any, tmp_path: Path) ->
         "--db",
         str(db),
         "--seed",
-        "5",
+        "4",  # the shortest match of seeds 1–60 (514 plays; seed 5's: 660): no tie, three games
     )
     try:
         url, _ = _program_url(proc)
