@@ -614,6 +614,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "(SCHED_BATCH, not SCHED_IDLE: issue 25)",
     ),
     Mutant(
+        "estimate-copies-what-it-reads",
+        "broadcast/winprob/actions.py",
+        'seen = {k: peek(state, k) for k in ("game", "table", "winprob", "winprob_history")}',
+        'seen = {k: state[k] for k in ("game", "table", "winprob", "winprob_history")}',
+        (
+            "tests/winprob/test_service.py::"
+            "test_an_estimate_of_a_position_gone_is_refused_and_a_new_game_starts_afresh",
+        ),
+        "a 胜率 estimate's dispatch copies the record, the table and the history it only reads (issue 25)",
+    ),
+    Mutant(
         "estimate-redraws-every-view",
         "broadcast/console/controller.py",
         'if change.type == "winprob.estimate" and change.changed <= ESTIMATE_SECTIONS:',

@@ -4,7 +4,7 @@ It knows no component: components (``Component``) bring their sections and actio
 application composes them (``broadcast.studio.open_store``)."""
 
 from broadcast.core.component import Actions, Component, Context, Fragment, Payload, State
-from broadcast.core.store import ActionRefused, Change, ShowStore, UnknownAction
+from broadcast.core.store import ActionRefused, Change, ShowStore, UnknownAction, peek
 
 __all__ = [
     "ActionRefused",
@@ -17,4 +17,5 @@ __all__ = [
     "ShowStore",
     "State",
     "UnknownAction",
+    "peek",
 ]

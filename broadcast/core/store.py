@@ -172,6 +172,14 @@ class _Draft(dict[str, Any]):
         return {k: copy.deepcopy(v, memo) for k, v in dict.items(self)}
 
 
+def peek(state: State, key: str) -> Any:
+    """Section ``key`` of a reducer's ``state`` read without the copy its draft takes when a section is
+    first reached: for a reducer that only reads that section (it must change nothing it peeks; the
+    section stays the very object of the state before, which nobody mutates). A plain dict is read
+    as it is."""
+    return dict.__getitem__(state, key)
+
+
 def _apply(
     reducer: Reducer, state: State, payload: Payload, ctx: Context, *, diff: bool = True
 ) -> tuple[State, frozenset[str]]:

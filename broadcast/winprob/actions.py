@@ -19,7 +19,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from broadcast.core import ActionRefused, Actions, Context, Fragment, Payload, State
+from broadcast.core import ActionRefused, Actions, Context, Fragment, Payload, State, peek
 from broadcast.game.adapter import setup_key
 
 SCHEMA = Fragment(resources.files("broadcast.winprob").joinpath("schema.json"))
@@ -60,7 +60,11 @@ def _digest(obj: Any) -> str:
 def estimate(state: State, payload: Payload, ctx: Context) -> None:
     """{position, estimate: {moves, odd, even, level, …}, line, seat, tags}: the figures of the record's
     current position (refused when the position has moved on)."""
-    if payload.get("position") != position_key(state):
+    # read, never copied (issue 25: an estimate's dispatch holds the interpreter a typed decision's way to
+    # the pages needs; copying the record and the history it does not change took most of its time): the
+    # history's points are shared with the state before, the new history list and point are its own
+    seen = {k: peek(state, k) for k in ("game", "table", "winprob", "winprob_history")}
+    if payload.get("position") != position_key(seen):
         raise ActionRefused(
             "winprob",
             "胜率已过时：牌局已有新的一步",
@@ -69,13 +73,13 @@ def estimate(state: State, payload: Payload, ctx: Context) -> None:
     est = payload.get("estimate")
     if not isinstance(est, dict):
         raise ActionRefused("winprob", "winprob.estimate 需要 estimate", "winprob.estimate needs an estimate")
-    section = dict(state["winprob"])
-    kept = dict(state["winprob_history"])
-    game = game_key(state)
-    moves = len(state["game"]["record"])
-    record = state["game"]["record"]
+    section = dict(seen["winprob"])
+    kept = dict(seen["winprob_history"])
+    game = game_key(seen)
+    record = seen["game"]["record"]
+    moves = len(record)
     current = {k: est[k] for k in _ESTIMATE if k in est}
-    table = state["table"]
+    table = seen["table"]
     current.update(moves=moves, game_no=int(table["game_no"]), line=str(record[-1]) if moves else "")
     current["deal"] = int(table.get("deal") or 0)
     history = [h for h in kept["history"] if h["moves"] < moves] if kept["game"] == game else []

@@ -118,8 +118,16 @@ def test_an_estimate_of_a_position_gone_is_refused_and_a_new_game_starts_afresh(
             store.dispatch("winprob.estimate", {"position": gone, "estimate": est})
         assert exc.value.rule == "winprob"
         now = position_key(store.state)
+        before = store.state
         store.dispatch("winprob.estimate", {"position": now, "estimate": est, "tags": []})
         assert [h["moves"] for h in store.state["winprob_history"]["history"]] == [0, 1]
+        # what an estimate only reads is not copied (issue 25: its dispatch holds the interpreter a typed
+        # decision's way to the pages needs): the record, the table and the history's earlier points are
+        # the state before's own objects, unchanged
+        after = store.state
+        assert after["game"] is before["game"] and after["table"] is before["table"]
+        assert after["winprob_history"]["history"][0] is before["winprob_history"]["history"][0]
+        assert before["winprob_history"]["history"] == [after["winprob_history"]["history"][0]]
         store.dispatch("game.new", {"leader": b.leader, "hands": b.hands})
         store.dispatch("winprob.estimate", {"position": position_key(store.state), "estimate": est})
         assert [h["moves"] for h in store.state["winprob_history"]["history"]] == [0]
