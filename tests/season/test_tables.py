@@ -193,7 +193,8 @@ def test_season_table_killed_and_started_again_plays_its_match_once(tmp_path: Pa
     sid = _season(str(season))
     cmd = [sys.executable, "-m", "broadcast", "season", "table", "--db", str(tmp_path / "t.sqlite")]
     cmd += ["--season-db", str(season), "--table", "一号桌", "--team-a", "甲队", "--team-b", "乙队"]
-    cmd += ["--matches", "1", "--seed", "3", "--pace", "0.01"]
+    # ~0.4 s of pace a game (on top of its work): the kill still falls mid-match (asserted below)
+    cmd += ["--matches", "1", "--seed", "3", "--pace", "0.002"]
 
     def games() -> int:
         with SeasonDB.open(season) as sdb:
@@ -206,6 +207,9 @@ def test_season_table_killed_and_started_again_plays_its_match_once(tmp_path: Pa
             time.sleep(0.1)
         table.send_signal(signal.SIGKILL)
         table.wait()
+        assert table.returncode == -signal.SIGKILL, table.communicate()[0]  # killed, not finished
+        with SeasonDB.open(season) as sdb:  # … in the middle of its match
+            assert [m["status"] for m in sdb.matches(sid)] != ["final"]
         again = subprocess.run(cmd, capture_output=True, text=True, timeout=800)
         assert again.returncode == 0, again.stdout + again.stderr
     finally:
