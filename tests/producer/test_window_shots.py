@@ -83,11 +83,12 @@ class Window(StudioProcess):
         self.wait_for(f"is drawn #{n}:", timeout=120)
 
 
-@pytest.fixture
-def display(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+@pytest.fixture(scope="module")
+def display() -> Iterator[str]:
+    """One display for the module's windows (each test's processes are stopped before the next starts)."""
     need("Xvfb", "xdotool", "import")
-    monkeypatch.setenv("GOUJI_SAY_READY", "1")  # the windows say when they have drawn (Window.drawn)
-    with xvfb("1920x1080") as d:
+    with pytest.MonkeyPatch.context() as mp, xvfb("1920x1080") as d:
+        mp.setenv("GOUJI_SAY_READY", "1")  # the windows say when they have drawn (Window.drawn)
         yield d
 
 
