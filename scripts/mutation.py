@@ -636,6 +636,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "decision's way to the pages needs: issue 25)",
     ),
     Mutant(
+        "estimate-redraws-while-a-decision-waits",
+        "broadcast/console/controller.py",
+        "if not self.pending:\n                self.estimated.emit()",
+        "if True:\n                self.estimated.emit()",
+        (
+            "tests/console/test_latency.py::test_an_estimate_redraws_the_chart_and_the_journal_number_not_every_view",
+        ),
+        "an estimate that comes while a typed decision is on its way redraws the chart on the Qt thread then "
+        "(the decision's own redraw shows it: issue 25)",
+    ),
+    Mutant(
         "estimate-chart-not-redrawn",
         "broadcast/console/docks/winprob.py",
         "console.estimated.connect(self.refresh)",

@@ -427,8 +427,10 @@ class Console(QObject):
                 self.journaled.emit(len(self.state["game"]["record"]), done.line)
         if change.type == "winprob.estimate" and change.changed <= ESTIMATE_SECTIONS:
             # the evaluator's figures: only the views that show them follow, not every view (issue 25:
-            # a redraw of them all holds the interpreter a typed decision's way to the pages needs)
-            self.estimated.emit()
+            # a redraw of them all holds the interpreter a typed decision's way to the pages needs); and
+            # none while a decision is on its way: the redraw for the store's answer shows them too
+            if not self.pending:
+                self.estimated.emit()
             return
         self._view_changed()
 

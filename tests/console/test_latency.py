@@ -102,3 +102,23 @@ def test_an_estimate_redraws_the_chart_and_the_journal_number_not_every_view(win
     # the next decision redraws them all again, the chart with it (waiting for its figures)
     type_line(qtbot, window, typed(str(game.moves[1]), console.game.pending_seat))
     assert redraws and redraws[-1] == store.journal.last_seq() and chart.view.pending
+    # an estimate that comes while a decision is on its way (the store thread held: the decision waits)
+    # redraws nothing: the redraw for the decision's answer shows its figures with the decision
+    estimated: list[int] = []
+    console.estimated.connect(lambda: estimated.append(console.state["meta"]["seq"]))
+    held = threading.Event()
+    console.bridge.call(held.wait, 10)
+    try:
+        QTest.keyClicks(window.panel.entry, typed(str(game.moves[2]), console.game.pending_seat))
+        QTest.keyClick(window.panel.entry, Qt.Key.Key_Return)
+        assert console.pending
+        est = figures(evaluate(replay(store.state), 12))
+        store.dispatch("winprob.estimate", {"position": position_key(store.state), "estimate": est})
+        seq = store.journal.last_seq()
+        qtbot.waitUntil(lambda: console.state["meta"]["seq"] == seq, timeout=5000)
+        assert estimated == []  # not redrawn for it (the pending decision's redraw shows it)
+    finally:
+        held.set()
+    qtbot.waitUntil(lambda: not console.busy, timeout=5000)
+    assert estimated == [] and [p.moves for p in chart.view.points][-1] == 2 and chart.view.pending
+    assert window.journal_label.text().endswith(f"#{store.journal.last_seq()}")
