@@ -319,8 +319,8 @@ def test_after_a_crash_obs_comes_back_showing_the_show_and_the_resync_needs_no_c
     # no save under way when OBS is killed (a kill in the middle of OBS writing its collection can lose
     # it: OBS then starts empty and the bridge provisions everything again — not what is tested here)
     path = obs_to_kill.home / ".config" / "obs-studio" / "basic" / "scenes" / f"{COLLECTION}.json"
-    last = (0.0, -1)
-    while True:
+    last = (path.stat().st_mtime, path.stat().st_size)
+    while True:  # unchanged for a second (was: for a second after a first second)
         time.sleep(1.0)
         now = (path.stat().st_mtime, path.stat().st_size)
         if now == last:
