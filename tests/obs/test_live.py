@@ -542,12 +542,12 @@ def test_native_graphics_with_every_text_at_its_maximum_on_a_real_obs(
     studio = Image.new("RGB", (1920, 1080), "#10241d")
     x0, y0, x1, y1 = L.SAFE
     shots: dict[str, Image.Image] = {}
-    for variant in ("message", "quiet"):
-        st = _local_logos(max_state("cjk"))
-        if variant == "quiet":
-            st["table"]["message"] = ""  # the last play and whose turn, at their maxima
-        with ObsBridge(store, bridge_settings(obs_server), airlog=MemoryAirLog()) as bridge:
-            assert bridge.wait_connected(120), bridge.status
+    with ObsBridge(store, bridge_settings(obs_server), airlog=MemoryAirLog()) as bridge:  # one for both
+        assert bridge.wait_connected(120), bridge.status
+        for variant in ("message", "quiet"):
+            st = _local_logos(max_state("cjk"))
+            if variant == "quiet":
+                st["table"]["message"] = ""  # the last play and whose turn, at their maxima
             sections = ("table", "sponsors", "leaderboard", "lower_third", "show", "jiugongge", "winprob")
             store.dispatch("obs_test.state", {k: st[k] for k in sections})
             for g in game:
