@@ -251,7 +251,14 @@ class _postgres_writer:
 # -- the measures -----------------------------------------------------------------------------------------
 def rankings(sdb: SeasonDB, sid: int) -> None:
     print(f"== the 英雄榜 (goal: the full players' ranking ≤ 1 s)   [{load()}]", flush=True)
-    new, t_new = timed("players: read in the database's order (kept h2h)", compute, sdb.conn, sid, "players")
+    # the first read after the server started reads the totals' index and the players from the disk (as the
+    # pushes' first three, it is shown, not taken as a running server's figure: the median of 3 after it)
+    _, t_first = timed("players: the first read (its pages from the disk)", compute, sdb.conn, sid, "players")
+    reads = [
+        timed(f"players: read in the database's order (kept h2h), {i}/3", compute, sdb.conn, sid, "players")
+        for i in (1, 2, 3)
+    ]
+    new, t_new = reads[-1][0], statistics.median(t for _, t in reads)
     old, t_old = timed(
         "players: the old way (totals in memory, h2h per tie group)",
         compute,
@@ -277,7 +284,8 @@ def rankings(sdb: SeasonDB, sid: int) -> None:
     same_teams = [r.as_dict() for r in tn.rows] == [r.as_dict() for r in to.rows]
     print(f"  {len(tn.rows)} teams; identical: {same_teams}")
     top, t_top = timed("top 10 for the graphic (leaderboard.set payload)", leaderboard_payload, sdb, sid)
-    record("full players' ranking", t_new, t_old, 1.0)
+    record("full players' ranking (median of 3)", t_new, t_old, 1.0)
+    record("  (the first read: its pages from the disk)", t_first)
     record("  (recomputed from the seat rows)", t_full)
     record("teams' ranking", t_tn, t_to)
     record("top 10 for the graphic", t_top, t_old)

@@ -188,7 +188,8 @@ class SeasonConn:
         row read by name costs a Python call each; a list a time lets the reader handle its rows without a
         Python call a row); ``close()`` it when not read to its end. SQLite: the cursor's ``fetchmany``.
         PostgreSQL: a server-side cursor, a round trip a list (inside a read transaction, held until the
-        last row or until the iterator is closed)."""
+        last row or until the iterator is closed), in the binary format (an integer read as text is parsed
+        by ``int()``'s own parser: a sixth of a whole ranking's instructions, measured)."""
         if self.dialect == "sqlite":
             cur = self.raw.cursor()
             cur.row_factory = None
@@ -204,7 +205,7 @@ class SeasonConn:
         with (
             self._lock,
             self.raw.transaction(),
-            self.raw.cursor(name=f"gouji_stream_{next(_STREAMS)}", row_factory=tuple_row) as cur,
+            self.raw.cursor(name=f"gouji_stream_{next(_STREAMS)}", row_factory=tuple_row, binary=True) as cur,
         ):
             cur.execute(_pg_sql(sql), params)
             while rows := cur.fetchmany(size):
