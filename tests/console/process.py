@@ -39,8 +39,11 @@ def xvfb(size: str, *, wm: bool = True) -> Iterator[str]:
     if wm:
         need("openbox", "xprop")
     r, w = os.pipe()
+    # -noreset: by default Xvfb resets when its last client leaves — the _wait_for_wm probe leaving
+    # before openbox had connected reset it, and openbox then failed 'to open the display' (seen when
+    # several displays started at once on a loaded machine)
     proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(w), "-screen", "0", f"{size}x24", "-nolisten", "tcp"],
+        ["Xvfb", "-displayfd", str(w), "-screen", "0", f"{size}x24", "-nolisten", "tcp", "-noreset"],
         pass_fds=(w,),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -52,13 +55,14 @@ def xvfb(size: str, *, wm: bool = True) -> Iterator[str]:
     display = f":{number}"
     manager = None
     said = tempfile.TemporaryFile()  # what openbox says (read only if it exits before taking the display)
-    try:
+    own = tempfile.TemporaryDirectory()  # openbox's cache for this display alone: its log (what it says
+    try:  # when it cannot start goes there, not to stderr) read by _wait_for_wm, never another's
         if wm:
-            env = dict(os.environ, DISPLAY=display)
+            env = dict(os.environ, DISPLAY=display, XDG_CACHE_HOME=own.name)
             manager = subprocess.Popen(
                 ["openbox", "--sm-disable"], env=env, stdout=subprocess.DEVNULL, stderr=said
             )
-            _wait_for_wm(env, manager, said)
+            _wait_for_wm(env, manager, said, Path(own.name) / "openbox" / "openbox.log")
         yield display
     finally:
         said.close()
@@ -67,15 +71,19 @@ def xvfb(size: str, *, wm: bool = True) -> Iterator[str]:
             manager.wait(10)
         proc.terminate()
         proc.wait(10)
+        own.cleanup()
 
 
-def _wait_for_wm(env: dict[str, str], manager: subprocess.Popen[bytes], said: Any) -> None:
-    """Until the window manager has taken the display (it names itself on the root window)."""
+def _wait_for_wm(env: dict[str, str], manager: subprocess.Popen[bytes], said: Any, log: Path) -> None:
+    """Until the window manager has taken the display (it names itself on the root window). If it exits
+    first, what it said on stderr and in its log (openbox writes its messages there) is the error."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if manager.poll() is not None:
             said.seek(0)
             why = said.read().decode(errors="replace")[-2000:]
+            if log.exists():
+                why += log.read_text(encoding="utf-8", errors="replace")[-2000:]
             raise AssertionError(f"openbox exited ({manager.returncode}): {why}")
         cmd = ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"]
         out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=10).stdout
