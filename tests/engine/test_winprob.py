@@ -165,10 +165,14 @@ def test_the_pool_gives_the_same_figures_and_a_newer_run_cancels_an_older_one() 
         }
         got: list[object] = []
         started = threading.Event()
+        # the run's generation is read when the job is taken, as the studio's worker does: a cancel that
+        # comes before the thread has reached evaluate() stops it all the same (the test raced on that)
+        gen = pool.generation
 
         def long_run() -> None:
             started.set()
-            got.append(pool.evaluate(new_game("tv_match", seed="long"), 100_000))
+            # far more play-outs than the join below waits for: only workers that stop end it in time
+            got.append(pool.evaluate(new_game("tv_match", seed="long"), 1_000_000, generation=gen))
 
         t = threading.Thread(target=long_run)
         t.start()
