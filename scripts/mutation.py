@@ -605,6 +605,18 @@ MUTANTS: tuple[Mutant, ...] = (
         "a second PgUp pressed before the first step came back steps to the same move again (a step lost)",
     ),
     Mutant(
+        "early-echo-dropped",
+        "broadcast/obs/evidence.py",
+        "            return self._early.pop(seq, None)",
+        "            return None",
+        (
+            "tests/obs/test_echo.py::"
+            "test_an_echo_that_comes_before_the_bridge_is_told_of_its_state_is_kept_until_it_is",
+        ),
+        "a page inside OBS that echoes a state before the bridge's listener was told of it is dropped: the "
+        "graphic it took off stays on air in the as-run log",
+    ),
+    Mutant(
         "evaluator-batch-not-idle",
         "broadcast/winprob/worker.py",
         "os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))",

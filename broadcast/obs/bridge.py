@@ -384,7 +384,9 @@ class ObsBridge:
     def _on_store_change(self, change: Any) -> None:
         if change.type == "bus.panic":
             self._panic = True
-        self.evidence.remember(int(change.seq), change.state)
+        early = self.evidence.remember(int(change.seq), change.state)
+        if early is not None:  # the page inside OBS echoed this state before this listener was told
+            self._q.put(("echo", (int(change.seq), early)))
         self._on_change_state(change.state)
 
     def _on_change_state(self, state: dict[str, Any]) -> None:
@@ -571,7 +573,7 @@ class ObsBridge:
             self.after(*arg)
         elif kind == "echo":
             seq, ts = arg
-            if self._browser and self.evidence.painted(seq):
+            if self._browser and self.evidence.painted(seq, ts):
                 self._observe(ts)
         elif kind == "call":
             fn, fut = arg

@@ -45,6 +45,9 @@ class Evidence:
         self.tracker = OnAirTracker(self.record, on_graphic_on=on_graphic_on)
         self._seen: dict[tuple[Any, ...], float] = {}  # what OBS's events said, when (receive thread)
         self._bus_by_seq: OrderedDict[int, dict[str, str]] = OrderedDict()
+        # echoes of a state the pages had before the store's listener told the bridge (the overlay server
+        # is told at the commit, before the fsync; the bridge after it): kept until ``remember``
+        self._early: OrderedDict[int, float] = OrderedDict()
         self._lock = threading.Lock()
         self.echo_bus: dict[str, str] = {}  # browser mode: what the page inside OBS last painted
 
@@ -64,19 +67,27 @@ class Evidence:
         return seen if sent <= seen <= answered else answered
 
     # -- the pages' echoes (browser-source mode) -------------------------------------------------
-    def remember(self, seq: int, state: Mapping[str, Any]) -> None:
-        """The program bus of the state journaled as ``seq`` (the store's thread)."""
+    def remember(self, seq: int, state: Mapping[str, Any]) -> float | None:
+        """The program bus of the state journaled as ``seq`` (the store's thread). Returns when the page
+        inside OBS echoed it, if its echo came first (to be handed to :meth:`painted` again)."""
         with self._lock:
             self._bus_by_seq[seq] = bus_items(state)
             while len(self._bus_by_seq) > ECHO_MEMORY:
                 self._bus_by_seq.popitem(last=False)
+            return self._early.pop(seq, None)
 
-    def painted(self, seq: int) -> bool:
-        """The page inside OBS painted state ``seq``: its bus is what program shows (False: unknown)."""
+    def painted(self, seq: int, ts: float = 0.0) -> bool:
+        """The page inside OBS painted state ``seq`` (at ``ts``): its bus is what program shows. False when
+        the state is unknown; a state newer than any remembered is kept, and :meth:`remember` gives it
+        back (the page can echo a state before the bridge's listener has seen it)."""
         with self._lock:
             bus = self._bus_by_seq.get(seq)
-        if bus is None:
-            return False
+            if bus is None:
+                if not self._bus_by_seq or seq > next(reversed(self._bus_by_seq)):
+                    self._early[seq] = ts
+                    while len(self._early) > ECHO_MEMORY:
+                        self._early.popitem(last=False)
+                return False
         self.echo_bus = dict(bus)
         return True
 

@@ -219,3 +219,24 @@ def test_only_the_program_pages_echo_from_inside_obs_puts_graphics_on_air(
     rows = [e for e in rec.events if e.subject == "corner_bug"]
     assert _corner_bug(rec) == [(A.GRAPHIC_ON, "echo"), (A.GRAPHIC_OFF, "echo")]
     assert rows[0].ts < t_off <= rows[1].ts
+
+
+def test_an_echo_that_comes_before_the_bridge_is_told_of_its_state_is_kept_until_it_is() -> None:
+    """The overlay server hears of a journaled state at its commit, before the fsync; the bridge's listener
+    after it. A page inside OBS can echo that state first: the echo is kept and counted once the bridge
+    remembers the state (it was dropped: the corner bug stayed 'on air' in the as-run log after it went
+    off, until another change — test_only_the_program_pages_echo… failed so in a full run)."""
+    from broadcast.obs.evidence import Evidence
+
+    ev = Evidence(None)
+    on = {"graphics": {"program": {"corner_bug": {"on": True, "item": "a"}}}}
+    off: dict[str, Any] = {"graphics": {"program": {"corner_bug": {"on": False}}}}
+    assert ev.remember(7, on) is None
+    assert ev.painted(7, 1.0) and ev.echo_bus == {"corner_bug": "a"}
+    assert not ev.painted(8, 2.5)  # echoed before the listener was told of #8
+    assert ev.echo_bus == {"corner_bug": "a"}
+    assert ev.remember(8, off) == 2.5  # handed back, with when the page painted it
+    assert ev.painted(8, 2.5) and ev.echo_bus == {}
+    assert ev.remember(9, on) is None  # given back once only
+    assert not ev.painted(3, 4.0)  # an old state forgotten is not kept: nothing will remember it again
+    assert ev.remember(3, on) is None
