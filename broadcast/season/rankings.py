@@ -29,7 +29,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, groupby, repeat
+from itertools import groupby, repeat
 from operator import itemgetter
 from typing import Any, Literal
 
@@ -553,29 +553,6 @@ def ordered_terms(conn: SeasonConn, season_id: int, kind: Kind, spec: str | None
     return _ordered(conn, season_id, kind, spec)[0]
 
 
-def _player_row(r: Any, who: tuple[Any, ...], h2h: bool, rank: int, tied: bool) -> Row:
-    """A ranking's row from its totals (``_TOTALS_SQL``) and who it is (a row of ``_WHO_SQL``, its id
-    first); positional (a whole ranking makes 100,000 of them): Row(id, name, team, team_color, games,
-    points, firsts, seconds, lasts, quan_san, opened, matches, wins, losses, game_points, penalties,
-    sponsor, photo, rank, tied, h2h)"""
-    _, name, photo, team, color = who
-    return Row(
-        r[0], name, team, color, r[1], r[2], r[3], r[4], r[5], r[6], r[7], 0, 0, 0, 0, 0, "", photo,
-        rank, tied, r[8] if h2h else 0,
-    )  # fmt: skip
-
-
-def _team_row(r: Any, who: tuple[Any, ...], h2h: bool, rank: int, tied: bool) -> Row:
-    _, name, color, sponsor = who
-    return Row(
-        r[0], name, name, color, r[6], r[4] - r[5], r[7], 0, r[8], 0, 0, r[1], r[2], r[3], r[4], r[5],
-        sponsor, "", rank, tied, r[9] if h2h else 0,
-    )  # fmt: skip
-
-
-_ROW_OF = {"players": _player_row, "teams": _team_row}
-
-
 @contextmanager
 def gc_paused() -> Iterator[None]:
     """Python's cycle collector held off while a ranking's rows are made: 100,000 new objects that live
@@ -701,31 +678,32 @@ def _ranked_lists(
             rows = [r for r in first if key_of(r) != edge] + rest
         who = _who(conn, season_id, kind, [r[0] for r in rows])
         batches = [rows]
+    build = _ROWS_OF[kind]
     try:
         if not order_terms:  # the database's order is the final one: each list numbered as it comes
-            build = _ROWS_OF[kind]
             for part in _numbered_as_read(batches, key_of):
                 yield build(*part, who, with_h2h)
             return
-        make = _ROW_OF[kind]
         group: list[Row] = []
         group_key: Any = None
         done = 0
-        for r in chain.from_iterable(batches):
-            key = key_of(r)
-            if key != group_key and group:
-                if len(group) == 1:  # most rows: alone on their values
-                    group[0].rank = done + 1
-                    yield group
-                    done += 1
-                else:
-                    yield _numbered(group, done, order_terms)
-                    done += len(group)
-                group = []
-                if top is not None and done >= top:
-                    return
-            group_key = key
-            group.append(make(r, who[r[0]], with_h2h, 0, False))
+        for raw in batches:  # each list's Rows made at once, numbered below (0, not tied: for now)
+            made = build(raw, [0] * len(raw), [False] * len(raw), who, with_h2h)
+            for r, row in zip(raw, made, strict=True):
+                key = key_of(r)
+                if key != group_key and group:
+                    if len(group) == 1:  # most rows: alone on their values
+                        group[0].rank = done + 1
+                        yield group
+                        done += 1
+                    else:
+                        yield _numbered(group, done, order_terms)
+                        done += len(group)
+                    group = []
+                    if top is not None and done >= top:
+                        return
+                group_key = key
+                group.append(row)
         if group:
             yield _numbered(group, done, order_terms)
     finally:
@@ -780,7 +758,9 @@ def _player_rows(
     rows: Sequence[Sequence[Any]], ranks: list[int], tied: list[bool], who: dict[int, Any], h2h: bool
 ) -> list[Row]:
     """Players' rows from their totals (``_TOTALS_SQL``), numbers and who each one is (``_WHO_SQL``) —
-    one comprehension (a whole ranking makes 100,000 rows: no Python call a row but the Row's own)."""
+    one comprehension (a whole ranking makes 100,000 rows: no Python call a row but the Row's own).
+    Positional: Row(id, name, team, team_color, games, points, firsts, seconds, lasts, quan_san, opened,
+    matches, wins, losses, game_points, penalties, sponsor, photo, rank, tied, h2h)."""
     return [
         Row(i, nm, tm, co, g, p, f1, f2, la, qs, op, 0, 0, 0, 0, 0, "", ph, rank, tie, h if h2h else 0)
         for (i, g, p, f1, f2, la, qs, op, h), rank, tie in zip(map(_PLAYERS, rows), ranks, tied, strict=True)
