@@ -264,15 +264,12 @@ def _write_kept() -> None:
 
 def _probe_video_kept(path: Path) -> VideoInfo:
     """:func:`_probe_video`, answered from the kept probes when this very file was probed before."""
-    global _kept
     key = _kept_key(path) if path.suffix.lower() in VIDEO_SUFFIXES else None
     file = probe_cache_path() if key is not None else None
     if key is None or file is None:
         return _probe_video(path)
+    kept = _kept_probes(file)
     with _kept_lock:
-        if _kept is None:
-            _kept = _read_kept(file)
-        kept = _kept
         known = kept.get(key)
     if known is not None:
         return known
@@ -300,7 +297,6 @@ def _once_key(path: Path) -> tuple[str, int, int] | None:
 def _known(path: Path) -> bool:
     """Whether :func:`probe_video` answers ``path`` without ffprobe (this process or the cache file
     has its probe)."""
-    global _kept
     key = _once_key(path)
     with _probed_lock:
         if key is not None and key in _probed:
@@ -309,10 +305,18 @@ def _known(path: Path) -> bool:
     file = probe_cache_path()
     if kept_key is None or file is None:
         return False
+    kept = _kept_probes(file)
+    with _kept_lock:
+        return kept_key in kept
+
+
+def _kept_probes(file: Path) -> dict[str, VideoInfo]:
+    """The kept probes, read from ``file`` once per process."""
+    global _kept
     with _kept_lock:
         if _kept is None:
             _kept = _read_kept(file)
-        return kept_key in _kept
+        return _kept
 
 
 def _once(

@@ -53,9 +53,8 @@ PENDING_REFRESH_MS = 40  # a decision sent: the views wait this long for the sto
 
 class Console(QObject):
     stateChanged = Signal()  # the state (and the mirror) moved on
-    estimated = (
-        Signal()
-    )  # only the 胜率 figures moved on (winprob.estimate): the chart and the journal's number
+    # only the 胜率 figures moved on (winprob.estimate): the chart and the journal's number follow
+    estimated = Signal()
     accepted = Signal(str)  # work started from the entry line and waited for (a season save, lots) is done
     queued = Signal(str)  # a decision was taken from the entry line and is on its way: its line
     journaled = Signal(int, str)  # a decision is in the journal: its move number and line
