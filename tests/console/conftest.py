@@ -51,6 +51,16 @@ def store(tmp_path: Path) -> Iterator[Any]:
     s.close()
 
 
+def show_active(qtbot: Any, w: Any) -> None:
+    """Show ``w`` and wait until it is the active window, as an operator's click makes it: its keys are
+    the window's shortcuts (QAction, Qt.WindowShortcut), which an inactive window never receives. On a
+    busy worker the activation can come after the exposure, or another test's window can hold it."""
+    w.show()
+    qtbot.waitExposed(w)
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow, timeout=5000)
+
+
 def console_window(store: Any, tmp_path: Path, qtbot: Any) -> Any:
     """The console built over ``store`` (Chinese UI, its layout in a file of the test), shown."""
     from broadcast.console.app import build
@@ -58,8 +68,7 @@ def console_window(store: Any, tmp_path: Path, qtbot: Any) -> Any:
     w = build(store, QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat), lang="zh_CN")
     qtbot.addWidget(w)
     w.resize(1600, 900)
-    w.show()
-    qtbot.waitExposed(w)
+    show_active(qtbot, w)
     return w
 
 

@@ -16,7 +16,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 
 from broadcast.console import keys
-from tests.console.conftest import NAMES, TEAMS
+from tests.console.conftest import NAMES, TEAMS, show_active
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "console.md"
@@ -39,8 +39,7 @@ def _console(tmp_path: Path, qtbot: Any, ini: Path) -> Any:
     w._test_store = store
     qtbot.addWidget(w)
     w.resize(1600, 900)
-    w.show()
-    qtbot.waitExposed(w)
+    show_active(qtbot, w)
     qtbot.waitUntil(lambda: w.onair.cues.next_view() is not None, timeout=10000)  # the rundown is loaded
     return w
 

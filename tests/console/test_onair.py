@@ -27,7 +27,7 @@ from broadcast.sponsors.exposure import compute
 from broadcast.sponsors.placements import load_placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.studio import open_store
-from tests.console.conftest import NAMES, TEAMS
+from tests.console.conftest import NAMES, TEAMS, show_active
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
@@ -67,8 +67,7 @@ def studio(tmp_path: Path, qtbot: Any) -> Iterator[SimpleNamespace]:
     )
     qtbot.addWidget(w)
     w.resize(1920, 1080)
-    w.show()
-    qtbot.waitExposed(w)
+    show_active(qtbot, w)
     ns = SimpleNamespace(
         window=w, store=store, clock=clock, runner=runner, log=log, rec=rec, p=p, films=films
     )

@@ -25,7 +25,7 @@ from broadcast.sponsors.placements import load_placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.report import KIND_ZH, describe
 from broadcast.studio import open_store
-from tests.console.conftest import NAMES, TEAMS
+from tests.console.conftest import NAMES, TEAMS, show_active
 from tests.qtaudit import audit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,8 +72,7 @@ def studio(tmp_path: Path, qtbot: Any) -> Iterator[SimpleNamespace]:
     )
     qtbot.addWidget(w)
     w.resize(1366, 768)
-    w.show()
-    qtbot.waitExposed(w)
+    show_active(qtbot, w)
     calls: list[Mapping[str, Any]] = []
     answer: list[list[P.Line]] = [RED]
 
@@ -172,6 +171,8 @@ def test_the_dialog_in_english(studio: SimpleNamespace, qtbot: Any) -> None:
 
 
 def _go(s: SimpleNamespace, qtbot: Any) -> None:
+    s.window.activateWindow()  # back on the console, as the operator's hand is: F9 is the window's key
+    qtbot.waitUntil(s.window.isActiveWindow, timeout=5000)
     QTest.keyClick(s.window.panel.entry, Qt.Key.Key_F9)
     _settle(s, qtbot)
 

@@ -18,7 +18,7 @@ from PySide6.QtGui import QKeyEvent  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit  # noqa: E402
 
-from tests.console.conftest import windows_deleted  # noqa: E402, F401 - autouse: each test's windows go with it
+from tests.console.conftest import show_active, windows_deleted  # noqa: E402, F401 - autouse: each test's windows go with it
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "sponsor_assets" / "demo"
@@ -36,8 +36,7 @@ def producer(tmp_path: Path, qtbot: Any) -> Iterator[Any]:
     )
     qtbot.addWidget(w)
     w.resize(1600, 960)
-    w.show()
-    qtbot.waitExposed(w)
+    show_active(qtbot, w)
     settle(qtbot, w)
     yield w
     w.ws.close()
