@@ -617,6 +617,15 @@ MUTANTS: tuple[Mutant, ...] = (
         "graphic it took off stays on air in the as-run log",
     ),
     Mutant(
+        "commentators-pusher-left-pending",
+        "broadcast/commentators/server.py",
+        "            self._push_task.cancel()\n",
+        "",
+        ("tests/winprob/test_commentators_stop.py",),
+        "the commentators' server stops with its pusher still pending: the closed loop destroys it and "
+        'every run\'s stop logs "Task was destroyed but it is pending!"',
+    ),
+    Mutant(
         "evaluator-batch-not-idle",
         "broadcast/winprob/worker.py",
         "os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))",

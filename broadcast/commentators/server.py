@@ -17,6 +17,7 @@ host, origin and path checks as the on-air server (:mod:`broadcast.overlay.guard
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -60,6 +61,7 @@ class CommentatorsServer:
         self._undo_redact: Any = None
         self.stats = {"refused": 0, "views": 0, "sent": 0}
         self.last_view: dict[str, Any] = {}
+        self._push_task: asyncio.Task[None] | None = None
 
     # -- public --------------------------------------------------------------------------------
     def url(self) -> str:
@@ -133,9 +135,14 @@ class CommentatorsServer:
         self._runner = runner
         if runner.addresses:
             self.port = int(runner.addresses[0][1])
-        asyncio.get_running_loop().create_task(self._pusher())
+        self._push_task = asyncio.get_running_loop().create_task(self._pusher())
 
     async def _shutdown(self) -> None:
+        if self._push_task is not None:  # ended here, not left pending for the closed loop to destroy
+            self._push_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._push_task
+            self._push_task = None
         for ws in list(self._clients):
             try:
                 await asyncio.wait_for(ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping"), 0.5)
