@@ -33,7 +33,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=2011, help="演示比赛种子 / demo match seed")
     parser.add_argument("--pace", type=float, default=0.8, help="每手牌秒数 / seconds per play")
-    parser.add_argument("--quick", action="store_true", help="缩短片头片尾 / short bumpers (tests)")
+    parser.add_argument(
+        "--quick", action="store_true", help="缩短片头片尾与中插片 / short bumpers and break films (tests)"
+    )
     parser.add_argument("--no-rehearsal", action="store_true", help="不彩排，只上图形 / serve only")
     parser.add_argument("--exit-when-done", action="store_true", help="彩排结束即退出 / exit after it")
 

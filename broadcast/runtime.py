@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import threading
+import time
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,12 @@ from broadcast.season.backend import add_season_db_argument
 
 DEMO_PLACEMENTS = resources.demo_placements()
 RETRY_S = 2.0  # a write the disk refused is tried again this often
+# a break's film ends when OBS says it ended; the show goes on at the latest this long past its length
+# (a film OBS started late on a loaded machine, or never: the bridge gives that up within START_LIMIT)
+FILM_SLACK_S = 15.0
+# a quick run (``--quick``, tests) shows each film this long after OBS started it, then stops it: it aired
+# (its start, its proof picture at 1 s, its end are in the as-run) without waiting its whole length
+QUICK_FILM_S = 2.0
 
 
 def add_studio_arguments(parser: argparse.ArgumentParser) -> None:
@@ -79,6 +86,18 @@ STUDIO_ARGUMENTS = (
     "commentators_port",
     "winprob_workers",
 )
+
+
+def _until(r: Any, done: threading.Event, seconds: float) -> bool:
+    """Wait for ``done`` at most ``seconds``; the rehearsal's stop ends the wait (``Stopped``)."""
+    end = time.monotonic() + seconds
+    while not done.is_set():
+        left = end - time.monotonic()
+        if left <= 0:
+            return False
+        r.wait(0)  # raises Stopped when the run stops
+        done.wait(min(0.1, left))
+    return True
 
 
 def say(text: str) -> None:
@@ -326,8 +345,10 @@ class Studio:
 
     def attach_breaks(self, r: Any) -> None:
         """Let a rehearsal run the rundown's 中插 breaks: the 冠名/特约 films after the opening
-        bumpers and the spots between games, played through OBS. Without OBS no film can air: the
-        rehearsal says so and goes on (and the sponsor report shows them as not delivered)."""
+        bumpers and the spots between games, played through OBS, each after the one before ended — when
+        OBS said it ended (not on the clock), or, in a quick run, ``QUICK_FILM_S`` after OBS started it.
+        Without OBS no film can air: the rehearsal says so and goes on (and the sponsor report shows them
+        as not delivered)."""
         if self.placements is None:
             return
         from broadcast.sponsors.rundown import build_rundown
@@ -348,11 +369,14 @@ class Studio:
                     continue
                 say(f"中插 break: {cue.label}")
                 try:
-                    self.bridge.play_film(cue.film, reason="break")
+                    film = self.bridge.play_film(
+                        cue.film, reason="break", hold=QUICK_FILM_S if r.quick else None
+                    )
                 except Exception as exc:  # noqa: BLE001 - the show goes on; the as-run shows it
                     say(f"警告 warning: {cue.film} 未能播出 not aired: {exc}")
                     continue
-                r.wait(float(cue.seconds or 0) + 0.5)
+                if not _until(r, film.done, float(cue.seconds or 0) + FILM_SLACK_S):
+                    say(f"警告 warning: OBS 没有报告 {cue.film} 结束 / OBS never reported the film's end")
 
         r.after_opening = lambda: run_break("opening")
         r.after_game = lambda n: run_break(f"game_{n}")
@@ -360,8 +384,6 @@ class Studio:
     def stop(self) -> None:
         """A clean stop: the last change reaches OBS and OBS's answers the as-run log, what was on
         air is closed now, the episode's end time is recorded."""
-        import time
-
         self._stopping.set()
         with self._retry_lock:
             pending = [what for what, _fn in self._pending]

@@ -204,19 +204,24 @@ def test_run_hands_the_rundown_breaks_to_the_bridge_in_order(tmp_path: Path) -> 
     import threading
     from types import SimpleNamespace
 
-    from broadcast.rehearsal import Rehearsal
-    from broadcast.runtime import DEMO_PLACEMENTS, Studio
+    from broadcast.rehearsal import Rehearsal, Stopped
+    from broadcast.runtime import DEMO_PLACEMENTS, QUICK_FILM_S, Studio
     from broadcast.sponsors.placements import load_placements
     from broadcast.studio import open_store
 
     played: list[str] = []
+    held: list[float | None] = []
     waited: list[float] = []
 
     class RecordingBridge:  # stands in for broadcast.obs.ObsBridge: records what it is asked to play
         status = SimpleNamespace(connected=True)
 
-        def play_film(self, film_id: str, reason: str = "") -> None:
+        def play_film(self, film_id: str, reason: str = "", hold: float | None = None) -> SimpleNamespace:
             played.append(film_id)
+            held.append(hold)
+            done = threading.Event()
+            done.set()  # OBS said it ended (the next film is asked for only then)
+            return SimpleNamespace(done=done)
 
     studio = Studio(argparse.Namespace(db=str(tmp_path / "s.sqlite")))
     studio.store = open_store(tmp_path / "s.sqlite")
@@ -227,7 +232,8 @@ def test_run_hands_the_rundown_breaks_to_the_bridge_in_order(tmp_path: Path) -> 
     studio.attach_breaks(r)
     assert r.after_opening is not None and r.after_game is not None
     r.after_opening()
-    assert played == ["xiaodangjia_15s", "yiheyuan_15s"] and waited == [15.5, 15.5]
+    # a quick run holds each film QUICK_FILM_S after OBS started it; nothing waits on the clock
+    assert played == ["xiaodangjia_15s", "yiheyuan_15s"] and held == [QUICK_FILM_S] * 2 and waited == []
     r.after_game(1)
     r.after_game(2)
     assert played[2:] == ["shunhe_10s", "jinyimeng_10s", "langya_10s", "babao_15s", "babao_15s", "jiaxin_5s"]
@@ -237,3 +243,28 @@ def test_run_hands_the_rundown_breaks_to_the_bridge_in_order(tmp_path: Path) -> 
     waited.clear()
     r.after_game(1)
     assert played == [] and waited == []
+
+    # a full run plays each film to the end OBS reports: the next one is not asked for while the first
+    # plays, and the run's stop ends that wait
+    class PlayingBridge(RecordingBridge):  # OBS has not ended the film (yet)
+        def play_film(self, film_id: str, reason: str = "", hold: float | None = None) -> SimpleNamespace:
+            played.append(film_id)
+            held.append(hold)
+            return SimpleNamespace(done=threading.Event())
+
+    stop = threading.Event()
+    full = Rehearsal(studio.store, 0.0, False, stop, lambda _t: None)
+
+    def wait(seconds: float) -> None:  # the operator stops the run while the film plays
+        waited.append(seconds)
+        stop.set()
+        Rehearsal.wait(full, seconds)
+
+    full.wait = wait  # type: ignore[method-assign]
+    studio.bridge = PlayingBridge()
+    held.clear()
+    studio.attach_breaks(full)
+    assert full.after_opening is not None
+    with pytest.raises(Stopped):
+        full.after_opening()
+    assert played == ["xiaodangjia_15s"] and held == [None] and waited == [0]

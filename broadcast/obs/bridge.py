@@ -50,7 +50,7 @@ from broadcast.obs.errors import (
     ObsUnreachable,
 )
 from broadcast.obs.evidence import Evidence
-from broadcast.obs.films import FilmPlayer, cue_film
+from broadcast.obs.films import Film, FilmPlayer, cue_film
 from broadcast.obs.graphics.raster import PictureStore, default_folder
 from broadcast.obs.onair import UP, OnAirTracker
 from broadcast.obs.proofs import Proof, ProofTaker
@@ -363,11 +363,18 @@ class ObsBridge:
     def submit_proof(self) -> Future[Any]:
         return self.submit(lambda c: self.proofs.take(c, None))
 
-    def play_film(self, film_id: str, *, reason: str = "break", timeout: float | None = None) -> None:
-        """Play one film in the break scene now; program returns to the state's scene when it ends."""
+    def play_film(
+        self, film_id: str, *, reason: str = "break", timeout: float | None = None, hold: float | None = None
+    ) -> Film:
+        """Play one film in the break scene now; program returns to the state's scene when it ends — when
+        OBS says it ended, or ``hold`` seconds after OBS started it. The returned :class:`Film`'s ``done``
+        is set then (``ended`` says how)."""
         if film_id not in self.films:
             raise KeyError(f"unknown film {film_id!r}; known: {', '.join(sorted(self.films)) or 'none'}")
-        self._wait(self.submit(lambda c: self.player.start(c, film_id, reason)), timeout, "play_film")
+        film: Film = self._wait(
+            self.submit(lambda c: self.player.start(c, film_id, reason, hold)), timeout, "play_film"
+        )
+        return film
 
     def panic(self) -> None:
         """Everything off program at once (dispatches ``bus.panic``; the worker cleans OBS up)."""

@@ -13,9 +13,10 @@ not say it cannot play it: a loaded OBS gets up to ``START_LIMIT``. Taking the �
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,6 +29,7 @@ log = logging.getLogger(__name__)
 
 START_GRACE = 3.0  # a film that has not started by then is given up, unless OBS is still opening it
 START_LIMIT = 12.0  # ... and one OBS is still opening by then (a starved machine) is given up all the same
+PROOF_AFTER = 1.0  # a film's proof picture is taken this long after OBS started it (a hold lasts longer)
 DID_NOT_START = "片子未能播出：OBS 没有开始播放 / the film could not air: OBS did not start it"
 # what OBS says of a film that cannot play: given up at once (anything else may still start, or has)
 BROKEN = ("OBS_MEDIA_STATE_ERROR",)
@@ -53,11 +55,22 @@ def cue_film(state: Mapping[str, Any], films: Mapping[str, Any]) -> tuple[tuple[
 
 @dataclass
 class Film:
+    """One playing of a film. ``done`` is set (any thread may wait on it) when it is no longer playing,
+    ``ended`` saying how: ``"obs"`` (OBS's ``MediaInputPlaybackEnded``), ``"held"`` (a ``hold`` ran out),
+    ``"did_not_start"``, ``"replaced"``, ``"panic"``, ``"interrupted"``, ``"lost"`` (OBS went away)."""
+
     film_id: str
     reason: str
     asked: float  # monotonic when asked
     playing: bool = False
     event_id: int | None = None
+    hold: float | None = None  # stopped this long after OBS started it (a quick rehearsal), else its end
+    ended: str = ""
+    done: threading.Event = field(default_factory=threading.Event, repr=False, compare=False)
+
+    def finish(self, how: str) -> None:
+        self.ended = self.ended or how
+        self.done.set()
 
 
 class FilmHost(Protocol):
@@ -92,7 +105,9 @@ class FilmPlayer:
         self.films = dict(films)
         self.current: Film | None = None
 
-    def start(self, client: ObsClient, film_id: str, reason: str) -> None:
+    def start(self, client: ObsClient, film_id: str, reason: str, hold: float | None = None) -> Film:
+        """Roll ``film_id`` in the break scene; with ``hold``, stop it that many seconds after OBS reports
+        it playing (its end in the as-run says ``stopped: held``), else it ends when OBS says it ended."""
         if film_id not in self.films:
             raise KeyError(f"unknown film {film_id!r}; known: {', '.join(sorted(self.films)) or 'none'}")
         if self.current is not None:
@@ -116,7 +131,7 @@ class FilmPlayer:
         for r in client.pipeline(calls):
             if isinstance(r, ObsError):
                 raise r
-        film = Film(film_id, reason, time.monotonic())
+        film = Film(film_id, reason, time.monotonic(), hold=hold)
         self.current = film
         if self.host.program == L.SCENE_BREAK:
             client.request(
@@ -139,6 +154,7 @@ class FilmPlayer:
             self.host.film_done(client, film_id, f"{DID_NOT_START} ({waited:.0f} s)")
 
         self.host.after(START_GRACE, check_started)
+        return film
 
     @staticmethod
     def _broken(client: ObsClient, name: str) -> bool:
@@ -156,6 +172,7 @@ class FilmPlayer:
         film, self.current = self.current, None
         if film is None:
             return
+        film.finish(why)
         log.warning("film %s stopped (%s)%s", film.film_id, why, "" if film.playing else " before it started")
         try:
             client.request(
@@ -171,9 +188,18 @@ class FilmPlayer:
             self.host.tracker.film_ended(time.time(), film.film_id, {"stopped": why})
         self.host.film_changed("")
 
+    def _held(self, client: ObsClient, film: Film) -> None:
+        """A held film's time on program is up: stopped, and what follows takes program as after its end."""
+        if self.current is not film:
+            return
+        self.stop(client, "held")
+        self.host.film_done(client, film.film_id)
+
     def forget(self) -> None:
         """OBS went away: the tracker closed the film; nothing to stop."""
-        self.current = None
+        film, self.current = self.current, None
+        if film is not None:
+            film.finish("lost")
 
     # -- OBS events ----------------------------------------------------------------------------
     def on_event(self, client: ObsClient, name: str, data: Mapping[str, Any], ts: float) -> None:
@@ -185,9 +211,12 @@ class FilmPlayer:
             detail = {"reason": film.reason, "file": str(self.films.get(film.film_id, ""))}
             film.event_id = self.host.tracker.film_started(ts, film.film_id, detail)
             if film.event_id is not None:
-                self.host.proof_later(film.event_id, 1.0)
+                self.host.proof_later(film.event_id, PROOF_AFTER)
+            if film.hold is not None:
+                self.host.after(film.hold, lambda: self._held(client, film))
         elif name == "MediaInputPlaybackEnded":
             self.current = None
+            film.finish("obs")
             if film.playing:
                 self.host.tracker.film_ended(ts, film.film_id)
             self.host.film_changed("")

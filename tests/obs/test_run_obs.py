@@ -5,11 +5,13 @@ corner bug, the opening bumpers, the 冠名/特约 films through OBS, three game
 英雄榜 and its 冠名 film, the credits; then it stops cleanly. The as-run log in its database holds what
 OBS confirmed (and nothing the application only intended), every interval closed at the stop, the
 episode's end, a chain that verifies, and never the password. The placements are the demo set without
-the supporters' and spots' films (about a minute and a half of films the test does not need).
+the supporters' and spots' films (about a minute and a half of films the test does not need); a quick run
+holds each film 2 s after OBS started it (its end in the as-run says "held").
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -103,6 +105,17 @@ def test_run_puts_the_show_on_a_real_obs_and_records_only_what_it_confirmed(
     # board: they may take program before OBS has started the film, which then never aired)
     assert "luxin_15s" not in films or "leaderboard" in on
     assert [s for k, s, _src in kinds if k == "film_end"] == films
+    # a quick run holds each break film QUICK_FILM_S after OBS started it, then stops it (the next one is
+    # asked for only then): each one's end says so, and the second started after the first ended
+    ends = [(s, json.loads(d)) for k, s, src, d in rows if k == "film_end" and src == "obs"]
+    assert [(s, d.get("stopped")) for s, d in ends[:2]] == [(f, "held") for f in films[:2]], ends
+    order = [(k, s) for k, s, src in kinds if src == "obs" and k in ("film_start", "film_end")]
+    assert order[:4] == [
+        ("film_start", films[0]),
+        ("film_end", films[0]),
+        ("film_start", films[1]),
+        ("film_end", films[1]),
+    ]
     assert not any(src == "app" for k, _s, src in kinds if k in ("graphic_on", "film_start", "program_scene"))
     # a clean stop: everything closed, OBS "stopped", the episode's end last
     assert kinds[-1][0] == "episode_end" and ("obs_down", "stopped", "obs") in kinds

@@ -490,3 +490,92 @@ def test_a_program_event_that_disagrees_with_obs_is_checked_before_it_counts(tmp
     bridge._handle_event(Client(L.SCENE_GAME), elsewhere)  # type: ignore[arg-type]
     assert bridge.cuts.program == L.SCENE_GAME
     assert [(e.subject, e.ts) for e in rec.kinds("program_scene")] == [(L.SCENE_GAME, 102.0)]
+
+
+class _FilmHost:
+    """What :class:`FilmPlayer` needs of the bridge's worker, recorded; timers run when the test says."""
+
+    def __init__(self, films: list[str]) -> None:
+        from types import SimpleNamespace
+
+        self.layout = SimpleNamespace(
+            scenes={L.SCENE_BREAK: [SimpleNamespace(film=True, source=L.film_input(f)) for f in films]}
+        )
+        self.item_ids = {(L.SCENE_BREAK, L.film_input(f)): n for n, f in enumerate(films, 1)}
+        self.program = L.SCENE_GAME
+        self.timers: list[tuple[float, Any]] = []
+        self.log: list[tuple[str, str, str]] = []
+        self.tracker = self
+
+    def set_program(self, client: Any, scene: str) -> None:
+        self.program = scene
+
+    def after(self, seconds: float, fn: Any) -> None:
+        self.timers.append((seconds, fn))
+
+    def film_changed(self, film_id: str) -> None:
+        pass
+
+    def film_done(self, client: Any, film_id: str, failed: str = "") -> None:
+        self.log.append(("done", film_id, failed))
+        self.program = L.SCENE_GAME
+
+    def proof_later(self, event_id: int, delay: float) -> None:
+        self.log.append(("proof", str(event_id), f"{delay:g}"))
+
+    def film_started(self, ts: float, film_id: str, detail: Any) -> int:
+        self.log.append(("start", film_id, ""))
+        return 7
+
+    def film_ended(self, ts: float, film_id: str, extra: Any = None) -> None:
+        self.log.append(("end", film_id, str((extra or {}).get("stopped", ""))))
+
+
+class _FilmClient:
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, str]] = []
+
+    def pipeline(self, calls: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+        return [{} for _ in calls]
+
+    def request(self, t: str, d: dict[str, Any]) -> dict[str, Any]:
+        self.asked.append((t, str(d.get("mediaAction", ""))))
+        return {}
+
+
+def test_a_film_is_done_when_obs_ends_it_or_its_hold_runs_out_and_says_how() -> None:
+    """``FilmPlayer.start`` hands back the playing: ``done`` is set when OBS reports its end (``obs``),
+    when a hold runs out after OBS started it (stopped, the as-run's end says ``held``, program goes back
+    as after an end), when another film replaces it or OBS goes away — never before."""
+    from broadcast.obs.films import PROOF_AFTER, FilmPlayer
+
+    host, client = _FilmHost(["a", "b"]), _FilmClient()
+    player = FilmPlayer(host, {"a": Path("a.mp4"), "b": Path("b.mp4")})
+    a = player.start(client, "a", "break")
+    assert host.program == L.SCENE_BREAK and not a.done.is_set()
+    player.on_event(client, "MediaInputPlaybackStarted", {"inputName": L.film_input("a")}, 1.0)
+    assert not a.done.is_set() and len(host.timers) == 1  # only the start check: no hold
+    player.on_event(client, "MediaInputPlaybackEnded", {"inputName": L.film_input("b")}, 2.0)
+    assert not a.done.is_set()  # another input's end is not this film's
+    player.on_event(client, "MediaInputPlaybackEnded", {"inputName": L.film_input("a")}, 3.0)
+    assert a.done.is_set() and a.ended == "obs" and host.log[-2:] == [("end", "a", ""), ("done", "a", "")]
+    # held: stopped QUICK seconds after OBS started it, not before
+    host.timers.clear()
+    b = player.start(client, "b", "break", hold=2.0)
+    assert [s for s, _fn in host.timers] == [3.0]  # the start check; the hold waits for OBS's start
+    player.on_event(client, "MediaInputPlaybackStarted", {"inputName": L.film_input("b")}, 4.0)
+    assert ("proof", "7", f"{PROOF_AFTER:g}") in host.log and PROOF_AFTER < 2.0
+    hold = [fn for s, fn in host.timers if s == 2.0]
+    assert len(hold) == 1 and not b.done.is_set()
+    hold[0]()
+    assert b.done.is_set() and b.ended == "held" and player.current is None
+    assert host.log[-2:] == [("end", "b", "held"), ("done", "b", "")] and host.program == L.SCENE_GAME
+    assert client.asked[-1] == ("TriggerMediaInputAction", "OBS_WEBSOCKET_MEDIA_INPUT_ACTION_STOP")
+    hold[0]()  # a late timer of a film already gone does nothing
+    assert host.log[-1] == ("done", "b", "")
+    # replaced by the next film, or OBS went away: done too
+    c = player.start(client, "a", "break", hold=2.0)
+    d = player.start(client, "b", "break")
+    assert c.done.is_set() and c.ended == "replaced" and not d.done.is_set()
+    player.forget()
+    assert d.done.is_set() and d.ended == "lost"
