@@ -178,8 +178,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "export-all-players-twice",
         "broadcast/cli/export.py",
-        "stream = stream_ranking(sdb.conn, sid, kind, spec=spec)",
-        'stream = stream_ranking(sdb.conn, sid, "players", spec=spec)',
+        "with closing(stream_ranking(sdb.conn, sid, kind, spec=spec)) as stream:",
+        'with closing(stream_ranking(sdb.conn, sid, "players", spec=spec)) as stream:',
         ("tests/season/test_export.py",),
         "`export all` writes the players' ranking under the teams' file names",
     ),
