@@ -56,6 +56,10 @@ RANKINGS_QUAN_SAN = (
     "tests/season/test_rankings.py::test_quan_san_seat_points_and_head_to_head_with_a_quan_san_player"
 )
 YAML_TESTS = "tests/engine/test_yamlread.py"
+LATENCY_REDRAW = (
+    "tests/console/test_latency.py::"
+    "test_a_decision_sent_redraws_the_views_once_for_the_answer_or_pending_while_the_store_waits"
+)
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -666,6 +670,24 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         "an estimate that comes while a typed decision is on its way redraws the chart on the Qt thread then "
         "(the decision's own redraw shows it: issue 25)",
+    ),
+    Mutant(
+        "record-cells-asked-in-python",
+        "broadcast/console/models.py",
+        "    FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable\n",
+        "    FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable\n\n"
+        "    def data(self, index: Any, role: int = 0) -> Any:\n        return super().data(index, role)\n",
+        (LATENCY_REDRAW,),
+        "the record's repaint after every decision calls into Python for each cell (twice its cost on the "
+        "Qt thread a decision's way to the pages shares the interpreter with: issue 25)",
+    ),
+    Mutant(
+        "record-pending-row-keeps-its-grey",
+        "broadcast/console/models.py",
+        "                        self.setItem(r, col, item)",
+        "                        pass",
+        (LATENCY_REDRAW,),
+        "a decision shown pending (greyed, in italics) stays so in the record once the store has written it",
     ),
     Mutant(
         "estimate-chart-not-redrawn",

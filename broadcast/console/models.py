@@ -6,13 +6,12 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
-    QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
 )
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QStandardItem, QStandardItemModel
 
 from broadcast.console.completion import Suggestion
 from broadcast.console.mirror import MoveInfo
@@ -22,24 +21,27 @@ Index = QModelIndex | QPersistentModelIndex
 NO_INDEX = QModelIndex()
 
 
-class RecordModel(QAbstractTableModel):
-    """The game's record, one decision a row: number, seat and name, the move, its words, rule events."""
+class RecordModel(QStandardItemModel):
+    """The game's record, one decision a row: number, seat and name, the move, its words, rule events.
+
+    Its cells live in Qt (a :class:`QStandardItemModel`): the record is repainted whole after every
+    decision (a row added scrolls it), and a paint asks every visible cell for half a dozen roles —
+    answered in C++, not by a call into Python for each (issue 25: that halved the repaint's cost on the
+    Qt thread a decision's way to the pages shares the interpreter with)."""
 
     COLUMNS = ("number", "seat", "move", "words", "tags")
     MoveRole = Qt.ItemDataRole.UserRole + 1
+    FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
     def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
+        super().__init__(0, len(self.COLUMNS), parent)
         self._moves: list[MoveInfo] = []
         self._names: dict[int, str] = {}
         self._headers: tuple[str, ...] = ("#", "座位", "出牌", "说法", "")
+        self.setHorizontalHeaderLabels(list(self._headers))
         self._bold = theme.font(theme.SIZE_RECORD, bold=True)
         self._warn = QBrush(QColor(theme.WARN))
         self._muted = QBrush(QColor(theme.MUTED))
-        # what data() answers, per row and column: {role: value}, built once per row. A paint asks
-        # every visible cell for half a dozen roles (hundreds of calls into Python per paint, after
-        # every decision): each is one lookup, not a recomputation with new brushes.
-        self._cells: list[tuple[dict[int, Any], ...]] = []
         self._pending_from = 0
         self._later_from = 0
         self._later = QBrush(QColor(theme.MUTED).darker(135))  # dimmer than a pass, in italics
@@ -53,7 +55,7 @@ class RecordModel(QAbstractTableModel):
 
     def set_headers(self, headers: tuple[str, ...]) -> None:
         self._headers = headers
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.COLUMNS) - 1)
+        self.setHorizontalHeaderLabels(list(headers))
 
     def set_record(
         self,
@@ -65,7 +67,8 @@ class RecordModel(QAbstractTableModel):
         """Show ``moves``; rows from ``pending_from`` on are decisions not journaled yet (greyed, in
         italics, "waiting to be written" in their tooltip); rows from ``later_from`` on are a record's
         moves after the one the table stands at (a rehearsal stepping through it: muted, said so in
-        their tooltip)."""
+        their tooltip). Rows added at the end are inserted (one ``rowsInserted`` each), the rows that
+        were pending and are written restyled; anything else resets the model."""
         later_from = len(moves) if later_from is None else later_from
         pending_from = later_from if pending_from is None else pending_from
         old = self._moves
@@ -78,21 +81,32 @@ class RecordModel(QAbstractTableModel):
                 first = min(pending_from, self._pending_from, len(old))
                 self._pending_from = pending_from
                 for r in range(first, len(old)):
-                    self._cells[r] = self._row(old[r])
-                if first < len(old):
-                    self.dataChanged.emit(
-                        self.index(first, 0), self.index(len(old) - 1, len(self.COLUMNS) - 1)
-                    )
-            if len(moves) > len(old):
-                self.beginInsertRows(NO_INDEX, len(old), len(moves) - 1)
-                self._moves = list(moves)
-                self._cells.extend(self._row(m) for m in moves[len(old) :])
-                self.endInsertRows()
+                    for col, item in enumerate(self._items(old[r])):
+                        self.setItem(r, col, item)
+            self._moves = list(moves)
+            for m in moves[len(old) :]:
+                self.appendRow(self._items(m))
             return
         self.beginResetModel()
-        self._moves, self._names, self._pending_from = list(moves), dict(names), pending_from
-        self._cells = [self._row(m) for m in self._moves]
+        self.blockSignals(True)  # the views hear one reset, not a signal a row
+        try:
+            self._moves, self._names, self._pending_from = list(moves), dict(names), pending_from
+            self.setRowCount(0)
+            for m in self._moves:
+                self.appendRow(self._items(m))
+        finally:
+            self.blockSignals(False)
         self.endResetModel()
+
+    def _items(self, m: MoveInfo) -> list[QStandardItem]:
+        out = []
+        for cell in self._row(m):
+            item = QStandardItem()
+            item.setFlags(self.FLAGS)
+            for role, value in cell.items():
+                item.setData(value, role)
+            out.append(item)
+        return out
 
     def _row(self, m: MoveInfo) -> tuple[dict[int, Any], ...]:
         roles = Qt.ItemDataRole
@@ -134,28 +148,6 @@ class RecordModel(QAbstractTableModel):
     @property
     def moves(self) -> list[MoveInfo]:
         return list(self._moves)
-
-    # -- model ---------------------------------------------------------------------------------
-    def rowCount(self, parent: Index = NO_INDEX) -> int:
-        return 0 if parent.isValid() else len(self._moves)
-
-    def columnCount(self, parent: Index = NO_INDEX) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section]
-        return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        return self._cells[index.row()][index.column()].get(role)
 
 
 class CompletionModel(QAbstractListModel):

@@ -61,13 +61,44 @@ def test_a_decision_sent_redraws_the_views_once_for_the_answer_or_pending_while_
         assert console.game.moves[-1:] == [game.moves[2]]
         assert console.pending_from() == len(console.record()) - 1
         # within PENDING_REFRESH_MS the record shows it (greyed: pending) while the store still waits
-        rows = window.panel.record_model.rowCount()
-        qtbot.waitUntil(lambda: window.panel.record_model.rowCount() == rows + 1, timeout=5000)
+        model = window.panel.record_model
+        rows = model.rowCount()
+        qtbot.waitUntil(lambda: model.rowCount() == rows + 1, timeout=5000)
         assert console.busy and PENDING_REFRESH_MS <= 100  # below what an operator notices
+        assert [_pending(model, r) for r in (rows - 1, rows)] == [False, True]
     finally:
         held.set()
     qtbot.waitUntil(lambda: not console.busy, timeout=5000)
     assert console.state["game"]["record"][-1] == str(game.moves[2])
+    qtbot.waitUntil(lambda: not _pending(model, rows), timeout=5000)  # written: its grey is gone
+    assert model.rowCount() == rows + 1 and not _pending(model, rows - 1)
+    # 3. the record, repainted whole after each decision (a row added scrolls it), has its cells
+    # answered by Qt: no call into Python for each cell of the paint (that doubled the repaint's cost)
+    calls: list[str] = []
+
+    def profile(frame: Any, event: str, _arg: Any) -> None:
+        if event == "call" and frame.f_code.co_filename.endswith("models.py"):
+            calls.append(frame.f_code.co_name)
+
+    window.panel.record.viewport().repaint()
+    sys.setprofile(profile)
+    try:
+        window.panel.record.viewport().repaint()
+    finally:
+        sys.setprofile(None)
+    assert model.rowCount() >= 3 and calls == []
+
+
+def _pending(model: Any, row: int) -> bool:
+    """The record's row ``row`` is shown as a decision not written yet: greyed, in italics, said so
+    in every cell's tooltip."""
+    cells = [model.index(row, c) for c in range(model.columnCount())]
+    waiting = ["等待写入数据库" in (i.data(Qt.ItemDataRole.ToolTipRole) or "") for i in cells]
+    italic = [
+        bool(i.data(Qt.ItemDataRole.FontRole)) and i.data(Qt.ItemDataRole.FontRole).italic() for i in cells
+    ]
+    assert len(set(waiting + italic)) == 1, (waiting, italic)
+    return waiting[0]
 
 
 def test_an_estimate_redraws_the_chart_and_the_journal_number_not_every_view(window: Any, qtbot: Any) -> None:
