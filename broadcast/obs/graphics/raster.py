@@ -114,11 +114,20 @@ def _font(face: str, bold: bool, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, max(4, size), index=index)
 
 
-def _settings_font(settings: dict[str, Any], scale: float = 1.0) -> tuple[ImageFont.FreeTypeFont, int]:
+def _font_of(settings: dict[str, Any], scale: float = 1.0) -> tuple[str, bool, int]:
+    """The face, boldness and pixel size a text source's settings (scaled) draw with."""
     f = settings.get("font") or {}
     size = max(4, int(round(int(f.get("size", 32)) * scale)))
     bold = bool(int(f.get("flags", 0)) & 1) or str(f.get("style", "")).lower() == "bold"
-    return _font(str(f.get("face") or "Noto Sans CJK SC"), bold, size), size
+    return str(f.get("face") or "Noto Sans CJK SC"), bold, size
+
+
+@functools.lru_cache(maxsize=32768)
+def _line_width(face: str, bold: bool, size: int, line: str) -> int:
+    """One line's drawn width in whole pixels. Kept: fitting a text to its box measures the same lines
+    at the same sizes again and again (each way to break it, each size tried), and every change of the
+    show draws its graphics again with mostly the same texts — FreeType's measuring was most of it."""
+    return math.ceil(_font(face, bold, size).getlength(line))
 
 
 # -- geometry --------------------------------------------------------------------------------------
@@ -146,10 +155,11 @@ class _Text:
 
 
 def _measure(settings: dict[str, Any], scale: float = 1.0) -> _Text:
-    font, size = _settings_font(settings, scale)
+    face, bold, size = _font_of(settings, scale)
+    font = _font(face, bold, size)
     ascent, descent = font.getmetrics()
     lines = tuple(str(settings.get("text", "")).split("\n"))
-    width = max((math.ceil(font.getlength(line)) for line in lines), default=0)
+    width = max((_line_width(face, bold, size, line) for line in lines), default=0)
     shadow = max(2, round(size / 14)) if settings.get("drop_shadow") else 0
     return _Text(
         lines, font, ascent + descent, width + shadow, (ascent + descent) * len(lines) + shadow, shadow
