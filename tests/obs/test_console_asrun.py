@@ -178,6 +178,16 @@ def test_a_console_run_episodes_as_run_is_what_obs_reported(
             QTest.keyClick(entry, Qt.Key.Key_F9)
             wait_for(lambda: expect in cq()["log"], WAIT, f"{expect} GO'd", qtbot)
 
+        def last_reported_scene() -> str:
+            with lock:
+                scenes = [e.data["sceneName"] for e in reported if e.type == "CurrentProgramSceneChanged"]
+            return scenes[-1] if scenes else ""
+
+        def reported_by_obs(scene: str) -> None:
+            """On program until OBS's own event for the cut has come (it can come a frame or more after
+            OBS's answer): the next cut is not sent before OBS said this one."""
+            wait_for(lambda: last_reported_scene() == scene, WAIT, f"OBS's event for {scene}", qtbot)
+
         go("corner_bug_on")
         go("bumper_title")  # the special bumper and the break film follow by themselves
         wait_for(
@@ -193,25 +203,17 @@ def test_a_console_run_episodes_as_run_is_what_obs_reported(
         ):
             QTest.keyClick(entry, k, mods)
         wait_for(lambda: store.state["sponsors"]["shots"].get("table") == 1, WAIT, "the marks", qtbot)
-        qtbot.wait(1000)
         go("leaderboard")
         wait_for(lambda: bridge.status.program_scene == L.SCENE_LEADERBOARD, WAIT, "the 英雄榜", qtbot)
-        qtbot.wait(1000)
+        reported_by_obs(L.SCENE_LEADERBOARD)
         go("leaderboard_film")  # the board comes off: OBS rolls its 冠名 film
         wait_for(lambda: cq()["current"] is None, WAIT, "the 冠名 film run out", qtbot)
         go("credits")
         wait_for(lambda: bridge.status.program_scene == L.SCENE_CREDITS, WAIT, "the credits", qtbot)
-        qtbot.wait(1000)
+        reported_by_obs(L.SCENE_CREDITS)
         go("corner_bug_off")
         wait_for(lambda: bridge.status.program_scene == L.SCENE_GAME, WAIT, "back to the game scene", qtbot)
-
-        def last_reported_scene() -> str:
-            with lock:
-                scenes = [e.data["sceneName"] for e in reported if e.type == "CurrentProgramSceneChanged"]
-            return scenes[-1] if scenes else ""
-
-        # OBS's own event for that cut can come a frame or more after its answer: wait for OBS to say so
-        wait_for(lambda: last_reported_scene() == L.SCENE_GAME, WAIT, "OBS's event for the game scene", qtbot)
+        reported_by_obs(L.SCENE_GAME)
         assert bridge.flush(5.0)
         assert window.onair.monitors.obs.received >= 1  # OBS's program picture reached the console
         rec.end_episode()
