@@ -39,7 +39,7 @@ LIMIT=${GOUJI_SUITE_LIMIT:-1500}
 WORKERS=${GOUJI_TEST_WORKERS:-2}
 if [ $FAST = 1 ]; then
   set -- tests/engine tests/core tests/game tests/sponsors tests/season tests/test_architecture.py \
-    tests/test_rules_reference.py -m "not long and not obs and not browser and not qt and not postgres" "$@"
+    tests/test_rules_reference.py tests/test_mutation_list.py -m "not long and not obs and not browser and not qt and not postgres" "$@"
 fi
 PAR=(); [ "$WORKERS" != 0 ] && PAR=(-n "$WORKERS" --dist loadgroup)
 # The tests' temporary files (databases and their journals, OBS's and PostgreSQL's folders) go to a
