@@ -13,22 +13,21 @@ stale, and the engine runs the ``.py`` files (one warning line on stderr; ``scri
 ``python -m engine info`` says which one runs. The stamp, the extension modules and the build
 directory are git-ignored.
 
-This module is never compiled (it chooses), and reads nothing but the package's own files.
+This module is never compiled (it chooses), and reads nothing but the package's own files. Every process
+that imports the engine runs :func:`select`; what only the build needs (``subprocess``, ``shutil``,
+``tempfile``) is imported by the build's own functions, and the finder is a plain class
+(``importlib.abc`` pulls in ``importlib.resources``): ~15 ms less in every command's start.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
 import os
-import shutil
-import subprocess
 import sys
 import sysconfig
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -107,7 +106,7 @@ def _stale_reason(directory: Path = DIR) -> str | None:
     return None
 
 
-class _PureFinder(importlib.abc.MetaPathFinder):
+class _PureFinder:  # a meta path finder (``find_spec`` is the whole protocol)
     """Loads every ``engine.*`` module from its ``.py`` file (the compiled files beside them ignored)."""
 
     def find_spec(
@@ -180,6 +179,8 @@ def format_info(data: dict[str, Any]) -> str:
 
 def compiler_missing() -> str | None:
     """Why nothing can be compiled here (None when a C compiler and the Python headers are)."""
+    import shutil
+
     cc = str(sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(cc) is None and shutil.which("cc") is None:
         return f"no C compiler ({cc})"
@@ -225,6 +226,9 @@ def build(force: bool = False, log: Path | None = None) -> int:
         _install(cached, digest)
         print(f"engine: compiled core installed from the build cache ({cached})")
         return 0
+    import subprocess
+    import tempfile
+
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="engine-native-") as tmp:
         out = Path(tmp)
@@ -276,6 +280,9 @@ def _complete(folder: Path) -> bool:
 def _keep(built: Path, folder: Path) -> None:
     """Copy a fresh build into the cache: into a temporary folder renamed into place (another build of
     the same sources finishing first wins; a cache that cannot be written is only said)."""
+    import shutil
+    import tempfile
+
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".new-", dir=folder.parent))
@@ -293,6 +300,8 @@ def _install(built: Path, digest: str) -> None:
     """Put the new extension modules in place: the stamp goes first (so a process starting meanwhile
     runs the pure modules), each file replaces the old one atomically (a running process keeps the one
     it mapped), stray ones go, and the new stamp comes last."""
+    import shutil
+
     (DIR / STAMP_NAME).unlink(missing_ok=True)
     names = {f"{m}{EXT_SUFFIX}" for m in (*COMPILED, GROUP + "__mypyc")}
     for old in _artefacts():
