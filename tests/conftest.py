@@ -7,6 +7,7 @@ import fcntl
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -204,11 +205,25 @@ _MODULE_SECONDS: dict[str, float] = {}
 _MODULE_TESTS: dict[str, int] = {}
 
 
+# and, on two workers, each worker's busy seconds and when its last report came (from the first one): the
+# run's end shows how long one worker stood idle while the other finished
+_WORKER_BUSY: dict[str, float] = {}
+_WORKER_LAST: dict[str, float] = {}
+_FIRST_REPORT: list[float] = []
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     module = report.nodeid.split("::")[0]
     _MODULE_SECONDS[module] = _MODULE_SECONDS.get(module, 0.0) + report.duration
     if report.when == "call":
         _MODULE_TESTS[module] = _MODULE_TESTS.get(module, 0) + 1
+    node = getattr(report, "node", None)  # set on the controller of a parallel run
+    if node is not None:
+        worker = str(getattr(getattr(node, "gateway", None), "id", node))
+        now = time.monotonic()
+        _FIRST_REPORT[:] = _FIRST_REPORT or [now - report.duration]
+        _WORKER_BUSY[worker] = _WORKER_BUSY.get(worker, 0.0) + report.duration
+        _WORKER_LAST[worker] = now - _FIRST_REPORT[0]
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -220,6 +235,16 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     for module, seconds in ranked:
         n = _MODULE_TESTS.get(module, 0)
         terminalreporter.write_line(f"{seconds:8.2f}s {100 * seconds / total:5.1f}% {n:4d} tests  {module}")
+    if len(_WORKER_LAST) > 1:
+        ends = sorted(_WORKER_LAST.values())
+        terminalreporter.write_line(
+            "workers: "
+            + ", ".join(
+                f"{w} busy {_WORKER_BUSY[w]:.0f} s, last test ended at {_WORKER_LAST[w]:.0f} s"
+                for w in sorted(_WORKER_LAST)
+            )
+            + f"; idle tail {ends[-1] - ends[0]:.1f} s"
+        )
 
 
 # a test that asks for one of these fixtures (or runs on the season's PostgreSQL backend) uses a real
