@@ -60,6 +60,10 @@ LATENCY_REDRAW = (
     "tests/console/test_latency.py::"
     "test_a_decision_sent_redraws_the_views_once_for_the_answer_or_pending_while_the_store_waits"
 )
+LATENCY_WINDOW = (
+    "tests/console/test_latency.py::"
+    "test_the_window_redraws_with_the_interpreter_free_and_a_press_on_a_separator_still_arranges"
+)
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -689,6 +693,24 @@ MUTANTS: tuple[Mutant, ...] = (
         "                        pass",
         (LATENCY_REDRAW,),
         "a decision shown pending (greyed, in italics) stays so in the record once the store has written it",
+    ),
+    Mutant(
+        "window-redraw-under-a-python-event",
+        "broadcast/console/window.py",
+        "    def save_layout(self) -> None:\n",
+        "    def event(self, event: QEvent) -> bool:\n        return super().event(event)\n\n"
+        "    def save_layout(self) -> None:\n",
+        (LATENCY_WINDOW,),
+        "the console window's whole C++ redraw runs under a Python event() of its class, the interpreter "
+        "lock held throughout (the store's and the pages' threads wait for it: issue 25)",
+    ),
+    Mutant(
+        "separator-press-not-arranged",
+        "broadcast/console/window.py",
+        "        self.installEventFilter(self._separators)\n",
+        "",
+        (LATENCY_WINDOW,),
+        "a press on a separator between docks no longer tells the layout the operator arranged it",
     ),
     Mutant(
         "estimate-chart-not-redrawn",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QWidget
 
@@ -26,6 +26,20 @@ from broadcast.qt import i18n, theme
 from broadcast.qt.i18n import QT_TRANSLATE_NOOP, tr
 
 
+class _SeparatorPress(QObject):
+    """A press on the window itself (not on a child) is on a separator between docks: the operator
+    sizes the docks, and the default proportions stop following the window's size."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.main = window
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if event.type() == QEvent.Type.MouseButtonPress:
+            self.main.layout_.arranged(by_hand=True)
+        return False
+
+
 class MainWindow(QMainWindow):
     def __init__(self, console: Console, settings: QSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -33,6 +47,12 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.setObjectName("consoleWindow")
         self.setDockNestingEnabled(True)
+        # watched by a filter, not by an event() of this class: every repaint of the window is an event
+        # to it, and Qt's C++ redraw under a Python event() held the interpreter lock the whole time —
+        # the store's and the pages' threads waited for it on a decision's way to air (issue 25); with
+        # no override, PySide runs the redraw with the lock released
+        self._separators = _SeparatorPress(self)
+        self.installEventFilter(self._separators)
         # docks snap to their new size at once: an animated re-layout (Qt's default) repaints the
         # window for every animation step each time a dock's contents change size — after every
         # decision — and that painting competes with the on-air path for the interpreter
@@ -159,13 +179,6 @@ class MainWindow(QMainWindow):
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self.layout_.resized()
-
-    def event(self, event: QEvent) -> bool:
-        # a press on the window itself (not on a child) is on a separator between docks: the operator
-        # sizes the docks, and the default proportions stop following the window's size
-        if event.type() == QEvent.Type.MouseButtonPress:
-            self.layout_.arranged(by_hand=True)
-        return super().event(event)
 
     def save_layout(self) -> None:
         self.layout_.save()

@@ -153,3 +153,47 @@ def test_an_estimate_redraws_the_chart_and_the_journal_number_not_every_view(win
     qtbot.waitUntil(lambda: not console.busy, timeout=5000)
     assert estimated == [] and [p.moves for p in chart.view.points][-1] == 2 and chart.view.pending
     assert window.journal_label.text().endswith(f"#{store.journal.last_seq()}")
+
+
+def test_the_window_redraws_with_the_interpreter_free_and_a_press_on_a_separator_still_arranges(
+    window: Any, qtbot: Any
+) -> None:
+    """Every redraw of the console is an event to its window; a Python ``event()`` of the window's class
+    ran Qt's whole C++ redraw inside a Python frame, the interpreter lock held throughout, and the store's
+    and the pages' threads waited for it on a decision's way to air (issue 25). The window watches its
+    own presses with an event filter instead: a press on a separator between docks (on the window
+    itself) still tells the layout the operator arranged it."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QWidget
+
+    # the redraw, seen from a Python paintEvent inside it (a widget on the table): no frame of the
+    # console's own code around it (a Python frame there is C++ drawing with the lock held below it)
+    around: list[list[str]] = []
+
+    class Watch(QWidget):
+        def paintEvent(self, _event: Any) -> None:  # noqa: N802 - Qt API
+            frames, f = [], sys._getframe(1)
+            while f is not None:
+                if "broadcast" in f.f_code.co_filename:
+                    frames.append(f"{f.f_code.co_filename.rsplit('broadcast', 1)[1]}:{f.f_code.co_name}")
+                f = f.f_back
+            around.append(frames)
+
+    watch = Watch(window.table)
+    watch.setGeometry(0, 0, 4, 4)
+    watch.show()
+    qtbot.waitUntil(lambda: bool(around), timeout=5000)
+    around.clear()
+    watch.update()
+    qtbot.waitUntil(lambda: bool(around), timeout=5000)
+    assert around[0] == []
+    layout = window.layout_
+    qtbot.waitUntil(layout.settled, timeout=10000)
+    assert layout.default
+    table, cues = window.dock("table").geometry(), window.dock("cues").geometry()
+    assert table.bottom() < cues.top()  # the table's dock above the cue list's: a separator between
+    gap = QPoint(table.center().x(), (table.bottom() + cues.top() + 1) // 2)
+    assert window.childAt(gap) is None  # nothing but the window there: the separator
+    QTest.mousePress(window, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, gap)
+    QTest.mouseRelease(window, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, gap)
+    assert not layout.default  # arranged by hand: the default proportions stop following the window
