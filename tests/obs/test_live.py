@@ -526,6 +526,7 @@ def test_native_graphics_on_program_look_like_the_design(
 
 
 @pytest.mark.long  # every graphic at its maxima rendered by OBS and shot: ~25 s of CPU
+@pytest.mark.timeout(600)  # 119 s with two busy loops beside five sessions' tests (load 19): not a hang
 def test_native_graphics_with_every_text_at_its_maximum_on_a_real_obs(
     obs_server: HeadlessObs, client: ObsClient, store: ShowStore
 ) -> None:
