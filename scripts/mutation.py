@@ -614,6 +614,23 @@ MUTANTS: tuple[Mutant, ...] = (
         "a second PgUp pressed before the first step came back steps to the same move again (a step lost)",
     ),
     Mutant(
+        "film-hold-never-ends",
+        "broadcast/obs/films.py",
+        "            if film.hold is not None:",
+        "            if False:",
+        ("tests/obs/test_unit.py::test_a_film_is_done_when_obs_ends_it_or_its_hold_runs_out_and_says_how",),
+        "a quick run's film is never stopped after its hold: it plays its whole length (or, in the studio, "
+        "the break waits for an end that comes 15 s later)",
+    ),
+    Mutant(
+        "break-film-not-waited",
+        "broadcast/runtime.py",
+        "    while not done.is_set():",
+        "    while False:",
+        ("tests/test_run.py::test_run_hands_the_rundown_breaks_to_the_bridge_in_order",),
+        "a break's next film is asked for while OBS still plays the one before (it replaces it on air)",
+    ),
+    Mutant(
         "early-echo-dropped",
         "broadcast/obs/evidence.py",
         "            return self._early.pop(seq, None)",
