@@ -118,17 +118,44 @@ def _pages_context(browser: Any) -> Iterator[Any]:
 _PAGE: list[Any] = []  # the worker's one page (a new page costs Chromium ~2 s of CPU: a renderer, 1920×1080)
 
 
+def _hand_on(kept: list[Any], context: Any) -> Iterator[TestPage]:
+    """The one page kept in ``kept`` (made in ``context`` the first time, or again after a crash), for
+    one test; back on a blank document after it (``TestPage.release``), or dropped if it would not go."""
+    if not kept or kept[0].is_closed():
+        kept[:] = [context.new_page()]
+    pg = TestPage(kept[0])
+    yield pg
+    if not pg.release():
+        with contextlib.suppress(Exception):  # already closed or crashed
+            kept.pop().close()
+
+
 @pytest.fixture
 def page(_pages_context: Any) -> Iterator[TestPage]:
     """A 1920×1080 page of the session's Chromium: one page per worker, handed from test to test on a
     blank document (``TestPage.release``); one that crashed or would not go blank is replaced."""
-    if not _PAGE or _PAGE[0].is_closed():
-        _PAGE[:] = [_pages_context.new_page()]
-    pg = TestPage(_PAGE[0])
-    yield pg
-    if not pg.release():
-        with contextlib.suppress(Exception):  # already closed or crashed
-            _PAGE.pop().close()
+    yield from _hand_on(_PAGE, _pages_context)
+
+
+@pytest.fixture(scope="session")
+def _other_context(browser: Any) -> Iterator[Any]:
+    # no HOLD: a page here runs its animations as a browser source does
+    ctx = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
+    yield ctx
+    ctx.close()
+
+
+_OTHER: list[Any] = []
+
+
+@pytest.fixture
+def other_page(_other_context: Any) -> Iterator[TestPage]:
+    """A second 1920×1080 page beside ``page``, for a test that watches two pages at once (preview and
+    program) or a page as a browser source shows it (its animations run, none held). It is in a context
+    of its own: a second page of ``page``'s context would be a tab behind it, drawn at a throttled frame
+    rate (a settle of two frames took 2 s there). Kept per worker like ``page`` (a new context cost
+    ~1.2 s of Chromium's CPU: a renderer started)."""
+    yield from _hand_on(_OTHER, _other_context)
 
 
 @pytest.fixture

@@ -53,15 +53,23 @@ class Auditor:
 
 
 def run_pages(
-    number: int, placements: Any, out: Path, *, seed: int = 16, shots: str = "findings", browser: Any = None
+    number: int,
+    placements: Any,
+    out: Path,
+    *,
+    seed: int = 16,
+    shots: str = "findings",
+    browser: Any = None,
+    page: Any = None,
 ) -> list[R.MomentRecord]:
-    """The episode on a scripted clock through the program page (in ``browser``, a Playwright browser,
-    else a headless Chromium of its own); the moments measured."""
+    """The episode on a scripted clock through the program page (on ``page``, a Playwright page of
+    1920×1080 that may add styles, or in ``browser``, a Playwright browser, else in a headless Chromium of
+    its own); the moments measured."""
     from broadcast.clock import ScriptClock
     from broadcast.sponsors.cuerunner import CueRunner
 
     clock = ScriptClock(time.time())
-    with session(out, clock=clock, browser=browser) as s:
+    with session(out, clock=clock, browser=browser, page=page) as s:
         runner = CueRunner(s.store, clock=clock, threaded=False)
         runner.start()
         s.stack.callback(runner.stop)
@@ -86,11 +94,12 @@ class Session:
 
 
 @contextmanager
-def session(out: Path, *, clock: Any = None, browser: Any = None) -> Iterator[Session]:
+def session(out: Path, *, clock: Any = None, browser: Any = None, page: Any = None) -> Iterator[Session]:
     """A throwaway studio for the audit: a database with the demo season (in memory-backed /dev/shm
     where there is one: the journal's every fsync is free there, and the audit is about the pictures),
-    the store, the overlay server and the program page in Chromium (``browser``, else one of its own),
-    drawn over the studio's colour as OBS shows it. ``out`` is emptied of older screenshots."""
+    the store, the overlay server and the program page in Chromium (on ``page``, else in a context of
+    ``browser``, else of a Chromium of its own), drawn over the studio's colour as OBS shows it. ``out``
+    is emptied of older screenshots."""
     from playwright.sync_api import sync_playwright
 
     from broadcast.chromium import CHROMIUM, CHROMIUM_ARGS
@@ -111,13 +120,14 @@ def session(out: Path, *, clock: Any = None, browser: Any = None) -> Iterator[Se
         server = OverlayServer(store, port=0)
         server.start()
         stack.callback(server.stop)
-        if browser is None:
+        if page is None and browser is None:
             pw = stack.enter_context(sync_playwright())
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             stack.callback(browser.close)
-        ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
-        stack.callback(ctx.close)
-        page = ctx.new_page()
+        if page is None:
+            ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
+            stack.callback(ctx.close)
+            page = ctx.new_page()
         page.goto(server.url("program"))
         page.add_style_tag(content=f"html {{ background: {R.STUDIO}; }}")
         yield Session(db, store, server, page, stack)

@@ -118,18 +118,16 @@ def test_injected_name_shows_as_text(page: Any, shots: Path) -> None:
     assert dialogs == []
 
 
-def test_take_moves_preview_to_program(browser: Any, page: Any, db_path: Path, shots: Path) -> None:
+def test_take_moves_preview_to_program(page: Any, other_page: Any, db_path: Path, shots: Path) -> None:
     store = open_store(db_path)
     store.dispatch("match.new", {"names": ["甲", "乙", "丙", "丁", "戊", "己"]})
     store.dispatch("graphic.set", {"bus": "preview", "graphic": "scoreboard", "on": True})
     store.dispatch("graphic.set", {"bus": "preview", "graphic": "lower_third", "on": True})
     store.dispatch("lower_third.set", {"name": "甲", "line2": "1号位"})
-    # the preview in a context of its own: a second page of the worker's context would be a tab behind
-    # it, drawn at a throttled frame rate
-    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
     try:
         with OverlayServer(store, port=0) as srv:
-            preview, program = ctx.new_page(), page
+            # the preview in a context of its own (``other_page``), not a tab behind the program
+            preview, program = other_page, page
             open_page(preview, srv.url("preview"), store.seq)
             open_page(program, srv.url("program"), store.seq)
             on = "els => els.map(e => e.dataset.graphic).sort()"
@@ -147,7 +145,6 @@ def test_take_moves_preview_to_program(browser: Any, page: Any, db_path: Path, s
             assert program.eval_on_selector_all(".g.on", on) == []
             assert preview.eval_on_selector_all(".g.on", on) == ["lower_third", "scoreboard"]
     finally:
-        ctx.close()
         store.close()
 
 

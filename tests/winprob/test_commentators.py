@@ -103,9 +103,7 @@ def test_the_view_lists_the_beats_of_each_hand_and_the_largest_swings(played: An
 
 
 @pytest.mark.browser
-def test_the_commentators_page_shows_the_hands_and_no_on_air_page_ever_does(
-    played: Any, browser: Any
-) -> None:
+def test_the_commentators_page_shows_the_hands_and_no_on_air_page_ever_does(played: Any, page: Any) -> None:
     store, rec = played
     hands_now = [s["hand"] for s in view(store.state)["seats"]]
     secrets = [h for h in rec.hands + hands_now if h]
@@ -135,49 +133,44 @@ def test_the_commentators_page_shows_the_hands_and_no_on_air_page_ever_does(
             assert set(wp) == {"on", "current"} and wp["current"] == store.state["winprob"]["current"]
             assert "winprob_history" not in text and digest not in text and '"history"' not in text
 
-        ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
-        page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        try:
-            page.goto(desk.url())
-            _until(page, "() => window.__frames >= 1")
-            shown = page.eval_on_selector_all(".seat .s-hand", "els => els.map(e => e.dataset.hand)")
-            assert shown == hands_now  # all six hands, as they stand
-            text = page.eval_on_selector_all(".seat .s-hand", "els => els.map(e => e.textContent)")
-            assert text == hands_now  # the cards shown are the hand's, grouped by rank
-            assert page.eval_on_selector_all(".seat", "els => els.length") == 6
-            beats = page.eval_on_selector_all(".seat .s-beat", "els => els.map(e => e.textContent)")
-            assert any(b.startswith("可上：") or b == "无牌可上" for b in beats), beats
-            assert len(page.eval_on_selector_all("#moments li", "els => els")) == 5
-            assert page.eval_on_selector_all("#chart polyline", "els => els.length") == 2
-            wp = store.state["winprob"]["current"]
-            assert page.text_content("#wp-odd") == native.pct(wp["odd"])
-            # each seat: what the evaluator expects of it (likeliest title and its chance, place, points)
-            expect = page.eval_on_selector_all(".seat .s-expect", "els => els.map(e => e.textContent)")
-            for line, e in zip(expect, wp["seats"], strict=True):
-                assert line.startswith(f"预计：{e['title']}（{native.pct(e['chance'])}）"), line
-                assert f"平均第{e['place']:.1f}名" in line, line
-            assert page.text_content("#wp-even-name") == store.state["table"]["teams"]["even"]["label"]
-            # every text inside its box: nothing drawn past the screen or its panel
-            over = page.eval_on_selector_all(
-                ".seat, .side, .wp-names span, #moments li",
-                "els => els.filter(e => e.scrollWidth > e.clientWidth + 1"
-                " || e.scrollHeight > e.clientHeight + 1).map(e => e.className)",
-            )
-            assert over == []
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / "commentators.png"))
-            # a decision keyed: the 胜率 and the expectations of the position gone leave the screen
-            frames = page.evaluate("window.__frames")
-            store.dispatch("game.play", {"line": rec.moves[40]})
-            _until(page, "n => window.__frames > n && window.__view.moves === 41", frames)
-            assert page.text_content("#wp-odd") == "—" and page.text_content("#wp-note") == "第41步 估算中…"
-            expect = page.eval_on_selector_all(".seat .s-expect", "els => els.map(e => e.textContent)")
-            assert expect == ["预计：估算中…"] * 6
-            assert errors == []
-        finally:
-            ctx.close()
+        page.goto(desk.url())
+        _until(page, "() => window.__frames >= 1")
+        shown = page.eval_on_selector_all(".seat .s-hand", "els => els.map(e => e.dataset.hand)")
+        assert shown == hands_now  # all six hands, as they stand
+        text = page.eval_on_selector_all(".seat .s-hand", "els => els.map(e => e.textContent)")
+        assert text == hands_now  # the cards shown are the hand's, grouped by rank
+        assert page.eval_on_selector_all(".seat", "els => els.length") == 6
+        beats = page.eval_on_selector_all(".seat .s-beat", "els => els.map(e => e.textContent)")
+        assert any(b.startswith("可上：") or b == "无牌可上" for b in beats), beats
+        assert len(page.eval_on_selector_all("#moments li", "els => els")) == 5
+        assert page.eval_on_selector_all("#chart polyline", "els => els.length") == 2
+        wp = store.state["winprob"]["current"]
+        assert page.text_content("#wp-odd") == native.pct(wp["odd"])
+        # each seat: what the evaluator expects of it (likeliest title and its chance, place, points)
+        expect = page.eval_on_selector_all(".seat .s-expect", "els => els.map(e => e.textContent)")
+        for line, e in zip(expect, wp["seats"], strict=True):
+            assert line.startswith(f"预计：{e['title']}（{native.pct(e['chance'])}）"), line
+            assert f"平均第{e['place']:.1f}名" in line, line
+        assert page.text_content("#wp-even-name") == store.state["table"]["teams"]["even"]["label"]
+        # every text inside its box: nothing drawn past the screen or its panel
+        over = page.eval_on_selector_all(
+            ".seat, .side, .wp-names span, #moments li",
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1"
+            " || e.scrollHeight > e.clientHeight + 1).map(e => e.className)",
+        )
+        assert over == []
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "commentators.png"))
+        # a decision keyed: the 胜率 and the expectations of the position gone leave the screen
+        frames = page.evaluate("window.__frames")
+        store.dispatch("game.play", {"line": rec.moves[40]})
+        _until(page, "n => window.__frames > n && window.__view.moves === 41", frames)
+        assert page.text_content("#wp-odd") == "—" and page.text_content("#wp-note") == "第41步 估算中…"
+        expect = page.eval_on_selector_all(".seat .s-expect", "els => els.map(e => e.textContent)")
+        assert expect == ["预计：估算中…"] * 6
+        assert errors == []
 
 
 def _ws_texts(port: int, bus: str) -> str:
@@ -253,7 +246,7 @@ def _at_maxima(state: dict[str, Any], alphabet: str) -> dict[str, Any]:
 
 @pytest.mark.browser
 def test_the_commentators_page_in_english_is_english_throughout_and_both_fit_at_the_maxima(
-    played: Any, browser: Any
+    played: Any, page: Any
 ) -> None:
     """Chinese first, English complete and never mixed: ``?lang=en`` has no Chinese character but the
     names (data), the engine's words included (titles, plays, statuses, moments); both languages fit
@@ -261,38 +254,33 @@ def test_the_commentators_page_in_english_is_english_throughout_and_both_fit_at_
     store, _ = played
     if not fresh(store.state):  # the page's test above keyed a decision: its own figures first
         _estimate(store)
-    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        for lang, alphabet in (("en", "latin"), ("en", "cjk"), ("zh", "cjk"), ("zh", "latin")):
-            state = _at_maxima(store.state, alphabet)
-            with CommentatorsServer(_Still(state), port=0) as desk:
-                page.goto(f"{desk.url()}&lang={lang}")
-                page.wait_for_selector(".seat[data-seat]", timeout=20000)  # the view rendered (no eval: CSP)
-                assert page.evaluate(OVERFLOW) == [], (lang, alphabet)
-                text = page.inner_text("body")
-                names = [t["name"] for t in state["table"]["teams"].values()]
-                names += [s["name"] for s in state["table"]["seats"]]
-                bare = text
-                for name in sorted(names, key=len, reverse=True):
-                    bare = bare.replace(name, "")
-                if lang == "en":
-                    assert not CJK.findall(bare), CJK.findall(bare)[:20]
-                    assert page.evaluate("document.documentElement.lang") == "en"
-                    wp = state["winprob"]["current"]
-                    expect = page.eval_on_selector_all(".s-expect", "els => els.map(e => e.textContent)")
-                    for line, e in zip(expect, wp["seats"], strict=True):
-                        title = TITLE_NAMES_EN[e["title"]]
-                        assert line.startswith(f"Expected: {title} ({native.pct(e['chance'])})"), line
-                    assert "Win probability (estimate)" in text and "Key moments" in text
-                    if alphabet == "latin":
-                        SHOTS.mkdir(parents=True, exist_ok=True)
-                        page.screenshot(path=str(SHOTS / "commentators-en.png"))
-                else:
-                    assert "胜率（估算）" in text and "走势关键" in text and "预计：" in text
-                    assert "Expected" not in text and "Win probability" not in text
-        assert errors == []
-    finally:
-        ctx.close()
+    for lang, alphabet in (("en", "latin"), ("en", "cjk"), ("zh", "cjk"), ("zh", "latin")):
+        state = _at_maxima(store.state, alphabet)
+        with CommentatorsServer(_Still(state), port=0) as desk:
+            page.goto(f"{desk.url()}&lang={lang}")
+            page.wait_for_selector(".seat[data-seat]", timeout=20000)  # the view rendered (no eval: CSP)
+            assert page.evaluate(OVERFLOW) == [], (lang, alphabet)
+            text = page.inner_text("body")
+            names = [t["name"] for t in state["table"]["teams"].values()]
+            names += [s["name"] for s in state["table"]["seats"]]
+            bare = text
+            for name in sorted(names, key=len, reverse=True):
+                bare = bare.replace(name, "")
+            if lang == "en":
+                assert not CJK.findall(bare), CJK.findall(bare)[:20]
+                assert page.evaluate("document.documentElement.lang") == "en"
+                wp = state["winprob"]["current"]
+                expect = page.eval_on_selector_all(".s-expect", "els => els.map(e => e.textContent)")
+                for line, e in zip(expect, wp["seats"], strict=True):
+                    title = TITLE_NAMES_EN[e["title"]]
+                    assert line.startswith(f"Expected: {title} ({native.pct(e['chance'])})"), line
+                assert "Win probability (estimate)" in text and "Key moments" in text
+                if alphabet == "latin":
+                    SHOTS.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(SHOTS / "commentators-en.png"))
+            else:
+                assert "胜率（估算）" in text and "走势关键" in text and "预计：" in text
+                assert "Expected" not in text and "Win probability" not in text
+    assert errors == []
