@@ -170,7 +170,7 @@ def test_many_pages_under_a_burst_of_changes_all_end_on_the_latest_state(tmp_pat
     final: dict[int, dict[str, Any]] = {}
     counts: dict[int, int] = {}
 
-    async def page(i: int, port: int, done: asyncio.Event) -> None:
+    async def page(i: int, port: int, done: asyncio.Event, ready: list[asyncio.Event]) -> None:
         state: dict[str, Any] = {}
         n = 0
         async with aiohttp.ClientSession() as s, s.ws_connect(f"ws://127.0.0.1:{port}/ws?bus=program") as ws:
@@ -178,6 +178,7 @@ def test_many_pages_under_a_burst_of_changes_all_end_on_the_latest_state(tmp_pat
                 msg = json.loads((await ws.receive(timeout=30)).data)
                 if msg["type"] == "snapshot":
                     state = msg["state"]
+                    ready[i].set()
                 elif msg["type"] == "patch":
                     state.update(msg["set"])
                 n += 1
@@ -187,8 +188,10 @@ def test_many_pages_under_a_burst_of_changes_all_end_on_the_latest_state(tmp_pat
 
     async def run(port: int) -> None:
         done = asyncio.Event()
-        tasks = [asyncio.create_task(page(i, port, done)) for i in range(pages)]
-        await asyncio.sleep(0.5)
+        ready = [asyncio.Event() for _ in range(pages)]
+        tasks = [asyncio.create_task(page(i, port, done, ready)) for i in range(pages)]
+        # every page connected and shown the state (the bound: a guard, like the pages' own receive)
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 30)
         loop = asyncio.get_running_loop()
 
         def burst() -> None:
