@@ -73,6 +73,8 @@ def main(args: argparse.Namespace) -> int:
             r = Rehearsal(studio.store, args.pace, args.quick, stop, say)
             if studio.bridge is None or not studio.bridge.status.connected:
                 r.paid_hold = 0.0  # a quick run's bumpers wait for no OBS to draw them (as ``rehearse``)
+            else:
+                r.shown = studio.shown  # a paid graphic is held from when OBS showed it
             studio.attach_breaks(r)
             try:
                 records = selfplay_records(args.seed, "tv_match")

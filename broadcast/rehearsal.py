@@ -19,6 +19,7 @@ import random
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,10 +210,20 @@ class Rehearsal:
         # OBS to draw it on a loaded machine (0.2 s was not always), or it would rightly not count as
         # aired; ``rehearse`` has no OBS (its pages are the whole show) and sets 0: held like the rest
         self.paid_hold = 1.0
+        # set by the studio while OBS is connected: has OBS shown ``graphic`` with ``item`` on program? A
+        # paid graphic's hold then starts when OBS showed it (a loaded OBS can take longer than the hold)
+        self.shown: Callable[[str, str], bool] | None = None
 
     def wait(self, seconds: float) -> None:
         if self.stop.wait(max(0.0, seconds)):
             raise Stopped
+
+    def until_shown(self, graphic: str, item: str, seconds: float) -> None:
+        """Wait until OBS has shown ``graphic`` with ``item`` (looked at every 50 ms), at most ``seconds``;
+        at once without OBS."""
+        end = time.monotonic() + seconds
+        while self.shown is not None and not self.shown(graphic, item) and time.monotonic() < end:
+            self.wait(0.05)
 
     def hold(self, seconds: float) -> float:
         return min(seconds, 0.2) if self.quick else seconds
@@ -284,8 +295,10 @@ class Rehearsal:
         for b in bumpers:
             self.say(f"片头 bumper: {b['text']}")
             self.on("bumper", True, b["id"])
-            # a bumper is a sponsor's paid graphic: a quick run holds it at least ``paid_hold``
+            # a bumper is a sponsor's paid graphic: a quick run holds it at least ``paid_hold`` from when
+            # OBS showed it
             seconds = float(b.get("seconds", 5))
+            self.until_shown("bumper", str(b["id"]), seconds)
             self.wait(min(seconds, max(self.hold(seconds), self.paid_hold)))
         self.on("bumper", False)
         for g in ("commentary", "ticker"):

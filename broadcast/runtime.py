@@ -343,6 +343,11 @@ class Studio:
         self._last_status = key
         say(f"OBS：{status.line}")
 
+    def shown(self, graphic: str, item: str) -> bool:
+        """Does OBS show ``graphic`` with ``item`` on program now (as its answers told the bridge)?"""
+        bridge = self.bridge
+        return bridge is not None and bridge.tracker.on_air_since(graphic, item) is not None
+
     def attach_breaks(self, r: Any) -> None:
         """Let a rehearsal run the rundown's 中插 breaks: the 冠名/特约 films after the opening
         bumpers and the spots between games, played through OBS, each after the one before ended — when
