@@ -1,5 +1,8 @@
 """Every graphic renders the demo state in real headless Chromium: DOM assertions, a screenshot saved
-as an artifact, and a pixel check (the graphic's region is drawn, everything else is transparent)."""
+as an artifact, and a pixel check (the graphic's region is drawn, everything else is transparent) —
+``check_renders_demo_state``, run on each graphic's own page by tests/overlay/test_fit.py before it sends
+that page the maxima (one page load for both); here the program page: all off, the composite, the
+sponsors' placements."""
 
 from __future__ import annotations
 
@@ -159,7 +162,7 @@ CHECKS = {
 }
 
 
-def _state_for(graphic: str) -> dict[str, Any]:
+def demo_state_for(graphic: str) -> dict[str, Any]:
     st = demo_state(on=(graphic,))
     if graphic == "jiugongge":
         st["jiugongge"]["draws"] = [
@@ -178,39 +181,38 @@ def test_every_graphic_has_a_check() -> None:
     assert set(CHECKS) == set(GRAPHICS)
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("graphic", GRAPHICS)
-def test_graphic_renders_demo_state(graphic: str, page: Any, shots: Path) -> None:
-    store = MemoryStore(_state_for(graphic))
-    with OverlayServer(store, port=0) as srv:
-        open_page(page, srv.url(graphic))
-        root = f"[data-graphic={graphic}]"
-        assert page.eval_on_selector(root, "e => e.classList.contains('on')")
-        CHECKS[graphic](page)
-        img = screenshot(page, shots / f"{graphic}.png")
-        bbox = element_box(page, root)
-        # every part of the graphic is laid out inside the title-safe area (moving crawls/rolls aside)
-        outside = page.eval_on_selector_all(
-            f"{root} *",
-            "(els, safe) => els.filter(e => !e.closest('.tk-track, .cr-roll')).map(e => {"
-            " const r = e.getBoundingClientRect(); return r.width && r.height &&"
-            " (r.left < safe[0] - 1 || r.top < safe[1] - 1 ||"
-            " r.right > safe[2] + 1 || r.bottom > safe[3] + 1)"
-            " ? e.className : null; }).filter(Boolean)",
-            list(SAFE),
-        )
-        assert outside == [], outside
-        assert page.errors == []
+def check_renders_demo_state(page: Any, graphic: str, shots: Path) -> None:
+    """``graphic``'s own page, just loaded on ``demo_state_for(graphic)``: its DOM shows the demo state
+    (``CHECKS``), every part of it is laid out inside the title-safe area, and the pixels are drawn in its
+    box and nowhere else (screenshot saved as an artifact). Run for every graphic by
+    tests/overlay/test_fit.py on the page it then sends the maxima (one page load per graphic for both)."""
+    root = f"[data-graphic={graphic}]"
+    assert page.eval_on_selector(root, "e => e.classList.contains('on')")
+    CHECKS[graphic](page)
+    img = screenshot(page, shots / f"{graphic}.png")
+    bbox = element_box(page, root)
+    # every part of the graphic is laid out inside the title-safe area (moving crawls/rolls aside)
+    outside = page.eval_on_selector_all(
+        f"{root} *",
+        "(els, safe) => els.filter(e => !e.closest('.tk-track, .cr-roll')).map(e => {"
+        " const r = e.getBoundingClientRect(); return r.width && r.height &&"
+        " (r.left < safe[0] - 1 || r.top < safe[1] - 1 ||"
+        " r.right > safe[2] + 1 || r.bottom > safe[3] + 1)"
+        " ? e.className : null; }).filter(Boolean)",
+        list(SAFE),
+    )
+    assert outside == [], outside
+    assert page.errors == []
     # the graphic sits inside the title-safe area and draws there ...
     assert SAFE[0] <= bbox[0] and SAFE[1] <= bbox[1] and bbox[2] <= SAFE[2] and bbox[3] <= SAFE[3], bbox
     drawn = opaque_bbox(img)
-    assert drawn is not None, "nothing was drawn"
-    assert opaque_fraction(img, bbox) > 0.05, "the graphic's region is (nearly) empty"
+    assert drawn is not None, f"{graphic}: nothing was drawn"
+    assert opaque_fraction(img, bbox) > 0.05, f"{graphic}: the graphic's region is (nearly) empty"
     # ... and nowhere else: outside its own box (and the title-safe area) the page stays transparent
     assert_outside_safe_is_transparent(img)
     shadow = 40  # drop shadows may spill a little past the box
-    assert drawn[0] >= bbox[0] - shadow and drawn[1] >= bbox[1] - shadow, (drawn, bbox)
-    assert drawn[2] <= bbox[2] + shadow and drawn[3] <= bbox[3] + shadow, (drawn, bbox)
+    assert drawn[0] >= bbox[0] - shadow and drawn[1] >= bbox[1] - shadow, (graphic, drawn, bbox)
+    assert drawn[2] <= bbox[2] + shadow and drawn[3] <= bbox[3] + shadow, (graphic, drawn, bbox)
     assert box_area(bbox) > 0
 
 
