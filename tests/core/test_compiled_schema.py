@@ -11,8 +11,11 @@ taken out), and the keyword semantics one by one.
 from __future__ import annotations
 
 import copy
+import functools
 import math
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -51,7 +54,14 @@ def _mutations(value: Any) -> Iterator[Any]:
             yield out
 
 
-def _played_state(tmp_path: Any) -> dict[str, Any]:
+@functools.cache
+def _played() -> dict[str, Any]:
+    """A state from a played game: built once for the module's 16 sections (each test takes a copy)."""
+    with tempfile.TemporaryDirectory(prefix="played-") as tmp:
+        return _played_state(Path(tmp))
+
+
+def _played_state(tmp_path: Path) -> dict[str, Any]:
     store = open_store(tmp_path / "played.sqlite")
     try:
         store.dispatch(
@@ -77,13 +87,13 @@ def test_every_section_of_the_studio_schema_is_compiled() -> None:
 
 
 @pytest.mark.parametrize("section", studio.state_schema().sections)
-def test_compiled_check_and_jsonschema_agree_on_every_broken_field(section: str, tmp_path: Any) -> None:
+def test_compiled_check_and_jsonschema_agree_on_every_broken_field(section: str) -> None:
     sch = studio.state_schema()
     sub = sch.schema["properties"][section]
     fast = compile_schema(sub)
     assert fast is not None
     slow = jsonschema.validators.validator_for(sch.schema)(sub)
-    bases = [studio.default_state()[section], _played_state(tmp_path)[section]]
+    bases = [studio.default_state()[section], copy.deepcopy(_played()[section])]
     checked = refused = 0
     for base in bases:
         assert fast(base) and slow.is_valid(base)
