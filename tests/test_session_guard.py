@@ -99,6 +99,10 @@ def test_a_test_past_its_timeout_fails_by_name_and_what_tests_left_running_is_na
         def test_after_it():
             assert True
         """,
+        # pytest-timeout ends the sleeping test: the guard's watchdog (timeout + grace) must not fire while
+        # its failure is reported — at load 20 that took over the default 2 s and the watchdog ended the
+        # run (nothing here waits on the grace, so a long one costs nothing)
+        grace=30,
     )
     assert rc == 1, out
     assert "FAILED test_inner.py::test_sleeps_forever" in out and "Timeout" in out, out
