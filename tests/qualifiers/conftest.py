@@ -25,32 +25,38 @@ QUAN_SAN_SHARES = {"头科": 14, "二科": 10, "三科": 8}
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The scheduler address of a LocalCluster of 2 worker processes, started for the module that asks for
     it and stopped after it (not held through the rest of the session)."""
-    proc = subprocess.Popen(
-        [PY, str(Path(__file__).with_name("cluster_main.py")), "2"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        start_new_session=True,
-        cwd=ROOT,
-    )
-    assert proc.stdout is not None
-    address = proc.stdout.readline().strip()
-    assert address.startswith("tcp://"), f"the cluster did not start: {address!r}"
+    errors = tmp_path_factory.mktemp("cluster") / "stderr.txt"  # Dask's own words, if it does not start
+    with open(errors, "w", encoding="utf-8") as err:
+        proc = subprocess.Popen(
+            [PY, str(Path(__file__).with_name("cluster_main.py")), "2"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+            start_new_session=True,
+            cwd=ROOT,
+        )
+    assert proc.stdout is not None and proc.stdin is not None
     try:
+        address = proc.stdout.readline().strip()
+        assert address.startswith("tcp://"), (
+            f"the cluster did not start: {address!r}; its stderr ends: "
+            + errors.read_text(encoding="utf-8", errors="replace")[-3000:]
+        )
         yield address
     finally:
         # the whole process group (the cluster's process, its nannies and workers) ended at once: the
         # tests have what they asked of it, and its orderly close (~1.7 s of the nannies stopping their
         # workers, then the exit) proves nothing here — the import's own cluster is closed in order by
         # the command (test_the_default_is_a_local_cluster_on_this_machine)
-        os.killpg(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-        assert proc.stdin is not None
         proc.stdin.close()
+        proc.stdout.close()
 
 
 # the session's PostgreSQL server (``postgres``) is tests/conftest.py's, shared with the season's tests
