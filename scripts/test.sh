@@ -51,7 +51,7 @@ SHM_FREE=$(df -k --output=avail /dev/shm 2>/dev/null | tail -1 | tr -d ' ')
 MEM_FREE=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo 2>/dev/null)  # a tmpfs's files are memory
 if [ "${GOUJI_TEST_TMP:-}" != disk ] && [ "${SHM_FREE:-0}" -gt 4194304 ] 2>/dev/null &&
   [ "${MEM_FREE:-0}" -gt 4194304 ] 2>/dev/null; then
-  TMPDIR=$(mktemp -d /dev/shm/gouji-tests-XXXXXX) && export TMPDIR && trap 'rm -rf "$TMPDIR"' EXIT
+  TMPDIR=$(mktemp -d /dev/shm/gouji-tests-XXXXXX) && export TMPDIR && CLEAN_TMP=$TMPDIR
 fi
 # The engine's tests once more on its pure-Python modules (GOUJI_PURE_PYTHON=1) when the compiled core runs
 # (setup.sh builds it where a C compiler is): both builds are held to the same tests (engine/native.py;
@@ -75,6 +75,12 @@ started=$(date +%s)
 # the main pass has (a loaded machine leaves it no idle CPU), it is stopped and run again as before, on two
 # workers at the usual priority. Its own temporary folder; its output comes after the main pass's.
 PURE_PID=""
+# however the script ends (a Ctrl-C too: the pure pass is in a process group of its own), nothing is left
+cleanup() {
+  if [ -n "$PURE_PID" ]; then kill -TERM -- "-$PURE_PID" 2>/dev/null; fi
+  if [ -n "${CLEAN_TMP:-}" ]; then rm -rf "$CLEAN_TMP"; fi
+}
+trap cleanup EXIT
 if [ $PURE = 1 ]; then
   PURE_TMP=$(mktemp -d "${TMPDIR:-/tmp}/gouji-pure-XXXXXX")
   TMPDIR=$PURE_TMP GOUJI_PURE_PYTHON=1 nice -n 19 timeout --kill-after=30 "$(( LIMIT * 2 + 300 ))" \
@@ -89,6 +95,7 @@ if [ -n "$PURE_PID" ]; then
   if [ -d "/proc/$PURE_PID" ] && ! grep -q zombie "/proc/$PURE_PID/status" 2>/dev/null; then
     kill -TERM -- "-$PURE_PID" 2>/dev/null
     wait "$PURE_PID" 2>/dev/null
+    PURE_PID=""
     prc=0
     if [ $rc -eq 0 ]; then
       echo "the engine's tests on its pure-Python modules (not done beside the run: run again):"
@@ -99,6 +106,7 @@ if [ -n "$PURE_PID" ]; then
   else
     wait "$PURE_PID"
     prc=$?
+    PURE_PID=""
     echo "the engine's tests on its pure-Python modules (run beside the main pass, nice 19):"
     if [ $prc -eq 0 ]; then tail -n 3 "$PURE_TMP/log"; else cat "$PURE_TMP/log"; fi
   fi
