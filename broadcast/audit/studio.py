@@ -34,7 +34,8 @@ class Auditor:
         self.page.wait_for_function(
             "s => window.__rendered && window.__rendered.seq >= s", arg=seq, timeout=60000
         )
-        self.page.wait_for_function(P.SETTLED, timeout=60000, polling=50)
+        # asked every frame (SETTLED ends what runs, so the next frame answers), not every 50 ms
+        self.page.wait_for_function(P.SETTLED, timeout=60000, polling="raf")
         frame = self.page.evaluate(P.PROBE)
         state = self.store.state
         labels = dict(self.plan.labels)

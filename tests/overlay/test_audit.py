@@ -73,7 +73,7 @@ def test_the_probe_reads_graphics_drawn_over_each_other_and_a_name_broken_on_a_r
     state["table"]["message"] = f"第1局结束　{TEAM} 11 : 11"
     with OverlayServer(MemoryStore(state), port=0) as srv:
         open_page(page, srv.url("program"))
-        page.wait_for_function(P.SETTLED, polling=50)
+        page.wait_for_function(P.SETTLED, polling="raf")
         # the line broken where the pages used to break it
         page.eval_on_selector(
             ".sb-message-text",
