@@ -31,24 +31,13 @@ from broadcast.console.mirror import GameMirror
 from broadcast.console.models import CompletionModel, RecordModel
 from broadcast.qt import theme
 from broadcast.qt.widgets import ElidedLabel
+from broadcast.qt.widgets import set_props as _set_props
 from engine import words as engine_words
 
 OPP = {1: 4, 2: 5, 3: 6, 4: 1, 5: 2, 6: 3}
 # where each seat sits on screen (row, column of a 4×3 grid): counterclockwise from seat 1 at the
 # bottom, 对头 across (1↔4, 2↔5, 3↔6), as in the studio seen from the camera above
 SEAT_CELLS = {1: (3, 1), 2: (2, 2), 3: (1, 2), 4: (0, 1), 5: (1, 0), 6: (2, 0)}
-
-
-def _set_props(w: QWidget, **props: bool) -> None:
-    """Set dynamic properties the style sheet selects on, and re-polish if one changed."""
-    changed = False
-    for k, v in props.items():
-        if w.property(k) != v:
-            w.setProperty(k, v)
-            changed = True
-    if changed:
-        w.style().unpolish(w)
-        w.style().polish(w)
 
 
 class SeatCard(QFrame):

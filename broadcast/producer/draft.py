@@ -290,6 +290,7 @@ class PlacementsDraft:
         self.doc: CommentedMap = doc
         self.loaded_text = text
         self._texts: dict[str, tuple[Any, str]] = {}  # the sections written out (text()'s cache)
+        self._counts: dict[int, int] | None = None  # _shared()'s answer until the next edit
         self._read_links = self._links()  # as read
 
     def _touched(self, key: Any) -> None:
@@ -313,6 +314,11 @@ class PlacementsDraft:
 
     # -- changing -----------------------------------------------------------------------------------
     def _shared(self) -> dict[int, int]:
+        """How many places hold each mapping and list of the document (more than one: a YAML alias).
+        The whole document is walked again only after an edit that adds, replaces or removes a mapping
+        or list (``_counts = None``), not for every value typed into a field (~7 ms each in a full file)."""
+        if self._counts is not None:
+            return self._counts
         counts: dict[int, int] = {}
 
         def walk(node: Any) -> None:
@@ -324,6 +330,7 @@ class PlacementsDraft:
                     walk(v)
 
         walk(self.doc)
+        self._counts = counts
         return counts
 
     def _links(self) -> dict[str, set[str]]:
@@ -362,6 +369,7 @@ class PlacementsDraft:
                 if isinstance(step, str) and step in FLOW:
                     nxt.fa.set_flow_style()
                 self._put(node, step, nxt)
+                self._counts = None
             elif isinstance(nxt, dict | list) and counts.get(id(nxt), 0) > 1:
                 own = copy.deepcopy(nxt)
                 anchor = getattr(own, "anchor", None)
@@ -369,6 +377,7 @@ class PlacementsDraft:
                     anchor.value = None
                 node[step] = own
                 nxt = own
+                self._counts = None
                 self._touched(path[0])  # the alias written out in full (or the anchor left out)
             node = nxt
         return node
@@ -393,6 +402,12 @@ class PlacementsDraft:
         key = path[-1]
         if isinstance(value, dict) and not isinstance(value, CommentedMap):
             value = self._map(value, str(key) if isinstance(key, str) else "")
+        if isinstance(node, list):
+            old = node[key] if isinstance(key, int) and key < len(node) else None
+        else:
+            old = node.get(key)
+        if isinstance(value, dict | list) or isinstance(old, dict | list):
+            self._counts = None  # a mapping or list comes or goes: what is shared may change
         if isinstance(node, list):
             assert isinstance(key, int)
             if key < len(node):
@@ -419,6 +434,7 @@ class PlacementsDraft:
         key = path[-1]
         if node is None:
             return
+        self._counts = None  # what it held is held once less
         if isinstance(node, list):
             assert isinstance(key, int)
             if key < len(node):
@@ -442,6 +458,7 @@ class PlacementsDraft:
         if isinstance(value, dict) and not isinstance(value, CommentedMap):
             value = self._map(value, "")
         items.append(value)
+        self._counts = None
         self._touched(path[0])
         self.dirty = True
         return len(items) - 1

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from broadcast.producer.draft import Check, Path_
 from broadcast.qt import i18n
 from broadcast.qt.i18n import tr
+from broadcast.qt.widgets import set_props
 from broadcast.sponsors.placements import (
     BUMPER_SECONDS,
     DEFAULT_MINIMUMS,
@@ -110,19 +111,15 @@ class Field(QWidget):
         warns = [i for i in found if i.level != "error"]
         if not found:
             self.issue.hide()
-            self.editor.setProperty("invalid", False)
+            set_props(self.editor, invalid=False)
         else:
             text = "\n".join(
                 ("✕ " if i.level == "error" else "⚠ ") + i.text(i18n.current()) for i in errors + warns
             )
             self.issue.setText(text)
-            self.issue.setProperty("level", "error" if errors else "warning")
-            self.issue.style().unpolish(self.issue)
-            self.issue.style().polish(self.issue)
+            set_props(self.issue, level="error" if errors else "warning")
             self.issue.show()
-            self.editor.setProperty("invalid", bool(errors))
-        self.editor.style().unpolish(self.editor)
-        self.editor.style().polish(self.editor)
+            set_props(self.editor, invalid=bool(errors))
 
     @property
     def error_text(self) -> str:

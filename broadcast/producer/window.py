@@ -32,6 +32,7 @@ from broadcast.producer.widgets import STYLE
 from broadcast.producer.workspace import Workspace
 from broadcast.qt import i18n, theme
 from broadcast.qt.i18n import tr
+from broadcast.qt.widgets import set_props
 from broadcast.sponsors.placements import SLOT_SPECS
 from broadcast.sponsors.placements.ratecard import KIND_LABELS
 
@@ -107,6 +108,7 @@ class ProducerWindow(QMainWindow):
             view.addAction(act)
             self.tab_actions.append(act)
         self._name_tab_actions()
+        self._opening = False  # open_slot() is showing the slots' tab with a form of its choosing
         self.tabs.currentChanged.connect(self._tab_shown)
         view.addSeparator()
         for lang, label in (("zh_CN", "中文界面 Chinese UI"), ("en", "English UI 英文界面")):
@@ -168,18 +170,21 @@ class ProducerWindow(QMainWindow):
 
     def _tab_shown(self, index: int) -> None:
         """The season's delivery is read when its tab is shown (the as-run log grows while on air); the
-        slots' tab opens on the first slot, with its preview, when none is open yet."""
+        slots' tab opens on the first slot, with its preview, when none is open yet, and builds its form
+        again if the draft's structure changed while it was hidden (:meth:`SlotsTab.shown`)."""
         if self.tabs.widget(index) is self.delivery:
             self.delivery.refresh()
-        elif self.tabs.widget(index) is self.slots and not self.slots.path:
-            rows = self.slot_rows()
-            if rows:
-                self.slots.select(rows[0][0], rebuild=True)
+        elif self.tabs.widget(index) is self.slots and not self._opening:
+            self.slots.shown()
 
     def open_slot(self, path: Path_) -> None:
-        self.tabs.setCurrentWidget(self.slots)
-        self.slots.refresh()
-        self.slots.select(path, rebuild=True)
+        """The slots' tab shown with ``path``'s form (built once: not first the one open before)."""
+        self._opening = True
+        try:
+            self.tabs.setCurrentWidget(self.slots)
+        finally:
+            self._opening = False
+        self.slots.refresh(then=path)
 
     def restructure(self) -> None:
         self.sponsors.refresh()
@@ -199,10 +204,7 @@ class ProducerWindow(QMainWindow):
             (tr("有 {n} 个错误，不能保存").format(n=n) if n else tr("检查通过"))
             + ("  ·  " + tr("未保存") if dirty else "")
         )
-        self.state_label.setProperty("bad", bool(n))
-        self.state_label.setProperty("dirty", dirty)
-        self.state_label.style().unpolish(self.state_label)
-        self.state_label.style().polish(self.state_label)
+        set_props(self.state_label, bad=bool(n), dirty=dirty)
         self.sponsors.show_check(check)
         self.slots.show_check(check)
         self.season.show_episodes()

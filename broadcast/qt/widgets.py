@@ -12,6 +12,20 @@ from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 
+def set_props(w: QWidget, **props: object) -> None:
+    """Set dynamic properties the style sheet selects on, and re-polish ``w`` only if one changed: a
+    polish matches every rule of the style sheet again (the producer's check marks every field after
+    each keystroke, nearly always as it was)."""
+    changed = False
+    for k, v in props.items():
+        if w.property(k) != v:
+            w.setProperty(k, v)
+            changed = True
+    if changed:
+        w.style().unpolish(w)
+        w.style().polish(w)
+
+
 class ElidedLabel(QLabel):
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
