@@ -350,8 +350,9 @@ class Studio:
 
     def attach_breaks(self, r: Any) -> None:
         """Let a rehearsal run the rundown's 中插 breaks: the 冠名/特约 films after the opening
-        bumpers and the spots between games, played through OBS, each after the one before ended — when
-        OBS said it ended (not on the clock), or, in a quick run, ``QUICK_FILM_S`` after OBS started it.
+        bumpers and the spots between games, played through OBS as one reel: each film starts the moment
+        the one before ended — when OBS said it ended (not on the clock), or, in a quick run,
+        ``QUICK_FILM_S`` after OBS started it — with no frame of the show between two films of a break.
         Without OBS no film can air: the rehearsal says so and goes on (and the sponsor report shows them
         as not delivered)."""
         if self.placements is None:
@@ -368,20 +369,28 @@ class Studio:
                 breaks.setdefault(segment, []).append(cue)
 
         def run_break(segment: str) -> None:
-            for cue in breaks.get(segment, []):
-                if self.bridge is None or not self.bridge.status.connected:
+            films = breaks.get(segment, [])
+            if not films:
+                return
+            if self.bridge is None or not self.bridge.status.connected:
+                for cue in films:
                     say(f"中插 {cue.label}：OBS 未连接，片子无法播出 / OBS not connected, film not aired")
-                    continue
-                say(f"中插 break: {cue.label}")
-                try:
-                    film = self.bridge.play_film(
-                        cue.film, reason="break", hold=QUICK_FILM_S if r.quick else None
-                    )
-                except Exception as exc:  # noqa: BLE001 - the show goes on; the as-run shows it
-                    say(f"警告 warning: {cue.film} 未能播出 not aired: {exc}")
-                    continue
-                if not _until(r, film.done, float(cue.seconds or 0) + FILM_SLACK_S):
-                    say(f"警告 warning: OBS 没有报告 {cue.film} 结束 / OBS never reported the film's end")
+                return
+            say(f"中插 break: {'、'.join(cue.label for cue in films)}")
+            try:  # one reel: each film straight after the one before, never the show between them
+                reel = self.bridge.play_films(
+                    [cue.film for cue in films], reason="break", hold=QUICK_FILM_S if r.quick else None
+                )
+            except Exception as exc:  # noqa: BLE001 - the show goes on; the as-run shows it
+                say(f"警告 warning: 中插未能播出 the break did not air: {exc}")
+                return
+            budget = sum(float(cue.seconds or 0) + FILM_SLACK_S for cue in films)
+            if not _until(r, reel.done, budget):
+                say("警告 warning: OBS 没有报告中插片子结束 / OBS never reported the break's films ended")
+            for film_id, why in reel.failed:
+                say(f"警告 warning: {film_id} 未能播出 not aired: {why}")
+            if reel.cut:
+                say(f"警告 warning: 中插被中断 the break was cut short ({reel.cut})")
 
         r.after_opening = lambda: run_break("opening")
         r.after_game = lambda n: run_break(f"game_{n}")

@@ -652,6 +652,26 @@ MUTANTS: tuple[Mutant, ...] = (
         'every run\'s stop logs "Task was destroyed but it is pending!"',
     ),
     Mutant(
+        "break-reel-ends-after-first-film",
+        "broadcast/obs/films.py",
+        "        while reel.pending:\n",
+        "        while reel.pending and not reel.films:\n",
+        (
+            "tests/obs/test_unit.py::test_a_break_s_films_roll_back_to_back_and_program_goes_back_only_after_the_last",
+        ),
+        "a break's reel stops after its first film: the others never roll (run's break shows one film)",
+    ),
+    Mutant(
+        "break-reel-not-cut-by-a-panic",
+        "broadcast/obs/films.py",
+        "            self._cut_reel(why)\n",
+        "            pass\n",
+        (
+            "tests/obs/test_unit.py::test_a_break_s_films_roll_back_to_back_and_program_goes_back_only_after_the_last",
+        ),
+        "a panic (or an interruption) leaves a break's reel waiting for films that will never end",
+    ),
+    Mutant(
         "evaluator-batch-not-idle",
         "broadcast/winprob/worker.py",
         "os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))",

@@ -210,18 +210,22 @@ def test_run_hands_the_rundown_breaks_to_the_bridge_in_order(tmp_path: Path) -> 
     from broadcast.studio import open_store
 
     played: list[str] = []
+    reels: list[list[str]] = []
     held: list[float | None] = []
     waited: list[float] = []
 
     class RecordingBridge:  # stands in for broadcast.obs.ObsBridge: records what it is asked to play
         status = SimpleNamespace(connected=True)
 
-        def play_film(self, film_id: str, reason: str = "", hold: float | None = None) -> SimpleNamespace:
-            played.append(film_id)
+        def play_films(
+            self, film_ids: list[str], reason: str = "", hold: float | None = None
+        ) -> SimpleNamespace:
+            reels.append(list(film_ids))
+            played.extend(film_ids)
             held.append(hold)
             done = threading.Event()
-            done.set()  # OBS said it ended (the next film is asked for only then)
-            return SimpleNamespace(done=done)
+            done.set()  # OBS said the last one ended (the bridge rolled each straight after the one before)
+            return SimpleNamespace(done=done, failed=[], cut="")
 
     studio = Studio(argparse.Namespace(db=str(tmp_path / "s.sqlite")))
     studio.store = open_store(tmp_path / "s.sqlite")
@@ -232,11 +236,13 @@ def test_run_hands_the_rundown_breaks_to_the_bridge_in_order(tmp_path: Path) -> 
     studio.attach_breaks(r)
     assert r.after_opening is not None and r.after_game is not None
     r.after_opening()
+    # one reel per break (the bridge rolls each film straight after the one before: no show between);
     # a quick run holds each film QUICK_FILM_S after OBS started it; nothing waits on the clock
-    assert played == ["xiaodangjia_15s", "yiheyuan_15s"] and held == [QUICK_FILM_S] * 2 and waited == []
+    assert reels == [["xiaodangjia_15s", "yiheyuan_15s"]] and held == [QUICK_FILM_S] and waited == []
     r.after_game(1)
     r.after_game(2)
     assert played[2:] == ["shunhe_10s", "jinyimeng_10s", "langya_10s", "babao_15s", "babao_15s", "jiaxin_5s"]
+    assert len(reels) == 3 and all(reels)
     # without OBS nothing can air: no film is started and nothing waits
     studio.bridge = None
     played.clear()
@@ -244,13 +250,15 @@ def test_run_hands_the_rundown_breaks_to_the_bridge_in_order(tmp_path: Path) -> 
     r.after_game(1)
     assert played == [] and waited == []
 
-    # a full run plays each film to the end OBS reports: the next one is not asked for while the first
-    # plays, and the run's stop ends that wait
+    # a full run plays each film to the end OBS reports (the bridge starts the next one then): the run
+    # waits for the break's last end, and the run's stop ends that wait
     class PlayingBridge(RecordingBridge):  # OBS has not ended the film (yet)
-        def play_film(self, film_id: str, reason: str = "", hold: float | None = None) -> SimpleNamespace:
-            played.append(film_id)
+        def play_films(
+            self, film_ids: list[str], reason: str = "", hold: float | None = None
+        ) -> SimpleNamespace:
+            played.extend(film_ids)
             held.append(hold)
-            return SimpleNamespace(done=threading.Event())
+            return SimpleNamespace(done=threading.Event(), failed=[], cut="")
 
     stop = threading.Event()
     full = Rehearsal(studio.store, 0.0, False, stop, lambda _t: None)
@@ -267,4 +275,4 @@ def test_run_hands_the_rundown_breaks_to_the_bridge_in_order(tmp_path: Path) -> 
     assert full.after_opening is not None
     with pytest.raises(Stopped):
         full.after_opening()
-    assert played == ["xiaodangjia_15s"] and held == [None] and waited == [0]
+    assert played == ["xiaodangjia_15s", "yiheyuan_15s"] and held == [None] and waited == [0]

@@ -50,7 +50,7 @@ from broadcast.obs.errors import (
     ObsUnreachable,
 )
 from broadcast.obs.evidence import Evidence
-from broadcast.obs.films import Film, FilmPlayer, cue_film
+from broadcast.obs.films import Film, FilmPlayer, Reel, cue_film
 from broadcast.obs.graphics.raster import PictureStore, default_folder
 from broadcast.obs.onair import UP, OnAirTracker
 from broadcast.obs.proofs import Proof, ProofTaker
@@ -203,6 +203,8 @@ class ObsBridge:
         takes program straight from the break — the next film rolled here, a full-frame item by the
         scene the new state wants — with no frame of the game scene between (:mod:`.follow`)."""
         state = follow.end_film_cue(self.store, film_id, failed) or self._state()
+        if self.player.advance(client, film_id, failed):
+            return  # the break's next film rolled straight from this one (:class:`~.films.Reel`)
         key, next_film = cue_film(state, self.films)
         if next_film and key is not None and key != self._rolled_cue:
             self._rolled_cue = key
@@ -375,6 +377,27 @@ class ObsBridge:
             self.submit(lambda c: self.player.start(c, film_id, reason, hold)), timeout, "play_film"
         )
         return film
+
+    def play_films(
+        self,
+        film_ids: list[str],
+        *,
+        reason: str = "break",
+        timeout: float | None = None,
+        hold: float | None = None,
+    ) -> Reel:
+        """Play a break's films back to back in the break scene: each starts the moment OBS ends the one
+        before (or its ``hold`` runs out), with no frame of the show between them; program returns to the
+        state's scene after the last. The returned :class:`~.films.Reel`'s ``done`` is set then; its
+        ``failed`` lists the films that did not air and why."""
+        unknown = [f for f in film_ids if f not in self.films]
+        if unknown:
+            known = ", ".join(sorted(self.films)) or "none"
+            raise KeyError(f"unknown film {unknown[0]!r}; known: {known}")
+        reel: Reel = self._wait(
+            self.submit(lambda c: self.player.roll(c, list(film_ids), reason, hold)), timeout, "play_films"
+        )
+        return reel
 
     def panic(self) -> None:
         """Everything off program at once (dispatches ``bus.panic``; the worker cleans OBS up)."""

@@ -7,7 +7,9 @@ the film's cue ends then — OBS's event, not a timer — and what follows it (t
 takes program straight from the break, else program goes back to the show. A film that has not started
 within ``START_GRACE`` seconds is given up (its cue failed, with the reason) — unless OBS, asked, does
 not say it cannot play it: a loaded OBS gets up to ``START_LIMIT``. Taking the 英雄榜 off rolls the
-英雄榜冠名 film; a film cue the state starts (:func:`cue_film`) rolls its film.
+英雄榜冠名 film; a film cue the state starts (:func:`cue_film`) rolls its film. A break's films are one
+:class:`Reel` (:meth:`FilmPlayer.roll`): each next film starts the moment the one before ends, in the
+break scene, so program never goes back to the show between two films of one break.
 """
 
 from __future__ import annotations
@@ -73,6 +75,22 @@ class Film:
         self.done.set()
 
 
+@dataclass
+class Reel:
+    """A break's films rolled back to back (:meth:`FilmPlayer.roll`). ``films`` holds each
+    :class:`Film` as it starts; ``failed`` each film that did not air and why; ``done`` is set when the
+    last has ended (program then goes back to the state's scene) or the reel was cut short
+    (``cut`` says how: another film replaced it, a panic, OBS went away)."""
+
+    pending: list[str]
+    reason: str
+    hold: float | None = None
+    films: list[Film] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    cut: str = ""
+    done: threading.Event = field(default_factory=threading.Event, repr=False, compare=False)
+
+
 class FilmHost(Protocol):
     """What the player needs from the bridge's worker."""
 
@@ -104,10 +122,54 @@ class FilmPlayer:
         self.host = host
         self.films = dict(films)
         self.current: Film | None = None
+        self.reel: Reel | None = None
+
+    def roll(self, client: ObsClient, film_ids: list[str], reason: str, hold: float | None = None) -> Reel:
+        """Roll ``film_ids`` back to back in the break scene (each as :meth:`start` would, ``hold`` for
+        each): the host's :meth:`FilmHost.film_done` calls :meth:`advance`, which starts the next film at
+        once — program stays in the break scene between them — and after the last one lets program go."""
+        self._cut_reel("replaced")
+        if self.current is not None:
+            self.stop(client, "replaced")
+        reel = Reel(list(film_ids), reason, hold)
+        self.reel = reel
+        self.advance(client, "", "")
+        return reel
+
+    def advance(self, client: ObsClient, film_id: str, failed: str) -> bool:
+        """A film ended (``failed``: why it did not air): the reel's next film is started — True — or the
+        reel is over (its ``done`` set) or there is none — False: program goes where the state says."""
+        reel = self.reel
+        if reel is None:
+            return False
+        if failed and film_id:
+            reel.failed.append((film_id, failed))
+        while reel.pending:
+            fid = reel.pending.pop(0)
+            try:
+                reel.films.append(self._start(client, fid, reel.reason, reel.hold))
+            except (ObsError, KeyError) as exc:  # this one cannot air; the next one may
+                reel.failed.append((fid, str(exc)))
+                continue
+            return True
+        self.reel = None
+        reel.done.set()
+        return False
+
+    def _cut_reel(self, how: str) -> None:
+        reel, self.reel = self.reel, None
+        if reel is not None:
+            reel.cut = how
+            reel.done.set()
 
     def start(self, client: ObsClient, film_id: str, reason: str, hold: float | None = None) -> Film:
         """Roll ``film_id`` in the break scene; with ``hold``, stop it that many seconds after OBS reports
-        it playing (its end in the as-run says ``stopped: held``), else it ends when OBS says it ended."""
+        it playing (its end in the as-run says ``stopped: held``), else it ends when OBS says it ended.
+        A reel rolling then is cut short (the film it was playing is replaced)."""
+        self._cut_reel("replaced")
+        return self._start(client, film_id, reason, hold)
+
+    def _start(self, client: ObsClient, film_id: str, reason: str, hold: float | None) -> Film:
         if film_id not in self.films:
             raise KeyError(f"unknown film {film_id!r}; known: {', '.join(sorted(self.films)) or 'none'}")
         if self.current is not None:
@@ -169,6 +231,8 @@ class FilmPlayer:
         return str(status.get("mediaState", "")) in BROKEN
 
     def stop(self, client: ObsClient, why: str) -> None:
+        if why not in ("held", "did_not_start"):  # those end a film as its end does: the reel goes on
+            self._cut_reel(why)
         film, self.current = self.current, None
         if film is None:
             return
@@ -197,6 +261,7 @@ class FilmPlayer:
 
     def forget(self) -> None:
         """OBS went away: the tracker closed the film; nothing to stop."""
+        self._cut_reel("lost")
         film, self.current = self.current, None
         if film is not None:
             film.finish("lost")

@@ -116,6 +116,9 @@ def test_run_puts_the_show_on_a_real_obs_and_records_only_what_it_confirmed(
         ("film_start", films[1]),
         ("film_end", films[1]),
     ]
+    # one reel: the second film rolled straight from the first, program never back on the show between
+    i, j = kinds.index(("film_end", films[0], "obs")), kinds.index(("film_start", films[1], "obs"))
+    assert [s for k, s, _src in kinds[i:j] if k == "program_scene"] == [], kinds[i:j]
     assert not any(src == "app" for k, _s, src in kinds if k in ("graphic_on", "film_start", "program_scene"))
     # a clean stop: everything closed, OBS "stopped", the episode's end last
     assert kinds[-1][0] == "episode_end" and ("obs_down", "stopped", "obs") in kinds

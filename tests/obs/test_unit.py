@@ -579,3 +579,54 @@ def test_a_film_is_done_when_obs_ends_it_or_its_hold_runs_out_and_says_how() -> 
     assert c.done.is_set() and c.ended == "replaced" and not d.done.is_set()
     player.forget()
     assert d.done.is_set() and d.ended == "lost"
+
+
+def test_a_break_s_films_roll_back_to_back_and_program_goes_back_only_after_the_last() -> None:
+    """``FilmPlayer.roll``: the next film of a break starts the moment the one before ends (OBS's end, a
+    hold run out, or a film that never started) with program still in the break scene — no frame of the
+    show between two films — and the reel is done after the last; a film that cannot air is listed and
+    the next one rolls; another film, a panic or OBS going away cuts the reel short (done, ``cut``)."""
+    from broadcast.obs.films import FilmPlayer
+
+    class Host(_FilmHost):  # the bridge's film_done: the reel's next film, else back to the state's scene
+        def film_done(self, client: Any, film_id: str, failed: str = "") -> None:
+            self.log.append(("done", film_id, failed))
+            if not player.advance(client, film_id, failed):
+                self.program = L.SCENE_GAME
+
+    host, client = Host(["a", "b", "c"]), _FilmClient()
+    player = FilmPlayer(host, {f: Path(f"{f}.mp4") for f in "abc"})
+    scenes: list[str] = []
+    set_program = host.set_program
+    host.set_program = lambda c, scene: (scenes.append(scene), set_program(c, scene))  # type: ignore[method-assign]
+    reel = player.roll(client, ["a", "nope", "b", "c"], "break", hold=2.0)
+    assert [f.film_id for f in reel.films] == ["a"] and reel.failed == [] and not reel.done.is_set()
+    player.on_event(client, "MediaInputPlaybackStarted", {"inputName": L.film_input("a")}, 1.0)
+    player.on_event(client, "MediaInputPlaybackEnded", {"inputName": L.film_input("a")}, 2.0)  # OBS's end
+    assert [f.film_id for f in reel.films] == ["a", "b"] and host.program == L.SCENE_BREAK
+    assert [f for f, _why in reel.failed] == ["nope"]  # it cannot air: listed, and the next one rolled
+    assert client.asked[-1] == ("TriggerMediaInputAction", "OBS_WEBSOCKET_MEDIA_INPUT_ACTION_RESTART")
+    player.on_event(client, "MediaInputPlaybackStarted", {"inputName": L.film_input("b")}, 3.0)
+    held = [fn for s, fn in host.timers if s == 2.0]  # a's hold (a ended first: it does nothing), b's
+    held[0]()
+    assert [f.film_id for f in reel.films] == ["a", "b"] and not reel.films[1].done.is_set()
+    held[1]()  # b's hold ran out: c rolls, still in the break scene
+    assert [f.film_id for f in reel.films] == ["a", "b", "c"] and reel.films[1].ended == "held"
+    assert host.program == L.SCENE_BREAK and not reel.done.is_set()
+    [check_c] = [fn for s, fn in host.timers if s == 3.0][-1:]
+    player.on_event(client, "MediaInputPlaybackEnded", {"inputName": L.film_input("c")}, 4.0)
+    assert reel.done.is_set() and not reel.cut and host.program == L.SCENE_GAME
+    assert scenes == [L.SCENE_BREAK]  # one cut to the break for the three; back to the show after the last
+    check_c()  # a late start check of a film already gone does nothing
+    assert host.log[-1] == ("done", "c", "")
+    # cut short: another film replaces the reel's, a panic, OBS going away
+    for cut in ("replaced", "panic", "lost"):
+        reel = player.roll(client, ["a", "b"], "break")
+        if cut == "replaced":
+            player.start(client, "c", "cue")
+        elif cut == "panic":
+            player.stop(client, "panic")
+        else:
+            player.forget()
+        assert reel.done.is_set() and reel.cut == cut and [f.film_id for f in reel.films] == ["a"]
+        assert reel.films[0].done.is_set() and player.reel is None
