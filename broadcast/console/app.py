@@ -153,6 +153,9 @@ class _Typist(QObject):
         self._next: str | None = None
         window.console.stateChanged.connect(self._cue_list)  # after the cue list's own: it is redrawn
         self._cue_list()
+        monitors = getattr(getattr(window, "onair", None), "monitors", None)
+        if monitors is not None and monitors.pages:
+            _MonitorsDrawn(window, monitors.pages)
         from PySide6.QtGui import QGuiApplication
 
         app = QGuiApplication.instance()
@@ -213,6 +216,55 @@ class _Typist(QObject):
         widget.repaint()  # painted into its window now (not at the next update), flushed
         QGuiApplication.sync()  # and the window system has drawn it
         print(f"已显示 shown: {widget.windowTitle()}", flush=True)
+
+
+class _MonitorsDrawn(QObject):
+    """``--type-from``: "监视器已画好 monitors drawn #N" once every page monitor has drawn state N (the
+    latest the console has) and holds still — on two looks in a row, 50 ms apart — the monitors then
+    repainted and handed to the window system: a photo taken after that line shows the graphics whole
+    (nothing else tells when Qt WebEngine has painted). Said again for each newer state."""
+
+    POLL_MS = 50
+
+    def __init__(self, window: Any, pages: dict[str, Any]) -> None:
+        super().__init__(window)
+        self.window = window
+        self.pages = pages
+        self._drawn = {bus: -1 for bus in pages}  # each page's last answer
+        self._quiet = 0
+        self._said = -1
+        self._timer = QTimer(self)
+        self._timer.setInterval(self.POLL_MS)
+        self._timer.timeout.connect(self._look)
+        window.console.stateChanged.connect(self._arm)
+        window.console.estimated.connect(self._arm)  # an estimate is a state of its own (the pages get it)
+        self._arm()
+
+    def _arm(self) -> None:
+        self._quiet = 0
+        self._timer.start()
+
+    def _answer(self, bus: str, seq: int) -> None:
+        self._drawn[bus] = seq
+
+    def _look(self) -> None:
+        from PySide6.QtGui import QGuiApplication
+
+        seq = int(self.window.console.state["meta"]["seq"])
+        for bus, page in self.pages.items():
+            page.drawn(lambda n, bus=bus: self._answer(bus, n))  # answered before the next look
+        still = all(n >= seq for n in self._drawn.values())
+        self._quiet = self._quiet + 1 if still else 0
+        if self._quiet < 2:
+            return
+        self._timer.stop()
+        if seq <= self._said:
+            return
+        for page in self.pages.values():
+            page.repaint()
+        QGuiApplication.sync()
+        self._said = seq
+        print(f"监视器已画好 monitors drawn #{seq}", flush=True)
 
 
 def main(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ Call :func:`prepare` before the QApplication exists (Qt WebEngine needs it).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt, QUrl
@@ -66,6 +67,23 @@ class MonitorFrame(QWidget):
         return QSize(320, 204)
 
 
+# the state the page has drawn (``window.__rendered``, recorded in the frame that drew it) once nothing
+# short is moving on it — an entrance or an exit (up to 3 s) over; what moves by design (the ticker's crawl,
+# the credits' roll) does not count — and its fonts and pictures are in; else -1
+DRAWN_JS = """(() => {
+  const r = window.__rendered;
+  if (!r) return -1;
+  if (document.fonts && document.fonts.status !== 'loaded') return -1;
+  if (![...document.images].every((i) => i.complete)) return -1;
+  for (const a of document.getAnimations()) {
+    if (a.playState !== 'running') continue;
+    const t = a.effect && a.effect.getComputedTiming();
+    if (t && t.iterations !== Infinity && t.activeDuration <= 3000) return -1;
+  }
+  return r.seq;
+})()"""
+
+
 class PageMonitor(MonitorFrame):
     """An on-air page in Qt WebEngine, scaled so its 1920×1080 stage fits the monitor (CSS zoom set
     from the console, in an isolated script world: the page itself decides nothing and is unchanged)."""
@@ -87,6 +105,16 @@ class PageMonitor(MonitorFrame):
         self.view.loadFinished.connect(self._loaded)
         self.inner.addWidget(self.view)
         self.view.setUrl(QUrl(url))
+
+    def drawn(self, answer: Callable[[int], None]) -> None:
+        """Ask the page which state it has drawn and holds still (:data:`DRAWN_JS`); ``answer`` gets its
+        number later on the Qt thread, or -1 (not loaded, still moving)."""
+        if self.view is None or not self.loaded:
+            answer(-1)
+            return
+        self.view.page().runJavaScript(
+            DRAWN_JS, 0, resultCallback=lambda v: answer(int(v) if isinstance(v, int | float) else -1)
+        )
 
     def _loaded(self, ok: bool) -> None:
         self.loaded = ok

@@ -42,11 +42,14 @@ class Console(StudioProcess):
         token_file = tmp / "token"
         token_file.write_text(TOKEN + "\n", encoding="utf-8")
         self.base = ""
+        self.painted = -1  # the latest state the page monitors said they drew
         args = ["console", "--db", str(tmp / "studio.sqlite"), "--port", "0", "--token-file", str(token_file)]
         args += ["--no-obs", "--geometry", "1920x1080+0+0", "--settings", str(tmp / "console.ini")]
         super().__init__(args + ["--type-from", "-"], display=display)
 
     def on_line(self, line: str) -> None:
+        if "监视器已画好 monitors drawn #" in line:
+            self.painted = max(self.painted, int(line.rsplit("#", 1)[1]))
         if "program :" in line and not self.base:
             self.base = line.split("program :", 1)[1].strip().split("/overlay/")[0]
 
@@ -58,6 +61,13 @@ class Console(StudioProcess):
                     return
             time.sleep(0.25)
         raise AssertionError(f"fewer than {n} pages connected to the overlay server")
+
+    def drawn(self) -> None:
+        """Until the page monitors have drawn the state as it is now and hold still (the console says so:
+        ``监视器已画好 monitors drawn #N``), before a photo."""
+        seq = int(self.api("status", method="GET")["seq"])
+        while self.painted < seq:
+            self.wait_for("监视器已画好 monitors drawn #", timeout=60)
 
     def api(self, op: str, body: dict[str, Any] | None = None, method: str = "POST") -> Any:
         req = urllib.request.Request(
@@ -136,7 +146,7 @@ def test_the_whole_console_on_air_at_1920x1080(tmp_path: Path, display: str) -> 
         # the 九宫格 draw: the reveal is full-frame, so it comes after the TAKE (it would clear them)
         c.api("draw", {"contestant": NAMES[2], "cell": 5})
         assert c.api("status", method="GET")["jiugongge"]["drawn"] == [{"cell": 5, "contestant": NAMES[2]}]
-        time.sleep(2.0)
+        c.drawn()  # the monitors show it whole (their entrances over)
         first = c.screenshot("onair-1920x1080.png")
         c.api("draw_clear")  # the reveal off air, so the 英雄榜 can go on
         # later in the show: the rest of the opening skipped, GO to the 英雄榜 from the keyboard (F9);
@@ -153,7 +163,7 @@ def test_the_whole_console_on_air_at_1920x1080(tmp_path: Path, display: str) -> 
         while "leaderboard" not in c.api("status", method="GET")["program"] and time.monotonic() < deadline:
             time.sleep(0.1)
         assert "leaderboard" in c.api("status", method="GET")["program"]
-        time.sleep(2.0)
+        c.drawn()  # the monitors show it whole (their entrances over)
         board = c.screenshot("onair-leaderboard-1920x1080.png")
         c.xdotool("key", "shift+Escape")  # panic
         deadline = time.monotonic() + 10
