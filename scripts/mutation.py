@@ -672,6 +672,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "a panic (or an interruption) leaves a break's reel waiting for films that will never end",
     ),
     Mutant(
+        "ctrl-c-lost-in-a-del",
+        "broadcast/qualifiers/run.py",
+        "        if self.fired and not self._held:\n",
+        "        if False:\n",
+        (
+            "tests/qualifiers/test_import.py::test_a_ctrl_c_lost_inside_a_del_is_raised_at_the_next_safe_point",
+        ),
+        "a Ctrl-C that Python dropped inside a Dask Future's __del__ is lost: the import runs on to exit 0",
+    ),
+    Mutant(
         "evaluator-batch-not-idle",
         "broadcast/winprob/worker.py",
         "os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))",

@@ -183,6 +183,7 @@ class Interrupts:
     def __init__(self) -> None:
         self._held = 0
         self._pending = False
+        self.fired = False  # a Ctrl-C came (kept: one raised inside a ``__del__`` is lost there)
 
     @contextmanager
     def installed(self) -> Iterator[None]:
@@ -203,7 +204,15 @@ class Interrupts:
         """A Ctrl-C came inside a held block and waits for it to end."""
         return self._pending
 
+    def check(self) -> None:
+        """At a point where the import's objects are whole: a Ctrl-C that came is raised (again). Python
+        drops an exception raised inside a ``__del__`` or a callback Dask runs and logs — a Ctrl-C
+        landing in a Future's ``__del__`` printed its traceback and the import ran on to exit 0."""
+        if self.fired and not self._held:
+            raise KeyboardInterrupt
+
     def _on_sigint(self, _signum: int, _frame: FrameType | None) -> None:
+        self.fired = True
         if self._held:
             self._pending = True  # raised when the block that holds it ends
             return
@@ -306,6 +315,7 @@ class Importer:
         t0 = time.monotonic()
 
         def finished(fut: Any) -> None:
+            self.interrupts.check()
             with held():  # the shard is taken and added whole, or not at all
                 keys, early, skipped = pending.pop(fut)
                 try:
@@ -329,6 +339,7 @@ class Importer:
                 with held():
                     self._add(Checked(), early, skipped, fresh)
                 return
+            self.interrupts.check()
             while len(pending) >= window:
                 finished(next(done))
                 bar.update(s)
@@ -424,6 +435,7 @@ class Importer:
             for fut in done:
                 finished(fut)
                 bar.update(s)
+            self.interrupts.check()  # a Ctrl-C lost in Dask's code as the last shard came: not a finish
         except KeyboardInterrupt:  # Ctrl-C: what finished is kept; the same command goes on from there
             with held():  # a second Ctrl-C waits for this
                 if pending:

@@ -41,9 +41,11 @@ pytestmark = pytest.mark.obs
 
 EP = "第9期"
 POLL = 0.05
-# each outage falls on a show that went on air a moment ago, not on a change OBS is still applying (its
-# proof picture taken 0.3 s later): as when every change was held 0.7 s
-SETTLE = 0.7
+# each outage falls on a settled show, not on a change OBS is still applying (its proof picture taken
+# 0.3 s later), and late enough that the phase's changes are compared: the comparison leaves out what the
+# poller saw within 1 s of an outage's start, which is when OBS was last seen (a little before the kill).
+# A fixed 0.7 s left most of a phase's cuts inside that second once the bridge applied them faster.
+SETTLE = 2.0
 SCOREBOARD = {i.source for i in L.build_layout(default_state(), browser=False).graphics["scoreboard"]}
 DEMO = ROOT / "sponsor_assets" / "demo" / "placements.yaml"
 
@@ -140,13 +142,17 @@ def test_outage_run_against_an_independent_poller(obs_to_kill: HeadlessObs, tmp_
         while not any(s.ts > asked and seen(s) for s in poller.samples[-3:]) and time.monotonic() < deadline:
             time.sleep(0.01)
 
+    def past(seconds: float) -> None:
+        """Wait until the poller has answered ``seconds`` past now (OBS's own clock of what it shows)."""
+        now, deadline = time.time(), time.monotonic() + 30
+        while not any(s.ts > now + seconds for s in poller.samples[-3:]) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
     def past_the_outage() -> None:
         """Once the bridge is back, wait until the poller has answered for 1 s more: the comparison below
         leaves out what the poller saw within 1 s of an outage's end (the resync's own switches), so the
         cuts that follow must come after it to be matched."""
-        back, deadline = time.time(), time.monotonic() + 30
-        while not any(s.ts > back + 1.0 for s in poller.samples[-3:]) and time.monotonic() < deadline:
-            time.sleep(0.01)
+        past(1.0)
 
     def cuts(n: int) -> None:
         for k in range(n):
@@ -165,7 +171,7 @@ def test_outage_run_against_an_independent_poller(obs_to_kill: HeadlessObs, tmp_
         take("corner_bug", True)
         take("scoreboard", True)
         cuts(2)  # each phase: two cuts to the 英雄榜 and back, one scoreboard flip (what is matched)
-        time.sleep(SETTLE)
+        past(SETTLE)  # the outage falls on a settled show, after the phase's cuts were seen
         marks["kill"] = time.time()
         obs_to_kill.kill()
         take("scoreboard", False, 0.3)  # changes while OBS is down …
@@ -181,7 +187,7 @@ def test_outage_run_against_an_independent_poller(obs_to_kill: HeadlessObs, tmp_
         marks["resync"] = bridge.status.synced_at - t_port
         past_the_outage()
         cuts(2)
-        time.sleep(SETTLE)
+        past(SETTLE)  # the outage falls on a settled show, after the phase's cuts were seen
         marks["freeze"] = time.time()
         obs_to_kill.freeze()
         try:
