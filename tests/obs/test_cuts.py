@@ -28,7 +28,7 @@ from broadcast.obs.proofs import EDGES_MIN, check_picture
 from broadcast.sponsors.cuerunner import CueRunner
 from broadcast.studio import open_store
 
-from .conftest import MemoryAirLog, bridge_settings
+from .conftest import MemoryAirLog, bridge_settings, restart_after_kill
 from .test_live import wait_for
 
 pytestmark = pytest.mark.obs
@@ -328,7 +328,7 @@ def test_after_a_crash_obs_comes_back_showing_the_show_and_the_resync_needs_no_c
         last = now
     assert saved_the_show()
     obs_to_kill.kill()
-    obs_to_kill.start()
+    restart_after_kill(obs_to_kill)
     c = ObsClient(bridge_settings(obs_to_kill))
     c.connect()
     try:

@@ -23,7 +23,7 @@ from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.verify import verify_log
 from broadcast.studio import open_store
 
-from .conftest import ROOT, bridge_settings
+from .conftest import ROOT, bridge_settings, restart_after_kill
 from .test_outage_run import DEMO, Poller
 
 pytestmark = pytest.mark.obs
@@ -95,7 +95,7 @@ def test_kill_9_five_times_credits_nothing_after_each_death(obs_to_kill: Headles
             obs_to_kill.kill()
             kills.append((before, time.time()))
             _until(lambda: not bridge.status.connected, 30, "the bridge notices the dead OBS")
-            obs_to_kill.start()
+            restart_after_kill(obs_to_kill)
         _until(on_air, 120, "on air after the last restart")
         bridge.flush(30)
     finally:

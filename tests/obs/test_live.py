@@ -24,7 +24,7 @@ from broadcast.obs.headless import HeadlessObs, free_port
 from broadcast.obs.provision import provision, snapshot
 from broadcast.studio import open_store
 
-from .conftest import PASSWORD, MemoryAirLog, bridge_settings
+from .conftest import PASSWORD, MemoryAirLog, bridge_settings, restart_after_kill
 
 pytestmark = pytest.mark.obs
 
@@ -367,7 +367,7 @@ def test_kill_and_restart_counts_nothing_while_down_and_resyncs(
             assert bridge.status.reason in ("lost", "unreachable"), bridge.status
             store.dispatch("obs_test.table", {"seats": {"2": {"name": "断线期间改名"}}})  # while OBS is down
             n_down = len(rec.events)
-            obs_to_kill.start()  # returns when OBS's port is open
+            restart_after_kill(obs_to_kill)  # returns when OBS's port is open
             port_open = time.monotonic()
             wait_for(
                 lambda: bridge.status.connected and bridge.status.synced_at > port_open,

@@ -35,7 +35,7 @@ from broadcast.sponsors.recorder import AsRunRecorder
 from broadcast.sponsors.report import html_to_pdf, pdf_footer, write_reports
 from broadcast.studio import default_state, open_store
 
-from .conftest import ROOT, bridge_settings
+from .conftest import ROOT, bridge_settings, restart_after_kill
 
 pytestmark = pytest.mark.obs
 
@@ -176,7 +176,7 @@ def test_outage_run_against_an_independent_poller(obs_to_kill: HeadlessObs, tmp_
         obs_to_kill.kill()
         take("scoreboard", False, 0.3)  # changes while OBS is down …
         take("scoreboard", True, 0.3)
-        obs_to_kill.start()
+        restart_after_kill(obs_to_kill)
         t_port = time.monotonic()
         deadline = time.monotonic() + 120
         while (
