@@ -219,6 +219,7 @@ def test_a_ctrl_c_inside_a_held_block_is_raised_as_the_block_ends() -> None:
     assert "never" not in steps
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the lost one, on purpose
 def test_a_ctrl_c_lost_inside_a_del_is_raised_at_the_next_safe_point() -> None:
     """Python drops an exception raised inside a ``__del__`` (it prints "Exception ignored in"): a Ctrl-C
     that landed in a Dask Future's ``__del__`` printed its traceback and the import ran on to exit 0
