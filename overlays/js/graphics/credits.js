@@ -42,10 +42,13 @@ export function mount(parent) {
         const seconds = Math.max(12, 6 + credits.length * 2.2);
         root.style.setProperty('--cr-duration', `${seconds.toFixed(1)}s`);
       }
-      // the roll starts when the graphic goes on air (and again each time it is taken)
+      // the roll starts when the graphic goes on air (and again each time it is taken), in the frame that
+      // draws it: the class taken off, a style flush, the class put back (not a frame later, when a
+      // settled page or a proof picture could catch the roll not yet started, below the screen)
       if (on && !wasOn) {
         roll.classList.remove('run');
-        requestAnimationFrame(() => roll.classList.add('run'));
+        void roll.offsetHeight;
+        roll.classList.add('run');
       }
       flag(root, 'still', entry && entry.item === 'still');
       wasOn = on;
