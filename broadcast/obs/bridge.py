@@ -50,7 +50,7 @@ from broadcast.obs.errors import (
     ObsUnreachable,
 )
 from broadcast.obs.evidence import Evidence
-from broadcast.obs.films import Film, FilmPlayer, Reel, cue_film
+from broadcast.obs.films import Film, FilmPlayer, Reel, check_known, cue_film
 from broadcast.obs.graphics.raster import PictureStore, default_folder
 from broadcast.obs.onair import UP, OnAirTracker
 from broadcast.obs.proofs import Proof, ProofTaker
@@ -371,8 +371,7 @@ class ObsBridge:
         """Play one film in the break scene now; program returns to the state's scene when it ends — when
         OBS says it ended, or ``hold`` seconds after OBS started it. The returned :class:`Film`'s ``done``
         is set then (``ended`` says how)."""
-        if film_id not in self.films:
-            raise KeyError(f"unknown film {film_id!r}; known: {', '.join(sorted(self.films)) or 'none'}")
+        check_known([film_id], self.films)
         film: Film = self._wait(
             self.submit(lambda c: self.player.start(c, film_id, reason, hold)), timeout, "play_film"
         )
@@ -390,10 +389,7 @@ class ObsBridge:
         before (or its ``hold`` runs out), with no frame of the show between them; program returns to the
         state's scene after the last. The returned :class:`~.films.Reel`'s ``done`` is set then; its
         ``failed`` lists the films that did not air and why."""
-        unknown = [f for f in film_ids if f not in self.films]
-        if unknown:
-            known = ", ".join(sorted(self.films)) or "none"
-            raise KeyError(f"unknown film {unknown[0]!r}; known: {known}")
+        check_known(film_ids, self.films)
         reel: Reel = self._wait(
             self.submit(lambda c: self.player.roll(c, list(film_ids), reason, hold)), timeout, "play_films"
         )

@@ -55,6 +55,13 @@ def cue_film(state: Mapping[str, Any], films: Mapping[str, Any]) -> tuple[tuple[
     return (str(cur["id"]), float(cur.get("started") or 0.0)), film
 
 
+def check_known(film_ids: list[str], films: Mapping[str, Any]) -> None:
+    """``KeyError`` naming the first of ``film_ids`` that ``films`` does not have, and those it has."""
+    for film_id in film_ids:
+        if film_id not in films:
+            raise KeyError(f"unknown film {film_id!r}; known: {', '.join(sorted(films)) or 'none'}")
+
+
 @dataclass
 class Film:
     """One playing of a film. ``done`` is set (any thread may wait on it) when it is no longer playing,
@@ -170,8 +177,7 @@ class FilmPlayer:
         return self._start(client, film_id, reason, hold)
 
     def _start(self, client: ObsClient, film_id: str, reason: str, hold: float | None) -> Film:
-        if film_id not in self.films:
-            raise KeyError(f"unknown film {film_id!r}; known: {', '.join(sorted(self.films)) or 'none'}")
+        check_known([film_id], self.films)
         if self.current is not None:
             self.stop(client, "replaced")
         lay = self.host.layout
