@@ -265,6 +265,20 @@ def test_verify_journal_finds_a_checkpoint_that_differs_from_the_full_replay(tmp
     assert "checkpoint #100 differs from the full replay in: show" in out
 
 
+def _second_head(db: Path) -> int:
+    """The last action number in the head's second copy (outside the folder, named by the database's
+    identity), checked against the head file beside ``db``: the second copy is written first, so a kill
+    between the two writes leaves it one action ahead."""
+    head_seq = int(Path(f"{db}-head").read_text().split()[0])
+    seconds = [
+        int(p.read_text().split()[0])
+        for p in state_dir().glob("*.head")
+        if str(db.resolve()) in p.read_text()
+    ]
+    assert len(seconds) == 1 and seconds[0] in (head_seq, head_seq + 1), (seconds, head_seq)
+    return seconds[0]
+
+
 def test_a_copy_of_the_sqlite_alone_names_the_actions_it_lacks(tmp_path: Path) -> None:
     """Copying only the .sqlite (no -wal, no -head) while the studio runs: the copy lacks what was only
     in the -wal. The head's second copy (outside the folder, named by the database's identity) names
@@ -272,15 +286,7 @@ def test_a_copy_of_the_sqlite_alone_names_the_actions_it_lacks(tmp_path: Path) -
     db = tmp_path / "studio.sqlite"
     _fill(db, 40)
     _kill_writer(db, 0.4, "wal-only")  # actions after #40 only in the -wal
-    head_seq = int(Path(f"{db}-head").read_text().split()[0])
-    # the second copy is written first: a kill between the two writes leaves it one action ahead
-    seconds = [
-        int(p.read_text().split()[0])
-        for p in state_dir().glob("*.head")
-        if str(db.resolve()) in p.read_text()
-    ]
-    assert len(seconds) == 1 and seconds[0] in (head_seq, head_seq + 1), (seconds, head_seq)
-    head_seq = seconds[0]
+    head_seq = _second_head(db)
     elsewhere = tmp_path / "backup"
     elsewhere.mkdir()
     copy = elsewhere / "studio.sqlite"
@@ -297,16 +303,7 @@ def test_a_copy_of_the_sqlite_alone_names_the_actions_it_lacks(tmp_path: Path) -
     original.close()
     # the -wal and the head file both deleted beside the original itself: named as a cut
     _kill_writer(db, 0.3, "wal-only")
-    head_seq = int(Path(f"{db}-head").read_text().split()[0])
-    # with the head file gone the store reads its second copy, which a kill between the two writes
-    # leaves one action ahead (as above)
-    seconds = [
-        int(p.read_text().split()[0])
-        for p in state_dir().glob("*.head")
-        if str(db.resolve()) in p.read_text()
-    ]
-    assert len(seconds) == 1 and seconds[0] in (head_seq, head_seq + 1), (seconds, head_seq)
-    head_seq = seconds[0]
+    head_seq = _second_head(db)  # the head file is deleted below: the store reads its second copy
     Path(f"{db}-shm").unlink(missing_ok=True)
     Path(f"{db}-wal").unlink()
     Path(f"{db}-head").unlink()
