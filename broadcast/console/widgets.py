@@ -30,8 +30,7 @@ from broadcast.console.hotkeys import HotkeyRegistry
 from broadcast.console.mirror import GameMirror
 from broadcast.console.models import CompletionModel, RecordModel
 from broadcast.qt import theme
-from broadcast.qt.widgets import ElidedLabel
-from broadcast.qt.widgets import set_props as _set_props
+from broadcast.qt.widgets import ElidedLabel, set_props
 from engine import words as engine_words
 
 OPP = {1: 4, 2: 5, 3: 6, 4: 1, 5: 2, 6: 3}
@@ -76,7 +75,7 @@ class SeatCard(QFrame):
         cue list their rows."""
         self.compact = compact
         for w in (self.name, self.count, self.badges):
-            _set_props(w, compact=compact)
+            set_props(w, compact=compact)
         # a minimum width only: the height is what its lines need (a squeezed card would cut them)
         if compact:
             self.setMinimumWidth(120)
@@ -101,7 +100,7 @@ class SeatCard(QFrame):
         hot = not title and cards <= report_max and seat.get("status") in ("playing", "wutou", "burning")
         self.count.setText(words.title_words(str(title), lang) if title else str(cards))
         self.count.setToolTip("" if title else self.tr("还剩 {n} 张").format(n=cards))
-        _set_props(self.count, hot=hot, title=bool(title))
+        set_props(self.count, hot=hot, title=bool(title))
         text = " · ".join(b.replace(" ", NBSP) for b in badges)  # a line breaks only between badges
         self.badges.setText(text)
         self.badges.setVisible(bool(badges))
@@ -486,7 +485,7 @@ class EntryLine(QLineEdit):
         self._busy_timer = QTimer(self)
         self._busy_timer.setSingleShot(True)
         self._busy_timer.setInterval(self.BUSY_SHOWN_AFTER_MS)
-        self._busy_timer.timeout.connect(lambda: _set_props(self, busy=self._busy))
+        self._busy_timer.timeout.connect(lambda: set_props(self, busy=self._busy))
         self.setClearButtonEnabled(False)
         self.setMinimumHeight(theme.SIZE_ENTRY + 24)
 
@@ -500,7 +499,7 @@ class EntryLine(QLineEdit):
             self._busy_timer.start()
         else:
             self._busy_timer.stop()
-            _set_props(self, busy=False)
+            set_props(self, busy=False)
         if not busy:
             held, self._held = self._held, []
             for ev in held:
@@ -716,10 +715,10 @@ class EntryPanel(QWidget):
         rule = f"{v.rule}  " if v.rule else ""
         mark = "" if hint else "✕ "
         self._set_verdict(f"{mark}{rule}{v.zh}\n{v.en}")
-        _set_props(self.verdict, hint=hint)
+        set_props(self.verdict, hint=hint)
 
     def _set_refused(self, refused: bool) -> None:
-        _set_props(self.entry, refused=refused)
+        set_props(self.entry, refused=refused)
 
     def _set_verdict(self, text: str) -> None:
         """The verdict line. On a laptop screen it takes its lines from the suggestions only while it
