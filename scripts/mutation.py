@@ -760,6 +760,15 @@ MUTANTS: tuple[Mutant, ...] = (
         "a press on a separator between docks no longer tells the layout the operator arranged it",
     ),
     Mutant(
+        "restored-compact-docks-unscrolled",
+        "broadcast/console/layout.py",
+        '        elif self.kind == "compact":\n',
+        "        elif False:\n",
+        ("tests/console/test_layout.py::test_the_console_started_again_on_the_same_screen_fits_it",),
+        "the console started a second time on a laptop is taller than the screen (its status bar, GO and "
+        "the tabs below the edge): the saved compact tabs do not scroll",
+    ),
+    Mutant(
         "estimate-chart-not-redrawn",
         "broadcast/console/docks/winprob.py",
         "console.estimated.connect(self.refresh)",

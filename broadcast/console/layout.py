@@ -118,6 +118,11 @@ class Layout:
         self.set_compact(self.kind == "compact")
         if not restored:
             self.lay_out()
+        elif self.kind == "compact":
+            # the arrangement is the saved one, the docks' insides are not: a tall panel scrolls in a short
+            # tab as at the first start (unscrolled, their least heights made the window taller than a
+            # laptop's screen on the second start: the status bar, GO and the tabs below its edge)
+            self._compact_docks()
         self.fit()
 
     def fit(self) -> None:
@@ -219,13 +224,22 @@ class Layout:
         others = [dock for key, (dock, _t, _c) in w._docks.items() if key != "table"]
         for dock in others:
             w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-            _scrolled(dock)
-            dock.setTitleBarWidget(QWidget())  # its tab names it: the rows go to the cue list
+        self._compact_docks()
         for dock in others[1:]:
             w.tabifyDockWidget(others[0], dock)
         if others:
             front = w._docks["cues"][0] if "cues" in w._docks else others[0]
             QTimer.singleShot(0, front.raise_)
+
+    def _compact_docks(self) -> None:
+        """The compact layout's docks as they are in it: each but the table scrolls, and a docked one
+        has no title bar (its tab names it: the rows go to the cue list)."""
+        for key, (dock, _t, _c) in self.window._docks.items():
+            if key == "table":
+                continue
+            _scrolled(dock)
+            if not dock.isFloating():
+                dock.setTitleBarWidget(QWidget())
 
     def shown(self) -> None:
         """The window shows: the default sizes once its size has settled, if the layout is a default one

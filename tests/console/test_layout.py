@@ -82,6 +82,33 @@ def test_the_default_layout_shows_several_cues_the_seats_and_the_entry(sized: An
         assert w.compact and all(c.compact for c in w.table.cards.values())
 
 
+def test_the_console_started_again_on_the_same_screen_fits_it(sized: Any, qtbot: Any) -> None:
+    """The second start on a laptop puts back the saved arrangement — and the window still fits the
+    screen: the compact tabs scroll as at the first start (unscrolled, their least heights made a
+    1366×768 laptop's window 1015 px tall: the status bar, GO and the tabs below the screen's edge)."""
+    from broadcast.console.app import build
+
+    first = sized
+    qtbot.waitUntil(first.layout_.settled)
+    size = (first.width(), first.height())
+    first.save_layout()
+    first.close()
+    again = build(first._test_store, first.settings, monitors=False)
+    qtbot.addWidget(again)
+    try:
+        assert not again.first_start  # the saved arrangement is put back, not a new default
+        assert again.minimumSizeHint().height() <= size[1], again.minimumSizeHint()
+        again.setGeometry(0, 0, *size)
+        again.show()
+        qtbot.waitExposed(again)
+        qtbot.waitUntil(lambda: again.layout_.settled() and again.size().toTuple() == size)
+        cues = again.onair.cues
+        for part in (again.statusBar(), cues.go_button, cues.view.viewport(), again.panel.entry):
+            assert _inside(again, part), part.objectName()
+    finally:
+        again.console.bridge.close()
+
+
 def test_the_default_sizes_follow_a_late_resize_until_the_operator_sizes_a_dock(
     tmp_path: Path, qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
