@@ -56,6 +56,10 @@ RANKINGS_QUAN_SAN = (
     "tests/season/test_rankings.py::test_quan_san_seat_points_and_head_to_head_with_a_quan_san_player"
 )
 YAML_TESTS = "tests/engine/test_yamlread.py"
+EPISODE_ROWS = (
+    "tests/obs/test_episode_rows.py::"
+    "test_rows_before_the_episode_begins_and_across_a_change_go_to_the_episode_they_aired_in"
+)
 LATENCY_REDRAW = (
     "tests/console/test_latency.py::"
     "test_a_decision_sent_redraws_the_views_once_for_the_answer_or_pending_while_the_store_waits"
@@ -566,6 +570,22 @@ MUTANTS: tuple[Mutant, ...] = (
         "if False:",
         ("tests/obs/test_proofs.py::test_a_dark_graphic_s_bare_scene_or_an_older_board_is_no_proof",),
         "a proof picture of a dark graphic's bare, undrawn scene (or an older board) counts as proof",
+    ),
+    Mutant(
+        "bridge-rows-in-current-episode",
+        "broadcast/obs/evidence.py",
+        "source=source, episode=self.episode, detail=detail",
+        'source=source, episode="", detail=detail',
+        (EPISODE_ROWS,),
+        "a row OBS confirms before the recorder has begun the episode goes to no episode (the log's current)",
+    ),
+    Mutant(
+        "episode-change-carries-nothing",
+        "broadcast/obs/onair.py",
+        'self._rec(ts, A.GRAPHIC_ON, g, {"scene": program, "item": shown[g], "carried": carried}, src)',
+        "pass",
+        (EPISODE_ROWS,),
+        "an item on air across a change of episode is missing from the second episode's report",
     ),
     Mutant(
         "seek-table-not-projected",

@@ -89,8 +89,10 @@ class AirLog(Protocol):
         *,
         failed: str = "",
         check: dict[str, Any] | None = None,
+        episode: str = "",
     ) -> int:
         """Store a proof-of-air screenshot (JPEG bytes) of event ``event_id`` (None: taken on demand): a
         row of its own (kind ``proof``) whose detail carries the JPEG's SHA-256, so the picture is part
         of the chain. ``failed`` (why): the picture does not show what it was to prove — a row of kind
-        ``proof_failed``, never counted as proof; ``check``: how it was checked. Returns the row's id."""
+        ``proof_failed``, never counted as proof; ``check``: how it was checked; ``episode``: an
+        on-demand proof's (a row's proof goes with the row). Returns the row's id."""

@@ -118,7 +118,6 @@ class ObsBridge:
         self.leaderboard_film = (
             leaderboard_film if leaderboard_film is not None else self.settings.leaderboard_film
         )
-        self.episode = episode
         self.assets = assets or AssetResolver(base=self.settings.assets_dir)
         self._q: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._latest: dict[str, Any] | None = None
@@ -139,6 +138,12 @@ class ObsBridge:
         self._rolled_cue: tuple[str, float] | None = None  # the film cue of the state already rolled
         self.proofs = ProofTaker(self, self.settings, airlog, background=True)
         self.evidence = Evidence(airlog, on_graphic_on=self.proofs.graphic_went_on)
+        # every row OBS confirms belongs to an episode: the one the bridge was started for (else the show's
+        # at start), then the show's as the operator moves on — never the log's "current" one, which the
+        # recorder may not have begun yet
+        self.evidence.episode = episode
+        self._episode_seen = ""  # the show's episode in the latest state, and since when (a change's time)
+        self._episode_since = 0.0
         self.player = FilmPlayer(self, self.films)
         self.saver = CollectionSaver(self.after, lambda: self._client)
         self.cuts = ProgramCuts(self.settings, self.evidence.when, self._program_seen)
@@ -179,6 +184,11 @@ class ObsBridge:
     @property
     def program(self) -> str:
         return self.cuts.program
+
+    @property
+    def episode(self) -> str:
+        """The episode the rows OBS confirms now belong to (the as-run's ``episode``)."""
+        return self.evidence.episode
 
     @property
     def tracker(self) -> OnAirTracker:
@@ -268,6 +278,9 @@ class ObsBridge:
             return
         self._stopping.clear()
         self._rolled_cue = cue_film(self.store.state, self.films)[0] or None  # one running before us
+        self._episode_seen = str(self.store.state["show"].get("episode", ""))
+        if not self.evidence.episode:
+            self.evidence.episode = self._episode_seen
         self._on_change_state(self.store.state)
         self._unsubscribe = self.store.subscribe(self._on_store_change, name="obs-bridge")
         self._thread = threading.Thread(target=self._run, name="obs-bridge", daemon=True)
@@ -413,11 +426,14 @@ class ObsBridge:
         early = self.evidence.remember(int(change.seq), change.state)
         if early is not None:  # the page inside OBS echoed this state before this listener was told
             self._q.put(("echo", (int(change.seq), early)))
-        self._on_change_state(change.state)
+        self._on_change_state(change.state, float(change.ts))
 
-    def _on_change_state(self, state: dict[str, Any]) -> None:
+    def _on_change_state(self, state: dict[str, Any], ts: float = 0.0) -> None:
         with self._state_lock:
             self._latest = state
+            episode = str(state["show"].get("episode", ""))
+            if episode and episode != self._episode_seen:  # the show moved on (as the recorder sees it)
+                self._episode_seen, self._episode_since = episode, ts or time.time()
             if self._sync_queued:
                 return
             self._sync_queued = True
@@ -678,6 +694,9 @@ class ObsBridge:
         with self._state_lock:
             self._sync_queued = False
             state = self._latest if self._latest is not None else self.store.state
+            episode, since = self._episode_seen, self._episode_since
+        if episode and since:  # what OBS shows is carried into the new episode before this state's rows
+            self.evidence.switch_episode(episode, since)
         panic, self._panic = self._panic, False
         prev = self._applied
         lay = self._build(state)

@@ -42,6 +42,9 @@ class Evidence:
         self, airlog: A.AirLog | None, *, on_graphic_on: Callable[[str, int], None] | None = None
     ) -> None:
         self.airlog = airlog
+        # the episode the rows belong to: the one the bridge was started for, then the show's as it changes
+        # ("" only when none is known: the log's current episode then)
+        self.episode = ""
         self.tracker = OnAirTracker(self.record, on_graphic_on=on_graphic_on)
         self._seen: dict[tuple[Any, ...], float] = {}  # what OBS's events said, when (receive thread)
         self._bus_by_seq: OrderedDict[int, dict[str, str]] = OrderedDict()
@@ -91,6 +94,21 @@ class Evidence:
         self.echo_bus = dict(bus)
         return True
 
+    # -- the episode the rows belong to ------------------------------------------------------------
+    def switch_episode(self, episode: str, ts: float) -> None:
+        """The show moved on to ``episode`` at ``ts``: what OBS shows is closed in the episode it aired in
+        and carried into the new one at that moment (rows ``detail.carried`` = the episode before), so each
+        episode's rows account for its own air from its first second — never an item of one episode in
+        the other's, never one on air across the change missing from the second."""
+        if not episode or episode == self.episode:
+            return
+        before = self.episode
+
+        def switch() -> None:
+            self.episode = episode
+
+        self.tracker.split(ts, switch, before)
+
     # -- what program shows ----------------------------------------------------------------------
     def observe(
         self,
@@ -125,7 +143,9 @@ class Evidence:
         try:
             return int(
                 self.airlog.record(
-                    A.AirEvent(ts=ts, kind=kind, subject=subject, source=source, episode="", detail=detail)
+                    A.AirEvent(
+                        ts=ts, kind=kind, subject=subject, source=source, episode=self.episode, detail=detail
+                    )
                 )
             )
         except Exception:  # noqa: BLE001 - the as-run store must not stop the show

@@ -82,6 +82,32 @@ class OnAirTracker:
             self._rec(ts, A.PROGRAM_SCENE, "", {"reason": reason})
             self.program = ""
 
+    def split(self, ts: float, switch: Callable[[], None], carried: str) -> None:
+        """An episode boundary at ``ts``: everything on air is closed (``reason`` ``episode_end``) in the
+        episode ``carried`` (none when it is "": rows of no known episode went to the log's current one,
+        which is the next one by now), then ``switch()`` makes the rows go to the next episode, where the
+        same things are opened again at ``ts`` with ``detail.carried``: no new airing, no proof asked for,
+        and ``on_air_since`` keeps when OBS first showed each one."""
+        if self.link != UP:
+            switch()
+            return
+        film, program = self.film, self.program
+        shown, sources, since = dict(self.on_air), dict(self.source), dict(self.since)
+        if carried:
+            self._close_all(ts, "episode_end")
+        switch()
+        if program:
+            self.program = program
+            self._rec(ts, A.PROGRAM_SCENE, program, {"carried": carried})
+        for g in sorted(shown):
+            src = sources.get(g, "obs")
+            self._rec(ts, A.GRAPHIC_ON, g, {"scene": program, "item": shown[g], "carried": carried}, src)
+        self.on_air, self.source, self.since = shown, sources, since
+        if film is not None:
+            film_id, detail = film
+            self.film = (film_id, dict(detail))
+            self._rec(ts, A.FILM_START, film_id, {**detail, "carried": carried})
+
     # -- what OBS shows --------------------------------------------------------------------------
     def observe(self, ts: float, program: str, shown: Mapping[str, str], *, source: str = "obs") -> None:
         """OBS confirmed at ``ts`` that ``program`` is on program showing ``shown`` (graphic → item).

@@ -102,6 +102,11 @@ class ProofHost(Protocol):
     def tracker(self) -> OnAirTracker: ...
 
     @property
+    def episode(self) -> str:
+        """The episode the rows OBS confirms now belong to (an on-demand proof's)."""
+        ...
+
+    @property
     def client(self) -> ObsClient | None: ...
 
     def after(self, seconds: float, fn: Callable[[], None]) -> None: ...
@@ -359,7 +364,9 @@ class ProofTaker:
         if self.airlog is not None:
             try:
                 proof_id = int(
-                    self.airlog.attach_proof(event_id, jpeg, w, h, ts, scene, failed=failed, check=check)
+                    self.airlog.attach_proof(
+                        event_id, jpeg, w, h, ts, scene, failed=failed, check=check, episode=self.host.episode
+                    )
                 )
             except Exception:  # noqa: BLE001
                 log.exception("as-run attach_proof failed")

@@ -358,17 +358,19 @@ class AsRunLog:
         *,
         failed: str = "",
         check: dict[str, Any] | None = None,
+        episode: str = "",
     ) -> int:
         """A proof row (its detail holds the JPEG's SHA-256) and the picture; returns the row's id.
         ``failed`` (why): the picture does not show what it was to prove — a ``proof_failed`` row
         (its picture, if any, kept and chained too), never counted as proof. ``check``: how the picture
-        was checked (kept in the row)."""
+        was checked (kept in the row). ``episode``: an on-demand proof's (one of a row is that row's);
+        "" = the current one."""
         if jpeg and not jpeg.startswith(b"\xff\xd8"):
             raise ValueError("proof is not a JPEG")
         if not jpeg and not failed:
             raise ValueError("a proof needs its picture")
         with self._lock:
-            episode, subject = "", scene
+            subject = scene
             if event_id is not None:
                 row = self._conn.execute(
                     "SELECT episode, subject FROM asrun_events WHERE id=?", (event_id,)

@@ -54,6 +54,7 @@ class MemoryAirLog:
         *,
         failed: str = "",
         check: dict[str, Any] | None = None,
+        episode: str = "",
     ) -> int:
         with self._lock:
             detail = {"of": event_id, **({"reason": failed} if failed else {}), "check": check or {}}

@@ -118,6 +118,7 @@ class _Host:
     def __init__(self, tracker: OnAirTracker, picture: tuple[str, float, float], program: str) -> None:
         self.tracker = tracker
         self.program = program
+        self.episode = "第16期"
         self.client: Any = None
         self._picture = picture
         self.timers: list[tuple[float, Callable[[], None]]] = []
