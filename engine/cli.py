@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -154,16 +155,22 @@ def record_text(g: Game, seed: str, event: str, r: GameResult | None = None) -> 
 
 
 def _write(path: str, text: str) -> None:
+    """Write a record whole or not at all: a full disk leaves no half record (and the file that was
+    there before, if any) — the text goes to ``path.part``, which replaces ``path`` once written."""
+    part = path + ".part"
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
         try:
             data = memoryview(text.encode("utf-8"))
             while data:
                 data = data[os.write(fd, data) :]
         finally:
             os.close(fd)
+        os.replace(part, path)
     except OSError as e:
-        _fail(f"{path}:0: cannot write: {e.strerror}")
+        with contextlib.suppress(OSError):
+            os.unlink(part)
+        _fail(f"{path}:0: 写不进牌谱 cannot write the record: {e.strerror}")
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
@@ -171,7 +178,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        _fail(f"{args.out}:0: cannot create: {e.strerror}")
+        _fail(f"{args.out}:0: 建不了文件夹 cannot create the folder: {e.strerror}")
     wins = {"odd": 0, "even": 0}
     for i in range(args.games):
         seed = _game_seed(str(args.seed), i)

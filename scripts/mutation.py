@@ -885,6 +885,33 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         "a film probed by one ffprobe answered from the cache when another (or none) is configured",
     ),
+    Mutant(
+        "companion-page-written-in-place",
+        "broadcast/overlay/companion_cli.py",
+        "files.write_text(out, text)",
+        'out.write_text(text, encoding="utf-8")',
+        ("tests/hostile/test_outputs.py::test_a_full_disk_keeps_the_companion_page_that_was_there",),
+        "a full disk leaves 4,096 bytes of the Companion page in place of the good one",
+    ),
+    Mutant(
+        "selfplay-part-left",
+        "engine/cli.py",
+        "            os.unlink(part)",
+        "            pass",
+        ("tests/hostile/test_outputs.py::test_a_full_disk_leaves_no_half_file",),
+        "a full disk under engine selfplay leaves a half record (.part) behind",
+    ),
+    Mutant(
+        "report-xlsx-saved-in-place",
+        "broadcast/sponsors/report.py",
+        "    wb.save(buf)\n    with atomic_path(path) as tmp:\n        tmp.write_bytes(buf.getvalue())",
+        "    wb.save(path)",
+        (
+            "tests/hostile/test_outputs.py::"
+            "test_a_full_disk_under_the_sponsor_report_names_the_file_and_leaves_no_half_workbook",
+        ),
+        "a full disk under the sponsor report leaves an empty workbook and a traceback",
+    ),
 )
 
 

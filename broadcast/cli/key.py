@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from broadcast.core import files
 from broadcast.core.signing import SigningError, StudioKey
 
 
@@ -28,10 +29,11 @@ def main(args: argparse.Namespace) -> int:
         print(f"  私钥 private key: {key.path}（仅本用户可读 / owner only）")
     if args.export:
         out = Path(args.export)
-        try:
-            out.write_text(key.public.pem(), encoding="ascii")
-        except OSError as exc:
-            print(f"{out}: 无法写入（{exc.strerror}）/ cannot write", file=sys.stderr)
+        try:  # whole or not at all: a full disk leaves the key file that was there
+            files.write_text(out, key.public.pem(), encoding="ascii")
+        except files.WriteFailed as exc:
+            cause = exc.os_error.strerror if exc.os_error is not None else str(exc)
+            print(f"{out}: 无法写入（{cause}）/ cannot write", file=sys.stderr)
             return 2
         print(f"  公钥已导出 public key written: {out}")
     else:

@@ -48,6 +48,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     import json
 
+    from broadcast.core.files import write_text
     from broadcast.sponsors.anchor import receipt_path
     from broadcast.sponsors.asrun import AsRunLog
     from broadcast.sponsors.exposure import compute
@@ -128,9 +129,7 @@ def main(args: argparse.Namespace) -> int:
     )
     if receipt is not None and not args.sponsor:
         export = Path(args.out) / f"赞助商播出报告_{safe_name(args.episode)}.asrun.json"
-        export.write_text(
-            json.dumps(export_rows(log.connection, receipt), ensure_ascii=False), encoding="utf-8"
-        )
+        write_text(export, json.dumps(export_rows(log.connection, receipt), ensure_ascii=False))
         print(f"  回执 receipt: {receipt_path(db, args.episode)}\n  播出记录导出 export: {export}")
     _summary(args.episode, x, len(events))
     for label, path in (("XLSX", files.xlsx), ("HTML", files.html), ("PDF", files.pdf)):

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from broadcast.control import GRAPHIC_ZH, OPERATIONS
+from broadcast.core import files
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_URL = "http://127.0.0.1:8610"
@@ -244,11 +245,16 @@ def main(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     out = Path(args.out)
-    try:
+    try:  # whole or not at all: a full disk leaves the page that was there (never half a JSON file)
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        print(f"{out}:0: 写不进 cannot write: {exc.strerror}", file=sys.stderr)
+        files.write_text(out, text)
+    except (OSError, files.WriteFailed) as exc:
+        print(f"{out}:0: 写不进 cannot write: {_why(exc)}", file=sys.stderr)
         return 2
     print(f"Companion 页面已写入 / page export written: {out}（{len(text)} 字节）")
     return 0
+
+
+def _why(exc: OSError | files.WriteFailed) -> str:
+    cause = exc if isinstance(exc, OSError) else exc.os_error
+    return (cause.strerror if cause is not None else None) or str(exc)

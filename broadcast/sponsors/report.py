@@ -49,6 +49,7 @@ from broadcast.core.airlog import (
     PROGRAM_SCENE,
     PROOF,
 )
+from broadcast.core.files import atomic_path, write_text
 from broadcast.sponsors.asrun import PREFLIGHT_OVERRIDE, SHOT, Proof, StoredEvent
 from broadcast.sponsors.exposure import EpisodeExposure, Metric, SponsorExposure
 from broadcast.sponsors.placements import Asset, Placements
@@ -301,7 +302,12 @@ def write_xlsx(x: EpisodeExposure, p: Placements, path: Path) -> Path:
             cell.number_format = "#,##0.00"
     _widths(ch, [22, 14, 14, 30])
     path.parent.mkdir(parents=True, exist_ok=True)
-    wb.save(path)
+    # saved in memory, then written whole or not at all: a full disk fails on a plain write (openpyxl's
+    # zip writer would leave an empty file and a half-closed zip that prints a traceback at exit)
+    buf = io.BytesIO()
+    wb.save(buf)
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(buf.getvalue())
     return path
 
 
@@ -641,8 +647,7 @@ def _html_to_pdf(pages: list[tuple[str, Path]], footer: str) -> list[Path]:
             for text, out in pages:
                 page.set_content(text, wait_until="load")
                 out.parent.mkdir(parents=True, exist_ok=True)
-                page.pdf(
-                    path=str(out),
+                pdf = page.pdf(  # in memory, then whole or not at all (a full disk leaves no half PDF)
                     format="A4",
                     print_background=True,
                     prefer_css_page_size=True,
@@ -650,6 +655,8 @@ def _html_to_pdf(pages: list[tuple[str, Path]], footer: str) -> list[Path]:
                     header_template="<span></span>",
                     footer_template=footer or "<span></span>",
                 )
+                with atomic_path(out) as tmp:
+                    tmp.write_bytes(pdf)
                 done.append(out)
         finally:
             browser.close()
@@ -674,7 +681,7 @@ def write_reports(
     if sponsor is None:
         html_path = out_dir / f"{stem}.html"
         text = render_html(x, p, proofs)
-        html_path.write_text(text, encoding="utf-8")
+        write_text(html_path, text)
         docs.append((text, out_dir / f"{stem}.pdf"))
     sponsor_htmls: dict[str, Path] = {}
     for s in x.sponsors:
@@ -683,7 +690,7 @@ def write_reports(
         text = render_html(x, p, proofs, only=s.sponsor)
         path = out_dir / "sponsors" / f"{safe_name(x.episode)}_{s.sponsor}.html"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_text(path, text)
         sponsor_htmls[s.sponsor] = path
         docs.append((text, path.with_suffix(".pdf")))
     pdfs = html_to_pdf(docs, pdf_footer(x)) if pdf else []
