@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 from broadcast.qualifiers import synthetic  # noqa: E402
 from broadcast.qualifiers.check import check_batch  # noqa: E402
 from broadcast.qualifiers.records import read  # noqa: E402
+from engine.english import count  # noqa: E402
 
 
 def load() -> str:
@@ -215,11 +216,11 @@ def measure_engine(
         for f in base.glob(f"empty{w}.sqlite*"):
             f.unlink()
         print(
-            f"  {w} worker(s): fixed cost (an export of one record): {fixed_wall:.1f} s, "
+            f"  {count(w, 'worker')}: fixed cost (an export of one record): {fixed_wall:.1f} s, "
             f"CPU command {fixed_main:.1f} s "
             f"+ workers {fixed_workers:.1f} s"
         )
-        print(f"  {w} worker(s): importing {measure:,} records … ({load()})", flush=True)
+        print(f"  {count(w, 'worker')}: importing {measure:,} records … ({load()})", flush=True)
         wall, peak, main_cpu, workers_cpu, out = run(
             [*imp, str(source), "--db", str(db), "--workers", str(w), "--no-progress"], env
         )
@@ -255,7 +256,7 @@ def measure_engine(
             f"(the pipeline's own cost: {(per_record_ms - engine_ms) * 1e3:,.0f} µs a record)"
         )
         print(
-            f"    CPU-bound rate on {min(w, cores)} quiet core(s), "
+            f"    CPU-bound rate on {count(min(w, cores), 'quiet core')}, "
             f"{args.project:,} records with the fixed cost: "
             f"{quiet:,.0f} records/s = {args.project / quiet / 60:,.1f} min"
         )
@@ -273,11 +274,11 @@ def measure_engine(
     ]
     for w, (rate, _cpu, quiet) in sorted(results.items()):
         lines.append(
-            f"    {w} worker(s): {rate:,.0f} records/s by the wall clock "
+            f"    {count(w, 'worker')}: {rate:,.0f} records/s by the wall clock "
             f"({rate / min(w, cores):,.0f} per core); "
             f"CPU-bound {quiet:,.0f} records/s = {args.project:,} records "
             f"in {args.project / quiet / 60:,.1f} min "
-            f"on {min(w, cores)} quiet core(s) (×{quiet / baseline:.2f} the baseline)"
+            f"on {count(min(w, cores), 'quiet core')} (×{quiet / baseline:.2f} the baseline)"
         )
     if 1 in results and 2 in results:
         r1, r2 = results[1][0], results[2][0]

@@ -46,6 +46,7 @@ from broadcast.season.push import SeasonLink, push_pending  # noqa: E402
 from broadcast.season.rankings import compute, gc_paused, ordered_terms, ranked, stream_ranking  # noqa: E402
 from broadcast.season.scoring import check_record  # noqa: E402
 from engine import first_leader, gjn, new_game  # noqa: E402
+from engine.english import count  # noqa: E402
 
 SURNAMES = (
     "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗梁宋郑谢韩唐冯于董萧程曹袁邓许傅沈曾彭吕苏卢蒋蔡贾丁魏薛叶阎"
@@ -442,7 +443,8 @@ def consoles(sdb: SeasonDB, sid: int, target: str, pushes: int, n: int = 2) -> N
     """``n`` consoles pushing at once (the goal's is 2; 1 shows a push's own time, without the season's
     turn to wait for)."""
     print(
-        f"== {n} console(s) pushing at once (goal, two: each push acknowledged ≤ 200 ms, p99)   [{load()}]",
+        f"== {count(n, 'console')} pushing at once (goal, two: each push acknowledged ≤ 200 ms, p99)"
+        f"   [{load()}]",
         flush=True,
     )
     jobs = []
@@ -484,7 +486,7 @@ def consoles(sdb: SeasonDB, sid: int, target: str, pushes: int, n: int = 2) -> N
     if n == 2:
         record("push acknowledged, two consoles at once (p99)", p99, None, 0.2)
     else:
-        record(f"push acknowledged, {n} console(s) at once (p99)", p99)
+        record(f"push acknowledged, {count(n, 'console')} at once (p99)", p99)
 
 
 def _console(target: str, items: list[tuple[int, int, str]], go: Any, results: Any) -> None:

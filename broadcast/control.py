@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from broadcast.errors import GoujiError
+from broadcast.errors import GoujiError, plural
 from broadcast.show.actions import GRAPHICS
 from broadcast.sponsors.actions import SHOT_SLOTS
 
@@ -357,7 +357,7 @@ def actions(name: str, state: Mapping[str, Any], params: dict[str, Any] | None =
         raise ControlError(
             "control",
             f"{name} 没有参数 {', '.join(unknown)}",
-            f"{name} has no parameter(s) {', '.join(unknown)}",
+            f"{name} has no {plural(len(unknown), 'parameter')} {', '.join(unknown)}",
             param=unknown[0],
         )
     return op.build(state, params)

@@ -31,6 +31,8 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from broadcast.errors import plural
+
 if TYPE_CHECKING:
     from broadcast.obs.provision import Requester
     from broadcast.sponsors.placements.model import Issue
@@ -266,8 +268,9 @@ def check_placements(
                 "contracts",
                 OK,
                 f"排期有效，{contracts} 份合同都覆盖播出日期 {air_date.isoformat()}",
-                f"the placements are valid and all {contracts} contracts cover the air date "
-                f"{air_date.isoformat()}",
+                "the placements are valid and "
+                + plural(contracts, "the contract covers", f"all {contracts} contracts cover")
+                + f" the air date {air_date.isoformat()}",
                 where=str(file),
             ),
         )

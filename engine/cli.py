@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 from . import gjn, native, winprob_cli
 from .deal import new_game
+from .english import count
 from .errors import GJNError
 from .game import Game, GameResult
 from .preset import PresetError
@@ -89,7 +90,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.partial and not g.is_over():
         print(format_standing(args.file, rec.rules, obj))
         return 0
-    print(f"{args.file}: legal / 合规 ({rec.rules}, {len(rec.moves)} moves)")
+    print(f"{args.file}: legal / 合规 ({rec.rules}, {count(len(rec.moves), 'move')})")
     print(format_result(g.result()))
     ev = _events(g)
     if ev:
@@ -106,7 +107,8 @@ def format_standing(path: str, rules: str, st: dict[str, Any]) -> str:
     opts = st["options"]
     opts_zh = "、".join(_OPTION_ZH[o] for o in opts)
     lines = [
-        f"{path}: legal so far / 至今合规 ({rules}, {st['moves']} moves, game under way / 对局进行中)",
+        f"{path}: legal so far / 至今合规 ({rules}, {count(st['moves'], 'move')}, "
+        "game under way / 对局进行中)",
         f"  to act / 应由: seat {seat} ({', '.join(opts)}) / {seat}号（{opts_zh}）",
     ]
     if st["burns"]:
@@ -200,7 +202,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     g = play_game(args.rules, seed)
     sys.stdout.write(record_text(g, seed, f"demo seed {seed}"))
     print()
-    print(f"result ({args.rules}, {len(g.moves)} moves):")
+    print(f"result ({args.rules}, {count(len(g.moves), 'move')}):")
     print(format_result(g.result()))
     ev = _events(g)
     if ev:

@@ -36,6 +36,7 @@ from typing import Any, Final
 from .actions import YIELD as K_YIELD
 from .actions import action_of
 from .cards import BIG, NRANKS, SMALL, TWO, counts_to_cards
+from .english import count
 from .errors import GoujiError
 from .game import Game
 from .policy import Policy, play_out
@@ -124,7 +125,7 @@ class Position:
             raise WinprobError(
                 "G2.1",
                 f"未知的手牌共 {need} 张，牌堆只剩 {len(pool)} 张",
-                f"the unknown hands hold {need} cards but the pack has {len(pool)} left",
+                f"the unknown hands hold {count(need, 'card')} but the pack has {len(pool)} left",
             )
         self.must_hold = {}
         self.no_wild = []

@@ -14,6 +14,7 @@ import time
 from typing import Any, NoReturn
 
 from . import gjn
+from .english import count
 from .errors import GJNError, IllegalAction
 from .game import Game
 from .preset import PresetError
@@ -62,7 +63,8 @@ def format_estimate(path: str, rules: str, est: dict[str, Any]) -> str:
         "over": "game over / 已结束",
     }
     lines = [
-        f"{path}: 胜率 estimate / win probability ({rules}, {est['playouts']} play-outs / 次推演, "
+        f"{path}: 胜率 estimate / win probability ({rules}, "
+        f"{count(est['playouts'], 'play-out')} / {est['playouts']} 次推演, "
         f"{hands[est['hands']]}, {est['seconds']:.2f} s)"
     ]
     ci = est.get("ci")

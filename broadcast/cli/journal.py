@@ -21,6 +21,8 @@ import sys
 import time
 from typing import Any
 
+from broadcast.errors import count, plural
+
 
 def register(parser: argparse.ArgumentParser) -> None:
     from broadcast.core.db import add_db_argument
@@ -70,7 +72,8 @@ def _check(path: Any) -> int:
     if stored > len(checkpoints):
         findings.append(
             f"{path}: {stored - len(checkpoints)} 个检查点与日志对不上（日志在其后被截断或改动）/ "
-            f"{stored - len(checkpoints)} checkpoint(s) no longer match the journal (cut or edited since)"
+            f"{count(stored - len(checkpoints), 'checkpoint')} no longer "
+            f"{plural(stored - len(checkpoints), 'matches', 'match')} the journal (cut or edited since)"
         )
     for first, last, noted, why in journal.gaps():
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(noted))
@@ -113,14 +116,14 @@ def _check(path: Any) -> int:
         for f in findings:
             print(f)
         print(
-            f"{path}: 发现 {len(findings)} 处问题 / {len(findings)} problem(s) found "
-            f"({seq} 个操作 actions, {dt:.1f} s)"
+            f"{path}: 发现 {len(findings)} 处问题 / {count(len(findings), 'problem')} found "
+            f"({seq} 个操作 / {count(seq, 'action')}, {dt:.1f} s)"
         )
         return 1
     print(
-        f"{path}: 日志完好 journal intact — {seq} 个操作 actions, 校验链完整 hash chain whole, "
-        f"{compared} 个检查点与完整重放一致 checkpoint(s) equal the full replay, 重启状态一致 restart "
-        f"state equal ({dt:.1f} s)"
+        f"{path}: 日志完好：{seq} 个操作，校验链完整，{compared} 个检查点与完整重放一致，重启状态一致 / "
+        f"journal intact: {count(seq, 'action')}, hash chain whole, {count(compared, 'checkpoint')} "
+        f"{plural(compared, 'equals', 'equal')} the full replay, restart state equal ({dt:.1f} s)"
     )
     return 0
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from broadcast.cli import season_table
 from broadcast.cli.tools import add_db, db_must_exist, run
+from broadcast.errors import count
 from broadcast.season.model import SeasonDB, SeasonError, round_name
 from broadcast.season.rankings import DEFAULT_SPECS, compute, rank_label
 
@@ -275,7 +276,7 @@ def _verify(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
     if diffs:
         print("\n".join(diffs), file=sys.stderr)
         return 1
-    print(f"{n} 局牌谱经引擎复核无误，累计表与明细一致 / {n} records re-checked, totals consistent")
+    print(f"{n} 局牌谱经引擎复核无误，累计表与明细一致 / {count(n, 'record')} re-checked, totals consistent")
     return 0
 
 

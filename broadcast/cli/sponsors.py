@@ -19,6 +19,7 @@ from pathlib import Path
 
 from broadcast.core.db import add_db_argument
 from broadcast.core.db import chosen as chosen_db
+from broadcast.errors import count
 from broadcast.sponsors.placements import (
     KIND_LABELS,
     PlacementError,
@@ -72,7 +73,7 @@ def _load(file: str, air_date: str | None) -> Placements | None:
         for issue in exc.issues:
             print(str(issue), file=sys.stderr)
         n = len(exc.errors)
-        print(f"{file}: {n} 处错误，排期未加载 / {n} error(s), nothing loaded", file=sys.stderr)
+        print(f"{file}: {n} 处错误，排期未加载 / {count(n, 'error')}, nothing loaded", file=sys.stderr)
         return None
 
 

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from broadcast import preflight as P
+from broadcast.errors import count
 from broadcast.qt import i18n, theme
 from broadcast.qt.i18n import tr
 
@@ -309,7 +310,8 @@ class Preflight(QObject):
             "preflight",
             f"开录前检查有 {len(red)} 项未通过（这次 GO 开始录制）：{'；'.join(zh)}。"
             "要仍然开始录制：在导播台按 GO 并确认，或带 confirm=true 再发一次 GO（播出记录会记下）",
-            f"the pre-show check has {len(red)} red line(s) (this GO starts the recording): {'; '.join(en)}."
+            f"the pre-show check has {count(len(red), 'red line')} (this GO starts the recording): "
+            f"{'; '.join(en)}."
             " To start anyway: press GO at the console and confirm, or send GO again with confirm=true"
             " (the as-run log records it)",
             param="confirm",

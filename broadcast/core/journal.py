@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from broadcast.core import db
+from broadcast.errors import plural
 
 MIGRATIONS = [
     """
@@ -546,7 +547,8 @@ class Journal:
         missing = hi - since - int(count) - known  # numbers after since neither there nor a noted gap
         if missing > 0:
             problems.append(
-                f"{self.path}: 日志中间缺少 {missing} 个操作（编号不连续）/ {missing} action(s) are missing "
+                f"{self.path}: 日志中间缺少 {missing} 个操作（编号不连续）/ "
+                f"{missing} {plural(missing, 'action is', 'actions are')} missing "
                 "from inside the journal (numbers not consecutive): run python -m broadcast verify-journal"
             )
         head = self._known_head()
@@ -559,7 +561,9 @@ class Journal:
                     f"{head_seq - int(hi)} 个已确认的操作不在副本里（只复制了 .sqlite，没有 -wal）/ "
                     "this is a "
                     f"copy of {seen_at} that ends at #{hi}; the original had reached #{head_seq}: "
-                    f"{head_seq - int(hi)} confirmed action(s) are not in this copy (the .sqlite was copied "
+                    f"{head_seq - int(hi)} confirmed {plural(head_seq - int(hi), 'action is', 'actions are')}"
+                    " "
+                    "not in this copy (the .sqlite was copied "
                     "without its -wal): copy all of the studio's files while it is closed"
                 )
                 self._note_gap(int(hi) + 1, head_seq, f"copy of {seen_at} without its -wal")
@@ -569,7 +573,9 @@ class Journal:
                     f"共 {head_seq - int(hi)} 个已确认的操作丢失"
                     "（-wal 文件被删除、清空或损坏，或放回了旧的副本）"
                     f" / the journal ends at #{hi} but had reached #{head_seq}: "
-                    f"{head_seq - int(hi)} confirmed action(s) are lost (the -wal file "
+                    f"{head_seq - int(hi)} confirmed {plural(head_seq - int(hi), 'action is', 'actions are')}"
+                    " "
+                    "lost (the -wal file "
                     "was deleted, emptied or damaged, or an older copy was put back)"
                 )
                 self._note_gap(int(hi) + 1, head_seq, "cut: journal shorter than its head file")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from broadcast.core.compiled import Check, compile_schema
 from broadcast.core.component import Component, defaults_of
 from broadcast.core.text import describe_too_long
-from broadcast.errors import GoujiError
+from broadcast.errors import GoujiError, plural
 
 if TYPE_CHECKING:
     import jsonschema
@@ -157,7 +157,8 @@ class StateSchema:
                 raise StateInvalid(
                     "schema",
                     f"节目状态不合规：未知部分 {', '.join(extra)}",
-                    f"show state invalid at (root): unknown section(s) {', '.join(extra)}",
+                    f"show state invalid at (root): unknown {plural(len(extra), 'section')} "
+                    f"{', '.join(extra)}",
                 )
             errors = []
             for key in sections:

@@ -27,6 +27,7 @@ from typing import Any
 import engine
 from broadcast.core import ActionRefused, Actions, Context, Fragment, Payload, State
 from broadcast.core.text import name_key
+from broadcast.errors import count, plural
 from broadcast.game.adapter import parse_move
 from broadcast.game.live import forget, live_game, record_key
 from broadcast.game.projection import project, totals
@@ -203,7 +204,7 @@ def match_update(state: State, payload: Payload, ctx: Context) -> None:
         raise ActionRefused(
             "match",
             f"match.update 没有字段 {', '.join(unknown)}",
-            f"match.update has no field(s) {', '.join(unknown)}",
+            f"match.update has no {plural(len(unknown), 'field')} {', '.join(unknown)}",
         )
     table, game = state["table"], state["game"]
     before, old_rules = _setup(table), str(table["rules"])
@@ -234,7 +235,7 @@ def match_update(state: State, payload: Payload, ctx: Context) -> None:
             raise ActionRefused(
                 "G11.2",
                 f"本场已打到第{reached}局，局数不能改成{n}",
-                f"the match has reached game {reached}: it cannot be {n} games",
+                f"the match has reached game {reached}: it cannot be {count(n, 'game')}",
             )
     _apply_match_fields(state, fields)
     table["rules"] = rules
@@ -331,7 +332,7 @@ def game_new(state: State, payload: Payload, ctx: Context) -> None:
         raise ActionRefused(
             "game",
             f"game.new 没有字段 {', '.join(unknown)}",
-            f"game.new has no field(s) {', '.join(unknown)}",
+            f"game.new has no {plural(len(unknown), 'field')} {', '.join(unknown)}",
         )
     rules = payload.get("rules", table["rules"])
     if rules not in PRESETS:

@@ -27,6 +27,7 @@ from typing import Any
 
 import engine
 from broadcast.core import ActionRefused, Actions, Context, Payload, State
+from broadcast.errors import count
 from broadcast.game.adapter import new_game, parse_move
 from broadcast.game.live import forget, live_game, record_key
 from broadcast.game.projection import project
@@ -310,7 +311,7 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
             raise ActionRefused(
                 "G2.1",
                 f"{seat}号手牌是{total}张，应为{dealt[seat]}张",
-                f"seat {seat} holds {total} cards, not {dealt[seat]}",
+                f"seat {seat} holds {count(total, 'card')}, not {dealt[seat]}",
             )
         hands[seat - 1] = engine.cards.format_counts(counts)
     totals = dict.fromkeys(PACK, 0)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from broadcast import tokens
-from broadcast.errors import GoujiError
+from broadcast.errors import GoujiError, plural
 from engine import yamlread
 
 
@@ -135,7 +135,8 @@ class ObsSettings:
             raise SettingsError(
                 "obs.settings",
                 f"未知的 OBS 设置：{', '.join(unknown)}（可用：{', '.join(sorted(names))}）",
-                f"unknown OBS setting(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}",
+                f"unknown OBS {plural(len(unknown), 'setting')} {', '.join(unknown)}; "
+                f"known: {', '.join(sorted(names))}",
                 where=str(path),
             )
         pw_env = values.pop("password_env", "")

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from broadcast.errors import plural
 from broadcast.show.actions import GRAPHICS
 
 DEMO_ON = ("scoreboard", "corner_bug", "ticker", "jipaiqi", "commentary")
@@ -225,7 +226,7 @@ def main(args: argparse.Namespace) -> int:
         bad = [g for g in on if g not in GRAPHICS]
         if bad:
             fail(
-                f"serve: --on 里没有这个图形 unknown graphic(s): {', '.join(bad)} "
+                f"serve: --on 里没有这个图形 unknown {plural(len(bad), 'graphic')}: {', '.join(bad)} "
                 f"(choose from {', '.join(GRAPHICS)})"
             )
         source = MemoryStore(demo_state(on=on))

@@ -19,7 +19,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from broadcast import project
-from broadcast.errors import GoujiError
+from broadcast.errors import GoujiError, count
 from broadcast.producer.draft import Check, Path_, PlacementsDraft
 from broadcast.producer.preview import Base, PreviewStudio, View, preview_actions, sponsors_root
 
@@ -183,7 +183,7 @@ class Workspace(QObject):
                 return GoujiError(
                     "placements",
                     f"排期有错误，改正后才能预览：{errors}",
-                    f"the placements have {len(check.errors)} error(s): fix them to see the preview: "
+                    f"the placements have {count(len(check.errors), 'error')}: fix them to see the preview: "
                     + "; ".join(i.message_in("en") for i in check.errors[:3]),
                 ).text()
             return self.studio.url, self.studio.show(preview_actions(check.placements, view, base))

@@ -11,6 +11,7 @@ from importlib import resources
 from typing import Any
 
 from broadcast.core import ActionRefused, Actions, Context, Fragment, Payload, State
+from broadcast.errors import plural
 
 from .board import describe, ranked, spec_of
 from .store import QualifierDB
@@ -34,7 +35,7 @@ def qualifiers_set(state: State, payload: Payload, ctx: Context) -> None:
         raise ActionRefused(
             "qualifiers",
             f"海选榜没有字段 {', '.join(unknown)}",
-            f"the qualifier board has no field(s) {', '.join(unknown)}",
+            f"the qualifier board has no {plural(len(unknown), 'field')} {', '.join(unknown)}",
         )
     if not isinstance(payload.get("rows"), list):
         raise ActionRefused("qualifiers", "海选榜需要 rows 列表", "qualifiers.set needs a rows list")

@@ -12,6 +12,7 @@ from importlib import resources
 from typing import Any
 
 from broadcast.core import ActionRefused, Actions, Change, Context, Fragment, Payload, ShowStore, State
+from broadcast.errors import plural
 from broadcast.season.model import SeasonDB
 from broadcast.season.rankings import Kind, compute
 
@@ -41,7 +42,7 @@ def leaderboard_set(state: State, payload: Payload, ctx: Context) -> None:
         raise ActionRefused(
             "leaderboard",
             f"英雄榜没有字段 {', '.join(unknown)}",
-            f"leaderboard has no field(s) {', '.join(unknown)}",
+            f"leaderboard has no {plural(len(unknown), 'field')} {', '.join(unknown)}",
         )
     rows = payload.get("rows")
     if not isinstance(rows, list):
@@ -62,7 +63,7 @@ def leaderboard_set(state: State, payload: Payload, ctx: Context) -> None:
             raise ActionRefused(
                 "leaderboard",
                 f"第{i}行没有字段 {', '.join(bad)}",
-                f"row {i} has no field(s) {', '.join(bad)}",
+                f"row {i} has no {plural(len(bad), 'field')} {', '.join(bad)}",
             )
         out: dict[str, Any] = {
             "rank": i,

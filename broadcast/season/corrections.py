@@ -28,6 +28,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from broadcast.errors import count
 from broadcast.season.backend import Rec, SeasonConn
 from broadcast.season.matches import Matches, _replayed
 from broadcast.season.rankings import PLAYER_AGG_SQL
@@ -106,7 +107,7 @@ class Corrections(Matches):
             raise SeasonError(
                 "season",
                 f"赛季里这场比赛有{len(games)}局：更正只能从第1–{len(games) + 1}局起",
-                f"the season has {len(games)} games of this match: a correction holds from game"
+                f"the season has {count(len(games), 'game')} of this match: a correction holds from game"
                 f" 1–{len(games) + 1}",
             )
         moved = [s for s in range(1, 7) if lineup[s] != old[s]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from broadcast.errors import count
 from broadcast.season import scoring
 from broadcast.season.backend import Rec
 from broadcast.season.texts import EVEN_SEATS, ODD_SEATS, SeasonError
@@ -64,7 +65,7 @@ def _next_game(m: Rec, season: Rec, games: list[Rec], number: int) -> tuple[int,
         raise SeasonError(
             "G11.2",
             f"赛季里这场比赛已有{len(games)}局，不能记作第{number}局",
-            f"the season has {len(games)} games of this match: this cannot be game {number}",
+            f"the season has {count(len(games), 'game')} of this match: this cannot be game {number}",
         )
     number = len(games) + 1
     regular = scoring.match_games(season["rules"])
@@ -366,7 +367,7 @@ class Matches(Totals):
             forfeit = "a" if m["forfeit_team"] == m["team_a"] else "b"
         elif len(games) < regular:
             raise SeasonError(
-                "G11.2", f"比赛只打了{len(games)}局，需要{regular}局", f"a match is {regular} games"
+                "G11.2", f"比赛只打了{len(games)}局，需要{regular}局", f"a match is {count(regular, 'game')}"
             )
         decision = scoring.decide_match(
             [(g["points_a"], g["points_b"]) for g in games],

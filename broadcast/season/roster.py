@@ -7,6 +7,7 @@ import re
 from datetime import date
 from typing import Any
 
+from broadcast.errors import plural
 from broadcast.season.backend import Rec
 from broadcast.season.rankings import name_sort_key, parse_spec
 from broadcast.season.store import SeasonStore
@@ -63,7 +64,7 @@ class Roster(SeasonStore):
             raise SeasonError(
                 "season",
                 f"赛季没有这些字段：{', '.join(sorted(bad))}",
-                f"unknown season field(s): {', '.join(sorted(bad))}",
+                f"unknown season {plural(len(bad), 'field')}: {', '.join(sorted(bad))}",
             )
         for key in ("ranking_players", "ranking_teams"):
             if fields.get(key):
@@ -186,7 +187,7 @@ class Roster(SeasonStore):
             raise SeasonError(
                 "team",
                 f"没有这些队伍字段：{'、'.join(sorted(bad))}",
-                f"unknown team field(s): {', '.join(sorted(bad))}",
+                f"unknown team {plural(len(bad), 'field')}: {', '.join(sorted(bad))}",
             )
         if "name" in fields:
             fields["name"] = fields["name"].strip()
@@ -270,7 +271,7 @@ class Roster(SeasonStore):
             raise SeasonError(
                 "player",
                 f"没有这些选手字段：{'、'.join(sorted(bad))}",
-                f"unknown player field(s): {', '.join(sorted(bad))}",
+                f"unknown player {plural(len(bad), 'field')}: {', '.join(sorted(bad))}",
             )
         if "name" in fields:
             fields["name"] = str(fields["name"]).strip()

@@ -13,6 +13,7 @@ from importlib import resources
 from typing import Any
 
 from broadcast.core import ActionRefused, Actions, Context, Fragment, Payload, State
+from broadcast.errors import plural
 from broadcast.show import zones
 
 SCHEMA = Fragment(resources.files("broadcast.show").joinpath("schema.json"))
@@ -105,7 +106,9 @@ def _update(target: dict[str, Any], payload: Payload, fields: tuple[str, ...], w
     unknown = sorted(set(payload) - set(fields))
     if unknown:
         raise ActionRefused(
-            what, f"{what} 没有字段 {', '.join(unknown)}", f"{what} has no field(s) {', '.join(unknown)}"
+            what,
+            f"{what} 没有字段 {', '.join(unknown)}",
+            f"{what} has no {plural(len(unknown), 'field')} {', '.join(unknown)}",
         )
     for k in fields:
         if k in payload:

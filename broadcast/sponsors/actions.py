@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Any
 
 from broadcast.core import ActionRefused, Actions, Context, Fragment, Payload, State
+from broadcast.errors import plural
 
 SCHEMA = Fragment(resources.files("broadcast.sponsors").joinpath("schema.json"))
 ACTIONS = Actions()
@@ -178,7 +179,9 @@ def charity_update(state: State, payload: Payload, ctx: Context) -> None:
     unknown = sorted(set(payload) - {"prize", "share_percent", "label", "prize_total_yuan"})
     if unknown:
         raise ActionRefused(
-            "charity", f"爱心基金没有字段 {', '.join(unknown)}", f"charity has no field(s) {unknown}"
+            "charity",
+            f"爱心基金没有字段 {', '.join(unknown)}",
+            f"charity has no {plural(len(unknown), 'field')} {', '.join(unknown)}",
         )
     if "prize_total_yuan" in payload:
         ch["prize_total_yuan"] = _money(payload["prize_total_yuan"], "奖金总额")

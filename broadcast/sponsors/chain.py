@@ -15,6 +15,7 @@ import threading
 from dataclasses import dataclass
 
 from broadcast.core.airlog import PROOF
+from broadcast.errors import count
 
 __all__ = [
     "CHANGES",
@@ -136,8 +137,8 @@ class ChainCheck:
     @property
     def summary_en(self) -> str:
         if self.ok:
-            proofs = f"{self.proofs} proofs"
-            return f"as-run chain verified: {self.rows} rows, {proofs} unchanged; head #{self.head_id}"
+            rows, proofs = count(self.rows, "row"), count(self.proofs, "proof")
+            return f"as-run chain verified: {rows}, {proofs} unchanged; head #{self.head_id}"
         return f"as-run chain BROKEN at row #{self.bad_id}: {self.problem_en}"
 
 

@@ -14,6 +14,7 @@ import re
 import unicodedata
 from dataclasses import asdict, dataclass
 
+from broadcast.errors import count
 from broadcast.sponsors.placements import Placements, Slot
 from broadcast.sponsors.placements.ratecard import CREDIT_ROLES, KIND_LABELS_EN
 
@@ -211,12 +212,12 @@ class _Builder:
             need = int(title.minimums.get("mentions", 0))
             match_notes.append(f"冠名“{name(title.sponsor)}”口播全期 ≥{need} 次（每次请标记）")
             match_en.append(
-                f"title sponsor “{name(title.sponsor)}” mentioned ≥{need} times a show (mark each)"
+                f"title sponsor “{name(title.sponsor)}” mentioned ≥{count(need, 'time')} a show (mark each)"
             )
         if table is not None:
             need = int(table.minimums.get("appearances", 0))
             match_notes.append(f"桌面广告（{name(table.sponsor)}）全期出镜 ≥{need} 次")
-            match_en.append(f"table ad ({name(table.sponsor)}) seen ≥{need} times a show")
+            match_en.append(f"table ad ({name(table.sponsor)}) seen ≥{count(need, 'time')} a show")
         for g in range(1, p.rundown.games + 1):
             if g == 1 and ticker is not None:
                 self.cues.append(
@@ -261,7 +262,9 @@ class _Builder:
             if board is not None and i == 1:
                 need = int(board.minimums.get("appearances", 0))
                 notes += f"；九宫格下方广告（{name(board.sponsor)}）全期出镜 ≥{need} 次"
-                notes_en += f"; board under the grid ({name(board.sponsor)}) seen ≥{need} times a show"
+                notes_en += (
+                    f"; board under the grid ({name(board.sponsor)}) seen ≥{count(need, 'time')} a show"
+                )
             self.cues.append(
                 Cue(
                     id=f"draw_{i}",

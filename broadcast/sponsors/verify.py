@@ -24,6 +24,7 @@ from typing import Any
 from broadcast.core.airlog import EPISODE_END, EPISODE_START
 from broadcast.core.ledger import LedgerReading, ledger_path, read_ledger
 from broadcast.core.signing import PublicKey, StudioKey
+from broadcast.errors import count
 from broadcast.sponsors.anchor import receipt_path
 from broadcast.sponsors.chain import (
     CHANGES,
@@ -67,7 +68,7 @@ class Verdict:
             out = [
                 f"播出记录校验通过：{c.rows} 条记录、{c.proofs} 张截图与链头账本一致"
                 f"（{self.anchors} 个签名链头，签到 #{self.anchored_id}）；链头 #{c.head_id}",
-                f"  as-run verified: {c.rows} rows and {c.proofs} proof{'s' * (c.proofs != 1)} "
+                f"  as-run verified: {count(c.rows, 'row')} and {count(c.proofs, 'proof')} "
                 "match the head ledger "
                 f"({self.anchors} signed heads, up to #{self.anchored_id}); head #{c.head_id}",
             ]
@@ -122,7 +123,7 @@ def compare_rows(
             return Finding(r.id, "appended", *_word("appended", r.kind)), None
         zh, en = CHANGES["unanchored"]
         n = len(rows) - len(anchored)
-        return None, Finding(r.id, "unanchored", f"起 {n} 条{zh}", f"and {n - 1} rows after it {en}")
+        return None, Finding(r.id, "unanchored", f"起 {n} 条{zh}", f"and {count(n - 1, 'row')} after it {en}")
     return None, None
 
 

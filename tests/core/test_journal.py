@@ -19,6 +19,7 @@ import pytest
 from broadcast.__main__ import main as cli
 from broadcast.core.journal import state_dir
 from broadcast.studio import open_store
+from engine.english import plural
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -180,7 +181,9 @@ def test_a_deleted_or_emptied_wal_is_reported_and_the_lost_numbers_are_not_reuse
             wal.write_bytes(b"")
         store = open_store(db)
         assert store.seq == 40 < head_seq  # what was only in the -wal is gone …
-        lost = [e for e in store.replay_errors if "confirmed action(s) are lost" in e]
+        n = head_seq - store.seq
+        said = f"{n} confirmed {plural(n, 'action is', 'actions are')} lost"
+        lost = [e for e in store.replay_errors if said in e]
         assert len(lost) == 1 and str(db) in lost[0], store.replay_errors  # … and that is said
         assert f"#{store.seq + 1}–#{head_seq}" in lost[0]
         change = store.dispatch("show.update", {"round": "决赛"})
@@ -222,12 +225,12 @@ def test_an_edited_or_removed_row_is_named_at_start_and_by_verify_journal(tmp_pa
     errors = store.replay_errors
     assert any("#10" in e and "hash does not chain" in e for e in errors)
     assert any("#21" in e and "hash does not chain" in e for e in errors)  # the row after the hole
-    assert any("1 action(s) are missing from inside the journal" in e for e in errors)
+    assert any("1 action is missing from inside the journal" in e for e in errors)  # one, not "action(s)"
     store.close()
     capsys.readouterr()
     assert cli(["verify-journal", "--db", str(db)]) == 1
     out = capsys.readouterr().out
-    assert "#10" in out and "#21" in out and "problem(s) found" in out
+    assert "#10" in out and "#21" in out and "problems found" in out
 
 
 def test_a_checkpoint_whose_journal_row_was_replaced_is_not_used(tmp_path: Path) -> None:
@@ -308,6 +311,8 @@ def test_a_copy_of_the_sqlite_alone_names_the_actions_it_lacks(tmp_path: Path) -
     Path(f"{db}-wal").unlink()
     Path(f"{db}-head").unlink()
     store = open_store(db)
-    lost = [e for e in store.replay_errors if "confirmed action(s) are lost" in e]
+    n = head_seq - store.seq
+    said = f"{n} confirmed {plural(n, 'action is', 'actions are')} lost"
+    lost = [e for e in store.replay_errors if said in e]
     assert len(lost) == 1 and f"#{store.seq + 1}–#{head_seq}" in lost[0], store.replay_errors
     store.close()

@@ -100,7 +100,10 @@ def test_serve_demo_prints_urls_serves_and_stops_on_ctrl_c(monkeypatch: pytest.M
     "args, expect",
     [
         (["serve", "--db", "no/such.sqlite"], r"no/such\.sqlite:0: .*no such database file"),
-        (["serve", "--demo", "--on", "scoreboard,hologram"], r"unknown graphic\(s\): hologram"),
+        (
+            ["serve", "--demo", "--on", "scoreboard,hologram"],
+            r"unknown graphic: hologram",
+        ),  # one: "graphic", not "graphic(s)"
         (["serve"], r"choose one of --demo or --db"),
         (["serve", "--demo", "--token-file", "no/such/token"], r"no/such/token:0: .*cannot read"),
         (["rehearse", "--games", "no/such.gjn"], r"no/such\.gjn:0: .*cannot read the record"),

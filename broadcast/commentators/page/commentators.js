@@ -6,6 +6,8 @@
 const $ = (id) => document.getElementById(id);
 const EN = new URLSearchParams(location.search).get('lang') === 'en';
 const t = (zh, en) => (EN ? en : zh);
+// an English count, "1 card" / "2 cards" (as engine/english.py's count)
+const count = (n, one, many) => `${n} ${Number(n) === 1 ? one : many || `${one}s`}`;
 const seatOf = (n) => t(`${n}号`, `Seat ${n}`);
 const RULES = { tv_match: ['比赛规则', 'match rules'], dagang: ['大纲', 'Gouji outline rules'] };
 
@@ -45,7 +47,7 @@ function renderSeats(v) {
     if (v.to_act === s.seat) tags.append(el('span', 'tag turn', t('轮到', 'to act')));
     head.append(tags);
     card.append(head);
-    if (s.cards_left !== undefined) card.append(el('div', 's-count', t(`余${s.cards_left}张`, `${s.cards_left} cards left`)));
+    if (s.cards_left !== undefined) card.append(el('div', 's-count', t(`余${s.cards_left}张`, `${count(s.cards_left, 'card')} left`)));
     const hand = el('div', 's-hand');
     if (s.hand === null || s.hand === undefined) {
       hand.textContent = t('手牌未录入', 'hand not entered');
@@ -62,7 +64,7 @@ function renderSeats(v) {
     if (b && v.top && v.top.seat !== s.seat && !card.classList.contains('out')) {
       beat = b.count
         ? t(`可上：${b.lowest}（${b.label}）起，共${b.count}种${b.may ? '' : ' · 此刻不能出'}`,
-          `Can beat: ${b.lowest} and up (${b.count} ways)${b.may ? '' : ' · not now'}`)
+          `Can beat: ${b.lowest} and up (${count(b.count, 'way')})${b.may ? '' : ' · not now'}`)
         : t('无牌可上', 'nothing beats it');
     }
     const line = el('div', 's-beat', beat);
@@ -135,7 +137,7 @@ function render(v) {
   $('wp-note').textContent = cur
     ? (cur.hands === 'over' ? t('本局结果', 'the game\'s result') : t(
       `第${cur.moves}步后 · ${cur.playouts}次推演，${cur.hands === 'known' ? '按录入的手牌' : '未知手牌按已出的牌抽样'}；平局 ${pct(cur.level)}`,
-      `after move ${cur.moves} · ${cur.playouts} play-outs, ${cur.hands === 'known' ? 'with the hands as entered' : 'unknown hands sampled from the cards played'}; level ${pct(cur.level)}`))
+      `after move ${cur.moves} · ${count(cur.playouts, 'play-out')}, ${cur.hands === 'known' ? 'with the hands as entered' : 'unknown hands sampled from the cards played'}; level ${pct(cur.level)}`))
     : wp.current ? t(`第${v.moves}步 估算中…`, `move ${v.moves}: estimating…`) : t('等待估算', 'waiting for an estimate');
   $('wp-now').classList.toggle('pending', Boolean(wp.current) && !cur);
   renderChart((v.winprob || {}).history || []);

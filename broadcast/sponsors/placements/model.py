@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
-from broadcast.errors import GoujiError
+from broadcast.errors import GoujiError, count
 from broadcast.sponsors.placements.ratecard import (
     CREDIT_ROLES,
     DEFAULT_MINIMUMS,
@@ -69,7 +69,12 @@ class PlacementError(GoujiError):
         self.issues = issues
         errors = [i for i in issues if i.level == "error"]
         zh = "\n".join(str(i) for i in errors) or "赞助排期无效"
-        en = f"invalid placements: {len(errors)} error(s)\n{zh}" if errors else "invalid placements"
+        en_lines = "\n".join(i.located("en") for i in errors)  # English lines, not the Chinese again
+        en = (
+            f"invalid placements: {count(len(errors), 'error')}\n{en_lines}"
+            if errors
+            else "invalid placements"
+        )
         super().__init__("placements", zh, en)
 
     def text(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 from datetime import datetime
 
+from broadcast.errors import count
 from broadcast.sponsors.placements.context import Build
 from broadcast.sponsors.placements.model import RundownConfig, Slot
 from engine.yamlread import SequenceNode
@@ -161,8 +162,8 @@ def _films_placed(b: Build, rundown: RundownConfig) -> None:
                 f"节目流程只排了 {got} 次",
                 "在 rundown.breaks 里加上它（如 after: game 1, items: [" + fid + "]）",
                 en=(
-                    f"the film {fid} of {s.label_en} ({b.name_of(s.sponsor)}) should air {want} times an "
-                    f"episode, the rundown places it {got} times",
+                    f"the film {fid} of {s.label_en} ({b.name_of(s.sponsor)}) should air "
+                    f"{count(want, 'time')} an episode, the rundown places it {count(got, 'time')}",
                     "add it to rundown.breaks (e.g. after: game 1, items: [" + fid + "])",
                 ),
             )
