@@ -5,7 +5,8 @@ Runs ``pyside6-lupdate`` over ``broadcast/console`` and the shared Qt kit ``broa
 ``broadcast/i18n/console_en.ts`` and over ``broadcast/producer`` into ``broadcast/i18n/producer_en.ts``
 (existing translations kept; new source strings marked unfinished for Qt Linguist) and compiles the
 ``.qm``. Both windows install every catalog, so the kit's strings are translated in either.
-``--check`` changes nothing and exits 1 if a string of the code has no translation in the catalog.
+``--check`` changes nothing and exits 1 if a string of the code has no translation in the catalog (a
+count, ``tr("… %n …", "", n)``, needs each of its numerus forms: "%n move" and "%n moves").
 """
 
 from __future__ import annotations
@@ -40,7 +41,14 @@ def untranslated(ts: Path) -> list[str]:
     for ctx in root.iter("context"):
         for m in ctx.iter("message"):
             tr = m.find("translation")
-            if tr is None or tr.get("type") in ("unfinished",) or not (tr.text or "").strip():
+            # a count (numerus="yes": "%n") has a form per number (English: one, many), each filled in
+            forms = [(f.text or "").strip() for f in tr.iter("numerusform")] if tr is not None else []
+            said = (
+                all(forms)
+                if m.get("numerus") == "yes"
+                else bool((tr.text or "").strip() if tr is not None else "")
+            )
+            if tr is None or tr.get("type") in ("unfinished", "obsolete", "vanished") or not said:
                 out.append(f"{ctx.findtext('name')}: {m.findtext('source')}")
     return out
 

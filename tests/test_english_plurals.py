@@ -151,3 +151,38 @@ def test_one_placements_error_is_one_error_and_its_english_is_english() -> None:
     ]
     two = PlacementError([issue, issue])
     assert two.en.startswith("invalid placements: 2 errors\n")
+
+
+def test_every_count_of_the_windows_has_its_english_one_and_many() -> None:
+    """A count in the Qt windows is a numerus message ("%n"): its English has a singular and a plural
+    form, different, the plural saying the number; no other English translation puts a number before
+    a plural noun."""
+    counts = 0
+    bad = []
+    for ts in sorted((ROOT / "broadcast" / "i18n").glob("*.ts")):
+        for m in ET.parse(ts).getroot().iter("message"):
+            tr = m.find("translation")
+            if m.get("numerus") == "yes" and tr is not None:
+                counts += 1
+                forms = [f.text or "" for f in tr.iter("numerusform")]
+                if len(forms) != 2 or forms[0] == forms[1] or "%n" not in forms[1]:
+                    bad.append(f"{ts.name}: {m.findtext('source')} → {forms}")
+            elif tr is not None and COUNTED.search(tr.text or ""):
+                bad.append(f"{ts.name}: {m.findtext('source')} → {tr.text} (a count: tr('… %n …', '', n))")
+    assert counts >= 20 and not bad, "\n".join(bad)
+
+
+def test_the_windows_say_one_game_and_two_games_in_english_and_chinese_unchanged(qapp: object) -> None:
+    from broadcast.qt import i18n
+
+    src = "赛季比赛 {where}：赛季已存本场 %n 局"
+    try:
+        assert i18n.install("en")
+        assert i18n.tr(src, "", 1).format(where="A–B") == "Season match A–B: the season holds 1 game of it"
+        assert i18n.tr(src, "", 2).format(where="A–B") == "Season match A–B: the season holds 2 games of it"
+        assert i18n.tr("还剩 %n 张", "SeatCard", 1) == "1 card left"
+        assert i18n.tr("还剩 %n 张", "SeatCard", 0) == "0 cards left"
+    finally:
+        i18n.install("zh_CN")
+    assert i18n.tr(src, "", 1).format(where="A–B") == "赛季比赛 A–B：赛季已存本场 1 局"
+    assert i18n.tr("还剩 %n 张", "SeatCard", 12) == "还剩 12 张"

@@ -322,9 +322,9 @@ class Console(QObject):
         if held >= BUSY_NOTICE_S and not self._busy_told:
             self._busy_told = True
             self.notice.emit(
-                tr("数据库被其他程序占用已 {s} 秒：{n} 个操作都保留着，解除占用后按顺序写入").format(
-                    s=int(held), n=waiting
-                )
+                tr(
+                    "数据库被其他程序占用已 {s} 秒：%n 个操作都保留着，解除占用后按顺序写入", "", waiting
+                ).format(s=int(held))
             )
 
     def _entry_ticket_for(self, label: str, *, notice: bool = False, rule: str = "?") -> int:

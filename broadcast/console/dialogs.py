@@ -225,8 +225,8 @@ class LeaderDialog(_Base):
 
     def __init__(self, parent: QWidget | None, names: dict[int, str], leader: int, moves: int) -> None:
         super().__init__(parent, tr("更正上班座位（G12.1）"))
-        note = tr("现在：{who}；本局已录 {n} 步，按新的上班座位重新核对").format(
-            who=names.get(leader, str(leader)), n=moves
+        note = tr("现在：{who}；本局已录 %n 步，按新的上班座位重新核对", "", moves).format(
+            who=names.get(leader, str(leader))
         )
         info = QLabel(note)
         info.setWordWrap(True)
@@ -341,7 +341,7 @@ class LineupDialog(_Base):
         super().__init__(parent, tr("更正上场名单（赛季比赛）"))
         self.choices = choices
         saved = int(choices["games"])
-        note = tr("赛季比赛 {where}：赛季已存本场 {n} 局").format(where=where, n=saved)
+        note = tr("赛季比赛 {where}：赛季已存本场 %n 局", "", saved).format(where=where)
         info = QLabel(note.replace("  ", " "))
         info.setWordWrap(True)
         self.lay.insertWidget(0, info)
@@ -419,7 +419,7 @@ class PenaltyDialog(_Base):
     """A referee penalty (G11.2: −2 for the team), with the reason."""
 
     def __init__(self, parent: QWidget | None, teams: dict[str, str], points: int = 2) -> None:
-        super().__init__(parent, tr("裁判罚分（G11.2：每次扣{p}分）").format(p=points))
+        super().__init__(parent, tr("裁判罚分（G11.2：每次扣%n分）", "", int(points)))
         self.team = QComboBox()
         for key in ("odd", "even"):
             side = tr("单号 1·3·5") if key == "odd" else tr("双号 2·4·6")
@@ -540,8 +540,7 @@ class HandsDialog(_Base):
             self.counts[s].setText(f"{n}/{self.dealt[s]}" if n else "—")
         known = [s for s in range(1, 7) if hands[s - 1]]
         self.total.setText(
-            tr("已录 {k} 手，合计 {n}/{m} 张").format(
-                k=len(known),
+            tr("已录 %n 手，合计 {n}/{m} 张", "", len(known)).format(
                 n=sum(len(hands[s - 1]) for s in known),
                 m=sum(self.dealt[s] for s in known),
             )
@@ -565,7 +564,7 @@ class HandsDialog(_Base):
                 return s, tr("{s}号：看不懂“{ch}”").format(s=s, ch=bad[0])
             n = len(hands[s - 1])
             if n and n != self.dealt[s]:
-                return s, tr("{s}号：{n}张，应为{m}张（G2.1）").format(s=s, n=n, m=self.dealt[s])
+                return s, tr("{s}号：%n张，应为{m}张（G2.1）", "", n).format(s=s, m=self.dealt[s])
         total = "".join(hands)
         over = [r for r in PACK if total.count(r) > PACK[r]]
         if over:
@@ -749,7 +748,7 @@ class HistoryDialog(QDialog):
             if (h["kind"] in ("hands", "setup") and h.get("new_line") == "undo") or h.get("undo"):
                 text += tr("（撤销更正）")
             if h.get("dropped"):
-                text += tr("（其后{n}步不再成立）").format(n=h["dropped"])
+                text += tr("（其后%n步不再成立）", "", int(h["dropped"]))
             text += f"  · {h.get('reason') or '—'}"
             self.list.addItem(text)
         lay.addWidget(self.list)

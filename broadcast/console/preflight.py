@@ -199,7 +199,7 @@ class PreflightDialog(QDialog):
         if not n:
             self.summary.setText(tr("全部通过：可以开始录制"))
         elif self.confirm:
-            self.summary.setText(tr("{n} 项未通过。仍然开始录制的话，播出记录会记下这 {n} 项。").format(n=n))
+            self.summary.setText(tr("%n 项未通过。仍然开始录制的话，播出记录会记下这 %n 项。", "", n))
             self.go.setText(tr("仍然开始录制（{n} 项未通过）").format(n=n))
             self.go.setEnabled(True)
         else:

@@ -139,9 +139,11 @@ def put(window: Any, rec: GameRecord) -> None:
             # the terminal's log says it too (a wrapper or a test waits on it: the table is at the last move)
             print(f"彩排已就绪 / the rehearsal is ready: {Path(rec.path).name} {len(rec.moves)}", flush=True)
             window.statusBar().showMessage(
-                tr("彩排：牌谱 {file} 共 {n} 步已放上牌桌（彩排数据库 {db}，节目数据库未动）").format(
-                    file=Path(rec.path).name, n=len(rec.moves), db=window.rehearsal.db.name
-                ),
+                tr(
+                    "彩排：牌谱 {file} 共 %n 步已放上牌桌（彩排数据库 {db}，节目数据库未动）",
+                    "",
+                    len(rec.moves),
+                ).format(file=Path(rec.path).name, db=window.rehearsal.db.name),
                 15000,
             )
 
@@ -231,9 +233,9 @@ def continue_from_here(window: Any, text: str) -> bool:
     box = QMessageBox(
         QMessageBox.Icon.Question,
         tr("从这一步接着打"),
-        tr("从第{k}步接着打 {line}：牌谱后面的 {m} 步（第{a}–{n}步）将从彩排中删除。接着打？").format(
-            k=k, line=line, m=n - k, a=k + 1, n=n
-        ),
+        tr(
+            "从第{k}步接着打 {line}：牌谱后面的 %n 步（第{a}–{last}步）将从彩排中删除。接着打？", "", n - k
+        ).format(k=k, line=line, a=k + 1, last=n),
         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         window,
     )

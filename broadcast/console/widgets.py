@@ -99,7 +99,7 @@ class SeatCard(QFrame):
         cards = int(seat["cards_left"])
         hot = not title and cards <= report_max and seat.get("status") in ("playing", "wutou", "burning")
         self.count.setText(words.title_words(str(title), lang) if title else str(cards))
-        self.count.setToolTip("" if title else self.tr("还剩 {n} 张").format(n=cards))
+        self.count.setToolTip("" if title else self.tr("还剩 %n 张", "", cards))
         set_props(self.count, hot=hot, title=bool(title))
         text = " · ".join(b.replace(" ", NBSP) for b in badges)  # a line breaks only between badges
         self.badges.setText(text)
@@ -350,7 +350,7 @@ class TablePanel(QWidget):
         known = sum(1 for h in state["game"]["hands"] if h)
         if known:  # the operator sees that the engine checks the hands, not only the counts
             header += " · " + (
-                self.tr("手牌已录（六家）") if known == 6 else self.tr("手牌已录 {n} 家").format(n=known)
+                self.tr("手牌已录（六家）") if known == 6 else self.tr("手牌已录 %n 家", "", known)
             )
         self.header.setText(header)
         self.header.setProperty("hands", bool(known))

@@ -540,10 +540,10 @@ class MainWindow(QMainWindow):
         """The notice after a restart: how many journaled actions brought the show back, and where."""
         state = self.console.state
         if state["game"]["leader"] is None:
-            text = tr("已从日志恢复 {n} 个操作：比赛已设好，尚未开局").format(n=n)
+            text = tr("已从日志恢复 %n 个操作：比赛已设好，尚未开局", "", n)
         else:
-            text = tr("已从日志恢复 {n} 个操作：回到第{g}局第{m}步").format(
-                n=n, g=state["table"]["game_no"], m=len(state["game"]["record"])
+            text = tr("已从日志恢复 %n 个操作：回到第{g}局第{m}步", "", n).format(
+                g=state["table"]["game_no"], m=len(state["game"]["record"])
             )
         self.panel.banner.setText(text)
         self.panel.banner.setProperty("kind", "recovered")
@@ -569,7 +569,7 @@ class MainWindow(QMainWindow):
                 flush=True,
             )
         self.db_label.setText(
-            tr("● 数据库忙（被其他程序占用）：{n} 个操作等待写入，{s} 秒").format(n=waiting, s=int(seconds))
+            tr("● 数据库忙（被其他程序占用）：%n 个操作等待写入，{s} 秒", "", waiting).format(s=int(seconds))
         )
         self.db_label.setStyleSheet(
             f"color: {theme.DANGER if seconds >= 30 else theme.WARN}; font-weight: bold;"

@@ -4,92 +4,95 @@
 <context>
     <name></name>
     <message>
-        <location filename="../console/controller.py" line="137"/>
+        <location filename="../console/controller.py" line="140"/>
         <source>轮到 {who}</source>
         <translation>{who} to&#xa0;act</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="140"/>
+        <location filename="../console/controller.py" line="143"/>
         <source>第{n}局结束：回车存入赛季（Ctrl+S）</source>
         <translation>Game {n} over: Enter saves it to the season (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="142"/>
+        <location filename="../console/controller.py" line="145"/>
         <source>比赛已结束并存入赛季 · Ctrl+N 新比赛</source>
         <translation>Match over and saved to the season · Ctrl+N new match</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="144"/>
+        <location filename="../console/controller.py" line="147"/>
         <source>加赛后总分仍相同：回车抽签（种子记录在案，G11.2）</source>
         <translation>Still tied after the extra game: Enter draws lots (seed recorded, G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="148"/>
+        <location filename="../console/controller.py" line="151"/>
         <source>本场胜者：{who}。回车结束比赛并存入赛季</source>
         <translation>Winner: {who}. Enter finishes the match and saves it to the season</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="149"/>
+        <location filename="../console/controller.py" line="152"/>
         <source>本场胜者：{who} · Ctrl+N 新比赛</source>
         <translation>Winner: {who} · Ctrl+N new match</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="151"/>
+        <location filename="../console/controller.py" line="154"/>
         <source>（加赛，G11.2）</source>
         <translation> (extra game, G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="153"/>
+        <location filename="../console/controller.py" line="156"/>
         <source>第{n}局结束 · 下一局{extra}：输入上班座位 1–6，回车</source>
         <translation>Game {n} over · next game{extra}: type the first leader&apos;s seat 1–6, Enter</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="155"/>
+        <location filename="../console/controller.py" line="158"/>
         <source>开局：输入上班座位 1–6（第一个亮出同花色一对3的人，G12.1），回车</source>
         <translation>New game: type the first leader&apos;s seat 1–6 (who first shows a same-suit pair of 3s, G12.1), Enter</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="236"/>
+        <location filename="../console/controller.py" line="239"/>
         <source>看不懂“{ch}”：牌用 3–9 T J Q K A 2 B R，过 p，让 y</source>
         <translation>Cannot read “{ch}”: cards are 3–9 T J Q K A 2 B R, pass p, yield y</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="240"/>
+        <location filename="../console/controller.py" line="243"/>
         <source>请输入一手牌、过 (p) 或让 (y)</source>
         <translation>Type a play, pass (p) or yield (y)</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="255"/>
+        <location filename="../console/controller.py" line="258"/>
         <source>上班座位应为 1–6</source>
         <translation>The first leader&apos;s seat is 1–6</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="303"/>
+        <location filename="../console/controller.py" line="306"/>
         <source>未记录：{line}</source>
         <translation>not recorded: {line}</translation>
     </message>
-    <message>
-        <location filename="../console/controller.py" line="322"/>
-        <source>数据库被其他程序占用已 {s} 秒：{n} 个操作都保留着，解除占用后按顺序写入</source>
-        <translation>The database has been held by another program for {s} s: {n} operations are kept and will be written in order when it is free</translation>
+    <message numerus="yes">
+        <location filename="../console/controller.py" line="326"/>
+        <source>数据库被其他程序占用已 {s} 秒：%n 个操作都保留着，解除占用后按顺序写入</source>
+        <translation>
+            <numerusform>The database has been held by another program for {s} s: %n operation is kept and will be written when it is free</numerusform>
+            <numerusform>The database has been held by another program for {s} s: %n operations are kept and will be written in order when it is free</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="375"/>
+        <location filename="../console/controller.py" line="378"/>
         <source>已存入赛季：{episode}第{n}局，英雄榜已更新</source>
         <translation>Saved to the season: {episode}game {n}; the leaderboard is updated</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="381"/>
+        <location filename="../console/controller.py" line="384"/>
         <source>已存入赛季：{episode}比赛结果，英雄榜已更新</source>
         <translation>Saved to the season: {episode}the match result; the leaderboard is updated</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="390"/>
+        <location filename="../console/controller.py" line="393"/>
         <source>第{n}期</source>
         <translation>episode {n},</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="396"/>
+        <location filename="../console/controller.py" line="399"/>
         <source>抽签（种子 {seed}）</source>
         <translation>Lots drawn (seed {seed})</translation>
     </message>
@@ -113,7 +116,7 @@
         <location filename="../console/dialogs.py" line="404"/>
         <location filename="../console/dialogs.py" line="433"/>
         <location filename="../console/dialogs.py" line="450"/>
-        <location filename="../console/dialogs.py" line="583"/>
+        <location filename="../console/dialogs.py" line="582"/>
         <source>请写明原因</source>
         <translation>Give the reason</translation>
     </message>
@@ -152,9 +155,17 @@
         <source>更正上班座位（G12.1）</source>
         <translation>Correct the first leader (G12.1)</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../console/dialogs.py" line="228"/>
+        <source>现在：{who}；本局已录 %n 步，按新的上班座位重新核对</source>
+        <translation>
+            <numerusform>Now: {who}; %n move so far, checked again from the new first leader</numerusform>
+            <numerusform>Now: {who}; %n moves so far, checked again from the new first leader</numerusform>
+        </translation>
+    </message>
     <message>
         <location filename="../console/dialogs.py" line="239"/>
-        <location filename="../console/dialogs.py" line="734"/>
+        <location filename="../console/dialogs.py" line="733"/>
         <source>上班座位</source>
         <translation>First leader</translation>
     </message>
@@ -178,11 +189,6 @@
         <location filename="../console/dialogs.py" line="341"/>
         <source>更正上场名单（赛季比赛）</source>
         <translation>Correct the lineup (season match)</translation>
-    </message>
-    <message>
-        <location filename="../console/dialogs.py" line="344"/>
-        <source>赛季比赛 {where}：赛季已存本场 {n} 局</source>
-        <translation>Season match {where}: the season holds {n} game(s) of it</translation>
     </message>
     <message>
         <location filename="../console/dialogs.py" line="348"/>
@@ -228,11 +234,6 @@
         <location filename="../console/dialogs.py" line="403"/>
         <source>上场名单没有改动</source>
         <translation>The lineup did not change</translation>
-    </message>
-    <message>
-        <location filename="../console/dialogs.py" line="422"/>
-        <source>裁判罚分（G11.2：每次扣{p}分）</source>
-        <translation>Referee penalty (G11.2: −{p} points each)</translation>
     </message>
     <message>
         <location filename="../console/dialogs.py" line="425"/>
@@ -300,155 +301,175 @@
         <source>牌：3–9 T(10) J Q K A 2 B(小王) R(大王)；留空 = 未知</source>
         <translation>Cards: 3–9 T(10) J Q K A 2 B(small joker) R(big joker); empty = unknown</translation>
     </message>
-    <message>
-        <location filename="../console/dialogs.py" line="543"/>
-        <source>已录 {k} 手，合计 {n}/{m} 张</source>
-        <translation>{k} hands entered, {n}/{m} cards</translation>
+    <message numerus="yes">
+        <location filename="../console/dialogs.py" line="751"/>
+        <source>（其后%n步不再成立）</source>
+        <translation>
+            <numerusform> (%n later move no longer stands)</numerusform>
+            <numerusform> (%n later moves no longer stand)</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="565"/>
+        <location filename="../console/dialogs.py" line="564"/>
         <source>{s}号：看不懂“{ch}”</source>
         <translation>Seat {s}: cannot read “{ch}”</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="568"/>
-        <source>{s}号：{n}张，应为{m}张（G2.1）</source>
-        <translation>Seat {s}: {n} cards, should be {m} (G2.1)</translation>
-    </message>
-    <message>
-        <location filename="../console/dialogs.py" line="574"/>
+        <location filename="../console/dialogs.py" line="573"/>
         <source>合计超过四副牌：{over}（每点16张，大小王各4张，G2.1）</source>
         <translation>More than the four-deck pack: {over} (16 of a rank, 4 of each joker, G2.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="619"/>
+        <location filename="../console/dialogs.py" line="618"/>
         <source>新比赛（从赛季）</source>
         <translation>New match (from the season)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="624"/>
+        <location filename="../console/dialogs.py" line="623"/>
         <source>赛季</source>
         <translation>Season</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="627"/>
+        <location filename="../console/dialogs.py" line="626"/>
         <source>期数</source>
         <translation>Episode</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="629"/>
+        <location filename="../console/dialogs.py" line="628"/>
         <source>如：积分赛、第一轮</source>
         <translation>e.g. league, round 1</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="630"/>
+        <location filename="../console/dialogs.py" line="629"/>
         <source>轮次</source>
         <translation>Round</translation>
     </message>
     <message>
         <location filename="../console/dialogs.py" line="272"/>
-        <location filename="../console/dialogs.py" line="633"/>
+        <location filename="../console/dialogs.py" line="632"/>
         <source>单号队（1·3·5）</source>
         <translation>Odd team (1·3·5)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="228"/>
-        <source>现在：{who}；本局已录 {n} 步，按新的上班座位重新核对</source>
-        <translation>Now: {who}; {n} moves so far, checked again from the new first leader</translation>
-    </message>
-    <message>
         <location filename="../console/dialogs.py" line="272"/>
-        <location filename="../console/dialogs.py" line="634"/>
+        <location filename="../console/dialogs.py" line="633"/>
         <source>双号队（2·4·6）</source>
         <translation>Even team (2·4·6)</translation>
     </message>
     <message>
         <location filename="../console/dialogs.py" line="282"/>
-        <location filename="../console/dialogs.py" line="642"/>
+        <location filename="../console/dialogs.py" line="641"/>
         <source>{s}号座位</source>
         <translation>Seat {s}</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../console/dialogs.py" line="344"/>
+        <source>赛季比赛 {where}：赛季已存本场 %n 局</source>
+        <translation>
+            <numerusform>Season match {where}: the season holds %n game of it</numerusform>
+            <numerusform>Season match {where}: the season holds %n games of it</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../console/dialogs.py" line="422"/>
+        <source>裁判罚分（G11.2：每次扣%n分）</source>
+        <translation>
+            <numerusform>Referee penalty (G11.2: −%n point each)</numerusform>
+            <numerusform>Referee penalty (G11.2: −%n points each)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../console/dialogs.py" line="543"/>
+        <source>已录 %n 手，合计 {n}/{m} 张</source>
+        <translation>
+            <numerusform>%n hand entered, {n}/{m} cards</numerusform>
+            <numerusform>%n hands entered, {n}/{m} cards</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../console/dialogs.py" line="567"/>
+        <source>{s}号：%n张，应为{m}张（G2.1）</source>
+        <translation>
+            <numerusform>Seat {s}: %n card, should be {m} (G2.1)</numerusform>
+            <numerusform>Seat {s}: %n cards, should be {m} (G2.1)</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../console/dialogs.py" line="690"/>
+        <location filename="../console/dialogs.py" line="689"/>
         <source>请选择两支队伍</source>
         <translation>Pick two teams</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="692"/>
+        <location filename="../console/dialogs.py" line="691"/>
         <source>两支队伍不能相同（G1.2）</source>
         <translation>The two teams must differ (G1.2)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="696"/>
+        <location filename="../console/dialogs.py" line="695"/>
         <source>{seats}号座位：找不到这名选手</source>
         <translation>Seat {seats}: no such player</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="698"/>
+        <location filename="../console/dialogs.py" line="697"/>
         <source>同一选手不能坐两个座位（G1.1）</source>
         <translation>A player holds one seat (G1.1)</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="723"/>
+        <location filename="../console/dialogs.py" line="722"/>
         <source>更正记录</source>
         <translation>Corrections</translation>
     </message>
     <message>
-        <location filename="../console/controller.py" line="262"/>
-        <location filename="../console/dialogs.py" line="728"/>
+        <location filename="../console/controller.py" line="265"/>
+        <location filename="../console/dialogs.py" line="727"/>
         <source>撤销</source>
         <translation>Undo</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="729"/>
-        <location filename="../console/window.py" line="273"/>
+        <location filename="../console/dialogs.py" line="728"/>
+        <location filename="../console/window.py" line="287"/>
         <source>重做</source>
         <translation>Redo</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="730"/>
+        <location filename="../console/dialogs.py" line="729"/>
         <source>更正</source>
         <translation>Correct</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="731"/>
+        <location filename="../console/dialogs.py" line="730"/>
         <source>删除</source>
         <translation>Delete</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="732"/>
+        <location filename="../console/dialogs.py" line="731"/>
         <source>插入</source>
         <translation>Insert</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="733"/>
+        <location filename="../console/dialogs.py" line="732"/>
         <source>手牌</source>
         <translation>Hands</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="735"/>
+        <location filename="../console/dialogs.py" line="734"/>
         <source>比赛设置</source>
         <translation>set-up</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="740"/>
+        <location filename="../console/dialogs.py" line="739"/>
         <source>座位 {s}</source>
         <translation>seats {s}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="742"/>
+        <location filename="../console/dialogs.py" line="741"/>
         <source>{a}号 → {b}号</source>
         <translation>seat {a} → seat {b}</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="746"/>
+        <location filename="../console/dialogs.py" line="745"/>
         <source>第{n}步</source>
         <translation>move {n}</translation>
-    </message>
-    <message>
-        <location filename="../console/dialogs.py" line="752"/>
-        <source>（其后{n}步不再成立）</source>
-        <translation> ({n} later moves no longer stand)</translation>
     </message>
     <message>
         <location filename="../console/docks/cues.py" line="53"/>
@@ -597,7 +618,7 @@
         <translation>Preview equals program · green frame = PVW, red = PGM</translation>
     </message>
     <message>
-        <location filename="../qt/monitor.py" line="81"/>
+        <location filename="../qt/monitor.py" line="99"/>
         <source>没有 Qt WebEngine / Qt WebEngine missing</source>
         <translation>Qt WebEngine missing</translation>
     </message>
@@ -727,10 +748,13 @@
         <source>OBS 已连接</source>
         <translation>OBS connected</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../console/docks/status.py" line="113"/>
-        <source>图形页 {n} 个</source>
-        <translation>{n} pages</translation>
+        <source>图形页 %n 个</source>
+        <translation>
+            <numerusform>%n page</numerusform>
+            <numerusform>%n pages</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../console/docks/status.py" line="115"/>
@@ -763,49 +787,73 @@
         <translation>Recording not started</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="257"/>
+        <location filename="../console/window.py" line="271"/>
         <source>本局还没有出牌，无法撤销</source>
         <translation>Nothing to undo in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="261"/>
+        <location filename="../console/window.py" line="275"/>
         <source>撤销第{n}步</source>
         <translation>Undo move {n}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="262"/>
+        <location filename="../console/window.py" line="276"/>
         <source>撤销：{line}</source>
         <translation>Undo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="270"/>
+        <location filename="../console/window.py" line="284"/>
         <source>没有可以重做的一步</source>
         <translation>Nothing to redo</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="273"/>
+        <location filename="../console/window.py" line="287"/>
         <source>重做：{line}</source>
         <translation>Redo: {line}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="300"/>
+        <location filename="../console/window.py" line="314"/>
         <source>本局还没有出牌</source>
         <translation>No move in this game yet</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="316"/>
+        <location filename="../console/window.py" line="330"/>
         <source>还没有开局：直接输入上班座位</source>
         <translation>No game started: type the first leader&apos;s seat</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../console/window.py" line="543"/>
+        <source>已从日志恢复 %n 个操作：比赛已设好，尚未开局</source>
+        <translation>
+            <numerusform>Recovered %n action from the journal: the match is set up, no game started yet</numerusform>
+            <numerusform>Recovered %n actions from the journal: the match is set up, no game started yet</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../console/window.py" line="545"/>
+        <source>已从日志恢复 %n 个操作：回到第{g}局第{m}步</source>
+        <translation>
+            <numerusform>Recovered %n action from the journal: back at game {g}, move {m}</numerusform>
+            <numerusform>Recovered %n actions from the journal: back at game {g}, move {m}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../console/window.py" line="572"/>
+        <source>● 数据库忙（被其他程序占用）：%n 个操作等待写入，{s} 秒</source>
+        <translation>
+            <numerusform>● Database busy (held by another program): %n operation waiting to be written, {s} s</numerusform>
+            <numerusform>● Database busy (held by another program): %n operations waiting to be written, {s} s</numerusform>
+        </translation>
+    </message>
     <message>
         <location filename="../console/docks/winprob.py" line="162"/>
-        <location filename="../console/window.py" line="419"/>
+        <location filename="../console/window.py" line="433"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="162"/>
-        <location filename="../console/window.py" line="419"/>
+        <location filename="../console/window.py" line="433"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
@@ -836,13 +884,13 @@
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="175"/>
-        <location filename="../console/docks/winprob.py" line="391"/>
+        <location filename="../console/docks/winprob.py" line="392"/>
         <source>第{m}步后</source>
         <translation>After move {m}</translation>
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="175"/>
-        <location filename="../console/docks/winprob.py" line="391"/>
+        <location filename="../console/docks/winprob.py" line="392"/>
         <source>开局</source>
         <translation>At the deal</translation>
     </message>
@@ -861,10 +909,13 @@
         <source>未录手牌，抽样</source>
         <translation>hands not entered: sampled</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../console/docks/winprob.py" line="179"/>
-        <source>{k}次推演估算</source>
-        <translation>estimated from {k} play-outs</translation>
+        <source>%n次推演估算</source>
+        <translation>
+            <numerusform>estimated from %n play-out</numerusform>
+            <numerusform>estimated from %n play-outs</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../console/docks/winprob.py" line="203"/>
@@ -872,77 +923,62 @@
         <translation>Level {p}%</translation>
     </message>
     <message>
-        <location filename="../console/docks/winprob.py" line="397"/>
+        <location filename="../console/docks/winprob.py" line="398"/>
         <source>{odd} {p}% · {even} {q}%</source>
         <translation>{odd} {p}% · {even} {q}%</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="441"/>
+        <location filename="../console/window.py" line="455"/>
         <source>先开局（输入上班座位）再录手牌</source>
         <translation>Start the game (type the first leader&apos;s seat) before entering hands</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="460"/>
+        <location filename="../console/window.py" line="474"/>
         <source>发牌</source>
         <translation>deal</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="468"/>
+        <location filename="../console/window.py" line="482"/>
         <source>打开牌谱</source>
         <translation>Open record</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="468"/>
+        <location filename="../console/window.py" line="482"/>
         <source>牌谱 (*.gjn);;所有文件 (*)</source>
         <translation>Records (*.gjn);;All files (*)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="483"/>
+        <location filename="../console/window.py" line="497"/>
         <source>这场比赛没有关联赛季（Ctrl+N 从赛季新建比赛）</source>
         <translation>This match is not linked to a season (Ctrl+N: new match from the season)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="485"/>
+        <location filename="../console/window.py" line="499"/>
         <source>没有要存的：本局还没结束，或已存入赛季</source>
         <translation>Nothing to save: the game is not over, or already saved</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="492"/>
+        <location filename="../console/window.py" line="506"/>
         <source>数据库里还没有赛季（season create）</source>
         <translation>No season in the database yet (season create)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="529"/>
-        <source>已从日志恢复 {n} 个操作：比赛已设好，尚未开局</source>
-        <translation>Recovered {n} actions from the journal: the match is set up, no game started yet</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="531"/>
-        <source>已从日志恢复 {n} 个操作：回到第{g}局第{m}步</source>
-        <translation>Recovered {n} actions from the journal: back at game {g}, move {m}</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="558"/>
-        <source>● 数据库忙（被其他程序占用）：{n} 个操作等待写入，{s} 秒</source>
-        <translation>● Database busy (held by another program): {n} operations waiting to be written, {s} s</translation>
-    </message>
-    <message>
-        <location filename="../console/window.py" line="573"/>
+        <location filename="../console/window.py" line="587"/>
         <source>第{n}局/共{m}局</source>
         <translation>Game {n} of {m}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="575"/>
+        <location filename="../console/window.py" line="589"/>
         <source>彩排 {file}</source>
         <translation>Rehearsal {file}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="576"/>
+        <location filename="../console/window.py" line="590"/>
         <source>导播台</source>
         <translation>Operator console</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="577"/>
+        <location filename="../console/window.py" line="594"/>
         <source>日志 #{seq}</source>
         <translation>Journal #{seq}</translation>
     </message>
@@ -1013,79 +1049,88 @@ Close the program holding it and the console carries on by itself.</translation>
         <source>牌谱 {file} 已在彩排窗口打开：{db}（节目数据库没有改动；关掉彩排窗口即回到节目）</source>
         <translation>Record {file} opened in a rehearsal window: {db} (the show&apos;s database is unchanged; close the rehearsal window to go back to the show)</translation>
     </message>
-    <message>
-        <location filename="../console/rehearsal.py" line="142"/>
-        <source>彩排：牌谱 {file} 共 {n} 步已放上牌桌（彩排数据库 {db}，节目数据库未动）</source>
-        <translation>Rehearsal: record {file}, {n} moves, is on the table (rehearsal database {db}; the show&apos;s database is untouched)</translation>
+    <message numerus="yes">
+        <location filename="../console/rehearsal.py" line="143"/>
+        <source>彩排：牌谱 {file} 共 %n 步已放上牌桌（彩排数据库 {db}，节目数据库未动）</source>
+        <translation>
+            <numerusform>Rehearsal: record {file}, %n move, is on the table (rehearsal database {db}; the show&apos;s database is untouched)</numerusform>
+            <numerusform>Rehearsal: record {file}, %n moves, is on the table (rehearsal database {db}; the show&apos;s database is untouched)</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../console/rehearsal.py" line="166"/>
+        <location filename="../console/rehearsal.py" line="168"/>
         <source>牌谱的座位名没有用上：</source>
         <translation>The record&apos;s seat names were not used: </translation>
     </message>
     <message>
-        <location filename="../console/rehearsal.py" line="184"/>
+        <location filename="../console/rehearsal.py" line="186"/>
         <source>逐步查看只在彩排窗口里（比赛 ▸ 打开牌谱…）</source>
         <translation>Stepping through a record works in a rehearsal window only (Match ▸ Open record…)</translation>
     </message>
     <message>
-        <location filename="../console/rehearsal.py" line="233"/>
+        <location filename="../console/rehearsal.py" line="235"/>
         <source>从这一步接着打</source>
         <translation>Continue from this move</translation>
     </message>
-    <message>
-        <location filename="../console/rehearsal.py" line="234"/>
-        <source>从第{k}步接着打 {line}：牌谱后面的 {m} 步（第{a}–{n}步）将从彩排中删除。接着打？</source>
-        <translation>Continue from move {k} with {line}: the record&apos;s {m} later moves (moves {a}–{n}) will be removed from the rehearsal. Continue?</translation>
+    <message numerus="yes">
+        <location filename="../console/rehearsal.py" line="237"/>
+        <source>从第{k}步接着打 {line}：牌谱后面的 %n 步（第{a}–{last}步）将从彩排中删除。接着打？</source>
+        <translation>
+            <numerusform>Continue from move {k} with {line}: the record&apos;s %n later move (move {a}) will be removed from the rehearsal. Continue?</numerusform>
+            <numerusform>Continue from move {k} with {line}: the record&apos;s %n later moves (moves {a}–{last}) will be removed from the rehearsal. Continue?</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../console/preflight.py" line="109"/>
+        <location filename="../console/preflight.py" line="110"/>
         <source>开录前检查</source>
         <translation>Pre-show check</translation>
     </message>
     <message>
-        <location filename="../console/preflight.py" line="112"/>
-        <location filename="../console/preflight.py" line="164"/>
+        <location filename="../console/preflight.py" line="113"/>
+        <location filename="../console/preflight.py" line="165"/>
         <source>正在检查…</source>
         <translation>Checking…</translation>
     </message>
     <message>
-        <location filename="../console/preflight.py" line="128"/>
+        <location filename="../console/preflight.py" line="129"/>
         <source>仍然开始录制</source>
         <translation>Start recording anyway</translation>
     </message>
     <message>
-        <location filename="../console/preflight.py" line="131"/>
+        <location filename="../console/preflight.py" line="132"/>
         <source>取消</source>
         <translation>Cancel</translation>
     </message>
     <message>
-        <location filename="../console/preflight.py" line="136"/>
+        <location filename="../console/preflight.py" line="137"/>
         <source>重新检查 F5</source>
         <translation>Check again F5</translation>
     </message>
     <message>
-        <location filename="../console/preflight.py" line="139"/>
+        <location filename="../console/preflight.py" line="140"/>
         <source>关闭</source>
         <translation>Close</translation>
     </message>
     <message>
-        <location filename="../console/preflight.py" line="199"/>
+        <location filename="../console/preflight.py" line="200"/>
         <source>全部通过：可以开始录制</source>
         <translation>All green: ready to record</translation>
     </message>
-    <message>
-        <location filename="../console/preflight.py" line="201"/>
-        <source>{n} 项未通过。仍然开始录制的话，播出记录会记下这 {n} 项。</source>
-        <translation>{n} red. Recording started anyway is recorded in the as-run log with these {n} lines.</translation>
+    <message numerus="yes">
+        <location filename="../console/preflight.py" line="202"/>
+        <source>%n 项未通过。仍然开始录制的话，播出记录会记下这 %n 项。</source>
+        <translation>
+            <numerusform>%n red. Recording started anyway is recorded in the as-run log with this line.</numerusform>
+            <numerusform>%n red. Recording started anyway is recorded in the as-run log with these %n lines.</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../console/preflight.py" line="202"/>
+        <location filename="../console/preflight.py" line="203"/>
         <source>仍然开始录制（{n} 项未通过）</source>
         <translation>Start recording anyway ({n} red)</translation>
     </message>
     <message>
-        <location filename="../console/preflight.py" line="205"/>
+        <location filename="../console/preflight.py" line="206"/>
         <source>{n} 项未通过：按每一行说的处理后按 F5 重新检查</source>
         <translation>{n} red: do what each line says, then F5 to check again</translation>
     </message>
@@ -1120,7 +1165,7 @@ Close the program holding it and the console carries on by itself.</translation>
         <translation>The engine re-checks every move of this game against the corrected hands; if one no longer stands, nothing is corrected and that move is named</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="582"/>
+        <location filename="../console/dialogs.py" line="581"/>
         <source>手牌没有改动</source>
         <translation>The hands are unchanged</translation>
     </message>
@@ -1130,27 +1175,27 @@ Close the program holding it and the console carries on by itself.</translation>
         <translation>Checking…</translation>
     </message>
     <message>
-        <location filename="../console/dialogs.py" line="750"/>
+        <location filename="../console/dialogs.py" line="749"/>
         <source>（撤销更正）</source>
         <translation> (undo of a correction)</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="328"/>
+        <location filename="../console/window.py" line="342"/>
         <source>手牌（座位 {s}）</source>
         <translation>the hands (seats {s})</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="330"/>
+        <location filename="../console/window.py" line="344"/>
         <source>上班座位 {a}号 → {b}号</source>
         <translation>first leader seat {a} → seat {b}</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="332"/>
+        <location filename="../console/window.py" line="346"/>
         <source>撤销更正</source>
         <translation>Undo the correction</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="332"/>
+        <location filename="../console/window.py" line="346"/>
         <source>撤销更正：{what}</source>
         <translation>Undo the correction: {what}</translation>
     </message>
@@ -1166,39 +1211,39 @@ Close the program holding it and the console carries on by itself.</translation>
 <context>
     <name>EntryPanel</name>
     <message>
-        <location filename="../console/widgets.py" line="640"/>
+        <location filename="../console/widgets.py" line="628"/>
         <source>座位</source>
         <translation>Seat</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="640"/>
+        <location filename="../console/widgets.py" line="628"/>
         <source>出牌</source>
         <translation>Move</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="640"/>
+        <location filename="../console/widgets.py" line="628"/>
         <source>说法</source>
         <translation>Words</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="655"/>
+        <location filename="../console/widgets.py" line="643"/>
         <source>更正后不再成立（请按实际重新录入）：{lines}
 第{n}步 {rule} {zh} / {en}</source>
         <translation>No longer standing after the correction (key them again as played): {lines}
 Move {n} {rule} {en}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="692"/>
+        <location filename="../console/widgets.py" line="680"/>
         <source>彩排 {file}：牌桌在第{k}步 / 共{n}步（彩排数据库 {db}，节目数据库未动）</source>
         <translation>Rehearsal {file}: the table is at move {k} of {n} (rehearsal database {db}; the show&apos;s database is untouched)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="693"/>
+        <location filename="../console/widgets.py" line="681"/>
         <source>{back}/{forward} 逐步，{start}/{end} 开局/最后；从这一步打字即接着打</source>
         <translation>{back}/{forward} step, {start}/{end} start/end; type a move to continue from here</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="694"/>
+        <location filename="../console/widgets.py" line="682"/>
         <source>彩排 {file}：第{k}步 / 共{n}步 · {back}/{forward} 逐步 · 打字即从这一步接着打</source>
         <translation>Rehearsal {file}: move {k} of {n} · {back}/{forward} step · type a move to continue from here</translation>
     </message>
@@ -1658,7 +1703,7 @@ Move {n} {rule} {en}</translation>
         <translation>&amp;Help</translation>
     </message>
     <message>
-        <location filename="../console/window.py" line="61"/>
+        <location filename="../console/window.py" line="81"/>
         <source>牌桌 TABLE</source>
         <translation>TABLE</translation>
     </message>
@@ -1907,22 +1952,25 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>RecordModel</name>
     <message>
-        <location filename="../console/models.py" line="104"/>
+        <location filename="../console/models.py" line="118"/>
         <source>等待写入数据库</source>
         <translation>waiting to be written to the database</translation>
     </message>
     <message>
-        <location filename="../console/models.py" line="106"/>
+        <location filename="../console/models.py" line="120"/>
         <source>牌谱中后面的一步（牌桌还没走到；从前面接着打会删除它）</source>
         <translation>A later move of the record (the table is not there yet; continuing from an earlier move removes it)</translation>
     </message>
 </context>
 <context>
     <name>SeatCard</name>
-    <message>
-        <location filename="../console/widgets.py" line="114"/>
-        <source>还剩 {n} 张</source>
-        <translation>{n} cards left</translation>
+    <message numerus="yes">
+        <location filename="../console/widgets.py" line="102"/>
+        <source>还剩 %n 张</source>
+        <translation>
+            <numerusform>%n card left</numerusform>
+            <numerusform>%n cards left</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1936,107 +1984,110 @@ Move {n} {rule} {en}</translation>
 <context>
     <name>TablePanel</name>
     <message>
-        <location filename="../console/widgets.py" line="338"/>
+        <location filename="../console/widgets.py" line="326"/>
         <source>上手 {seat}号 {words}</source>
         <translation>Top: seat&#xa0;{seat} {words}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="346"/>
+        <location filename="../console/widgets.py" line="334"/>
         <source>发牌（新一轮）</source>
         <translation>Lead (new round)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="348"/>
+        <location filename="../console/widgets.py" line="336"/>
         <source>本局结束</source>
         <translation>Game over</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="350"/>
+        <location filename="../console/widgets.py" line="338"/>
         <source>等待开局</source>
         <translation>Waiting for the game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="352"/>
+        <location filename="../console/widgets.py" line="340"/>
         <source>轮到 {who}</source>
         <translation>{who} to&#xa0;act</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="354"/>
+        <location filename="../console/widgets.py" line="342"/>
         <source>（对头）</source>
         <translation> (across)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="359"/>
+        <location filename="../console/widgets.py" line="347"/>
         <source>第{n}局 / 共{m}局 · {rules}</source>
         <translation>Game {n} of {m} · {rules}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="365"/>
+        <location filename="../console/widgets.py" line="353"/>
         <source>手牌已录（六家）</source>
         <translation>hands entered (all six)</translation>
     </message>
-    <message>
-        <location filename="../console/widgets.py" line="365"/>
-        <source>手牌已录 {n} 家</source>
-        <translation>hands entered: {n} seats</translation>
+    <message numerus="yes">
+        <location filename="../console/widgets.py" line="353"/>
+        <source>手牌已录 %n 家</source>
+        <translation>
+            <numerusform>hands entered: %n seat</numerusform>
+            <numerusform>hands entered: %n seats</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="371"/>
+        <location filename="../console/widgets.py" line="359"/>
         <source>比分  {a} {pa} : {pb} {b}</source>
         <translation>Score  {a} {pa} : {pb} {b}</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="372"/>
+        <location filename="../console/widgets.py" line="360"/>
         <source>单号队</source>
         <translation>Odd team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="375"/>
+        <location filename="../console/widgets.py" line="363"/>
         <source>双号队</source>
         <translation>Even team</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="382"/>
+        <location filename="../console/widgets.py" line="370"/>
         <source>弃权：{team}（{why}）</source>
         <translation>Forfeit: {team} ({why})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="387"/>
+        <location filename="../console/widgets.py" line="375"/>
         <source>总分</source>
         <translation>points</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="388"/>
+        <location filename="../console/widgets.py" line="376"/>
         <source>加赛</source>
         <translation>extra game</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="389"/>
+        <location filename="../console/widgets.py" line="377"/>
         <source>抽签</source>
         <translation>lots</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="390"/>
+        <location filename="../console/widgets.py" line="378"/>
         <source>对方弃权</source>
         <translation>forfeit</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="392"/>
+        <location filename="../console/widgets.py" line="380"/>
         <source>本场胜者：{who}（{by}）</source>
         <translation>Winner: {who} ({by})</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="396"/>
+        <location filename="../console/widgets.py" line="384"/>
         <source>加赛后仍平：抽签（G11.2）</source>
         <translation>Tied after the extra game: lots (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="398"/>
+        <location filename="../console/widgets.py" line="386"/>
         <source>三局总分相同：加赛一局（G11.2）</source>
         <translation>Tied after three games: one extra game (G11.2)</translation>
     </message>
     <message>
-        <location filename="../console/widgets.py" line="407"/>
+        <location filename="../console/widgets.py" line="395"/>
         <source>罚分：</source>
         <translation>Penalties: </translation>
     </message>

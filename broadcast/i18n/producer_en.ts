@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message>
-        <location filename="../producer/window.py" line="66"/>
+        <location filename="../producer/window.py" line="67"/>
         <location filename="../producer/window.py" line="283"/>
         <source>海选榜</source>
         <translation>Qualifier board</translation>
@@ -22,7 +22,7 @@
     <message>
         <location filename="../producer/tabs/qualifiers.py" line="234"/>
         <source>{title}：{p} 名选手，计入 {g} 局，拒绝 {r} 局 · {key}</source>
-        <translation>{title}: {p} players, {g} games counted, {r} refused · ranked by {key}</translation>
+        <translation>{title}: players {p}, games counted {g}, refused {r} · ranked by {key}</translation>
     </message>
     <message>
         <location filename="../producer/tabs/qualifiers.py" line="272"/>
@@ -153,277 +153,277 @@
         <translation>Qualifier records are imported with python -m broadcast qualifiers import; the rules engine re-checks every game and a refused one scores nothing (docs/qualifiers.md). Rename a nickname before inviting (a season player&apos;s name is at most {limit} characters); invited players have no team: choose it in the “Season team” column.</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="79"/>
+        <location filename="../producer/forms.py" line="80"/>
         <source>刊例价 {y:,} 元/次</source>
         <translation>list price {y:,} yuan per airing</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="83"/>
+        <location filename="../producer/forms.py" line="84"/>
         <source>刊例价 {y:,} 元/{per}</source>
         <translation>list price {y:,} yuan per {per}</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="204"/>
+        <location filename="../producer/forms.py" line="201"/>
         <source>（未选）</source>
         <translation>(none chosen)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="275"/>
+        <location filename="../producer/forms.py" line="272"/>
         <source>选择文件…</source>
         <translation>Choose file…</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="275"/>
+        <location filename="../producer/forms.py" line="272"/>
         <source>选择宣传片…</source>
         <translation>Choose brand film…</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="278"/>
+        <location filename="../producer/forms.py" line="275"/>
         <source>清除</source>
         <translation>Clear</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="298"/>
+        <location filename="../producer/forms.py" line="295"/>
         <source>无</source>
         <translation>none</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="299"/>
+        <location filename="../producer/forms.py" line="296"/>
         <source>未选择</source>
         <translation>not chosen</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="328"/>
+        <location filename="../producer/forms.py" line="325"/>
         <source>{rel} · 实测 {s:.1f} 秒（应为 {w} 秒）</source>
         <translation>{rel} · measured {s:.1f} s (should be {w} s)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="344"/>
+        <location filename="../producer/forms.py" line="341"/>
         <location filename="../producer/tabs/season.py" line="284"/>
         <source>图片 (*.png *.jpg *.jpeg *.webp)</source>
         <translation>Images (*.png *.jpg *.jpeg *.webp)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="346"/>
+        <location filename="../producer/forms.py" line="343"/>
         <source>视频 (*.mp4 *.mov *.m4v)</source>
         <translation>Videos (*.mp4 *.mov *.m4v)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="384"/>
+        <location filename="../producer/forms.py" line="381"/>
         <source>文件未采用：{why}</source>
         <translation>File not taken: {why}</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="388"/>
+        <location filename="../producer/forms.py" line="385"/>
         <source>不能用：{why}</source>
         <translation>Cannot be used: {why}</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="461"/>
+        <location filename="../producer/forms.py" line="458"/>
         <source>赞助企业 {sid}</source>
         <translation>Sponsor {sid}</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="464"/>
+        <location filename="../producer/forms.py" line="461"/>
         <source>名称（上屏）</source>
         <translation>Name (on screen)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="464"/>
+        <location filename="../producer/forms.py" line="461"/>
         <source>如 小当家</source>
         <translation>e.g. 小当家</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="465"/>
+        <location filename="../producer/forms.py" line="462"/>
         <source>全称</source>
         <translation>Full name</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="465"/>
+        <location filename="../producer/forms.py" line="462"/>
         <source>如 小当家便利店配货中心</source>
         <translation>e.g. 小当家便利店配货中心</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="466"/>
+        <location filename="../producer/forms.py" line="463"/>
         <source>联系人</source>
         <translation>Contact</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="466"/>
+        <location filename="../producer/forms.py" line="463"/>
         <source>如 市场部 王经理</source>
         <translation>e.g. marketing, Mr Wang</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="468"/>
-        <location filename="../producer/forms.py" line="541"/>
+        <location filename="../producer/forms.py" line="465"/>
+        <location filename="../producer/forms.py" line="538"/>
         <source>LOGO</source>
         <translation>Logo</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="483"/>
+        <location filename="../producer/forms.py" line="480"/>
         <source>整个广告位</source>
         <translation>The whole slot</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="487"/>
+        <location filename="../producer/forms.py" line="484"/>
         <source>奖品</source>
         <translation>Prize</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="487"/>
+        <location filename="../producer/forms.py" line="484"/>
         <source>如 粮油礼包</source>
         <translation>e.g. 粮油礼包 (grain and oil pack)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="489"/>
+        <location filename="../producer/forms.py" line="486"/>
         <location filename="../producer/tabs/sponsors.py" line="47"/>
         <source>赞助企业</source>
         <translation>Sponsors</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="491"/>
+        <location filename="../producer/forms.py" line="488"/>
         <source>广告语</source>
         <translation>Slogan</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="491"/>
+        <location filename="../producer/forms.py" line="488"/>
         <source>格子背面的广告语</source>
         <translation>slogan on the back of the cell</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="493"/>
+        <location filename="../producer/forms.py" line="490"/>
         <source>鸣谢文字</source>
         <translation>Credit text</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="493"/>
+        <location filename="../producer/forms.py" line="490"/>
         <source>如 本节目礼品由小当家独家提供</source>
         <translation>e.g. 本节目礼品由小当家独家提供</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="495"/>
+        <location filename="../producer/forms.py" line="492"/>
         <source>签约日期（定播出顺序）</source>
         <translation>Signed on (sets the airing order)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="495"/>
+        <location filename="../producer/forms.py" line="492"/>
         <source>签约日期</source>
         <translation>Signed on</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="504"/>
+        <location filename="../producer/forms.py" line="501"/>
         <source>合同开始</source>
         <translation>Contract starts</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="505"/>
+        <location filename="../producer/forms.py" line="502"/>
         <source>合同结束</source>
         <translation>Contract ends</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="510"/>
+        <location filename="../producer/forms.py" line="507"/>
         <source>时长（秒）</source>
         <translation>Length (s)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="512"/>
+        <location filename="../producer/forms.py" line="509"/>
         <source>{s} 秒</source>
         <translation>{s} s</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="521"/>
+        <location filename="../producer/forms.py" line="518"/>
         <source>须念出企业名称</source>
         <translation>must say the sponsor&apos;s name</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="522"/>
+        <location filename="../producer/forms.py" line="519"/>
         <source>按方案</source>
         <translation>as the package says</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="523"/>
+        <location filename="../producer/forms.py" line="520"/>
         <source>按招商方案的标版写法填入</source>
         <translation>as the sponsorship package words the bumper</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="534"/>
+        <location filename="../producer/forms.py" line="531"/>
         <source>{s}秒标版文字</source>
         <translation>{s} s bumper text</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="537"/>
+        <location filename="../producer/forms.py" line="534"/>
         <source>宣传片</source>
         <translation>Brand film</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="538"/>
+        <location filename="../producer/forms.py" line="535"/>
         <source>宣传片编号</source>
         <translation>Film id</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="538"/>
+        <location filename="../producer/forms.py" line="535"/>
         <source>如 xiaodangjia_15s</source>
         <translation>e.g. xiaodangjia_15s</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="541"/>
+        <location filename="../producer/forms.py" line="538"/>
         <source>LOGO（不填用企业的）</source>
         <translation>Logo (empty: the sponsor&apos;s)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="544"/>
+        <location filename="../producer/forms.py" line="541"/>
         <source>流字（每行一条）</source>
         <translation>Ticker lines (one per line)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="549"/>
+        <location filename="../producer/forms.py" line="546"/>
         <source>上屏图形</source>
         <translation>On-screen graphics</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="549"/>
+        <location filename="../producer/forms.py" line="546"/>
         <source>默认按广告位</source>
         <translation>default: the slot&apos;s</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="553"/>
+        <location filename="../producer/forms.py" line="550"/>
         <source>OBS 场景</source>
         <translation>OBS scenes</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="555"/>
+        <location filename="../producer/forms.py" line="552"/>
         <source>如 桌面俯拍（逗号分隔）</source>
         <translation>e.g. 桌面俯拍 (comma separated)</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="560"/>
+        <location filename="../producer/forms.py" line="557"/>
         <source>备注</source>
         <translation>Note</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="588"/>
+        <location filename="../producer/forms.py" line="585"/>
         <source>元</source>
         <translation>yuan</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="592"/>
+        <location filename="../producer/forms.py" line="589"/>
         <source>元/{u}</source>
         <translation>yuan/{u}</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="593"/>
+        <location filename="../producer/forms.py" line="590"/>
         <location filename="../producer/tabs/sponsors.py" line="79"/>
         <source>刊例价</source>
         <translation>List price</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="616"/>
+        <location filename="../producer/forms.py" line="613"/>
         <location filename="../producer/tabs/sponsors.py" line="79"/>
         <source>价格</source>
         <translation>Price</translation>
     </message>
     <message>
-        <location filename="../producer/forms.py" line="692"/>
+        <location filename="../producer/forms.py" line="689"/>
         <source>每期至少（空 = 按方案）</source>
         <translation>Minimum per episode (empty = the package)</translation>
     </message>
@@ -601,7 +601,7 @@
     </message>
     <message>
         <location filename="../producer/tabs/slots.py" line="232"/>
-        <location filename="../producer/tabs/slots.py" line="276"/>
+        <location filename="../producer/tabs/slots.py" line="281"/>
         <source>节目流程（插播时段）</source>
         <translation>Rundown (breaks)</translation>
     </message>
@@ -611,17 +611,17 @@
         <translation>Delete</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="268"/>
+        <location filename="../producer/tabs/slots.py" line="273"/>
         <source>（按签约先后播出）</source>
         <translation>(aired in signing order)</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="338"/>
+        <location filename="../producer/tabs/slots.py" line="361"/>
         <source>先在“赞助与合同”里登记企业</source>
         <translation>Register a sponsor under &quot;Sponsors and contracts&quot; first</translation>
     </message>
     <message>
-        <location filename="../producer/tabs/slots.py" line="352"/>
+        <location filename="../producer/tabs/slots.py" line="375"/>
         <source>九宫格必须正好 9 格：改每一格的内容，不能删格</source>
         <translation>The prize grid has exactly 9 cells: change a cell, do not remove it</translation>
     </message>
@@ -797,20 +797,26 @@
         <source>导入预览：{f}</source>
         <translation>Import preview: {f}</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../producer/tabs/season.py" line="346"/>
-        <source>{n} 行可以导入：新增 {a} 名、更新 {u} 名选手</source>
-        <translation>{n} rows can be imported: {a} players added, {u} updated</translation>
+        <source>%n 行可以导入：新增 {a} 名、更新 {u} 名选手</source>
+        <translation>
+            <numerusform>%n row can be imported (players: {a} new, {u} updated)</numerusform>
+            <numerusform>%n rows can be imported (players: {a} new, {u} updated)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../producer/tabs/season.py" line="351"/>
+        <source>有 %n 个问题，整份名单都不会导入（改正后再试）</source>
+        <translation>
+            <numerusform>%n problem: nothing of the roster will be imported (fix it and try again)</numerusform>
+            <numerusform>%n problems: nothing of the roster will be imported (fix them and try again)</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../producer/tabs/season.py" line="349"/>
         <source>；新队伍：{t}</source>
         <translation>; new teams: {t}</translation>
-    </message>
-    <message>
-        <location filename="../producer/tabs/season.py" line="351"/>
-        <source>有 {n} 个问题，整份名单都不会导入（改正后再试）</source>
-        <translation>{n} problems: nothing of the roster will be imported (fix them and try again)</translation>
     </message>
     <message>
         <location filename="../producer/tabs/season.py" line="365"/>
@@ -824,7 +830,7 @@
     </message>
     <message>
         <location filename="../producer/tabs/season.py" line="388"/>
-        <location filename="../producer/window.py" line="235"/>
+        <location filename="../producer/window.py" line="237"/>
         <source>取消</source>
         <translation>Cancel</translation>
     </message>
@@ -895,10 +901,13 @@
         <source> 期</source>
         <translation> episodes</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../producer/tabs/delivery.py" line="98"/>
-        <source>截至 {ep}：已播 {n} 期，待播 {m} 期，{k} 项累计未达标</source>
-        <translation>Through {ep}: {n} episodes aired, {m} to come, {k} items short so far</translation>
+        <source>截至 {ep}：已播 %n 期，待播 {m} 期，{k} 项累计未达标</source>
+        <translation>
+            <numerusform>Through {ep}: %n episode aired, {m} to come; items short so far: {k}</numerusform>
+            <numerusform>Through {ep}: %n episodes aired, {m} to come; items short so far: {k}</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../producer/tabs/delivery.py" line="105"/>
@@ -911,123 +920,129 @@
         <translation>Exported: {f}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="62"/>
+        <location filename="../producer/window.py" line="63"/>
         <location filename="../producer/window.py" line="279"/>
         <source>赞助与合同</source>
         <translation>Sponsors and contracts</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="63"/>
+        <location filename="../producer/window.py" line="64"/>
         <location filename="../producer/window.py" line="280"/>
         <source>广告位与预览</source>
         <translation>Slots and preview</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="64"/>
+        <location filename="../producer/window.py" line="65"/>
         <location filename="../producer/window.py" line="281"/>
         <source>选手与赛季</source>
         <translation>Roster and season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="65"/>
+        <location filename="../producer/window.py" line="66"/>
         <location filename="../producer/window.py" line="282"/>
         <source>赛季播出</source>
         <translation>Season delivery</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="72"/>
+        <location filename="../producer/window.py" line="73"/>
         <location filename="../producer/window.py" line="293"/>
         <source>检查结果（与 sponsors check 相同）</source>
         <translation>Checks (the same as sponsors check)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="81"/>
+        <location filename="../producer/window.py" line="82"/>
         <source>排期</source>
         <translation>Placements</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="84"/>
+        <location filename="../producer/window.py" line="85"/>
         <location filename="../producer/window.py" line="290"/>
         <source>保存排期 (Ctrl+S)</source>
         <translation>Save placements (Ctrl+S)</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="91"/>
+        <location filename="../producer/window.py" line="92"/>
         <location filename="../producer/window.py" line="291"/>
         <source>重新读取文件</source>
         <translation>Read the file again</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="101"/>
+        <location filename="../producer/window.py" line="102"/>
         <location filename="../producer/window.py" line="292"/>
         <source>视图(&amp;V)</source>
         <translation>&amp;View</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="119"/>
+        <location filename="../producer/window.py" line="121"/>
         <source>已保存：{f}</source>
         <translation>Saved: {f}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="122"/>
+        <location filename="../producer/window.py" line="124"/>
         <location filename="../producer/window.py" line="294"/>
         <source>制片工作台 · 《够级大明星》赞助排期与赛季</source>
         <translation>Producer&apos;s workspace · 《够级大明星》 sponsor placements and season</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="143"/>
+        <location filename="../producer/window.py" line="145"/>
         <source>第{n}格</source>
         <translation>cell {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="145"/>
+        <location filename="../producer/window.py" line="147"/>
         <source>第{n}行</source>
         <translation>line {n}</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="153"/>
+        <location filename="../producer/window.py" line="155"/>
         <source>{label}（第{n}家，签约 {d}）</source>
         <translation>{label} (no. {n}, signed {d})</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="158"/>
+        <location filename="../producer/window.py" line="160"/>
         <source>{label} {s}秒</source>
         <translation>{label} {s} s</translation>
     </message>
-    <message>
-        <location filename="../producer/window.py" line="199"/>
-        <source>有 {n} 个错误，不能保存</source>
-        <translation>{n} errors: cannot save</translation>
+    <message numerus="yes">
+        <location filename="../producer/window.py" line="249"/>
+        <source>未保存：%n 个错误（见下方检查结果）</source>
+        <translation>
+            <numerusform>Not saved: %n error (see the checks below)</numerusform>
+            <numerusform>Not saved: %n errors (see the checks below)</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="199"/>
+        <location filename="../producer/window.py" line="204"/>
         <source>检查通过</source>
         <translation>Checks passed</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../producer/window.py" line="204"/>
+        <source>有 %n 个错误，不能保存</source>
+        <translation>
+            <numerusform>%n error: cannot save</numerusform>
+            <numerusform>%n errors: cannot save</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../producer/window.py" line="200"/>
+        <location filename="../producer/window.py" line="205"/>
         <source>未保存</source>
         <translation>unsaved</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="232"/>
+        <location filename="../producer/window.py" line="234"/>
         <source>文件被改过</source>
         <translation>The file was changed</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="233"/>
+        <location filename="../producer/window.py" line="235"/>
         <source>覆盖别人的修改，还是先重新读取？</source>
         <translation>Overwrite the other changes, or read the file again first?</translation>
     </message>
     <message>
-        <location filename="../producer/window.py" line="234"/>
+        <location filename="../producer/window.py" line="236"/>
         <source>覆盖保存</source>
         <translation>Overwrite</translation>
-    </message>
-    <message>
-        <location filename="../producer/window.py" line="248"/>
-        <source>未保存：{n} 个错误（见下方检查结果）</source>
-        <translation>Not saved: {n} errors (see the checks below)</translation>
     </message>
     <message>
         <location filename="../producer/window.py" line="300"/>

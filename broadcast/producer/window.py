@@ -201,7 +201,7 @@ class ProducerWindow(QMainWindow):
         n = len(check.errors)
         dirty = self.ws.draft.dirty
         self.state_label.setText(
-            (tr("有 {n} 个错误，不能保存").format(n=n) if n else tr("检查通过"))
+            (tr("有 %n 个错误，不能保存", "", n) if n else tr("检查通过"))
             + ("  ·  " + tr("未保存") if dirty else "")
         )
         set_props(self.state_label, bad=bool(n), dirty=dirty)
@@ -246,9 +246,7 @@ class ProducerWindow(QMainWindow):
                 box.open()
                 return False
             errors = [str(i) for i in exc.issues if i.level == "error"]
-            self.statusBar().showMessage(
-                tr("未保存：{n} 个错误（见下方检查结果）").format(n=len(errors)), 15000
-            )
+            self.statusBar().showMessage(tr("未保存：%n 个错误（见下方检查结果）", "", len(errors)), 15000)
             return False
         except WriteFailed as exc:
             self.statusBar().showMessage(str(exc), 15000)

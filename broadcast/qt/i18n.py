@@ -32,11 +32,13 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name 
     return text
 
 
-def tr(text: str, context: str = "") -> str:
+def tr(text: str, context: str = "", n: int = -1) -> str:
     """``text`` (a Chinese source string) in the UI language. A bare ``tr("…")`` call is filed by
     ``pyside6-lupdate`` under the empty context (the default here); strings marked elsewhere with
-    ``QT_TRANSLATE_NOOP(context, …)`` are translated with their ``context``."""
-    return QCoreApplication.translate(context, text)
+    ``QT_TRANSLATE_NOOP(context, …)`` are translated with their ``context``. A count is said with Qt's
+    numerus forms: ``tr("已录 %n 步", "", n)`` ("1 move" / "2 moves" in English, never "move(s)");
+    ``%n`` is replaced by ``n`` in every language."""
+    return QCoreApplication.translate(context, text, None, n)
 
 
 # a {field} of a text: shown as it is (a number), or (context, source) translated

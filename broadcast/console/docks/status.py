@@ -110,7 +110,7 @@ class StatusWidgets:
         server = getattr(self.studio, "server", None)
         if server is not None:
             n = server.client_count
-            self.pages.setText(dot(theme.OK if n else theme.WARN, tr("图形页 {n} 个").format(n=n)))
+            self.pages.setText(dot(theme.OK if n else theme.WARN, tr("图形页 %n 个", "", n)))
         else:
             self.pages.setText(dot(theme.MUTED, tr("图形服务器未运行")))
         rec = getattr(self.studio, "recorder", None)

@@ -176,7 +176,7 @@ def _status(view: ChartView) -> str:
     if view.hands == "over":
         return tr("{where} · 终局").format(where=where)
     how = {"known": tr("已录手牌"), "sampled": tr("未录手牌，抽样")}.get(view.hands, "")
-    parts = [where, tr("{k}次推演估算").format(k=view.playouts)] + ([how] if how else [])
+    parts = [where, tr("%n次推演估算", "", int(view.playouts))] + ([how] if how else [])
     return " · ".join(parts)
 
 

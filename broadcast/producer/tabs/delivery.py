@@ -95,8 +95,8 @@ class DeliveryTab(QWidget):
                 self.table.setItem(r, c, cell(v, red=red))
         through = d.aired[-1].episode if d.aired else "—"
         self.summary.setText(
-            tr("截至 {ep}：已播 {n} 期，待播 {m} 期，{k} 项累计未达标").format(
-                ep=through, n=len(d.aired), m=len(d.upcoming), k=d.shortfalls
+            tr("截至 {ep}：已播 %n 期，待播 {m} 期，{k} 项累计未达标", "", len(d.aired)).format(
+                ep=through, m=len(d.upcoming), k=d.shortfalls
             )
         )
 

@@ -343,12 +343,12 @@ class RosterDialog(QDialog):
         lay = QVBoxLayout(self)
         ok = not pre.errors
         summary = (
-            tr("{n} 行可以导入：新增 {a} 名、更新 {u} 名选手").format(
-                n=len(pre.rows), a=pre.added, u=pre.updated
+            tr("%n 行可以导入：新增 {a} 名、更新 {u} 名选手", "", len(pre.rows)).format(
+                a=pre.added, u=pre.updated
             )
             + (tr("；新队伍：{t}").format(t="、".join(pre.teams_created)) if pre.teams_created else "")
             if ok
-            else tr("有 {n} 个问题，整份名单都不会导入（改正后再试）").format(n=len(pre.errors))
+            else tr("有 %n 个问题，整份名单都不会导入（改正后再试）", "", len(pre.errors))
         )
         self.summary = QLabel(summary)
         self.summary.setObjectName("panelTitle" if ok else "fieldIssue")
