@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "sponsors": ("broadcast.cli.sponsors", "赞助商排期：检查、节目流程 / sponsor placements: check, rundown"),
     "report": ("broadcast.cli.report", "赞助商播出报告 / sponsor exposure report for an episode"),
-    "season": ("broadcast.cli.season", "赛季、比赛、英雄榜 / seasons, matches, the 英雄榜"),
+    "season": ("broadcast.cli.season", "赛季、比赛、英雄榜 / seasons, matches, the leaderboard"),
     "qualifiers": (
         "broadcast.cli.qualifiers",
         "网络海选：导入并复核记录（Dask）、海选榜、邀请 / online qualifiers: import, board, invite",

@@ -60,7 +60,7 @@ def add_studio_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=2,
         metavar="N",
-        help="胜率推演的进程数（0：不推演）/ processes evaluating the 胜率 after every decision (0: none)",
+        help="胜率推演的进程数（0：不推演）/ win-probability processes, run after each decision (0: none)",
     )
     parser.add_argument(
         "--wait-obs",

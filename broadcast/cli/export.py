@@ -25,10 +25,10 @@ from broadcast.season.render import render_leaderboard
 def register(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="what", required=True, metavar="WHAT")
     for name, help_ in (
-        ("leaderboard", "英雄榜 CSV/XLSX/JSON/PNG"),
-        ("results", "一期的比赛结果 CSV/XLSX/JSON"),
-        ("records", "一期的全部牌谱 GJN"),
-        ("all", "一期的全部导出"),
+        ("leaderboard", "英雄榜 CSV/XLSX/JSON/PNG / the leaderboard"),
+        ("results", "一期的比赛结果 CSV/XLSX/JSON / an episode's results"),
+        ("records", "一期的全部牌谱 GJN / an episode's records"),
+        ("all", "一期的全部导出 / everything of an episode"),
     ):
         p = sub.add_parser(name, help=help_)
         add_db(p)
@@ -47,7 +47,7 @@ def register(parser: argparse.ArgumentParser) -> None:
             p.add_argument("--kind", choices=("players", "teams"), default="players")
             p.add_argument("--top", type=int, default=10, help="PNG 显示前几名（≤10）/ rows in the PNG")
             p.add_argument("--spec", default=None, help="排名规则 / ranking key")
-            p.add_argument("--sponsor", default=None, help="英雄榜冠名企业 / the 英雄榜 sponsor")
+            p.add_argument("--sponsor", default=None, help="英雄榜冠名企业 / the leaderboard's title sponsor")
             p.add_argument("--sponsor-logo", default=None, help="冠名企业标志 PNG / sponsor logo")
             p.add_argument(
                 "--placements", default=None, help="从排期 YAML 读取英雄榜冠名 / sponsor from placements"

@@ -73,7 +73,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_season_db_argument(p)
     p.add_argument("--top", type=int, default=20)
     p.add_argument("--spec", help=f"排名规则 / ranking key (default: {board_mod.DEFAULT_SPEC})")
-    p.add_argument("--json", action="store_true", help="JSON: rows with rank, name, games, points …")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="输出 JSON：名次、昵称、局数、积分 … / JSON: rows with rank, name, games, points …",
+    )
     p.set_defaults(handler=_board)
 
     p = sub.add_parser("refusals", help="被拒绝的记录及原因 / the refused records and why")

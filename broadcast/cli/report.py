@@ -27,19 +27,42 @@ from broadcast.sponsors.placements import PlacementError, load_placements, parse
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("episode", help="期数（与演播室 show.episode 相同），如 第1期")
-    add_db_argument(parser, "演播室数据库（含播出记录）/ studio database (with the as-run log)")
-    parser.add_argument("--placements", help="排期文件（默认用本期加载的那份）")
-    parser.add_argument("--air-date", help="播出日期 YYYY-MM-DD（默认取播出记录）")
-    parser.add_argument("--out", default="out/reports", help="输出文件夹（默认 out/reports/）")
-    parser.add_argument("--sponsor", help="只给这一家赞助商出报告（赞助商编号）")
-    parser.add_argument("--no-pdf", action="store_true", help="不生成 PDF（不启动 Chromium）")
+    parser.add_argument(
+        "episode",
+        help="期数（与演播室 show.episode 相同），如 第1期 / "
+        "the episode (as the studio's show.episode), e.g. 第1期",
+    )
+    add_db_argument(parser, "演播室数据库（含播出记录）studio database (with the as-run log)")
+    parser.add_argument(
+        "--placements",
+        help="排期文件（默认用本期加载的那份）/ placements file (default: the one loaded for the episode)",
+    )
+    parser.add_argument(
+        "--air-date", help="播出日期 YYYY-MM-DD（默认取播出记录）/ air date (default: from the as-run log)"
+    )
+    parser.add_argument(
+        "--out",
+        default="out/reports",
+        help="输出文件夹（默认 out/reports/）/ output folder (default out/reports/)",
+    )
+    parser.add_argument(
+        "--sponsor", help="只给这一家赞助商出报告（赞助商编号）/ report on this sponsor only (its id)"
+    )
+    parser.add_argument(
+        "--no-pdf",
+        action="store_true",
+        help="不生成 PDF（不启动 Chromium）/ no PDF (Chromium is not started)",
+    )
     parser.add_argument(
         "--rehearsal",
         action="store_true",
         help="演练报告：计入 sponsors rehearse 的演练记录（每页标明“不是播出证明”）",
     )
-    parser.add_argument("--verify", action="store_true", help="只校验播出记录链（防篡改），不出报告")
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="只校验播出记录链（防篡改），不出报告 / only verify the as-run chain (tampering), no report",
+    )
     parser.add_argument(
         "--key", help="用这把演播室公钥核对链头账本（默认本机的演播室密钥）/ the studio's public key"
     )

@@ -20,7 +20,7 @@ TEAMS_SHOWN = 10  # the new teams named in the summary line (then how many in al
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", help="选手名单 CSV / XLSX")
+    parser.add_argument("files", nargs="+", help="选手名单 CSV 或 XLSX / roster files (CSV or XLSX)")
     add_db(parser)
     parser.add_argument("--sheet", default=None, help="XLSX 工作表名（默认第一张）/ worksheet name")
     parser.add_argument("--dry-run", action="store_true", help="只检查不导入 / check only")

@@ -50,9 +50,23 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("name")
     p.add_argument("--title", default="")
     p.add_argument("--rules", default="tv_match", choices=("tv_match", "dagang"))
-    p.add_argument("--sponsor", default="", help="英雄榜冠名 / the 英雄榜 sponsor")
-    p.add_argument("--ranking-players", default="", help=f"default: {DEFAULT_SPECS['players']}")
-    p.add_argument("--ranking-teams", default="", help=f"default: {DEFAULT_SPECS['teams']}")
+    p.add_argument("--sponsor", default="", help="英雄榜冠名 / the leaderboard's title sponsor")
+    p.add_argument(
+        "--ranking-players",
+        default="",
+        help=(
+            f"选手排名规则（默认 {DEFAULT_SPECS['players']}）/ "
+            f"how players rank (default: {DEFAULT_SPECS['players']})"
+        ),
+    )
+    p.add_argument(
+        "--ranking-teams",
+        default="",
+        help=(
+            f"队伍排名规则（默认 {DEFAULT_SPECS['teams']}）/ "
+            f"how teams rank (default: {DEFAULT_SPECS['teams']})"
+        ),
+    )
     p.set_defaults(handler=_create, scope=NEW_DB)
 
     p = sub.add_parser("set", help="修改赛季设置 / change season settings")
@@ -93,10 +107,15 @@ def register(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("match", help="安排一场比赛 / schedule a match")
     add_db(p)
     p.add_argument("--episode", type=int, required=True)
-    p.add_argument("--round", type=int, default=0, help="0 = 积分赛, 1..3 = 第一轮…第三轮")
+    p.add_argument(
+        "--round",
+        type=int,
+        default=0,
+        help="0 = 积分赛，1..3 = 第一轮…第三轮 / 0 = league stage, 1..3 = round 1…3",
+    )
     p.add_argument("--label", default="")
-    p.add_argument("--team-a", required=True, help="A队（单号位 1、3、5）")
-    p.add_argument("--team-b", required=True, help="B队（双号位 2、4、6）")
+    p.add_argument("--team-a", required=True, help="A队（单号位 1、3、5）/ team A (odd seats 1, 3, 5)")
+    p.add_argument("--team-b", required=True, help="B队（双号位 2、4、6）/ team B (even seats 2, 4, 6)")
     p.add_argument("--a", required=True, help="A队上场选手，按座位 1,3,5 / names for seats 1,3,5")
     p.add_argument("--b", required=True, help="B队上场选手，按座位 2,4,6 / names for seats 2,4,6")
     p.set_defaults(handler=_match, scope=SEASON)
@@ -128,7 +147,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--lots-seed", help="抽签种子（整数或 auto，记录在案）/ lots seed, recorded")
     p.set_defaults(handler=_finish, scope=SEASON)
 
-    p = sub.add_parser("prize", help="记录九宫格奖品 / record a 九宫格 prize")
+    p = sub.add_parser("prize", help="记录九宫格奖品 / record a prize-grid prize")
     add_db(p)
     p.add_argument("--episode", type=int, required=True)
     p.add_argument("--player", required=True)
@@ -138,7 +157,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--value", type=float, default=0.0)
     p.set_defaults(handler=_prize, scope=SEASON)
 
-    p = sub.add_parser("leaderboard", help="显示英雄榜 / print the 英雄榜")
+    p = sub.add_parser("leaderboard", help="显示英雄榜 / print the leaderboard")
     add_db(p)
     p.add_argument("--kind", choices=("players", "teams"), default="players")
     p.add_argument("--top", type=int, default=20)
@@ -148,7 +167,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_leaderboard, scope=SEASON)
 
-    p = sub.add_parser("push", help="把英雄榜送到节目状态（图形）/ feed the overlay's 英雄榜")
+    p = sub.add_parser("push", help="把英雄榜送到节目状态（图形）/ feed the overlay's leaderboard")
     add_db(p)
     p.add_argument("--kind", choices=("players", "teams"), default="players")
     p.add_argument("--top", type=int, default=10)

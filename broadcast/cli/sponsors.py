@@ -36,13 +36,23 @@ def register(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("check", help="检查排期文件 / validate a placements file")
     c.add_argument("file")
-    c.add_argument("--air-date", help="本期播出日期 YYYY-MM-DD：检查合同是否覆盖")
+    c.add_argument(
+        "--air-date",
+        help="本期播出日期 YYYY-MM-DD：检查合同是否覆盖 / air date: are the contracts in force on it",
+    )
     r = sub.add_parser("rundown", help="打印节目流程 / print the episode rundown")
     r.add_argument("file")
     r.add_argument("--episode", default="")
     r.add_argument("--air-date")
-    r.add_argument("--contestants", help="选手名单，逗号分隔（默认 选手1…）")
-    r.add_argument("--json", action="store_true", help="输出 JSON（给控制台 / OBS 桥）")
+    r.add_argument(
+        "--contestants",
+        help="选手名单，逗号分隔（默认 选手1…）/ the contestants, comma-separated (default: numbered)",
+    )
+    r.add_argument(
+        "--json",
+        action="store_true",
+        help="输出 JSON（给导播台和 OBS 桥）/ print JSON (for the console and the OBS bridge)",
+    )
     r.add_argument(
         "--lang", choices=("zh_CN", "en"), default="zh_CN", help="表格的语言 / the table's language"
     )
@@ -57,7 +67,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     rh.add_argument("--db", required=True, help="新的数据库文件（彩排不写进正式记录）/ a new database file")
     rh.add_argument("--episode", required=True)
     rh.add_argument("--air-date", required=True)
-    rh.add_argument("--faults", action="store_true", help="演示未达标：口播不足、桌面出镜不足、中插被切")
+    rh.add_argument(
+        "--faults",
+        action="store_true",
+        help="演示未达标：口播不足、桌面出镜不足、中插被切 / "
+        "show shortfalls: too few mentions, too few table shots, a break cut",
+    )
 
 
 def _load(file: str, air_date: str | None) -> Placements | None:

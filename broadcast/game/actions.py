@@ -360,7 +360,7 @@ def game_new(state: State, payload: Payload, ctx: Context) -> None:
         leader = engine.first_leader(seed) if seed is not None and not hands else None
     if leader not in SEATS:
         raise ActionRefused(
-            "G12.1", "请输入先出牌的座位（上班，1–6）", "give the seat that leads first (上班, 1..6)"
+            "G12.1", "请输入先出牌的座位（上班，1–6）", "give the seat that leads first (1..6)"
         )
     if "game_no" in payload:
         game_no = payload["game_no"]

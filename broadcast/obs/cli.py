@@ -24,32 +24,74 @@ def register(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="obs_cmd", required=True, metavar="status|provision|proof|launch")
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--settings", help="settings file (YAML/JSON, section obs:)")
-        p.add_argument("--host", help="OBS host (default 127.0.0.1 or $GOUJI_OBS_HOST)")
-        p.add_argument("--port", type=int, help="obs-websocket port (default 4455 or $GOUJI_OBS_PORT)")
+        p.add_argument(
+            "--settings", help="设置文件（YAML/JSON，obs: 一节）/ settings file (YAML/JSON, section obs:)"
+        )
+        p.add_argument(
+            "--host",
+            help=(
+                "OBS 主机（默认 127.0.0.1 或 $GOUJI_OBS_HOST）/ "
+                "OBS host (default 127.0.0.1 or $GOUJI_OBS_HOST)"
+            ),
+        )
+        p.add_argument(
+            "--port",
+            type=int,
+            help=(
+                "obs-websocket 端口（默认 4455 或 $GOUJI_OBS_PORT）/ "
+                "obs-websocket port (default 4455 or $GOUJI_OBS_PORT)"
+            ),
+        )
         p.add_argument(
             "--password-env",
             metavar="VAR",
-            help="environment variable holding the password (never on the command line)",
+            help=(
+                "存放密码的环境变量（密码从不写在命令行上）/ "
+                "environment variable holding the password (never on the command line)"
+            ),
         )
-        p.add_argument("--timeout", type=float, help="seconds any request may wait (default 2)")
+        p.add_argument(
+            "--timeout",
+            type=float,
+            help="每个请求最多等待的秒数（默认 2）/ seconds any request may wait (default 2)",
+        )
 
     p = sub.add_parser("status", help="连接 OBS 并报告版本、图形方式、场景 / connect and report")
     common(p)
     p = sub.add_parser("provision", help="布置节目场景与源（可重复运行）/ create or update the show's scenes")
     common(p)
-    p.add_argument("--db", help="studio database: use its show state for the texts (default: defaults)")
-    p.add_argument("--overlay-url", default="", help="overlay program page URL (browser-source OBS)")
-    p.add_argument("--preview-url", default="", help="overlay preview page URL")
+    p.add_argument(
+        "--db",
+        help=(
+            "演播室数据库：文字取自它的节目状态（默认：默认值）/ "
+            "studio database: use its show state for the texts (default: defaults)"
+        ),
+    )
+    p.add_argument(
+        "--overlay-url",
+        default="",
+        help="图形节目页地址（OBS 浏览器源）/ overlay program page URL (browser-source OBS)",
+    )
+    p.add_argument("--preview-url", default="", help="图形预览页地址 / overlay preview page URL")
     p = sub.add_parser("proof", help="节目画面截图（JPEG 640 像素）/ program screenshot")
     common(p)
-    p.add_argument("--out", required=True, help="JPEG file to write")
+    p.add_argument("--out", required=True, help="要写入的 JPEG 文件 / JPEG file to write")
     p.add_argument("--width", type=int, default=640)
     p = sub.add_parser("launch", help="启动一个无界面的 OBS（Xvfb）供演示 / start a headless OBS")
     p.add_argument("--port", type=int, default=4455)
-    p.add_argument("--password-env", metavar="VAR", help="variable holding the password to require")
+    p.add_argument(
+        "--password-env",
+        metavar="VAR",
+        help="要求的密码所在的环境变量 / variable holding the password to require",
+    )
     p.add_argument("--fps", type=int, default=25, choices=(25, 50))
-    p.add_argument("--home", help="keep OBS's configuration in this folder (default: a temporary one)")
+    p.add_argument(
+        "--home",
+        help=(
+            "OBS 的配置放在这个文件夹（默认：临时文件夹）/ "
+            "keep OBS's configuration in this folder (default: a temporary one)"
+        ),
+    )
 
 
 def _settings(args: argparse.Namespace) -> ObsSettings:

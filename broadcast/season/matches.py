@@ -525,7 +525,7 @@ class Matches(Totals):
     ) -> int:
         if not 1 <= cell <= 9:
             raise SeasonError(
-                "jiugongge", f"九宫格只有 1–9 格：{cell}", f"the 九宫格 has cells 1–9 only: {cell}"
+                "jiugongge", f"九宫格只有 1–9 格：{cell}", f"the prize grid has cells 1–9 only: {cell}"
             )
         if (
             episode_id is not None

@@ -53,8 +53,8 @@ EN = {
     "ticker": "the ticker",
     "corner_bug": "the corner bug",
     "bumper": "the bumper",
-    "jiugongge": "the 九宫格",
-    "leaderboard": "the 英雄榜",
+    "jiugongge": "the prize grid",
+    "leaderboard": "the leaderboard",
     "qualifiers": "the qualifier board",
     "credits": "the credits",
 }

@@ -148,7 +148,7 @@ def sponsor_mention_retract(state: State, payload: Payload, ctx: Context) -> Non
         raise ActionRefused(
             "sponsor.retract",
             f"本期没有可撤销的口播{who}",
-            f"no 口播 to take back in this episode{' for ' + sid if sid else ''}",
+            f"no sponsor mention to take back in this episode{' for ' + sid if sid else ''}",
         )
     mark = marks.pop(index)
     counts = state["sponsors"].setdefault("mentions", {})

@@ -68,7 +68,7 @@ def estimate(state: State, payload: Payload, ctx: Context) -> None:
         raise ActionRefused(
             "winprob",
             "胜率已过时：牌局已有新的一步",
-            "the 胜率 estimate is stale: the game has moved on",
+            "the win-probability estimate is stale: the game has moved on",
         )
     est = payload.get("estimate")
     if not isinstance(est, dict):

@@ -1,0 +1,98 @@
+"""The studio's command line speaks both languages: every command's, sub-command's and option's help is
+Chinese first with its English (``中文 / English`` on one line, or the word pairs ``项目数据库 project
+database``), and the English part says the 够级 terms in English — no Chinese word inside it but an
+example of data (``e.g. 第16期``). A help in one language only, or an English with 英雄榜 in it, fails."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from broadcast.__main__ import COMMANDS, OneLineParser
+
+HAN = re.compile(r"[\u3400-\u9fff]")
+# what is neither language: names of things (variables, formats, paths, options, programs)
+NAMES = re.compile(
+    r"\$?[A-Z][A-Z0-9_]+\w*|\S*[/.]\S*|--?[\w-]+|\b(?:YAML|JSON|OBS|GJN|CSV|XLSX|PDF|JPEG|PNG|URL|SQLite|"
+    r"postgresql|auto|Dask|Chromium|Stream Deck|Bitfocus Companion)\b"
+)
+EXAMPLE = re.compile(r"e\.g\. \S+")  # an example of data may be Chinese (an episode is named 第16期)
+
+
+def _helps(parser: argparse.ArgumentParser, path: str) -> Iterator[tuple[str, str]]:
+    if parser.description:
+        yield path, parser.description
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                yield f"{path} {choice.dest}", choice.help or ""
+            for name, sub in action.choices.items():
+                yield from _helps(sub, f"{path} {name}")
+        elif action.help and action.help != argparse.SUPPRESS and action.dest != "help":
+            yield f"{path} {'/'.join(action.option_strings) or action.dest}", action.help
+
+
+@functools.cache
+def _all_helps() -> tuple[tuple[str, str], ...]:
+    out = []
+    for name, (module, description) in COMMANDS.items():
+        parser = OneLineParser(prog=f"python -m broadcast {name}", description=description)
+        importlib.import_module(module).register(parser)
+        out.extend(_helps(parser, name))
+    return tuple(out)
+
+
+def _fault(text: str) -> str:
+    if not HAN.search(text):
+        return "English only"
+    if not re.search(r"[A-Za-z]{3,}", NAMES.sub(" ", text)):
+        return "Chinese only"
+    english = re.split(r"(?:\s|）)/ ", text)[-1] if re.search(r"(?:\s|）)/ ", text) else ""
+    if english and HAN.search(EXAMPLE.sub("", english)):
+        return "a Chinese word in the English"
+    return ""
+
+
+def test_the_sweep_sees_every_command_and_its_options() -> None:
+    helps = dict(_all_helps())
+    assert len(helps) > 150  # every command, sub-command and option
+    assert {"season match --round", "obs proof --out", "report --verify", "export all"} <= set(helps)
+
+
+@pytest.mark.parametrize(
+    "text, fault",
+    [
+        ("settings file (YAML/JSON, section obs:)", "English only"),
+        ("选手名单 CSV / XLSX", "Chinese only"),
+        ("显示英雄榜 / print the 英雄榜", "a Chinese word in the English"),
+        ("期数，例如 第16期 / the episode, e.g. 第16期", ""),
+        ("项目数据库 project database（默认 default: $GOUJI_DB）", ""),
+        ("要写入的 JPEG 文件 / JPEG file to write", ""),
+    ],
+)
+def test_the_sweeps_rule(text: str, fault: str) -> None:
+    assert _fault(text) == fault
+
+
+def test_every_help_of_the_command_line_is_in_chinese_and_in_english() -> None:
+    bad = [f"{where}: {fault}: {text}" for where, text in _all_helps() if (fault := _fault(text))]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_command_list_and_a_wrong_command_speak_both_languages(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from broadcast.__main__ import main
+
+    assert main(["--help"]) == 0
+    listing = capsys.readouterr().out
+    for name, (_module, description) in COMMANDS.items():
+        assert f"  {name:<10} {description}" in listing
+        assert not _fault(description), description
+    assert main(["no-such-command"]) == 2
+    assert "未知命令 unknown command: no-such-command" in capsys.readouterr().err
