@@ -789,6 +789,27 @@ MUTANTS: tuple[Mutant, ...] = (
         "the tabs below the edge): the saved compact tabs do not scroll",
     ),
     Mutant(
+        "program-page-canvas-not-scaled",
+        "overlays/js/page.js",
+        "fitCanvas();\nwindow.addEventListener('resize', fitCanvas);\n",
+        "",
+        (
+            "tests/overlay/test_graphics_render.py::"
+            "test_a_browser_source_of_1280x720_shows_the_whole_picture_scaled",
+        ),
+        "a 1280×720 OBS browser source shows a cut-off corner of the 1920×1080 picture (the 九宫格's right "
+        "column and bottom row off the frame)",
+    ),
+    Mutant(
+        "graphics-tiles-three-rows-on-a-laptop",
+        "broadcast/console/docks/graphics.py",
+        "self._arrange(5 if event.size().width() < WIDE_ROWS else",
+        "self._arrange(5 if event.size().width() < 10**6 else",
+        ("tests/console/test_layout.py::test_the_default_layout_shows_several_cues_the_seats_and_the_entry",),
+        "at 1366×768 the graphics tab's TAKE, CUT and 清屏 are cut off by its bottom edge (three rows of "
+        "tiles)",
+    ),
+    Mutant(
         "estimate-chart-not-redrawn",
         "broadcast/console/docks/winprob.py",
         "console.estimated.connect(self.refresh)",

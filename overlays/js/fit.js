@@ -27,8 +27,14 @@ const turned = new Set(); // texts seen edge-on (a card mid-flip) at their pass:
 const known = new Set(); // every fitted text still in the page (refit when fonts arrive)
 let runs = 0;
 let terms = []; // the state's names, each one term (never broken onto two lines)
+let canvas = 1; // the whole canvas's scale in its window (page.js): a text drawn at it is not edge-on
 
 /** The names that are one term each (terms.js stateTerms); a change refits every text. */
+/** The page's canvas is drawn at `scale` (a window of another size than 1920×1080: page.js). */
+export function setCanvasScale(scale) {
+  canvas = scale;
+}
+
 export function setTerms(list) {
   const next = [...list];
   if (next.length === terms.length && next.every((t, i) => t === terms[i])) return;
@@ -148,7 +154,7 @@ export function fitPending() {
       hidden.add(el);
       continue;
     }
-    if (el.offsetWidth && el.getBoundingClientRect().width < 0.5 * el.offsetWidth) {
+    if (el.offsetWidth && el.getBoundingClientRect().width < 0.5 * canvas * el.offsetWidth) {
       turned.add(el); // seen edge-on (a card mid-flip): too thin to measure, fitted when the turn ends
       continue;
     }

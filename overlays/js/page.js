@@ -2,9 +2,11 @@
 // stage and renders every state the server sends. Pages decide nothing: each graphic is shown when
 // state.graphics[bus][graphic].on is true and shows only what the state holds; its texts are fitted to
 // their boxes by one shared rule (fit.js) once every graphic has rendered the frame, and broken onto
-// another line only between terms (terms.js).
+// another line only between terms (terms.js). A page opened at another size than its 1920×1080 canvas (an
+// OBS browser source of 1280×720 on a 720p canvas, a monitor) shows the whole canvas scaled to fit,
+// centred: the same picture smaller, never a cut-off part of it.
 import { Feed, pageParams } from './client.js';
-import { fitPending, setTerms } from './fit.js';
+import { fitPending, setCanvasScale, setTerms } from './fit.js';
 import { stateTerms } from './terms.js';
 import * as scoreboard from './graphics/scoreboard.js';
 import * as leaderboard from './graphics/leaderboard.js';
@@ -22,6 +24,27 @@ import * as winprob from './graphics/winprob.js';
 // stacking order, bottom to top
 const MODULES = { commentary, jipaiqi, winprob, scoreboard, lower_third, ticker, corner_bug, leaderboard, qualifiers,
   jiugongge, bumper, credits };
+
+/** The whole 1920×1080 canvas in the window, whatever the window's size (see above). */
+function fitCanvas() {
+  const root = getComputedStyle(document.documentElement);
+  const cw = parseFloat(root.getPropertyValue('--canvas-width')) || 1920;
+  const ch = parseFloat(root.getPropertyValue('--canvas-height')) || 1080;
+  const w = window.innerWidth;
+  const h = window.innerHeight;
+  const s = Math.min(w / cw, h / ch);
+  const body = document.body.style;
+  if (!(s > 0) || Math.abs(s - 1) < 0.001) {
+    body.transform = '';
+    setCanvasScale(1);
+    return;
+  }
+  body.transformOrigin = '0 0';
+  body.transform = `translate(${(w - cw * s) / 2}px, ${(h - ch * s) / 2}px) scale(${s})`;
+  setCanvasScale(s);
+}
+fitCanvas();
+window.addEventListener('resize', fitCanvas);
 
 const params = pageParams();
 const wanted = (document.body.dataset.graphics || 'all').trim();

@@ -268,3 +268,34 @@ def test_sponsor_logos_from_the_placements_file(page: Any, shots: Path) -> None:
                 assert page.eval_on_selector(sel, "e => e.complete && e.naturalWidth > 0"), sel
             assert page.text_content(".corner-bug .cb-name") == store.state["sponsors"]["special"]["name"]
         store.close()
+
+
+@pytest.mark.browser
+def test_a_browser_source_of_1280x720_shows_the_whole_picture_scaled(page: Any, shots: Path) -> None:
+    """OBS on a 720p canvas takes the pages as 1280×720 browser sources: the viewer sees the same
+    picture as at 1920×1080, two thirds the size — every graphic whole in the frame, in the same place
+    (before, the 1920×1080 canvas was cut: the 九宫格's right-hand column and bottom row were off
+    the frame)."""
+    on = ("scoreboard", "ticker", "lower_third", "corner_bug", "jiugongge")
+    store = MemoryStore(demo_state(on=on))
+    rect = "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+    with OverlayServer(store, port=0) as srv:
+        open_page(page, srv.url("program"))
+        settle(page)
+        big = {g: page.eval_on_selector(f"[data-graphic={g}]", rect) for g in on}
+        page.set_viewport_size({"width": 1280, "height": 720})
+        try:
+            open_page(page, srv.url("program"))
+            img = screenshot(page, shots / "program_1280x720.png")
+            small = {g: page.eval_on_selector(f"[data-graphic={g}]", rect) for g in on}
+            fitted = page.evaluate("window.__fit")
+        finally:
+            page.set_viewport_size({"width": 1920, "height": 1080})
+    assert img.size == (1280, 720)
+    for g in on:
+        left, top, right, bottom = small[g]
+        assert 0 <= left and 0 <= top and right <= 1280 and bottom <= 720, (g, small[g])  # whole in frame
+        for a, b in zip(small[g], big[g], strict=True):
+            assert abs(a - b * 2 / 3) <= 2, (g, small[g], big[g])  # the same place, two thirds the size
+        assert opaque_fraction(img, tuple(round(v) for v in small[g])) > 0.05, g  # and drawn there
+    assert fitted["pending"] == 0, fitted  # every text fitted (none left waiting as if edge-on)
