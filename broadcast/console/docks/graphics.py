@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QGridLayout,
@@ -40,6 +40,7 @@ BIG = {  # the big buttons: source text, operation id, colour
 PVW = "#35c46a"
 PGM = "#e0483e"
 PGM_FACE = "#5a1c1c"
+WIDE_ROWS = 900  # px: a graphics panel this wide (a laptop's compact tab) lays its tiles out in two rows
 
 
 class GraphicTile(QAbstractButton):
@@ -178,17 +179,18 @@ class GraphicsPanel(QWidget):
         self.legend = QLabel()
         self.legend.setObjectName("muted")
         lay.addWidget(self.legend)
-        grid = QGridLayout()
-        grid.setSpacing(6)
+        self.grid = QGridLayout()
+        self.grid.setSpacing(6)
         self.tiles: dict[str, GraphicTile] = {}
-        for n, g in enumerate(keys.graphics_in_order()):
+        for g in keys.graphics_in_order():
             tile = GraphicTile(g, onair)
             tile.clicked.connect(lambda _c=False, g=g: self.toggle(g))
             tile.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             tile.customContextMenuRequested.connect(lambda _pos, g=g: self.clear(g))
-            grid.addWidget(tile, n // 5, n % 5)
             self.tiles[g] = tile
-        lay.addLayout(grid)
+        self.columns = 0
+        self._arrange(5)
+        lay.addLayout(self.grid)
         row = QHBoxLayout()
         row.setSpacing(8)
         self.take_button = self._big("take")
@@ -209,6 +211,21 @@ class GraphicsPanel(QWidget):
         onair.refused.connect(self._refused)
         onair.done.connect(lambda *_: self.message.hide())
         self.refresh()
+
+    def _arrange(self, columns: int) -> None:
+        """The tiles in rows of ``columns``, in the key table's order."""
+        if columns == self.columns:
+            return
+        self.columns = columns
+        for n, tile in enumerate(self.tiles.values()):
+            self.grid.addWidget(tile, n // columns, n % columns)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        """Five tiles a row in the right-hand column; in a panel as wide as a laptop's screen (the compact
+        layout's tab) the tiles take two rows, so TAKE, CUT and 清屏 stay in view under them in the
+        tab's height (three rows left them cut off at its bottom edge at 1366×768)."""
+        super().resizeEvent(event)
+        self._arrange(5 if event.size().width() < WIDE_ROWS else -(-len(self.tiles) // 2))
 
     def _big(self, name: str) -> QPushButton:
         _text, _key, colour = BIG[name]
