@@ -69,7 +69,33 @@ LATENCY_WINDOW = (
     "test_the_window_redraws_with_the_interpreter_free_and_a_press_on_a_separator_still_arranges"
 )
 
+PLURALS = "tests/test_english_plurals.py::"
+
 MUTANTS: tuple[Mutant, ...] = (
+    Mutant(
+        "english-count-always-plural",
+        "engine/english.py",
+        'return one if n == 1 else (many or one + "s")',
+        'return many or one + "s"',
+        (PLURALS + "test_an_english_count_says_one_and_many",),
+        'an English count says "1 games" (the one helper for every count of the code)',
+    ),
+    Mutant(
+        "qt-count-without-numerus",
+        "broadcast/qt/i18n.py",
+        "return QCoreApplication.translate(context, text, None, n)",
+        "return QCoreApplication.translate(context, text)",
+        (PLURALS + "test_the_windows_say_one_game_and_two_games_in_english_and_chinese_unchanged",),
+        'the windows\' counts lose their numerus form: "%n games" or "1 games" on screen',
+    ),
+    Mutant(
+        "placements-english-lists-the-chinese",
+        "broadcast/sponsors/placements/model.py",
+        'en_lines = "\\n".join(i.located("en") for i in errors)',
+        "en_lines = zh",
+        (PLURALS + "test_one_placements_error_is_one_error_and_its_english_is_english",),
+        "the English of a refused placements file lists the Chinese lines",
+    ),
     Mutant(
         "token-cookie-any",
         SERVER,
