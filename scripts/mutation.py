@@ -933,6 +933,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "a film probed by one ffprobe answered from the cache when another (or none) is configured",
     ),
     Mutant(
+        "db-folder-called-missing",
+        "broadcast/core/db.py",
+        "    if p.is_dir():\n        return",
+        "    if False:\n        return",
+        ("tests/hostile/test_database_path.py",),
+        "a folder given as the database is called a missing file by eight commands",
+    ),
+    Mutant(
         "companion-page-written-in-place",
         "broadcast/overlay/companion_cli.py",
         "files.write_text(out, text)",

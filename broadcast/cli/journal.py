@@ -51,13 +51,14 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _check(path: Any) -> int:
-    from broadcast.core.db import DatabaseError
+    from broadcast.core.db import DatabaseError, not_a_file
     from broadcast.core.journal import Journal
     from broadcast.core.store import ShowStore
     from broadcast.studio import components
 
     if not path.is_file():
-        print(f"{path}: 数据库文件不存在 / no such database file", file=sys.stderr)
+        zh, en = not_a_file(path) or ("数据库文件不存在", "no such database file")
+        print(f"{path}: {zh} / {en}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
     try:

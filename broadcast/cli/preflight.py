@@ -17,7 +17,7 @@ import sys
 from typing import Any
 from urllib.parse import urlsplit
 
-from broadcast.core.db import add_db_argument
+from broadcast.core.db import add_db_argument, not_a_file
 from broadcast.core.db import chosen as chosen_db
 
 
@@ -57,7 +57,8 @@ def main(args: argparse.Namespace) -> int:
 
     db = chosen_db(args.db, stream=sys.stderr)
     if not db.is_file():
-        return _fail(f"{db}: 没有这个数据库文件 / no such database file")
+        zh, en = not_a_file(db) or ("没有这个数据库文件", "no such database file")
+        return _fail(f"{db}: {zh} / {en}")
     given: date | None = None
     if args.air_date:
         try:

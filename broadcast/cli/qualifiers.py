@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from broadcast.core.db import DatabaseError, add_db_argument, describe
+from broadcast.core.db import DatabaseError, add_db_argument, describe, not_a_file
 from broadcast.core.db import chosen as chosen_db
 from broadcast.core.files import WriteFailed, atomic_path, describe_os_error
 from broadcast.qualifiers import board as board_mod
@@ -149,8 +149,13 @@ def _open(args: argparse.Namespace, *, must_exist: bool = True) -> QualifierDB:
     if must_exist and not is_url(args.target) and not Path(args.target).is_file():
         raise QualifierError(
             "db",
-            "数据库文件不存在：先用 qualifiers import 导入海选记录",
-            "no such database: import qualifier records first (qualifiers import)",
+            *(
+                not_a_file(args.target)
+                or (
+                    "数据库文件不存在：先用 qualifiers import 导入海选记录",
+                    "no such database: import qualifier records first (qualifiers import)",
+                )
+            ),
             where=args.target,
         )
     return QualifierDB.open(args.target)

@@ -15,6 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from broadcast.core.db import not_a_file
 from broadcast.core.signing import PublicKey, SigningError
 
 
@@ -50,7 +51,8 @@ def main(args: argparse.Namespace) -> int:
         if args.db:
             db = Path(args.db)
             if not db.is_file():
-                print(f"{db}: 数据库文件不存在 / no such database", file=sys.stderr)
+                zh, en = not_a_file(db) or ("数据库文件不存在", "no such database")
+                print(f"{db}: {zh} / {en}", file=sys.stderr)
                 return 2
             try:
                 conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)

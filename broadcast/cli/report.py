@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from broadcast.core.db import DatabaseError, add_db_argument
+from broadcast.core.db import DatabaseError, add_db_argument, not_a_file
 from broadcast.core.db import chosen as chosen_db
 from broadcast.core.signing import PublicKey, SigningError, StudioKey
 from broadcast.sponsors.placements import PlacementError, load_placements, parse_air_date
@@ -82,7 +82,8 @@ def main(args: argparse.Namespace) -> int:
     db = chosen_db(args.db)
     args.db = str(db)
     if not db.is_file():
-        print(f"{args.db}: 数据库文件不存在", file=sys.stderr)
+        zh, en = not_a_file(db) or ("数据库文件不存在", "no such database file")
+        print(f"{args.db}: {zh} / {en}", file=sys.stderr)
         return 2
     try:
         log = AsRunLog.open(db)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from broadcast.core.db import DatabaseError, add_db_argument, describe
+from broadcast.core.db import DatabaseError, add_db_argument, describe, not_a_file
 from broadcast.core.db import chosen as chosen_db
 from broadcast.core.db import resolve as resolve_db
 from broadcast.core.files import WriteFailed, describe_os_error
@@ -89,12 +89,12 @@ def db_must_exist(path: str) -> None:
     if is_url(path):
         return
     if not Path(path).is_file():
-        raise SeasonError(
-            "db",
-            f"数据库文件不存在（先运行 python -m broadcast season demo --db {path} 或 season create）",
-            f"database not found (run python -m broadcast season demo --db {path}, or season create)",
-            where=path,
+        first = f"python -m broadcast season demo --db {path}"
+        zh, en = not_a_file(path) or (
+            f"数据库文件不存在（先运行 {first} 或 season create）",
+            f"database not found (run {first}, or season create)",
         )
+        raise SeasonError("db", zh, en, where=path)
 
 
 def sponsor_from_placements(path: str | Path) -> tuple[str, str]:

@@ -258,6 +258,19 @@ def _keep_damaged_wal(p: Path) -> str:
     return str(keep)
 
 
+def not_a_file(path: str | Path) -> tuple[str, str] | None:
+    """Why ``path`` cannot be a database file although something is there, ``(中文, English)``: a folder,
+    or a device or pipe (``/dev/zero`` would be read for ever); ``None`` for a regular file or nothing at
+    all (each command says what to do about a missing file in its own words). Every command that wants an
+    existing database asks this before saying "no such file" (a folder was called missing)."""
+    p = Path(path)
+    if p.is_dir():
+        return "是一个目录，不是数据库文件", "is a folder, not a database file"
+    if p.exists() and not p.is_file():
+        return "不是普通文件，不能当数据库", "not a regular file: it cannot be a database"
+    return None
+
+
 def _check_file(p: Path) -> None:
     """Refuse a file that is not SQLite before SQLite touches it."""
     try:
@@ -402,10 +415,9 @@ def connect(
     p = Path(path)
     exists = p.exists()
     if exists:
-        if p.is_dir():
-            raise DatabaseError(
-                "database", "是一个目录，不是数据库文件", "is a folder, not a database file", path=p
-            )
+        refusal = not_a_file(p)
+        if refusal is not None:
+            raise DatabaseError("database", *refusal, path=p)
         _check_file(p)
     elif readonly:
         raise DatabaseError("database", "数据库文件不存在", "no such database file", path=p)

@@ -211,7 +211,7 @@ class JournalFollower:
 
 
 def main(args: argparse.Namespace) -> int:
-    from broadcast.core.db import DatabaseError
+    from broadcast.core.db import DatabaseError, not_a_file
     from broadcast.overlay.demo import demo_state
     from broadcast.overlay.memory import MemoryStore
 
@@ -233,7 +233,8 @@ def main(args: argparse.Namespace) -> int:
     else:
         path = Path(args.db)
         if not path.is_file():
-            fail(f"{path}:0: 数据库文件不存在 no such database file (give the studio's .sqlite file)")
+            zh, en = not_a_file(path) or ("数据库文件不存在", "no such database file")
+            fail(f"{path}:0: {zh} {en} (give the studio's .sqlite file)")
         try:
             follower = JournalFollower(path, args.poll)
         except DatabaseError as exc:
