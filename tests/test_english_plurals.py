@@ -18,6 +18,7 @@ from engine.english import count, plural
 ROOT = Path(__file__).resolve().parents[1]
 # a word with "(s)" stuck to it: "game(s)", "error(s)" ("Length (s)", seconds, is a unit, not a plural)
 PAREN_S = re.compile(r"[A-Za-z]\(s\)")
+JS_STRING = re.compile(r"""(['"`])((?:\\.|(?!\1)[^\\])*)\1""")  # a script's '…', "…" and `…`
 # a number put straight before a plural noun in an f-string: "{n} games" reads "1 games" when n is 1
 NOUNS = (
     "games|matches|cards|moves|rows|errors|problems|records|players|actions|seats|hands|lines|fields|proofs|"
@@ -102,6 +103,16 @@ def test_no_english_of_the_code_says_word_s_in_parentheses(top: str) -> None:
     assert not bad, 'say it with engine.english.count / plural ("1 game", "2 games"):\n' + "\n".join(bad)
 
 
+def _page_words(path: Path) -> list[str]:
+    """What a page may show: a script's string literals, a page's text and attributes (not its code)."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".html":
+        text = re.sub(r"<script\b.*?</script>", "", text, flags=re.S)
+        return [text]
+    code = re.sub(r"/\*.*?\*/|(?:^|\s)//[^\n]*", " ", text, flags=re.S)  # comments may say "page's"
+    return [m.group(2) for m in JS_STRING.finditer(code)]
+
+
 def test_no_page_and_no_catalog_says_word_s_in_parentheses() -> None:
     pages = [
         p
@@ -109,7 +120,7 @@ def test_no_page_and_no_catalog_says_word_s_in_parentheses() -> None:
         for p in ROOT.glob(pattern)
     ]
     assert pages
-    bad = [f"{p.relative_to(ROOT)}" for p in pages if PAREN_S.search(p.read_text(encoding="utf-8"))]
+    bad = [f"{p.relative_to(ROOT)}: {said}" for p in pages for said in _page_words(p) if PAREN_S.search(said)]
     for ts in sorted((ROOT / "broadcast" / "i18n").glob("*.ts")):
         for m in ET.parse(ts).getroot().iter("message"):
             tr = m.find("translation")
