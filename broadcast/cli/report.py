@@ -23,7 +23,13 @@ from typing import Any
 from broadcast.core.db import DatabaseError, add_db_argument, not_a_file
 from broadcast.core.db import chosen as chosen_db
 from broadcast.core.signing import PublicKey, SigningError, StudioKey
-from broadcast.sponsors.placements import PlacementError, load_placements, parse_air_date
+from broadcast.sponsors.placements import (
+    PlacementError,
+    Placements,
+    load_placements,
+    parse_air_date,
+    parse_placements,
+)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -120,17 +126,13 @@ def main(args: argparse.Namespace) -> int:
         print(f"{args.episode}: 播出记录里没有排期文件；用 --placements 指定", file=sys.stderr)
         return 2
     try:
-        p = load_placements(file, air_date=day)
+        p, note = placements_as_aired(stored, file, day, given=bool(args.placements))
     except PlacementError as exc:
         for issue in exc.errors:
             print(str(issue), file=sys.stderr)
         return 2
-    if stored.get("digest") and stored["digest"] != p.digest:
-        print(
-            f"注意：{file} 在本期播出后改过（播出时 {stored['digest']}，现在 {p.digest}）；"
-            "报告按现在的文件计算承诺",
-            file=sys.stderr,
-        )
+    if note:
+        print(f"注意 note: {note}", file=sys.stderr)
     if args.sponsor and args.sponsor not in p.sponsors:
         print(f"没有赞助商 {args.sponsor!r}（可用：{', '.join(p.sponsors)}）", file=sys.stderr)
         return 2
@@ -146,6 +148,8 @@ def main(args: argparse.Namespace) -> int:
         rehearsal=args.rehearsal,
         chain=chain,
     )
+    if note:  # on the report's first page too: the auditor reads which placements it measured by
+        x.flags.insert(0, note)
     receipt = receipt_for(db, args.episode)
     x.seal = seal_for(verdict, key, receipt)
     files = write_reports(
@@ -162,6 +166,44 @@ def main(args: argparse.Namespace) -> int:
     for sid, path in (files.sponsor_pdfs or files.sponsor_htmls).items():
         print(f"  {p.sponsor_name(sid)}: {path}")
     return 0
+
+
+def placements_as_aired(
+    stored: dict[str, Any], file: str, day: Any, *, given: bool = False
+) -> tuple[Placements, str]:
+    """The placements the episode is measured by, and a line for the report when they are not the file as
+    it aired. The episode's record keeps the file's text as it aired (``recorder.as_aired``): when the
+    file was edited or removed since, that text is read — what aired, and for which sponsor, must not
+    change with a later edit. ``given`` (``--placements``): that file, said to differ when it does."""
+    digest, text = str(stored.get("digest", "")), stored.get("text")
+    try:
+        now: Placements | None = load_placements(file, air_date=day)
+    except PlacementError:
+        if given or not isinstance(text, str):
+            raise
+        now = None
+    if now is not None and (not digest or now.digest == digest):
+        return now, ""
+    if now is not None and given:
+        return now, (
+            f"报告按指定的排期 {file}（{now.digest}）计算，不是本期播出时的排期（{digest}）/ measured by the "
+            f"placements given ({now.digest}), not those the episode aired with ({digest})"
+        )
+    if isinstance(text, str):
+        aired = parse_placements(text, file, base=Path(file).resolve().parent, air_date=day, digest=digest)
+        change = "已删除" if now is None else f"改过（现在 {now.digest}）"
+        change_en = "removed" if now is None else f"edited (now {now.digest})"
+        return aired, (
+            f"排期文件 {file} 在本期播出后{change}：报告按播出记录里存的播出时排期（{digest}）计算 / the "
+            f"placements file was {change_en} after air: measured by the placements as aired ({digest}), "
+            "kept in the as-run log"
+        )
+    assert now is not None
+    return now, (
+        f"排期文件 {file} 在本期播出后改过（播出时 {digest}，现在 {now.digest}），播出记录里没有播出时的"
+        "排期：报告按现在的文件计算 / the placements file was edited after air and the as-run log has no "
+        "copy of them as aired: measured by the file as it is now"
+    )
 
 
 def _summary(episode: str, x: Any, rows: int) -> None:

@@ -124,15 +124,21 @@ class OnAirTracker:
                     ts, A.GRAPHIC_OFF, g, {"scene": program, "item": before[g]}, self.source.get(g, source)
                 )
                 self.source.pop(g, None)
+        went_on: list[tuple[str, int]] = []
         for g in sorted(shown):
             if g not in before or before[g] != shown[g]:
                 eid = self._rec(ts, A.GRAPHIC_ON, g, {"scene": program, "item": shown[g]}, source)
                 self.source[g] = source
                 self.since[g] = (shown[g], ts)
-                if eid is not None and self._on_graphic_on is not None:
-                    self._on_graphic_on(g, eid)
+                if eid is not None:
+                    went_on.append((g, eid))
         self.on_air = dict(shown)
         self.since = {g: v for g, v in self.since.items() if g in shown}
+        # told once what is on air is known: a proof is asked for the item now on (a bumper's line), not
+        # the one before it (whose proof would find it gone: "not_on_program", never proof)
+        for g, eid in went_on:
+            if self._on_graphic_on is not None:
+                self._on_graphic_on(g, eid)
 
     def on_air_since(self, graphic: str, item: str) -> float | None:
         """When OBS showed ``graphic`` with ``item`` on program, if it shows it now (any thread)."""

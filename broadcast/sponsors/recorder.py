@@ -8,6 +8,7 @@ back, as a row of its own naming the mention's journal seq and time), studio sho
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import queue
 import sqlite3
@@ -29,6 +30,7 @@ from broadcast.core.airlog import (
 )
 from broadcast.core.store import Change, ShowStore
 from broadcast.sponsors.asrun import PREFLIGHT_OVERRIDE, SHOT, AsRunLog
+from engine.yamlread import YamlError, decode, read
 
 __all__ = ["AsRunRecorder"]
 
@@ -172,6 +174,7 @@ class AsRunRecorder:
                 self._log.record(item)
             elif isinstance(item, tuple) and item[0] == "begin":
                 _, episode, ts, air_date, placements = item
+                placements = as_aired(placements) if placements else placements
                 self._log.begin_episode(episode, ts, air_date=air_date, placements=placements)
             elif isinstance(item, tuple) and item[0] == "end":
                 self._log.end_episode(item[1])
@@ -179,7 +182,7 @@ class AsRunRecorder:
                 _, ts, contestant, yuan, note = item
                 self._log.record_prize(ts, contestant, yuan, note)
             elif isinstance(item, tuple) and item[0] == "placements":
-                self._log.set_placements(item[1])
+                self._log.set_placements(as_aired(item[1]))
         except sqlite3.OperationalError:
             raise  # the disk: tried again by _run
         except Exception as exc:  # the show goes on; the error is kept for the console
@@ -265,6 +268,24 @@ class AsRunRecorder:
                     str(prize.get("note", "")),
                 )
             )
+
+
+def as_aired(source: dict[str, Any]) -> dict[str, Any]:
+    """The episode's placements as they aired: their source (file, digest, air date) and, while the file
+    is still the one loaded (its digest), its text — kept in the episode's record and chained (the
+    ``placements_sha256`` of its row), so a report made after the file was edited or removed reads what
+    the sponsors' graphics and films were when they aired, not what the file says now."""
+    out = dict(source)
+    file, digest = str(out.get("file", "")), str(out.get("digest", ""))
+    if not file or not digest or "text" in out:
+        return out
+    try:
+        raw = read(file)
+        if hashlib.sha256(raw).hexdigest()[:16] == digest:
+            out["text"] = decode(raw, file)
+    except (OSError, YamlError):  # gone or changed since it was loaded: the report says so
+        pass
+    return out
 
 
 def _program(state: dict[str, Any]) -> dict[str, tuple[bool, str]]:
