@@ -56,6 +56,10 @@ RANKINGS_QUAN_SAN = (
     "tests/season/test_rankings.py::test_quan_san_seat_points_and_head_to_head_with_a_quan_san_player"
 )
 YAML_TESTS = "tests/engine/test_yamlread.py"
+AS_AIRED = (
+    "tests/sponsors/test_placements_as_aired.py::"
+    "test_the_report_after_the_placements_are_edited_or_removed_post_air_says_what_aired"
+)
 EPISODE_ROWS = (
     "tests/obs/test_episode_rows.py::"
     "test_rows_before_the_episode_begins_and_across_a_change_go_to_the_episode_they_aired_in"
@@ -612,6 +616,38 @@ MUTANTS: tuple[Mutant, ...] = (
         "pass",
         (EPISODE_ROWS,),
         "an item on air across a change of episode is missing from the second episode's report",
+    ),
+    Mutant(
+        "bumper-proof-of-the-line-before",
+        "broadcast/obs/proofs.py",
+        'item = self.host.tracker.on_air.get(graphic, "")',
+        'item = ""',
+        ("tests/obs/test_proofs.py::test_a_bumper_s_proof_is_asked_for_the_line_now_on_air",),
+        "a bumper line's proof is asked for another line (none, or the one before) and is refused as gone",
+    ),
+    Mutant(
+        "proof-render-resized-alone",
+        "broadcast/obs/proofs.py",
+        "return frame.resize(size, Image.Resampling.BILINEAR).crop(box)",
+        "return pic.resize((box[2] - box[0], box[3] - box[1]), Image.Resampling.LANCZOS)",
+        ("tests/obs/test_proofs.py::test_a_ticker_s_proof_from_a_real_obs_passes_and_another_line_does_not",),
+        "a ticker's proof picture from a real OBS fails its check while the ticker aired (sub-pixel offset)",
+    ),
+    Mutant(
+        "placements-as-aired-not-kept",
+        "broadcast/sponsors/recorder.py",
+        'out["text"] = decode(raw, file)',
+        "pass",
+        (AS_AIRED,),
+        "a report made after the placements were edited credits what aired to the sponsor the file names now",
+    ),
+    Mutant(
+        "placements-as-aired-not-read",
+        "broadcast/cli/report.py",
+        "    if isinstance(text, str):\n        aired = parse_placements(",
+        "    if False:\n        aired = parse_placements(",
+        (AS_AIRED,),
+        "a report made after the placements file was edited or removed measures by the file as it is now",
     ),
     Mutant(
         "seek-table-not-projected",

@@ -132,6 +132,20 @@ def _box(shot: tuple[int, int], pic: tuple[int, int], x: float, y: float, canvas
     )
 
 
+def _expected(
+    pic: Image.Image, size: tuple[int, int], x: float, y: float, canvas: tuple[int, int], box: Box
+) -> Image.Image:
+    """The render as the shot shows it in ``box``: placed on the canvas at ``x``, ``y`` and the canvas
+    scaled to the shot (bilinear, as OBS scales its screenshot) — the same sub-pixel geometry as OBS's
+    picture, not the picture alone resized to the rounded box (a third of a pixel off in a 640 px shot: a
+    ticker's small type then correlated 0.72 with its own airing on a real OBS)."""
+    from PIL import Image
+
+    frame = Image.new("RGBA", canvas, (0, 0, 0, 0))
+    frame.paste(pic, (round(x), round(y)))
+    return frame.resize(size, Image.Resampling.BILINEAR).crop(box)
+
+
 def _edges(shot: Image.Image, expected: Image.Image) -> float | None:
     """The correlation of the edges of ``expected`` (the render, RGBA, resized to the box) and of
     ``shot`` (the box cut from the shot) where the render is opaque, its own outline left out. None: the
@@ -172,7 +186,7 @@ def edges_alike(
     w, h = box[2] - box[0], box[3] - box[1]
     if w < 4 or h < 4:
         return None
-    return _edges(shot.crop(box), pic.resize((w, h), Image.Resampling.LANCZOS))
+    return _edges(shot.crop(box), _expected(pic, shot.size, x, y, canvas, box))
 
 
 def check_picture(
@@ -194,7 +208,7 @@ def check_picture(
     w, h = box[2] - box[0], box[3] - box[1]
     if w < 4 or h < 4:
         return {**out, "ok": False, "why": "box outside the picture"}
-    expected = pic.resize((w, h), Image.Resampling.LANCZOS)
+    expected = _expected(pic, shot.size, x, y, canvas, box)
     # where the render is (nearly) opaque the shot must show it whatever is beneath (a panel at 80 %
     # opacity lets a fifth of the background through: well inside the tolerance)
     mask = expected.getchannel("A").point(lambda a: 255 if a >= 200 else 0)

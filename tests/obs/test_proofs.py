@@ -231,3 +231,44 @@ def test_the_as_run_keeps_both_scores_with_the_proof_chained_and_old_rows_still_
         assert not check.ok and check.bad_id == failed, check
     finally:
         log.close()
+
+
+def test_a_bumper_s_proof_is_asked_for_the_line_now_on_air(tmp_path: Path) -> None:
+    """Each bumper line's proof is of that line: asked once the tracker knows it is on air (asked before,
+    it was of the line before — none for the first — and found it gone: every bumper's proof failed
+    "not_on_program", seen in a `run` on a real OBS)."""
+    log = MemoryAirLog()
+    asked: list[tuple[int, str, str]] = []
+    host: Any = None
+
+    def went_on(graphic: str, eid: int) -> None:
+        taker.graphic_went_on(graphic, eid)
+
+    tracker = OnAirTracker(
+        lambda ts, kind, subject, detail, source: log.record_event(ts, kind, subject, detail),
+        on_graphic_on=went_on,
+    )
+    host = _Host(tracker, ("", 0.0, 0.0), L.SCENE_BUMPER)
+    taker = ProofTaker(host, ObsSettings(port=4455), log)  # type: ignore[arg-type]
+    tracker.up(100.0)
+    tracker.observe(100.1, L.SCENE_BUMPER, {"bumper": "title"})
+    tracker.observe(105.1, L.SCENE_BUMPER, {"bumper": "special"})
+    for _delay, fn in host.timers:
+        asked.append((fn.args[0], fn.keywords["graphic"], fn.keywords["item"]))  # type: ignore[attr-defined]
+    ons = [i + 1 for i, e in enumerate(log.events) if e.kind == "graphic_on"]
+    assert asked == [(ons[0], "bumper", "title"), (ons[1], "bumper", "special")], asked
+    # and each is still on when its proof is taken (the tracker says so): not refused as gone
+    assert taker._still_on("bumper", "special", "")
+
+
+def test_a_ticker_s_proof_from_a_real_obs_passes_and_another_line_does_not() -> None:
+    """OBS's own program picture of the ticker (a `run` of the demo on OBS 29, 640 px JPEG) against the
+    render the bridge sent it: the render is compared in OBS's geometry (placed on the canvas, the canvas
+    scaled to the shot) — resized alone to the rounded box, a third of a pixel off, its small type
+    correlated 0.72 and every ticker proof of that run failed "drawing differs" while the ticker aired."""
+    data = Path(__file__).parent / "data"
+    shot = (data / "ticker-program-real-obs.jpg").read_bytes()
+    ok = check_picture(shot, data / "ticker-render.png", 96, 968, CANVAS)
+    assert ok["ok"] and ok["edges"] >= EDGES_MIN + 0.05, ok
+    other = check_picture(shot, data / "ticker-render-other-line.png", 96, 968, CANVAS)
+    assert not other["ok"] and other["edges"] < 0.5, other
