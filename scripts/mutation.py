@@ -634,6 +634,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "a ticker's proof picture from a real OBS fails its check while the ticker aired (sub-pixel offset)",
     ),
     Mutant(
+        "episode-air-date-from-show-only",
+        "broadcast/sponsors/recorder.py",
+        'air_date=str(st["show"].get("air_date", "") or source.get("air_date", "")),',
+        'air_date=str(st["show"].get("air_date", "")),',
+        (
+            "tests/sponsors/test_placements_as_aired.py::"
+            "test_the_air_date_the_placements_were_loaded_for_is_the_episode_s_when_the_show_names_none",
+        ),
+        "an episode the show names without a date has none in the report though run was given --air-date",
+    ),
+    Mutant(
         "placements-as-aired-not-kept",
         "broadcast/sponsors/recorder.py",
         'out["text"] = decode(raw, file)',

@@ -207,10 +207,13 @@ class AsRunRecorder:
             episode = str(st["show"]["episode"])
             if episode and episode != str(change.previous["show"]["episode"]):
                 self.end_episode(ts)
+                source = dict(st["sponsors"].get("source") or {})
                 self.begin_episode(
                     episode,
-                    air_date=str(st["show"].get("air_date", "")),
-                    placements=dict(st["sponsors"].get("source") or {}),
+                    # the show's air date, else the one the placements were loaded for (``run --air-date``):
+                    # the report checks the contracts on it and prints it on every page
+                    air_date=str(st["show"].get("air_date", "") or source.get("air_date", "")),
+                    placements=source,
                     ts=ts,
                 )
         elif t == "sponsors.load":

@@ -5,6 +5,7 @@ the report measures by it and says on its first page that the file changed since
 from __future__ import annotations
 
 import shutil
+from datetime import date
 from pathlib import Path
 
 from broadcast.__main__ import main as cli
@@ -95,3 +96,27 @@ def test_the_report_after_the_placements_are_edited_or_removed_post_air_says_wha
     yaml.unlink()
     gone, note = _measure(db)
     assert gone == aired and "已删除" in note, note
+
+
+def test_the_air_date_the_placements_were_loaded_for_is_the_episode_s_when_the_show_names_none(
+    tmp_path: Path,
+) -> None:
+    """``run --air-date D`` loads the placements for D and the rehearsal names the episode without a date:
+    the report printed 播出日期 — and checked no contract's dates."""
+    db = tmp_path / "studio.sqlite"
+    store = open_store(db)
+    log = AsRunLog.open(db)
+    rec = AsRunRecorder(store, log)
+    store.dispatch(
+        "sponsors.load",
+        to_state(
+            load_placements(ROOT / "sponsor_assets" / "demo" / "placements.yaml", air_date=date(2012, 5, 7))
+        ),
+    )
+    store.dispatch("show.update", {"episode": "彩排"})
+    rec.flush()
+    info = log.episode("彩排")
+    assert info is not None and info.air_date == "2012-05-07", info
+    rec.close()
+    log.close()
+    store.close()
