@@ -883,6 +883,18 @@ MUTANTS: tuple[Mutant, ...] = (
         "tiles)",
     ),
     Mutant(
+        "cue-list-named-episode-starts-over",
+        "broadcast/sponsors/cues.py",
+        'same = cq["episode"] in (episode, "") and',
+        'same = cq["episode"] == episode and',
+        (
+            "tests/console/test_onair.py::"
+            "test_the_cue_list_comes_back_where_it_was_after_a_restart_once_the_episode_was_named",
+        ),
+        "the console started again after the match named the episode puts the cue list back at cue 1 "
+        "(the next GO airs the opening bumpers a second time)",
+    ),
+    Mutant(
         "estimate-chart-not-redrawn",
         "broadcast/console/docks/winprob.py",
         "console.estimated.connect(self.refresh)",

@@ -108,13 +108,16 @@ def _normalise(cues: Any) -> list[dict[str, Any]]:
 @action("cues.load")
 def cues_load(state: State, payload: Payload, ctx: Context) -> None:
     """Install the episode's cue list: {episode, cues: [...], restart?}. The same episode with the same
-    cues keeps its progress (a restart of the console loads it again); ``restart: true`` starts over."""
+    cues keeps its progress (a restart of the console loads it again), and so does a list loaded before
+    the episode was named (the console opened on a new project, then the match was set up: its GOs were
+    that episode's); ``restart: true`` starts over."""
     cues = _normalise(payload.get("cues"))
     episode = str(payload.get("episode", ""))
     cq = state["cues"]
-    same = cq["episode"] == episode and [c["id"] for c in cq["list"]] == [c["id"] for c in cues]
+    same = cq["episode"] in (episode, "") and [c["id"] for c in cq["list"]] == [c["id"] for c in cues]
     if same and not payload.get("restart"):
         cq["list"] = cues
+        cq["episode"] = episode
         return
     state["cues"] = {
         "episode": episode,

@@ -427,3 +427,36 @@ def test_an_old_databases_seat_placeholder_is_no_contestant_in_the_rundown_or_th
     listed = [sp.contestant.itemText(i) for i in range(sp.contestant.count())]
     assert NAMES[0] in listed and NAMES[2] in listed, listed
     assert not [n for n in listed if "号位" in n], listed
+
+
+def test_the_cue_list_comes_back_where_it_was_after_a_restart_once_the_episode_was_named(
+    tmp_path: Path,
+) -> None:
+    """The README's first start: the console opens on a new project (no episode yet) and loads the
+    rundown; the operator sets up 第16期's match and GOes three cues; the console is started again (a
+    crash, the laptop restarted). The cue list is where it was — next cue 4, the three logged — not back
+    at cue 1, where the next GO would air the opening corner bug and bumpers a second time."""
+    from broadcast.console.docks import cue_list_payload
+
+    path = tmp_path / "studio.sqlite"
+    p = load_placements(DEMO, air_date=date(2012, 5, 7))
+    store = open_store(path)
+    store.dispatch("sponsors.load", to_state(p))
+    store.dispatch("cues.load", cue_list_payload(store.state, p))  # as the console's first start does
+    store.dispatch("show.update", {"episode": "第16期"})
+    store.dispatch("match.new", {"teams": TEAMS, "names": NAMES})
+    for _ in range(3):
+        store.dispatch("cues.go", {})
+    ran = sorted(store.state["cues"]["log"])
+    store.close()
+    store = open_store(path)  # started again: the console loads the episode's cue list again
+    try:
+        payload = cue_list_payload(store.state, p)
+        if payload is not None:
+            store.dispatch("cues.load", payload)
+        cq = store.state["cues"]
+        assert (cq["next"], sorted(cq["log"])) == (3, ran), (cq["next"], sorted(cq["log"]))
+        assert cq["episode"] == "第16期"
+        assert NAMES[0] in " ".join(c["label"] for c in cq["list"])  # the draw names the seated players
+    finally:
+        store.close()
