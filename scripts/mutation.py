@@ -278,6 +278,38 @@ MUTANTS: tuple[Mutant, ...] = (
         "a push's lookup no index can serve: each pushed penalty reads all the season's penalties",
     ),
     Mutant(
+        "season-demo-prints-the-password",
+        "broadcast/cli/season.py",
+        'f"演示赛季已建立 demo season built: {shown(args.season_db)} — ',
+        'f"演示赛季已建立 demo season built: {args.season_db} — ',
+        ("tests/season/test_backends.py::test_the_demo_season_on_a_server_never_prints_its_password",),
+        "season demo on a server prints the URL with its password",
+    ),
+    Mutant(
+        "season-url-unsplittable-traceback",
+        "broadcast/season/backend.py",
+        "    except ValueError:  # not a URL urllib can read (the server refuses it too): hide what may be "
+        "one",
+        "    except ZeroDivisionError:  # not a URL urllib can read",
+        (
+            "tests/season/test_backends.py::test_a_refused_password_a_missing_database_and_a_bad_url_are_one_"
+            "line_each_never_the_password",
+        ),
+        "a season URL urllib cannot split ends in a traceback (exit 1) instead of one line",
+    ),
+    Mutant(
+        "season-server-refusal-unexplained",
+        "broadcast/season/backend.py",
+        "        zh, en = _why_not(_unsaid(_first_line(exc), url))",
+        "        zh = en = _first_line(exc)",
+        (
+            "tests/season/test_backends.py::test_a_server_that_is_not_there_is_one_line_and_exit_2",
+            "tests/season/test_backends.py::test_a_refused_password_a_missing_database_and_a_bad_url_are_one_"
+            "line_each_never_the_password",
+        ),
+        "a server that refuses the password or is not there is libpq's English in the Chinese half",
+    ),
+    Mutant(
         "push-race-refused-not-answered",
         "broadcast/season/matches.py",
         "        except self.conn.IntegrityError:  # the same push",

@@ -42,6 +42,9 @@ def memory_dir() -> str | None:
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else None
 
 
+PASSWORD_ROLE = "gouji_pw"  # the one role a server of these tests asks a password of (the others: trust)
+
+
 class TempPostgres:
     """``in_memory``: the data directory in ``/dev/shm`` (the tests': a session creates a database per
     test, some hundred thousand files, which a loaded disk took minutes to remove at the end — inside
@@ -81,6 +84,9 @@ class TempPostgres:
         if not self.kept:
             init = ["-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"]
             self._run("initdb", *init, "--no-sync")  # a throwaway server: nothing to sync to disk
+            # one role whose password is checked (the refused password's test); every other role: trust
+            hba = self.data / "pg_hba.conf"
+            hba.write_text(f"host all {PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
 
     def _run(self, tool: str, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         cmd = [str(self.bin / tool), *args]

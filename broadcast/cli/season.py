@@ -27,6 +27,7 @@ from pathlib import Path
 from broadcast.cli import season_table
 from broadcast.cli.tools import add_db, db_must_exist, run
 from broadcast.errors import count
+from broadcast.season.backend import shown
 from broadcast.season.model import SeasonDB, SeasonError, round_name
 from broadcast.season.rankings import DEFAULT_SPECS, compute, rank_label
 
@@ -234,7 +235,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     summary = build_demo_season(args.season_db, args.seed)
     print(
-        f"演示赛季已建立 demo season built: {summary.db_path} — {summary.teams} 队 teams, "
+        f"演示赛季已建立 demo season built: {shown(args.season_db)} — {summary.teams} 队 teams, "
         f"{summary.players} 名选手 players, "
         f"{summary.episodes} 期 episodes, {summary.matches} 场 matches, {summary.games} 局 games"
     )

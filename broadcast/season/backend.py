@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -63,11 +64,18 @@ def shown(target: str | Path) -> str:
     text = str(target)
     if not is_url(text):
         return text
-    parts = urlsplit(text)
-    if parts.password is None:
+    try:
+        parts = urlsplit(text)
+        password = parts.password
+    except ValueError:  # not a URL urllib can read (the server refuses it too): hide what may be one
+        return _PASSWORD.sub(r"\1***@", text)
+    if password is None:
         return text
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    netloc = parts.netloc.replace(f":{password}@", ":***@", 1)
     return urlunsplit(parts._replace(netloc=netloc))
+
+
+_PASSWORD = re.compile(r"(://[^:/@]*:)[^@]*@")  # user:password@ in a URL urllib cannot split
 
 
 def add_season_db_argument(parser: argparse.ArgumentParser) -> None:
@@ -414,10 +422,11 @@ def _connect_postgres(url: str) -> psycopg.Connection[Any]:
     try:
         conn = psycopg.connect(url, autocommit=True, connect_timeout=10, application_name="gouji-season")
     except psycopg.Error as exc:
+        zh, en = _why_not(_unsaid(_first_line(exc), url))
         raise DatabaseError(
             "database",
-            f"连不上赛季数据库（{_first_line(exc)}）",
-            f"cannot connect to the season database ({_first_line(exc)})",
+            f"连不上赛季数据库：{zh}",
+            f"cannot connect to the season database: {en}",
             path=shown(url),
         ) from None
     conn.row_factory = _record_factory
@@ -427,6 +436,66 @@ def _connect_postgres(url: str) -> psycopg.Connection[Any]:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+# what a producer can act on, read from libpq's reason (its wording is stable across versions)
+_REASONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (
+        re.compile(r'password authentication failed for user "([^"]*)"'),
+        "用户 {0} 的密码不对",
+        "the password of user {0} was refused",
+    ),
+    (
+        re.compile(r"no password supplied"),
+        "服务器要求密码，网址里没有",
+        "the server asks for a password and the URL gives none",
+    ),
+    (re.compile(r'role "([^"]*)" does not exist'), "服务器上没有用户 {0}", "no user {0} on the server"),
+    (
+        re.compile(r'database "([^"]*)" does not exist'),
+        "服务器上没有数据库 {0}",
+        "no database {0} on the server",
+    ),
+    (
+        re.compile(r"Connection refused"),
+        "那里没有运行中的服务器（未启动，或主机、端口不对）",
+        "no server is running there (not started, or the wrong host or port)",
+    ),
+    (
+        re.compile(r"(?:failed to resolve host|could not translate host name) '?\"?([^'\"]*)"),
+        "找不到主机 {0}",
+        "unknown host {0}",
+    ),
+    (re.compile(r"timeout expired"), "服务器 10 秒内没有应答", "the server did not answer within 10 s"),
+    (
+        re.compile(
+            r"in URI|invalid (?:connection option|URI|integer value|percent-encoded)"
+            r"|missing \"=\"|invalid sslmode"
+        ),
+        "网址写得不对（postgresql://用户:密码@主机:端口/数据库）",
+        "the URL is not valid (postgresql://user:password@host:port/database)",
+    ),
+)
+
+
+def _unsaid(text: str, url: str) -> str:
+    """``text`` without the URL's password (nor its part after an ``@`` libpq took for the host's)."""
+    try:
+        password = urlsplit(url).password or ""
+    except ValueError:
+        return _PASSWORD.sub(r"\1***@", text)
+    for secret in sorted({password, password.rsplit("@", 1)[-1]} - {""}, key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
+
+
+def _why_not(reason: str) -> tuple[str, str]:
+    """Why a server could not be reached, in both languages (the server's own words when not known)."""
+    for pattern, zh, en in _REASONS:
+        found = pattern.search(reason)
+        if found:
+            return zh.format(*found.groups()), en.format(*found.groups())
+    return reason, reason
 
 
 def connect(target: str | Path) -> SeasonConn:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
+from broadcast.season.backend import shown
 from broadcast.season.model import SeasonDB, SeasonError, round_name
 from broadcast.season.scoring import check_record
 from engine import first_leader, gjn, new_game
@@ -105,7 +106,7 @@ PENALTY_REASONS = ["大声喧哗", "偷看牌", "发暗语", "发肢体暗号"]
 
 @dataclass
 class DemoSummary:
-    db_path: Path
+    db_path: str  # as a person may see it (a URL without its password)
     season_id: int
     episodes: int
     matches: int
@@ -187,7 +188,10 @@ def build_demo_season(
             sdb.conn.execute("DELETE FROM season_seasons WHERE name=?", (SEASON_NAME,))
         elif status != "absent":
             raise SeasonError(
-                "season", f"已有“{SEASON_NAME}”", "the demo season is already in this database", where=db_path
+                "season",
+                f"已有“{SEASON_NAME}”",
+                "the demo season is already in this database",
+                where=shown(db_path),
             )
         return _build(sdb, db_path, seed)
 
@@ -322,7 +326,7 @@ def _build(sdb: SeasonDB, db_path: str | Path, seed: int | str) -> DemoSummary:
             winners.append(int(sdb.match(mid)["winner"]))
         bracket = [(winners[i], winners[i + 1]) for i in range(0, len(winners) - 1, 2)]
     return DemoSummary(
-        Path(db_path), sid, episode_no, len(sdb.matches(sid)), games_total, len(names), len(team_ids)
+        shown(db_path), sid, episode_no, len(sdb.matches(sid)), games_total, len(names), len(team_ids)
     )
 
 

@@ -109,8 +109,84 @@ def test_a_server_that_is_not_there_is_one_line_and_exit_2(
     url = f"postgresql://gouji:pw@127.0.0.1:{free_port()}/season"
     rc = cli(["season", "list", "--db", str(tmp_path / "s.sqlite"), "--season-db", url])
     err = capsys.readouterr().err.strip().splitlines()
-    assert rc == 2
-    assert "连不上赛季数据库" in err[-1] and "cannot connect" in err[-1] and "pw" not in err[-1]
+    assert rc == 2 and len(err) == 1
+    assert err[0] == (
+        f"错误 error: {shown(url)}: 连不上赛季数据库：那里没有运行中的服务器（未启动，或主机、端口不对） / "
+        "cannot connect to the season database: no server is running there (not started, or the wrong host "
+        "or port)"
+    )
+    assert ":pw@" not in err[0]
+
+
+def test_a_refused_password_a_missing_database_and_a_bad_url_are_one_line_each_never_the_password(
+    postgres: TempPostgres, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What a producer sees when the season's server says no: one line naming the server (its password
+    hidden) and what to fix, exit 2; the right password opens the season (the server checks it)."""
+    from tests.pgserver import PASSWORD_ROLE
+
+    postgres.sql(f"CREATE ROLE {PASSWORD_ROLE} LOGIN PASSWORD 'right-horse' CREATEDB")
+    try:
+        base = f"127.0.0.1:{postgres.port}"
+        cases = {
+            f"postgresql://{PASSWORD_ROLE}:wrong-horse@{base}/postgres": (
+                f"用户 {PASSWORD_ROLE} 的密码不对",
+                f"the password of user {PASSWORD_ROLE} was refused",
+            ),
+            f"postgresql://{PASSWORD_ROLE}@{base}/postgres": (
+                "服务器要求密码，网址里没有",
+                "the server asks for a password and the URL gives none",
+            ),
+            f"postgresql://{PASSWORD_ROLE}:right-horse@{base}/no_such_season": (
+                "服务器上没有数据库 no_such_season",
+                "no database no_such_season on the server",
+            ),
+            f"postgresql://{PASSWORD_ROLE}:right-horse@127.0.0.1:port/postgres": (
+                "网址写得不对（postgresql://用户:密码@主机:端口/数据库）",
+                "the URL is not valid (postgresql://user:password@host:port/database)",
+            ),
+            f"postgresql://{PASSWORD_ROLE}:right-horse@[::1/postgres": (
+                "网址写得不对（postgresql://用户:密码@主机:端口/数据库）",
+                "the URL is not valid (postgresql://user:password@host:port/database)",
+            ),
+        }
+        for url, (zh, en) in cases.items():
+            rc = cli(["season", "list", "--db", str(tmp_path / "s.sqlite"), "--season-db", url])
+            err = capsys.readouterr().err.strip().splitlines()
+            assert rc == 2 and len(err) == 1, (url, err)
+            want = f"连不上赛季数据库：{zh} / cannot connect to the season database: {en}"
+            assert err[0] == f"错误 error: {shown(url)}: {want}"
+            assert "horse" not in err[0]
+        postgres.sql(f"CREATE DATABASE pw_season OWNER {PASSWORD_ROLE}")
+        good = f"postgresql://{PASSWORD_ROLE}:right-horse@{base}/pw_season"
+        assert (
+            cli(["season", "create", "密码季", "--db", str(tmp_path / "s.sqlite"), "--season-db", good]) == 0
+        )
+        with SeasonDB.open(good) as sdb:
+            assert [s["name"] for s in sdb.seasons()] == ["密码季"]
+    finally:
+        postgres.drop_database("pw_season")
+        postgres.sql(f"DROP ROLE IF EXISTS {PASSWORD_ROLE}")
+
+
+def test_the_demo_season_on_a_server_never_prints_its_password(
+    postgres: TempPostgres, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.season.conftest import fresh_database
+
+    url = fresh_database(postgres).replace("postgres@", "postgres:hidden-horse@", 1)  # trust: any password
+    args = ["season", "demo", "--db", str(tmp_path / "s.sqlite"), "--season-db", url]
+    assert cli(args) == 0
+    out = capsys.readouterr().out
+    assert (
+        out.startswith(f"演示赛季已建立 demo season built: {shown(url)} — 8 队 teams") and "horse" not in out
+    )
+    assert cli(args) == 2  # built already: refused, the server named without its password
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"错误 error: [season] {shown(url)}: 已有“第一季” / the demo season is already in this database"
+    ]
+    postgres.drop_database(url.rsplit("/", 1)[1])
 
 
 def test_the_server_killed_and_back_loses_no_committed_write(postgres: TempPostgres) -> None:
