@@ -200,7 +200,7 @@ class CorrectionDialog(_Base):
     def problem(self) -> str:
         if self.mode != "delete":
             if not self.new_line():
-                return tr("请输入这一步（如 3 TTTTT、4 pass）")
+                return tr("请输入这一步（如 3 TTTTT、4 过）")
             v = self._verdict()
             if v:
                 return v

@@ -147,7 +147,7 @@
     </message>
     <message>
         <location filename="../console/dialogs.py" line="203"/>
-        <source>请输入这一步（如 3 TTTTT、4 pass）</source>
+        <source>请输入这一步（如 3 TTTTT、4 过）</source>
         <translation>Type the move (e.g. 3 TTTTT, 4 pass)</translation>
     </message>
     <message>
@@ -593,33 +593,33 @@
         <translation>Skip {k}</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="64"/>
+        <location filename="../console/docks/graphics.py" line="65"/>
         <source>{name}：{key} 放到预览/撤下预览；{clear} 清除（节目和预览）</source>
         <translation>{name}: {key} to/from preview; {clear} clears it (program and preview)</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="108"/>
+        <location filename="../console/docks/graphics.py" line="109"/>
         <source>上</source>
         <translation>on</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="108"/>
+        <location filename="../console/docks/graphics.py" line="109"/>
         <source>下</source>
         <translation>off</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="274"/>
+        <location filename="../console/docks/graphics.py" line="291"/>
         <source>TAKE 将：{what}</source>
         <translation>TAKE will: {what}</translation>
     </message>
     <message>
-        <location filename="../console/docks/graphics.py" line="276"/>
+        <location filename="../console/docks/graphics.py" line="293"/>
         <source>预览与节目相同 · 绿框=预览 PVW，红底=节目 PGM</source>
         <translation>Preview equals program · green frame = PVW, red = PGM</translation>
     </message>
     <message>
         <location filename="../qt/monitor.py" line="99"/>
-        <source>没有 Qt WebEngine / Qt WebEngine missing</source>
+        <source>没有 Qt WebEngine</source>
         <translation>Qt WebEngine missing</translation>
     </message>
     <message>
@@ -695,7 +695,7 @@
     </message>
     <message>
         <location filename="../console/docks/sponsors.py" line="196"/>
-        <source>✕ 请先选择抽奖选手 / pick the contestant first</source>
+        <source>✕ 请先选择抽奖选手</source>
         <translation>✕ pick the contestant first</translation>
     </message>
     <message>
@@ -705,7 +705,7 @@
     </message>
     <message>
         <location filename="../console/docks/sponsors.py" line="220"/>
-        <source>主持人姓名（人名条）/ host&apos;s name</source>
+        <source>主持人姓名（人名条）</source>
         <translation>Host&apos;s name (lower third)</translation>
     </message>
     <message>

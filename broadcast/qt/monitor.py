@@ -96,7 +96,7 @@ class PageMonitor(MonitorFrame):
         try:
             from PySide6.QtWebEngineWidgets import QWebEngineView
         except ImportError:
-            self.inner.addWidget(QLabel(tr("没有 Qt WebEngine / Qt WebEngine missing")))
+            self.inner.addWidget(QLabel(tr("没有 Qt WebEngine")))
             return
         self.view = QWebEngineView()
         self.view.setFocusPolicy(Qt.FocusPolicy.NoFocus)

@@ -193,7 +193,7 @@ class SponsorPanel(QWidget):
     def draw(self, cell: int) -> None:
         who = self.contestant.currentText().strip()
         if not who:
-            self._say(tr("✕ 请先选择抽奖选手 / pick the contestant first"))
+            self._say(tr("✕ 请先选择抽奖选手"))
             return
         self.onair.run("draw", contestant=who, cell=cell)
 
@@ -217,7 +217,7 @@ class SponsorPanel(QWidget):
         name, ok = QInputDialog.getText(
             self,
             tr("主持人"),
-            tr("主持人姓名（人名条）/ host's name"),
+            tr("主持人姓名（人名条）"),
             text=self.console.state["show"]["host"],
         )
         if ok:
