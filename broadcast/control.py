@@ -95,7 +95,7 @@ def _graphic(params: dict[str, Any]) -> str:
         raise ControlError(
             "control",
             f"没有这个图形：{g!r}（可用：{'、'.join(GRAPHICS)}）",
-            f"unknown graphic {g!r}",
+            f"unknown graphic {g!r} (known: {', '.join(GRAPHICS)})",
             param="graphic",
         )
     return str(g)
@@ -177,7 +177,7 @@ def _shot(state: Mapping[str, Any], p: dict[str, Any]) -> list[Step]:
         raise ControlError(
             "control",
             f"没有这个现场广告位：{slot!r}（可用：{'、'.join(SHOT_SLOTS)}）",
-            f"unknown slot {slot!r}",
+            f"unknown studio slot {slot!r} (known: {', '.join(SHOT_SLOTS)})",
             param="slot",
         )
     return [("sponsor.shot", {"slot": slot})]

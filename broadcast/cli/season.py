@@ -203,7 +203,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 def _team(sdb: SeasonDB, sid: int, name: str) -> int:
     tid = sdb.team_id(sid, name)
     if tid is None:
-        raise SeasonError("team", f"没有这支队伍：{name}", "no such team")
+        raise SeasonError("team", f"没有这支队伍：{name}", f"no such team: {name}")
     return tid
 
 
@@ -217,7 +217,7 @@ def _player(sdb: SeasonDB, sid: int, name: str, team_id: int | None = None) -> i
             ).fetchall()
         ]
     if not rows:
-        raise SeasonError("player", f"没有这位选手：{name}", "no such player")
+        raise SeasonError("player", f"没有这位选手：{name}", f"no such player: {name}")
     if len(rows) > 1:
         raise SeasonError(
             "player",

@@ -122,7 +122,7 @@ def sponsor_from_placements(path: str | Path) -> tuple[str, str]:
         raise SeasonError(
             "placements",
             f"leaderboard.sponsor {key!r} 不在 sponsors 里",
-            "unknown sponsor key",
+            f"leaderboard.sponsor {key!r} is not among the sponsors",
             where=f"{p}:1",
         )
     logo = str(sponsor.get("logo") or "")

@@ -60,7 +60,7 @@ def _not_saved(state: State) -> None:
         raise ActionRefused(
             "season",
             f"第{state['table']['game_no']}局已存入赛季，不能再改",
-            "this game is saved to the season: it cannot be changed any more",
+            f"game {state['table']['game_no']} is saved to the season: it cannot be changed any more",
         )
 
 

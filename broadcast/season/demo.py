@@ -190,7 +190,7 @@ def build_demo_season(
             raise SeasonError(
                 "season",
                 f"已有“{SEASON_NAME}”",
-                "the demo season is already in this database",
+                f"the demo season “{SEASON_NAME}” is already in this database",
                 where=shown(db_path),
             )
         return _build(sdb, db_path, seed)

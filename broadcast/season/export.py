@@ -94,7 +94,7 @@ def fmt_from(path: Path, fmt: str | None) -> str:
         raise ExportError(
             "export",
             f"未知格式 {f or '(无后缀)'!r}，应为 csv、xlsx、json 或 png",
-            "unknown format",
+            f"unknown format {f or '(no suffix)'!r}: csv, xlsx, json or png",
             where=path,
         )
     return f

@@ -26,14 +26,16 @@ _LINEUP_SQL = (
 def _found(rows: list[Rec], match_id: int) -> Rec:
     """The match of ``_MATCH_SQL``'s rows, or the refusal naming it."""
     if not rows:
-        raise SeasonError("match", f"没有这场比赛 #{match_id}", "no such match")
+        raise SeasonError("match", f"没有这场比赛 #{match_id}", f"no such match #{match_id}")
     return rows[0]
 
 
 def _open(m: Rec) -> Rec:
     """The match, refused when it is final (nothing of it may change)."""
     if m["status"] == "final":
-        raise SeasonError("match", f"比赛 #{m['id']} 已结束，不能再修改", "the match is final")
+        raise SeasonError(
+            "match", f"比赛 #{m['id']} 已结束，不能再修改", f"match #{m['id']} is final: it cannot be changed"
+        )
     return m
 
 

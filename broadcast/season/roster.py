@@ -44,7 +44,7 @@ class Roster(SeasonStore):
         visible(rule="season", 赛季=name, 标题=title, 冠名=sponsor)
         season_fits(title, sponsor)
         if self.conn.execute("SELECT 1 FROM season_seasons WHERE name=?", (name,)).fetchone():
-            raise SeasonError("season", f"赛季已存在：{name}", "season exists")
+            raise SeasonError("season", f"赛季已存在：{name}", f"the season exists already: {name}")
         if ranking_players:
             parse_spec(ranking_players, "players")
         if ranking_teams:
@@ -94,7 +94,7 @@ class Roster(SeasonStore):
                 return row
         row = self.conn.execute("SELECT * FROM season_seasons WHERE name=?", (str(ref),)).fetchone()
         if row is None:
-            raise SeasonError("season", f"没有这个赛季：{ref}", "no such season")
+            raise SeasonError("season", f"没有这个赛季：{ref}", f"no such season: {ref}")
         return row
 
     def seasons(self) -> list[Rec]:
@@ -171,7 +171,7 @@ class Roster(SeasonStore):
                     (season_id, name, sponsor, color),
                 )
             except self.conn.IntegrityError as exc:
-                raise SeasonError("team", f"队伍已存在：{name}", "team exists") from exc
+                raise SeasonError("team", f"队伍已存在：{name}", f"the team exists already: {name}") from exc
             tid = new_id
             c.execute(
                 "INSERT INTO season_team_totals(season_id, team_id, name_key) VALUES(?,?,?)",
@@ -254,7 +254,9 @@ class Roster(SeasonStore):
                     (season_id, team_id, code or None, name, gender, phone, photo, hometown, note),
                 )
             except self.conn.IntegrityError as exc:
-                raise SeasonError("player", f"选手编号重复：{code}", "duplicate player code") from exc
+                raise SeasonError(
+                    "player", f"选手编号重复：{code}", f"player code used twice: {code}"
+                ) from exc
             pid = new_id
             c.execute(
                 "INSERT INTO season_player_totals(season_id, player_id, name_key) VALUES(?,?,?)",

@@ -53,7 +53,9 @@ def sponsors_load(state: State, payload: Payload, ctx: Context) -> None:
     unknown = sorted(set(sponsors) - allowed)
     if unknown:
         raise ActionRefused(
-            "sponsors.load", f"排期数据有未知字段：{', '.join(unknown)}", f"unknown sponsor fields {unknown}"
+            "sponsors.load",
+            f"排期数据有未知字段：{', '.join(unknown)}",
+            f"unknown sponsor {plural(len(unknown), 'field')}: {', '.join(unknown)}",
         )
     old = state["sponsors"]
     ids = {str(r.get("id", "")) for r in sponsors.get("roster", []) if isinstance(r, dict)}
