@@ -1,11 +1,13 @@
 """Two tables, one season on a real PostgreSQL, played on two real operator consoles: two
 ``python -m broadcast console --season-db URL`` processes (Qt, offscreen; each its own show journal), every
 decision typed into the console's entry line as the operator types it (``--type-from -``: key presses),
-two matches each (each console closed after its first and opened again for the second, as between
-matches at a real table). Along the way each console and the server are killed -9 (console 1 in its
-first match, the server once table 2 has pushed three games, console 2 after its fourth); each
-console is started again on its journal and the operator goes on where it stopped. At the end every game
-is in the season once, the 英雄榜 equals a recomputation from the games, and both consoles' pages show it.
+three matches each (each console closed after a match and opened again for the next, as between matches
+at a real table). Along the way each console and the server are killed -9 (console 1 in its first
+match, the server once table 2 has pushed three games, console 2 after its fourth); each console is
+started again on its journal and the operator goes on where it stopped. At the end every game is in the
+season once and is the game typed at its table (its plays, by the engine's re-check of every record), the
+英雄榜 equals a recomputation from the games, and both consoles' pages show it (the 英雄榜 page in
+Chromium, and the state a page gets when it connects).
 The deals are ones whose play-out is short (at most :data:`PLAYS` plays, about one deal in a hundred; a median
 deal has ~210): the typing is most of the test's time, and a short game is a whole game all the same.
 
@@ -29,11 +31,13 @@ import pytest
 import engine
 from broadcast.season.actions import leaderboard_payload
 from broadcast.season.backend import SeasonConn, connect
+from broadcast.season.demo import verify_records
 from broadcast.season.live import start_match
 from broadcast.season.model import SeasonDB
 from broadcast.season.rankings import compute
 from broadcast.season.scoring import decide_match
 from broadcast.studio import open_store
+from engine import gjn
 from tests.console.process import ConsoleProcess
 from tests.pgserver import TempPostgres
 from tests.season.conftest import fresh_database
@@ -41,7 +45,7 @@ from tests.season.test_tables import _season  # the two-table league (甲乙丙�
 
 pytestmark = [pytest.mark.long, pytest.mark.timeout(1200)]
 
-MATCHES = 2
+MATCHES = 3
 PLAYS = 150  # the longest play-out a table's deal may have (see the module's docstring)
 SEEDS = 10_000  # … looked for in this many seeds a game (about one deal in a hundred has so few plays)
 POLL_S = 0.05  # how often the test looks at the season (one indexed row, on a connection kept open)
@@ -326,8 +330,14 @@ def _wait(pred: Any, what: str, tables: list[Table]) -> None:
         time.sleep(POLL_S)
 
 
+# the 英雄榜 page's rows as drawn (name and points, in order) are the season's
+ROWS_SHOWN = """want => JSON.stringify([...document.querySelectorAll('.leaderboard .lb-body .lb-row')]
+  .map(r => [r.querySelector('.name').textContent, r.querySelector('.points').textContent]))
+  === JSON.stringify(want)"""
+
+
 def test_two_consoles_kill_9_of_each_and_of_postgresql_every_game_once(
-    postgres: TempPostgres, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    postgres: TempPostgres, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, page: Any
 ) -> None:
     url = fresh_database(postgres)
     monkeypatch.setenv("GOUJI_SEASON_DB", url)  # the consoles' --season-db
@@ -356,16 +366,33 @@ def test_two_consoles_kill_9_of_each_and_of_postgresql_every_game_once(
         with SeasonDB.open(url) as sdb:
             matches = sdb.matches(sid)
             assert len(matches) == 2 * MATCHES and all(m["status"] == "final" for m in matches)
+            seeds = {t.name: t.seed for t in (a, b)}
             for m in matches:  # every game once: numbered 1…n without a gap or a second copy, with its uid
                 games = sdb.games(int(m["id"]))
                 assert [g["number"] for g in games] == list(range(1, len(games) + 1)) and len(games) >= 3
                 assert [g["uid"] for g in games] == [f"m{m['id']}/g{g['number']}" for g in games]
+                label = re.fullmatch(r"(.+) 第(\d+)场", str(m["label"]))
+                assert label, m["label"]
+                table, k = label.groups()
+                for g in games:  # … and it is the game typed at its table: its 上班 seat and every play
+                    record, dealt = gjn.parse(str(g["gjn"])), _deal(seeds[table], int(k), int(g["number"]))
+                    assert dict(record.tags)["Leader"] == str(dealt.leader), (m["label"], g["number"])
+                    assert [str(x) for x in record.moves] == [str(x) for x in dealt.moves], (
+                        m["label"],
+                        g["number"],
+                    )
+            assert verify_records(sdb, sid) == sum(
+                len(sdb.games(int(m["id"]))) for m in matches
+            )  # the engine
             fast = [r.as_dict() for r in compute(sdb.conn, sid, "players").rows]
             full = [r.as_dict() for r in compute(sdb.conn, sid, "players", materialised=False).rows]
             assert fast == full and len(fast) == 12
             want = leaderboard_payload(sdb, sid)["rows"]
-        for t in (a, b):  # both consoles' pages show the season's 英雄榜
+        for t in (a, b):  # both consoles' pages show the season's 英雄榜: what a page gets, what it draws
             _wait(lambda t=t: _pages_board(t.base) == want, f"{t.name}'s pages show the 英雄榜", [])
+            page.goto(f"{t.base}/overlay/leaderboard.html?bus=program")
+            shown = [[r["name"], str(r["points"])] for r in want]
+            page.wait_for_function(ROWS_SHOWN, arg=shown, timeout=60000)
     finally:
         for t in (a, b):
             if t.proc is not None:
