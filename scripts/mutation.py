@@ -56,6 +56,9 @@ RANKINGS_QUAN_SAN = (
     "tests/season/test_rankings.py::test_quan_san_seat_points_and_head_to_head_with_a_quan_san_player"
 )
 YAML_TESTS = "tests/engine/test_yamlread.py"
+RESTART = (
+    "tests/sponsors/test_studio_restart.py::test_a_studio_killed_mid_show_credits_nothing_it_did_not_see"
+)
 AS_AIRED = (
     "tests/sponsors/test_placements_as_aired.py::"
     "test_the_report_after_the_placements_are_edited_or_removed_post_air_says_what_aired"
@@ -675,6 +678,22 @@ MUTANTS: tuple[Mutant, ...] = (
             "test_the_air_date_the_placements_were_loaded_for_is_the_episode_s_when_the_show_names_none",
         ),
         "an episode the show names without a date has none in the report though run was given --air-date",
+    ),
+    Mutant(
+        "studio-restart-watched-through",
+        "broadcast/sponsors/exposure.py",
+        'if e.subject == "provisioning" and up_since is not None:',
+        "if False:",
+        (RESTART,),
+        "the span a killed studio saw nothing in (kill -9 to its restart) is credited as watched",
+    ),
+    Mutant(
+        "obs-down-leaves-items-open",
+        "broadcast/sponsors/exposure.py",
+        "        elif e.kind == OBS_DOWN:\n",
+        "        elif False:\n",
+        (RESTART,),
+        "a bumper on air when the studio was killed is credited on after its restart, never seen again",
     ),
     Mutant(
         "placements-as-aired-not-kept",

@@ -60,6 +60,10 @@ CAUSES: dict[str, tuple[str, str]] = {
     "frozen": ("OBS 无响应（冻结）", "OBS stopped answering (frozen)"),
     "provisioning": ("正在布置 OBS 场景", "provisioning OBS"),
     "stopped": ("演播室程序已停止", "the studio application stopped"),
+    "restarted": (
+        "演播室程序意外退出后重启（其间没有看到 OBS 画面）",
+        "the studio restarted after it was killed or crashed (OBS not seen in between)",
+    ),
     "not_started": ("尚未看到 OBS 画面（未连接或未启动）", "OBS not seen yet (not connected or not started)"),
 }
 

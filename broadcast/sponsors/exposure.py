@@ -186,8 +186,11 @@ def watched_spans(
 ) -> tuple[list[Span], list[Outage]]:
     """When OBS was seen (from ``obs_up`` to the next ``obs_down``'s ``since``) and the outages between,
     each with the cause of the ``obs_down`` that began it. ``link_at_start`` is the last link row before
-    the episode began (OBS may have been seen already, or known to be down)."""
-    rows = sorted((e for e in events if e.kind in (OBS_UP, OBS_DOWN)), key=lambda e: (e.ts, e.id))
+    the episode began (OBS may have been seen already, or known to be down). A studio killed mid-show
+    writes no ``obs_down``: its restart's ``provisioning`` row, while OBS is still seen, ends the watch at
+    the last row of evidence before it (cause ``restarted``) — the dead studio saw nothing after."""
+    ordered = sorted(events, key=lambda e: (e.ts, e.id))
+    rows = [e for e in ordered if e.kind in (OBS_UP, OBS_DOWN)]
     watched: list[Span] = []
     downs: list[tuple[float, str, str]] = []  # (lost at, cause, detail)
     up_since: float | None = None
@@ -202,7 +205,12 @@ def watched_spans(
                 up_since = max(start, e.ts)
             continue
         lost = min(float(e.detail.get("since", e.ts)), e.ts)
-        downs.append((max(start, lost), e.subject, str(e.detail.get("detail", ""))))
+        why = e.subject
+        if e.subject == "provisioning" and up_since is not None:
+            # a bridge starting while the log still says OBS is seen: the studio before it was killed or
+            # crashed (a clean stop writes "stopped"). OBS was seen last at the last row of evidence
+            lost, why = last_evidence(ordered, e, up_since), "restarted"
+        downs.append((max(start, lost), why, str(e.detail.get("detail", ""))))
         if up_since is not None:
             hi = min(end, max(up_since, lost))
             if hi > up_since:
@@ -223,6 +231,18 @@ def watched_spans(
                 outages.append(Outage(t, a, cause[1], cause[2]))
         t = max(t, b)
     return watched, outages
+
+
+def last_evidence(ordered: list[StoredEvent], down: StoredEvent, since: float) -> float:
+    """The time of the last evidence row (OBS's or a page's) before ``down``, not before ``since``: the last
+    moment a studio that died without a word is known to have seen OBS."""
+    last = since
+    for e in ordered:
+        if e.id == down.id or (e.ts, e.id) > (down.ts, down.id):
+            break
+        if e.source in EVIDENCE_SOURCES:
+            last = max(last, e.ts)
+    return last
 
 
 def build_intervals(
@@ -268,6 +288,12 @@ def build_intervals(
             open_(e.source, f"film:{e.subject}", e.ts, e.id)
         elif e.kind == FILM_END:
             close(e.source, f"film:{e.subject}", e.ts)
+        elif e.kind == OBS_DOWN:
+            # OBS not seen from here: nothing stays open (a studio killed mid-show wrote no offs; what its
+            # restart finds on air is opened again from OBS's confirmation)
+            for src, key in [k for k in opened if k[0] == e.source]:
+                close(src, key, e.ts)
+            scene_of.pop(e.source, None)
         elif e.kind == PROGRAM_SCENE:
             prev = scene_of.pop(e.source, None)
             if prev is not None:
