@@ -1051,6 +1051,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "a folder given as the database is called a missing file by eight commands",
     ),
     Mutant(
+        "full-disk-called-read-only",
+        "broadcast/core/db.py",
+        'if kind == "readonly" and disk_full(path)',
+        "if False and disk_full(path)",
+        ("tests/hostile/test_full_database_disk.py",),
+        "a database on a full disk is called read-only (season create, season team, import)",
+    ),
+    Mutant(
         "companion-page-written-in-place",
         "broadcast/overlay/companion_cli.py",
         "files.write_text(out, text)",

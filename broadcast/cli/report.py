@@ -94,7 +94,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         log = AsRunLog.open(db)
     except DatabaseError as exc:
-        print(f"{args.db}: {exc}", file=sys.stderr)
+        print(str(exc), file=sys.stderr)  # names the file itself
         return 2
     try:
         key = PublicKey.load(args.key) if args.key else StudioKey.load_or_create().public

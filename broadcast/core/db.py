@@ -191,7 +191,19 @@ def _kind_at(exc: BaseException, path: str | Path) -> str:
             return "full"
         if _reads_back(Path(path)):
             return "damaged"
+    if kind == "readonly" and disk_full(path) and _writable(Path(path)) and not _read_only_disk(path):
+        return "full"  # SQLite that could not grow its -shm on a full disk says "readonly database"
     return kind
+
+
+def _read_only_disk(path: str | Path) -> bool:
+    p = Path(path)
+    try:
+        return bool(
+            os.statvfs(p if p.is_dir() else (p.parent if str(p.parent) else ".")).f_flag & os.ST_RDONLY
+        )
+    except OSError:
+        return False
 
 
 def _reads_back(p: Path, limit: int = 1 << 30) -> bool:

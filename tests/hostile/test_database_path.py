@@ -57,3 +57,19 @@ def test_a_folder_or_a_device_given_as_the_database_is_named_for_what_it_is(
     assert len(lines) == 1 and str(db) in lines[0], lines
     assert (FOLDER if kind == "folder" else DEVICE) in lines[0], lines
     assert "不存在" not in lines[0] and "Traceback" not in lines[0]
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_file_that_is_not_a_database_is_named_once(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One line naming the file once (``report`` printed the path twice: ``f: f: 不是 SQLite …``)."""
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    (tmp_path / "r.csv").write_text("姓名,队伍\n张三,甲队\n", encoding="utf-8")
+    db = tmp_path / "notes.sqlite"
+    db.write_text("这不是数据库\n" * 100, encoding="utf-8")
+    assert _code(COMMANDS[command](str(db), tmp_path)) == 2
+    lines = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
+    assert len(lines) == 1 and lines[0].count(str(db)) == 1, lines
+    assert "不是 SQLite 数据库文件 / not an SQLite database file" in lines[0]
+    assert db.read_text(encoding="utf-8") == "这不是数据库\n" * 100
