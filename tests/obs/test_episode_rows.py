@@ -177,3 +177,60 @@ def test_a_real_obs_s_rows_belong_to_the_episode_they_aired_in(
     assert log.verify().ok
     log.close()
     store.close()
+
+
+@pytest.mark.obs
+@pytest.mark.timeout(180)
+def test_a_corner_bug_hidden_in_obs_by_hand_is_credited_only_while_obs_showed_it(
+    obs_server: HeadlessObs, tmp_path: Path
+) -> None:
+    """The show state still has the corner bug on, but someone unticks its source in OBS: the as-run
+    closes it at OBS's own event and the report credits only the seconds OBS showed it (the state's
+    intention is never air)."""
+    from broadcast.obs.client import ObsClient
+
+    db = tmp_path / "studio.sqlite"
+    store = open_store(db)
+    log = AsRunLog.open(db)
+    p = load_placements(DEMO)
+    store.dispatch("sponsors.load", to_state(p))
+    log.begin_episode("第22期", time.time())
+    bridge = ObsBridge(store, bridge_settings(obs_server), airlog=log, episode="第22期")
+    hand = ObsClient(bridge_settings(obs_server))
+    bridge.start()
+    try:
+        assert bridge.wait_connected(60.0), bridge.status.line
+        store.dispatch("graphic.set", {"bus": "program", "graphic": "corner_bug", "on": True, "item": ""})
+
+        def bug(kind: str) -> list[object]:
+            return [e for e in log.events("第22期") if e.kind == kind and e.subject == "corner_bug"]
+
+        _until(lambda: bool(bug(A.GRAPHIC_ON)), 45.0, lambda: str(log.events("第22期")))
+        scene = bridge.program
+        shown = [s for (sc, s), on in bridge._enabled.items() if sc == scene and on and s.startswith("角标")]
+        assert len(shown) == 1, shown
+        hand.connect()
+        hand.request(
+            "SetSceneItemEnabled",
+            {
+                "sceneName": scene,
+                "sceneItemId": bridge.item_ids[(scene, shown[0])],
+                "sceneItemEnabled": False,
+            },
+        )
+        _until(lambda: bool(bug(A.GRAPHIC_OFF)), 45.0, lambda: str(log.events("第22期")))
+        assert store.state["graphics"]["program"]["corner_bug"]["on"]  # the state still wants it
+        off = bug(A.GRAPHIC_OFF)[0]
+        assert bridge.flush(20.0)
+    finally:
+        hand.close()
+        bridge.stop()
+    log.end_episode(time.time())
+    on = bug(A.GRAPHIC_ON)[0]
+    assert on.source == off.source == "obs"  # type: ignore[attr-defined]
+    x = _report(p, log, "第22期")
+    cov = next(m for s in x.sponsors for m in s.metrics if m.slot_key == "special" and "覆盖率" in m.what)
+    seen = off.ts - on.ts  # type: ignore[attr-defined]
+    assert f"角标在屏 {seen:.0f} 秒" in cov.note, (cov.note, seen)
+    log.close()
+    store.close()
