@@ -191,7 +191,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         if r.team_points["odd"] != r.team_points["even"]:
             wins[max(r.team_points, key=lambda k: r.team_points[k])] += 1
     print(
-        f"wrote {args.games} {args.rules} records to {out} "
+        f"已写 {args.games} 局 {args.rules} 牌谱到 {out}（单号队胜 {wins['odd']}，双号队胜 {wins['even']}）/ "
+        f"wrote {count(args.games, f'{args.rules} record')} to {out} "
         f"(team wins: odd {wins['odd']}, even {wins['even']})"
     )
     return 0

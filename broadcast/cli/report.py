@@ -23,6 +23,7 @@ from typing import Any
 from broadcast.core.db import DatabaseError, add_db_argument, not_a_file
 from broadcast.core.db import chosen as chosen_db
 from broadcast.core.signing import PublicKey, SigningError, StudioKey
+from broadcast.errors import count
 from broadcast.sponsors.placements import (
     PlacementError,
     Placements,
@@ -113,17 +114,27 @@ def main(args: argparse.Namespace) -> int:
     events = log.events(args.episode)
     if info is None and not events:
         known = "、".join(e.episode for e in log.episodes()) or "无"
-        print(f"{args.db}: 没有 {args.episode!r} 的播出记录（已有：{known}）", file=sys.stderr)
+        print(
+            f"{args.db}: 没有 {args.episode!r} 的播出记录（已有：{known}）/ "
+            f"no as-run log of {args.episode!r} (there are: {known})",
+            file=sys.stderr,
+        )
         return 2
     air_date = args.air_date or (info.air_date if info else "")
     day = parse_air_date(air_date) if air_date else None
     if air_date and day is None:
-        print(f"播出日期 {air_date!r} 应写成 YYYY-MM-DD", file=sys.stderr)
+        print(
+            f"播出日期 {air_date!r} 应写成 YYYY-MM-DD / the air date is written YYYY-MM-DD", file=sys.stderr
+        )
         return 2
     stored = (info.placements if info else {}) or {}
     file = args.placements or stored.get("file", "")
     if not file:
-        print(f"{args.episode}: 播出记录里没有排期文件；用 --placements 指定", file=sys.stderr)
+        print(
+            f"{args.episode}: 播出记录里没有排期文件；用 --placements 指定 / "
+            "the as-run log names no placements file: give it with --placements",
+            file=sys.stderr,
+        )
         return 2
     try:
         p, note = placements_as_aired(stored, file, day, given=bool(args.placements))
@@ -134,7 +145,11 @@ def main(args: argparse.Namespace) -> int:
     if note:
         print(f"注意 note: {note}", file=sys.stderr)
     if args.sponsor and args.sponsor not in p.sponsors:
-        print(f"没有赞助商 {args.sponsor!r}（可用：{', '.join(p.sponsors)}）", file=sys.stderr)
+        print(
+            f"没有赞助商 {args.sponsor!r}（可用：{', '.join(p.sponsors)}）/ "
+            f"no sponsor {args.sponsor!r} (known: {', '.join(p.sponsors)})",
+            file=sys.stderr,
+        )
         return 2
     x = compute(
         p,
@@ -217,7 +232,8 @@ def _summary(episode: str, x: Any, rows: int) -> None:
         )
     print(
         f"{episode}（{x.air_date or '—'}）：节目 {x.duration / 60:.1f} 分钟，播出记录 {rows} 条，"
-        f"未达标 {short} 项"
+        f"未达标 {short} 项 / show {x.duration / 60:.1f} min, {count(rows, 'as-run row')}, "
+        f"{count(short, 'item')} short"
     )
     for s in x.sponsors:
         flag = (
@@ -233,5 +249,6 @@ def _summary(episode: str, x: Any, rows: int) -> None:
         print(f"  {s.name}{flag}")
     print(
         f"  爱心基金：本期奖金 {x.prize_total:,.2f} 元 → {x.charity:,.2f} 元；"
-        f"本季累计 {x.season_charity:,.2f} 元"
+        f"本季累计 {x.season_charity:,.2f} 元 / charity: prizes {x.prize_total:,.2f} yuan → "
+        f"{x.charity:,.2f} yuan; season {x.season_charity:,.2f} yuan"
     )

@@ -259,8 +259,9 @@ def _list(args: argparse.Namespace, sdb: SeasonDB) -> int:
     for s in sdb.seasons():
         n = sdb.conn.execute("SELECT COUNT(*) FROM season_matches WHERE season_id=?", (s["id"],)).fetchone()
         print(
-            f"#{s['id']} {s['name']}  {s['title']}  规则 {s['rules']}  冠名 {s['sponsor'] or '—'}  "
-            f"{n[0]} 场比赛"
+            f"#{s['id']} {s['name']}  {s['title']}  规则 rules {s['rules']}  "
+            f"冠名 sponsor {s['sponsor'] or '—'}  "
+            f"{n[0]} 场比赛 / {count(n[0], 'match', 'matches')}"
         )
     return 0
 
@@ -416,7 +417,7 @@ def _prize(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
         value_yuan=args.value,
         episode_id=int(ep["id"]),
     )
-    print(f"{args.player} 抽中第{args.cell}格：{args.prize}")
+    print(f"{args.player} 抽中第{args.cell}格：{args.prize} / drew cell {args.cell}: {args.prize}")
     return 0
 
 

@@ -80,7 +80,11 @@ def _load(file: str, air_date: str | None) -> Placements | None:
     if air_date:
         day = parse_air_date(air_date)
         if day is None:
-            print(f"--air-date {air_date!r}: 日期应写成 YYYY-MM-DD（如 2012-05-07）", file=sys.stderr)
+            print(
+                f"--air-date {air_date!r}: 日期应写成 YYYY-MM-DD（如 2012-05-07）/ "
+                "a date is written YYYY-MM-DD (e.g. 2012-05-07)",
+                file=sys.stderr,
+            )
             return None
     try:
         return load_placements(file, air_date=day)
@@ -112,7 +116,9 @@ def main(args: argparse.Namespace) -> int:
         with open_store(args.db) as store:
             change = store.dispatch("sponsors.load", to_state(p), source="sponsors-cli")
         print(
-            f"已加载到 {args.db}（操作 #{change.seq}）：{len(p.sponsors)} 家赞助商，九宫格 {len(p.cells)} 格"
+            f"已加载到 {args.db}（操作 #{change.seq}）：{len(p.sponsors)} 家赞助商，"
+            f"九宫格 {len(p.cells)} 格 / "
+            f"loaded: {count(len(p.sponsors), 'sponsor')}, {count(len(p.cells), 'prize-grid cell')}"
         )
         return 0
     if args.cmd == "rehearse":
@@ -122,7 +128,11 @@ def main(args: argparse.Namespace) -> int:
         from broadcast.studio import open_store
 
         if Path(args.db).exists():
-            print(f"{args.db}: 文件已存在；彩排请用新的数据库文件（避免与正式记录混在一起）", file=sys.stderr)
+            print(
+                f"{args.db}: 文件已存在；彩排请用新的数据库文件（避免与正式记录混在一起）/ "
+                "the file exists: a rehearsal takes a new database file (kept apart from the show's records)",
+                file=sys.stderr,
+            )
             return 2
         clock = ScriptClock(air_start(args.air_date))
         with open_store(args.db, clock=clock) as store:
@@ -171,5 +181,5 @@ def _check(p: Placements) -> int:
             for s in sup
             if s.contract and s.contract.signed
         )
-        print(f"  赞助播出顺序（按签约）：{order}")
+        print(f"  赞助播出顺序（按签约）/ sponsors in contract order: {order}")
     return 0

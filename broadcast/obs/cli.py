@@ -239,14 +239,17 @@ def _launch(args: argparse.Namespace) -> int:
     password = ""
     if args.password_env:
         if args.password_env not in os.environ:
-            print(f"--password-env {args.password_env}: that variable is not set", file=sys.stderr)
+            print(
+                f"--password-env {args.password_env}: 没有这个环境变量 / that variable is not set",
+                file=sys.stderr,
+            )
             return 2
         password = os.environ[args.password_env]
     obs = HeadlessObs(Path(args.home) if args.home else None, port=args.port, password=password, fps=args.fps)
     try:
         took = obs.start()
     except HeadlessError as exc:
-        print(f"无法启动 OBS：{exc}", file=sys.stderr)
+        print(f"无法启动 OBS / OBS cannot start: {exc}", file=sys.stderr)
         obs.close()
         return 1
     print(
