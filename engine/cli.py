@@ -223,36 +223,63 @@ def cmd_build(args: argparse.Namespace) -> int:
     return native.build(force=args.force)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    p = _Parser(prog="python -m engine", description="够级 rules engine")
+def parser() -> argparse.ArgumentParser:
+    """The command line's parser (its helps in Chinese and English: tests/test_english_cli.py)."""
+    p = _Parser(prog="python -m engine", description="够级规则引擎 / the Gouji rules engine")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
-    c = sub.add_parser("check", help="replay and check a GJN record")
+    c = sub.add_parser("check", help="复核一份 GJN 牌谱 / replay and check a GJN record")
     c.add_argument("file")
-    c.add_argument("--json", action="store_true", help="print the Appendix A JSON object")
+    c.add_argument(
+        "--json", action="store_true", help="输出附录 A 的 JSON / print the Appendix A JSON object"
+    )
     c.add_argument(
         "--partial",
         action="store_true",
-        help="a game still under way: legal so far, whose decision it is, titles so far",
+        help=(
+            "对局进行中：至今是否合规、该谁行动、已定的名次 / "
+            "a game still under way: legal so far, whose decision it is, titles so far"
+        ),
     )
     c.set_defaults(func=cmd_check)
-    s = sub.add_parser("selfplay", help="write random self-play records")
+    s = sub.add_parser("selfplay", help="写出随机自对弈牌谱 / write random self-play records")
     s.add_argument("--games", type=int, default=10)
     s.add_argument("--seed", default="0")
     s.add_argument("--out", required=True)
     s.add_argument("--rules", choices=["tv_match", "dagang"], default="tv_match")
     s.set_defaults(func=cmd_selfplay)
-    d = sub.add_parser("demo", help="deal a seeded game, play it out, print record and result")
+    d = sub.add_parser(
+        "demo",
+        help=(
+            "按种子发牌并打完一局，输出牌谱和结果 / deal a seeded game, play it out, print record and result"
+        ),
+    )
     d.add_argument("--seed", default="0")
     d.add_argument("--rules", choices=["tv_match", "dagang"], default="tv_match")
     d.set_defaults(func=cmd_demo)
     winprob_cli.add_parser(sub)
-    i = sub.add_parser("info", help="which engine core runs: compiled (mypyc) or pure Python, and why")
+    i = sub.add_parser(
+        "info",
+        help=(
+            "运行的是哪种内核：编译的（mypyc）还是纯 Python，为什么 / "
+            "which engine core runs: compiled (mypyc) or pure Python, and why"
+        ),
+    )
     i.add_argument("--json", action="store_true")
     i.set_defaults(func=cmd_info)
-    b = sub.add_parser("build", help="compile the engine core with mypyc if it is missing or stale")
-    b.add_argument("--force", action="store_true", help="rebuild even when up to date")
-    b.add_argument("--clean", action="store_true", help="remove the compiled core")
+    b = sub.add_parser(
+        "build",
+        help="内核缺失或过期时用 mypyc 编译 / compile the engine core with mypyc if it is missing or stale",
+    )
+    b.add_argument(
+        "--force", action="store_true", help="即使是最新的也重新编译 / rebuild even when up to date"
+    )
+    b.add_argument("--clean", action="store_true", help="删除编译的内核 / remove the compiled core")
     b.set_defaults(func=cmd_build)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = parser()
     args = p.parse_args(argv)
     if getattr(args, "games", 1) < 0:
         p.error("--games must be >= 0")

@@ -125,15 +125,25 @@ def cmd_winprob(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The ``winprob`` sub-command (engine/cli.py's table)."""
-    w = sub.add_parser("winprob", help="each team's probability of winning a (partial) record, by play-outs")
+    w = sub.add_parser(
+        "winprob",
+        help=(
+            "按推演估算两队的胜率（可为未完的牌谱）/ "
+            "each team's probability of winning a (partial) record, by play-outs"
+        ),
+    )
     w.add_argument("file")
-    w.add_argument("--json", action="store_true", help="print the estimate as one JSON object")
-    w.add_argument("--playouts", type=int, default=1000, help="play-outs (default 1000)")
+    w.add_argument(
+        "--json", action="store_true", help="以一个 JSON 对象输出估算 / print the estimate as one JSON object"
+    )
+    w.add_argument(
+        "--playouts", type=int, default=1000, help="推演次数（默认 1000）/ play-outs (default 1000)"
+    )
     w.add_argument(
         "--workers",
         type=int,
         default=min(2, os.cpu_count() or 1),
-        help="worker processes (default: 2, or 1 on a single core)",
+        help="工作进程数（默认 2，单核时 1）/ worker processes (default: 2, or 1 on a single core)",
     )
     w.set_defaults(func=cmd_winprob)
 

@@ -46,6 +46,9 @@ def _all_helps() -> tuple[tuple[str, str], ...]:
         parser = OneLineParser(prog=f"python -m broadcast {name}", description=description)
         importlib.import_module(module).register(parser)
         out.extend(_helps(parser, name))
+    from engine.cli import parser as engine_parser  # python -m engine: the referee's command line
+
+    out.extend(_helps(engine_parser(), "engine"))
     return tuple(out)
 
 
@@ -64,6 +67,7 @@ def test_the_sweep_sees_every_command_and_its_options() -> None:
     helps = dict(_all_helps())
     assert len(helps) > 150  # every command, sub-command and option
     assert {"season match --round", "obs proof --out", "report --verify", "export all"} <= set(helps)
+    assert {"engine check --partial", "engine winprob --playouts", "engine build --clean"} <= set(helps)
 
 
 @pytest.mark.parametrize(
