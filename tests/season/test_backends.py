@@ -184,7 +184,8 @@ def test_the_demo_season_on_a_server_never_prints_its_password(
     assert cli(args) == 2  # built already: refused, the server named without its password
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [
-        f"错误 error: [season] {shown(url)}: 已有“第一季” / the demo season is already in this database"
+        f"错误 error: [season] {shown(url)}: 已有“第一季” / "
+        "the demo season “第一季” is already in this database"
     ]
     postgres.drop_database(url.rsplit("/", 1)[1])
 
