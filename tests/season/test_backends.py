@@ -235,3 +235,69 @@ def test_the_producer_works_on_its_season_db(pg_url: str, tmp_path: Path, qtbot:
             assert local.seasons() == []  # nothing went into the project's own season tables
     finally:
         w.ws.close()
+
+
+def test_run_on_a_server_season_puts_its_board_up_and_keeps_the_project_file_seasonless(
+    postgres: TempPostgres, demo_pg_master: str, tmp_path: Path
+) -> None:
+    """``run --season-db postgresql://…`` (the real command): the studio says which server (no password),
+    its 英雄榜 is the server season's, and the project file holds no season (no demo season built there)."""
+    import subprocess
+    import sys
+
+    from broadcast.season.actions import leaderboard_payload
+    from broadcast.studio import open_store
+    from tests.season.conftest import fresh_database
+    from tests.season.test_demo_atomic import NO_PLACEMENTS, ROOT, STUDIO
+
+    url = fresh_database(postgres, template=demo_pg_master).replace("postgres@", "postgres:run-horse@", 1)
+    project = tmp_path / "studio.sqlite"
+    cmd = [sys.executable, "-m", "broadcast", "run", "--db", str(project), "--season-db", url]
+    done = subprocess.run(
+        [*cmd, *STUDIO, *NO_PLACEMENTS, "--exit-when-done"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"赛季数据库 season: {shown(url)}" in done.stdout.splitlines() and "horse" not in done.stdout
+    assert "演示赛季已建立" not in done.stdout
+    with SeasonDB.open(url) as sdb:
+        want = leaderboard_payload(sdb, int(sdb.season(None)["id"]))
+    store = open_store(project)
+    try:
+        board = store.state["leaderboard"]
+        assert want["rows"] and board["rows"] == want["rows"] and board["season"] == want["season"]
+    finally:
+        store.close()
+    with SeasonDB.open(project) as local:
+        assert local.seasons() == []
+    postgres.drop_database(url.rsplit("/", 1)[1])
+
+
+def test_every_command_that_opens_the_season_takes_season_db() -> None:
+    """``--season-db`` on each: every ``season`` sub-command, ``import``, every ``export``, ``run``,
+    ``console``, ``producer`` and every ``qualifiers`` sub-command (each resolves it with
+    :func:`season_target`: the flag, then ``$GOUJI_SEASON_DB``, then the project file)."""
+    import argparse
+    import importlib
+
+    from broadcast.__main__ import COMMANDS, OneLineParser
+
+    def parsers(p: argparse.ArgumentParser, path: str) -> list[tuple[str, argparse.ArgumentParser]]:
+        subs = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs:
+            return [(path, p)]
+        return [x for name, q in subs[0].choices.items() for x in parsers(q, f"{path} {name}")]
+
+    seen = []
+    for command in ("season", "import", "export", "run", "console", "producer", "qualifiers"):
+        top = OneLineParser(prog=command)
+        importlib.import_module(COMMANDS[command][0]).register(top)
+        for path, p in parsers(top, command):
+            assert any("--season-db" in a.option_strings for a in p._actions), path
+            seen.append(path)
+    assert (
+        len([s for s in seen if s.startswith("season ")]) == 17 and "export all" in seen and "console" in seen
+    )
