@@ -178,15 +178,11 @@ def test_the_demo_season_on_a_server_never_prints_its_password(
     args = ["season", "demo", "--db", str(tmp_path / "s.sqlite"), "--season-db", url]
     assert cli(args) == 0
     out = capsys.readouterr().out
-    assert (
-        out.startswith(f"演示赛季已建立 demo season built: {shown(url)} — 8 队 teams") and "horse" not in out
-    )
+    assert out.startswith(f"演示赛季已建立 demo season built: {shown(url)} — 8 队") and "horse" not in out
     assert cli(args) == 2  # built already: refused, the server named without its password
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [
-        f"错误 error: [season] {shown(url)}: 已有“第一季” / "
-        "the demo season “第一季” is already in this database"
-    ]
+    assert len(err) == 1 and err[0].startswith(f"错误 error: [season] {shown(url)}: 已有“第一季” / ")
+    assert "horse" not in err[0]
     postgres.drop_database(url.rsplit("/", 1)[1])
 
 
