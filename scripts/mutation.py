@@ -696,6 +696,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "a bumper on air when the studio was killed is credited on after its restart, never seen again",
     ),
     Mutant(
+        "marks-during-films-credited",
+        "broadcast/sponsors/exposure.py",
+        "        and not during(e.ts, rolling)\n",
+        "",
+        (
+            "tests/sponsors/test_marks_on_air.py::test_marks_keyed_while_a_film_is_on_program_are_not_credited",
+        ),
+        "a 口播 or a studio shot keyed while a break's film is on program is credited as aired",
+    ),
+    Mutant(
         "placements-as-aired-not-kept",
         "broadcast/sponsors/recorder.py",
         'out["text"] = decode(raw, file)',

@@ -366,6 +366,11 @@ def inside(ts: float, spans: Iterable[Span]) -> bool:
     return any(a <= ts <= b for a, b in spans)
 
 
+def during(ts: float, spans: Iterable[Span]) -> bool:
+    """Strictly inside one of ``spans`` (a mark at a film's first or last instant is not during it)."""
+    return any(a < ts < b for a, b in spans)
+
+
 def _key_zh(key: str) -> str:
     kind, _, rest = key.partition(":")
     if kind == "graphic":
@@ -421,11 +426,17 @@ def compute(
     film_seconds = union_seconds(films)
     # a 口播 the operator took back (keyed by mistake) never aired: it counts nowhere
     retracted = retracted_mentions(events)
-    # operator marks count only while OBS was seen (during an outage nothing went out through it)
+    # operator marks count only while OBS was seen (during an outage nothing went out through it) and
+    # program showed the show: while a break's film is on program the host's 口播, a studio shot or a draw's
+    # close-up is not what went out
+    rolling = _spans(films)
     marks = [
         e
         for e in events
-        if e.kind in (MENTION, SHOT, DRAW) and inside(e.ts, watched) and e.id not in retracted
+        if e.kind in (MENTION, SHOT, DRAW)
+        and inside(e.ts, watched)
+        and not during(e.ts, rolling)
+        and e.id not in retracted
     ]
 
     exposures: dict[str, SponsorExposure] = {}
@@ -439,7 +450,7 @@ def compute(
             exp.slots.append(slot)
         exp.metrics.extend(_slot_metrics(p, slot, ivs, marks, start, end, film_seconds, films, lost))
     for sid, exp in exposures.items():
-        mentions = _mentions(p, sid, events, marks, retracted, start)
+        mentions = _mentions(p, sid, events, marks, retracted, start, rolling)
         if mentions is not None:
             exp.metrics.append(mentions)
         keys = {m for met in exp.metrics for m in met.evidence}
@@ -508,6 +519,7 @@ def _mentions(
     marks: list[StoredEvent],
     retracted: set[int],
     start: float,
+    rolling: list[Span] | None = None,
 ) -> Metric | None:
     """The sponsor's 口播: owed by its slots, said while OBS was seen; missed and taken back noted."""
     owed = sum(int(s.minimums.get("mentions", 0)) for s in p.slots_of(sid))
@@ -521,8 +533,13 @@ def _mentions(
     if not (owed or said or missed or taken_back):
         return None
     note = _times(said, start)
-    if missed:
-        note += ("；" if note else "") + f"另有 {len(missed)} 次在 OBS 中断期间或无播出证据，不计"
+    in_film = [e for e in missed if during(e.ts, rolling or [])]
+    if in_film:
+        note += ("；" if note else "") + f"另有 {len(in_film)} 次在插播片子期间（节目画面是片子），不计"
+    if len(missed) > len(in_film):
+        note += (
+            "；" if note else ""
+        ) + f"另有 {len(missed) - len(in_film)} 次在 OBS 中断期间或无播出证据，不计"
     if taken_back:
         note += (
             "；" if note else ""
