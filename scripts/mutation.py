@@ -1069,6 +1069,24 @@ MUTANTS: tuple[Mutant, ...] = (
         "a database on a full disk is called read-only (season create, season team, import)",
     ),
     Mutant(
+        "token-with-a-space-served",
+        "broadcast/overlay/cli.py",
+        "if c.isspace() or not c.isprintable()",
+        "if not c.isprintable()",
+        (
+            "tests/hostile/test_bounded_reads.py::test_a_token_file_is_read_up_to_its_limit_and_must_be_one_visible_line",
+        ),
+        "a token file with a space inside is served: a token no OBS address can carry",
+    ),
+    Mutant(
+        "receipt-nested-deep-internal-error",
+        "broadcast/sponsors/receipt.py",
+        "    except RecursionError:  # brackets nested",
+        "    except ZeroDivisionError:  # brackets nested",
+        ("tests/hostile/test_bounded_reads.py::test_json_files_nested_deep_or_endless_are_one_line",),
+        "a receipt nested 30,000 deep is an internal error (RecursionError), exit 1",
+    ),
+    Mutant(
         "companion-page-written-in-place",
         "broadcast/overlay/companion_cli.py",
         "files.write_text(out, text)",

@@ -98,6 +98,14 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         raise
 
 
+def read_at_most(path: str | Path, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of ``path`` (more than ``limit`` = the file is over its limit, and the
+    caller says so). Never reads further: a device or a pipe given as a file (``/dev/zero``: its size
+    says 0, and ``read_bytes()[:limit]`` reads it for ever) is cut where a real file would be refused."""
+    with open(path, "rb") as f:
+        return f.read(limit + 1)
+
+
 def write_text(path: str | Path, text: str, *, encoding: str = "utf-8") -> None:
     """Write a whole text file atomically (see :func:`atomic_path`)."""
     with atomic_path(path) as tmp:

@@ -23,6 +23,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from broadcast.core.files import read_at_most
 from broadcast.errors import GoujiError
 
 __all__ = ["SigningError", "PublicKey", "StudioKey", "key_dir"]
@@ -93,7 +94,7 @@ class PublicKey:
         """A public key from a PEM file (``studio-key --export``) or a file holding its base64."""
         p = Path(path)
         try:
-            data = p.read_bytes()[: KEY_FILE_LIMIT + 1]
+            data = read_at_most(p, KEY_FILE_LIMIT)  # /dev/zero too: never read on
         except OSError as exc:
             raise SigningError(
                 "key", f"无法读取公钥（{exc.strerror}）", f"cannot read the key ({exc.strerror})", where=p
@@ -164,7 +165,7 @@ class StudioKey:
     def load(cls, path: str | Path) -> StudioKey:
         p = Path(path)
         try:
-            data = p.read_bytes()[: KEY_FILE_LIMIT + 1]
+            data = read_at_most(p, KEY_FILE_LIMIT)  # /dev/zero too: never read on
             if p.stat().st_mode & 0o077:
                 os.chmod(p, 0o600)  # a private key others could read is made the owner's alone
         except OSError as exc:

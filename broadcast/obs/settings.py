@@ -218,6 +218,10 @@ def _read_file(p: Path) -> dict[str, Any]:
             f"invalid JSON ({exc.msg})",
             where=f"{p}:{exc.lineno}",
         ) from None
+    except RecursionError:  # JSON brackets nested thousands deep (YAML's depth is yamlread's check)
+        raise SettingsError(
+            "obs.settings", "JSON 嵌套过深", "invalid JSON: nested too deeply", where=f"{p}:1"
+        ) from None
     except yamlread.YamlError as exc:
         raise SettingsError(
             "obs.settings", exc.zh, f"invalid YAML: {exc.en}", where=f"{p}:{exc.line}"

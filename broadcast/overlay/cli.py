@@ -80,6 +80,7 @@ def add_server_arguments(parser: argparse.ArgumentParser, port: int | None = Non
 
 TOKEN_ENV = "GOUJI_OVERLAY_TOKEN"
 LOCAL_HOSTS = ("127.0.0.1", "::1", "localhost")
+TOKEN_FILE_LIMIT = 4096  # a token is one line; a file over this is the wrong file
 
 
 def resolve_token(args: argparse.Namespace) -> str | None:
@@ -93,17 +94,7 @@ def resolve_token(args: argparse.Namespace) -> str | None:
         )
     token: str | None = None
     if args.token_file:
-        try:
-            token = Path(args.token_file).read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            fail(f"{args.token_file}:0: 读不到令牌文件 cannot read the token file: {exc.strerror}")
-        except UnicodeDecodeError:
-            fail(f"{args.token_file}:1: 令牌文件不是 UTF-8 文本 / the token file is not UTF-8 text")
-        if not token:
-            fail(
-                f"{args.token_file}:1: 令牌文件是空的 the token file is empty: "
-                "put the token on its first line"
-            )
+        token = _token_from(args.token_file)
     else:
         token = os.environ.get(TOKEN_ENV, "").strip() or None
     host = str(getattr(args, "host", "127.0.0.1"))
@@ -111,6 +102,39 @@ def resolve_token(args: argparse.Namespace) -> str | None:
         fail(
             f"--host {host}：图形服务器将对网络开放，必须设访问令牌（--token-file 或 {TOKEN_ENV}）/ "
             f"--host {host} opens the pages to the network: a token is required (--token-file or {TOKEN_ENV})"
+        )
+    return token
+
+
+def _token_from(path: str) -> str:
+    """The token in ``path``: one line of visible characters, the file at most :data:`TOKEN_FILE_LIMIT`
+    bytes (read no further: ``/dev/zero`` or a wrong file of gigabytes is refused, not read into memory).
+    A space, a line break or a control character inside it is refused naming its line: such a token
+    cannot be typed into an OBS browser source's address and would never match."""
+    from broadcast.core.files import read_at_most
+
+    try:
+        raw = read_at_most(path, TOKEN_FILE_LIMIT)
+        text = raw.decode("utf-8")
+    except OSError as exc:
+        fail(f"{path}:0: 读不到令牌文件 cannot read the token file: {exc.strerror}")
+    except UnicodeDecodeError:
+        fail(f"{path}:1: 令牌文件不是 UTF-8 文本 / the token file is not UTF-8 text")
+    if len(raw) > TOKEN_FILE_LIMIT:
+        fail(
+            f"{path}:0: 令牌文件太大（超过 {TOKEN_FILE_LIMIT} 字节），令牌只有一行 / the token file is over "
+            f"{TOKEN_FILE_LIMIT:,} bytes: a token is one line"
+        )
+    token = text.strip()
+    if not token:
+        fail(f"{path}:1: 令牌文件是空的 the token file is empty: put the token on its first line")
+    bad = next((i for i, c in enumerate(token) if c.isspace() or not c.isprintable()), None)
+    if bad is not None:
+        line = text[: text.index(token) + bad].count("\n") + 1
+        fail(
+            f"{path}:{line}: 令牌里有空白、换行或控制字符 U+{ord(token[bad]):04X}，令牌应是一行可见字符 / "
+            f"the token holds a space, a line break or a control character (U+{ord(token[bad]):04X}): "
+            "a token is one line of visible characters"
         )
     return token
 

@@ -20,6 +20,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from broadcast.core.files import read_at_most
 from broadcast.core.signing import PublicKey, SigningError
 from broadcast.errors import GoujiError
 from broadcast.sponsors.anchor import RECEIPT_FORMAT, receipt_path, receipt_signed_bytes
@@ -54,7 +55,12 @@ def _load_json(path: Path, limit: int, what: str) -> dict[str, Any]:
             raise ReceiptError(
                 "receipt", f"{what}过大（{size} 字节，上限 {limit}）", f"too large ({size} bytes)", where=path
             )
-        data = json.loads(path.read_bytes())
+        raw = read_at_most(path, limit)  # a device (/dev/zero) says size 0: cut at the limit all the same
+        if len(raw) > limit:
+            raise ReceiptError(
+                "receipt", f"{what}过大（超过 {limit} 字节）", f"too large (over {limit} bytes)", where=path
+            )
+        data = json.loads(raw)
     except OSError as exc:
         raise ReceiptError(
             "receipt", f"无法读取{what}（{exc.strerror}）", f"cannot read ({exc.strerror})", where=path
@@ -62,6 +68,10 @@ def _load_json(path: Path, limit: int, what: str) -> dict[str, Any]:
     except (ValueError, UnicodeDecodeError) as exc:
         raise ReceiptError(
             "receipt", f"不是{what}（JSON 错误：{exc}）", f"not valid JSON ({exc})", where=path
+        ) from None
+    except RecursionError:  # brackets nested thousands deep: the parser's recursion, never a traceback
+        raise ReceiptError(
+            "receipt", f"不是{what}（JSON 嵌套过深）", "not valid JSON (nested too deeply)", where=path
         ) from None
     if not isinstance(data, dict):
         raise ReceiptError("receipt", f"不是{what}", "not what it should be (a JSON object)", where=path)
