@@ -150,3 +150,29 @@ def test_what_the_commands_print_is_in_both_languages() -> None:
         if zh != en and (rel, words) not in ONE_LANGUAGE:
             bad.append(f"{rel}:{line}: {'Chinese' if zh else 'English'} only: {words.strip()[:100]}")
     assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    "argv, zh",
+    [
+        (["season", "nope"], "参数 SUBCOMMAND 没有 'nope' 这一项"),
+        (["season", "episode", "one"], "参数 number 要一个数，不是 'one'"),
+        (["report"], "缺少参数 episode"),
+        (
+            ["season", "leaderboard", "--kind", "fans"],
+            "参数 --kind 没有 'fans' 这一项（可选 'players', 'teams'）",
+        ),
+    ],
+)
+def test_a_wrong_argument_is_one_line_in_chinese_then_english(
+    argv: list[str], zh: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from broadcast.__main__ import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_.value.code == 2 and len(err) == 1, err
+    said = err[0].split("错误 error: ", 1)[1]
+    assert said.startswith(zh) and re.search(r" / (argument|the following)", said), said  # then English
+    assert not HAN.search(said.split(" / ", 1)[1].split("（用法见")[0]), said
