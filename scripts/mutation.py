@@ -313,6 +313,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "a server that refuses the password or is not there is libpq's English in the Chinese half",
     ),
     Mutant(
+        "season-notify-not-sent",
+        "broadcast/season/store.py",
+        'return f"WITH u AS ({bump}) SELECT u.*, pg_notify(?, ?) FROM u", (',
+        'return f"WITH u AS ({bump}) SELECT u.*, concat(?::text, ?::text) FROM u", (',
+        ("tests/season/test_tables.py::test_a_studio_board_follows_a_game_another_table_recorded",),
+        "a studio's 英雄榜 never follows a game another table recorded in a PostgreSQL season (no NOTIFY)",
+    ),
+    Mutant(
         "push-race-refused-not-answered",
         "broadcast/season/matches.py",
         "        except self.conn.IntegrityError:  # the same push",

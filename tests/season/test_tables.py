@@ -56,9 +56,13 @@ def test_a_studio_board_follows_a_game_another_table_recorded(pg_url: str, tmp_p
             pb = [int(p["id"]) for p in sdb.players(sid, ids["乙队"])]
             lineup = {1: pa[0], 3: pa[1], 5: pa[2], 2: pb[0], 4: pb[1], 6: pb[2]}
             mid = sdb.create_match(sid, ids["甲队"], ids["乙队"], lineup)
+            before = leaderboard_payload(sdb, sid)["rows"]
+            # the studio has put the season up as it was (its first look, once it listens): what follows
+            # can only come from the season's NOTIFY
+            _wait(lambda: store.state["leaderboard"]["rows"] == before, "the board put up", 60)
             sdb.record_game(mid, selfplay("follow-1")[0])
             want = leaderboard_payload(sdb, sid)["rows"]
-        assert want
+        assert want and want != before
         _wait(lambda: store.state["leaderboard"]["rows"] == want, "the board followed the season", 60)
     finally:
         link.stop()
