@@ -924,11 +924,20 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "restored-compact-docks-unscrolled",
         "broadcast/console/layout.py",
-        '        elif self.kind == "compact":\n',
-        "        elif False:\n",
+        "            self._dress()\n        self.fit()\n",
+        "            pass\n        self.fit()\n",
         ("tests/console/test_layout.py::test_the_console_started_again_on_the_same_screen_fits_it",),
         "the console started a second time on a laptop is taller than the screen (its status bar, GO and "
         "the tabs below the edge): the saved compact tabs do not scroll",
+    ),
+    Mutant(
+        "wide-right-column-unscrolled",
+        "broadcast/console/layout.py",
+        'self.kind != "compact" and key not in RIGHT',
+        'self.kind != "compact"',
+        ("tests/console/test_layout.py::test_the_default_layout_shows_several_cues_the_seats_and_the_entry",),
+        "at 1920×1080 the window is 1198 px tall once a match is set (the sponsor events' panel does not "
+        "scroll): the cue list and the status bar below the screen's edge",
     ),
     Mutant(
         "program-page-canvas-not-scaled",
@@ -962,6 +971,17 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         "the console started again after the match named the episode puts the cue list back at cue 1 "
         "(the next GO airs the opening bumpers a second time)",
+    ),
+    Mutant(
+        "seat-title-beside-a-cut-name",
+        "broadcast/console/widgets.py",
+        "below = title and room > 0 and need > room",
+        "below = False",
+        (
+            "tests/console/test_layout.py::"
+            "test_the_next_cue_reads_whole_beside_the_chart_and_the_seat_names_too",
+        ),
+        "at the game's end in English a seat's title (fourth, second) cuts its player's name to \"3 …\"",
     ),
     Mutant(
         "estimate-chart-not-redrawn",

@@ -36,6 +36,7 @@ SMALL = (1700, 950)  # below either: the compact layout
 # own (``Layout.cues_min`` asks the cue panel) — the next cue is always read whole (QLab)
 CUES_MIN = 1000
 RIGHT_MIN = 560  # the monitors / graphics / sponsor events column (five graphics buttons a row)
+RIGHT = ("monitors", "graphics", "sponsors")  # the wide layout's right-hand column, top to bottom
 CHART_MIN = 440  # the 胜率 chart beside the cue list only with this much room (else a tab, one click)
 
 
@@ -118,11 +119,11 @@ class Layout:
         self.set_compact(self.kind == "compact")
         if not restored:
             self.lay_out()
-        elif self.kind == "compact":
+        else:
             # the arrangement is the saved one, the docks' insides are not: a tall panel scrolls in a short
-            # tab as at the first start (unscrolled, their least heights made the window taller than a
+            # dock as at the first start (unscrolled, their least heights made the window taller than a
             # laptop's screen on the second start: the status bar, GO and the tabs below its edge)
-            self._compact_docks()
+            self._dress()
         self.fit()
 
     def fit(self) -> None:
@@ -178,6 +179,7 @@ class Layout:
                 w.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
                 width = w.width() if w.isVisible() else screen_area(w).width()
                 self._place_chart(chart_beside(width, self.cues_min()))
+            self._dress()
         finally:
             self._laying = False
         self.default = True
@@ -224,21 +226,23 @@ class Layout:
         others = [dock for key, (dock, _t, _c) in w._docks.items() if key != "table"]
         for dock in others:
             w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-        self._compact_docks()
         for dock in others[1:]:
             w.tabifyDockWidget(others[0], dock)
         if others:
             front = w._docks["cues"][0] if "cues" in w._docks else others[0]
             QTimer.singleShot(0, front.raise_)
 
-    def _compact_docks(self) -> None:
-        """The compact layout's docks as they are in it: each but the table scrolls, and a docked one
-        has no title bar (its tab names it: the rows go to the cue list)."""
+    def _dress(self) -> None:
+        """The docks' insides for the layout's kind: a tall panel scrolls where its dock is short — in the
+        compact layout every dock but the table (and a docked one has no title bar: its tab names it, the
+        rows go to the cue list), in the wide one the right-hand column's (the sponsor events' panel
+        alone is 617 px tall once a match is set: unscrolled, the column made a 1920×1080 window 1198 px
+        tall, the cue list and the status bar below the screen's edge)."""
         for key, (dock, _t, _c) in self.window._docks.items():
-            if key == "table":
+            if key == "table" or (self.kind != "compact" and key not in RIGHT):
                 continue
             _scrolled(dock)
-            if not dock.isFloating():
+            if self.kind == "compact" and not dock.isFloating():
                 dock.setTitleBarWidget(QWidget())
 
     def shown(self) -> None:
@@ -295,11 +299,11 @@ class Layout:
                 self._laying = False
             self._settle.start()
             return
-        right = [docks[k][0] for k in ("monitors", "graphics", "sponsors") if k in docks]
+        right = [docks[k][0] for k in RIGHT if k in docks]
         if right:
             w.resizeDocks([right[0]], [right_width(width, cues_min)], Qt.Orientation.Horizontal)
             share = {"monitors": 17, "graphics": 24, "sponsors": 40}
-            keys = [k for k in ("monitors", "graphics", "sponsors") if k in docks]
+            keys = [k for k in RIGHT if k in docks]
             w.resizeDocks(right, [height * share[k] // 100 for k in keys], Qt.Orientation.Vertical)
         self._wanted = []
         if "cues" in docks:

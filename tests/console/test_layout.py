@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QRect, QSettings
 
-from tests.console.conftest import NAMES, TEAMS
+from tests.console.conftest import NAMES, TEAMS, selfplay
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,7 +36,8 @@ def _open(
     store.dispatch("show.update", {"episode": "第1期", "air_date": "2012-05-07"})
     store.dispatch("match.new", {"teams": TEAMS, "names": NAMES})
     settings = QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat)
-    w = build(store, settings, lang=lang, placements=p, monitors=False)
+    # the monitors too, as the console has them with a studio (no pages to show here: their frames only)
+    w = build(store, settings, lang=lang, placements=p, monitors=True)
     w._test_store = store
     qtbot.addWidget(w)
     w.setGeometry(0, 0, *size)
@@ -60,6 +61,8 @@ def _inside(w: Any, widget: Any) -> bool:
 
 
 def test_the_default_layout_shows_several_cues_the_seats_and_the_entry(sized: Any, qtbot: Any) -> None:
+    import broadcast.console.layout as layout_module
+
     w = sized
     view = w.onair.cues.view
     # the demo episode's rundown is loaded (the cue list follows the store's state by signal)
@@ -70,6 +73,11 @@ def test_the_default_layout_shows_several_cues_the_seats_and_the_entry(sized: An
 
     qtbot.waitUntil(lambda: rows_in_view() >= 4, timeout=5000)  # the first show sizes the docks
     qtbot.waitUntil(w.layout_.settled)
+    # the window is the screen's size, never taller: no dock's least height pushes the cue list or the
+    # status bar below the screen's edge (the sponsor events' panel once made a 1920×1080 window 1198 tall)
+    screen = layout_module.screen_area(w)
+    assert w.minimumSizeHint().height() <= screen.height(), (w.minimumSizeHint(), screen)
+    assert (w.width(), w.height()) == (screen.width(), screen.height()), (w.size(), screen)
     assert rows_in_view() >= 4, rows_in_view()
     assert _inside(w, view.viewport()), "the cue list is hidden or cut off"
     for card in w.table.cards.values():
@@ -277,6 +285,28 @@ def test_the_next_cue_reads_whole_beside_the_chart_and_the_seat_names_too(
                 assert _inside(w, view.viewport()), "bringing the chart forward hid the cue list"
                 header_whole()
                 assert w.grab().save(str(shots / f"layout-chart-{size[0]}x{size[1]}-{lang}.png"))
+        # the game played out: each seat's title (头科 … 大落; "fourth", "second") beside its name, or
+        # under it where both do not fit — the name whole either way (it was cut to "3 …" in English)
+        game = selfplay(11)
+        store = w._test_store
+        store.dispatch("game.new", {"leader": game.leader})
+        for move in game.moves:
+            store.dispatch("game.play", {"line": str(move)})
+        cards = w.table.cards.values()
+        qtbot.waitUntil(lambda: all(c.count.property("title") for c in cards), timeout=10000)
+        for card in cards:
+            for label, full in ((card.name, _full(card.name)), (card.count, card.count.text())):
+                need = QFontMetrics(label.font()).horizontalAdvance(full)
+                with contextlib.suppress(qtbot.TimeoutError):  # laid out for the titles (events)
+                    qtbot.waitUntil(lambda label=label, need=need: need <= label.contentsRect().width())
+                assert label.text() == full and need <= label.contentsRect().width(), (
+                    card.objectName(),
+                    label.text(),
+                    need,
+                    label.width(),
+                )
+            assert _inside(w, card.name) and _inside(w, card.count), card.objectName()
+        assert w.grab().save(str(shots / f"layout-titles-{size[0]}x{size[1]}-{lang}.png"))
     finally:
         w.console.bridge.close()
         w._test_store.close()
