@@ -65,6 +65,7 @@ class SeatCard(QFrame):
         self.grid.addWidget(self.count, 0, 1)
         self.grid.addWidget(self.badges, 1, 0, 1, 2)
         self.grid.setColumnStretch(0, 1)
+        self.title_below = False  # the title on the badges' line: the name and it do not fit on one
         self.compact = False
         self.set_compact(False)
         self.state: dict[str, Any] = {}
@@ -104,10 +105,37 @@ class SeatCard(QFrame):
         text = " · ".join(b.replace(" ", NBSP) for b in badges)  # a line breaks only between badges
         self.badges.setText(text)
         self.badges.setVisible(bool(badges))
+        self._place_title()
         self._fit_badges()
         if (colour, turn) != self._look:
             self._look = (colour, turn)
             self.update()
+
+    def _place_title(self) -> None:
+        """A title (头科 … 大落; "fourth", "second" in English) goes under the name, on the badges' line,
+        where the name and it do not fit on one line: the name is then whole, never cut to "3 …"."""
+        title = bool(self.count.property("title"))
+        margins = self.grid.contentsMargins()
+        room = self.contentsRect().width() - margins.left() - margins.right()
+        need = (
+            QFontMetrics(self.name.font()).horizontalAdvance(self.name.full_text())
+            + self.grid.horizontalSpacing()
+            + self.count.sizeHint().width()
+        )
+        below = title and room > 0 and need > room
+        if below == self.title_below:
+            return
+        self.title_below = below
+        for w in (self.name, self.count, self.badges):
+            self.grid.removeWidget(w)
+        if below:  # the name across the card, the badges and the title under it
+            self.grid.addWidget(self.name, 0, 0, 1, 2)
+            self.grid.addWidget(self.badges, 1, 0)
+            self.grid.addWidget(self.count, 1, 1)
+        else:
+            self.grid.addWidget(self.name, 0, 0)
+            self.grid.addWidget(self.count, 0, 1)
+            self.grid.addWidget(self.badges, 1, 0, 1, 2)
 
     def _fit_badges(self) -> None:
         """The badges' lines at the card's width are the least height the card gets (a wrapped label
@@ -119,6 +147,7 @@ class SeatCard(QFrame):
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
+        self._place_title()
         self._fit_badges()
 
     def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt API

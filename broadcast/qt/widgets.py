@@ -42,6 +42,10 @@ class ElidedLabel(QLabel):
         self._full, self._tip = text, tooltip
         self._fit()
 
+    def full_text(self) -> str:
+        """The whole text, however much of it shows."""
+        return self._full
+
     def _fit(self) -> None:
         width = self.contentsRect().width() - 2 * self.margin()
         shown = QFontMetrics(self.font()).elidedText(self._full, Qt.TextElideMode.ElideRight, max(0, width))
