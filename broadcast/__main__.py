@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import re
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -64,31 +63,9 @@ class OneLineParser(argparse.ArgumentParser):
     """
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: 错误 error: {_both(message)}（用法见 --help / see --help）\n")
+        from engine.english import argparse_both  # only when refusing: the engine is not every command's
 
-
-# argparse's own messages (English) said in Chinese first: the line is "中文 / English" as every other
-_ARGPARSE_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"the following arguments are required: (.+)"), "缺少参数 {0}"),
-    (re.compile(r"unrecognized arguments: (.+)"), "不认识的参数 {0}"),
-    (re.compile(r"argument (\S+): invalid (?:int|float) value: (.+)"), "参数 {0} 要一个数，不是 {1}"),
-    (
-        re.compile(r"argument (\S+): invalid choice: (\S+) \(choose from (.+)\)"),
-        "参数 {0} 没有 {1} 这一项（可选 {2}）",
-    ),
-    (re.compile(r"argument (\S+): expected one argument"), "参数 {0} 后面要有一个值"),
-    (re.compile(r"argument (\S+): not allowed with argument (\S+)"), "参数 {0} 不能与 {1} 同时使用"),
-    (re.compile(r"one of the arguments (.+) is required"), "须给出其中一个参数：{0}"),
-)
-
-
-def _both(message: str) -> str:
-    """An argparse message as ``中文 / English`` (a message of its own, already in both, as it is)."""
-    for pattern, zh in _ARGPARSE_ZH:
-        m = pattern.fullmatch(message)
-        if m:
-            return f"{zh.format(*m.groups())} / {message}"
-    return message
+        self.exit(2, f"{self.prog}: 错误 error: {argparse_both(message)}（用法见 --help / see --help）\n")
 
 
 def _usage() -> str:

@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from . import gjn, native, winprob_cli
 from .deal import new_game
-from .english import count
+from .english import argparse_both, count
 from .errors import GJNError
 from .game import Game, GameResult
 from .preset import PresetError
@@ -24,7 +24,7 @@ from .words import EVENT_NAMES
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        print(f"{self.prog}: 错误 error: {argparse_both(message)}", file=sys.stderr)
         raise SystemExit(2)
 
 

@@ -96,6 +96,14 @@ MUTANTS: tuple[Mutant, ...] = (
         'the windows\' counts lose their numerus form: "%n games" or "1 games" on screen',
     ),
     Mutant(
+        "argparse-refusal-english-only",
+        "engine/english.py",
+        'return f"{zh.format(*m.groups())} / {message}"',
+        "return message",
+        ("tests/test_english_cli.py::test_a_wrong_argument_is_one_line_in_chinese_then_english",),
+        "a wrong argument is refused in argparse's English only",
+    ),
+    Mutant(
         "placements-english-lists-the-chinese",
         "broadcast/sponsors/placements/model.py",
         'en_lines = "\\n".join(i.located("en") for i in errors)',

@@ -110,7 +110,6 @@ ONE_LANGUAGE = {
     ("engine/cli.py", "  English: move  , seat  , rule  : "),
     ("engine/cli.py", "  中文: 第 步（第 行）， 号， ："),
     ("engine/cli.py", ":   at move   (line  ), seat  , rule "),
-    ("engine/cli.py", ": error: "),  # file:line: error: 中文 / English (the message is both)
     ("engine/cli.py", "result ( ,  ):"),  # the demo's heading over the result's bilingual lines
     # the season's tables (as the exports): Chinese headings over rows of names and numbers
     ("broadcast/cli/season.py", " 英雄榜（ ）  排名规则: "),
@@ -176,3 +175,14 @@ def test_a_wrong_argument_is_one_line_in_chinese_then_english(
     said = err[0].split("错误 error: ", 1)[1]
     assert said.startswith(zh) and re.search(r" / (argument|the following)", said), said  # then English
     assert not HAN.search(said.split(" / ", 1)[1].split("（用法见")[0]), said
+
+
+def test_the_engines_command_line_refuses_in_both_languages_too(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["check"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.strip() == (
+        "python -m engine check: 错误 error: 缺少参数 file / the following arguments are required: file"
+    )
