@@ -39,3 +39,23 @@ NAMES = re.compile(r"中文界面|英文界面|《[^》]*》|e\.g\. [^\s(]+")
 def test_no_english_translation_says_a_chinese_word() -> None:
     bad = [f"{ts}: {src} → {said}" for ts, src, said in _messages() if HAN.search(NAMES.sub("", said))]
     assert not bad, "\n".join(bad)
+
+
+def test_every_message_of_the_catalogs_is_finished() -> None:
+    """No message left unfinished, obsolete or vanished in the committed catalogs, and a count has its
+    two English forms (``tests/console/test_i18n.py`` runs lupdate over the code for the strings the
+    catalogs lack)."""
+    bad = []
+    for ts in sorted((ROOT / "broadcast" / "i18n").glob("*.ts")):
+        for m in ET.parse(ts).getroot().iter("message"):
+            tr = m.find("translation")
+            kind = tr.get("type") if tr is not None else "missing"
+            forms = [f.text or "" for f in tr.iter("numerusform")] if tr is not None else []
+            empty = (
+                not all(forms)
+                if m.get("numerus") == "yes"
+                else not (tr is not None and (tr.text or "").strip())
+            )
+            if kind or empty:
+                bad.append(f"{ts.name}: {m.findtext('source')} ({kind or 'empty'})")
+    assert not bad, "\n".join(bad)
