@@ -722,6 +722,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "a 口播 or a studio shot keyed while a break's film is on program is credited as aired",
     ),
     Mutant(
+        "film-credited-off-program",
+        "broadcast/sponsors/exposure.py",
+        "raw[key] = _on_program(raw[key], raw, film_scene)",
+        "raw[key] = raw[key]",
+        (
+            "tests/sponsors/test_marks_on_air.py::"
+            "test_a_film_obs_played_on_after_program_was_cut_away_is_not_a_complete_airing",
+        ),
+        "a film OBS played on after program was cut away from the break is credited as aired whole",
+    ),
+    Mutant(
         "placements-as-aired-not-kept",
         "broadcast/sponsors/recorder.py",
         'out["text"] = decode(raw, file)',

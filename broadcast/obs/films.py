@@ -279,7 +279,12 @@ class FilmPlayer:
             return
         if name == "MediaInputPlaybackStarted" and not film.playing:
             film.playing = True
-            detail = {"reason": film.reason, "file": str(self.films.get(film.film_id, ""))}
+            # the scene it plays in: it is on air only while program shows that scene (exposure.py)
+            detail = {
+                "reason": film.reason,
+                "file": str(self.films.get(film.film_id, "")),
+                "scene": L.SCENE_BREAK,
+            }
             film.event_id = self.host.tracker.film_started(ts, film.film_id, detail)
             if film.event_id is not None:
                 self.host.proof_later(film.event_id, PROOF_AFTER)

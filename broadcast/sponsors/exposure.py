@@ -258,6 +258,7 @@ def build_intervals(
     raw: dict[str, list[Interval]] = {}
     opened: dict[tuple[str, str], tuple[float, int]] = {}
     scene_of: dict[str, str] = {}
+    film_scene: dict[int, str] = {}  # a film's start row → the scene it plays in (rows that name it)
     flags: list[str] = []
 
     def close(source: str, key: str, ts: float) -> None:
@@ -286,6 +287,7 @@ def build_intervals(
                 close(e.source, f"graphic:{e.subject}:{item}", e.ts)
         elif e.kind == FILM_START:
             open_(e.source, f"film:{e.subject}", e.ts, e.id)
+            film_scene[e.id] = str(e.detail.get("scene", ""))
         elif e.kind == FILM_END:
             close(e.source, f"film:{e.subject}", e.ts)
         elif e.kind == OBS_DOWN:
@@ -307,6 +309,8 @@ def build_intervals(
         )
         if not key.startswith("scene:"):
             flags.append(f"{_key_zh(key)} 到节目结束仍未下（{source}），已按节目结束时间截断")
+    for key in [k for k in raw if k.startswith("film:")]:
+        raw[key] = _on_program(raw[key], raw, film_scene)
     windows = watched if watched is not None else [(start, end)]
     out: dict[str, list[Interval]] = {}
     for key, ivs in raw.items():
@@ -322,6 +326,28 @@ def build_intervals(
                     )
         out[key] = merge(cut)
     return out, flags
+
+
+def _on_program(
+    films: list[Interval], raw: dict[str, list[Interval]], scene_of: dict[int, str]
+) -> list[Interval]:
+    """A film is on air only while program shows the scene it plays in (its start row names it): OBS
+    plays it to its end even when program was cut away (by hand, a panic) — those seconds did not air."""
+    out: list[Interval] = []
+    for iv in films:
+        scene = scene_of.get(iv.start_event, "")
+        if not scene:
+            out.append(iv)
+            continue
+        for sc in raw.get(f"scene:{scene}", []):
+            lo, hi = max(iv.start, sc.start), min(iv.end, sc.end)
+            if hi > lo:
+                out.append(
+                    Interval(
+                        iv.key, lo, hi, iv.sources, iv.start_event, iv.clipped and hi >= iv.end, iv.events
+                    )
+                )
+    return out
 
 
 def merge(intervals: Iterable[Interval], gap: float = MERGE_GAP) -> list[Interval]:

@@ -60,3 +60,27 @@ def test_marks_keyed_while_a_film_is_on_program_are_not_credited(tmp_path: Path)
     assert said.delivered == 2 and "另有 1 次在插播片子期间" in said.note, said
     table = next(m for s in x.sponsors for m in s.metrics if m.slot_key == "table")
     assert table.delivered == 1, table
+
+
+def test_a_film_obs_played_on_after_program_was_cut_away_is_not_a_complete_airing(tmp_path: Path) -> None:
+    """OBS plays a break's film to its end even when program is cut away from the break scene (by hand in
+    OBS, a panic): only the seconds program showed it aired — the spot is not credited as aired whole."""
+    log = AsRunLog.open(tmp_path / "studio.sqlite")
+    log.begin_episode(EP, T0)
+
+    def obs(t: float, kind: str, subject: str, **detail: object) -> None:
+        log.record(AirEvent(T0 + t, kind, subject, "obs", EP, dict(detail)))
+
+    obs(0.0, OBS_UP, "29.0.2")
+    obs(0.0, PROGRAM_SCENE, "够级·比赛")
+    for start, cut in ((10.0, 30.0), (40.0, 50.0)):  # the second: cut away 10 s into its 15
+        obs(start, PROGRAM_SCENE, "够级·中插")
+        obs(start, FILM_START, "babao_15s", sponsor="babao", scene="够级·中插")
+        obs(cut if cut < start + 15 else start + 15, PROGRAM_SCENE, "够级·比赛")
+        obs(start + 15.0, FILM_END, "babao_15s", scene="够级·中插")
+    log.end_episode(T0 + 60.0)
+    x = compute(load_placements(DEMO_YAML), EP, log.events(EP), info=log.episode(EP), link_at_start=None)
+    log.close()
+    spot = next(m for s in x.sponsors for m in s.metrics if s.sponsor == "babao" and "完整播出" in m.what)
+    assert spot.delivered == 1 and "播 10.0 秒（不完整）" in spot.note, spot
+    assert round(x.film_seconds, 1) == 25.0, x.film_seconds  # 15 + 10 seconds on program
