@@ -54,7 +54,7 @@ def main(args: argparse.Namespace) -> int:
             if _retrying(lambda label=label: _final_in_season(args.season_db, label)):  # type: ignore[misc]
                 continue
             _play_match(store, args, label, seed=args.seed * 1000 + k * 10)
-            print(f"{label}: {_score(store)}", flush=True)
+            print(f"{label}: {_score(store, args)}", flush=True)
         deadline = time.monotonic() + DRAIN_S
         while store.state["season_push"]["pending"] and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -156,6 +156,11 @@ def _play_game(store: Any, seed: int, rng: random.Random, pace: float) -> None:
             time.sleep(pace)
 
 
-def _score(store: Any) -> str:
+def _score(store: Any, args: argparse.Namespace) -> str:
+    """The match's line as ``season finish`` says it: the score, the winning team by name, and how."""
+    from broadcast.season.export import DECIDED_BY
+
     r = store.state["match"]["result"]
-    return f"{r['odd']}:{r['even']} 胜方 winner {r['winner']}（{r['decided_by']}）"
+    winner = {"odd": args.team_a, "even": args.team_b}.get(r["winner"], r["winner"])
+    how = DECIDED_BY.get(r["decided_by"], r["decided_by"])
+    return f"{r['odd']}:{r['even']}，胜方 winner {winner}（{how}）"

@@ -56,3 +56,25 @@ def test_a_missing_database_is_one_line(tmp_path: Path, capsys: pytest.CaptureFi
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and str(db) in err[0] and "数据库文件不存在" in err[0]
     assert not db.exists()  # a read command never creates the file
+
+
+@pytest.mark.parametrize(
+    "winner,decided_by,line",
+    [
+        ("odd", "points", "34:32，胜方 winner 河东老哥们队（比分）"),
+        ("even", "lots", "30:30，胜方 winner 罗庄棋牌社队（抽签）"),
+    ],
+)
+def test_season_table_says_a_match_as_season_finish_does(winner: str, decided_by: str, line: str) -> None:
+    """``season table``'s line for a match played: the winning team by name and how it was decided, in
+    Chinese (it printed ``胜方 winner odd（points）``)."""
+    import argparse
+    from types import SimpleNamespace
+
+    from broadcast.cli.season_table import _score
+
+    odd, even = (34, 32) if decided_by == "points" else (30, 30)
+    result = {"odd": odd, "even": even, "winner": winner, "decided_by": decided_by}
+    store = SimpleNamespace(state={"match": {"result": result}})
+    args = argparse.Namespace(team_a="河东老哥们队", team_b="罗庄棋牌社队")
+    assert _score(store, args) == line

@@ -6,6 +6,7 @@ share it. (Two real consoles playing into one PostgreSQL season, killed along th
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -216,6 +217,9 @@ def test_season_table_killed_and_started_again_plays_its_match_once(tmp_path: Pa
             assert [m["status"] for m in sdb.matches(sid)] != ["final"]
         again = subprocess.run(cmd, capture_output=True, text=True, timeout=800)
         assert again.returncode == 0, again.stdout + again.stderr
+        assert re.search(
+            r"^一号桌 第1场: \d+:\d+，胜方 winner [甲乙]队（(比分|加赛|抽签)）$", again.stdout, re.M
+        ), again.stdout
     finally:
         if table.poll() is None:
             table.kill()
