@@ -49,7 +49,7 @@ def format_result(r: GameResult) -> str:
     if r.quan_san:
         losers = [s for s in SEATS if r.titles.get(s) == "圈三"]
         lines.append(
-            f"  quan san / 圈三: seats {', '.join(map(str, losers))} / {'、'.join(map(str, losers))}号"
+            f"  shut out / 圈三: seats {', '.join(map(str, losers))} / {'、'.join(map(str, losers))}号"
         )
     lines.append(f"  points / 得分: odd {r.team_points['odd']}, even {r.team_points['even']}")
     lines.append(f"  opened / 开点: {', '.join(map(str, r.opened)) or '-'}")

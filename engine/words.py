@@ -56,7 +56,7 @@ PRESET_NAMES_ZH = {"tv_match": "比赛规则", "dagang": "够级大纲"}
 RANK_EN: tuple[str, ...] = (*ZH_NAMES[:13], "small joker", "big joker")
 TEAM_NAMES_EN = {"odd": "Odd seats", "even": "Even seats"}
 PRESET_NAMES_EN = {"tv_match": "match rules", "dagang": "Gouji outline rules"}
-_TITLE_WORDS_EN = (*TITLE_EN, "quan san", "void")
+_TITLE_WORDS_EN = (*TITLE_EN, "shut out", "void")  # 圈三: the team shut out of every title (G10.3)
 TITLE_NAMES_EN = dict(zip((*TITLES, QUAN_SAN, VOID), _TITLE_WORDS_EN, strict=True))
 _EN_COUNTS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
@@ -73,7 +73,7 @@ EVENT_NAMES: dict[str, tuple[str, str]] = {
     "open": ("开点", "opened"),
     "revolt": ("革命", "revolution"),
     "four_way": ("四户乱缠", "four-way play"),
-    "quan_san": ("圈三", "quan san"),
+    "quan_san": ("圈三", "shut out"),
     "jie_feng": ("接风", "takes the lead"),
 }
 # where a seat stands at the table beyond its events (G7, G8): (Chinese, English)

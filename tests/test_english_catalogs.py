@@ -59,3 +59,17 @@ def test_every_message_of_the_catalogs_is_finished() -> None:
             if kind or empty:
                 bad.append(f"{ts.name}: {m.findtext('source')} ({kind or 'empty'})")
     assert not bad, "\n".join(bad)
+
+
+def test_the_engines_english_words_are_english_not_pinyin() -> None:
+    """The show's words in English (the console's titles and events, the commentators' page): 圈三 is
+    "shut out", never the pinyin "quan san" (G10.3)."""
+    from engine.words import EVENT_NAMES, KIND_NAMES, QUAN_SAN, SEAT_WORDS, TITLE_NAMES_EN
+
+    assert TITLE_NAMES_EN[QUAN_SAN] == "shut out" and EVENT_NAMES["quan_san"][1] == "shut out"
+    english = [
+        *TITLE_NAMES_EN.values(),
+        *(en for table in (EVENT_NAMES, SEAT_WORDS, KIND_NAMES) for _, en in table.values()),
+    ]
+    pinyin = re.compile(r"\b(?:quan|san|shao|zha|jie|feng|wutou|gouji|men|kou)\b")
+    assert not [w for w in english if HAN.search(w) or pinyin.search(w)], english
