@@ -329,6 +329,18 @@ MUTANTS: tuple[Mutant, ...] = (
         "a studio's 英雄榜 never follows a game another table recorded in a PostgreSQL season (no NOTIFY)",
     ),
     Mutant(
+        "top-n-reads-the-whole-ranking",
+        "broadcast/season/rankings.py",
+        '        first = conn.tuples(select + order + " LIMIT ?", (season_id, top))',
+        "        first = conn.tuples(select + order, (season_id,))[:top]",
+        (
+            "tests/season/test_board.py::test_the_on_air_top_n_reads_its_rows_and_the_tie_at_its_edge_never_"
+            "the_whole_ranking",
+        ),
+        "the on-air top N reads every player of the season and keeps the first N (the same board, a full "
+        "read after every game)",
+    ),
+    Mutant(
         "push-race-refused-not-answered",
         "broadcast/season/matches.py",
         "        except self.conn.IntegrityError:  # the same push",

@@ -390,3 +390,39 @@ def test_the_xlsx_plain_rows_are_exact_text_past_a_chunk(tmp_path: Path) -> None
     buf = io.BytesIO((tmp_path / "x.xlsx").read_bytes())
     streamed = openpyxl.load_workbook(buf, read_only=True).worksheets[0]  # a streaming reader sees it all
     assert sum(1 for _ in streamed.iter_rows()) == 2502
+
+
+def test_the_on_air_top_n_reads_its_rows_and_the_tie_at_its_edge_never_the_whole_ranking(
+    demo_season: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The graphic's top N (``leaderboard.set`` after every game) is read from the kept totals a few rows
+    at a time: the database returns the first N, the rest of a tie group at the edge and those rows'
+    names — never the season's every player (at a million games a full read is the second a game the
+    goal forbids). Counted as the rows the database hands back."""
+    from broadcast.season.actions import leaderboard_payload
+    from broadcast.season.backend import SeasonConn
+
+    handed: list[int] = []
+    real_tuples, real_batches = SeasonConn.tuples, SeasonConn.batches
+
+    def tuples(self: SeasonConn, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+        rows = real_tuples(self, sql, params)
+        handed.append(len(rows))
+        return rows
+
+    def batches(self: SeasonConn, sql: str, params: Any = (), *, size: int = 5000) -> Any:
+        for rows in real_batches(self, sql, params, size=size):
+            handed.append(len(rows))
+            yield rows
+
+    with SeasonDB.open(demo_season) as sdb:
+        sid = int(sdb.season()["id"])
+        whole = compute(sdb.conn, sid, "players").rows
+        assert len(whole) == 32
+        monkeypatch.setattr(SeasonConn, "tuples", tuples)
+        monkeypatch.setattr(SeasonConn, "batches", batches)
+        payload = leaderboard_payload(sdb, sid, top=5)
+        shown = payload["rows"]
+    assert [r["name"] for r in shown] == [r.name for r in whole[: len(shown)]] and len(shown) >= 5
+    # the first five, the rest of the edge's tie group, their names: at most twice the rows it shows
+    assert 0 < sum(handed) <= 2 * len(shown) + 5 < len(whole), handed
