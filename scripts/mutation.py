@@ -745,6 +745,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "a film OBS played on after program was cut away from the break is credited as aired whole",
     ),
     Mutant(
+        "airings-after-the-end-unsaid",
+        "broadcast/sponsors/exposure.py",
+        "    if late:\n",
+        "    if False:\n",
+        (
+            "tests/sponsors/test_studio_restart.py::"
+            "test_airings_after_an_episode_s_end_are_not_credited_and_the_report_says_there_are_some",
+        ),
+        "airings OBS confirmed under an episode after its end vanish from its report without a word",
+    ),
+    Mutant(
         "placements-as-aired-not-kept",
         "broadcast/sponsors/recorder.py",
         'out["text"] = decode(raw, file)',

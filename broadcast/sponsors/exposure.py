@@ -427,6 +427,19 @@ def compute(
     start, end, unfinished = _bounds(events, info)
     if unfinished:
         flags.append("本期没有记录结束时间（程序未正常停止）：以最后一条播出记录为节目结束")
+    # rows of this episode after its end (a studio started again on an episode it had ended, under the
+    # same name): they are not credited, and the auditor is told there are some
+    late = [
+        e
+        for e in events
+        if e.source in EVIDENCE_SOURCES and e.kind in (GRAPHIC_ON, FILM_START) and e.ts > end
+    ]
+    if late:
+        since = _clock(late[0].ts - start)
+        flags.append(
+            f"本期结束后另有 {len(late)} 次 OBS 确认的上屏/播片（{since} 起），不计入本期 / "
+            f"{len(late)} airings OBS confirmed after this episode's end are not credited to it"
+        )
     sources = set(EVIDENCE_SOURCES) | ({"rehearsal"} if rehearsal else set())
     if rehearsal:
         watched: list[Span] = [(start, end)]

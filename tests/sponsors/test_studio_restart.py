@@ -57,3 +57,31 @@ def test_a_studio_killed_mid_show_credits_nothing_it_did_not_see(tmp_path: Path)
     assert "角标在屏 27 秒" in cov.note, cov.note  # 1–10 s and 42–60 s: not the 30 s nobody saw
     bumper = next(m for s in x.sponsors for m in s.metrics if m.slot_key == "special" and "标版" in m.what)
     assert bumper.delivered == 0, bumper  # seen going on at the last row, then never again: not aired whole
+
+
+def test_airings_after_an_episode_s_end_are_not_credited_and_the_report_says_there_are_some(
+    tmp_path: Path,
+) -> None:
+    """A studio started again on an episode it had ended cleanly, under the same name (a second `run` on
+    one database): what OBS then confirms lies past the episode's end — not credited, and said."""
+    log = AsRunLog.open(tmp_path / "studio.sqlite")
+
+    def obs(t: float, kind: str, subject: str, **detail: object) -> None:
+        log.record(AirEvent(T0 + t, kind, subject, "obs", EP, dict(detail)))
+
+    log.begin_episode(EP, T0)
+    obs(0.0, OBS_UP, "29.0.2")
+    obs(0.0, GRAPHIC_ON, "corner_bug", item="yiheyuan")
+    obs(30.0, GRAPHIC_OFF, "corner_bug", item="yiheyuan")
+    obs(30.0, OBS_DOWN, "stopped", since=T0 + 30.0)
+    log.end_episode(T0 + 30.0)
+    obs(100.0, OBS_DOWN, "provisioning", since=T0 + 100.0)
+    obs(101.0, OBS_UP, "29.0.2")
+    obs(101.0, GRAPHIC_ON, "corner_bug", item="yiheyuan")
+    obs(101.0, GRAPHIC_ON, "bumper", item="title")
+    info = log.episode(EP)
+    x = compute(load_placements(DEMO_YAML), EP, log.events(EP), info=info, link_at_start=None)
+    log.close()
+    assert "本期结束后另有 2 次 OBS 确认的上屏/播片（01:41 起），不计入本期" in "；".join(x.flags), x.flags
+    cov = next(m for s in x.sponsors for m in s.metrics if m.slot_key == "special" and "覆盖率" in m.what)
+    assert "角标在屏 30 秒" in cov.note, cov.note
