@@ -82,7 +82,8 @@ def _next_game(m: Rec, season: Rec, games: list[Rec], number: int) -> tuple[int,
             raise SeasonError(
                 "G11.2",
                 f"{regular}局已打完，比分 {decision.score_a}:{decision.score_b}，不能再加赛",
-                "no further game: the match is decided",
+                f"{count(regular, 'regular game')} played, {decision.score_a}:{decision.score_b}: "
+                "no extra game, the match is decided",
             )
     return number, number > regular
 
