@@ -256,7 +256,13 @@ def _create(args: argparse.Namespace, sdb: SeasonDB) -> int:
 
 
 def _list(args: argparse.Namespace, sdb: SeasonDB) -> int:
-    for s in sdb.seasons():
+    seasons = sdb.seasons()
+    if not seasons:  # said, not an empty screen: the producer may be looking at the wrong database
+        print(
+            f"{shown(args.season_db)}: 还没有赛季（python -m broadcast season create 名称，或 season demo）/ "
+            "no season yet (python -m broadcast season create NAME, or season demo)"
+        )
+    for s in seasons:
         n = sdb.conn.execute("SELECT COUNT(*) FROM season_matches WHERE season_id=?", (s["id"],)).fetchone()
         print(
             f"#{s['id']} {s['name']}  {s['title']}  规则 rules {s['rules']}  "

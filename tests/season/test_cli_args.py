@@ -78,3 +78,20 @@ def test_season_table_says_a_match_as_season_finish_does(winner: str, decided_by
     store = SimpleNamespace(state={"match": {"result": result}})
     args = argparse.Namespace(team_a="河东老哥们队", team_b="罗庄棋牌社队")
     assert _score(store, args) == line
+
+
+def test_season_list_of_a_database_without_a_season_says_so(
+    season_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An empty screen would leave the producer wondering whether the command looked at the right
+    database: it names the database (a server without its password) and what to do."""
+    from broadcast.season.backend import shown
+    from broadcast.season.model import SeasonDB
+
+    SeasonDB.open(season_db).close()  # the season's tables, no season
+    assert cli(["season", "list", "--db", str(tmp_path / "p.sqlite"), "--season-db", season_db]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out == [
+        f"{shown(season_db)}: 还没有赛季（python -m broadcast season create 名称，或 season demo）/ "
+        "no season yet (python -m broadcast season create NAME, or season demo)"
+    ]
