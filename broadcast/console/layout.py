@@ -235,11 +235,12 @@ class Layout:
     def _dress(self) -> None:
         """The docks' insides for the layout's kind: a tall panel scrolls where its dock is short — in the
         compact layout every dock but the table (and a docked one has no title bar: its tab names it, the
-        rows go to the cue list), in the wide one the right-hand column's (the sponsor events' panel
-        alone is 617 px tall once a match is set: unscrolled, the column made a 1920×1080 window 1198 px
-        tall, the cue list and the status bar below the screen's edge)."""
+        rows go to the cue list), in the wide one the sponsor events' panel (617 px tall once a match is
+        set: unscrolled, the right-hand column made a 1920×1080 window 1198 px tall, the cue list and the
+        status bar below the screen's edge; the monitors and the graphics keep their height: TAKE, CUT
+        and PANIC always whole)."""
         for key, (dock, _t, _c) in self.window._docks.items():
-            if key == "table" or (self.kind != "compact" and key not in RIGHT):
+            if key == "table" or (self.kind != "compact" and key != "sponsors"):
                 continue
             _scrolled(dock)
             if self.kind == "compact" and not dock.isFloating():
