@@ -1,4 +1,4 @@
-// 字幕条 lower third for a player: name, second line, optional photo.
+// 人名条 lower third for a player: name, second line, optional photo.
 import { h, flag, logo, image, changed, graphicRoot, onAir } from '../dom.js';
 import { fitText } from '../fit.js';
 
