@@ -764,6 +764,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "a report made after the placements were edited credits what aired to the sponsor the file names now",
     ),
     Mutant(
+        "season-delivery-by-the-file-now",
+        "broadcast/sponsors/delivery.py",
+        "q = _as_aired(p, info.placements or {}, aired)",
+        "q = p",
+        (AS_AIRED,),
+        "the season's delivery credits an episode's air to the sponsors the edited placements file names now",
+    ),
+    Mutant(
         "placements-as-aired-not-read",
         "broadcast/cli/report.py",
         "    if isinstance(text, str):\n        aired = parse_placements(",

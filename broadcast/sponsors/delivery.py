@@ -22,7 +22,7 @@ from pathlib import Path
 from broadcast.core.files import atomic_path
 from broadcast.sponsors.asrun import AsRunLog
 from broadcast.sponsors.exposure import EpisodeExposure, Metric, compute
-from broadcast.sponsors.placements import Placements, Slot
+from broadcast.sponsors.placements import PlacementError, Placements, Slot, parse_placements
 
 
 @dataclass(frozen=True)
@@ -143,24 +143,42 @@ def _covers(slot: Slot | None, day: date | None) -> bool:
 
 
 def episode_exposures(p: Placements, log: AsRunLog) -> list[EpisodeExposure]:
-    """Every episode of the as-run log measured as its episode report measures it, oldest first."""
+    """Every episode of the as-run log measured as its episode report measures it, oldest first: by the
+    placements it aired with when the file has changed since (their text kept in its record)."""
     out = []
+    aired: dict[str, Placements | None] = {}
     for info in sorted(log.episodes(), key=lambda e: (e.started or 0.0, e.episode)):
         events = log.events(info.episode)
         started = info.started if info.started is not None else 0.0
-        out.append(
-            compute(
-                p,
-                info.episode,
-                events,
-                info=info,
-                prizes=log.prizes(info.episode),
-                season_prizes=log.prizes(),
-                air_date=info.air_date,
-                link_at_start=log.link_before(started),
-            )
+        q = _as_aired(p, info.placements or {}, aired)
+        x = compute(
+            q,
+            info.episode,
+            events,
+            info=info,
+            prizes=log.prizes(info.episode),
+            season_prizes=log.prizes(),
+            air_date=info.air_date,
+            link_at_start=log.link_before(started),
         )
+        if q is not p:
+            x.flags.insert(0, f"本期按播出时的排期（{q.digest}）计算，排期文件之后改过 / measured as aired")
+        out.append(x)
     return out
+
+
+def _as_aired(p: Placements, stored: dict[str, object], cache: dict[str, Placements | None]) -> Placements:
+    """The placements an episode aired with, when they are not ``p`` and its record kept their text."""
+    digest, text = str(stored.get("digest", "")), stored.get("text")
+    if not digest or digest == p.digest or not isinstance(text, str):
+        return p
+    if digest not in cache:
+        file = str(stored.get("file") or p.file)
+        try:
+            cache[digest] = parse_placements(text, file, base=Path(file).resolve().parent, digest=digest)
+        except PlacementError:  # (never: it was valid when it aired) measured by the file as it is now
+            cache[digest] = None
+    return cache[digest] or p
 
 
 def season_delivery(

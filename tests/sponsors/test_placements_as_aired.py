@@ -13,6 +13,7 @@ from broadcast.cli.report import placements_as_aired
 from broadcast.clock import ScriptClock, air_start
 from broadcast.core.airlog import GRAPHIC_OFF, GRAPHIC_ON, OBS_UP, PROGRAM_SCENE, AirEvent
 from broadcast.sponsors.asrun import AsRunLog
+from broadcast.sponsors.delivery import episode_exposures
 from broadcast.sponsors.exposure import EpisodeExposure, compute
 from broadcast.sponsors.placements import load_placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
@@ -92,6 +93,11 @@ def test_the_report_after_the_placements_are_edited_or_removed_post_air_says_wha
     edited = str(tmp_path / "set" / "edited.yaml")
     given, note = placements_as_aired(info.placements, edited, None, given=True)
     assert given.one("special").sponsor == "mengshan" and "不是本期播出时的排期" in note  # type: ignore[union-attr]
+    # the season's delivery measures the episode as it aired too (and says so)
+    log = AsRunLog.open(db)
+    season = episode_exposures(load_placements(yaml), log)
+    log.close()
+    assert [_bug_sponsor(x) for x in season] == [aired] and "按播出时的排期" in season[0].flags[0]
     # removed after air: still measured by the placements as aired
     yaml.unlink()
     gone, note = _measure(db)
