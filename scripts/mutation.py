@@ -341,6 +341,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "read after every game)",
     ),
     Mutant(
+        "closed-pipe-is-an-error",
+        "broadcast/cli/tools.py",
+        "    except BrokenPipeError:  # the reader left (… | head): nothing to say, as a shell's own tools",
+        "    except ZeroDivisionError:  # the reader left",
+        ("tests/season/test_cli_args.py::test_a_reader_that_leaves_early_ends_the_command_quietly",),
+        "season leaderboard | head says 错误 error: 无法写入 … Broken pipe and exits 2",
+    ),
+    Mutant(
         "push-race-refused-not-answered",
         "broadcast/season/matches.py",
         "        except self.conn.IntegrityError:  # the same push",

@@ -4,6 +4,8 @@ exits."""
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sqlite3
 import sys
 from collections.abc import Callable
@@ -71,6 +73,9 @@ def run(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> in
         return fail(first + more + ["未导入任何数据 / nothing was imported"])
     except USER_ERRORS as e:
         return fail(f"错误 error: {e}")
+    except BrokenPipeError:  # the reader left (… | head): nothing to say, as a shell's own tools
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the exit's flush fails no more
+        return 128 + signal.SIGPIPE
     except OSError as e:
         return fail(f"错误 error: {describe_os_error(e.filename or '', e)} ({e.strerror or e})")
     except sqlite3.Error as e:  # the disk or the file (full, read-only, damaged): name it, say what to do

@@ -95,3 +95,23 @@ def test_season_list_of_a_database_without_a_season_says_so(
         f"{shown(season_db)}: 还没有赛季（python -m broadcast season create 名称，或 season demo）/ "
         "no season yet (python -m broadcast season create NAME, or season demo)"
     ]
+
+
+def test_a_reader_that_leaves_early_ends_the_command_quietly(demo_db: Path) -> None:
+    """``season leaderboard | head -2``: the reader closes the pipe; the command stops without an error
+    line (it said 错误 error: 无法写入 … Broken pipe, exit 2), with a shell's status for it
+    (128 + SIGPIPE)."""
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "broadcast", "season", "leaderboard", "--db", str(demo_db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()  # the reader has gone before a line was written
+    _, err = proc.communicate(timeout=120)
+    assert err == "" and proc.returncode == 128 + signal.SIGPIPE
