@@ -111,10 +111,7 @@ ONE_LANGUAGE = {
     ("engine/cli.py", "  中文: 第 步（第 行）， 号， ："),
     ("engine/cli.py", ":   at move   (line  ), seat  , rule "),
     ("engine/cli.py", "result ( ,  ):"),  # the demo's heading over the result's bilingual lines
-    # the season's tables (as the exports): Chinese headings over rows of names and numbers
-    ("broadcast/cli/season.py", " 英雄榜（ ）  排名规则: "),
-    ("broadcast/cli/season.py", "（ ）规则    英雄榜冠名 "),
-    ("broadcast/cli/season.py", "  队伍  : "),
+    # the season's match lines: 第N期, the round's name, the teams' names and the score (data, no words)
     ("broadcast/cli/season.py", "  第 期     #    vs    "),
 }
 CLI_FILES = ("broadcast/cli/*.py", "broadcast/*/cli.py", "broadcast/overlay/*_cli.py", "engine/*cli.py")

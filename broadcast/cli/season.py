@@ -476,7 +476,8 @@ def _print_ranking(season: object, ranking: object, top: int) -> None:
 
     assert isinstance(ranking, Ranking)
     title = season["title"] if hasattr(season, "keys") else ""  # type: ignore[index]
-    print(f"{title} 英雄榜（{'选手' if ranking.kind == 'players' else '队伍'}）  排名规则: {ranking.spec}")
+    kind = "选手 players" if ranking.kind == "players" else "队伍 teams"
+    print(f"{title} 英雄榜 leaderboard（{kind}）  排名规则 ranked by: {ranking.spec}")
     if ranking.kind == "players":
         print(_pad("名次", 8) + _pad("姓名", 10) + _pad("队伍", 22) + "积分  头科  大落  局数  相互")
         for r in ranking.rows[:top]:
@@ -498,10 +499,11 @@ def _print_ranking(season: object, ranking: object, top: int) -> None:
 
 def _print_overview(sdb: SeasonDB, sid: int) -> None:
     s = sdb.season(sid)
-    print(f"{s['title']}（{s['name']}）规则 {s['rules']}  英雄榜冠名 {s['sponsor'] or '—'}")
+    sponsor = s["sponsor"] or "—"
+    print(f"{s['title']}（{s['name']}）规则 rules {s['rules']}  英雄榜冠名 leaderboard sponsor {sponsor}")
     for t in sdb.teams(sid):
         names = "、".join(p["name"] for p in sdb.players(sid, int(t["id"])))
-        print(f"  队伍 {t['name']}{'（' + t['sponsor'] + '）' if t['sponsor'] else ''}: {names}")
+        print(f"  队伍 team {t['name']}{'（' + t['sponsor'] + '）' if t['sponsor'] else ''}: {names}")
     for e in sdb.episodes(sid):
         for m in sdb.matches(sid, int(e["id"])):
             res = f"{m['score_a']}:{m['score_b']}" if m["status"] == "final" else m["status"]
