@@ -780,6 +780,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "the season's delivery credits an episode's air to the sponsors the edited placements file names now",
     ),
     Mutant(
+        "as-run-sheet-hides-the-boundary",
+        "broadcast/sponsors/report.py",
+        "return _described(e, p) + _boundary(e.detail)",
+        "return _described(e, p)",
+        (EPISODE_ROWS,),
+        "the 播出记录 sheet shows a row carried across an episode change as if it were a new airing",
+    ),
+    Mutant(
         "placements-as-aired-not-read",
         "broadcast/cli/report.py",
         "    if isinstance(text, str):\n        aired = parse_placements(",

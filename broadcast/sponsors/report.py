@@ -131,6 +131,20 @@ def fmt_num(value: float | None) -> str:
 
 
 def describe(e: StoredEvent, p: Placements) -> str:
+    return _described(e, p) + _boundary(e.detail)
+
+
+def _boundary(d: dict[str, object]) -> str:
+    """A row at an episode's boundary: carried on air from the episode before (or from before any), or
+    closed at the episode's end (``docs/sponsors.md``, "Each row in the episode it aired in")."""
+    if "carried" in d:
+        return f"（自{d['carried']}接续在播）" if d["carried"] else "（本期开始前已在播）"
+    if "episode_end" in (d.get("reason"), d.get("stopped")):
+        return "（本期结束时仍在播，下期接续）"
+    return ""
+
+
+def _described(e: StoredEvent, p: Placements) -> str:
     d = e.detail
     if e.kind in (GRAPHIC_ON, GRAPHIC_OFF):
         item = d.get("item", "")

@@ -24,6 +24,7 @@ from broadcast.sponsors.asrun import AsRunLog
 from broadcast.sponsors.exposure import EpisodeExposure, compute
 from broadcast.sponsors.placements import Placements, load_placements, to_state
 from broadcast.sponsors.recorder import AsRunRecorder
+from broadcast.sponsors.report import describe
 from broadcast.studio import open_store
 
 from .conftest import ROOT, bridge_settings
@@ -81,6 +82,12 @@ def test_rows_before_the_episode_begins_and_across_a_change_go_to_the_episode_th
         (A.GRAPHIC_ON, "corner_bug", 110.0),
         (A.GRAPHIC_ON, "scoreboard", 110.0),
     ]
+    # the workbook's 播出记录 sheet says which rows are the boundary's, not new airings
+    shown = {describe(e, p) for e in (*e16, *e17) if e.kind == A.GRAPHIC_ON and e.subject == "scoreboard"}
+    assert shown == {"scoreboard：game 1", "scoreboard：game 1（自第16期接续在播）"}, shown
+    assert describe(next(e for e in e16 if e.kind == A.GRAPHIC_OFF), p).endswith(
+        "（本期结束时仍在播，下期接续）"
+    )
     # each episode credits what it aired: the bug from 16's start (it was up before) to the change, then
     # in 17 from the change to the stop; the scoreboard once in each
     x16, x17 = _report(p, log, "第16期"), _report(p, log, "第17期")
