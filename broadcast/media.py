@@ -13,9 +13,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import subprocess
 import tempfile
 import threading
+import warnings
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -27,6 +29,9 @@ from PIL import Image, UnidentifiedImageError
 from broadcast.errors import GoujiError
 
 IMAGE_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp"}
+# a logo or a photo: at most 64 megapixels (8000×8000: a 48 Mpx phone photo fits; 256 MB decoded). A 436 KB
+# PNG can claim 60000×60000 (Pillow's DecompressionBombError: an internal error in sponsors check, export)
+IMAGE_MAX_PIXELS = 64_000_000
 VIDEO_SUFFIXES = (".mp4", ".mov", ".m4v")
 ISO_MEDIA = "mov"  # ffprobe's demuxer for MP4/MOV/M4V reports format_name "mov,mp4,m4a,3gp,3g2,mj2"
 PROBE_TIMEOUT = 30.0
@@ -65,10 +70,17 @@ def probe_image(path: Path) -> ImageInfo:
 
 def _probe_image(path: Path) -> ImageInfo:
     try:
-        with Image.open(path) as im:
-            fmt = str(im.format or "")
-            size = im.size
-            im.verify()
+        with warnings.catch_warnings():  # over Pillow's warning size (89 Mpx): refused below, in one line
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                fmt = str(im.format or "")
+                size = im.size
+                if size[0] * size[1] > IMAGE_MAX_PIXELS:
+                    raise too_many_pixels(f"{size[0]}×{size[1]}")
+                im.verify()
+    except Image.DecompressionBombError as exc:  # so many pixels Pillow refuses to open it
+        found = re.search(r"\((\d+) pixels\)", str(exc))
+        raise too_many_pixels(f"{int(found.group(1)):,}" if found else "") from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
         raise MediaError(
             "media",
@@ -82,6 +94,17 @@ def _probe_image(path: Path) -> ImageInfo:
             f"image format {fmt or 'unknown'} not supported (PNG, JPEG or WebP)",
         )
     return ImageInfo(fmt, int(size[0]), int(size[1]))
+
+
+def too_many_pixels(size: str) -> MediaError:
+    """A picture over :data:`IMAGE_MAX_PIXELS` (``size``: "W×H", or the count of pixels, or unknown)."""
+    what = f"（{size} 像素）" if size else ""
+    return MediaError(
+        "media",
+        f"图片太大{what}，标志或照片最多 {IMAGE_MAX_PIXELS // 10_000:,} 万像素（如 8000×8000）",
+        f"the picture is too large{f' ({size} pixels)' if size else ''}: a logo or a photo is at most "
+        f"{IMAGE_MAX_PIXELS:,} pixels (e.g. 8000×8000)",
+    )
 
 
 class ProbeUnavailable(MediaError):

@@ -1189,6 +1189,22 @@ MUTANTS: tuple[Mutant, ...] = (
         "a receipt nested 30,000 deep is an internal error (RecursionError), exit 1",
     ),
     Mutant(
+        "picture-pixels-uncounted",
+        "broadcast/media.py",
+        "if size[0] * size[1] > IMAGE_MAX_PIXELS:",
+        "if False:",
+        ("tests/hostile/test_pictures.py",),
+        "a logo of 144 megapixels is accepted (decoded: 576 MB in the studio's memory)",
+    ),
+    Mutant(
+        "season-logo-stored-unread",
+        "broadcast/cli/season.py",
+        "        check_logo(args.sponsor_logo)",
+        "        pass",
+        ("tests/hostile/test_pictures.py::test_season_set_checks_the_sponsor_logo_when_it_is_set",),
+        "season set --sponsor-logo stores a folder, /dev/zero or a bomb PNG, to fail at the export",
+    ),
+    Mutant(
         "companion-page-written-in-place",
         "broadcast/overlay/companion_cli.py",
         "files.write_text(out, text)",

@@ -14,7 +14,7 @@ import argparse
 from contextlib import closing
 from pathlib import Path
 
-from broadcast.cli.tools import add_db, db_must_exist, run, sponsor_from_placements
+from broadcast.cli.tools import add_db, check_logo, db_must_exist, run, sponsor_from_placements
 from broadcast.season.backend import Rec
 from broadcast.season.export import export_ranking, export_records, export_results, fmt_from
 from broadcast.season.model import SeasonDB
@@ -71,6 +71,8 @@ def _png(sdb: SeasonDB, season: Rec, ranking: Ranking, out: Path, args: argparse
     if sponsor is None:
         sponsor = season["sponsor"]
         logo = logo or season["sponsor_logo"] or None
+    if logo:
+        check_logo(str(logo))
     last = sdb.last_episode(int(season["id"]))
     as_of = f"截至第{last}期" if last else "赛季开始前"
     what = "选手" if ranking.kind == "players" else "团体"

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 from broadcast.cli import season_table
-from broadcast.cli.tools import add_db, db_must_exist, run
+from broadcast.cli.tools import add_db, check_logo, db_must_exist, run
 from broadcast.errors import count
 from broadcast.season.backend import shown
 from broadcast.season.model import SeasonDB, SeasonError, round_name
@@ -284,6 +284,8 @@ def _set(args: argparse.Namespace, sdb: SeasonDB, season: Season) -> int:
         )
         if v is not None
     }
+    if args.sponsor_logo:
+        check_logo(args.sponsor_logo)
     sdb.update_season(int(season["id"]), **fields)
     print(f"已更新 updated: {', '.join(fields) or '(nothing)'}")
     return 0

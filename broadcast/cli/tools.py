@@ -132,3 +132,29 @@ def sponsor_from_placements(path: str | Path) -> tuple[str, str]:
         )
     logo = str(sponsor.get("logo") or "")
     return str(sponsor.get("name") or key), str((p.parent / logo).resolve()) if logo else ""
+
+
+def check_logo(path: str) -> None:
+    """The 英雄榜 sponsor's logo is a picture the PNG export and the graphics can draw: checked when it is
+    set (``season set`` stored a folder, /dev/zero or a 3.6-gigapixel PNG unread) and before the export
+    draws it (Pillow's DecompressionBombError was an internal error)."""
+    from broadcast.media import MediaError, probe_image
+
+    p = Path(path)
+    refusal = None
+    if p.is_dir():
+        refusal = "是一个目录，不是图片文件", "is a folder, not a picture"
+    elif p.exists() and not p.is_file():
+        refusal = "不是普通文件", "not a regular file"
+    elif not p.exists():
+        refusal = "文件不存在", "no such file"
+    if refusal is not None:
+        raise SeasonError(
+            "season.sponsor_logo", f"冠名商标志：{refusal[0]}", f"sponsor logo: {refusal[1]}", where=p
+        )
+    try:
+        probe_image(p)
+    except MediaError as exc:
+        raise SeasonError(
+            "season.sponsor_logo", f"冠名商标志{exc.zh}", f"sponsor logo: {exc.en}", where=p
+        ) from None

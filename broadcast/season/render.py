@@ -143,7 +143,11 @@ def render_leaderboard(
             if not lp.is_file():
                 raise RenderError("render", "冠名商标志文件不存在", "sponsor logo not found", where=lp)
             try:
-                logo_img = Image.open(lp).convert("RGBA")
+                logo_img = Image.open(lp).convert("RGBA")  # its pixels counted first: cli.tools.check_logo
+            except Image.DecompressionBombError:
+                raise RenderError(
+                    "render", "标志图片像素过多", "the logo has too many pixels", where=lp
+                ) from None
             except OSError as exc:
                 raise RenderError("render", "无法读取标志图片", f"unreadable logo ({exc})", where=lp) from exc
             logo_img.thumbnail((160, 52))

@@ -278,7 +278,7 @@ def _logo(path: str, mtime_ns: int, box: tuple[int, int]) -> Image.Image | None:
         with Image.open(path) as im:
             im.load()
             src = im.convert("RGBA")
-    except (OSError, ValueError):
+    except (OSError, ValueError, Image.DecompressionBombError):  # a bomb PNG: an empty box, never a crash
         log.warning("logo %s cannot be read as a picture: left empty", path)
         return None
     scale = min(box[0] / src.width, box[1] / src.height)  # OBS's "scale to inner bounds"
