@@ -357,7 +357,9 @@ class SeasonLink:
                 self.errors += 1
                 if tries == 0:  # the first failure says why (the retries stay quiet)
                     why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                    log.warning("season push: %s; retrying", why)
+                    log.warning(
+                        "赛季暂未确认，稍后重试 / the season has not acknowledged yet, retrying: %s", why
+                    )
                 if sdb is not None:
                     _close_quietly(sdb)
                     sdb = None

@@ -236,3 +236,45 @@ def test_season_table_killed_and_started_again_plays_its_match_once(tmp_path: Pa
         assert store.state["season_push"]["pending"] == [] and store.state["leaderboard"]["rows"] == want
     finally:
         store.close()
+
+
+def test_a_push_the_season_cannot_take_now_is_said_once_in_both_languages_and_tried_again(
+    demo_db: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The season away (a server restarting): the operator's terminal says so once, in Chinese and
+    English (it said "season push: …; retrying"), and the game is pushed once the season is back."""
+    import logging
+
+    import broadcast.season.push as push
+    from broadcast.season.live import start_match
+    from tests.season.test_live import _pick, _play_game
+
+    real_push = push.push_pending
+    away = [2]  # the first two tries find the season away
+
+    def flaky(store, sdb):  # type: ignore[no-untyped-def]
+        if away[0]:
+            away[0] -= 1
+            raise ConnectionError("server closed the connection unexpectedly")
+        return real_push(store, sdb)
+
+    monkeypatch.setattr(push, "push_pending", flaky)
+    monkeypatch.setattr(push, "RETRY_S", (0.01,))
+    store = open_store(demo_db)
+    link = SeasonLink(store, demo_db, follow=False).start()
+    try:
+        with caplog.at_level(logging.WARNING, logger=push.log.name):
+            mid = start_match(store, demo_db, label="快手桌", **_pick(demo_db))
+            _play_game(store, 41)
+            assert link.wait_pushed(f"m{mid}/g1", 60)
+    finally:
+        link.stop()
+        store.close()
+    said = [r.getMessage() for r in caplog.records if r.name == push.log.name]
+    assert said == [
+        "赛季暂未确认，稍后重试 / the season has not acknowledged yet, retrying: "
+        "server closed the connection unexpectedly"
+    ]
+    assert link.errors == 2
+    with SeasonDB.open(demo_db) as sdb:
+        assert [g["uid"] for g in sdb.games(mid)] == [f"m{mid}/g1"]
