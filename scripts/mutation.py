@@ -1205,6 +1205,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "season set --sponsor-logo stores a folder, /dev/zero or a bomb PNG, to fail at the export",
     ),
     Mutant(
+        "no-journal-called-an-older-build",
+        "broadcast/core/db.py",
+        "and _writable(Path(path)) and have == 0:",
+        "and _writable(Path(path)) and have == -1:",
+        (
+            "tests/hostile/test_named_right.py::test_a_database_without_a_journal_is_not_called_an_older_build",
+        ),
+        "a season-only database opened read-only is called a file from an older build that needs an upgrade",
+    ),
+    Mutant(
         "companion-page-written-in-place",
         "broadcast/overlay/companion_cli.py",
         "files.write_text(out, text)",

@@ -533,6 +533,16 @@ def migrate(conn: sqlite3.Connection, component: str, migrations: Sequence[str])
         if have < len(migrations) and getattr(conn, "readonly", False):
             if getattr(conn, "reason", ""):  # opened read-only because the disk is full
                 raise StorageError("storage", str(conn.reason), kind="full", path=path)  # type: ignore[attr-defined]
+            if not getattr(conn, "reopenable", True) and _writable(Path(path)) and have == 0:
+                raise StorageError(  # a season-only or empty file: nothing old about it, it has none yet
+                    "storage",
+                    f"这个数据库里还没有 {component} 的表（只读打开，不会建表）：先用 "
+                    "python -m broadcast run 打开一次",
+                    f"this database has no {component} tables yet (opened read-only, none are made): open it "
+                    "once with python -m broadcast run",
+                    kind="readonly",
+                    path=path,
+                )
             if not getattr(conn, "reopenable", True) and _writable(Path(path)):  # read-only on purpose
                 raise StorageError(
                     "storage",

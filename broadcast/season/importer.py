@@ -289,8 +289,13 @@ def _check_row(
 def read_roster(path: str | Path, *, sheet: str | None = None) -> tuple[list[RosterRow], list[str]]:
     """Parse and check a roster file; return its rows and ignored columns, or raise with every error."""
     p = Path(path)
-    if not p.is_file():
-        raise ImportError_([f"{p}:row 0: 文件不存在 / file not found"])
+    if not p.is_file():  # a folder or a device is named for what it is, not called missing
+        what = "文件不存在 / file not found"
+        if p.is_dir():
+            what = "是一个目录，不是名单文件 / is a folder, not a roster file"
+        elif p.exists():
+            what = "不是普通文件 / not a regular file"
+        raise ImportError_([f"{p}:row 0: {what}"])
     suffix = p.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
         rows = _read_xlsx(p, sheet)
