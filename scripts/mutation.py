@@ -1058,6 +1058,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "at the game's end in English a seat's title (fourth, second) cuts its player's name to \"3 …\"",
     ),
     Mutant(
+        "full-frame-mixed-over-the-older",
+        "overlays/js/page.js",
+        "const cutOut = coming.length > 0 &&",
+        "const cutOut = false &&",
+        (
+            "tests/overlay/test_graphics_render.py::"
+            "test_a_full_frame_item_and_what_it_replaces_are_never_drawn_over_each_other",
+        ),
+        "a TAKE from the 英雄榜 to the 九宫格 mixes the two: for a moment both are drawn over each other",
+    ),
+    Mutant(
         "estimate-chart-not-redrawn",
         "broadcast/console/docks/winprob.py",
         "console.estimated.connect(self.refresh)",

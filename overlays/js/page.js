@@ -53,6 +53,12 @@ const stage = document.getElementById('stage');
 document.documentElement.dataset.bus = params.bus;
 const mounted = ids.map((id) => ({ id, g: MODULES[id].mount(stage) }));
 const OFF = { on: false, item: '' };
+// the zones table's full-frame layer (overlays/tokens.json). Where one comes in and others leave in the
+// same change (a full-frame item replacing another, covering the scoreboard, or ending and giving back
+// what it held), those leaving go at once and those coming in have their own way in: never two graphics
+// mixed, drawn over each other for a moment
+const FULL = new Set(['bumper', 'jiugongge', 'leaderboard', 'qualifiers', 'credits']);
+const wasOn = new Map();
 
 new Feed({
   ...params,
@@ -62,7 +68,16 @@ new Feed({
     document.documentElement.dataset.transition = cut ? 'cut' : 'mix';
     const bus = (state.graphics && state.graphics[params.bus]) || {};
     setTerms(stateTerms(state)); // the names: each one term, never broken onto two lines (terms.js)
-    for (const { id, g } of mounted) g.render(state, bus[id] || OFF);
+    const on = (id) => !!(bus[id] || OFF).on;
+    const coming = mounted.filter(({ id }) => on(id) && !wasOn.get(id)).map(({ id }) => id);
+    const leaving = mounted.filter(({ id }) => !on(id) && wasOn.get(id)).map(({ id }) => id);
+    const cutOut = coming.length > 0 && [...coming, ...leaving].some((id) => FULL.has(id));
+    for (const { id, g } of mounted) {
+      const el = stage.querySelector(`[data-graphic="${id}"]`);
+      if (el) el.classList.toggle('replaced', cutOut && leaving.includes(id));
+      g.render(state, bus[id] || OFF);
+      wasOn.set(id, on(id));
+    }
     fitPending(); // every text set in this frame, measured together (overlays/js/fit.js)
   },
 });

@@ -25,6 +25,7 @@ from tests.overlay.conftest import (
     open_page,
     screenshot,
     settle,
+    wait_rendered,
 )
 
 
@@ -299,3 +300,50 @@ def test_a_browser_source_of_1280x720_shows_the_whole_picture_scaled(page: Any, 
             assert abs(a - b * 2 / 3) <= 2, (g, small[g], big[g])  # the same place, two thirds the size
         assert opaque_fraction(img, tuple(round(v) for v in small[g])) > 0.05, g  # and drawn there
     assert fitted["pending"] == 0, fitted  # every text fitted (none left waiting as if edge-on)
+
+
+# every transition paused where it starts (the moment a change begins to show), and what each graphic
+# shows then: its opacity and whether it is still on its way out or in
+FREEZE = """() => { window.__freeze = true; addEventListener('transitionrun', () => {
+  if (window.__freeze) for (const a of document.getAnimations()) a.pause(); }, true); }"""
+LOOK = """ids => ids.map(id => { const e = document.querySelector(`[data-graphic="${id}"]`);
+  const moving = e.getAnimations().some(a => a.transitionProperty === 'opacity');
+  return [id, +getComputedStyle(e).opacity, moving]; })"""
+
+
+@pytest.mark.browser
+def test_a_full_frame_item_and_what_it_replaces_are_never_drawn_over_each_other(page: Any) -> None:
+    """A TAKE from the 英雄榜 to the 九宫格, the 九宫格 ending and giving the scoreboard back, the credits
+    covering the scoreboard: at the moment the newer begins its way in the older is already gone (it
+    leaves at once), so no frame shows the two mixed over each other — before, both faded at once and the
+    frames in between showed the 英雄榜 at half strength through the 九宫格."""
+    steps = [("leaderboard", "jiugongge"), ("jiugongge", "scoreboard"), ("scoreboard", "credits")]
+    store = MemoryStore(demo_state(on=(steps[0][0],)))
+    with OverlayServer(store, port=0) as srv:
+        open_page(page, srv.url("program"))
+        page.evaluate(FREEZE)
+        for older, newer in steps:
+            settle(page)
+
+            def swap(st: dict[str, Any], older: str = older, newer: str = newer) -> None:
+                st["graphics"]["program"][older]["on"] = False
+                st["graphics"]["program"][newer]["on"] = True
+
+            change = store.edit(swap)
+            wait_rendered(page, change.seq)
+            page.wait_for_function(  # the newer's way in has begun (and is held there)
+                f"() => document.querySelector('[data-graphic=\"{newer}\"]').getAnimations().length > 0"
+            )
+            (_o, old_opacity, old_moving), (_n, _new_opacity, new_moving) = page.evaluate(
+                LOOK, [older, newer]
+            )
+            assert new_moving, (older, newer)
+            assert old_opacity == 0 and not old_moving, (
+                f"{older} is still drawn ({old_opacity:.2f}, fading: {old_moving}) as {newer} comes in"
+            )
+            page.evaluate("() => document.getAnimations().forEach(a => a.play())")
+        settle(page)
+        assert page.evaluate(LOOK, ["scoreboard", "credits"]) == [
+            ["scoreboard", 0, False],
+            ["credits", 1, False],
+        ]
