@@ -1226,6 +1226,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "a season-only database opened read-only is called a file from an older build that needs an upgrade",
     ),
     Mutant(
+        "obs-gone-exit-1",
+        "broadcast/obs/cli.py",
+        '        print(f"{exc.message_zh}：{exc}", file=sys.stderr)\n        return 2',
+        '        print(f"{exc.message_zh}：{exc}", file=sys.stderr)\n        return 1',
+        ("tests/hostile/test_obs_gone.py",),
+        "an absent or dropped OBS is exit 1 from the obs commands, not the exit 2 of every bad input",
+    ),
+    Mutant(
         "companion-page-written-in-place",
         "broadcast/overlay/companion_cli.py",
         "files.write_text(out, text)",

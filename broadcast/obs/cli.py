@@ -128,9 +128,9 @@ def main(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(f"设置错误 settings error: {exc}", file=sys.stderr)
         return 2
-    except ObsError as exc:
+    except ObsError as exc:  # OBS not there, or dropped mid-command: one line, exit 2 like all bad input
         print(f"{exc.message_zh}：{exc}", file=sys.stderr)
-        return 1
+        return 2
     return 2
 
 
