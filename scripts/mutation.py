@@ -1069,6 +1069,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "a TAKE from the 英雄榜 to the 九宫格 mixes the two: for a moment both are drawn over each other",
     ),
     Mutant(
+        "dialog-combos-not-widened",
+        "broadcast/console/dialogs.py",
+        "        widen_combos(self)  # their longest item whole",
+        "        pass  # their longest item whole",
+        (
+            "tests/console/test_match.py::test_the_new_match_dialog_shows_the_seasons_title_and_the_teams_whole",
+        ),
+        "the new-match dialog cuts the last character off the season's title (《够级大明星》第一季)",
+    ),
+    Mutant(
         "estimate-chart-not-redrawn",
         "broadcast/console/docks/winprob.py",
         "console.estimated.connect(self.refresh)",

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from broadcast.console.completion import Completer
 from broadcast.console.entry import read
 from broadcast.qt.i18n import QT_TRANSLATE_NOOP, current, tr
+from broadcast.qt.widgets import widen_combos
 from engine.cards import SYMBOLS, TOTALS
 
 # A correction's reason presets, shown in the UI language (``reason_box`` translates them under the
@@ -86,6 +87,10 @@ class _Base(QDialog):
         self.buttons.accepted.connect(self._ok)
         self.buttons.rejected.connect(self.reject)
         self.lay.addWidget(self.buttons)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
+        widen_combos(self)  # their longest item whole, before the dialog takes its size
+        super().showEvent(event)
 
     def enter_accepts(self, box: QComboBox) -> QComboBox:
         """Enter in an editable combo box confirms the dialog (the box would swallow it otherwise)."""

@@ -67,3 +67,24 @@ class ElidedLabel(QLabel):
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
         fm = QFontMetrics(self.font())
         return QSize(fm.horizontalAdvance(self._full) + 2 * self.margin() + 2, super().sizeHint().height())
+
+
+def widen_combos(root: QWidget) -> None:
+    """Every non-editable combo box under ``root`` at least as wide as its longest item needs: the style
+    sheet's padding is not in a combo box's size hint, which cut the last character off a title as long
+    as 《够级大明星》第一季 in the new-match dialog."""
+    from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
+
+    for box in root.findChildren(QComboBox):
+        if box.isEditable() or box.count() == 0:
+            continue
+        fm = QFontMetrics(box.font())
+        need = max(fm.horizontalAdvance(box.itemText(i)) for i in range(box.count()))
+        opt = QStyleOptionComboBox()
+        box.initStyleOption(opt)
+        field = box.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, opt, QStyle.SubControl.SC_ComboBoxEditField, box
+        )
+        short = need + 2 - field.width()
+        if short > 0:
+            box.setMinimumWidth(box.width() + short)

@@ -103,3 +103,24 @@ def test_a_three_game_match_is_saved_to_the_season_and_the_leaderboard_follows(
     assert all(after[p] == before[p] + len(saved) for p in lineup.values())
     assert boards == len(saved) + 1  # the 英雄榜 pushed after every save and the final
     assert "比赛已结束" in w.panel.prompt.text()
+
+
+def test_the_new_match_dialog_shows_the_seasons_title_and_the_teams_whole(
+    demo_window: Any, qtbot: Any
+) -> None:
+    """Ctrl+N on the demo season: the season's title 《够级大明星》第一季 and each team's name read whole in
+    their boxes (the style's padding is not in a combo box's size hint: the last character was cut)."""
+    from tests.qtaudit import audit
+
+    w = demo_window
+    QTest.keyClick(w.panel.entry, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(
+        lambda: type(w.dialog).__name__ == "NewMatchDialog" and w.dialog.isVisible(), timeout=10000
+    )
+    d = w.dialog
+    try:
+        assert "第一季" in d.season.currentText()
+        found = audit(d)
+        assert not found, "\n".join(map(str, found))
+    finally:
+        d.reject()
