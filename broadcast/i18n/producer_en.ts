@@ -22,7 +22,7 @@
     <message>
         <location filename="../producer/tabs/qualifiers.py" line="234"/>
         <source>{title}：{p} 名选手，计入 {g} 局，拒绝 {r} 局 · {key}</source>
-        <translation>{title}: players {p}, games counted {g}, refused {r} · ranked by {key}</translation>
+        <translation>{title}: {p} {players}, {g} {games} counted, {r} refused · ranked by {key}</translation>
     </message>
     <message>
         <location filename="../producer/tabs/qualifiers.py" line="272"/>

@@ -36,6 +36,7 @@ from broadcast.qualifiers.board import BoardRow
 from broadcast.qualifiers.invite import Invited, invite
 from broadcast.qualifiers.store import QualifierDB
 from broadcast.season.model import PLAYER_NAME, SeasonDB, on_air_limits
+from engine.english import plural
 
 TOP_DEFAULT = 24  # a season's field: four teams of six
 TOP_MAX = 500
@@ -230,13 +231,17 @@ class QualifiersTab(QWidget):
             self.summary.setText(tr("海选榜是空的：先用 qualifiers import 导入海选记录"))
         else:
             ranked_by = board.describe(view.spec) if i18n.current() != "en" else view.spec
+            players, games = int(t["players"]), int(t["records"])
             self.summary.setText(
                 tr("{title}：{p} 名选手，计入 {g} 局，拒绝 {r} 局 · {key}").format(
                     title=view.title or tr("网络海选"),
-                    p=f"{t['players']:,}",
-                    g=f"{t['records']:,}",
+                    p=f"{players:,}",
+                    g=f"{games:,}",
                     r=f"{t['refused']:,}",
                     key=ranked_by,
+                    # English counts: "1 player", "30 players" (engine.english.plural, the one place)
+                    players=plural(players, "player"),
+                    games=plural(games, "game"),
                 )
             )
         self.table.blockSignals(True)
