@@ -1079,6 +1079,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "the new-match dialog cuts the last character off the season's title (《够级大明星》第一季)",
     ),
     Mutant(
+        "undo-asks-a-reason-on-a-saved-game",
+        "broadcast/console/window.py",
+        "        if self._saved():\n            return\n        record = self.console.record()",
+        "        record = self.console.record()",
+        (
+            "tests/console/test_match.py::test_a_three_game_match_is_saved_to_the_season_and_the_leaderboard_follows",
+        ),
+        "Ctrl+Z on a game saved to the season asks for a reason, then the store refuses it",
+    ),
+    Mutant(
         "estimate-chart-not-redrawn",
         "broadcast/console/docks/winprob.py",
         "console.estimated.connect(self.refresh)",

@@ -246,10 +246,25 @@ class MainWindow(QMainWindow):
     def _refused(self, exc: Any) -> None:
         self.console.rejected.emit(verdict_of(exc))
 
+    def _saved(self) -> bool:
+        """The game on the table is saved to the season: said at once under the entry line (as the store
+        would refuse it), before any dialog asks for a reason for a change that cannot be made."""
+        from broadcast.core.store import ActionRefused
+        from broadcast.game.record import not_saved
+
+        try:
+            not_saved(self.console.state)
+        except ActionRefused as exc:
+            self._refused(exc)
+            return True
+        return False
+
     def undo(self) -> None:
         """Ctrl+Z: the last decision back (one still on its way to the journal too), with the reason; or,
         where the last thing done was a correction of the hands, the set-up or the 上班 seat, that
         correction undone."""
+        if self._saved():
+            return
         record = self.console.record()
         g = self.console.state["game"]
         last = g["history"][-1] if g["history"] else None
@@ -279,6 +294,8 @@ class MainWindow(QMainWindow):
         self._open(d, lambda: self.console.undo(d.value()))
 
     def redo(self) -> None:
+        if self._saved():
+            return
         redo = self.console.state["game"]["redo"]
         if not redo:
             self.statusBar().showMessage(tr("没有可以重做的一步"), 5000)
@@ -308,6 +325,8 @@ class MainWindow(QMainWindow):
         self.panel.entry.setFocus()
 
     def correct(self, mode: str) -> None:
+        if self._saved():
+            return
         record = self.console.state["game"]["record"]
         number = self.selected_move()
         if not number and mode != "insert":

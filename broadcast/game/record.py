@@ -54,7 +54,9 @@ def _history(state: State, ctx: Context, kind: str, **fields: Any) -> None:
     state["game"]["history"] = [*state["game"]["history"], entry]
 
 
-def _not_saved(state: State) -> None:
+def not_saved(state: State) -> None:
+    """Refuses (rule ``season``) a change to the game on the table once it is saved to the season; the
+    console asks it before it opens a dialog for one (a reason typed for nothing, then refused)."""
     link = state["match"]["season"]
     if link and any(s["game_no"] == state["table"]["game_no"] for s in link["saved"]):
         raise ActionRefused(
@@ -72,7 +74,7 @@ def _refused(exc: Any) -> ActionRefused:
 def game_undo(state: State, payload: Payload, ctx: Context) -> None:
     """Take back the last decision of the current game: {reason}. It can be played again by game.redo."""
     reason = _reason(payload, required=False)
-    _not_saved(state)
+    not_saved(state)
     live = live_game(state, ctx)
     if not live.game.moves:
         raise ActionRefused("undo", "本局还没有出牌，无法撤销", "nothing to undo in this game")
@@ -111,7 +113,7 @@ def game_seek(state: State, payload: Payload, ctx: Context) -> None:
     to ``redo`` (python-chess's pop, as Ctrl+Z does one); forward, they are played again from ``redo``
     (each checked by the engine again). Stepping through a record corrects nothing: no history entry,
     no reason. A new decision typed at ``move`` drops the rest (game.play clears ``redo``)."""
-    _not_saved(state)
+    not_saved(state)
     n = payload.get("move")
     g = state["game"]
     record: list[str] = list(g["record"])
@@ -142,7 +144,7 @@ def game_correct(state: State, payload: Payload, ctx: Context) -> None:
     removes it, {move, insert: true, line, reason} inserts a forgotten one before it (``move`` one past
     the end appends). The engine re-checks the rest; see the module doc."""
     reason = _reason(payload, required=True)
-    _not_saved(state)
+    not_saved(state)
     record: list[str] = list(state["game"]["record"])
     n = payload.get("move")
     delete, insert = bool(payload.get("delete")), bool(payload.get("insert"))
@@ -222,7 +224,7 @@ def game_leader(state: State, payload: Payload, ctx: Context) -> None:
     the record as it stood before it — what it kept and what it dropped, in order — is played again from
     the seat given back, so that nothing the correction dropped is lost."""
     reason = _reason(payload, required=True)
-    _not_saved(state)
+    not_saved(state)
     g = state["game"]
     if g["leader"] is None:
         raise ActionRefused("game", "还没有开局", "no game started")
@@ -278,7 +280,7 @@ def game_hands(state: State, payload: Payload, ctx: Context) -> None:
     g = state["game"]
     if g["leader"] is None:
         raise ActionRefused("game", "还没有开局", "no game started")
-    _not_saved(state)
+    not_saved(state)
     hands = list(g["hands"]) if g["hands"] else [""] * 6
     if "hands" in payload:
         given = payload["hands"]

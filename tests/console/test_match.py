@@ -103,6 +103,20 @@ def test_a_three_game_match_is_saved_to_the_season_and_the_leaderboard_follows(
     assert all(after[p] == before[p] + len(saved) for p in lineup.values())
     assert boards == len(saved) + 1  # the 英雄榜 pushed after every save and the final
     assert "比赛已结束" in w.panel.prompt.text()
+    # Ctrl+Z, Ctrl+Shift+Z and Ctrl+E on the saved last game: refused at once under the entry line with
+    # the clause, no dialog asking a reason for a change that cannot be made
+    seq = w.console.bridge.store.seq
+    for key, mods in (
+        (Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier),
+        (Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier),
+        (Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier),
+    ):
+        w.panel.verdict.setText("")
+        QTest.keyClick(entry, key, mods)
+        qtbot.waitUntil(lambda: "已存入赛季" in w.panel.verdict.text())
+        assert w.dialog is None or not w.dialog.isVisible(), type(w.dialog).__name__
+        assert "season" in w.panel.verdict.text()
+    assert w.console.bridge.store.seq == seq
 
 
 def test_the_new_match_dialog_shows_the_seasons_title_and_the_teams_whole(
