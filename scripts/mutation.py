@@ -1254,6 +1254,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "an absent or dropped OBS is exit 1 from the obs commands, not the exit 2 of every bad input",
     ),
     Mutant(
+        "os-error-cause-twice",
+        "broadcast/cli/tools.py",
+        '("" if why in said else f" ({why})")',
+        'f" ({why})"',
+        ("tests/hostile/test_outputs.py::test_an_output_under_a_file_says_so_once",),
+        "an output under a file says its cause twice: (File exists) (File exists)",
+    ),
+    Mutant(
         "companion-page-written-in-place",
         "broadcast/overlay/companion_cli.py",
         "files.write_text(out, text)",

@@ -77,7 +77,9 @@ def run(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> in
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the exit's flush fails no more
         return 128 + signal.SIGPIPE
     except OSError as e:
-        return fail(f"错误 error: {describe_os_error(e.filename or '', e)} ({e.strerror or e})")
+        said = describe_os_error(e.filename or "", e)
+        why = str(e.strerror or e)
+        return fail(f"错误 error: {said}" + ("" if why in said else f" ({why})"))  # its cause once
     except sqlite3.Error as e:  # the disk or the file (full, read-only, damaged): name it, say what to do
         where = str(getattr(args, "season_db", None) or getattr(args, "db", "database"))
         return fail(f"错误 error: {describe(e, where)}")

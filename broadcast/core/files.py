@@ -27,6 +27,9 @@ _ADVICE = {
     errno.EACCES: ("没有写入权限，请写到别的位置", "no permission to write here: write somewhere else"),
     errno.EPERM: ("没有写入权限，请写到别的位置", "no permission to write here: write somewhere else"),
     errno.EIO: ("磁盘读写出错，检查磁盘后重试", "a disk I/O error: check the disk, then try again"),
+    # making an output's folder where a file of that name is (mkdir's EEXIST), or under a file (ENOTDIR)
+    errno.EEXIST: ("这里是一个文件，不是文件夹", "a file is there, not a folder: choose another folder"),
+    errno.ENOTDIR: ("路径中有一段是文件，不是文件夹", "a part of the path is a file, not a folder"),
 }
 
 

@@ -79,3 +79,31 @@ def test_a_full_disk_under_the_sponsor_report_names_the_file_and_leaves_no_half_
         full = "磁盘已满，腾出空间后重试 / the disk is full: free some space, then try again"
         assert r.stderr.strip().splitlines()[-1] == f"错误 error: {xlsx}: {full}"
         assert not xlsx.exists() and not list((disk / "reports").iterdir())
+
+
+@pytest.mark.parametrize(
+    ("out", "said"),
+    [
+        ("名单/英雄榜.csv", "名单: 这里是一个文件，不是文件夹 / a file is there, not a folder"),
+        (
+            "名单/sub/英雄榜.csv",
+            "名单/sub: 路径中有一段是文件，不是文件夹 / a part of the path is a file, not a folder",
+        ),
+        ("d" * 300 + "/英雄榜.csv", "d" * 300 + ": 无法写入 / cannot write it (File name too long)"),
+    ],
+    ids=["folder-is-a-file", "under-a-file", "name-too-long"],
+)
+def test_an_output_under_a_file_says_so_once(
+    out: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: ``名单: 无法写入 / cannot write it (File exists) (File exists)`` — the cause twice, and no word
+    that the folder it wanted is a file."""
+    db = tmp_path / "studio.sqlite"
+    assert studio(["season", "create", "春季赛", "--db", str(db)]) == 0
+    (tmp_path / "名单").write_text("a file, not a folder", encoding="utf-8")
+    capsys.readouterr()
+    assert studio(["export", "leaderboard", "--db", str(db), "--out", str(tmp_path / out)]) == 2
+    err = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
+    assert len(err) == 1 and f"{tmp_path}/{said}" in err[0], err
+    causes = ("(File exists)", "(Not a directory)", "(File name too long)")
+    assert sum(err[0].count(c) for c in causes) == 1, err
