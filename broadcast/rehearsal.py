@@ -396,7 +396,10 @@ class Rehearsal:
             except Exception as exc:
                 self.say(f"警告 warning: 九宫格未抽奖 no draw: {exc}")
             self.wait(self.hold(6.0))
-            self.on("jiugongge", False)
+            if not self.store.state["leaderboard"].get("rows"):
+                self.on("jiugongge", False)
+            # else the 英雄榜 replaces the 九宫格 on its layer in one change (broadcast.show.zones): taken
+            # off first, program showed the game scene, its scoreboard and ticker, for a moment between them
         if self.store.state["leaderboard"].get("rows"):
             self.on("leaderboard")
             self.wait(self.hold(8.0))

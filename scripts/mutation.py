@@ -900,6 +900,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "a panic (or an interruption) leaves a break's reel waiting for films that will never end",
     ),
     Mutant(
+        "jiugongge-off-before-the-board",
+        "broadcast/rehearsal.py",
+        '            if not self.store.state["leaderboard"].get("rows"):\n'
+        '                self.on("jiugongge", False)\n',
+        '            self.on("jiugongge", False)\n',
+        (
+            "tests/test_run.py::test_rehearsal_take_keeps_the_corner_bug_on_program_and_the_board_follows_the_jiugongge_at_once",
+        ),
+        "the finale takes the 九宫格 off before the 英雄榜 is on: program shows the game scene between",
+    ),
+    Mutant(
         "ctrl-c-lost-in-a-del",
         "broadcast/qualifiers/run.py",
         "        if self.fired and not self._held:\n",

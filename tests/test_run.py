@@ -163,15 +163,28 @@ def test_run_refuses_a_bad_air_date_in_one_line(tmp_path: Path) -> None:
     assert "2012-13-40" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_rehearsal_take_keeps_the_corner_bug_on_program(tmp_path: Path) -> None:
+def test_rehearsal_take_keeps_the_corner_bug_on_program_and_the_board_follows_the_jiugongge_at_once(
+    tmp_path: Path,
+) -> None:
     """docs/sponsorship.md: the 独家特约 corner bug is on screen for the whole broadcast — the
-    scoreboard's TAKE from preview must not drop it from program."""
+    scoreboard's TAKE from preview must not drop it from program. The finale goes from the 九宫格 straight
+    to the 英雄榜: program never shows the game scene (its scoreboard, ticker) for a moment between two
+    full-frame items (OBS showed it 0.55 s when the 九宫格 was taken off before the board went on)."""
     import threading
 
+    from broadcast.obs.layout import SCENE_JIUGONGGE, SCENE_LEADERBOARD, program_scene_for
     from broadcast.rehearsal import Rehearsal, selfplay_records
     from broadcast.studio import open_store
 
     store = open_store(tmp_path / "r.sqlite")
+    scenes: list[str] = []
+    store.subscribe(
+        lambda ch: (
+            scenes.append(program_scene_for(ch.state["graphics"]["program"]))
+            if not scenes or scenes[-1] != program_scene_for(ch.state["graphics"]["program"])
+            else None
+        )
+    )
     seen_off: list[int] = []
     store.subscribe(
         lambda ch: (
@@ -192,6 +205,12 @@ def test_rehearsal_take_keeps_the_corner_bug_on_program(tmp_path: Path) -> None:
     r.game(records[0])
     assert store.state["graphics"]["program"]["scoreboard"]["on"]
     assert store.state["graphics"]["program"]["corner_bug"]["on"]
+    assert seen_off == []
+    scenes.clear()
+    store.dispatch("leaderboard.set", {"rows": [{"rank": 1, "name": "王建国", "points": 12}]})
+    r.finale()
+    assert SCENE_JIUGONGGE in scenes and SCENE_LEADERBOARD in scenes, scenes
+    assert scenes[scenes.index(SCENE_JIUGONGGE) + 1] == SCENE_LEADERBOARD, scenes
     assert seen_off == []
 
 
