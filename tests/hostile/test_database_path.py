@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from broadcast.__main__ import main as studio
+from tests.hostile import code
 
 FOLDER = "是一个目录，不是数据库文件"
 DEVICE = "不是普通文件，不能当数据库"
@@ -29,13 +29,6 @@ COMMANDS: dict[str, Callable[[str, Path], list[str]]] = {
 }
 
 
-def _code(argv: list[str]) -> int:
-    try:
-        return studio(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-
-
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 @pytest.mark.parametrize("kind", ["folder", "device"])
 def test_a_folder_or_a_device_given_as_the_database_is_named_for_what_it_is(
@@ -52,7 +45,7 @@ def test_a_folder_or_a_device_given_as_the_database_is_named_for_what_it_is(
         db.mkdir()
     else:
         db = Path("/dev/zero")
-    assert _code(COMMANDS[command](str(db), tmp_path)) == 2
+    assert code(COMMANDS[command](str(db), tmp_path)) == 2
     lines = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
     assert len(lines) == 1 and str(db) in lines[0], lines
     assert (FOLDER if kind == "folder" else DEVICE) in lines[0], lines
@@ -68,7 +61,7 @@ def test_a_file_that_is_not_a_database_is_named_once(
     (tmp_path / "r.csv").write_text("姓名,队伍\n张三,甲队\n", encoding="utf-8")
     db = tmp_path / "notes.sqlite"
     db.write_text("这不是数据库\n" * 100, encoding="utf-8")
-    assert _code(COMMANDS[command](str(db), tmp_path)) == 2
+    assert code(COMMANDS[command](str(db), tmp_path)) == 2
     lines = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
     assert len(lines) == 1 and lines[0].count(str(db)) == 1, lines
     assert "不是 SQLite 数据库文件 / not an SQLite database file" in lines[0]

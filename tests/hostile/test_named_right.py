@@ -9,13 +9,7 @@ from pathlib import Path
 import pytest
 
 from broadcast.__main__ import main as studio
-
-
-def _code(argv: list[str]) -> int:
-    try:
-        return studio(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
+from tests.hostile import code
 
 
 @pytest.mark.parametrize(
@@ -55,7 +49,7 @@ def test_a_database_without_a_journal_is_not_called_an_older_build(
         "verify-journal": ["verify-journal", "--db", str(db)],
         "serve": ["serve", "--db", str(db), "--port", "0"],
     }[command]
-    assert _code(argv) == 2
+    assert code(argv) == 2
     err = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
     assert len(err) == 1 and str(db) in err[0], err
     assert "这个数据库里还没有 journal 的表" in err[0] and "has no journal tables yet" in err[0], err
