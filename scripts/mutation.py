@@ -1100,6 +1100,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "Ctrl+Z on a game saved to the season asks for a reason, then the store refuses it",
     ),
     Mutant(
+        "preflight-go-deaf-to-enter",
+        "broadcast/console/preflight.py",
+        "self.go.setAutoDefault(True)",
+        "self.go.setAutoDefault(False)",
+        ("tests/console/test_preflight.py::test_recording_over_red_lines_asks_and_the_as_run_records_it",),
+        "Enter on 仍然开始录制, reached by Tab, does nothing",
+    ),
+    Mutant(
         "estimate-chart-not-redrawn",
         "broadcast/console/docks/winprob.py",
         "console.estimated.connect(self.refresh)",

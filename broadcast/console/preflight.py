@@ -131,8 +131,8 @@ class PreflightDialog(QDialog):
             self.go.setEnabled(False)
             self.cancel = self.buttons.addButton(tr("取消"), QDialogButtonBox.ButtonRole.RejectRole)
             self.buttons.addButton(self.go, QDialogButtonBox.ButtonRole.AcceptRole)
-            self.go.setAutoDefault(False)
-            self.cancel.setDefault(True)
+            self.go.setAutoDefault(True)  # Enter presses it once Tab has brought the focus to it
+            self.cancel.setDefault(True)  # else Enter is 取消
         else:
             self.again = self.buttons.addButton(tr("重新检查 F5"), QDialogButtonBox.ButtonRole.ActionRole)
             self.again.clicked.connect(self.recheck.emit)

@@ -197,7 +197,7 @@ def test_declining_to_record_over_red_lines_changes_nothing(studio: SimpleNamesp
     d = _dialog(s, qtbot)
     assert d.confirm and d.go.text() == "仍然开始录制（1 项未通过）" and d.cancel.isDefault()
     assert d.focusWidget() is d.cancel or d.cancel.hasFocus()
-    QTest.keyClick(d, Qt.Key.Key_Escape)
+    QTest.keyClick(d.focusWidget(), Qt.Key.Key_Return)  # Enter where the focus opens: 取消
     qtbot.waitUntil(lambda: not d.isVisible(), timeout=2000)
     _settle(s, qtbot)
     assert (
@@ -217,8 +217,11 @@ def test_recording_over_red_lines_asks_and_the_as_run_records_it(studio: SimpleN
     assert audit(d) == []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     d.grab().save(str(ARTIFACTS / "preflight-confirm-1366x768.png"))
-    d.go.setFocus()
-    QTest.keyClick(d.go, Qt.Key.Key_Space)  # the keyboard alone: Tab to it, Space
+    # the keyboard alone: Shift+Tab from 取消 to it, Enter (Enter did nothing on it: a button that was
+    # not an auto-default one, the dialog's default 取消 not pressed either)
+    QTest.keyClick(d.focusWidget(), Qt.Key.Key_Backtab)
+    assert d.go.hasFocus(), d.focusWidget()
+    QTest.keyClick(d.go, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: bool(s.store.state["cues"]["log"]), timeout=5000)
     rows = _recorded_over_red(s)
     assert rows[0].subject == "preflight"
