@@ -1281,6 +1281,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "an output under a file says its cause twice: (File exists) (File exists)",
     ),
     Mutant(
+        "audit-placements-at-line-0",
+        "broadcast/audit/cli.py",
+        "        fail(str(exc))  # each error names its own file:line:col",
+        '        fail(f"{placements_path}:0: {exc}")  # each error names its own file:line:col',
+        ("tests/hostile/test_named_right.py::test_audit_names_a_bad_placements_file_s_line_once",),
+        "audit names a bad placements file twice, the first time at a line 0",
+    ),
+    Mutant(
         "companion-page-written-in-place",
         "broadcast/overlay/companion_cli.py",
         "files.write_text(out, text)",

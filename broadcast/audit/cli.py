@@ -52,7 +52,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         placements = load_placements(placements_path)
     except PlacementError as exc:
-        fail(f"{placements_path}:0: {exc}")
+        fail(str(exc))  # each error names its own file:line:col (a ":0:" before it named the file twice)
     if args.obs:
         return run_with_obs(args, number, placements)
     from broadcast.audit.studio import finish, run_pages
@@ -68,10 +68,12 @@ def run_with_obs(args: Any, number: int, placements: Any) -> int:
     from broadcast.audit.obsrun import run_obs
     from broadcast.audit.studio import finish
     from broadcast.obs.errors import ObsError
-    from broadcast.obs.settings import ObsSettings
+    from broadcast.obs.settings import ObsSettings, SettingsError
 
     try:
         settings = ObsSettings.load(args.obs_settings or None)
+    except SettingsError as exc:
+        fail(str(exc))  # names its own file:line
     except (ObsError, ValueError) as exc:
         fail(f"{args.obs_settings or 'OBS settings'}:0: {exc}")
     out = Path(args.out)

@@ -54,3 +54,26 @@ def test_a_database_without_a_journal_is_not_called_an_older_build(
     assert len(err) == 1 and str(db) in err[0], err
     assert "这个数据库里还没有 journal 的表" in err[0] and "has no journal tables yet" in err[0], err
     assert "旧版本" not in err[0] and "older build" not in err[0]
+
+
+def test_audit_names_a_bad_placements_file_s_line_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: ``bad.yaml:0: bad.yaml:2:1: 错误: YAML 语法错误…`` — the file twice, the first at a line 0."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("a: [1\n", encoding="utf-8")
+    assert code(["audit", "第16期", "--placements", str(bad), "--out", str(tmp_path / "audit")]) == 2
+    err = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
+    assert err and err[0].startswith(f"{bad}:2:1: 错误: YAML 语法错误") and err[0].count(str(bad)) == 1, err
+    assert not (tmp_path / "audit").exists()
+
+
+def test_audit_names_a_bad_obs_settings_file_s_line_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "obs.yaml"
+    bad.write_text("obs: [1\n", encoding="utf-8")
+    argv = ["audit", "第16期", "--obs", "--obs-settings", str(bad), "--out", str(tmp_path / "audit")]
+    assert code(argv) == 2
+    err = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
+    assert len(err) == 1 and err[0].startswith(f"{bad}:2: invalid YAML") and err[0].count(str(bad)) == 1, err
