@@ -1092,8 +1092,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "undo-asks-a-reason-on-a-saved-game",
         "broadcast/console/window.py",
-        "        if self._saved():\n            return\n        record = self.console.record()",
-        "        record = self.console.record()",
+        "        if self._saved():\n            return\n        if not record:",
+        "        if not record:",
         (
             "tests/console/test_match.py::test_a_three_game_match_is_saved_to_the_season_and_the_leaderboard_follows",
         ),

@@ -262,9 +262,8 @@ class MainWindow(QMainWindow):
     def undo(self) -> None:
         """Ctrl+Z: the last decision back (one still on its way to the journal too), with the reason; or,
         where the last thing done was a correction of the hands, the set-up or the 上班 seat, that
-        correction undone."""
-        if self._saved():
-            return
+        correction undone (a correction's undo is the store's to refuse: a season match's lineup corrected
+        after its game was saved is undone in the season too)."""
         record = self.console.record()
         g = self.console.state["game"]
         last = g["history"][-1] if g["history"] else None
@@ -278,6 +277,8 @@ class MainWindow(QMainWindow):
             and not self.console.pending
         ):
             self.undo_correction(last)
+            return
+        if self._saved():
             return
         if not record:
             if g["leader"] is not None or any(p.kind == "leader" for p in self.console.pending):

@@ -1,6 +1,7 @@
 """The operator's marks count only when what they mark went out: OBS seen and program showing the show —
 a 口播, a studio shot or a draw's close-up keyed while a break's film is on program did not air
-(SPONSORSHIP.md: the host says the name ≥5 times; the table top on screen ≥5 times; each draw's close-up)."""
+(docs/sponsorship.md: the host says the name ≥5 times; the table top on screen ≥5 times; each draw's
+close-up)."""
 
 from __future__ import annotations
 
