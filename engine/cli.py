@@ -42,7 +42,7 @@ def _read(path: str) -> str:
 
 def format_result(r: GameResult) -> str:
     if r.void:
-        return "void game / 流局 (G10.5: two or more revolts / 两家以上革命)"
+        return "void game / 流局 (G10.5: two or more revolutions / 两家以上革命)"
     lines = []
     for i, s in enumerate(r.finish_order):
         lines.append(f"  {TITLE_EN[i]} / {TITLES[i]}: seat {s} / {s}号")
@@ -125,9 +125,7 @@ def format_standing(path: str, rules: str, st: dict[str, Any]) -> str:
         lines.append(f"  titles so far / 已定名次: {en} / {zh}")
     if st["wutou"]:
         seats = ", ".join(map(str, st["wutou"]))
-        lines.append(
-            f"  headless (opposite out) / 无头: seats {seats} / {'、'.join(map(str, st['wutou']))}号"
-        )
+        lines.append(f"  headless / 无头: seats {seats} / {'、'.join(map(str, st['wutou']))}号")
     if st["burner"]:
         lines.append(f"  burning / 烧牌中: seat {st['burner']}")
     if st["four_way"]:

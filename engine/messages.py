@@ -1,26 +1,34 @@
 """Why a seat may not act (docs/rules.md Appendix A): the clause that keeps it out, and who is to act and
-why, in English and 中文. The English says the 够级 terms in English (对头 "opposite", 够级牌 "gouji
-play", 无头 "headless", 闷 "stuck with only 3s", 烧牌 "burn", 诈烧 "false burn", 革命 "revolt", 扣牌 "pass
-on a dead play"): no Chinese word inside it. Functions over a :class:`~engine.state.State`;
-:mod:`engine.rules` calls them once it knows an action is refused.
+why, in English and 中文. The English says the 够级 terms as the show's glossary does
+(:data:`engine.glossary.GLOSSARY`: 对头 "opposite", 够级牌 "gouji play", 无头 "headless", 闷 "stuck with 3s",
+烧牌 "burn", 诈烧 "failed burn", 革命 "revolution", 扣牌 "pass on a dead play"): no Chinese word inside it.
+Functions over a :class:`~engine.state.State`; :mod:`engine.rules` calls them once it knows an action is
+refused.
 """
 
 from __future__ import annotations
 
 from .cards import Play, beat_error
+from .glossary import GLOSSARY
 from .seats import BIT, FINISHED, IN_PLAY, MEN, OPP, REVOLT, SEATS, TITLE_EN, TITLES, ZHA
 from .state import Refusal, State
+
+# the glossary's words the messages say (the badges say the same)
+MEN_EN = GLOSSARY["闷"]
+ZHA_EN = GLOSSARY["诈烧"]
+REVOLT_EN = GLOSSARY["革命"]
+WUTOU_EN = GLOSSARY["无头"]
 
 
 def gone(g: State, o: int) -> tuple[str, str]:
     """Why seat ``o`` is no longer in play, as the reason its 对头 is 无头 (G8): (en, zh)."""
     st = g._status[o]
     if st == MEN:
-        return f"its opposite, seat {o}, is stuck with only 3s", f"其对头{o}号已闷"
+        return f"its opposite, seat {o}, is {MEN_EN}", f"其对头{o}号已闷"
     if st == ZHA:
-        return f"its opposite, seat {o}, made a false burn and is out", f"其对头{o}号诈烧出局"
+        return f"its opposite, seat {o}, made a {ZHA_EN} and is out", f"其对头{o}号诈烧出局"
     if st == REVOLT:
-        return f"its opposite, seat {o}, declared a revolt", f"其对头{o}号革命"
+        return f"its opposite, seat {o}, declared a {REVOLT_EN}", f"其对头{o}号革命"
     return f"its opposite, seat {o}, has played out", f"其对头{o}号已出完"
 
 
@@ -56,12 +64,12 @@ def to_act(g: State) -> tuple[str, str]:
         o = OPP[t]
         if g._passed & BIT[o]:  # G6.4: a 无头 seat after the 对头 still acts
             return (
-                f"seat {p} is to act, in turn after the opposite (seat {o}) passed: it is headless "
+                f"seat {p} is to act, in turn after the opposite (seat {o}) passed: it is {WUTOU_EN} "
                 f"because {en}",
                 f"应由{p}号在对头{o}号过牌后按顺序行动：{p}号无头，因{zh}",
             )
         return (
-            f"seat {p} is to act first, in turn: it is headless because {en}",
+            f"seat {p} is to act first, in turn: it is {WUTOU_EN} because {en}",
             f"应由{p}号按顺序先行动：{p}号无头，因{zh}",
         )
     return f"seat {p} is next in turn", f"应由{p}号按顺序出牌"
@@ -81,11 +89,11 @@ def out_error(g: State, seat: int) -> Refusal:
         title_en = TITLE_EN[i] if i < len(TITLE_EN) else ""
         en, zh = f"seat {seat} has played out ({title_en})", f"{seat}号已出完牌（{title}）"
     elif st == MEN:
-        en, zh = f"seat {seat} is stuck with only 3s and out of the game", f"{seat}号已闷，出局"
+        en, zh = f"seat {seat} is {MEN_EN} and out of the game", f"{seat}号已闷，出局"
     elif st == ZHA:
-        en, zh = f"seat {seat} made a false burn and is out of the game", f"{seat}号诈烧，已出局"
+        en, zh = f"seat {seat} made a {ZHA_EN} and is out of the game", f"{seat}号诈烧，已出局"
     else:
-        en, zh = f"seat {seat} declared a revolt and sits the game out", f"{seat}号已革命，不参与本局"
+        en, zh = f"seat {seat} declared a {REVOLT_EN} and sits the game out", f"{seat}号已革命，不参与本局"
     if g._over:
         return Refusal("G10.1", en, zh)
     act = to_act(g)
@@ -107,7 +115,7 @@ def lead_error(g: State, seat: int, pending: int, pl: Play) -> Refusal:
                     f"{seat}号已对{t}号的{top}过牌，过牌不烧；应由{pending}号发牌",
                 )
             also_en, also_zh = (
-                (" and so did every headless seat", "，无头者亦过") if _any_wutou(g, t) else ("", "")
+                (f" and so did every {WUTOU_EN} seat", "，无头者亦过") if _any_wutou(g, t) else ("", "")
             )
             return Refusal(
                 "G7.1",
@@ -129,7 +137,7 @@ def not_the_leader(g: State, seat: int, pending: int) -> Refusal:
     lived = g._lived
     if lived is not None and lived.seat == pending:
         t, top, o = lived.seat, lived.play, lived.duitou
-        also_en, also_zh = (" and every headless seat", "，无头者亦过") if _any_wutou(g, t) else ("", "")
+        also_en, also_zh = (f" and every {WUTOU_EN} seat", "，无头者亦过") if _any_wutou(g, t) else ("", "")
         return Refusal(
             "G5.1",
             f"seat {t} holds the lead, not seat {seat}: its {top} lived when its opposite, seat "

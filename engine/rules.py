@@ -10,7 +10,7 @@ from .actions import PASS as K_PASS
 from .actions import REVOLT as K_REVOLT
 from .actions import YIELD as K_YIELD
 from .cards import BIG, SMALL, TWO, Play, Rank, beat_error, n_cards
-from .messages import burn_refused, gone, keep_out, lead_error, out_error, to_act
+from .messages import REVOLT_EN, WUTOU_EN, burn_refused, gone, keep_out, lead_error, out_error, to_act
 from .seats import BIT, IN_PLAY, NEXT, OPP
 from .state import BEAT, BURN, ILLEGAL, LEAD, PASS, REVOLT, YIELD, Refusal, State
 
@@ -83,15 +83,17 @@ def revolt_error(g: State, seat: int) -> Refusal | None:
     if not g.preset.revolution:
         return Refusal(
             "G10.5",
-            f"a revolt is not played under {g.preset.name}",
+            f"a {REVOLT_EN} is not played under {g.preset.name}",
             f"{g.preset.name}规则不实行革命",
         )
     if g._started:
-        return Refusal("G10.5", "a revolt must be declared before the first lead", "革命须在首次发牌前声明")
+        return Refusal(
+            "G10.5", f"a {REVOLT_EN} must be declared before the first lead", "革命须在首次发牌前声明"
+        )
     if g._dealt_wild[seat] and g._hands[seat] is not None:
         return Refusal(
             "G10.5",
-            f"seat {seat} was dealt a joker or a 2 and may not declare a revolt",
+            f"seat {seat} was dealt a joker or a 2 and may not declare a {REVOLT_EN}",
             f"{seat}号有花或钱，不能革命",
         )
     return None
@@ -194,7 +196,7 @@ def burn_error(g: State, seat: int, pending: int) -> Refusal | None:
         (gone_en, gone_zh), act = gone(g, OPP[t]), to_act(g)
         return Refusal(
             "G8",
-            f"seat {t} is headless because {gone_en}: its gouji play is beaten in turn order, not burned; "
+            f"seat {t} is {WUTOU_EN} because {gone_en}: its gouji play is beaten in turn order, not burned; "
             f"{act[0]}",
             f"{t}号无头（因{gone_zh}），其够级牌按顺序上，不能烧；{act[1]}",
         )

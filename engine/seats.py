@@ -11,6 +11,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
+from .glossary import GLOSSARY, TITLE_TERMS
+
 SEATS: Final[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
 #: the next seat counterclockwise, the previous one, the 对头 (G1.2: the seat opposite)
 NEXT: Final[tuple[int, ...]] = (0, 2, 3, 4, 5, 6, 1)
@@ -39,9 +41,9 @@ QUEUES_OPP: Final[tuple[tuple[tuple[int, ...], ...], ...]] = ((),) + tuple(
     for p in SEATS
 )
 
-TITLES: Final[tuple[str, ...]] = ("头科", "二科", "三科", "四科", "二落", "大落")
-#: the titles in English (the English screens are English throughout: no Chinese word inside)
-TITLE_EN: Final[tuple[str, ...]] = ("first", "second", "third", "fourth", "fifth", "last")
+TITLES: Final[tuple[str, ...]] = TITLE_TERMS
+#: the titles in English, the glossary's (the English screens are English throughout: no Chinese word inside)
+TITLE_EN: Final[tuple[str, ...]] = tuple(GLOSSARY[t] for t in TITLE_TERMS)
 QUAN_SAN: Final = "圈三"
 VOID: Final = "流局"
 

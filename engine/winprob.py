@@ -43,6 +43,7 @@ from .policy import Policy, play_out
 from .preset import Preset
 from .results import ranking, result
 from .seats import IN_PLAY, REVOLT, SEATS, TITLES, ZHA
+from .words import EVENT_NAMES, GLOSSARY, KIND_NAMES
 
 #: play-outs per chunk (the unit of work and of seeding)
 CHUNK: Final = 50
@@ -54,20 +55,13 @@ QUAN_SAN_PLACE: Final = 5.0
 REDEALS: Final = 50
 
 
-#: what may happen in a decision, the moments the 胜率 history marks: (中文, English)
+#: what may happen in a decision, the moments the 胜率 history marks: (中文, English), the engine's words
+#: (:mod:`engine.words`, the glossary's English) and two of the history's own
 MOMENTS: Final = {
-    "burn": ("烧牌", "burn"),
-    "fan_shao": ("反烧", "counter-burn"),
-    "jie_shao": ("解烧", "burn broken"),
-    "zha_shao": ("诈烧", "failed burn"),
-    "men": ("闷", "stuck with 3s"),
-    "yield": ("让牌", "yield"),
-    "lived": ("够级牌活了", "a gouji card lived"),
-    "finish": ("出完", "played out"),
-    "open": ("开点", "opened"),
-    "four_way": ("四户乱缠", "four-way play"),
-    "quan_san": ("圈三", "quan san"),
-    "revolt": ("革命", "revolution"),
+    **{k: EVENT_NAMES[k] for k in ("burn", "fan_shao", "jie_shao", "zha_shao", "men")},
+    "yield": KIND_NAMES["yield"],
+    "lived": ("够级牌活了", f"a {GLOSSARY['够级牌']} lived"),
+    **{k: EVENT_NAMES[k] for k in ("finish", "open", "four_way", "quan_san", "revolt")},
 }
 
 

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from .cards import ZH_NAMES, Play
 from .gjn import PRESETS
+from .glossary import GLOSSARY
 from .seats import QUAN_SAN, TITLE_EN, TITLES, VOID
 
 __all__ = [
     "EVENT_NAMES",
+    "GLOSSARY",
     "KIND_NAMES",
     "PRESETS",
     "PRESET_NAMES_EN",
@@ -25,6 +27,7 @@ __all__ = [
     "QUAN_SAN",
     "RANK_ZH",
     "SEAT_WORDS",
+    "STATUS_NAMES",
     "TEAMS",
     "TEAM_NAMES_EN",
     "TEAM_NAMES_ZH",
@@ -56,36 +59,50 @@ PRESET_NAMES_ZH = {"tv_match": "比赛规则", "dagang": "够级大纲"}
 RANK_EN: tuple[str, ...] = (*ZH_NAMES[:13], "small joker", "big joker")
 TEAM_NAMES_EN = {"odd": "Odd seats", "even": "Even seats"}
 PRESET_NAMES_EN = {"tv_match": "match rules", "dagang": "Gouji outline rules"}
-_TITLE_WORDS_EN = (*TITLE_EN, "shut out", "void")  # 圈三: the team shut out of every title (G10.3)
+_TITLE_WORDS_EN = (*TITLE_EN, GLOSSARY["圈三"], GLOSSARY["流局"])  # 圈三: shut out of every title (G10.3)
 TITLE_NAMES_EN = dict(zip((*TITLES, QUAN_SAN, VOID), _TITLE_WORDS_EN, strict=True))
 _EN_COUNTS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
 ).split()
 
-# what the engine's events are called (Game.events()): (Chinese, English)
+
+def _term(zh: str) -> tuple[str, str]:
+    """A 够级 term and its one English word (:data:`engine.glossary.GLOSSARY`)."""
+    return zh, GLOSSARY[zh]
+
+
+# what the engine's events are called (Game.events()): (Chinese, English), the English the glossary's
 EVENT_NAMES: dict[str, tuple[str, str]] = {
-    "burn": ("烧牌", "burn"),
-    "fan_shao": ("反烧", "counter-burn"),
-    "jie_shao": ("解烧", "burn broken"),
-    "zha_shao": ("诈烧", "failed burn"),
-    "men": ("闷", "stuck with 3s"),
-    "finish": ("出完", "played out"),
-    "open": ("开点", "opened"),
-    "revolt": ("革命", "revolution"),
-    "four_way": ("四户乱缠", "four-way play"),
-    "quan_san": ("圈三", "shut out"),
-    "jie_feng": ("接风", "takes the lead"),
+    "burn": _term("烧牌"),
+    "fan_shao": _term("反烧"),
+    "jie_shao": _term("解烧"),
+    "zha_shao": _term("诈烧"),
+    "men": _term("闷"),
+    "finish": _term("出完"),
+    "open": _term("开点"),
+    "revolt": _term("革命"),
+    "four_way": _term("四户乱缠"),
+    "quan_san": _term("圈三"),
+    "jie_feng": _term("接风"),
 }
 # where a seat stands at the table beyond its events (G7, G8): (Chinese, English)
 SEAT_WORDS: dict[str, tuple[str, str]] = {
-    "wutou": ("无头", "opposite out"),
+    "wutou": _term("无头"),
     "burning": ("烧牌中", "burning"),
+}
+# a seat's status as the engine keeps it (Game.status(): SeatStatus): (Chinese, English)
+STATUS_NAMES: dict[str, tuple[str, str]] = {
+    "in_play": ("在打", "in play"),
+    "finished": ("已出完", GLOSSARY["出完"]),
+    "zha_shao": _term("诈烧"),
+    "men": _term("闷"),
+    "revolt": _term("革命"),
 }
 # a decision that is not a play: (Chinese, English)
 KIND_NAMES: dict[str, tuple[str, str]] = {
-    "pass": ("过", "pass"),
-    "yield": ("让牌", "yield"),
-    "revolt": ("革命（铁三科）", "revolution (iron 3rd)"),
+    "pass": _term("过"),
+    "yield": _term("让牌"),
+    "revolt": ("革命（铁三科）", f"{GLOSSARY['革命']} ({GLOSSARY['铁三科']})"),
 }
 
 _CN_DIGITS = "零一二三四五六七八九"
@@ -161,7 +178,7 @@ def play_words(play: Play, lang: str = "zh", gouji_min_twos: int = 1) -> str:
 
 def gouji_word(lang: str = "zh") -> str:
     """够级 (a 够级牌, G6.1) in ``lang``."""
-    return "gouji" if lang == "en" else "够级"
+    return GLOSSARY["够级"] if lang == "en" else "够级"
 
 
 def _said(table: dict[str, tuple[str, str]], key: str, lang: str) -> str:
@@ -175,7 +192,7 @@ def event_word(event: str, lang: str = "zh") -> str:
 
 
 def seat_word(status: str, lang: str = "zh") -> str:
-    """A seat's standing at the table (``无头`` / ``opposite out``, ``烧牌中`` / ``burning``)."""
+    """A seat's standing at the table (``无头`` / ``headless``, ``烧牌中`` / ``burning``)."""
     return _said(SEAT_WORDS, status, lang)
 
 

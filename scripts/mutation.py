@@ -77,6 +77,7 @@ LATENCY_WINDOW = (
 )
 
 PLURALS = "tests/test_english_plurals.py::"
+GLOSSARY_TESTS = "tests/test_english_glossary.py::"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -1314,6 +1315,22 @@ MUTANTS: tuple[Mutant, ...] = (
             "test_a_full_disk_under_the_sponsor_report_names_the_file_and_leaves_no_half_workbook",
         ),
         "a full disk under the sponsor report leaves an empty workbook and a traceback",
+    ),
+    Mutant(
+        "glossary-badge-own-word",
+        "engine/words.py",
+        '"zha_shao": _term("诈烧"),',
+        '"zha_shao": ("诈烧", "false burn"),',
+        (GLOSSARY_TESTS + "test_the_engines_word_tables_say_the_glossarys_words",),
+        "the console's badge says 诈烧 in other English than the referee's message (false burn)",
+    ),
+    Mutant(
+        "glossary-message-own-word",
+        "engine/messages.py",
+        'MEN_EN = GLOSSARY["闷"]',
+        'MEN_EN = "stuck with only 3s"',
+        (GLOSSARY_TESTS + "test_the_referees_messages_say_the_glossarys_words",),
+        "the referee's message says 闷 in other English than the badge (stuck with only 3s / stuck with 3s)",
     ),
 )
 

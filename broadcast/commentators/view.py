@@ -25,22 +25,18 @@ from engine.cards import format_counts
 from engine.listing import enumerate_beats
 from engine.policy import cheapest_beat, worth
 from engine.winprob import MOMENTS
-from engine.words import TEAM_NAMES_EN, TITLE_NAMES_EN, entered_name, label_of, label_of_en
+from engine.words import (
+    SEAT_WORDS,
+    STATUS_NAMES,
+    TEAM_NAMES_EN,
+    TITLE_NAMES_EN,
+    entered_name,
+    label_of,
+    label_of_en,
+)
 
-STATUS_ZH = {
-    "in_play": "在打",
-    "finished": "已出完",
-    "zha_shao": "诈烧",
-    "men": "闷",
-    "revolt": "革命",
-}
-STATUS_EN = {
-    "in_play": "in play",
-    "finished": "played out",
-    "zha_shao": "failed burn",
-    "men": "stuck with 3s",
-    "revolt": "revolution",
-}
+STATUS_ZH = {k: zh for k, (zh, _) in STATUS_NAMES.items()}
+STATUS_EN = {k: en for k, (_, en) in STATUS_NAMES.items()}
 SWINGS = 5  # the moments listed
 
 
@@ -133,6 +129,8 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
         "hands_known": False,
         "error": "",
         "error_en": "",
+        # a seat's standing (无头, 烧牌中) as the engine's word table says it: [中文, English]
+        "seat_words": {k: list(v) for k, v in SEAT_WORDS.items()},
     }
     # the name as entered ('' for none: the page says the seat in its language; an older database's
     # placeholder 4号位 is none too, never Chinese on the English page)

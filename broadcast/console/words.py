@@ -1,7 +1,7 @@
 """The words the console shows for decisions, rule events and titles, in the UI language. Pure: no Qt.
 
 Every word comes from the engine's word tables (:mod:`engine.words`: ``五个10 够级`` / ``five 10s
-gouji``, ``烧牌`` / ``burn``, ``头科`` / ``1st``); this module only puts a seat in front of the events
+gouji``, ``烧牌`` / ``burn``, ``头科`` / ``first``); this module only puts a seat in front of the events
 that belong to one (``3号开点`` / ``seat 3 opened``). ``lang`` is "zh" or "en"; :func:`lang_of` turns
 the UI language ("zh_CN" or "en") into it.
 """
@@ -31,7 +31,7 @@ def decision_words(action: Any, lang: str, gouji_min_twos: int = 1) -> str:
 
 def event_words(event: str, seat: int, title: str | None, lang: str) -> str:
     """A rule event as the record's event column says it: ``烧牌``, ``3号开点``, ``3号出完 头科`` /
-    ``burn``, ``seat 3 opened``, ``seat 3 played out, 1st``."""
+    ``burn``, ``seat 3 opened``, ``seat 3 played out, first``."""
     word = engine_words.event_word(event, lang)
     if event not in SEAT_EVENTS:
         return word

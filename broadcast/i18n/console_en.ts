@@ -2011,7 +2011,7 @@ Move {n} {rule} {en}</translation>
     <message>
         <location filename="../console/widgets.py" line="342"/>
         <source>（对头）</source>
-        <translation> (across)</translation>
+        <translation>(opposite)</translation>
     </message>
     <message>
         <location filename="../console/widgets.py" line="347"/>

@@ -62,22 +62,22 @@
     <message>
         <location filename="../producer/tabs/qualifiers.py" line="171"/>
         <source>头科</source>
-        <translation>1st out</translation>
+        <translation>First</translation>
     </message>
     <message>
         <location filename="../producer/tabs/qualifiers.py" line="172"/>
         <source>头科率</source>
-        <translation>1st-out rate</translation>
+        <translation>First %</translation>
     </message>
     <message>
         <location filename="../producer/tabs/qualifiers.py" line="173"/>
         <source>大落</source>
-        <translation>Last out</translation>
+        <translation>Last</translation>
     </message>
     <message>
         <location filename="../producer/tabs/qualifiers.py" line="174"/>
         <source>圈三</source>
-        <translation>Quan san</translation>
+        <translation>Shut out</translation>
     </message>
     <message>
         <location filename="../producer/tabs/qualifiers.py" line="175"/>

@@ -87,6 +87,8 @@ def _get(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[i
 def test_the_view_lists_the_beats_of_each_hand_and_the_largest_swings(played: Any) -> None:
     store, _ = played
     v = view(store.state)
+    # the badges' words are the engine's (its glossary's): the page holds none of its own
+    assert v["seat_words"] == {"wutou": ["无头", "headless"], "burning": ["烧牌中", "burning"]}
     g = replay(store.state)
     top = g.last_play
     for s in v["seats"]:

@@ -42,8 +42,8 @@ function renderSeats(v) {
     if (s.state && s.state !== 'in_play' && s.state !== 'finished') tags.append(el('span', 'tag', t(s.status, s.status_en)));
     if (s.title) tags.append(el('span', 'tag title', t(s.title, s.title_en)));
     if (s.baopai !== null && s.baopai !== undefined) tags.append(el('span', 'tag baopai', t(`报${s.baopai}张`, `${s.baopai} left`)));
-    if (s.burner) tags.append(el('span', 'tag burn', t('烧牌中', 'burning')));
-    if (s.wutou) tags.append(el('span', 'tag', t('无头', 'no head')));
+    if (s.burner) tags.append(el('span', 'tag burn', t(...v.seat_words.burning)));
+    if (s.wutou) tags.append(el('span', 'tag', t(...v.seat_words.wutou)));
     if (v.to_act === s.seat) tags.append(el('span', 'tag turn', t('轮到', 'to act')));
     head.append(tags);
     card.append(head);
