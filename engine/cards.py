@@ -12,7 +12,9 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import Final, NamedTuple
 
+from .english import count
 from .errors import GoujiError
+from .glossary import GLOSSARY
 
 
 class Rank(IntEnum):
@@ -53,6 +55,9 @@ NRANKS: Final = 15
 TWO = 12
 SMALL: Final = 13
 BIG: Final = 14
+#: the jokers in English (the glossary's): refusals say them with count() ("1 small joker", "2 big jokers")
+SMALL_EN: Final = GLOSSARY["小王"]
+BIG_EN: Final = GLOSSARY["大王"]
 #: cards of each rank in the 4-deck pack (G2.1)
 TOTALS: Final[tuple[int, ...]] = (16,) * 13 + (4, 4)
 TOTAL_CARDS: Final = 216
@@ -341,7 +346,7 @@ def beat_error(q: Play, p: Play) -> tuple[str, str, str] | None:
         if qr < pb:
             return (
                 "G4.4",
-                f"{p} carries {pb} small joker(s): a beat needs at least {pb} big joker(s), {q} has {qr}",
+                f"{p} carries {count(pb, SMALL_EN)}: a beat needs at least {count(pb, BIG_EN)}, {q} has {qr}",
                 f"小花挂牌须由不少于{pb}张大花挂牌灭之，{q}只有{qr}张大王",
             )
     return None

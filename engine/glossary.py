@@ -24,6 +24,8 @@ TITLE_TERMS: Final[tuple[str, ...]] = ("头科", "二科", "三科", "四科", "
 
 #: 够级 term (as players say it) → its one English word
 GLOSSARY: Final[dict[str, str]] = {
+    "小王": "small joker",  # G2.1 (also 小花, 小虎, 副虎)
+    "大王": "big joker",  # G2.1 (also 大花, 大虎, 正虎)
     "对头": "opposite",  # G1.3: the opponent straight across
     "够级": "gouji",  # G6.1: a play big enough to be protected ("five 10s gouji")
     "够级牌": "gouji play",  # G6: a play that is 够级

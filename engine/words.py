@@ -56,7 +56,7 @@ TEAMS = ("odd", "even")  # G1.2: odd seats {1,3,5} against even seats {2,4,6}
 TEAM_NAMES_ZH = {"odd": "单号队", "even": "双号队"}  # a team without a name, on air (G1.2)
 PRESET_NAMES_ZH = {"tv_match": "比赛规则", "dagang": "够级大纲"}
 # the same words in English (never a Chinese word inside: the English screens are English throughout)
-RANK_EN: tuple[str, ...] = (*ZH_NAMES[:13], "small joker", "big joker")
+RANK_EN: tuple[str, ...] = (*ZH_NAMES[:13], GLOSSARY["小王"], GLOSSARY["大王"])
 TEAM_NAMES_EN = {"odd": "Odd seats", "even": "Even seats"}
 PRESET_NAMES_EN = {"tv_match": "match rules", "dagang": "Gouji outline rules"}
 _TITLE_WORDS_EN = (*TITLE_EN, GLOSSARY["圈三"], GLOSSARY["流局"])  # 圈三: shut out of every title (G10.3)
@@ -158,7 +158,7 @@ def _en_count(n: int, rank: str) -> str:
 def play_label_en(base: int, n: int, twos: int = 0, smalls: int = 0, bigs: int = 0) -> str:
     """:func:`play_label` in English: ``five 10s``, ``three Qs with two 2s``, ``two small jokers``."""
     label = _en_count(n, RANK_EN[base])
-    for count, name in ((twos, "2"), (smalls, "small joker"), (bigs, "big joker")):
+    for count, name in ((twos, "2"), (smalls, RANK_EN[-2]), (bigs, RANK_EN[-1])):
         if count:
             label += f" with {_en_count(count, name)}"
     return label

@@ -111,6 +111,12 @@ def test_the_referees_messages_say_the_glossarys_words() -> None:
     e = illegal(g, "3 revolt", "G10.5")
     assert e.en == f"a {GLOSSARY['革命']} must be declared before the first lead", e.en
 
+    # G4.4 says its jokers as the glossary does, counted ("1 small joker", never "1 small joker(s)")
+    g = game({1: "TTTB4", 2: "5", 3: "JJJ26", 4: "7", 5: "8", 6: "9"})
+    play(g, "1 TTTB")
+    e = illegal(g, "3 JJJ2", "G4.4")
+    assert e.en.endswith("TTTB carries 1 small joker: a beat needs at least 1 big joker, JJJ2 has 0"), e.en
+
 
 def test_the_english_catalogs_say_a_term_as_the_glossary_does() -> None:
     """A catalog message that is a 够级 term alone (a column 头科, a turn line's （对头）) translates to

@@ -42,10 +42,7 @@ NOT_A_COUNT = {
     ("broadcast/preflight.py", "contracts"),  # the plural branch of plural(contracts, …)
 }
 # English left with "(s)" on purpose, each with its reason (nothing else may join this list)
-PAREN_S_LEFT = {
-    # the compiled core (mypyc): a change there needs `python -m engine build` on every machine at once
-    "engine/cards.py",
-}
+PAREN_S_LEFT: set[str] = set()  # none left: engine/cards.py says its jokers with count() too
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
