@@ -67,6 +67,9 @@ EPISODE_ROWS = (
     "tests/obs/test_episode_rows.py::"
     "test_rows_before_the_episode_begins_and_across_a_change_go_to_the_episode_they_aired_in"
 )
+RECORD_FREED = (
+    "tests/console/test_record_rows_freed.py::test_the_record_keeps_only_the_rows_it_shows_game_after_game"
+)
 LATENCY_REDRAW = (
     "tests/console/test_latency.py::"
     "test_a_decision_sent_redraws_the_views_once_for_the_answer_or_pending_while_the_store_waits"
@@ -976,10 +979,20 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "record-pending-row-keeps-its-grey",
         "broadcast/console/models.py",
-        "                        self.setItem(r, col, item)",
-        "                        pass",
+        "                for r in range(first, len(old)):  # restyled in place",
+        "                for r in range(0):  # restyled in place",
         (LATENCY_REDRAW,),
         "a decision shown pending (greyed, in italics) stays so in the record once the store has written it",
+    ),
+    Mutant(
+        "record-written-rows-replaced-not-restyled",
+        "broadcast/console/models.py",
+        "                        item = self.item(r, col)\n",
+        "                        item = QStandardItem()\n"
+        "                        self.setItem(r, col, item)\n",
+        (RECORD_FREED,),
+        "a written row is restyled in place, not replaced by new items the model keeps after Qt drops "
+        "the old ones",
     ),
     Mutant(
         "window-redraw-under-a-python-event",
