@@ -915,6 +915,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "the finale takes the 九宫格 off before the 英雄榜 is on: program shows the game scene between",
     ),
     Mutant(
+        "mode-refusal-without-english",
+        "broadcast/console/controller.py",
+        '_MODE_EN.get(mode.name, "no decision is taken now")',
+        '""',
+        (
+            "tests/console/test_entry.py::test_a_line_typed_where_no_decision_is_taken_is_refused_in_both_languages",
+        ),
+        "a line typed where no decision is taken is refused with an empty English line",
+    ),
+    Mutant(
         "ctrl-c-lost-in-a-del",
         "broadcast/qualifiers/run.py",
         "        if self.fired and not self._held:\n",

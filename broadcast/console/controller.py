@@ -45,6 +45,21 @@ class Mode:
     prompt: str
 
 
+# what Enter on a typed line does not do in a mode that takes no decision, in English (the prompt is the
+# window's language; the refusal's second line is English whatever the window's language)
+_MODE_EN = {
+    "save": "the game is over: an empty Enter saves it to the season (Ctrl+S)",
+    "finish": "the match is won: an empty Enter finishes it and saves it to the season",
+    "lots": "still tied after the extra game: an empty Enter draws lots (G11.2)",
+    "none": "nothing to enter now: Ctrl+N starts a new match",
+}
+
+
+def mode_refusal(mode: Mode) -> Verdict:
+    """The refusal of a typed line in a mode that takes no decision: the prompt, and its English."""
+    return Verdict("match", mode.prompt, _MODE_EN.get(mode.name, "no decision is taken now"))
+
+
 BUSY_NOTICE_S = 30.0  # the database held this long: the operator is told in one line (nothing is dropped)
 HEAD_START_S = 0.010  # a decision sent: the store's (and pages') head start before the console redraws
 ESTIMATE_SECTIONS = frozenset({"winprob", "winprob_history"})  # what a winprob.estimate changes
@@ -229,7 +244,7 @@ class Console(QObject):
             {"save": self.save_game, "finish": self.finish_match, "lots": self.draw_lots}[mode.name]()
             return True
         if mode.name != "play":
-            self.rejected.emit(Verdict("match", mode.prompt, ""))
+            self.rejected.emit(mode_refusal(mode))
             return False
         entry: Entry = read(text)
         if not entry.complete:

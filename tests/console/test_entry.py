@@ -80,3 +80,17 @@ def test_unknown_hand_leads_are_generated_from_the_typed_cards_and_checked_by_th
     assert got[0].line == "1 TT"
     assert all("TT" in s.cards and engine.Action.parse(s.line) in g.legal_plays() for s in got)
     assert Completer(g).suggest(read("JQ")) == []  # two ordinary ranks never form a play (G3.2)
+
+
+def test_a_line_typed_where_no_decision_is_taken_is_refused_in_both_languages() -> None:
+    """The refusal's English line says what Enter does now (it printed `未接受 refused [match]: ` with
+    nothing after it): every mode that takes no decision has its English, with no Chinese in it."""
+    import re
+
+    from broadcast.console.controller import Mode, mode_refusal
+
+    for name in ("save", "finish", "lots", "none"):
+        v = mode_refusal(Mode(name, "第1局结束：回车存入赛季（Ctrl+S）"))
+        assert v.rule == "match" and v.zh == "第1局结束：回车存入赛季（Ctrl+S）"
+        assert v.en and not re.search(r"[\u4e00-\u9fff]", v.en), (name, v.en)
+    assert "Ctrl+S" in mode_refusal(Mode("save", "")).en and "lots" in mode_refusal(Mode("lots", "")).en
