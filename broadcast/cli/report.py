@@ -81,7 +81,7 @@ def main(args: argparse.Namespace) -> int:
     from broadcast.core.files import write_text
     from broadcast.sponsors.anchor import receipt_path
     from broadcast.sponsors.asrun import AsRunLog
-    from broadcast.sponsors.exposure import compute
+    from broadcast.sponsors.delivery import measure_episode
     from broadcast.sponsors.receipt import export_rows, receipt_for
     from broadcast.sponsors.report import safe_name, write_reports
     from broadcast.sponsors.verify import seal_for, verify_log
@@ -151,17 +151,8 @@ def main(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    x = compute(
-        p,
-        args.episode,
-        events,
-        info=info,
-        prizes=log.prizes(args.episode),
-        season_prizes=log.prizes(),
-        air_date=air_date,
-        link_at_start=log.link_before(info.started if info and info.started is not None else 0.0),
-        rehearsal=args.rehearsal,
-        chain=chain,
+    x = measure_episode(
+        p, log, args.episode, events, info, air_date=air_date, rehearsal=args.rehearsal, chain=chain
     )
     if note:  # on the report's first page too: the auditor reads which placements it measured by
         x.flags.insert(0, note)

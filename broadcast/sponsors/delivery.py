@@ -20,7 +20,8 @@ from datetime import date
 from pathlib import Path
 
 from broadcast.core.files import atomic_path
-from broadcast.sponsors.asrun import AsRunLog
+from broadcast.sponsors.asrun import AsRunLog, Episode, StoredEvent
+from broadcast.sponsors.chain import ChainCheck
 from broadcast.sponsors.exposure import EpisodeExposure, Metric, compute
 from broadcast.sponsors.placements import PlacementError, Placements, Slot, parse_placements
 
@@ -148,23 +149,40 @@ def episode_exposures(p: Placements, log: AsRunLog) -> list[EpisodeExposure]:
     out = []
     aired: dict[str, Placements | None] = {}
     for info in sorted(log.episodes(), key=lambda e: (e.started or 0.0, e.episode)):
-        events = log.events(info.episode)
-        started = info.started if info.started is not None else 0.0
         q = _as_aired(p, info.placements or {}, aired)
-        x = compute(
-            q,
-            info.episode,
-            events,
-            info=info,
-            prizes=log.prizes(info.episode),
-            season_prizes=log.prizes(),
-            air_date=info.air_date,
-            link_at_start=log.link_before(started),
-        )
+        x = measure_episode(q, log, info.episode, log.events(info.episode), info, air_date=info.air_date)
         if q is not p:
             x.flags.insert(0, f"本期按播出时的排期（{q.digest}）计算，排期文件之后改过 / measured as aired")
         out.append(x)
     return out
+
+
+def measure_episode(
+    p: Placements,
+    log: AsRunLog,
+    episode: str,
+    events: list[StoredEvent],
+    info: Episode | None,
+    *,
+    air_date: str,
+    rehearsal: bool = False,
+    chain: ChainCheck | None = None,
+) -> EpisodeExposure:
+    """One episode measured from its as-run log (its prizes, the season's, the link to OBS when it began):
+    the one way the episode's report (``report``) and the season's delivery measure it."""
+    started = info.started if info is not None and info.started is not None else 0.0
+    return compute(
+        p,
+        episode,
+        events,
+        info=info,
+        prizes=log.prizes(episode),
+        season_prizes=log.prizes(),
+        air_date=air_date,
+        link_at_start=log.link_before(started),
+        rehearsal=rehearsal,
+        chain=chain,
+    )
 
 
 def _as_aired(p: Placements, stored: dict[str, object], cache: dict[str, Placements | None]) -> Placements:
